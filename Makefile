@@ -1,0 +1,37 @@
+# The README's two commands are `make demo` and `make test`.
+GO       ?= go
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -s -w -X main.version=$(VERSION)
+BIN      := dist/ownership-check
+
+.PHONY: all build demo test test-deps unit lint bench clean
+
+all: lint test
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/ownership-check
+
+# The main job on an embedded default, no cluster needed.
+demo: build
+	./$(BIN) version
+
+test-deps:
+	./hack/ensure-test-deps.sh
+
+# Unit and end-to-end tests (the e2e ones start a real kube-apiserver + etcd).
+test: test-deps lint
+	$(GO) test -count=1 -timeout 40m ./...
+
+# Fast tests only: no API server.
+unit:
+	$(GO) test -short -count=1 ./...
+
+lint:
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+bench: test-deps
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf dist

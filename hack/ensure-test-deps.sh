@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what the end-to-end tests need when it is missing, and nothing
+# else: etcd from Debian's packages, and kube-apiserver v1.33.13 built from the
+# k8s.io/kubernetes Go module (tools/kube-apiserver) into .bin/.
+# Safe to rerun: each step is skipped when its result is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+KUBE_VERSION=v1.33.13
+BIN_DIR=.bin
+
+if ! command -v etcd >/dev/null 2>&1 && [ ! -x /usr/bin/etcd ]; then
+	echo "ensure-test-deps: installing etcd-server (Debian)" >&2
+	sudo_cmd=""
+	[ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+	$sudo_cmd apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq etcd-server >/dev/null
+fi
+
+stamp="$BIN_DIR/kube-apiserver.version"
+if [ ! -x "$BIN_DIR/kube-apiserver" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$KUBE_VERSION" ]; then
+	echo "ensure-test-deps: building kube-apiserver $KUBE_VERSION (first time: about 6 minutes)" >&2
+	mkdir -p "$BIN_DIR"
+	start=$(date +%s)
+	(cd tools/kube-apiserver && go build -o "../../$BIN_DIR/kube-apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver)
+	mv "$BIN_DIR/kube-apiserver.tmp" "$BIN_DIR/kube-apiserver"
+	echo "$KUBE_VERSION" >"$stamp"
+	echo "ensure-test-deps: kube-apiserver built in $(($(date +%s) - start))s" >&2
+fi

@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"github.com/spf13/pflag"
+)
+
+// DefaultFailOn is the spec's default set of categories that fail the check.
+const DefaultFailOn = "drift,taking-conflict,update-conflict,split-ownership,error"
+
+// commonOptions are the flags shared by the commands that render and talk to
+// a cluster or the snapshot store (spec: interfaces.md, "Shared flags").
+type commonOptions struct {
+	FieldManager   string
+	Kubeconfig     string
+	Context        string
+	Namespace      string
+	Environment    string
+	SnapshotRepo   string
+	SnapshotBranch string
+	Config         string
+	Concurrency    int
+}
+
+func (o *commonOptions) addFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.FieldManager, "field-manager", "", "field manager name the deploy applies with (required)")
+	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig file (default $KUBECONFIG, then ~/.kube/config)")
+	fs.StringVar(&o.Context, "context", "", "kubeconfig context to use")
+	fs.StringVarP(&o.Namespace, "namespace", "n", "", "namespace for namespaced objects that set none (default: the context's)")
+	fs.StringVar(&o.Environment, "environment", "default", "snapshot name (one per cluster/overlay)")
+	fs.StringVar(&o.SnapshotRepo, "snapshot-repo", "", "git repository (path or URL) holding the snapshot branch (default: the working directory's)")
+	fs.StringVar(&o.SnapshotBranch, "snapshot-branch", "ownership-snapshots", "branch that holds snapshots")
+	fs.StringVar(&o.Config, "config", "", "repository config file with ignore rules and policy (default .ownership-check.yaml if present)")
+	fs.IntVar(&o.Concurrency, "concurrency", 16, "parallel requests to the API server")
+}
+
+// checkOptions are the flags of `check`.
+type checkOptions struct {
+	commonOptions
+	Offline    bool
+	Output     string
+	ReportFile string
+	FailOn     string
+}
+
+func (o *checkOptions) addFlags(fs *pflag.FlagSet) {
+	o.commonOptions.addFlags(fs)
+	fs.BoolVar(&o.Offline, "offline", false, "predict from the snapshot alone, without a cluster")
+	fs.StringVarP(&o.Output, "output", "o", "", "report format: text, markdown or json (default text)")
+	fs.StringVar(&o.ReportFile, "report-file", "", "also write the JSON report to this file")
+	fs.StringVar(&o.FailOn, "fail-on", DefaultFailOn, "categories that fail the check (comma list of drift,taking-conflict,update-conflict,split-ownership,reset,error,anomaly) or none")
+}

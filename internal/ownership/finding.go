@@ -1,0 +1,98 @@
+package ownership
+
+// Category names a kind of finding. The names are part of the JSON report and
+// the --fail-on flag (spec: ownership-model.md, interfaces.md).
+type Category string
+
+const (
+	Drift          Category = "drift"
+	TakingConflict Category = "taking-conflict"
+	UpdateConflict Category = "update-conflict"
+	Taking         Category = "taking"
+	Release        Category = "release"
+	SplitOwnership Category = "split-ownership"
+	Retained       Category = "retained"
+	Reset          Category = "reset"
+	DryRunError    Category = "dry-run-error"
+	New            Category = "new"
+	Removed        Category = "removed"
+	Anomaly        Category = "anomaly"
+)
+
+// Categories lists every category in report order: warnings and errors
+// first, then notes.
+var Categories = []Category{
+	DryRunError, SplitOwnership, TakingConflict, UpdateConflict, Drift, Anomaly,
+	Reset, Retained, Taking, Release, New, Removed,
+}
+
+// Level is how loudly a category is reported.
+type Level string
+
+const (
+	LevelError   Level = "error"
+	LevelWarning Level = "warning"
+	LevelNote    Level = "note"
+)
+
+// LevelOf gives the level a category is reported at.
+func LevelOf(c Category) Level {
+	switch c {
+	case DryRunError, Anomaly:
+		return LevelError
+	case Drift, TakingConflict, UpdateConflict, SplitOwnership:
+		return LevelWarning
+	default:
+		return LevelNote
+	}
+}
+
+// Manager is one owner of a path: managers are identified by name, operation
+// and subresource together (kubectl/Update and kubectl/Apply are two owners).
+type Manager struct {
+	Manager     string `json:"manager"`
+	Operation   string `json:"operation"`
+	Subresource string `json:"subresource,omitempty"`
+	Time        string `json:"time,omitempty"`
+}
+
+// Transition is the four answers of the 16-row table for one path.
+type Transition struct {
+	Row             int  `json:"row"`
+	PrevOwned       bool `json:"prevOwned"`
+	NowOwned        bool `json:"nowOwned"`
+	ConfigChanged   bool `json:"configChanged"`
+	ExternalChanged bool `json:"externalChanged"`
+}
+
+// FieldOwners says which fields of a split-owned item one manager owns.
+type FieldOwners struct {
+	Manager
+	Paths []string `json:"paths"`
+}
+
+// Finding is one entry of an object's findings in the JSON report.
+// Table categories carry a Transition (flattened into the JSON); values are
+// JSON values, and a Secret's value is the string "(hidden)".
+type Finding struct {
+	Category    Category `json:"category"`
+	*Transition `json:",omitempty"`
+	Path        string `json:"path,omitempty"`
+
+	DeployedValue any `json:"deployedValue,omitempty"`
+	LiveValue     any `json:"liveValue,omitempty"`
+	DesiredValue  any `json:"desiredValue,omitempty"`
+
+	// Managers are the other owners of the path in live.
+	Managers []Manager `json:"managers,omitempty"`
+	// Owners break a split-owned item down by manager.
+	Owners []FieldOwners `json:"owners,omitempty"`
+	// Reason is the API server's reason for a dry-run-error (Invalid,
+	// Forbidden, NotFound, Conflict, ...).
+	Reason string `json:"reason,omitempty"`
+
+	Message string `json:"message"`
+}
+
+// HiddenValue stands for a Secret's value wherever a value would be shown.
+const HiddenValue = "(hidden)"

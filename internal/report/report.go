@@ -1,0 +1,71 @@
+// Package report holds the one Report type every output is rendered from:
+// the JSON report of the spec, markdown (the pull request comment) and text.
+package report
+
+import (
+	"github.com/ownership-check/ownership-check/internal/ownership"
+)
+
+// SchemaVersion of the JSON report; bumped only by incompatible changes.
+const SchemaVersion = 1
+
+// Report is the result of one check of one environment.
+type Report struct {
+	SchemaVersion int          `json:"schemaVersion"`
+	Tool          Tool         `json:"tool"`
+	Environment   string       `json:"environment"`
+	FieldManager  string       `json:"fieldManager"`
+	Engine        string       `json:"engine"` // "cluster" or "offline"
+	Snapshot      SnapshotInfo `json:"snapshot"`
+	Summary       Summary      `json:"summary"`
+	Failed        bool         `json:"failed"`
+	// Notes are report-wide caveats, e.g. that the offline engine cannot see
+	// drift since the deploy.
+	Notes   []string `json:"notes,omitempty"`
+	Objects []Object `json:"objects"`
+}
+
+// Tool names the tool and its version.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// SnapshotInfo says which last-deploy snapshot the check compared with.
+type SnapshotInfo struct {
+	Found        bool   `json:"found"`
+	Commit       string `json:"commit,omitempty"`
+	DeployedAt   string `json:"deployedAt,omitempty"`
+	SourceCommit string `json:"sourceCommit,omitempty"`
+}
+
+// Summary counts the checked objects and the findings of each category.
+type Summary struct {
+	Objects        int `json:"objects"`
+	Drift          int `json:"drift"`
+	TakingConflict int `json:"taking-conflict"`
+	UpdateConflict int `json:"update-conflict"`
+	Taking         int `json:"taking"`
+	Release        int `json:"release"`
+	SplitOwnership int `json:"split-ownership"`
+	Retained       int `json:"retained"`
+	Reset          int `json:"reset"`
+	DryRunError    int `json:"dry-run-error"`
+	New            int `json:"new"`
+	Removed        int `json:"removed"`
+	Anomaly        int `json:"anomaly"`
+}
+
+// Object is one checked object. Objects with no findings are listed too, so
+// that "checked, clean" differs from "not checked".
+type Object struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+	Source     string `json:"source,omitempty"`
+	Line       int    `json:"line,omitempty"`
+	// Baseline is "snapshot", or "live" when no snapshot of the object exists.
+	Baseline string              `json:"baseline"`
+	Findings []ownership.Finding `json:"findings"`
+}
