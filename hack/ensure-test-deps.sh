@@ -22,8 +22,16 @@ if [ ! -x "$BIN_DIR/kube-apiserver" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$KU
 	echo "ensure-test-deps: building kube-apiserver $KUBE_VERSION (first time: about 6 minutes)" >&2
 	mkdir -p "$BIN_DIR"
 	start=$(date +%s)
-	(cd tools/kube-apiserver && go build -o "../../$BIN_DIR/kube-apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver)
-	mv "$BIN_DIR/kube-apiserver.tmp" "$BIN_DIR/kube-apiserver"
+	# Without these the server reports v0.0.0-master in /version.
+	vpkg=k8s.io/component-base/version
+	minor=${KUBE_VERSION#v1.}
+	minor=${minor%%.*}
+	ldflags="-X $vpkg.gitVersion=$KUBE_VERSION -X $vpkg.gitMajor=1 -X $vpkg.gitMinor=$minor -X $vpkg.gitTreeState=clean"
+	# A private temp name: two concurrent runs must not write the same file.
+	tmp="$BIN_DIR/kube-apiserver.tmp.$$"
+	trap 'rm -f "$tmp"' EXIT
+	(cd tools/kube-apiserver && go build -ldflags "$ldflags" -o "../../$tmp" k8s.io/kubernetes/cmd/kube-apiserver)
+	mv "$tmp" "$BIN_DIR/kube-apiserver"
 	echo "$KUBE_VERSION" >"$stamp"
 	echo "ensure-test-deps: kube-apiserver built in $(($(date +%s) - start))s" >&2
 fi

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/report"
+)
+
+// failOnNames are the words --fail-on accepts; "error" stands for every
+// object that could not be checked (dry-run-error).
+var failOnNames = map[string][]ownership.Category{
+	"drift":           {ownership.Drift},
+	"taking-conflict": {ownership.TakingConflict},
+	"update-conflict": {ownership.UpdateConflict},
+	"split-ownership": {ownership.SplitOwnership},
+	"reset":           {ownership.Reset},
+	"error":           {ownership.DryRunError},
+	"anomaly":         {ownership.Anomaly},
+}
+
+// failPolicy is the set of categories that fail the check.
+type failPolicy map[ownership.Category]bool
+
+// parseFailOn reads the --fail-on value. An unknown word is an error rather
+// than silently ignored: a typo must not turn a required check green.
+func parseFailOn(s string) (failPolicy, error) {
+	p := failPolicy{}
+	s = strings.TrimSpace(s)
+	if s == "none" {
+		return p, nil
+	}
+	for _, word := range strings.Split(s, ",") {
+		word = strings.TrimSpace(word)
+		if word == "" {
+			continue
+		}
+		cats, ok := failOnNames[word]
+		if !ok {
+			return nil, fmt.Errorf("--fail-on: unknown category %q (use a comma list of %s, or none)", word, strings.Join(failOnWords(), ","))
+		}
+		for _, c := range cats {
+			p[c] = true
+		}
+	}
+	if len(p) == 0 {
+		return nil, fmt.Errorf("--fail-on: empty; use none to never fail on findings")
+	}
+	return p, nil
+}
+
+func failOnWords() []string {
+	words := make([]string, 0, len(failOnNames))
+	for w := range failOnNames {
+		words = append(words, w)
+	}
+	sort.Strings(words)
+	return words
+}
+
+// fails tells whether the report has a finding the policy fails on.
+func (p failPolicy) fails(r *report.Report) bool {
+	for _, o := range r.Objects {
+		for _, f := range o.Findings {
+			if p[f.Category] {
+				return true
+			}
+		}
+	}
+	return false
+}
