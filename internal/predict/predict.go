@@ -1,0 +1,41 @@
+// Package predict asks what a deploy would leave in the cluster: for each
+// rendered object the live state and the answer of a forced Server-Side
+// Apply dry-run with the deploy's field manager. It returns the raw answers;
+// the ownership package turns them into findings.
+package predict
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/ownership-check/ownership-check/internal/render"
+)
+
+// Engine predicts the post-deploy state of rendered objects. The cluster
+// engine asks an API server; an offline engine can answer from the snapshot.
+type Engine interface {
+	// Predict returns one Result per object, in input order. It returns an
+	// error only when nothing could be done (e.g. the API server is
+	// unreachable); a refusal for one object is that object's Result.Err.
+	Predict(ctx context.Context, objs []render.Object) ([]Result, error)
+}
+
+// Result is what the cluster says about one rendered object. At most one of
+// Predicted, Err and Blocked is set; Live is independent of them, so that a
+// refused dry-run can still be explained from live managedFields.
+type Result struct {
+	Object render.Object
+	// Live is the object as the cluster holds it now, with managedFields;
+	// nil when it does not exist (or could not be read: then Err says so).
+	Live *unstructured.Unstructured
+	// Predicted is the dry-run answer: the object after the deploy, with the
+	// managedFields the apply would leave.
+	Predicted *unstructured.Unstructured
+	// Err is set when the cluster refused the dry-run or could not be asked.
+	Err *DryRunError
+	// Blocked explains why the object cannot be dry-run before the deploy
+	// creates something it depends on, e.g. "cannot be dry-run until
+	// Namespace/shop exists". The object is new then.
+	Blocked string
+}

@@ -1,0 +1,149 @@
+package snapshot
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/ownership-check/ownership-check/internal/render"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+)
+
+// ErrNewerSchema is wrapped by errors about files a newer ownership-check
+// wrote.
+var ErrNewerSchema = errors.New("written by a newer ownership-check")
+
+// canonical encodes v as sorted (encoding/json sorts map keys), indented
+// JSON with a trailing newline, without HTML escaping so values read as
+// they are.
+func canonical(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// entryFile is Entry as stored: plain maps, so the encoding does not depend
+// on unstructured's own JSON methods.
+type entryFile struct {
+	SchemaVersion int            `json:"schemaVersion"`
+	ID            render.ID      `json:"id"`
+	APIVersion    string         `json:"apiVersion"`
+	Applied       map[string]any `json:"applied"`
+	Deployed      map[string]any `json:"deployed"`
+}
+
+func encodeEntry(e *Entry) ([]byte, error) {
+	f := entryFile{SchemaVersion: SchemaVersion, ID: e.ID, APIVersion: e.APIVersion}
+	if e.Applied != nil {
+		f.Applied = e.Applied.Object
+	}
+	if e.Deployed != nil {
+		f.Deployed = e.Deployed.Object
+	}
+	return canonical(f)
+}
+
+// encodeFiles gives every file of an environment's folder, by path relative
+// to it, and fills snap.Index.Objects.
+func encodeFiles(snap *Snapshot) (map[string][]byte, error) {
+	files := make(map[string][]byte, len(snap.Objects)+1)
+	ids := make([]render.ID, 0, len(snap.Objects))
+	for id := range snap.Objects {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i].Less(ids[j]) })
+	index := snap.Index
+	index.SchemaVersion = SchemaVersion
+	index.DeployedAt = index.DeployedAt.UTC().Truncate(1e9)
+	index.Objects = make([]IndexEntry, 0, len(ids))
+	for _, id := range ids {
+		e := snap.Objects[id]
+		if e == nil {
+			return nil, fmt.Errorf("%s: no entry", id)
+		}
+		if e.ID != id {
+			return nil, fmt.Errorf("%s: entry is for %s", id, e.ID)
+		}
+		p := ObjectPath(id)
+		if _, dup := files[p]; dup {
+			return nil, fmt.Errorf("%s: two objects map to %s", id, p)
+		}
+		b, err := encodeEntry(e)
+		if err != nil {
+			return nil, fmt.Errorf("%s: encode snapshot: %w", id, err)
+		}
+		files[p] = b
+		index.Objects = append(index.Objects, IndexEntry{ID: id, APIVersion: e.APIVersion, Path: p})
+	}
+	b, err := canonical(index)
+	if err != nil {
+		return nil, fmt.Errorf("encode index: %w", err)
+	}
+	files[indexFile] = b
+	snap.Index = index
+	return files, nil
+}
+
+// checkVersion reads only schemaVersion, so that a newer file is reported
+// as newer instead of as whatever its first unknown field breaks.
+func checkVersion(b []byte) error {
+	var v struct {
+		SchemaVersion *int `json:"schemaVersion"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return fmt.Errorf("not valid JSON: %w", err)
+	}
+	switch {
+	case v.SchemaVersion == nil:
+		return errors.New("no schemaVersion")
+	case *v.SchemaVersion > SchemaVersion:
+		return fmt.Errorf("%w (schemaVersion %d; this one reads up to %d): upgrade ownership-check", ErrNewerSchema, *v.SchemaVersion, SchemaVersion)
+	case *v.SchemaVersion < 1:
+		return fmt.Errorf("invalid schemaVersion %d", *v.SchemaVersion)
+	}
+	return nil
+}
+
+func decodeIndex(b []byte) (*Index, error) {
+	if err := checkVersion(b); err != nil {
+		return nil, err
+	}
+	// Unknown fields are ignored: a compatible addition does not bump the
+	// schema version, and older readers must still read the file.
+	var ix Index
+	if err := json.Unmarshal(b, &ix); err != nil {
+		return nil, err
+	}
+	return &ix, nil
+}
+
+func decodeEntry(b []byte) (*Entry, error) {
+	if err := checkVersion(b); err != nil {
+		return nil, err
+	}
+	var f entryFile
+	// apimachinery's decoder gives int64 for integers, as client-go does for
+	// live objects, so what is read back compares equal to what was written.
+	if err := utiljson.Unmarshal(b, &f); err != nil {
+		return nil, err
+	}
+	if f.ID.Kind == "" || f.ID.Name == "" {
+		return nil, errors.New("no id")
+	}
+	e := &Entry{SchemaVersion: f.SchemaVersion, ID: f.ID, APIVersion: f.APIVersion}
+	if f.Applied != nil {
+		e.Applied = &unstructured.Unstructured{Object: f.Applied}
+	}
+	if f.Deployed != nil {
+		e.Deployed = &unstructured.Unstructured{Object: f.Deployed}
+	}
+	return e, nil
+}

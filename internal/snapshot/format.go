@@ -1,0 +1,99 @@
+package snapshot
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/secrets"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// SchemaVersion of the files this package writes. Readers refuse files of a
+// newer version rather than misread them.
+const SchemaVersion = 1
+
+// Index is an environment's index.json: the deploy's metadata and the list
+// of objects in the snapshot.
+type Index struct {
+	SchemaVersion int    `json:"schemaVersion"`
+	Environment   string `json:"environment"`
+	FieldManager  string `json:"fieldManager"`
+	ToolVersion   string `json:"toolVersion"`
+	// SourceCommit is the commit of the manifests that were deployed.
+	SourceCommit string `json:"sourceCommit,omitempty"`
+	// DeployedBy is who ran the snapshot (GITHUB_ACTOR or $USER).
+	DeployedBy string    `json:"deployedBy,omitempty"`
+	DeployedAt time.Time `json:"deployedAt"`
+	Secrets    Hashing   `json:"secrets"`
+	// Objects is filled by Store.Write from the snapshot's entries, sorted.
+	Objects []IndexEntry `json:"objects"`
+}
+
+// Hashing says how the Secret values in this environment's files were
+// hashed. The salt is kept across runs so unchanged values hash the same.
+type Hashing struct {
+	Algorithm string `json:"algorithm"`
+	Salt      string `json:"salt"`
+	// KeyID identifies the HMAC key (never the key itself); empty without one.
+	KeyID string `json:"keyID,omitempty"`
+}
+
+// IndexEntry lists one object of the snapshot and where its file is.
+type IndexEntry struct {
+	render.ID
+	APIVersion string `json:"apiVersion"`
+	// Path of the object's file, relative to the environment's folder.
+	Path string `json:"path"`
+}
+
+// Entry is one object's file.
+type Entry struct {
+	SchemaVersion int       `json:"schemaVersion"`
+	ID            render.ID `json:"id"`
+	APIVersion    string    `json:"apiVersion"`
+	// Applied is the rendered config the deploy applied, after ignore rules.
+	Applied *unstructured.Unstructured `json:"applied"`
+	// Deployed is the live object right after the deploy, as Deployed()
+	// trims it: metadata with managedFields, spec, data; no status.
+	Deployed *unstructured.Unstructured `json:"deployed"`
+}
+
+// Snapshot is one environment's snapshot at one commit of the branch.
+type Snapshot struct {
+	Index Index
+	// Commit holds the snapshot; set by Read and Write.
+	Commit  string
+	Objects map[render.ID]*Entry
+}
+
+// Hashing returns the Hashing record of a Hasher.
+func HashingOf(h secrets.Hasher) Hashing {
+	return Hashing{Algorithm: h.Algorithm(), Salt: h.Salt(), KeyID: h.KeyID()}
+}
+
+// Hasher rebuilds the Hasher the snapshot's Secret values were hashed with,
+// so that desired and live Secrets can be hashed the same way and compared.
+// key is the HMAC key (secrets.KeyFromEnv()); it is needed exactly when the
+// snapshot was written with one, and must be the same key.
+func (ix *Index) Hasher(key []byte) (secrets.Hasher, error) {
+	env := ix.Environment
+	switch ix.Secrets.Algorithm {
+	case secrets.AlgSHA256:
+		return secrets.New(ix.Secrets.Salt, nil)
+	case secrets.AlgHMACSHA256:
+		if len(key) == 0 {
+			return secrets.Hasher{}, fmt.Errorf("snapshot %s: Secret values were hashed with an HMAC key; set %s to the same key", env, secrets.KeyEnv)
+		}
+		h, err := secrets.New(ix.Secrets.Salt, key)
+		if err != nil {
+			return secrets.Hasher{}, fmt.Errorf("snapshot %s: %w", env, err)
+		}
+		if h.KeyID() != ix.Secrets.KeyID {
+			return secrets.Hasher{}, fmt.Errorf("snapshot %s: %s is not the key the snapshot's Secret values were hashed with (key id %s, given %s)", env, secrets.KeyEnv, ix.Secrets.KeyID, h.KeyID())
+		}
+		return h, nil
+	default:
+		return secrets.Hasher{}, fmt.Errorf("snapshot %s: unknown Secret hashing algorithm %q", env, ix.Secrets.Algorithm)
+	}
+}

@@ -1,0 +1,284 @@
+package snapshot
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// gitRepo runs the git CLI against one repository through GIT_DIR only, so
+// the user's working tree, index and HEAD are never read or written.
+type gitRepo struct {
+	gitDir string
+	// extraEnv is added to every command (GIT_INDEX_FILE for one call).
+	extraEnv []string
+}
+
+// Identity used when the environment sets none, so commits work on a runner
+// without any git configuration. The .invalid domain cannot belong to anyone.
+const (
+	defaultName  = "ownership-check"
+	defaultEmail = "ownership-check@users.invalid"
+)
+
+// repoVars locate a repository; inherited from a git hook or a wrapper they
+// would point our commands at the user's index or work tree.
+var repoVars = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX"}
+
+// cleanEnv is the process environment without repoVars.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(repoVars, k) {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+func (g *gitRepo) env(extra []string) []string {
+	env := append(cleanEnv(),
+		"GIT_DIR="+g.gitDir,
+		// Messages are matched below (push rejections, missing refs).
+		"LC_ALL=C",
+		// Never wait for a password on a runner.
+		"GIT_TERMINAL_PROMPT=0",
+		"GIT_ASKPASS=",
+		"SSH_ASKPASS=",
+	)
+	for _, kv := range [][2]string{
+		{"GIT_AUTHOR_NAME", defaultName}, {"GIT_AUTHOR_EMAIL", defaultEmail},
+		{"GIT_COMMITTER_NAME", defaultName}, {"GIT_COMMITTER_EMAIL", defaultEmail},
+	} {
+		if os.Getenv(kv[0]) == "" {
+			env = append(env, kv[0]+"="+kv[1])
+		}
+	}
+	env = append(env, g.extraEnv...)
+	return append(env, extra...)
+}
+
+func (g *gitRepo) command(ctx context.Context, args ...string) *exec.Cmd {
+	// The action's container runs as another user than the one that checked
+	// the repository out, which git refuses as "dubious ownership" unless
+	// allowed on the command line (the only place we can without writing
+	// the user's global config). gc and maintenance would otherwise run in
+	// the user's repository behind their back.
+	full := append([]string{
+		"-c", "safe.directory=*",
+		"-c", "gc.auto=0",
+		"-c", "maintenance.auto=false",
+	}, args...)
+	cmd := exec.CommandContext(ctx, "git", full...)
+	cmd.Env = g.env(nil)
+	return cmd
+}
+
+// gitError keeps git's own words, which say what went wrong and where.
+type gitError struct {
+	args   []string
+	stderr string
+	err    error
+}
+
+func (e *gitError) Error() string {
+	msg := strings.TrimSpace(e.stderr)
+	if msg == "" {
+		msg = e.err.Error()
+	}
+	return fmt.Sprintf("git %s: %s", strings.Join(e.args, " "), msg)
+}
+
+func (e *gitError) Unwrap() error { return e.err }
+
+// run runs git with optional stdin and returns its stdout.
+func (g *gitRepo) run(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	cmd := g.command(ctx, args...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return stdout.Bytes(), &gitError{args: args, stderr: stderr.String() + stdout.String(), err: err}
+	}
+	return stdout.Bytes(), nil
+}
+
+// line runs git and returns its stdout's first line.
+func (g *gitRepo) line(ctx context.Context, args ...string) (string, error) {
+	out, err := g.run(ctx, nil, args...)
+	if err != nil {
+		return "", err
+	}
+	s, _, _ := strings.Cut(string(out), "\n")
+	return strings.TrimSpace(s), nil
+}
+
+// resolveCommit gives the full id of a commit, or "" when rev names none.
+func (g *gitRepo) resolveCommit(ctx context.Context, rev string) (string, error) {
+	out, err := g.run(ctx, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 1 {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// treeEntry is one line of git ls-tree.
+type treeEntry struct {
+	mode, typ, oid, path string
+}
+
+func (t treeEntry) String() string { return t.mode + " " + t.typ + " " + t.oid + "\t" + t.path }
+
+// lsTree lists a tree-ish's entries, recursively (blobs only) or one level.
+func (g *gitRepo) lsTree(ctx context.Context, treeish string, recursive bool, paths ...string) ([]treeEntry, error) {
+	args := []string{"ls-tree", "-z", "--full-tree"}
+	if recursive {
+		args = append(args, "-r")
+	}
+	args = append(args, treeish, "--")
+	out, err := g.run(ctx, nil, append(args, paths...)...)
+	if err != nil {
+		return nil, err
+	}
+	var entries []treeEntry
+	for _, rec := range strings.Split(string(out), "\x00") {
+		if rec == "" {
+			continue
+		}
+		meta, p, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 {
+			return nil, fmt.Errorf("git ls-tree: unexpected line %q", rec)
+		}
+		entries = append(entries, treeEntry{mode: f[0], typ: f[1], oid: f[2], path: p})
+	}
+	return entries, nil
+}
+
+// catBlobs reads many blobs with one git process.
+func (g *gitRepo) catBlobs(ctx context.Context, oids []string) ([][]byte, error) {
+	if len(oids) == 0 {
+		return nil, nil
+	}
+	cmd := g.command(ctx, "cat-file", "--batch")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	// Feed the ids while reading the answers, or both pipes fill up.
+	go func() {
+		w := bufio.NewWriter(in)
+		for _, oid := range oids {
+			w.WriteString(oid + "\n")
+		}
+		w.Flush()
+		in.Close()
+	}()
+	r := bufio.NewReader(out)
+	blobs := make([][]byte, len(oids))
+	var readErr error
+	for i, oid := range oids {
+		header, err := r.ReadString('\n')
+		if err != nil {
+			readErr = fmt.Errorf("git cat-file: reading %s: %w", oid, err)
+			break
+		}
+		f := strings.Fields(header)
+		if len(f) != 3 || f[1] != "blob" {
+			readErr = fmt.Errorf("git cat-file: %s: %s", oid, strings.TrimSpace(header))
+			break
+		}
+		size, err := strconv.Atoi(f[2])
+		if err != nil {
+			readErr = fmt.Errorf("git cat-file: %s: bad size %q", oid, f[2])
+			break
+		}
+		buf := make([]byte, size+1) // content and its trailing newline
+		if _, err := io.ReadFull(r, buf); err != nil {
+			readErr = fmt.Errorf("git cat-file: reading %s: %w", oid, err)
+			break
+		}
+		blobs[i] = buf[:size]
+	}
+	if readErr != nil {
+		cmd.Process.Kill()
+	}
+	io.Copy(io.Discard, r)
+	if err := cmd.Wait(); err != nil && readErr == nil {
+		readErr = &gitError{args: []string{"cat-file", "--batch"}, stderr: stderr.String(), err: err}
+	}
+	if readErr != nil {
+		return nil, readErr
+	}
+	return blobs, nil
+}
+
+// writeBlobs stores contents as blobs with one git process and returns their
+// ids in order. fast-import takes them from a stream, so there is no
+// temporary file per blob.
+func (g *gitRepo) writeBlobs(ctx context.Context, contents [][]byte) ([]string, error) {
+	tmp, err := os.MkdirTemp("", "ownership-check-blobs-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	marks := filepath.Join(tmp, "marks")
+	var in bytes.Buffer
+	for i, c := range contents {
+		fmt.Fprintf(&in, "blob\nmark :%d\ndata %d\n", i+1, len(c))
+		in.Write(c)
+		in.WriteString("\n")
+	}
+	in.WriteString("done\n")
+	if _, err := g.run(ctx, in.Bytes(), "fast-import", "--quiet", "--done", "--export-marks="+marks); err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(marks)
+	if err != nil {
+		return nil, err
+	}
+	oids := make([]string, len(contents))
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		mark, oid, ok := strings.Cut(line, " ")
+		n, err := strconv.Atoi(strings.TrimPrefix(mark, ":"))
+		if !ok || err != nil || n < 1 || n > len(oids) {
+			return nil, fmt.Errorf("git fast-import: unexpected mark %q", line)
+		}
+		oids[n-1] = oid
+	}
+	for i, oid := range oids {
+		if oid == "" {
+			return nil, fmt.Errorf("git fast-import: no id for blob %d", i+1)
+		}
+	}
+	return oids, nil
+}

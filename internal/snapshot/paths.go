@@ -1,0 +1,58 @@
+package snapshot
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/render"
+)
+
+const (
+	indexFile  = "index.json"
+	objectsDir = "objects"
+	// Neither is a valid API group or namespace name (no '_' allowed), so
+	// they cannot collide with real ones.
+	coreGroup    = "_core"
+	clusterScope = "_cluster"
+)
+
+var envName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+
+// ValidateEnvironment checks that an environment name can be a folder of the
+// branch on every platform.
+func ValidateEnvironment(env string) error {
+	if !envName.MatchString(env) || strings.Contains(env, "..") {
+		return fmt.Errorf("environment %q: use letters, digits, '.', '_' and '-' (at most 100, starting with a letter or digit)", env)
+	}
+	return nil
+}
+
+// ObjectPath is the file of an object, relative to its environment's folder.
+func ObjectPath(id render.ID) string {
+	group, ns := id.Group, id.Namespace
+	if group == "" {
+		group = coreGroup
+	}
+	if ns == "" {
+		ns = clusterScope
+	}
+	return path.Join(objectsDir, escape(group), escape(id.Kind), escape(ns), escape(id.Name)+".json")
+}
+
+// escape keeps a path segment portable. Kubernetes names may hold ':' (RBAC)
+// and other characters some filesystems refuse, but never '%', so
+// percent-encoding is unambiguous.
+func escape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' && i > 0 {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
+}

@@ -1,0 +1,159 @@
+package snapshot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/render"
+)
+
+// FileError names the file of the snapshot branch that could not be read:
+// corrupt, or written by a newer ownership-check (errors.Is ErrNewerSchema).
+type FileError struct {
+	Branch, Commit, File string
+	Err                  error
+}
+
+func (e *FileError) Error() string {
+	what := "corrupt: "
+	if errors.Is(e.Err, ErrNewerSchema) {
+		what = ""
+	}
+	return fmt.Sprintf("%s (snapshot branch %s at %s): %s%v", e.File, e.Branch, short(e.Commit), what, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+func short(commit string) string {
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	return commit
+}
+
+// Read reads an environment's snapshot at a commit of the branch; commit ""
+// is the branch's tip (fetched first when the repository has a remote).
+// When there is no snapshot of the environment the error wraps ErrNotFound;
+// an unreadable file gives a *FileError naming it.
+func (s *Store) Read(ctx context.Context, env, commit string) (*Snapshot, error) {
+	if err := ValidateEnvironment(env); err != nil {
+		return nil, err
+	}
+	c, err := s.commitOf(ctx, commit)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := s.git.lsTree(ctx, c, true, env+"/")
+	if err != nil {
+		return nil, err
+	}
+	if len(entries) == 0 {
+		return nil, fmt.Errorf("environment %s at %s of %s: %w", env, short(c), s.branch, ErrNotFound)
+	}
+	oids := make([]string, len(entries))
+	for i, e := range entries {
+		if e.typ != "blob" {
+			return nil, &FileError{s.branch, c, e.path, fmt.Errorf("a %s, not a file", e.typ)}
+		}
+		oids[i] = e.oid
+	}
+	blobs, err := s.git.catBlobs(ctx, oids)
+	if err != nil {
+		return nil, err
+	}
+	files := make(map[string][]byte, len(entries))
+	for i, e := range entries {
+		files[strings.TrimPrefix(e.path, env+"/")] = blobs[i]
+	}
+	snap, err := decodeFolder(env, files)
+	if err != nil {
+		var fe *FileError
+		if errors.As(err, &fe) {
+			fe.Branch, fe.Commit, fe.File = s.branch, c, path.Join(env, fe.File)
+		}
+		return nil, err
+	}
+	snap.Commit = c
+	return snap, nil
+}
+
+// decodeFolder decodes an environment's files (paths relative to its
+// folder) and checks that the index and the object files agree.
+func decodeFolder(env string, files map[string][]byte) (*Snapshot, error) {
+	fail := func(file string, format string, args ...any) error {
+		return &FileError{File: file, Err: fmt.Errorf(format, args...)}
+	}
+	b, ok := files[indexFile]
+	if !ok {
+		return nil, fail(indexFile, "missing")
+	}
+	ix, err := decodeIndex(b)
+	if err != nil {
+		return nil, &FileError{File: indexFile, Err: err}
+	}
+	if ix.Environment != env {
+		return nil, fail(indexFile, "environment is %q, expected %q", ix.Environment, env)
+	}
+	snap := &Snapshot{Index: *ix, Objects: make(map[render.ID]*Entry, len(ix.Objects))}
+	listed := make(map[string]bool, len(ix.Objects))
+	for _, ie := range ix.Objects {
+		if want := ObjectPath(ie.ID); ie.Path != want {
+			return nil, fail(indexFile, "%s: path %q, expected %q", ie.ID, ie.Path, want)
+		}
+		listed[ie.Path] = true
+		b, ok := files[ie.Path]
+		if !ok {
+			return nil, fail(ie.Path, "listed in %s but missing", indexFile)
+		}
+		e, err := decodeEntry(b)
+		if err != nil {
+			return nil, &FileError{File: ie.Path, Err: err}
+		}
+		if e.ID != ie.ID {
+			return nil, fail(ie.Path, "holds %s, expected %s", e.ID, ie.ID)
+		}
+		snap.Objects[e.ID] = e
+	}
+	for p := range files {
+		if strings.HasPrefix(p, objectsDir+"/") && !listed[p] {
+			return nil, fail(p, "not listed in %s", indexFile)
+		}
+	}
+	return snap, nil
+}
+
+// ReadIndex reads only an environment's index.json (the deploy's metadata
+// and the list of objects) and returns it with the commit it was read at;
+// errors as Read's.
+func (s *Store) ReadIndex(ctx context.Context, env, commit string) (*Index, string, error) {
+	if err := ValidateEnvironment(env); err != nil {
+		return nil, "", err
+	}
+	c, err := s.commitOf(ctx, commit)
+	if err != nil {
+		return nil, "", err
+	}
+	file := path.Join(env, indexFile)
+	entries, err := s.git.lsTree(ctx, c, true, file)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(entries) != 1 {
+		return nil, "", fmt.Errorf("environment %s at %s of %s: %w", env, short(c), s.branch, ErrNotFound)
+	}
+	blobs, err := s.git.catBlobs(ctx, []string{entries[0].oid})
+	if err != nil {
+		return nil, "", err
+	}
+	ix, err := decodeIndex(blobs[0])
+	if err == nil && ix.Environment != env {
+		err = fmt.Errorf("environment is %q, expected %q", ix.Environment, env)
+	}
+	if err != nil {
+		return nil, "", &FileError{Branch: s.branch, Commit: c, File: file, Err: err}
+	}
+	return ix, c, nil
+}

@@ -1,0 +1,213 @@
+package snapshot
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// ErrNotFound is wrapped by Read's error when the branch or the
+// environment's folder does not exist: there is no snapshot yet, which is
+// not the same as an unreadable one.
+var ErrNotFound = errors.New("no snapshot")
+
+// Store is the snapshot branch of one git repository. It talks to the
+// repository through the git CLI only (docs/snapshots.md says why), never
+// touching a working tree, the index or HEAD.
+type Store struct {
+	git    *gitRepo
+	branch string
+	// remote is the name of the remote to fetch from and push to; empty for
+	// a repository without one, whose local branch is the store.
+	remote string
+	// cache is a bare clone made for a URL, removed by Close.
+	cache string
+}
+
+// Open opens the snapshot branch of a repository: repo is a path to a
+// repository (its work tree, a subdirectory or a bare repository), a URL
+// (cloned bare into a temporary directory and pushed back), or "" for the
+// working directory's repository. Call Close when done.
+func Open(ctx context.Context, repo, branch string) (*Store, error) {
+	if branch == "" {
+		branch = "ownership-snapshots"
+	}
+	if err := exec.CommandContext(ctx, "git", "check-ref-format", "refs/heads/"+branch).Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return nil, fmt.Errorf("snapshot branch %q: not a valid branch name", branch)
+		}
+		return nil, fmt.Errorf("git: %w (ownership-check needs the git CLI for snapshots)", err)
+	}
+	if isURL(repo) {
+		return openURL(ctx, repo, branch)
+	}
+	dir := repo
+	if dir == "" {
+		dir = "."
+	}
+	gitDir, err := discoverGitDir(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{git: &gitRepo{gitDir: gitDir}, branch: branch}
+	if s.remote, err = s.pickRemote(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+var scpLike = regexp.MustCompile(`^[A-Za-z0-9._-]+@[A-Za-z0-9._-]+:`)
+
+// isURL tells a remote repository from a local path; an existing local path
+// wins, as it does for git.
+func isURL(repo string) bool {
+	if repo == "" {
+		return false
+	}
+	if _, err := os.Stat(repo); err == nil {
+		return false
+	}
+	return strings.Contains(repo, "://") || scpLike.MatchString(repo)
+}
+
+func discoverGitDir(ctx context.Context, dir string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", "-c", "safe.directory=*", "-C", dir, "rev-parse", "--absolute-git-dir")
+	cmd.Env = append(cleanEnv(), "LC_ALL=C")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		abs, _ := filepath.Abs(dir)
+		return "", fmt.Errorf("snapshot repository %s: not a git repository (run in one or pass --snapshot-repo): %s", abs, strings.TrimSpace(stderr.String()))
+	}
+	return strings.TrimSpace(stdout.String()), nil
+}
+
+func openURL(ctx context.Context, url, branch string) (*Store, error) {
+	dir, err := os.MkdirTemp("", "ownership-check-snapshots-*")
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{git: &gitRepo{gitDir: dir}, branch: branch, remote: "origin", cache: dir}
+	if _, err := s.git.run(ctx, nil, "init", "--quiet", "--bare", dir); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if _, err := s.git.run(ctx, nil, "remote", "add", "origin", url); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// pickRemote chooses origin, or the only remote; none means local-only.
+func (s *Store) pickRemote(ctx context.Context) (string, error) {
+	out, err := s.git.run(ctx, nil, "remote")
+	if err != nil {
+		return "", err
+	}
+	remotes := strings.Fields(string(out))
+	for _, r := range remotes {
+		if r == "origin" {
+			return r, nil
+		}
+	}
+	if len(remotes) == 1 {
+		return remotes[0], nil
+	}
+	return "", nil
+}
+
+// Close removes the temporary clone of a URL repository.
+func (s *Store) Close() error {
+	if s.cache == "" {
+		return nil
+	}
+	return os.RemoveAll(s.cache)
+}
+
+// Branch is the snapshot branch's name.
+func (s *Store) Branch() string { return s.branch }
+
+// Remote is the remote the store pushes to, or "" for a local-only store.
+func (s *Store) Remote() string { return s.remote }
+
+// trackingRef is where the remote branch is fetched to: outside
+// refs/heads and refs/remotes, so no branch of the user's changes.
+func (s *Store) trackingRef() string { return "refs/ownership-check/" + s.branch }
+
+// fetchTip returns the branch's current tip, fetching it first when the
+// store has a remote; "" when the branch does not exist yet.
+func (s *Store) fetchTip(ctx context.Context) (string, error) {
+	if s.remote == "" {
+		return s.git.resolveCommit(ctx, "refs/heads/"+s.branch)
+	}
+	_, err := s.git.run(ctx, nil, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules",
+		s.remote, "+refs/heads/"+s.branch+":"+s.trackingRef())
+	if err != nil {
+		if strings.Contains(err.Error(), "couldn't find remote ref") {
+			// Forget a tip fetched before the branch was deleted.
+			s.git.run(ctx, nil, "update-ref", "-d", s.trackingRef())
+			return "", nil
+		}
+		return "", fmt.Errorf("fetch snapshot branch %s from %s: %w", s.branch, s.remote, err)
+	}
+	return s.git.resolveCommit(ctx, s.trackingRef())
+}
+
+// Environments lists the environments with a folder at a commit of the
+// branch ("" = the tip).
+func (s *Store) Environments(ctx context.Context, commit string) ([]string, error) {
+	c, err := s.commitOf(ctx, commit)
+	if err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	entries, err := s.git.lsTree(ctx, c, false)
+	if err != nil {
+		return nil, err
+	}
+	var envs []string
+	for _, e := range entries {
+		if e.typ == "tree" {
+			envs = append(envs, e.path)
+		}
+	}
+	return envs, nil
+}
+
+// commitOf resolves a commit of the branch; "" is the tip, fetched first.
+func (s *Store) commitOf(ctx context.Context, rev string) (string, error) {
+	if rev == "" {
+		tip, err := s.fetchTip(ctx)
+		if err != nil {
+			return "", err
+		}
+		if tip == "" {
+			return "", fmt.Errorf("snapshot branch %s does not exist yet: %w", s.branch, ErrNotFound)
+		}
+		return tip, nil
+	}
+	c, err := s.git.resolveCommit(ctx, rev)
+	if err == nil && c == "" && s.remote != "" {
+		// An older commit of the branch that this clone has not fetched.
+		if _, err = s.fetchTip(ctx); err == nil {
+			c, err = s.git.resolveCommit(ctx, rev)
+		}
+	}
+	if err != nil {
+		return "", err
+	}
+	if c == "" {
+		return "", fmt.Errorf("snapshot commit %s: not found in the repository (snapshot branch %s)", rev, s.branch)
+	}
+	return c, nil
+}

@@ -1,0 +1,107 @@
+package snapshot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/secrets"
+)
+
+// TakeOptions describe one snapshot run.
+type TakeOptions struct {
+	Environment  string
+	FieldManager string
+	ToolVersion  string
+	SourceCommit string
+	DeployedBy   string
+	// Concurrency bounds the parallel GETs.
+	Concurrency int
+	// SecretKey is the optional HMAC key for Secret values
+	// (secrets.KeyFromEnv()).
+	SecretKey []byte
+	// Log receives notes on what was replaced; nil discards them.
+	Log io.Writer
+}
+
+// Take records the cluster's state of the rendered objects as the
+// environment's snapshot: it GETs every object, and only when all are there
+// commits the folder and pushes. The environment keeps its salt across runs,
+// so unchanged Secret values hash the same.
+func (s *Store) Take(ctx context.Context, c *kube.Client, objs []render.Object, o TakeOptions) (*Snapshot, error) {
+	if err := ValidateEnvironment(o.Environment); err != nil {
+		return nil, err
+	}
+	if o.FieldManager == "" {
+		return nil, errors.New("snapshot: the field manager is required")
+	}
+	log := o.Log
+	if log == nil {
+		log = io.Discard
+	}
+	prev, err := s.previousHashing(ctx, o.Environment, log)
+	if err != nil {
+		return nil, err
+	}
+	salt := prev.Salt
+	if salt == "" {
+		salt = secrets.NewSalt()
+	}
+	if prev.Algorithm == secrets.AlgHMACSHA256 && len(o.SecretKey) == 0 {
+		// Going on would silently weaken the protection somebody chose.
+		return nil, fmt.Errorf("snapshot %s: the previous snapshot hashed Secret values with an HMAC key; set %s (to stop using a key, delete the folder %s/ from the snapshot branch)", o.Environment, secrets.KeyEnv, o.Environment)
+	}
+	h, err := secrets.New(salt, o.SecretKey)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := Capture(ctx, c, objs, h, o.Concurrency)
+	if err != nil {
+		return nil, err
+	}
+	snap := &Snapshot{
+		Index: Index{
+			Environment:  o.Environment,
+			FieldManager: o.FieldManager,
+			ToolVersion:  o.ToolVersion,
+			SourceCommit: o.SourceCommit,
+			DeployedBy:   o.DeployedBy,
+			DeployedAt:   time.Now(),
+			Secrets:      HashingOf(h),
+		},
+		Objects: entries,
+	}
+	source := o.SourceCommit
+	if source == "" {
+		source = "an unknown commit"
+	}
+	if _, err := s.Write(ctx, snap, fmt.Sprintf("snapshot %s at %s", o.Environment, source)); err != nil {
+		return nil, err
+	}
+	return snap, nil
+}
+
+// previousHashing returns how the environment's previous snapshot hashed
+// Secret values; zero for its first snapshot. A snapshot written by a newer
+// ownership-check is not replaced by an older one; a corrupt one is.
+func (s *Store) previousHashing(ctx context.Context, env string, log io.Writer) (Hashing, error) {
+	ix, _, err := s.ReadIndex(ctx, env, "")
+	var fe *FileError
+	switch {
+	case err == nil:
+		return ix.Secrets, nil
+	case errors.Is(err, ErrNotFound):
+		return Hashing{}, nil
+	case errors.Is(err, ErrNewerSchema):
+		return Hashing{}, fmt.Errorf("%w; not overwriting it with an older format", err)
+	case errors.As(err, &fe):
+		fmt.Fprintf(log, "replacing an unreadable snapshot: %v\n", err)
+		return Hashing{}, nil
+	default:
+		return Hashing{}, err
+	}
+}

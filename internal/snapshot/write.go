@@ -1,0 +1,205 @@
+package snapshot
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Retry bounds for a push that lost a race with another environment's job.
+// Each round lets at least one writer through, so the attempts cover many
+// more concurrent jobs than a matrix usually has.
+const (
+	maxAttempts  = 12
+	firstBackoff = 200 * time.Millisecond
+	maxBackoff   = 5 * time.Second
+)
+
+// errRace marks a lost compare-and-swap on the branch: somebody else moved
+// it between our fetch and our push.
+var errRace = errors.New("the snapshot branch moved")
+
+// Write stores a snapshot as one commit on top of the branch's tip: the
+// environment's folder is replaced as a whole (objects no longer in the
+// snapshot go) and every other folder is kept as the tip has it. With a
+// remote it pushes (never forced); when another job pushed first it fetches
+// again and rebuilds the commit on the new tip, with jittered backoff. It
+// sets snap.Commit and snap.Index.Objects and returns the commit.
+func (s *Store) Write(ctx context.Context, snap *Snapshot, message string) (string, error) {
+	env := snap.Index.Environment
+	if err := ValidateEnvironment(env); err != nil {
+		return "", err
+	}
+	if snap.Index.Secrets.Salt == "" || snap.Index.Secrets.Algorithm == "" {
+		return "", fmt.Errorf("snapshot %s: no Secret hashing recorded in the index", env)
+	}
+	files, err := encodeFiles(snap)
+	if err != nil {
+		return "", fmt.Errorf("snapshot %s: %w", env, err)
+	}
+	folder, err := s.writeFolder(ctx, files)
+	if err != nil {
+		return "", fmt.Errorf("snapshot %s: %w", env, err)
+	}
+	backoff := firstBackoff
+	for attempt := 1; ; attempt++ {
+		commit, err := s.commitOnTip(ctx, env, folder, message)
+		if err == nil {
+			snap.Commit = commit
+			return commit, nil
+		}
+		if !errors.Is(err, errRace) || attempt == maxAttempts {
+			if errors.Is(err, errRace) {
+				err = fmt.Errorf("%w; gave up after %d attempts", err, attempt)
+			}
+			return "", fmt.Errorf("snapshot %s: %w", env, err)
+		}
+		// Jitter in [backoff/2, backoff]: jobs that lost together must not
+		// retry together.
+		d := backoff/2 + rand.N(backoff/2+1)
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(d):
+		}
+		backoff = min(2*backoff, maxBackoff)
+	}
+}
+
+// commitOnTip makes one attempt: fetch the tip, put the folder into its
+// tree, commit with the tip as parent, and publish.
+func (s *Store) commitOnTip(ctx context.Context, env, folder, message string) (string, error) {
+	tip, err := s.fetchTip(ctx)
+	if err != nil {
+		if isLockError(err.Error()) {
+			// Another process of this clone is fetching the same ref.
+			return "", fmt.Errorf("%w: %v", errRace, err)
+		}
+		return "", err
+	}
+	root, err := s.replaceFolder(ctx, tip, env, folder)
+	if err != nil {
+		return "", err
+	}
+	args := []string{"commit-tree", "--no-gpg-sign", root, "-F", "-"}
+	if tip != "" {
+		args = append(args, "-p", tip)
+	}
+	out, err := s.git.run(ctx, []byte(message+"\n"), args...)
+	if err != nil {
+		return "", err
+	}
+	commit := strings.TrimSpace(string(out))
+	if err := s.publish(ctx, commit, tip); err != nil {
+		return "", err
+	}
+	return commit, nil
+}
+
+// writeFolder stores the files as blobs and returns the folder's tree. It
+// goes through a temporary index file, never the repository's.
+func (s *Store) writeFolder(ctx context.Context, files map[string][]byte) (string, error) {
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	contents := make([][]byte, len(paths))
+	for i, p := range paths {
+		contents[i] = files[p]
+	}
+	oids, err := s.git.writeBlobs(ctx, contents)
+	if err != nil {
+		return "", err
+	}
+	var info bytes.Buffer
+	for i, p := range paths {
+		fmt.Fprintf(&info, "100644 %s\t%s\x00", oids[i], p)
+	}
+	tmp, err := os.MkdirTemp("", "ownership-check-index-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	idx := &gitRepo{gitDir: s.git.gitDir, extraEnv: []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}}
+	if _, err := idx.run(ctx, info.Bytes(), "update-index", "--add", "-z", "--index-info"); err != nil {
+		return "", err
+	}
+	return idx.line(ctx, "write-tree")
+}
+
+// replaceFolder returns the tip's root tree with env's folder replaced.
+func (s *Store) replaceFolder(ctx context.Context, tip, env, folder string) (string, error) {
+	var entries []treeEntry
+	if tip != "" {
+		var err error
+		if entries, err = s.git.lsTree(ctx, tip, false); err != nil {
+			return "", err
+		}
+	}
+	var in bytes.Buffer
+	for _, e := range entries {
+		if e.path != env {
+			in.WriteString(e.String() + "\x00")
+		}
+	}
+	in.WriteString(treeEntry{mode: "040000", typ: "tree", oid: folder, path: env}.String() + "\x00")
+	out, err := s.git.run(ctx, in.Bytes(), "mktree", "-z")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// publish moves the branch from tip to commit, or fails with errRace when
+// the branch is no longer at tip.
+func (s *Store) publish(ctx context.Context, commit, tip string) error {
+	if s.remote == "" {
+		// Compare-and-swap: "" as the old value means "must not exist".
+		_, err := s.git.run(ctx, nil, "update-ref", "-m", "ownership-check snapshot", "refs/heads/"+s.branch, commit, tip)
+		if err != nil && isLockError(err.Error()) {
+			return fmt.Errorf("%w: %v", errRace, err)
+		}
+		return err
+	}
+	// --no-verify: the user's pre-push hooks are for their code, not for
+	// this branch; never --force, which could drop another job's commit.
+	_, err := s.git.run(ctx, nil, "push", "--porcelain", "--no-verify", s.remote, commit+":refs/heads/"+s.branch)
+	if err != nil {
+		if isPushRace(err.Error()) {
+			return fmt.Errorf("%w: %v", errRace, err)
+		}
+		return fmt.Errorf("push snapshot branch %s to %s: %w", s.branch, s.remote, err)
+	}
+	// Keep the local view in step so a read right after sees the commit.
+	s.git.run(ctx, nil, "update-ref", s.trackingRef(), commit)
+	return nil
+}
+
+func isLockError(msg string) bool {
+	for _, m := range []string{"cannot lock ref", "Unable to create", "unable to update local ref", "but expected", "reference already exists"} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// isPushRace tells a push that lost to a concurrent one (the branch moved,
+// or the remote's ref was locked by the winner) from other refusals such as
+// permissions or branch protection, which retrying cannot fix.
+func isPushRace(msg string) bool {
+	for _, m := range []string{"(fetch first)", "(non-fast-forward)", "(stale info)", "failed to update ref", "failed to lock", "cannot lock ref", "incorrect old value"} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
+}
