@@ -45,10 +45,10 @@ manager, and reports drift, conflicts, releases and split ownership.`,
 	})
 	root.AddCommand(
 		newCheckCommand(),
-		newSnapshotCommand(),
+		newSnapshotCommand(version),
 		newMigrateCommand(),
 		newRenderCommand(),
-		newActionCommand(),
+		newActionCommand(version),
 		newVersionCommand(version),
 	)
 	return root

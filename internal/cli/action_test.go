@@ -1,0 +1,577 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/github/githubtest"
+	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/report"
+)
+
+const (
+	actionToken = "ghs_16C7e42F292c6912E7710c838347Ae178B4a"
+	repoName    = "Codertocat/Hello-World"
+	prNumber    = 2 // the number in testdata/github/pull_request.*.json
+)
+
+// actionYAML is what the tests read of action.yml.
+type actionYAML struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Inputs      map[string]struct {
+		Description string  `json:"description"`
+		Required    bool    `json:"required"`
+		Default     *string `json:"default"`
+	} `json:"inputs"`
+	Outputs map[string]struct {
+		Description string `json:"description"`
+	} `json:"outputs"`
+	Runs struct {
+		Using string   `json:"using"`
+		Args  []string `json:"args"`
+	} `json:"runs"`
+}
+
+func readActionYAML(t *testing.T) actionYAML {
+	t.Helper()
+	b, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a actionYAML
+	if err := yaml.Unmarshal(b, &a); err != nil {
+		t.Fatalf("action.yml: %v", err)
+	}
+	return a
+}
+
+// actionEnv is one simulated runner: files the runner provides and what
+// the action sent to the fake GitHub API.
+type actionEnv struct {
+	t       *testing.T
+	srv     *githubtest.Server
+	output  string
+	summary string
+	temp    string
+	// opts are the check options the action passed, paths its paths.
+	mu    sync.Mutex
+	opts  []checkOptions
+	paths [][]string
+	// kubeconfigSeen is the kubeconfig file's content and mode while the
+	// check ran.
+	kubeconfigSeen string
+	kubeconfigMode os.FileMode
+}
+
+// newActionEnv sets the environment as the runner does for a docker
+// action: every input with a default from action.yml (the token expression
+// resolved), the field manager the workflow gives, and the GitHub context
+// with GITHUB_API_URL at the fake API under /api/v3.
+func newActionEnv(t *testing.T, event string, rep *report.Report, checkErr error) *actionEnv {
+	t.Helper()
+	e := &actionEnv{t: t, srv: githubtest.New(t, repoName, prNumber), temp: t.TempDir()}
+	e.srv.Token = actionToken
+	dir := t.TempDir()
+	e.output, e.summary = filepath.Join(dir, "output"), filepath.Join(dir, "summary")
+	for _, f := range []string{e.output, e.summary} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, in := range readActionYAML(t).Inputs {
+		if in.Default != nil {
+			t.Setenv(inputVar(name), strings.ReplaceAll(*in.Default, "${{ github.token }}", actionToken))
+		}
+	}
+	t.Setenv(inputVar("field-manager"), "deployer")
+	eventPath, err := filepath.Abs(filepath.Join("../../testdata/github", event))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]string{
+		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_PATH": eventPath, "GITHUB_EVENT_NAME": strings.Split(event, ".")[0],
+		"GITHUB_REPOSITORY": repoName, "GITHUB_REPOSITORY_OWNER": "Codertocat",
+		"GITHUB_API_URL": e.srv.URL, "GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "4242", "GITHUB_RUN_ATTEMPT": "1",
+		"GITHUB_OUTPUT": e.output, "GITHUB_STEP_SUMMARY": e.summary, "RUNNER_TEMP": e.temp,
+		"HOME": t.TempDir(), "KUBECONFIG": "", "KUBERNETES_SERVICE_HOST": "", "NO_COLOR": "1",
+	} {
+		t.Setenv(k, v)
+	}
+
+	oldRunner, oldSettle := checkRunner, commentSettle
+	t.Cleanup(func() { checkRunner, commentSettle = oldRunner, oldSettle })
+	commentSettle = 5 * time.Millisecond
+	checkRunner = func(_ context.Context, o *checkOptions, paths []string, _ io.Writer) (*report.Report, error) {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		e.opts = append(e.opts, *o)
+		e.paths = append(e.paths, paths)
+		if o.Kubeconfig != "" {
+			if st, err := os.Stat(o.Kubeconfig); err == nil {
+				e.kubeconfigMode = st.Mode().Perm()
+				b, _ := os.ReadFile(o.Kubeconfig)
+				e.kubeconfigSeen = string(b)
+			}
+		}
+		if checkErr != nil {
+			return nil, checkErr
+		}
+		r := *rep
+		r.Environment = o.Environment
+		r.FieldManager = o.FieldManager
+		return &r, nil
+	}
+	return e
+}
+
+func inputVar(name string) string {
+	return "INPUT_" + strings.ToUpper(strings.ReplaceAll(name, " ", "_"))
+}
+
+// run runs `ownership-check action` and returns its exit status and stdout
+// (the log, with the workflow commands).
+func (e *actionEnv) run() (int, string) {
+	e.t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := Run("v0.1.0", []string{"action"}, &stdout, &stderr)
+	e.t.Logf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	return code, stdout.String()
+}
+
+// outputs parses GITHUB_OUTPUT (name<<delimiter, value, delimiter).
+func (e *actionEnv) outputs() map[string]string {
+	b, err := os.ReadFile(e.output)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	out := map[string]string{}
+	lines := strings.Split(string(b), "\n")
+	for i := 0; i+2 < len(lines); i += 3 {
+		name, delim, ok := strings.Cut(lines[i], "<<")
+		if !ok || lines[i+2] != delim {
+			e.t.Fatalf("GITHUB_OUTPUT line %d: %q", i, lines[i])
+		}
+		out[name] = lines[i+1]
+	}
+	return out
+}
+
+func (e *actionEnv) summaryText() string {
+	b, err := os.ReadFile(e.summary)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// comment is the one marked comment of the pull request.
+func (e *actionEnv) comment() string {
+	e.t.Helper()
+	var bodies []string
+	for _, c := range e.srv.Comments(prNumber) {
+		if strings.HasPrefix(c.Body, report.CommentMarker) {
+			bodies = append(bodies, c.Body)
+		}
+	}
+	if len(bodies) != 1 {
+		e.t.Fatalf("%d marked comments, want 1", len(bodies))
+	}
+	return bodies[0]
+}
+
+func (e *actionEnv) calls() []string {
+	var out []string
+	for _, c := range e.srv.Calls() {
+		out = append(out, c.Method+" "+c.Path)
+	}
+	return out
+}
+
+// failingReport has a warning on a file with a line, a Secret, and a note.
+func failingReport() *report.Report {
+	r := &report.Report{SchemaVersion: 1, Tool: report.Tool{Name: "ownership-check", Version: "v0.1.0"}, Engine: "offline",
+		Snapshot: report.SnapshotInfo{Found: true, Commit: "8f3c2a1b9d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a"}, Failed: true}
+	r.Objects = []report.Object{
+		{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Source: "deploy/base/deployment.yaml", Line: 12, Baseline: "snapshot",
+			Findings: []ownership.Finding{
+				{Category: ownership.Drift, Path: ".spec.replicas", DeployedValue: 3, LiveValue: 5, DesiredValue: 3,
+					Managers: []ownership.Manager{{Manager: "kubectl", Operation: "Update", Subresource: "scale"}},
+					Message:  "changed from 3 to 5 by kubectl (Update, scale); the deploy reverts it to 3"},
+				{Category: ownership.Release, Path: ".spec.paused", DeployedValue: false, LiveValue: false},
+			}},
+		{APIVersion: "v1", Kind: "Secret", Namespace: "shop", Name: "db", Source: "deploy/base/secret.yaml", Baseline: "snapshot",
+			Findings: []ownership.Finding{{Category: ownership.UpdateConflict, Path: ".data.password",
+				DeployedValue: "c3VwZXJzZWNyZXQ=", LiveValue: "bm90LWhpZGRlbg==", DesiredValue: "c3VwZXJzZWNyZXQ="}}},
+		{APIVersion: "v1", Kind: "Service", Namespace: "shop", Name: "web", Source: "deploy/base/service.yaml", Baseline: "snapshot"},
+	}
+	r.Summarize()
+	return r
+}
+
+func cleanActionReport() *report.Report {
+	r := failingReport()
+	for i := range r.Objects {
+		r.Objects[i].Findings = nil
+	}
+	r.Failed = false
+	r.Summarize()
+	return r
+}
+
+// TestActionYAML: action.yml parses, documents every input and output, and
+// the code reads exactly the inputs it declares and writes exactly the
+// outputs it declares.
+func TestActionYAML(t *testing.T) {
+	a := readActionYAML(t)
+	if a.Name == "" || a.Description == "" {
+		t.Error("action.yml needs a name and a description")
+	}
+	if a.Runs.Using != "docker" || strings.Join(a.Runs.Args, " ") != "action" {
+		t.Errorf("runs: %+v, want a docker action running `action`", a.Runs)
+	}
+	var declared []string
+	for name, in := range a.Inputs {
+		declared = append(declared, name)
+		if in.Description == "" {
+			t.Errorf("input %s has no description", name)
+		}
+		if in.Default == nil && !in.Required {
+			t.Errorf("input %s has neither a default nor required: true", name)
+		}
+	}
+	spec := []string{"mode", "paths", "field-manager", "environment", "kubeconfig", "snapshot-branch", "config", "fail-on", "offline", "comment", "github-token"}
+	sort.Strings(declared)
+	sort.Strings(spec)
+	if strings.Join(declared, ",") != strings.Join(spec, ",") {
+		t.Errorf("inputs %v, the spec's are %v", declared, spec)
+	}
+	if d := a.Inputs["fail-on"].Default; d == nil || *d != DefaultFailOn {
+		t.Errorf("fail-on default differs from the command line's %q", DefaultFailOn)
+	}
+
+	e := newActionEnv(t, "pull_request.synchronize.json", failingReport(), nil)
+	var mu sync.Mutex
+	read := map[string]bool{}
+	old := actionGetenv
+	t.Cleanup(func() { actionGetenv = old })
+	actionGetenv = func(k string) string {
+		if strings.HasPrefix(k, "INPUT_") {
+			mu.Lock()
+			read[k] = true
+			mu.Unlock()
+		}
+		return os.Getenv(k)
+	}
+	e.run()
+	var readNames, want []string
+	for k := range read {
+		readNames = append(readNames, k)
+	}
+	for _, n := range declared {
+		want = append(want, inputVar(n))
+	}
+	sort.Strings(readNames)
+	sort.Strings(want)
+	if strings.Join(readNames, ",") != strings.Join(want, ",") {
+		t.Errorf("the action reads %v, action.yml declares %v", readNames, want)
+	}
+
+	var outDeclared, outWritten []string
+	for name, o := range a.Outputs {
+		outDeclared = append(outDeclared, name)
+		if o.Description == "" {
+			t.Errorf("output %s has no description", name)
+		}
+	}
+	for name := range e.outputs() {
+		outWritten = append(outWritten, name)
+	}
+	sort.Strings(outDeclared)
+	sort.Strings(outWritten)
+	if strings.Join(outDeclared, ",") != strings.Join(outWritten, ",") {
+		t.Errorf("the action writes outputs %v, action.yml declares %v", outWritten, outDeclared)
+	}
+	for _, c := range ownership.Categories {
+		if _, ok := a.Outputs[string(c)]; !ok {
+			t.Errorf("no output for category %s", c)
+		}
+	}
+}
+
+// TestActionPullRequest runs the action as a pull_request event would, then
+// a second environment of the matrix: one comment with both sections.
+func TestActionPullRequest(t *testing.T) {
+	e := newActionEnv(t, "pull_request.synchronize.json", failingReport(), nil)
+	t.Setenv("INPUT_ENVIRONMENT", "staging")
+	t.Setenv("INPUT_PATHS", "deploy/overlays/staging\n\n# the base too\ndeploy/base\n")
+	code, log := e.run()
+	if code != ExitFindings {
+		t.Fatalf("exit %d, want %d (findings fail the check)", code, ExitFindings)
+	}
+
+	o := e.opts[0]
+	if o.FieldManager != "deployer" || o.Environment != "staging" || o.FailOn != DefaultFailOn ||
+		o.SnapshotBranch != "ownership-snapshots" || !o.Offline || o.Kubeconfig != "" {
+		t.Errorf("check options %+v", o)
+	}
+	if strings.Join(e.paths[0], "|") != "deploy/overlays/staging|deploy/base" {
+		t.Errorf("paths %q", e.paths[0])
+	}
+
+	wantCalls := []string{
+		"GET /repos/Codertocat/Hello-World/issues/2/comments",
+		"POST /repos/Codertocat/Hello-World/issues/2/comments",
+		"GET /repos/Codertocat/Hello-World/issues/2/comments",
+	}
+	if got := e.calls(); strings.Join(got, "\n") != strings.Join(wantCalls, "\n") {
+		t.Errorf("API calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantCalls, "\n"))
+	}
+	body := e.comment()
+	for _, want := range []string{"env=staging:begin", "Deployment.apps/shop/web", "https://github.com/Codertocat/Hello-World/actions/runs/4242"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("comment lacks %q", want)
+		}
+	}
+
+	out := e.outputs()
+	if out["drift"] != "1" || out["update-conflict"] != "1" || out["release"] != "1" || out["new"] != "0" || out["failed"] != "true" {
+		t.Errorf("outputs %v", out)
+	}
+	rf := out["report-file"]
+	if filepath.Dir(rf) != e.temp {
+		t.Errorf("report-file %q is not under RUNNER_TEMP", rf)
+	}
+	var doc map[string]any
+	if b, err := os.ReadFile(rf); err != nil || json.Unmarshal(b, &doc) != nil || doc["environment"] != "staging" {
+		t.Errorf("report file %s: %v %v", rf, err, doc["environment"])
+	}
+
+	summary := e.summaryText()
+	if !strings.Contains(summary, report.CommentMarker) || !strings.Contains(summary, "<summary>📝 1 note on 1 object</summary>") {
+		t.Errorf("job summary lacks the report:\n%s", summary)
+	}
+	for _, want := range []string{
+		"::add-mask::" + actionToken,
+		"::warning file=deploy/base/deployment.yaml,line=12,title=Deployment.apps/shop/web%3A drift (staging)::drift: changed from 3 to 5",
+		"::warning file=deploy/base/secret.yaml,title=Secret/shop/db%3A update-conflict (staging)::",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q", want)
+		}
+	}
+	for _, secret := range []string{"c3VwZXJzZWNyZXQ=", "bm90LWhpZGRlbg=="} {
+		for what, text := range map[string]string{"comment": body, "summary": summary, "log": log} {
+			if strings.Contains(text, secret) {
+				t.Errorf("the %s shows a Secret value", what)
+			}
+		}
+	}
+	if strings.Count(log, actionToken) != 1 {
+		t.Error("the token appears in the log beyond its mask command")
+	}
+
+	// The next job of the matrix: same comment, a second section.
+	t.Setenv("INPUT_ENVIRONMENT", "prod")
+	checkRunnerReport(e, cleanActionReport())
+	if code, _ := e.run(); code != ExitOK {
+		t.Fatalf("prod: exit %d, want 0", code)
+	}
+	body = e.comment()
+	secs := report.ParseSections(body)
+	if len(secs) != 2 || secs[0].Environment != "prod" || secs[1].Environment != "staging" {
+		t.Fatalf("sections after the second environment: %d", len(secs))
+	}
+	if !strings.Contains(body, "❌ **Fails in staging**; no ownership conflicts in prod.") {
+		t.Errorf("verdict line: %s", strings.SplitN(body, "\n", 5)[3])
+	}
+	if n := strings.Count(strings.Join(e.calls(), "\n"), "POST"); n != 1 {
+		t.Errorf("%d comments created, want 1", n)
+	}
+
+	// Running prod again with the same result does not edit the comment.
+	before := strings.Count(strings.Join(e.calls(), "\n"), "PATCH")
+	e.run()
+	if after := strings.Count(strings.Join(e.calls(), "\n"), "PATCH"); after != before {
+		t.Errorf("an unchanged section was written again (%d edits, was %d)", after, before)
+	}
+}
+
+// checkRunnerReport makes the fake check return rep from now on.
+func checkRunnerReport(e *actionEnv, rep *report.Report) {
+	checkRunner = func(_ context.Context, o *checkOptions, paths []string, _ io.Writer) (*report.Report, error) {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		e.opts = append(e.opts, *o)
+		r := *rep
+		r.Environment, r.FieldManager = o.Environment, o.FieldManager
+		return &r, nil
+	}
+}
+
+// TestActionFork: a pull request from a fork has a read-only token; the
+// action says so, reports in the job summary, and the check's own result
+// decides the exit status.
+func TestActionFork(t *testing.T) {
+	e := newActionEnv(t, "pull_request.fork.json", cleanActionReport(), nil)
+	e.srv.SetReadOnly(true)
+	code, log := e.run()
+	if code != ExitOK {
+		t.Fatalf("exit %d, want 0: a comment that cannot be written must not fail the check", code)
+	}
+	if !strings.Contains(log, "::warning::pull request #2: no comment written") || !strings.Contains(log, "forks get a read-only token") {
+		t.Error("no warning that the comment could not be written")
+	}
+	summary := e.summaryText()
+	if !strings.Contains(summary, "The pull request comment could not be written") || !strings.Contains(summary, "no ownership conflicts") {
+		t.Errorf("job summary:\n%s", summary)
+	}
+	if out := e.outputs(); out["failed"] != "false" {
+		t.Errorf("outputs %v", out)
+	}
+}
+
+func TestActionPush(t *testing.T) {
+	e := newActionEnv(t, "push.json", failingReport(), nil)
+	code, _ := e.run()
+	if code != ExitFindings {
+		t.Fatalf("exit %d", code)
+	}
+	if calls := e.calls(); len(calls) != 0 {
+		t.Errorf("API calls on a push: %v", calls)
+	}
+	if !strings.Contains(e.summaryText(), "Deployment.apps/shop/web") {
+		t.Error("no job summary")
+	}
+}
+
+// TestActionCheckError: the check could not run. Exit 2, and the
+// environment's section, which said "no conflicts", now says so.
+func TestActionCheckError(t *testing.T) {
+	e := newActionEnv(t, "pull_request.synchronize.json", cleanActionReport(), nil)
+	if code, _ := e.run(); code != ExitOK {
+		t.Fatalf("first run: exit %d", code)
+	}
+	if !strings.Contains(e.comment(), "no ownership conflicts") {
+		t.Fatal("the first run's comment does not claim a clean result")
+	}
+	checkRunner = func(context.Context, *checkOptions, []string, io.Writer) (*report.Report, error) {
+		return nil, errors.New(`Deployment/shop/web: dry-run failed: Post "https://10.0.0.1:6443/apis/apps/v1": dial tcp 10.0.0.1:6443: connect: connection refused`)
+	}
+	code, log := e.run()
+	if code != ExitError {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	body := e.comment()
+	if strings.Contains(body, "no ownership conflicts") || !strings.Contains(body, "could not run") || !strings.Contains(body, "connection refused") {
+		t.Errorf("comment after a failed run:\n%s", body)
+	}
+	if !strings.Contains(log, "::error::Deployment/shop/web: dry-run failed") {
+		t.Error("no error annotation")
+	}
+	out := e.outputs()
+	if out["failed"] != "true" || out["drift"] != "" {
+		t.Errorf("outputs %v: want failed=true and unknown counts", out)
+	}
+	if !strings.Contains(e.summaryText(), "could not run") {
+		t.Error("the job summary does not say the check could not run")
+	}
+}
+
+func TestActionBadInput(t *testing.T) {
+	e := newActionEnv(t, "pull_request.synchronize.json", failingReport(), nil)
+	t.Setenv("INPUT_COMMENT", "always")
+	t.Setenv("INPUT_FAIL-ON", "drift,typo")
+	code, log := e.run()
+	if code != ExitError {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	if len(e.opts) != 0 {
+		t.Error("the check ran despite bad inputs")
+	}
+	if !strings.Contains(log, `::error::input comment: "always" is not one of update, new, off`) || !strings.Contains(log, `input fail-on: unknown category "typo"`) {
+		t.Errorf("the error does not name the bad input")
+	}
+}
+
+func TestActionCommentModes(t *testing.T) {
+	t.Run("off", func(t *testing.T) {
+		e := newActionEnv(t, "pull_request.synchronize.json", failingReport(), nil)
+		t.Setenv("INPUT_COMMENT", "off")
+		e.run()
+		if calls := e.calls(); len(calls) != 0 {
+			t.Errorf("API calls with comment: off: %v", calls)
+		}
+	})
+	t.Run("new", func(t *testing.T) {
+		e := newActionEnv(t, "pull_request.synchronize.json", failingReport(), nil)
+		t.Setenv("INPUT_COMMENT", "new")
+		e.run()
+		e.run()
+		if n := len(e.srv.Comments(prNumber)); n != 2 {
+			t.Errorf("%d comments, want a new one per run", n)
+		}
+	})
+}
+
+// TestActionKubeconfig: the input's content goes to a 0600 file for the
+// run, its token is masked before anything is logged, and the file is
+// removed afterwards.
+func TestActionKubeconfig(t *testing.T) {
+	const token = "eyJhbGciOiJSUzI1NiIsImtpZCI6InRlc3QifQ.c2VjcmV0LXRva2Vu"
+	kubeconfig := `apiVersion: v1
+kind: Config
+clusters:
+- name: staging
+  cluster:
+    server: https://10.0.0.1:6443
+users:
+- name: deployer
+  user:
+    token: ` + token + `
+contexts:
+- name: staging
+  context: {cluster: staging, user: deployer}
+current-context: staging
+`
+	e := newActionEnv(t, "pull_request.synchronize.json", cleanActionReport(), nil)
+	t.Setenv("INPUT_KUBECONFIG", kubeconfig)
+	_, log := e.run()
+	o := e.opts[0]
+	if o.Offline {
+		t.Error("offline: auto with a kubeconfig must use the cluster")
+	}
+	if e.kubeconfigSeen != strings.TrimSpace(kubeconfig) || e.kubeconfigMode != 0o600 {
+		t.Errorf("kubeconfig file: mode %o, content %q", e.kubeconfigMode, e.kubeconfigSeen)
+	}
+	if _, err := os.Stat(o.Kubeconfig); !os.IsNotExist(err) {
+		t.Errorf("the kubeconfig file %s is left behind", o.Kubeconfig)
+	}
+	maskAt := strings.Index(log, "::add-mask::"+token)
+	if maskAt < 0 {
+		t.Fatal("the token is not masked")
+	}
+	if strings.Count(log, token) != 1 {
+		t.Error("the token appears in the log beyond its mask command")
+	}
+}
+
+func TestActionMigrateNotImplemented(t *testing.T) {
+	e := newActionEnv(t, "pull_request.synchronize.json", failingReport(), nil)
+	t.Setenv("INPUT_MODE", "migrate")
+	if code, log := e.run(); code != ExitError || !strings.Contains(log, "mode migrate: not implemented yet") {
+		t.Errorf("exit %d", code)
+	}
+}

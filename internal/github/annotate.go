@@ -1,0 +1,101 @@
+package github
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/report"
+)
+
+// shownPerLevel is how many annotations of one level GitHub shows per step;
+// more are dropped silently, so the last one shown says how many are left.
+const shownPerLevel = 10
+
+// Annotate writes one ::error or ::warning per object with warnings or
+// errors, on the object's source file (and line when known). Notes are left
+// to the summary: annotations are for what needs a change.
+func Annotate(a *githubactions.Action, r *report.Report) {
+	type ann struct {
+		obj    report.Object
+		groups []report.Group
+	}
+	byLevel := map[ownership.Level][]ann{}
+	for _, o := range r.Objects {
+		var loud []report.Group
+		lvl := ownership.LevelWarning
+		for _, g := range o.Groups() {
+			if g.Level == ownership.LevelError || g.Level == ownership.LevelWarning {
+				loud = append(loud, g)
+			}
+			if g.Level == ownership.LevelError {
+				lvl = ownership.LevelError
+			}
+		}
+		if len(loud) > 0 {
+			byLevel[lvl] = append(byLevel[lvl], ann{o, loud})
+		}
+	}
+	for _, lvl := range []ownership.Level{ownership.LevelError, ownership.LevelWarning} {
+		anns := byLevel[lvl]
+		for i, x := range anns {
+			if i == shownPerLevel {
+				break
+			}
+			var cats, msgs []string
+			for _, g := range x.groups {
+				cats = append(cats, string(g.Category))
+				msgs = append(msgs, fmt.Sprintf("%s: %s", g.Category, g.Message))
+			}
+			msg := strings.Join(msgs, "\n")
+			if i == shownPerLevel-1 && len(anns) > shownPerLevel {
+				msg += fmt.Sprintf("\n(and %d more objects with %ss: see the job summary)", len(anns)-shownPerLevel, lvl)
+			}
+			fields := map[string]string{"title": fmt.Sprintf("%s: %s (%s)", x.obj.ID(), strings.Join(cats, ", "), r.Environment)}
+			if x.obj.Source != "" {
+				fields["file"] = x.obj.Source
+				if x.obj.Line > 0 {
+					fields["line"] = strconv.Itoa(x.obj.Line)
+				}
+			}
+			aa := a.WithFieldsMap(fields)
+			if lvl == ownership.LevelError {
+				aa.Errorf("%s", msg)
+			} else {
+				aa.Warningf("%s", msg)
+			}
+		}
+	}
+}
+
+// SetOutputs sets the action's outputs: a count per category (named as
+// the category; empty when r is nil, the check could not run), failed and
+// report-file. It does nothing outside a runner
+// (no GITHUB_OUTPUT), where go-githubactions would panic.
+func SetOutputs(a *githubactions.Action, r *report.Report, failed bool, reportFile string) {
+	if a.Getenv("GITHUB_OUTPUT") == "" {
+		return
+	}
+	for _, c := range ownership.Categories {
+		// Without a report the counts are unknown, not zero.
+		n := ""
+		if r != nil {
+			n = strconv.Itoa(*r.Summary.Count(c))
+		}
+		a.SetOutput(string(c), n)
+	}
+	a.SetOutput("failed", strconv.FormatBool(failed))
+	a.SetOutput("report-file", reportFile)
+}
+
+// AddSummary appends markdown to the job summary; outside a runner (no
+// GITHUB_STEP_SUMMARY) it does nothing.
+func AddSummary(a *githubactions.Action, markdown string) {
+	if a.Getenv("GITHUB_STEP_SUMMARY") == "" {
+		return
+	}
+	a.AddStepSummary(markdown)
+}

@@ -1,0 +1,84 @@
+package github
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sethvargo/go-githubactions"
+)
+
+// Inputs are the action's inputs as action.yml declares them, read from the
+// INPUT_* variables the runner sets.
+type Inputs struct {
+	Mode         string   // check, snapshot or migrate
+	Paths        []string // one per line
+	FieldManager string
+	Environment  string
+	// Kubeconfig is the content of a kubeconfig file; empty: the runner's
+	// KUBECONFIG.
+	Kubeconfig     string
+	SnapshotBranch string
+	Config         string
+	FailOn         string // empty: the command line's default
+	Offline        string // auto, true or false
+	Comment        string // update, new or off
+	GitHubToken    string
+}
+
+// ReadInputs reads and checks every input. An input the runner did not set
+// takes action.yml's default, so that the entrypoint also runs by hand.
+func ReadInputs(a *githubactions.Action) (Inputs, error) {
+	get := func(name, def string) string {
+		if v := a.GetInput(name); v != "" {
+			return v
+		}
+		return def
+	}
+	in := Inputs{
+		Mode:           get("mode", "check"),
+		Paths:          lines(get("paths", ".")),
+		FieldManager:   get("field-manager", ""),
+		Environment:    get("environment", "default"),
+		Kubeconfig:     get("kubeconfig", ""),
+		SnapshotBranch: get("snapshot-branch", "ownership-snapshots"),
+		Config:         get("config", ""),
+		FailOn:         get("fail-on", ""),
+		Offline:        get("offline", "auto"),
+		Comment:        get("comment", "update"),
+		GitHubToken:    get("github-token", ""),
+	}
+	var errs []error
+	for _, c := range []struct {
+		name, value string
+		allowed     []string
+	}{
+		{"mode", in.Mode, []string{"check", "snapshot", "migrate"}},
+		{"offline", in.Offline, []string{"auto", "true", "false"}},
+		{"comment", in.Comment, []string{"update", "new", "off"}},
+	} {
+		if !slices.Contains(c.allowed, c.value) {
+			errs = append(errs, fmt.Errorf("input %s: %q is not one of %s", c.name, c.value, strings.Join(c.allowed, ", ")))
+		}
+	}
+	if in.FieldManager == "" {
+		errs = append(errs, errors.New("input field-manager is required: the manager name the deploy applies with"))
+	}
+	if len(in.Paths) == 0 {
+		in.Paths = []string{"."}
+	}
+	return in, errors.Join(errs...)
+}
+
+// lines splits a multi-line input, dropping blank lines and # comments.
+func lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+	}
+	return out
+}

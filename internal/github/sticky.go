@@ -1,0 +1,205 @@
+package github
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	gh "github.com/google/go-github/v66/github"
+)
+
+// Issues is the part of the GitHub REST API the sticky comment needs;
+// *github.IssuesService implements it.
+type Issues interface {
+	ListComments(ctx context.Context, owner, repo string, number int, opts *gh.IssueListCommentsOptions) ([]*gh.IssueComment, *gh.Response, error)
+	CreateComment(ctx context.Context, owner, repo string, number int, comment *gh.IssueComment) (*gh.IssueComment, *gh.Response, error)
+	EditComment(ctx context.Context, owner, repo string, commentID int64, comment *gh.IssueComment) (*gh.IssueComment, *gh.Response, error)
+	DeleteComment(ctx context.Context, owner, repo string, commentID int64) (*gh.Response, error)
+}
+
+// DefaultSettle bounds the time between another job reading the comment
+// and its edit landing on GitHub; see Sticky.Settle.
+const DefaultSettle = 5 * time.Second
+
+// Sticky is the one comment of a pull request that the jobs of a workflow
+// share, found again by Marker at the start of its body.
+//
+// GitHub has no conditional update of a comment, so two jobs that read the
+// same body and each add their section would lose one of them. Every
+// writer therefore reads again Settle after its write (by then any edit
+// based on a body read before the write has landed) and writes again if
+// its section is missing. The newest marked comment is the one in use;
+// a writer that created a duplicate deletes it once its section is in the
+// newest one.
+type Sticky struct {
+	Issues Issues
+	Owner  string
+	Repo   string
+	Number int
+	Marker string
+	// Settle is the wait before checking a write (0: DefaultSettle); a
+	// random part of up to half of it is added so that writers spread out.
+	Settle time.Duration
+	// Attempts bounds the writes (0: 5).
+	Attempts int
+}
+
+// Outcome says what Update or Post did.
+type Outcome string
+
+const (
+	Created   Outcome = "created"
+	Updated   Outcome = "updated"
+	Unchanged Outcome = "unchanged"
+)
+
+// Result is the comment written.
+type Result struct {
+	ID      int64
+	URL     string
+	Outcome Outcome
+	// Writes counts the creates and edits, more than one when a concurrent
+	// job dropped this job's section and it was written again.
+	Writes int
+}
+
+// Update merges this job's part into the comment: merge gets the current
+// body ("" when there is no comment yet) and returns the new one; present
+// tells whether a body already holds this job's part. It returns when the
+// newest marked comment holds the part after a settle time, or an error
+// (wrapping ErrCannotComment when the token may not write).
+func (s *Sticky) Update(ctx context.Context, merge func(old string) string, present func(body string) bool) (Result, error) {
+	var res Result
+	var created int64
+	attempts := s.Attempts
+	if attempts <= 0 {
+		attempts = 5
+	}
+	for {
+		comments, err := s.find(ctx)
+		if err != nil {
+			return res, err
+		}
+		var cur *gh.IssueComment
+		if len(comments) > 0 {
+			cur = comments[len(comments)-1]
+		}
+		if cur != nil && present(cur.GetBody()) {
+			res.ID, res.URL = cur.GetID(), cur.GetHTMLURL()
+			if res.Outcome == "" {
+				res.Outcome = Unchanged
+			}
+			if created != 0 && created != cur.GetID() {
+				if _, err := s.Issues.DeleteComment(ctx, s.Owner, s.Repo, created); err != nil && statusOf(err) != http.StatusNotFound {
+					return res, classify(fmt.Sprintf("deleting duplicate comment %d", created), err)
+				}
+			}
+			return res, nil
+		}
+		if res.Writes >= attempts {
+			return res, fmt.Errorf("pull request #%d: the comment lost this job's section %d times to concurrent jobs", s.Number, res.Writes)
+		}
+
+		if cur == nil {
+			c, _, err := s.Issues.CreateComment(ctx, s.Owner, s.Repo, s.Number, &gh.IssueComment{Body: gh.String(merge(""))})
+			if err != nil {
+				return res, classify(fmt.Sprintf("creating a comment on pull request #%d", s.Number), err)
+			}
+			created = c.GetID()
+			res.Outcome = first(res.Outcome, Created)
+		} else {
+			body := merge(cur.GetBody())
+			if body == cur.GetBody() {
+				return res, fmt.Errorf("comment %d: merging did not add this job's section", cur.GetID())
+			}
+			_, _, err := s.Issues.EditComment(ctx, s.Owner, s.Repo, cur.GetID(), &gh.IssueComment{Body: gh.String(body)})
+			switch {
+			case statusOf(err) == http.StatusNotFound:
+				// Deleted by a job cleaning up its duplicate: read again.
+				res.Writes++
+				continue
+			case err != nil:
+				return res, classify(fmt.Sprintf("editing comment %d", cur.GetID()), err)
+			}
+			res.Outcome = first(res.Outcome, Updated)
+		}
+		res.Writes++
+		if err := sleep(ctx, s.settle()); err != nil {
+			return res, err
+		}
+	}
+}
+
+// Post creates a new comment, for `comment: new`.
+func (s *Sticky) Post(ctx context.Context, body string) (Result, error) {
+	c, _, err := s.Issues.CreateComment(ctx, s.Owner, s.Repo, s.Number, &gh.IssueComment{Body: gh.String(body)})
+	if err != nil {
+		return Result{}, classify(fmt.Sprintf("creating a comment on pull request #%d", s.Number), err)
+	}
+	return Result{ID: c.GetID(), URL: c.GetHTMLURL(), Outcome: Created, Writes: 1}, nil
+}
+
+// find lists every comment of the pull request (all pages) and returns the
+// marked ones, oldest first.
+func (s *Sticky) find(ctx context.Context) ([]*gh.IssueComment, error) {
+	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
+	var marked []*gh.IssueComment
+	for {
+		page, resp, err := s.Issues.ListComments(ctx, s.Owner, s.Repo, s.Number, opts)
+		if err != nil {
+			return nil, classify(fmt.Sprintf("listing the comments of pull request #%d", s.Number), err)
+		}
+		for _, c := range page {
+			if strings.HasPrefix(strings.TrimSpace(c.GetBody()), s.Marker) {
+				marked = append(marked, c)
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			break
+		}
+		opts.Page = resp.NextPage
+	}
+	slices.SortStableFunc(marked, func(a, b *gh.IssueComment) int { return cmpID(a.GetID(), b.GetID()) })
+	return marked, nil
+}
+
+func cmpID(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func (s *Sticky) settle() time.Duration {
+	d := s.Settle
+	if d <= 0 {
+		d = DefaultSettle
+	}
+	return d + rand.N(d/2+1)
+}
+
+func first(o, def Outcome) Outcome {
+	if o == "" {
+		return def
+	}
+	return o
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return errors.Join(errors.New("waiting to check the comment"), ctx.Err())
+	case <-t.C:
+		return nil
+	}
+}

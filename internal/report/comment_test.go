@@ -1,0 +1,263 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/ownership"
+)
+
+// summaryRows returns the summary table's rows by environment.
+func summaryRows(t *testing.T, md string) map[string][]string {
+	t.Helper()
+	tables := parse(t, md).tables()
+	if len(tables) == 0 {
+		t.Fatal("no summary table")
+	}
+	rows := map[string][]string{}
+	for _, r := range tables[0][1:] {
+		rows[r[0]] = r
+	}
+	return rows
+}
+
+func checkCounts(t *testing.T, row []string, r *Report) {
+	t.Helper()
+	if row == nil {
+		t.Fatalf("no summary row for %s", r.Environment)
+	}
+	if row[2] != fmt.Sprint(r.Summary.Objects) {
+		t.Errorf("%s: objects = %s, want %d", r.Environment, row[2], r.Summary.Objects)
+	}
+	for i, c := range ownership.Categories {
+		if got, want := row[3+i], fmt.Sprint(*r.Summary.Count(c)); got != want {
+			t.Errorf("%s: %s = %s, want %s", r.Environment, c, got, want)
+		}
+	}
+}
+
+func TestMergeComment(t *testing.T) {
+	staging, prod, dev := mixedReport(), cleanReport(), offlineReport()
+	body := ""
+	for _, r := range []*Report{staging, prod, dev} {
+		body = MergeComment(body, NewSection(r, MarkdownOptions{RunURL: runURL}), MaxCommentLen)
+	}
+	golden(t, "merged.md", body)
+	parse(t, body).detailsBalance(t)
+	rows := summaryRows(t, body)
+	if len(rows) != 3 {
+		t.Fatalf("summary rows %v, want dev, prod and staging", rows)
+	}
+	for _, r := range []*Report{staging, prod, dev} {
+		checkCounts(t, rows[r.Environment], r)
+	}
+	if i, j, k := strings.Index(body, "env=dev:begin"), strings.Index(body, "env=prod:begin"), strings.Index(body, "env=staging:begin"); !(i < j && j < k) {
+		t.Error("sections must be ordered by environment")
+	}
+	if !strings.Contains(body, "❌ **Fails in staging**; passes with warnings in dev; no ownership conflicts in prod.") {
+		t.Errorf("verdict line missing or wrong:\n%s", strings.SplitN(body, "\n", 5)[3])
+	}
+
+	// Replacing staging's section keeps the others byte for byte.
+	fixed := cleanReport()
+	fixed.Environment = "staging"
+	again := MergeComment(body, NewSection(fixed, MarkdownOptions{}), MaxCommentLen)
+	for _, env := range []string{"dev", "prod"} {
+		if sectionText(body, env) != sectionText(again, env) {
+			t.Errorf("section %s changed when staging was replaced", env)
+		}
+	}
+	rows = summaryRows(t, again)
+	checkCounts(t, rows["staging"], fixed)
+	if strings.Contains(again, "ConfigMap/shop/settings") {
+		t.Error("staging's old section survived its replacement")
+	}
+	if strings.Count(again, "env=staging:begin") != 1 {
+		t.Error("staging has more than one section")
+	}
+	if MergeComment(again, NewSection(fixed, MarkdownOptions{}), MaxCommentLen) != again {
+		t.Error("merging the same section twice must not change the body")
+	}
+}
+
+func sectionText(body, env string) string {
+	for _, s := range ParseSections(body) {
+		if s.Environment == env {
+			return s.raw
+		}
+	}
+	return ""
+}
+
+// TestErrorSection: a run that could not check must never leave or claim
+// "no conflicts" for its environment.
+func TestErrorSection(t *testing.T) {
+	body := MergeComment("", NewSection(cleanReport(), MarkdownOptions{}), MaxCommentLen)
+	body = MergeComment(body, NewSection(mixedReport(), MarkdownOptions{}), MaxCommentLen)
+	err := errors.New("Deployment/shop/web: dry-run failed: Get \"https://10.0.0.1:6443\": dial tcp: i/o timeout\n```injected")
+	body = MergeComment(body, ErrorSection("prod", err, Tool{Name: "ownership-check", Version: "v0.1.0"}, MarkdownOptions{RunURL: runURL}), MaxCommentLen)
+	golden(t, "error.md", body)
+	parse(t, body).detailsBalance(t)
+
+	row := summaryRows(t, body)["prod"]
+	if row[1] != "❌ could not run" {
+		t.Errorf("prod result = %q", row[1])
+	}
+	for _, c := range row[2:] {
+		if c != "—" {
+			t.Errorf("prod counts must be unknown (—), got %q", row[2:])
+			break
+		}
+	}
+	prod := sectionText(body, "prod")
+	if strings.Contains(prod, "no ownership conflicts") || strings.Contains(prod, "Checked 3 objects") {
+		t.Error("the error section still claims the earlier clean result")
+	}
+	if !strings.Contains(prod, "dial tcp: i/o timeout") {
+		t.Error("the error is not shown")
+	}
+	if !strings.Contains(body, "❌ **Could not run in prod**; fails in staging.") {
+		t.Errorf("verdict: %s", strings.SplitN(body, "\n", 5)[3])
+	}
+}
+
+// notesHeavy has one small warning and many notes.
+func notesHeavy() *Report {
+	r := bigReport("staging", 200, 3)
+	for i := range r.Objects {
+		var fs []ownership.Finding
+		for _, f := range r.Objects[i].Findings {
+			if f.Category != ownership.Drift || i == 0 {
+				fs = append(fs, f)
+			}
+		}
+		r.Objects[i].Findings = fs
+	}
+	r.Summarize()
+	r.Failed = true
+	return r
+}
+
+func TestFold(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		report      *Report
+		folded      []string // phrases the fold note must give
+		objectRows  bool     // per-object tables kept
+		blocks      int      // details blocks; -1: at least one, fewer than objects
+		notesFolded bool
+	}{
+		{name: "notes", report: notesHeavy(), folded: []string{"notes"}, objectRows: true, blocks: 1, notesFolded: true},
+		{name: "rows", report: bigReport("staging", 40, 40), folded: []string{"notes", "per-field rows"}, blocks: 40, notesFolded: true},
+		{name: "objects", report: bigReport("staging", 2000, 2), folded: []string{"notes", "per-field rows", "objects with warnings or errors"}, blocks: -1, notesFolded: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			full := Markdown(tc.report, MarkdownOptions{})
+			if len(full) <= MaxCommentLen {
+				t.Fatalf("the unfolded report (%d bytes) fits: the case tests nothing", len(full))
+			}
+			md := Markdown(tc.report, MarkdownOptions{Limit: MaxCommentLen, RunURL: runURL, FullReport: "the job summary and the JSON report file"})
+			if len(md) > MaxCommentLen {
+				t.Fatalf("%d bytes, over the limit of %d", len(md), MaxCommentLen)
+			}
+			d := parse(t, md)
+			blocks := d.detailsBalance(t)
+			checkCounts(t, summaryRows(t, md)[tc.report.Environment], tc.report)
+			for _, p := range tc.folded {
+				if !strings.Contains(md, p) {
+					t.Errorf("the fold note does not say %q was folded", p)
+				}
+			}
+			if !strings.Contains(md, "The full report is in the job summary and the JSON report file.") {
+				t.Error("the fold note does not say where the full report is")
+			}
+			if got := len(d.tables()) > 1; got != tc.objectRows {
+				t.Errorf("per-object tables kept = %v, want %v", got, tc.objectRows)
+			}
+			switch {
+			case tc.blocks >= 0 && blocks != tc.blocks:
+				t.Errorf("%d details blocks, want %d", blocks, tc.blocks)
+			case tc.blocks < 0 && (blocks == 0 || blocks >= len(tc.report.Objects)):
+				t.Errorf("%d details blocks of %d objects: want some folded, some kept", blocks, len(tc.report.Objects))
+			}
+			if tc.notesFolded && strings.Contains(md, "<summary>📝") {
+				t.Error("the notes block was kept")
+			}
+		})
+	}
+}
+
+// TestFoldForeign: another environment's section that takes more than its
+// share gives way to this run's section, and keeps its status.
+func TestFoldForeign(t *testing.T) {
+	huge := bigReport("prod", 1000, 2)
+	body := Markdown(huge, MarkdownOptions{Limit: MaxCommentLen})
+	if len(body) < MaxCommentLen*9/10 {
+		t.Fatalf("prod's section is only %d bytes", len(body))
+	}
+	body = MergeComment(body, NewSection(mixedReport(), MarkdownOptions{}), MaxCommentLen)
+	if len(body) > MaxCommentLen {
+		t.Fatalf("%d bytes, over the limit", len(body))
+	}
+	parse(t, body).detailsBalance(t)
+	rows := summaryRows(t, body)
+	checkCounts(t, rows["prod"], huge)
+	checkCounts(t, rows["staging"], mixedReport())
+	if !strings.Contains(sectionText(body, "staging"), "<summary>📝") {
+		t.Error("staging's own section should be whole: prod's should have given way")
+	}
+	if !strings.Contains(sectionText(body, "prod"), "Details folded to fit") {
+		t.Error("prod's section was not reduced to its status")
+	}
+}
+
+func TestParseSectionsDamaged(t *testing.T) {
+	body := MergeComment("", NewSection(cleanReport(), MarkdownOptions{}), 0)
+	body = MergeComment(body, NewSection(mixedReport(), MarkdownOptions{}), 0)
+	damaged := strings.Replace(body, endMarker("prod"), "", 1)
+	secs := ParseSections(damaged)
+	if len(secs) != 1 || secs[0].Environment != "staging" {
+		t.Errorf("sections of a damaged body = %d, want staging only", len(secs))
+	}
+	weird := cleanReport()
+	weird.Environment = "eu/west --> 1"
+	body = MergeComment(body, NewSection(weird, MarkdownOptions{}), 0)
+	found := false
+	for _, s := range ParseSections(body) {
+		found = found || s.Environment == weird.Environment
+	}
+	if !found {
+		t.Errorf("an environment named %q does not survive a round trip", weird.Environment)
+	}
+}
+
+// TestFoldNeverOverLimit tries many report sizes against small limits.
+func TestFoldNeverOverLimit(t *testing.T) {
+	for _, limit := range []int{3000, 5000, 12000} {
+		for _, n := range []int{1, 2, 3, 5, 8, 13, 21, 34} {
+			for _, fields := range []int{1, 4, 9} {
+				r := bigReport("env", n, fields)
+				md := Markdown(r, MarkdownOptions{Limit: limit})
+				if len(md) > limit {
+					t.Errorf("limit %d, %d objects × %d fields: %d bytes", limit, n, fields, len(md))
+				}
+				parse(t, md).detailsBalance(t)
+				checkCounts(t, summaryRows(t, md)["env"], r)
+			}
+		}
+	}
+}
+
+func TestSectionIn(t *testing.T) {
+	s := NewSection(bigReport("staging", 1000, 2), MarkdownOptions{})
+	body := MergeComment(MergeComment("", NewSection(cleanReport(), MarkdownOptions{}), 0), s, MaxCommentLen)
+	if !s.In(body) {
+		t.Error("a folded section is not recognised")
+	}
+	other := NewSection(bigReport("staging", 999, 2), MarkdownOptions{})
+	if other.In(body) {
+		t.Error("another report of the same environment is taken for this one")
+	}
+}

@@ -1,0 +1,40 @@
+package report
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+const (
+	exampleDoc   = "../../docs/example-comment.md"
+	exampleBegin = "<!-- example:begin -->\n"
+	exampleEnd   = "<!-- example:end -->\n"
+)
+
+// TestExampleDoc keeps docs/example-comment.md equal to what the code
+// renders for a matrix of three environments.
+func TestExampleDoc(t *testing.T) {
+	body := ""
+	for _, r := range []*Report{mixedReport(), cleanReport(), offlineReport()} {
+		body = MergeComment(body, NewSection(r, MarkdownOptions{RunURL: runURL}), MaxCommentLen)
+	}
+	b, err := os.ReadFile(exampleDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	i, j := strings.Index(doc, exampleBegin), strings.Index(doc, exampleEnd)
+	if i < 0 || j < i {
+		t.Fatalf("%s: no %q … %q", exampleDoc, exampleBegin, exampleEnd)
+	}
+	if got := doc[i+len(exampleBegin) : j]; got != body {
+		if *update {
+			if err := os.WriteFile(exampleDoc, []byte(doc[:i+len(exampleBegin)]+body+doc[j:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		t.Errorf("%s is out of date: run `go test ./internal/report -run TestExampleDoc -update`", exampleDoc)
+	}
+}

@@ -1,0 +1,75 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestWriteJSONGolden(t *testing.T) {
+	for name, r := range map[string]*Report{"clean": cleanReport(), "mixed": mixedReport(), "offline": offlineReport()} {
+		t.Run(name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := WriteJSON(&buf, r); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, name+".json", buf.String())
+			noSecrets(t, buf.String())
+		})
+	}
+}
+
+// TestWriteJSONSchema checks the spec's field names on a decoded report.
+func TestWriteJSONSchema(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, mixedReport()); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"schemaVersion", "tool", "environment", "fieldManager", "engine", "snapshot", "summary", "failed", "objects"} {
+		if _, ok := doc[k]; !ok {
+			t.Errorf("top-level field %q missing", k)
+		}
+	}
+	summary := doc["summary"].(map[string]any)
+	for _, k := range []string{"objects", "drift", "taking-conflict", "update-conflict", "taking", "release", "split-ownership", "retained", "reset", "dry-run-error", "new", "removed", "anomaly"} {
+		if _, ok := summary[k]; !ok {
+			t.Errorf("summary field %q missing", k)
+		}
+	}
+	objs := doc["objects"].([]any)
+	web := objs[1].(map[string]any)
+	f := web["findings"].([]any)[0].(map[string]any)
+	for _, k := range []string{"category", "row", "path", "prevOwned", "nowOwned", "configChanged", "externalChanged", "deployedValue", "liveValue", "desiredValue", "managers", "message"} {
+		if _, ok := f[k]; !ok {
+			t.Errorf("finding field %q missing", k)
+		}
+	}
+	clean := objs[len(objs)-1].(map[string]any)
+	if fs, ok := clean["findings"].([]any); !ok || len(fs) != 0 {
+		t.Errorf("an object without findings must have \"findings\": [], got %v", clean["findings"])
+	}
+}
+
+func TestWriteJSONEmpty(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, &Report{SchemaVersion: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"objects": []`) {
+		t.Errorf("no objects must be written as [], got\n%s", buf.String())
+	}
+}
+
+func noSecrets(t *testing.T, out string) {
+	t.Helper()
+	for _, v := range secretValues {
+		if strings.Contains(out, v) {
+			t.Errorf("output contains the Secret value %q", v)
+		}
+	}
+}

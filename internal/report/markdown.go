@@ -1,0 +1,158 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/ownership"
+)
+
+// tableHeader is the per-field table of an object: what changes at each
+// path and who else owns it.
+const tableHeader = "| finding | path | change (deployed → live → desired) | other managers |\n| --- | --- | --- | --- |\n"
+
+// loud tells whether a level is reported above the notes.
+func loud(l ownership.Level) bool {
+	return l == ownership.LevelError || l == ownership.LevelWarning
+}
+
+// mdObjectBlock writes the collapsible block of an object with warnings or
+// errors: one bullet per category and, with rows, a table per field.
+func mdObjectBlock(o Object, groups []Group, open, rows bool) string {
+	var b strings.Builder
+	var cats []string
+	icon := "⚠️"
+	for _, g := range groups {
+		cats = append(cats, string(g.Category))
+		if g.Level == ownership.LevelError {
+			icon = "❌"
+		}
+	}
+	attr := ""
+	if open {
+		attr = " open"
+	}
+	fmt.Fprintf(&b, "<details%s>\n<summary>%s <code>%s</code>: %s</summary>\n\n",
+		attr, icon, htmlText(o.ID().String()), htmlText(strings.Join(cats, ", ")))
+	b.WriteString(mdWhere(o))
+	for _, g := range groups {
+		b.WriteString(mdBullet(g))
+	}
+	if rows {
+		b.WriteString(mdTable(o, groups))
+	}
+	b.WriteString("\n</details>\n")
+	return b.String()
+}
+
+// mdNotesBlock folds the notes of all objects into one block below the
+// warnings.
+func mdNotesBlock(objs []objGroups) string {
+	n := 0
+	for _, x := range objs {
+		for _, g := range x.groups {
+			n += len(g.Findings)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "<details>\n<summary>📝 %d %s on %d %s</summary>\n\n",
+		n, pick(n, "note", "notes"), len(objs), pick(len(objs), "object", "objects"))
+	for _, x := range objs {
+		fmt.Fprintf(&b, "**%s**", mdCode(x.obj.ID().String()))
+		if loc := x.obj.Location(); loc != "" {
+			fmt.Fprintf(&b, " · %s", mdCode(loc))
+		}
+		b.WriteString("\n\n")
+		for _, g := range x.groups {
+			b.WriteString(mdBullet(g))
+		}
+		b.WriteString(mdTable(x.obj, x.groups))
+		b.WriteString("\n")
+	}
+	b.WriteString("</details>\n")
+	return b.String()
+}
+
+func mdWhere(o Object) string {
+	var parts []string
+	if loc := o.Location(); loc != "" {
+		parts = append(parts, mdCode(loc))
+	}
+	if o.Baseline != "" {
+		parts = append(parts, "baseline: "+mdText(o.Baseline))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, " · ") + "\n\n"
+}
+
+func mdBullet(g Group) string {
+	label := string(g.Category)
+	if g.Category == ownership.DryRunError {
+		if r := distinctReasons(g.Findings); r != "" {
+			label += " (" + r + ")"
+		}
+	}
+	return fmt.Sprintf("- **%s**: %s\n", mdText(label), mdText(g.Message))
+}
+
+// mdTable lists the groups' findings that have a path; findings about the
+// whole object (new, a dry-run error) are said by the bullets alone.
+func mdTable(o Object, groups []Group) string {
+	var b strings.Builder
+	for _, g := range groups {
+		for _, f := range g.Findings {
+			if f.Path == "" {
+				continue
+			}
+			if b.Len() == 0 {
+				b.WriteString("\n" + tableHeader)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdText(string(g.Category)), mdCode(f.Path), mdChange(o, f), mdOwners(f))
+		}
+	}
+	return b.String()
+}
+
+func mdChange(o Object, f ownership.Finding) string {
+	switch {
+	case len(f.Owners) > 0:
+		return "removed or changed by the deploy"
+	case f.Category == ownership.DryRunError:
+		return "refused: " + mdText(nonEmpty(f.Reason, "error"))
+	case !hasValues(f):
+		return "—"
+	}
+	vals := []any{f.DeployedValue, f.LiveValue, f.DesiredValue}
+	cells := make([]string, len(vals))
+	for i, v := range vals {
+		switch s := formatValue(v); {
+		case o.hidesValue(f.Path) && v != nil:
+			cells[i] = ownership.HiddenValue
+		case v == nil:
+			cells[i] = s
+		default:
+			cells[i] = mdCode(s)
+		}
+	}
+	return strings.Join(cells, " → ")
+}
+
+func mdOwners(f ownership.Finding) string {
+	if len(f.Owners) > 0 {
+		var parts []string
+		for _, ow := range f.Owners {
+			var ps []string
+			for _, p := range ow.Paths {
+				ps = append(ps, mdCode(p))
+			}
+			parts = append(parts, mdText(managerString(ow.Manager))+": "+strings.Join(ps, ", "))
+		}
+		return strings.Join(parts, "; ")
+	}
+	if len(f.Managers) == 0 {
+		return "—"
+	}
+	return mdText(listManagers(f.Managers))
+}

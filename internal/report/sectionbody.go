@@ -1,0 +1,247 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// fold is how much detail a section gives up to fit the comment, least
+// important first.
+type fold int
+
+const (
+	foldNone    fold = iota
+	foldNotes        // the notes block
+	foldRows         // per-field tables; then objects, from the last
+	foldObjects      // every per-object block
+)
+
+// openLimit is how many warning blocks are shown expanded: a few are read at
+// a glance, many would bury the summary.
+const openLimit = 3
+
+// best renders the most detailed form of the section within budget bytes
+// (budget <= 0: no limit). A section read back from a comment is kept as it
+// was, or reduced to its status when it does not fit.
+func (s *Section) best(budget int) string {
+	if s.raw != "" {
+		if budget <= 0 || len(s.raw) <= budget {
+			return s.raw
+		}
+		return s.stub()
+	}
+	for f := foldNone; f < foldObjects; f++ {
+		if out := s.build(f, budget); budget <= 0 || len(out) <= budget {
+			return out
+		}
+	}
+	return s.build(foldObjects, budget)
+}
+
+func (s *Section) title() string {
+	return fmt.Sprintf("### %s %s\n\n", s.Status.Icon(), mdText(s.Environment))
+}
+
+func (s *Section) open() string {
+	return beginMarker(s.Environment) + "\n" + s.metaLine() + "\n\n" + s.title()
+}
+
+func (s *Section) close() string {
+	return endMarker(s.Environment) + "\n"
+}
+
+// stub is what is left of another environment's section that does not fit:
+// its status, which the summary table shows too, and where to read it.
+func (s *Section) stub() string {
+	where := "its run's job summary"
+	if s.RunURL != "" {
+		where = fmt.Sprintf("the job summary of [its run](%s)", s.RunURL)
+	}
+	return s.open() + fmt.Sprintf("_Details folded to fit GitHub's comment size limit: see %s._\n\n", where) + s.close()
+}
+
+// objGroups is an object with the groups one part of the section shows.
+type objGroups struct {
+	obj    Object
+	groups []Group
+}
+
+// layout is the section's content before folding, computed once: the
+// objects with warnings or errors, each with its block with and without the
+// per-field table, and the notes.
+type layout struct {
+	loud        []objGroups
+	notes       []objGroups
+	full, short []string
+	notesBlock  string
+	notesLine   string
+}
+
+func (s *Section) layout() *layout {
+	if s.lay != nil {
+		return s.lay
+	}
+	l := &layout{}
+	for _, o := range byLevel(s.report.Objects) {
+		var lg, ng []Group
+		for _, g := range o.Groups() {
+			if loud(g.Level) {
+				lg = append(lg, g)
+			} else {
+				ng = append(ng, g)
+			}
+		}
+		if len(lg) > 0 {
+			l.loud = append(l.loud, objGroups{o, lg})
+		}
+		if len(ng) > 0 {
+			l.notes = append(l.notes, objGroups{o, ng})
+		}
+	}
+	open := len(l.loud) <= openLimit
+	for _, x := range l.loud {
+		l.full = append(l.full, mdObjectBlock(x.obj, x.groups, open, true)+"\n")
+		l.short = append(l.short, mdObjectBlock(x.obj, x.groups, open, false)+"\n")
+	}
+	if len(l.notes) > 0 {
+		l.notesBlock = mdNotesBlock(l.notes) + "\n"
+		n := 0
+		for _, x := range l.notes {
+			for _, g := range x.groups {
+				n += len(g.Findings)
+			}
+		}
+		l.notesLine = fmt.Sprintf("📝 %d %s on %d %s (folded).\n\n", n, pick(n, "note", "notes"), len(l.notes), pick(len(l.notes), "object", "objects"))
+	}
+	s.lay = l
+	return l
+}
+
+// build renders the section at one fold level; at foldRows it keeps as
+// many object blocks as budget allows.
+func (s *Section) build(f fold, budget int) string {
+	if f != foldRows {
+		if out, ok := s.built[f]; ok {
+			return out
+		}
+	}
+	out := s.render(f, budget)
+	if f != foldRows {
+		if s.built == nil {
+			s.built = map[fold]string{}
+		}
+		s.built[f] = out
+	}
+	return out
+}
+
+func (s *Section) render(f fold, budget int) string {
+	r := s.report
+	var b strings.Builder
+	b.WriteString(s.open())
+	if s.errText != "" {
+		b.WriteString(fencedBlock(s.errText))
+		b.WriteString("\nNo result of an earlier run of this environment holds any more.\n\n")
+		b.WriteString(s.footer())
+		b.WriteString(s.close())
+		return b.String()
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "> %s\n\n", mdText(truncate(n, 1000)))
+	}
+	l := s.layout()
+	if len(l.loud) == 0 && len(l.notes) == 0 && len(r.Objects) > 0 {
+		fmt.Fprintf(&b, "Checked %d %s: no findings.\n\n", len(r.Objects), pick(len(r.Objects), "object", "objects"))
+	}
+
+	var folded []string
+	notes := l.notesBlock
+	if f > foldNone && len(l.notes) > 0 {
+		notes = l.notesLine
+		folded = append(folded, "notes")
+	}
+	if f >= foldRows && len(l.loud) > 0 {
+		folded = append(folded, "per-field rows")
+	}
+
+	var blocks []string
+	switch f {
+	case foldNone, foldNotes:
+		blocks = l.full
+	case foldRows:
+		// The fold note and footer are measured with the largest count they
+		// may show, so that the blocks kept never push the section over.
+		most := len(l.loud)
+		fixed := b.Len() + len(notes) + len(foldedObjects(most, true)) + len(s.foldNote(append(folded, foldedObjectsNote(most)))) + len(s.footer()) + len(s.close())
+		for _, blk := range l.short {
+			if budget > 0 && fixed+len(blk) > budget {
+				break
+			}
+			fixed += len(blk)
+			blocks = append(blocks, blk)
+		}
+	}
+	for _, blk := range blocks {
+		b.WriteString(blk)
+	}
+	if n := len(l.loud) - len(blocks); n > 0 {
+		folded = append(folded, foldedObjectsNote(n))
+		b.WriteString(foldedObjects(n, len(blocks) > 0))
+	}
+	b.WriteString(notes)
+	if len(folded) > 0 {
+		b.WriteString(s.foldNote(folded))
+	}
+	b.WriteString(s.footer())
+	b.WriteString(s.close())
+	return b.String()
+}
+
+func foldedObjectsNote(n int) string {
+	return fmt.Sprintf("%d %s with warnings or errors", n, pick(n, "object", "objects"))
+}
+
+func foldedObjects(n int, more bool) string {
+	if more {
+		return fmt.Sprintf("…and %d more %s with warnings or errors (folded).\n\n", n, pick(n, "object", "objects"))
+	}
+	return foldedObjectsNote(n) + " (folded).\n\n"
+}
+
+func (s *Section) foldNote(folded []string) string {
+	where := s.opts.FullReport
+	if where == "" {
+		where = "the JSON report (`--report-file`)"
+	}
+	return fmt.Sprintf("_Folded to fit the size limit: %s. The full report is in %s._\n\n", strings.Join(folded, "; "), where)
+}
+
+// footer says what the section was computed from.
+func (s *Section) footer() string {
+	r := s.report
+	var parts []string
+	if s.errText == "" {
+		snap := "no snapshot: compared with live"
+		if r.Snapshot.Found {
+			snap = "snapshot " + mdCode(short(r.Snapshot.Commit))
+			if r.Snapshot.DeployedAt != "" {
+				snap += " deployed " + mdText(r.Snapshot.DeployedAt)
+			}
+			if r.Snapshot.SourceCommit != "" {
+				snap += " from " + mdCode(short(r.Snapshot.SourceCommit))
+			}
+		}
+		parts = append(parts, snap)
+		if r.Engine != "" {
+			parts = append(parts, mdText(r.Engine)+" engine")
+		}
+	}
+	if r.FieldManager != "" {
+		parts = append(parts, "field manager "+mdCode(r.FieldManager))
+	}
+	parts = append(parts, mdText(strings.TrimSpace(nonEmpty(r.Tool.Name, "ownership-check")+" "+r.Tool.Version)))
+	if s.RunURL != "" {
+		parts = append(parts, fmt.Sprintf("[workflow run](%s)", s.RunURL))
+	}
+	return "<sub>" + strings.Join(parts, " · ") + "</sub>\n\n"
+}

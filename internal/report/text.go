@@ -1,0 +1,216 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/ownership"
+)
+
+// TextOptions tune the terminal report.
+type TextOptions struct {
+	// Color turns on ANSI colours; the CLI sets it only for a terminal
+	// without NO_COLOR.
+	Color bool
+}
+
+// ANSI escape sequences.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiDim    = "\x1b[2m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+)
+
+type painter bool
+
+func (p painter) paint(s string, codes ...string) string {
+	if !p || s == "" {
+		return s
+	}
+	return strings.Join(codes, "") + s + ansiReset
+}
+
+func (p painter) level(l ownership.Level) string {
+	label := fmt.Sprintf("%-7s", l)
+	switch l {
+	case ownership.LevelError:
+		return p.paint(label, ansiRed, ansiBold)
+	case ownership.LevelWarning:
+		return p.paint(label, ansiYellow, ansiBold)
+	}
+	return p.paint(label, ansiCyan)
+}
+
+// WriteText writes the report for a terminal: a header, the verdict, then
+// per object the aggregated findings, loudest objects first.
+func WriteText(w io.Writer, r *Report, o TextOptions) error {
+	bw := bufio.NewWriter(w)
+	p := painter(o.Color)
+	st := r.Status()
+
+	fmt.Fprintf(bw, "%s %s: environment %s, field manager %s, %s engine\n",
+		nonEmpty(r.Tool.Name, "ownership-check"), r.Tool.Version, r.Environment, r.FieldManager, r.Engine)
+	fmt.Fprintln(bw, p.paint(snapshotLine(r.Snapshot), ansiDim))
+	for _, n := range r.Notes {
+		fmt.Fprintf(bw, "%s %s\n", p.level(ownership.LevelNote), n)
+	}
+	fmt.Fprintln(bw)
+
+	word, color, verdict := "PASS", ansiGreen, st.Verdict()
+	lc := st.Summary.Levels()
+	switch {
+	case st.Failed:
+		word, color = "FAIL", ansiRed
+		if lc.String() != "" {
+			verdict = lc.String()
+		}
+	case lc.Errors+lc.Warnings > 0:
+		verdict = lc.String() + " (not in --fail-on)"
+	}
+	fmt.Fprintf(bw, "%s %s\n", p.paint(word, color, ansiBold), verdict)
+
+	clean := 0
+	for _, obj := range byLevel(r.Objects) {
+		groups := obj.Groups()
+		if len(groups) == 0 {
+			clean++
+			continue
+		}
+		fmt.Fprintln(bw)
+		fmt.Fprint(bw, p.paint(obj.ID().String(), ansiBold))
+		if loc := obj.Location(); loc != "" {
+			fmt.Fprintf(bw, "  %s", p.paint(loc, ansiDim))
+		}
+		fmt.Fprintf(bw, "  %s\n", p.paint("baseline: "+obj.Baseline, ansiDim))
+		for _, g := range groups {
+			writeTextGroup(bw, p, obj, g)
+		}
+	}
+	if clean > 0 && clean < len(r.Objects) {
+		fmt.Fprintf(bw, "\n%d more %s checked without findings.\n", clean, pick(clean, "object", "objects"))
+	}
+	fmt.Fprintf(bw, "\n%s\n", p.paint("counts: "+countsLine(r.Summary), ansiDim))
+	return bw.Flush()
+}
+
+func writeTextGroup(w io.Writer, p painter, obj Object, g Group) {
+	label := string(g.Category)
+	if g.Category == ownership.DryRunError {
+		if reasons := distinctReasons(g.Findings); reasons != "" {
+			label += " (" + reasons + ")"
+		}
+	}
+	fmt.Fprintf(w, "  %s %s: %s\n", p.level(g.Level), label, oneLine(g.Message))
+	const indent = "          "
+	for _, f := range g.Findings {
+		switch {
+		case len(f.Owners) > 0:
+			fmt.Fprintf(w, "%s%s\n", indent, f.Path)
+			for _, ow := range f.Owners {
+				fmt.Fprintf(w, "%s  %s: %s\n", indent, managerString(ow.Manager), strings.Join(ow.Paths, ", "))
+			}
+		case f.Path != "" && hasValues(f):
+			line := fmt.Sprintf("%s%s  %s", indent, f.Path, change(f))
+			if len(f.Managers) > 0 {
+				line += "  " + p.paint("["+listManagers(f.Managers)+"]", ansiDim)
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
+}
+
+// byLevel orders objects errors first, then warnings, notes, clean; the
+// producer's order is kept within a level.
+func byLevel(objs []Object) []Object {
+	type ranked struct {
+		rank int
+		obj  Object
+	}
+	rs := make([]ranked, len(objs))
+	for i, o := range objs {
+		rs[i] = ranked{rank(o.Level()), o}
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int { return a.rank - b.rank })
+	out := make([]Object, len(rs))
+	for i, r := range rs {
+		out[i] = r.obj
+	}
+	return out
+}
+
+func snapshotLine(s SnapshotInfo) string {
+	if !s.Found {
+		return "no snapshot of the last deploy: compared with live"
+	}
+	line := "snapshot " + short(s.Commit)
+	if s.DeployedAt != "" {
+		line += ", deployed " + s.DeployedAt
+	}
+	if s.SourceCommit != "" {
+		line += " from " + short(s.SourceCommit)
+	}
+	return line
+}
+
+// countsLine lists the non-zero counts in report order.
+func countsLine(s Summary) string {
+	parts := []string{fmt.Sprintf("objects %d", s.Objects)}
+	for _, c := range ownership.Categories {
+		if n := *s.Count(c); n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", c, n))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func distinctReasons(fs []ownership.Finding) string {
+	var rs []string
+	for _, f := range fs {
+		if f.Reason != "" && !slices.Contains(rs, f.Reason) {
+			rs = append(rs, f.Reason)
+		}
+	}
+	return strings.Join(rs, ", ")
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// oneLine collapses runs of white space, so that a message keeps to its
+// line (and a table row to its row).
+func oneLine(s string) string {
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		switch c := s[i]; {
+		case c == '\n' || c == '\r' || c == '\t' || c == '\v' || c == '\f':
+			clean = false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' '):
+			clean = false
+		case c >= 0x80:
+			// Unicode spaces are rare; let strings.Fields judge.
+			clean = false
+		}
+	}
+	if clean {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func nonEmpty(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

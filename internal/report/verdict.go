@@ -1,0 +1,91 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/ownership"
+)
+
+// LevelCounts counts findings per level.
+type LevelCounts struct {
+	Errors, Warnings, Notes int
+}
+
+// Levels counts the summary's findings per level.
+func (s Summary) Levels() LevelCounts {
+	var lc LevelCounts
+	for _, c := range ownership.Categories {
+		n := *s.Count(c)
+		switch ownership.LevelOf(c) {
+		case ownership.LevelError:
+			lc.Errors += n
+		case ownership.LevelWarning:
+			lc.Warnings += n
+		default:
+			lc.Notes += n
+		}
+	}
+	return lc
+}
+
+// String reads "1 error, 2 warnings, 3 notes", leaving out zero counts.
+func (lc LevelCounts) String() string {
+	var parts []string
+	for _, p := range []struct {
+		n          int
+		one, other string
+	}{{lc.Errors, "error", "errors"}, {lc.Warnings, "warning", "warnings"}, {lc.Notes, "note", "notes"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, pick(p.n, p.one, p.other)))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Status is what a check of one environment came to.
+type Status struct {
+	Summary Summary `json:"summary"`
+	Failed  bool    `json:"failed"`
+	// Error is set when the tool could not do its job: nothing may then
+	// claim that there are no conflicts.
+	Error bool `json:"error,omitempty"`
+}
+
+// Status of the report.
+func (r *Report) Status() Status {
+	return Status{Summary: r.Summary, Failed: r.Failed}
+}
+
+// Verdict is the one line that says how a check came out, without markup.
+func (st Status) Verdict() string {
+	lc := st.Summary.Levels()
+	switch {
+	case st.Error:
+		return "the check could not run"
+	case st.Failed:
+		if s := lc.String(); s != "" {
+			return "fails: " + s
+		}
+		return "fails"
+	case lc.Errors+lc.Warnings > 0:
+		return fmt.Sprintf("passes with %s (not in fail-on)", lc)
+	case st.Summary.Objects == 0:
+		return "no objects were rendered, nothing was checked"
+	case lc.Notes > 0:
+		return fmt.Sprintf("no ownership conflicts in %d %s (%s)", st.Summary.Objects, pick(st.Summary.Objects, "object", "objects"), lc)
+	}
+	return fmt.Sprintf("no ownership conflicts in %d %s", st.Summary.Objects, pick(st.Summary.Objects, "object", "objects"))
+}
+
+// Icon is the verdict's emoji in markdown.
+func (st Status) Icon() string {
+	lc := st.Summary.Levels()
+	switch {
+	case st.Error || st.Failed:
+		return "❌"
+	case lc.Errors+lc.Warnings > 0 || st.Summary.Objects == 0:
+		return "⚠️"
+	}
+	return "✅"
+}
