@@ -148,7 +148,8 @@ func (run *actionRun) checkOptions() (*checkOptions, func(), error) {
 			Config:         in.Config,
 			Concurrency:    16,
 		},
-		FailOn: in.FailOn,
+		FailOn:      in.FailOn,
+		ToolVersion: run.version,
 	}
 	if o.FailOn == "" {
 		o.FailOn = DefaultFailOn

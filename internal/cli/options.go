@@ -40,6 +40,8 @@ type checkOptions struct {
 	Output     string
 	ReportFile string
 	FailOn     string
+	// ToolVersion goes into the report; not a flag.
+	ToolVersion string
 }
 
 func (o *checkOptions) addFlags(fs *pflag.FlagSet) {

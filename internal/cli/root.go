@@ -3,11 +3,14 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/spf13/cobra"
+	"k8s.io/klog/v2"
 )
 
 // Main runs the command line and returns the process exit status.
@@ -17,6 +20,7 @@ func Main(version string, args []string) int {
 
 // Run is Main with explicit streams, for tests.
 func Run(version string, args []string, stdout, stderr io.Writer) int {
+	silenceClientLogs()
 	root := NewRootCommand(version)
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -44,7 +48,7 @@ manager, and reports drift, conflicts, releases and split ownership.`,
 		return &ExitCodeError{Code: ExitError, Err: fmt.Errorf("%w (see --help)", err)}
 	})
 	root.AddCommand(
-		newCheckCommand(),
+		newCheckCommand(version),
 		newSnapshotCommand(version),
 		newMigrateCommand(),
 		newRenderCommand(),
@@ -59,3 +63,19 @@ manager, and reports drift, conflicts, releases and split ownership.`,
 func notImplemented(name string) error {
 	return &ExitCodeError{Code: ExitError, Err: fmt.Errorf("%s: not implemented yet", name)}
 }
+
+// silenceClientLogs stops client-go's klog lines (e.g. discovery's
+// "Unhandled Error" on an unreachable server) from reaching stderr: every
+// failure they describe comes back as an error the tool words itself.
+func silenceClientLogs() {
+	klogOnce.Do(func() {
+		fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+		klog.InitFlags(fs)
+		// Errors still reach stderr above stderrthreshold unless it is raised.
+		_ = fs.Set("logtostderr", "false")
+		_ = fs.Set("stderrthreshold", "FATAL")
+		klog.SetOutput(io.Discard)
+	})
+}
+
+var klogOnce sync.Once

@@ -1,0 +1,97 @@
+package check
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/predict"
+	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/secrets"
+	"github.com/ownership-check/ownership-check/internal/snapshot"
+)
+
+// Input is everything one check of one environment knows.
+type Input struct {
+	FieldManager string
+	Environment  string
+	ToolVersion  string
+	// Engine names the prediction engine: "cluster" or "offline".
+	Engine string
+	// Results are the engine's answers, one per rendered object.
+	Results []predict.Result
+	// Snapshot is the last deploy's record; nil when there is none.
+	Snapshot *snapshot.Snapshot
+	// Hasher redacts Secrets the way the snapshot did, so hashed values compare.
+	Hasher secrets.Hasher
+	// Fails tells whether a finding's category fails the check.
+	Fails func(ownership.Category) bool
+	// Notes are report-wide caveats from the caller.
+	Notes []string
+}
+
+// Build analyses every object and returns the report, objects in ID order.
+func Build(in Input) *report.Report {
+	rep := &report.Report{
+		SchemaVersion: report.SchemaVersion,
+		Tool:          report.Tool{Name: "ownership-check", Version: in.ToolVersion},
+		Environment:   in.Environment,
+		FieldManager:  in.FieldManager,
+		Engine:        in.Engine,
+		Snapshot:      snapshotInfo(in.Snapshot),
+		Notes:         in.Notes,
+		Objects:       make([]report.Object, 0, len(in.Results)),
+	}
+	rendered := make(map[render.ID]bool, len(in.Results))
+	for _, res := range in.Results {
+		rendered[res.Object.ID] = true
+		rep.Objects = append(rep.Objects, in.object(res))
+	}
+	rep.Objects = append(rep.Objects, in.removed(rendered)...)
+	sortObjects(rep.Objects)
+	rep.Summarize()
+	rep.Failed = in.fails(rep)
+	return rep
+}
+
+func (in Input) fails(rep *report.Report) bool {
+	if in.Fails == nil {
+		return false
+	}
+	for _, o := range rep.Objects {
+		for _, f := range o.Findings {
+			if in.Fails(f.Category) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func snapshotInfo(s *snapshot.Snapshot) report.SnapshotInfo {
+	if s == nil {
+		return report.SnapshotInfo{Found: false}
+	}
+	info := report.SnapshotInfo{Found: true, Commit: s.Commit, SourceCommit: s.Index.SourceCommit}
+	if !s.Index.DeployedAt.IsZero() {
+		info.DeployedAt = s.Index.DeployedAt.UTC().Format("2006-01-02T15:04:05Z07:00")
+	}
+	return info
+}
+
+// entry returns the snapshot's record of an object, or nil.
+func (in Input) entry(id render.ID) *snapshot.Entry {
+	if in.Snapshot == nil {
+		return nil
+	}
+	return in.Snapshot.Objects[id]
+}
+
+// redact hashes a Secret's values with the snapshot's hasher; other kinds
+// pass through untouched (Redact copies, so skip it for them).
+func (in Input) redact(u *unstructured.Unstructured) *unstructured.Unstructured {
+	if u == nil || !secrets.IsSecret(u) {
+		return u
+	}
+	return in.Hasher.Redact(u)
+}

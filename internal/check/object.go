@@ -1,0 +1,156 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/predict"
+	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/report"
+)
+
+// ReasonCheckFailed marks an object whose managedFields or manifest the
+// analysis could not read: it was not checked, so it fails like a refusal.
+const ReasonCheckFailed = "CheckFailed"
+
+// object analyses one rendered object with what the engine said about it.
+func (in Input) object(res predict.Result) report.Object {
+	ro := reportObject(res.Object.Object, res.Object.Source, res.Object.Line)
+	ro.Baseline = ownership.BaselineLive
+	if res.Err != nil && res.Err.Op == predict.OpRead {
+		// Without live nothing can be compared; guessing "new" would claim
+		// a clean first deploy for an object that may well exist.
+		ro.Findings = []ownership.Finding{dryRunFinding(res.Err, nil)}
+		return ro
+	}
+	ai := ownership.Input{
+		FieldManager: in.FieldManager,
+		Desired:      in.redact(res.Object.Object),
+		Live:         in.redact(res.Live),
+		Predicted:    in.redact(res.Predicted),
+	}
+	if e := in.entry(res.Object.ID); e != nil {
+		ai.Applied, ai.Deployed = e.Applied, e.Deployed
+	}
+	result, err := ownership.Analyze(ai)
+	ro.Baseline = result.Baseline
+	if err != nil {
+		ro.Findings = []ownership.Finding{{
+			Category: ownership.DryRunError,
+			Reason:   ReasonCheckFailed,
+			Message:  "could not be checked: " + err.Error(),
+		}}
+		return ro
+	}
+	findings := result.Findings
+	if res.Blocked != "" {
+		for i := range findings {
+			if findings[i].Category == ownership.New {
+				findings[i].Message = "new object; " + res.Blocked + ", which this deploy creates"
+			}
+		}
+	}
+	if res.Err != nil {
+		findings = append([]ownership.Finding{dryRunFinding(res.Err, findings)}, findings...)
+	}
+	ro.Findings = findings
+	if ro.Findings == nil {
+		ro.Findings = []ownership.Finding{}
+	}
+	return ro
+}
+
+// dryRunFinding words a refusal. When the object has split-owned items the
+// refusal is most likely their doing (seed 004), so it says so and names
+// the owners.
+func dryRunFinding(e *predict.DryRunError, findings []ownership.Finding) ownership.Finding {
+	f := ownership.Finding{Category: ownership.DryRunError, Reason: e.Reason, Message: dryRunMessage(e)}
+	var splits []string
+	seen := map[ownership.Manager]bool{}
+	for _, s := range findings {
+		if s.Category != ownership.SplitOwnership {
+			continue
+		}
+		splits = append(splits, s.Path)
+		for _, o := range s.Owners {
+			m := o.Manager
+			if !seen[m] {
+				seen[m] = true
+				f.Managers = append(f.Managers, m)
+			}
+		}
+	}
+	if len(splits) > 0 {
+		names := make([]string, 0, len(f.Managers))
+		for _, m := range f.Managers {
+			names = append(names, fmt.Sprintf("%s (%s)", m.Manager, m.Operation))
+		}
+		sort.Strings(names)
+		f.Message += fmt.Sprintf("; likely caused by split ownership of %s, owned by %s (see split-ownership)",
+			strings.Join(splits, ", "), strings.Join(names, ", "))
+	}
+	return f
+}
+
+func dryRunMessage(e *predict.DryRunError) string {
+	what := "dry-run refused"
+	if e.Op == predict.OpRead {
+		what = "reading the live object failed"
+	}
+	if e.Reason != "" {
+		what += " (" + e.Reason + ")"
+	}
+	s := what + ": " + e.Message
+	if e.Attempts > 1 {
+		s += fmt.Sprintf(" (gave up after %d attempts)", e.Attempts)
+	}
+	return s
+}
+
+// removed reports the snapshot's objects that the render no longer
+// produces: the deploy leaves them in the cluster (Server-Side Apply never
+// deletes) unless the pipeline prunes them.
+func (in Input) removed(rendered map[render.ID]bool) []report.Object {
+	if in.Snapshot == nil {
+		return nil
+	}
+	var out []report.Object
+	for id, e := range in.Snapshot.Objects {
+		if rendered[id] {
+			continue
+		}
+		ro := reportObject(e.Deployed, "", 0)
+		if e.Deployed == nil {
+			ro = reportObject(e.Applied, "", 0)
+		}
+		ro.APIVersion = e.APIVersion
+		ro.Kind, ro.Namespace, ro.Name = id.Kind, id.Namespace, id.Name
+		ro.Baseline = ownership.BaselineSnapshot
+		result, err := ownership.Analyze(ownership.Input{
+			FieldManager: in.FieldManager, Applied: e.Applied, Deployed: e.Deployed,
+		})
+		if err != nil {
+			ro.Findings = []ownership.Finding{{Category: ownership.Anomaly, Message: "snapshot record unreadable: " + err.Error()}}
+		} else {
+			ro.Findings = result.Findings
+		}
+		out = append(out, ro)
+	}
+	return out
+}
+
+func reportObject(u *unstructured.Unstructured, source string, line int) report.Object {
+	ro := report.Object{Source: source, Line: line, Findings: []ownership.Finding{}}
+	if u != nil {
+		ro.APIVersion, ro.Kind, ro.Namespace, ro.Name = u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName()
+	}
+	return ro
+}
+
+func sortObjects(objs []report.Object) {
+	sort.SliceStable(objs, func(i, j int) bool { return objs[i].ID().Less(objs[j].ID()) })
+}

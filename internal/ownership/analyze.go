@@ -1,0 +1,188 @@
+package ownership
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v4/typed"
+
+	"github.com/ownership-check/ownership-check/internal/render"
+)
+
+// Baselines: what prevOwned, configChanged and externalChanged compare with.
+const (
+	BaselineSnapshot = "snapshot"
+	BaselineLive     = "live"
+)
+
+// Input is everything known about one object. Secrets must already be
+// redacted (values replaced by hashes) in every object given.
+type Input struct {
+	// FieldManager is the name the deploy applies with.
+	FieldManager string
+	// Desired is the rendered object with ignored fields removed; nil when
+	// the render no longer produces it.
+	Desired *unstructured.Unstructured
+	// Applied and Deployed are the snapshot's applied config and the object
+	// (with managedFields) just after that deploy; both nil when the
+	// snapshot has no such object. Applied is the config as it was sent,
+	// with the ignore rules of that time already applied.
+	Applied  *unstructured.Unstructured
+	Deployed *unstructured.Unstructured
+	// Live is the object in the cluster now; nil when it does not exist.
+	Live *unstructured.Unstructured
+	// Predicted is the force dry-run's answer (or the offline merge), with
+	// managedFields; nil when the prediction failed.
+	Predicted *unstructured.Unstructured
+	// Ignore tells whether the current ignore rules cover a path; nil means
+	// none do. It only words messages: a path that moved into or out of
+	// the ignore list already differs between Desired and Applied.
+	Ignore func(p fieldpath.Path) bool
+	// Types converts Desired and Applied to field sets; nil means
+	// DefaultTypeConverter.
+	Types managedfields.TypeConverter
+}
+
+// Result is the analysis of one object.
+type Result struct {
+	// Baseline is BaselineSnapshot, or BaselineLive when the snapshot has no
+	// (complete) record of the object.
+	Baseline string `json:"baseline"`
+	// Findings are sorted by category (report order) and path.
+	Findings []Finding `json:"findings"`
+}
+
+// Analyze classifies every path of one object (ownership-model.md) and
+// returns its findings. An error means the object could not be checked
+// (unreadable managedFields, a manifest that does not fit its schema); it
+// starts with the object's id and must fail the check, never pass it.
+func Analyze(in Input) (Result, error) {
+	a, err := prepare(in)
+	if err != nil {
+		return Result{Baseline: a.baseline}, err
+	}
+	return Result{Baseline: a.baseline, Findings: a.findings()}, nil
+}
+
+// Explain gives the transition of one path, including paths Analyze does not
+// visit because nothing the deploy owns or sends touches them (rows 0 and 1:
+// a field in the ignore list that another manager owns).
+func Explain(in Input, p fieldpath.Path) (Transition, error) {
+	a, err := prepare(in)
+	if err != nil {
+		return Transition{}, err
+	}
+	return a.transition(p), nil
+}
+
+// analysis holds one object's inputs in the forms the rules need.
+type analysis struct {
+	in       Input
+	id       render.ID
+	baseline string
+	secret   bool
+
+	// earlier is the object the config is compared with: the snapshot's
+	// applied config, or live on the live baseline.
+	earlier map[string]any
+	// deployed is the snapshot's deployed object; nil on the live baseline.
+	deployed map[string]any
+	desired  map[string]any
+	live     map[string]any
+	predict  map[string]any
+
+	liveOwners   Ownership
+	liveOthers   Ownership
+	prevM        *fieldpath.Set // M's fields in the baseline
+	liveM        *fieldpath.Set // M's fields in live
+	predictedM   *fieldpath.Set // M's fields in the prediction
+	desiredSet   *fieldpath.Set
+	appliedSet   *fieldpath.Set
+	desiredTyped *typed.TypedValue
+
+	// notes are object-level findings found while preparing.
+	notes []Finding
+}
+
+func prepare(in Input) (*analysis, error) {
+	a := &analysis{in: in, id: idOf(in), baseline: BaselineLive}
+	a.secret = isSecret(in.Desired, in.Live, in.Applied, in.Deployed, in.Predicted)
+	if in.FieldManager == "" {
+		return a, fmt.Errorf("%s: no field manager given", a.id)
+	}
+	switch {
+	case in.Applied != nil && in.Deployed != nil:
+		a.baseline = BaselineSnapshot
+	case in.Applied != nil || in.Deployed != nil:
+		missing := "deployed object"
+		if in.Applied == nil {
+			missing = "applied config"
+		}
+		a.notes = append(a.notes, Finding{
+			Category: Anomaly,
+			Message:  fmt.Sprintf("the snapshot of this object has no %s: compared against live instead", missing),
+		})
+	}
+
+	var err error
+	if a.liveOwners, err = ManagedSets(in.Live); err != nil {
+		return a, fmt.Errorf("%s: live: %w", a.id, err)
+	}
+	a.liveOthers = a.liveOwners.Others(in.FieldManager)
+	a.liveM = a.liveOwners.Applier(in.FieldManager)
+	var deployedOwners, predictedOwners Ownership
+	if a.baseline == BaselineSnapshot {
+		if deployedOwners, err = ManagedSets(in.Deployed); err != nil {
+			return a, fmt.Errorf("%s: snapshot deployed: %w", a.id, err)
+		}
+		a.prevM = deployedOwners.Applier(in.FieldManager)
+		a.earlier, a.deployed = content(in.Applied), content(in.Deployed)
+	} else {
+		a.prevM = a.liveM
+		a.earlier = content(in.Live)
+	}
+	if predictedOwners, err = ManagedSets(in.Predicted); err != nil {
+		return a, fmt.Errorf("%s: prediction: %w", a.id, err)
+	}
+	a.predictedM = predictedOwners.Applier(in.FieldManager)
+	a.desired, a.live, a.predict = content(in.Desired), content(in.Live), content(in.Predicted)
+
+	if a.desiredSet, a.desiredTyped, err = typedFieldSet(in.Desired, in.Types); err != nil {
+		return a, fmt.Errorf("%s: desired: %w", a.id, err)
+	}
+	a.appliedSet = &fieldpath.Set{}
+	if a.baseline == BaselineSnapshot {
+		if a.appliedSet, _, err = typedFieldSet(in.Applied, in.Types); err != nil {
+			return a, fmt.Errorf("%s: snapshot applied config: %w", a.id, err)
+		}
+	}
+	// The server's keys are the reference for keys a manifest gave only in
+	// part (see CanonicalKeys).
+	ref := &fieldpath.Set{}
+	for _, o := range [][]Owner{a.liveOwners, deployedOwners, predictedOwners} {
+		for _, e := range o {
+			ref = ref.Union(e.Fields)
+		}
+	}
+	a.desiredSet = CanonicalKeys(a.desiredSet, ref)
+	a.appliedSet = CanonicalKeys(a.appliedSet, ref)
+	return a, nil
+}
+
+func idOf(in Input) render.ID {
+	for _, u := range []*unstructured.Unstructured{in.Desired, in.Live, in.Predicted, in.Deployed, in.Applied} {
+		if u != nil {
+			return render.IDOf(u)
+		}
+	}
+	return render.ID{}
+}
+
+func content(u *unstructured.Unstructured) map[string]any {
+	if u == nil {
+		return nil
+	}
+	return u.Object
+}

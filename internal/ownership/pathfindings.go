@@ -1,0 +1,125 @@
+package ownership
+
+import (
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+)
+
+// findings runs the rules: object-level first, then every path.
+// It never returns nil: the report tells "checked, clean" by an empty list.
+func (a *analysis) findings() []Finding {
+	out := append([]Finding{}, a.notes...)
+	switch {
+	case a.in.Desired == nil:
+		if a.in.Applied != nil || a.in.Deployed != nil {
+			out = append(out, a.removedFinding())
+		}
+		return sortFindings(out)
+	case a.in.Live == nil:
+		// Every path would read as new; one finding says it better.
+		return sortFindings(append(out, a.newFinding()))
+	}
+	for _, p := range a.paths() {
+		out = append(out, a.pathFindings(p)...)
+	}
+	out = append(out, a.splitFindings()...)
+	return sortFindings(out)
+}
+
+// paths is the union the model classifies: M's fields in the baseline and
+// in the prediction, the leaves of desired and of the applied config.
+func (a *analysis) paths() []fieldpath.Path {
+	u := a.prevM.Union(a.predictedM).Union(a.desiredSet).Union(a.appliedSet)
+	u = withoutServerManaged(u).Leaves()
+	var out []fieldpath.Path
+	u.Iterate(func(p fieldpath.Path) { out = append(out, p.Copy()) })
+	return out
+}
+
+// pathFindings reports p's row, and for a release what happens to the value.
+func (a *analysis) pathFindings(p fieldpath.Path) []Finding {
+	t := a.transition(p)
+	cat, report := Classify(t)
+	if !report {
+		return nil
+	}
+	v := a.values(p)
+	f := Finding{
+		Category:   cat,
+		Transition: &t,
+		Path:       p.String(),
+		Managers:   a.liveOthers.OwnersOf(p),
+	}
+	a.setValues(&f, v)
+	f.Message = a.message(cat, t, p, v, f.Managers)
+	out := []Finding{f}
+	if cat == Release && v.liveOK {
+		g := Finding{Path: f.Path, Managers: f.Managers}
+		a.setValues(&g, v)
+		if len(f.Managers) > 0 {
+			g.Category = Retained
+		} else {
+			g.Category = Reset
+		}
+		g.Message = a.message(g.Category, t, p, v, f.Managers)
+		out = append(out, g)
+	}
+	return out
+}
+
+// pathValues are the values at one path, read once per finding.
+type pathValues struct {
+	hidden                 bool
+	desired, applied       any
+	desiredOK, appliedOK   bool
+	deployed, live, target any
+	deployedOK, liveOK     bool
+	targetOK               bool
+}
+
+func (a *analysis) values(p fieldpath.Path) pathValues {
+	v := pathValues{hidden: a.secret && hiddenPath(p)}
+	v.desired, v.desiredOK = valueAt(a.desired, p)
+	v.applied, v.appliedOK = valueAt(a.earlier, p)
+	v.deployed, v.deployedOK = valueAt(a.deployed, p)
+	v.live, v.liveOK = valueAt(a.live, p)
+	// What the path holds after the deploy: the config's value, or the
+	// prediction's when the config does not set it.
+	v.target, v.targetOK = v.desired, v.desiredOK
+	if !v.targetOK {
+		v.target, v.targetOK = valueAt(a.predict, p)
+	}
+	return v
+}
+
+func (a *analysis) setValues(f *Finding, v pathValues) {
+	show := func(x any, ok bool) any {
+		if !ok {
+			return nil
+		}
+		if v.hidden {
+			return HiddenValue
+		}
+		return copyValue(x)
+	}
+	if a.baseline == BaselineSnapshot {
+		f.DeployedValue = show(v.deployed, v.deployedOK)
+	}
+	f.LiveValue = show(v.live, v.liveOK)
+	f.DesiredValue = show(v.desired, v.desiredOK)
+}
+
+func (a *analysis) newFinding() Finding {
+	msg := "not in the cluster: the deploy creates it"
+	if a.in.Deployed != nil {
+		msg = "not in the cluster although the last deploy left it there (deleted since?): the deploy creates it again"
+	}
+	return Finding{Category: New, Message: msg}
+}
+
+func (a *analysis) removedFinding() Finding {
+	msg := "no longer in the rendered config, but the last deploy applied it: the deploy stops managing it"
+	if a.in.Live == nil {
+		msg += " (it is already gone from the cluster)"
+	}
+	return Finding{Category: Removed, Message: msg}
+}

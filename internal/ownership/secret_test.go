@@ -1,0 +1,143 @@
+package ownership
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+
+	"github.com/ownership-check/ownership-check/internal/secrets"
+)
+
+const (
+	canary       = "canary-Zq7-never-print-me"
+	lastApplied  = ".metadata.annotations.kubectl.kubernetes.io/last-applied-configuration"
+	passwordPath = ".data.password"
+)
+
+// lastAppliedPath is built by parts: the annotation's dots are not separators.
+var lastAppliedPath = fieldpath.MakePathOrDie("metadata", "annotations", secrets.LastAppliedAnnotation)
+
+// The check hands this package Secrets redacted by the same hasher that
+// wrote the snapshot; findings must carry neither values nor hashes.
+func TestSecretValuesNeverLeave(t *testing.T) {
+	h, err := secrets.New("test-salt-0123456789", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	annotate := func(u *unstructured.Unstructured, v string) *unstructured.Unstructured {
+		u = u.DeepCopy()
+		u.SetAnnotations(map[string]string{secrets.LastAppliedAnnotation: v})
+		return u
+	}
+	oldCSA := `{"data":{"password":"ZHVtbXktcGFzc3dvcmQ="}}`
+	newCSA := `{"data":{"password":"` + base64.StdEncoding.EncodeToString([]byte(canary)) + `"}}`
+
+	// The repository holds a `kubectl get -o yaml` export, annotation
+	// included; the deploy added a key and dropped stringData.
+	desired := annotate(manifest(t, "secret"), oldCSA)
+	unstructured.RemoveNestedField(desired.Object, "stringData")
+	if err := unstructured.SetNestedField(desired.Object, base64.StdEncoding.EncodeToString([]byte(canary+"-new")), "data", "extra"); err != nil {
+		t.Fatal(err)
+	}
+	applied := annotate(manifest(t, "secret"), oldCSA)
+	deployed := edit(t, annotate(captured(t, "secret.live"), oldCSA)).
+		own("deployer", OperationApply, lastAppliedPath).obj()
+	// Since the deploy, someone put the canary in with kubectl edit, and a
+	// client-side apply rewrote the annotation.
+	live := edit(t, deployed).
+		set(base64.StdEncoding.EncodeToString([]byte(canary)), "data", "password").
+		disown("deployer", OperationApply, path(t, passwordPath)).
+		own("kubectl-edit", OperationUpdate, path(t, passwordPath)).
+		set(newCSA, "metadata", "annotations", secrets.LastAppliedAnnotation).
+		disown("deployer", OperationApply, lastAppliedPath).
+		own("kubectl-client-side-apply", OperationUpdate, lastAppliedPath).obj()
+	predicted := edit(t, deployed).
+		own("deployer", OperationApply, path(t, ".data.extra")).
+		disown("deployer", OperationApply, path(t, ".stringData.token")).obj()
+
+	r := analyze(t, Input{
+		Desired: h.Redact(desired), Applied: h.Redact(applied), Deployed: h.Redact(deployed),
+		Live: h.Redact(live), Predicted: h.Redact(predicted),
+	})
+
+	want := map[string]string{
+		"drift " + passwordPath:     "changed (value hidden) by kubectl-edit (Update); the deploy reverts it",
+		"drift " + lastApplied:      "changed (value hidden) by kubectl-client-side-apply (Update); the deploy reverts it",
+		"taking .data.extra":        "added",
+		"release .stringData.token": "released: no longer in the config",
+	}
+	got := map[string]string{}
+	for _, f := range r.Findings {
+		got[string(f.Category)+" "+f.Path] = f.Message
+		for _, v := range []any{f.DeployedValue, f.LiveValue, f.DesiredValue} {
+			if v != nil && v != HiddenValue {
+				t.Errorf("%s %s: value %v shown", f.Category, f.Path, v)
+			}
+		}
+	}
+	for k, m := range want {
+		if got[k] != m {
+			t.Errorf("%s: message %q, want %q", k, got[k], m)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("findings:\n%s", dump(t, r))
+	}
+	if f := byPath(r, Drift, passwordPath); len(f) != 1 || f[0].LiveValue != HiddenValue || f[0].DeployedValue != HiddenValue {
+		t.Errorf("drift values: %+v", f)
+	}
+
+	out, err := json.Marshal(struct {
+		R Result
+		G []Group
+	}{r, Aggregate(r.Findings)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, leak := range []string{
+		canary, base64.StdEncoding.EncodeToString([]byte(canary)), "dummy", "ZHVtbXkt",
+		h.Algorithm() + ":", "sha256",
+	} {
+		if strings.Contains(string(out), leak) {
+			t.Errorf("findings contain %q:\n%s", leak, out)
+		}
+	}
+}
+
+// An unchanged Secret is silent although managedFields keep f:stringData
+// for a field the server folded into data.
+func TestSecretUnchangedIsSilent(t *testing.T) {
+	h, _ := secrets.New("test-salt-0123456789", nil)
+	r := analyze(t, Input{
+		Desired: h.Redact(manifest(t, "secret")), Applied: h.Redact(manifest(t, "secret")),
+		Deployed: h.Redact(captured(t, "secret.live")), Live: h.Redact(captured(t, "secret.live")),
+		Predicted: h.Redact(captured(t, "secret.predicted")),
+	})
+	if len(r.Findings) != 0 {
+		t.Fatalf("unchanged Secret reported:\n%s", dump(t, r))
+	}
+}
+
+func TestHiddenPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		".data.password":             true,
+		".stringData.token":          true,
+		".data":                      true,
+		".metadata.annotations":      true,
+		".metadata.annotations.team": false,
+		".metadata.labels.app":       false,
+		".type":                      false,
+		".immutable":                 false,
+	} {
+		if got := hiddenPath(path(t, p)); got != want {
+			t.Errorf("hiddenPath(%s) = %t", p, got)
+		}
+	}
+	if !hiddenPath(lastAppliedPath) {
+		t.Errorf("hiddenPath(%s) = false", lastAppliedPath)
+	}
+}
