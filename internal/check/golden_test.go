@@ -5,9 +5,11 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden JSON reports in testdata/golden")
@@ -24,8 +26,15 @@ func checkGolden(t *testing.T, name string, rep *report.Report) {
 	if norm.Snapshot.DeployedAt != "" {
 		norm.Snapshot.DeployedAt = "<time>"
 	}
+	root, err := testcluster.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
 	norm.Objects = make([]report.Object, len(rep.Objects))
 	for i, o := range rep.Objects {
+		// Sources outside the working directory are absolute: name them
+		// from the module root so the golden file is the same everywhere.
+		o.Source = strings.TrimPrefix(o.Source, filepath.ToSlash(root)+"/")
 		o.Findings = append(o.Findings[:0:0], o.Findings...)
 		for j, f := range o.Findings {
 			f.Managers = append(f.Managers[:0:0], f.Managers...)
