@@ -1,0 +1,18 @@
+//go:build unix
+
+package render
+
+import (
+	"syscall"
+	"time"
+)
+
+// processCPU is the CPU time (user + system) this process has used: on a
+// shared machine it varies far less than wall time.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

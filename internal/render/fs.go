@@ -1,0 +1,234 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+)
+
+// MaxFileSize bounds every file read while rendering: manifests are
+// kilobytes, and a pull request must not make the tool read gigabytes.
+const MaxFileSize = 8 << 20
+
+// guardFS is the file system kustomize reads through. Pull requests are
+// untrusted, so it lets kustomize read only regular files inside the
+// boundary (the repository checkout and the paths given on the command
+// line), after resolving symlinks, no larger than MaxFileSize, and YAML
+// without alias bombs or duplicate keys. It writes nowhere except the
+// temporary directories of remote clones, which only the repository config
+// can enable.
+type guardFS struct {
+	disk     filesys.FileSystem
+	boundary *boundary
+	// scratch are path prefixes kustomize may use for git clones; empty
+	// unless remote content is allowed.
+	scratch []string
+	// overrides replace a file's content, keyed by resolved path: the
+	// top-level kustomization with origin annotations turned on.
+	overrides map[string][]byte
+
+	mu    sync.Mutex
+	cache map[string][]byte
+}
+
+func newGuardFS(b *boundary) *guardFS {
+	return &guardFS{
+		disk:      filesys.MakeFsOnDisk(),
+		boundary:  b,
+		overrides: map[string][]byte{},
+		cache:     map[string][]byte{},
+	}
+}
+
+var _ filesys.FileSystem = (*guardFS)(nil)
+
+// errReadOnly answers every write outside a clone directory: rendering
+// never writes into the repository.
+var errReadOnly = errors.New("ownership-check renders read-only")
+
+func (g *guardFS) inScratch(path string) bool {
+	for _, s := range g.scratch {
+		if strings.HasPrefix(path, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolve gives the real path of name and refuses it outside the boundary.
+func (g *guardFS) resolve(name string) (string, error) {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	if g.inScratch(real) || g.boundary.contains(real) {
+		return real, nil
+	}
+	if real != abs {
+		return "", fmt.Errorf("%s: symlink to %s, outside %s; ownership-check does not follow it", g.boundary.rel(abs), real, g.boundary)
+	}
+	return "", fmt.Errorf("%s: outside %s; ownership-check does not read it", g.boundary.rel(abs), g.boundary)
+}
+
+// ReadFile reads a file within the boundary and checks it before kustomize
+// parses it (kustomize itself expands YAML aliases without a limit).
+func (g *guardFS) ReadFile(name string) ([]byte, error) {
+	real, err := g.resolve(name)
+	if err != nil {
+		return nil, err
+	}
+	if o, ok := g.overrides[real]; ok {
+		return o, nil
+	}
+	if data, ok := g.original(real); ok {
+		return data, nil
+	}
+	display := g.boundary.rel(name)
+	data, err := readBounded(real, display)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkYAML(display, data); err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	g.cache[real] = data
+	g.mu.Unlock()
+	return data, nil
+}
+
+// original gives what ReadFile read from disk, before any override.
+func (g *guardFS) original(real string) ([]byte, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	data, ok := g.cache[real]
+	return data, ok
+}
+
+// readBounded reads a regular file of at most MaxFileSize bytes.
+func readBounded(path, display string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", display)
+	}
+	if info.Size() > MaxFileSize {
+		return nil, fmt.Errorf("%s: %d bytes, larger than the limit of %d", display, info.Size(), MaxFileSize)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s: larger than the limit of %d bytes", display, MaxFileSize)
+	}
+	return data, nil
+}
+
+func (g *guardFS) Open(name string) (filesys.File, error) {
+	real, err := g.resolve(name)
+	if err != nil {
+		return nil, err
+	}
+	return g.disk.Open(real)
+}
+
+func (g *guardFS) ReadDir(name string) ([]string, error) {
+	real, err := g.resolve(name)
+	if err != nil {
+		return nil, err
+	}
+	return g.disk.ReadDir(real)
+}
+
+func (g *guardFS) Glob(pattern string) ([]string, error) {
+	matches, err := g.disk.Glob(pattern)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, m := range matches {
+		if _, err := g.resolve(m); err == nil {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+func (g *guardFS) Walk(path string, walkFn filepath.WalkFunc) error {
+	if _, err := g.resolve(path); err != nil {
+		return err
+	}
+	return g.disk.Walk(path, walkFn)
+}
+
+// Metadata queries pass through: kustomize resolves and confirms
+// directories with them, and every read is checked above.
+func (g *guardFS) CleanedAbs(path string) (filesys.ConfirmedDir, string, error) {
+	return g.disk.CleanedAbs(path)
+}
+func (g *guardFS) Exists(name string) bool { return g.disk.Exists(name) }
+func (g *guardFS) IsDir(name string) bool  { return g.disk.IsDir(name) }
+
+func (g *guardFS) writable(name string) error {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return err
+	}
+	if !g.inScratch(abs) {
+		return fmt.Errorf("%s: %w", name, errReadOnly)
+	}
+	return nil
+}
+
+func (g *guardFS) Create(name string) (filesys.File, error) {
+	if err := g.writable(name); err != nil {
+		return nil, err
+	}
+	return g.disk.Create(name)
+}
+
+func (g *guardFS) Mkdir(name string) error {
+	if err := g.writable(name); err != nil {
+		return err
+	}
+	return g.disk.Mkdir(name)
+}
+
+func (g *guardFS) MkdirAll(name string) error {
+	if err := g.writable(name); err != nil {
+		return err
+	}
+	return g.disk.MkdirAll(name)
+}
+
+func (g *guardFS) RemoveAll(name string) error {
+	if err := g.writable(name); err != nil {
+		return err
+	}
+	return g.disk.RemoveAll(name)
+}
+
+func (g *guardFS) WriteFile(name string, data []byte) error {
+	if err := g.writable(name); err != nil {
+		return err
+	}
+	return g.disk.WriteFile(name, data)
+}

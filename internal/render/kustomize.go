@@ -1,0 +1,210 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/yaml"
+)
+
+// Annotations kustomize adds for its own bookkeeping when asked to; they
+// are not part of what the deploy applies.
+const (
+	originAnnotation          = "config.kubernetes.io/origin"
+	transformationsAnnotation = "alpha.config.kubernetes.io/transformations"
+	internalAnnotationPrefix  = "internal.config.kubernetes.io/"
+)
+
+// kustomizer builds kustomizations in-process with krusty, through the
+// guarded file system, after the scanner has checked what they reach.
+type kustomizer struct {
+	fs   *guardFS
+	opts config.KustomizeOptions
+	// counts is shared by every scan of one Render: a base reached from
+	// two overlays is checked once.
+	counts map[string]int
+	lines  *lineIndex
+}
+
+func newKustomizer(fs *guardFS, opts config.KustomizeOptions) *kustomizer {
+	k := &kustomizer{fs: fs, opts: opts, counts: map[string]int{}, lines: newLineIndex(fs)}
+	if opts.AllowRemote {
+		// kustomize clones into os.MkdirTemp("", "kustomize-") and reads
+		// the clone through this file system.
+		if tmp, err := filepath.EvalSymlinks(os.TempDir()); err == nil {
+			fs.scratch = append(fs.scratch, filepath.Join(tmp, "kustomize-"))
+		}
+	}
+	return k
+}
+
+// krustyMu serialises builds: kustomize keeps the OpenAPI schema of the
+// current build in a package variable, so concurrent Renders would race.
+var krustyMu sync.Mutex
+
+func (k *kustomizer) krustyOptions() *krusty.Options {
+	o := krusty.MakeDefaultOptions()
+	// Unspecified, not None: with None, a kustomization's own sortOptions
+	// makes kustomize log a warning. Render sorts by identity anyway.
+	o.Reorder = krusty.ReorderOptionUnspecified
+	if k.opts.AllowLoadOutsideRoot {
+		o.LoadRestrictions = types.LoadRestrictionsNone
+	}
+	if k.opts.AllowExecPlugins {
+		o.PluginConfig = types.EnabledPluginConfig(types.BploUseStaticallyLinked)
+		o.PluginConfig.FnpLoadingOptions.EnableExec = true
+	}
+	o.PluginConfig.HelmConfig.Enabled = k.opts.AllowHelm
+	o.PluginConfig.HelmConfig.Command = "helm"
+	return o
+}
+
+// build renders the kustomization in dir (resolved, absolute).
+func (k *kustomizer) build(dir string) ([]rawObject, error) {
+	s := &scanner{fs: k.fs, opts: k.opts, counts: k.counts, lines: k.lines, pluginDir: k.build}
+	if _, err := s.scanDir(dir); err != nil {
+		return nil, err
+	}
+	file := kustomizationFile(dir)
+	if err := k.enableOrigins(file); err != nil {
+		return nil, err
+	}
+	krustyMu.Lock()
+	m, err := krusty.MakeKustomizer(k.krustyOptions()).Run(k.fs, dir)
+	krustyMu.Unlock()
+	if err != nil {
+		return nil, k.explain(dir, err)
+	}
+	kfile := k.fs.boundary.rel(file)
+	out := make([]rawObject, 0, m.Size())
+	for _, res := range m.Resources() {
+		origin, err := res.GetOrigin()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: origin: %w", kfile, res.CurId(), err)
+		}
+		j, err := res.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", kfile, res.CurId(), err)
+		}
+		var obj map[string]any
+		if err := utiljson.Unmarshal(j, &obj); err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", kfile, res.CurId(), err)
+		}
+		stripBuildAnnotations(obj)
+		r := rawObject{obj: obj, source: kfile}
+		k.locate(&r, dir, origin)
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// enableOrigins makes kustomize record each object's source file: the
+// top-level kustomization is read with originAnnotations added to its
+// buildMetadata (only in memory; the annotations are stripped afterwards).
+func (k *kustomizer) enableOrigins(file string) error {
+	data, err := k.fs.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	// The kustomization was already read strictly by the scanner; its
+	// JSON form is what kustomize itself decodes.
+	j, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return err
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(j, &doc); err != nil || doc == nil {
+		return fmt.Errorf("%s: not a kustomization", k.fs.boundary.rel(file))
+	}
+	var meta []any
+	if existing, ok := doc["buildMetadata"].([]any); ok {
+		meta = existing
+	}
+	if !slices.Contains(meta, any(types.OriginAnnotations)) {
+		meta = append(meta, types.OriginAnnotations)
+	}
+	doc["buildMetadata"] = meta
+	patched, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		return err
+	}
+	k.fs.overrides[real] = patched
+	return nil
+}
+
+// locate sets the source file (and line, when it can be found) from the
+// origin kustomize recorded.
+func (k *kustomizer) locate(r *rawObject, dir string, o *resource.Origin) {
+	if o == nil || o.Repo != "" {
+		return
+	}
+	switch {
+	case o.Path != "":
+		file := filepath.Join(dir, filepath.FromSlash(o.Path))
+		r.source = k.fs.boundary.rel(file)
+		kind, _ := r.obj["kind"].(string)
+		r.line = k.lines.objectLine(file, kind, nameOf(r.obj))
+	case o.ConfiguredIn != "":
+		file := filepath.Join(dir, filepath.FromSlash(o.ConfiguredIn))
+		r.source = k.fs.boundary.rel(file)
+		r.line = k.lines.generatorLine(file, o.ConfiguredBy.Kind, nameOf(r.obj))
+	}
+}
+
+func nameOf(obj map[string]any) string {
+	meta, _ := obj["metadata"].(map[string]any)
+	name, _ := meta["name"].(string)
+	return name
+}
+
+// stripBuildAnnotations removes kustomize's bookkeeping annotations, and
+// the annotations map when nothing else was in it.
+func stripBuildAnnotations(obj map[string]any) {
+	meta, _ := obj["metadata"].(map[string]any)
+	ann, _ := meta["annotations"].(map[string]any)
+	if len(ann) == 0 {
+		return
+	}
+	for key := range ann {
+		if key == originAnnotation || key == transformationsAnnotation || strings.HasPrefix(key, internalAnnotationPrefix) {
+			delete(ann, key)
+		}
+	}
+	if len(ann) == 0 {
+		delete(meta, "annotations")
+	}
+}
+
+// explain turns kustomize's refusals (the backstop behind the scanner) into
+// messages that say how to allow what was refused.
+func (k *kustomizer) explain(dir string, err error) error {
+	msg := err.Error()
+	where := k.fs.boundary.rel(dir)
+	hint := func(what, option string) error {
+		return fmt.Errorf("kustomize build %s: %w; this %s, which is disabled because pull requests are untrusted; to allow it, set kustomize.%s: true in the repository config (%s; see docs/trust-model.md)",
+			where, err, what, option, config.DefaultFile)
+	}
+	switch {
+	case types.IsErrOnlyBuiltinPluginsAllowed(err) || strings.Contains(msg, "only builtin plugins"):
+		return hint("is an exec plugin or KRM function", "allowExecPlugins")
+	case strings.Contains(msg, "must specify --enable-helm"):
+		return hint("inflates a helm chart", "allowHelm")
+	case strings.Contains(msg, "is not in or below"):
+		return hint("reads a file outside the kustomization's directory", "allowLoadOutsideRoot")
+	}
+	return fmt.Errorf("kustomize build %s: %w", where, err)
+}

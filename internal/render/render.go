@@ -1,0 +1,247 @@
+// Package render turns the paths of a deploy (kustomization directories,
+// directories of YAML files, YAML files) into the objects the deploy
+// applies: with their identity, the namespace kubectl would give them, the
+// repository config's ignored fields removed, and the file each came from.
+//
+// The manifests come from pull requests and are untrusted: see
+// docs/trust-model.md for what they can and cannot make rendering do.
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Options tune Render.
+type Options struct {
+	// Namespace is given to namespaced objects that set none; "default"
+	// when empty.
+	Namespace string
+	// Scope tells which kinds are namespaced. nil: the CRDs of the same
+	// render, then a built-in list of cluster-scoped kinds. A kind the
+	// resolver does not know (meta.IsNoMatchError) falls back the same way.
+	Scope ScopeResolver
+	// Config holds the ignore rules and the kustomize features enabled;
+	// nil is the secure default.
+	Config *config.Config
+}
+
+// maxReported bounds how many object errors one Render reports at once.
+const maxReported = 20
+
+// Render reads the paths and returns their objects sorted by ID. Errors
+// name the file (and line) or the object at fault.
+func Render(ctx context.Context, paths []string, opts Options) ([]Object, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("no path given: pass kustomization directories, directories of YAML files or YAML files")
+	}
+	cfg := opts.Config
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+		}
+	}
+	b, err := newBoundary(cwd, paths)
+	if err != nil {
+		return nil, err
+	}
+	fs := newGuardFS(b)
+	l := &loader{fs: fs, kustomize: newKustomizer(fs, cfg.Kustomize)}
+	var raws []rawObject
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		objs, err := l.load(p)
+		if err != nil {
+			return nil, err
+		}
+		raws = append(raws, objs...)
+	}
+	return finish(raws, opts, cfg)
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// loader reads one path of any of the three forms.
+type loader struct {
+	fs        *guardFS
+	kustomize *kustomizer
+}
+
+func (l *loader) load(p string) ([]rawObject, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return nil, err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+	}
+	info, err := os.Stat(real)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+	}
+	if !info.IsDir() {
+		if isKustomizationName(filepath.Base(abs)) {
+			return l.kustomize.build(filepath.Dir(real))
+		}
+		return l.file(abs)
+	}
+	if kustomizationFile(real) != "" {
+		return l.kustomize.build(real)
+	}
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return nil, err
+	}
+	var out []rawObject
+	for _, e := range entries {
+		if e.IsDir() || !isManifestName(e.Name()) {
+			continue
+		}
+		objs, err := l.file(filepath.Join(abs, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, objs...)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no kustomization and no objects in *.yaml, *.yml or *.json files (subdirectories are not read)", l.fs.boundary.rel(abs))
+	}
+	return out, nil
+}
+
+func isKustomizationName(name string) bool {
+	return slices.Contains([]string{"kustomization.yaml", "kustomization.yml", "Kustomization"}, name)
+}
+
+func isManifestName(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return !strings.HasPrefix(name, ".")
+	}
+	return false
+}
+
+// file reads a plain manifest file (not through kustomize).
+func (l *loader) file(abs string) ([]rawObject, error) {
+	real, err := l.fs.resolve(abs)
+	if err != nil {
+		return nil, err
+	}
+	display := l.fs.boundary.rel(abs)
+	data, err := readBounded(real, display)
+	if err != nil {
+		return nil, err
+	}
+	return parseManifests(display, data)
+}
+
+// finish gives each object its identity and namespace, removes ignored
+// fields, and refuses objects Server-Side Apply cannot address.
+func finish(raws []rawObject, opts Options, cfg *config.Config) ([]Object, error) {
+	defaultNS := opts.Namespace
+	if defaultNS == "" {
+		defaultNS = "default"
+	}
+	sc := newScopes(opts.Scope, raws)
+	var errs []error
+	fail := func(err error) { errs = append(errs, err) }
+	seen := map[ID]rawObject{}
+	out := make([]Object, 0, len(raws))
+	for _, r := range raws {
+		u := &unstructured.Unstructured{Object: r.obj}
+		if err := checkIdentity(r); err != nil {
+			fail(err)
+			continue
+		}
+		gvk := u.GroupVersionKind()
+		namespaced, err := sc.namespaced(gvk)
+		if err != nil {
+			fail(fmt.Errorf("%s: %s %s: scope: %w", r.where(), gvk.Kind, u.GetName(), err))
+			continue
+		}
+		switch {
+		case namespaced && u.GetNamespace() == "":
+			u.SetNamespace(defaultNS)
+		case !namespaced && u.GetNamespace() != "":
+			// The API server ignores it for cluster-scoped kinds; the
+			// identity must not carry it.
+			unstructured.RemoveNestedField(u.Object, "metadata", "namespace")
+		}
+		id := IDOf(u)
+		if first, dup := seen[id]; dup {
+			fail(fmt.Errorf("%s: defined twice: in %s and in %s", id, first.where(), r.where()))
+			continue
+		}
+		seen[id] = r
+		removeIgnored(u.Object, cfg.IgnoredPaths(id.Group, id.Kind, id.Namespace, id.Name))
+		out = append(out, Object{ID: id, Object: u, Source: r.source, Line: r.line})
+	}
+	if len(errs) > 0 {
+		if len(errs) > maxReported {
+			errs = append(errs[:maxReported], fmt.Errorf("... and %d more errors", len(errs)-maxReported))
+		}
+		return nil, errors.Join(errs...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ID.Less(out[j].ID) })
+	return out, nil
+}
+
+// checkIdentity refuses objects without the fields that identify them.
+func checkIdentity(r rawObject) error {
+	apiVersion, _ := r.obj["apiVersion"].(string)
+	kind, _ := r.obj["kind"].(string)
+	if apiVersion == "" || kind == "" {
+		return fmt.Errorf("%s: not a Kubernetes object: apiVersion and kind are required", r.where())
+	}
+	if _, err := schema.ParseGroupVersion(apiVersion); err != nil {
+		return fmt.Errorf("%s: %s: bad apiVersion %q", r.where(), kind, apiVersion)
+	}
+	meta, ok := r.obj["metadata"].(map[string]any)
+	if !ok && r.obj["metadata"] != nil {
+		return fmt.Errorf("%s: %s: metadata must be a mapping", r.where(), kind)
+	}
+	for _, f := range []string{"name", "namespace", "generateName"} {
+		if v, found := meta[f]; found && v != nil {
+			if _, isString := v.(string); !isString {
+				return fmt.Errorf("%s: %s: metadata.%s must be a string", r.where(), kind, f)
+			}
+		}
+	}
+	name, _ := meta["name"].(string)
+	if name != "" {
+		return nil
+	}
+	if g, _ := meta["generateName"].(string); g != "" {
+		return fmt.Errorf("%s: %s with generateName %q and no name: Server-Side Apply needs a fixed metadata.name", r.where(), kind, g)
+	}
+	return fmt.Errorf("%s: %s without metadata.name: Server-Side Apply needs one", r.where(), kind)
+}

@@ -1,0 +1,107 @@
+package render
+
+import (
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// ScopeResolver tells whether a kind is namespaced; *kube.Client answers
+// from the API server's discovery.
+type ScopeResolver interface {
+	IsNamespaced(gvk schema.GroupVersionKind) (bool, error)
+}
+
+// clusterScoped are the cluster-scoped kinds Kubernetes serves itself (and
+// common add-ons'), used when no cluster is available: kubectl would ask
+// discovery. TestBuiltinScopesMatchAPIServer compares the list with a real
+// kube-apiserver.
+var clusterScoped = map[schema.GroupKind]bool{
+	{Group: "", Kind: "Namespace"}:                                                    true,
+	{Group: "", Kind: "Node"}:                                                         true,
+	{Group: "", Kind: "PersistentVolume"}:                                             true,
+	{Group: "", Kind: "ComponentStatus"}:                                              true,
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:                         true,
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}:                  true,
+	{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}:                 true,
+	{Group: "apiregistration.k8s.io", Kind: "APIService"}:                             true,
+	{Group: "storage.k8s.io", Kind: "StorageClass"}:                                   true,
+	{Group: "storage.k8s.io", Kind: "CSIDriver"}:                                      true,
+	{Group: "storage.k8s.io", Kind: "CSINode"}:                                        true,
+	{Group: "storage.k8s.io", Kind: "VolumeAttachment"}:                               true,
+	{Group: "storage.k8s.io", Kind: "VolumeAttributesClass"}:                          true,
+	{Group: "scheduling.k8s.io", Kind: "PriorityClass"}:                               true,
+	{Group: "admissionregistration.k8s.io", Kind: "MutatingWebhookConfiguration"}:     true,
+	{Group: "admissionregistration.k8s.io", Kind: "ValidatingWebhookConfiguration"}:   true,
+	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicy"}:        true,
+	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"}: true,
+	{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicy"}:          true,
+	{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicyBinding"}:   true,
+	{Group: "networking.k8s.io", Kind: "IngressClass"}:                                true,
+	{Group: "networking.k8s.io", Kind: "IPAddress"}:                                   true,
+	{Group: "networking.k8s.io", Kind: "ServiceCIDR"}:                                 true,
+	{Group: "node.k8s.io", Kind: "RuntimeClass"}:                                      true,
+	{Group: "certificates.k8s.io", Kind: "CertificateSigningRequest"}:                 true,
+	{Group: "certificates.k8s.io", Kind: "ClusterTrustBundle"}:                        true,
+	{Group: "flowcontrol.apiserver.k8s.io", Kind: "FlowSchema"}:                       true,
+	{Group: "flowcontrol.apiserver.k8s.io", Kind: "PriorityLevelConfiguration"}:       true,
+	{Group: "resource.k8s.io", Kind: "DeviceClass"}:                                   true,
+	{Group: "resource.k8s.io", Kind: "ResourceSlice"}:                                 true,
+	{Group: "storagemigration.k8s.io", Kind: "StorageVersionMigration"}:               true,
+	{Group: "internal.apiserver.k8s.io", Kind: "StorageVersion"}:                      true,
+	{Group: "authentication.k8s.io", Kind: "TokenReview"}:                             true,
+	{Group: "authentication.k8s.io", Kind: "SelfSubjectReview"}:                       true,
+	{Group: "authorization.k8s.io", Kind: "SubjectAccessReview"}:                      true,
+	{Group: "authorization.k8s.io", Kind: "SelfSubjectAccessReview"}:                  true,
+	{Group: "authorization.k8s.io", Kind: "SelfSubjectRulesReview"}:                   true,
+	{Group: "policy", Kind: "PodSecurityPolicy"}:                                      true,
+	{Group: "metrics.k8s.io", Kind: "NodeMetrics"}:                                    true,
+	{Group: "snapshot.storage.k8s.io", Kind: "VolumeSnapshotClass"}:                   true,
+	{Group: "snapshot.storage.k8s.io", Kind: "VolumeSnapshotContent"}:                 true,
+	{Group: "gateway.networking.k8s.io", Kind: "GatewayClass"}:                        true,
+	{Group: "cert-manager.io", Kind: "ClusterIssuer"}:                                 true,
+}
+
+// scopes decides whether objects are namespaced: discovery when a resolver
+// is given, then the CRDs of the same render, then the built-in list; a
+// kind nobody knows is taken as namespaced, as most custom kinds are.
+type scopes struct {
+	resolver ScopeResolver
+	crds     map[schema.GroupKind]bool // from CustomResourceDefinitions in the render: namespaced?
+}
+
+func newScopes(resolver ScopeResolver, objs []rawObject) *scopes {
+	s := &scopes{resolver: resolver, crds: map[schema.GroupKind]bool{}}
+	for _, o := range objs {
+		if o.obj["kind"] != "CustomResourceDefinition" {
+			continue
+		}
+		if av, _ := o.obj["apiVersion"].(string); schema.FromAPIVersionAndKind(av, "").Group != "apiextensions.k8s.io" {
+			continue
+		}
+		spec, _ := o.obj["spec"].(map[string]any)
+		group, _ := spec["group"].(string)
+		names, _ := spec["names"].(map[string]any)
+		kind, _ := names["kind"].(string)
+		scope, _ := spec["scope"].(string)
+		if kind != "" {
+			s.crds[schema.GroupKind{Group: group, Kind: kind}] = scope != "Cluster"
+		}
+	}
+	return s
+}
+
+func (s *scopes) namespaced(gvk schema.GroupVersionKind) (bool, error) {
+	if s.resolver != nil {
+		ns, err := s.resolver.IsNamespaced(gvk)
+		if err == nil {
+			return ns, nil
+		}
+		if !meta.IsNoMatchError(err) {
+			return false, err
+		}
+	}
+	if ns, ok := s.crds[gvk.GroupKind()]; ok {
+		return ns, nil
+	}
+	return !clusterScoped[gvk.GroupKind()], nil
+}
