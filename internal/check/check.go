@@ -2,6 +2,7 @@ package check
 
 import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/predict"
@@ -26,6 +27,9 @@ type Input struct {
 	Hasher secrets.Hasher
 	// Fails tells whether a finding's category fails the check.
 	Fails func(ownership.Category) bool
+	// Ignored tells whether the repository config's ignore rules cover a
+	// path of an object; it only words release messages. May be nil.
+	Ignored func(id render.ID, p fieldpath.Path) bool
 	// Notes are report-wide caveats from the caller.
 	Notes []string
 }

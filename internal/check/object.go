@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/predict"
@@ -32,6 +33,10 @@ func (in Input) object(res predict.Result) report.Object {
 		Desired:      in.redact(res.Object.Object),
 		Live:         in.redact(res.Live),
 		Predicted:    in.redact(res.Predicted),
+	}
+	if in.Ignored != nil {
+		id := res.Object.ID
+		ai.Ignore = func(p fieldpath.Path) bool { return in.Ignored(id, p) }
 	}
 	if e := in.entry(res.Object.ID); e != nil {
 		ai.Applied, ai.Deployed = e.Applied, e.Deployed

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
@@ -147,7 +148,10 @@ func buildReport(ctx context.Context, o *checkOptions, paths []string, progress 
 		Snapshot:     snap,
 		Hasher:       hasher,
 		Fails:        func(c ownership.Category) bool { return policy[c] },
-		Notes:        notes,
+		Ignored: func(id render.ID, p fieldpath.Path) bool {
+			return cfg.IsIgnored(id.Group, id.Kind, id.Namespace, id.Name, p)
+		},
+		Notes: notes,
 	}), nil
 }
 
