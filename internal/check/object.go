@@ -22,10 +22,17 @@ const ReasonCheckFailed = "CheckFailed"
 func (in Input) object(res predict.Result) report.Object {
 	ro := reportObject(res.Object.Object, res.Object.Source, res.Object.Line)
 	ro.Baseline = ownership.BaselineLive
-	if res.Err != nil && res.Err.Op == predict.OpRead {
+	if in.entry(res.Object.ID) != nil {
+		ro.Baseline = ownership.BaselineSnapshot
+	}
+	if res.LiveErr != nil || (res.Err != nil && res.Err.Op == predict.OpRead) {
 		// Without live nothing can be compared; guessing "new" would claim
 		// a clean first deploy for an object that may well exist.
-		ro.Findings = []ownership.Finding{dryRunFinding(res.Err, nil)}
+		e := res.Err
+		if e == nil {
+			e = res.LiveErr
+		}
+		ro.Findings = []ownership.Finding{dryRunFinding(e, nil)}
 		return ro
 	}
 	ai := ownership.Input{

@@ -103,7 +103,7 @@ func buildReport(ctx context.Context, o *checkOptions, paths []string, progress 
 		return nil, err
 	}
 	if o.Offline {
-		return nil, errors.New("--offline: the offline engine is not implemented yet; run against a cluster")
+		return buildOfflineReport(ctx, o, paths, policy, progress)
 	}
 	cfg, err := config.Load(o.Config)
 	if err != nil {
@@ -113,6 +113,13 @@ func buildReport(ctx context.Context, o *checkOptions, paths []string, progress 
 		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency,
 	})
 	if err != nil {
+		return nil, err
+	}
+	engineOpts, err := clusterOptions(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := reach(ctx, client, engineOpts.Deadline); err != nil {
 		return nil, err
 	}
 	objs, err := render.Render(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg})
@@ -128,9 +135,7 @@ func buildReport(ctx context.Context, o *checkOptions, paths []string, progress 
 		return nil, err
 	}
 	progressf(progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
-	engine := predict.NewCluster(client, predict.ClusterOptions{
-		FieldManager: o.FieldManager, Concurrency: o.Concurrency, Deadline: checkDeadline,
-	})
+	engine := predict.NewCluster(client, engineOpts)
 	results, err := engine.Predict(ctx, objs)
 	if err != nil {
 		return nil, err

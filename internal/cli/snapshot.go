@@ -75,6 +75,9 @@ func takeSnapshot(ctx context.Context, o *snapshotOptions, paths []string, stder
 	if err != nil {
 		return nil, "", err
 	}
+	if err := reach(ctx, client, checkDeadline); err != nil {
+		return nil, "", err
+	}
 	objs, err := render.Render(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg})
 	if err != nil {
 		return nil, "", err

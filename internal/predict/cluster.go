@@ -302,7 +302,7 @@ func namespaceMissing(err error, ns string) bool {
 // failed read; a failed read leaves no prediction, because without live the
 // prediction could not be told from a new object.
 func (t *target) result() Result {
-	r := Result{Object: t.obj, Live: t.live}
+	r := Result{Object: t.obj, Live: t.live, LiveErr: t.liveErr}
 	switch {
 	case t.blocked != "":
 		r.Blocked = t.blocked
@@ -313,8 +313,12 @@ func (t *target) result() Result {
 	default:
 		r.Predicted = t.predicted
 	}
-	if r.Err != nil && (isSecret(t.obj.Object) || isSecret(t.live)) {
-		redactSecretValues(r.Err, t.obj.Object, t.live)
+	if isSecret(t.obj.Object) || isSecret(t.live) {
+		for _, e := range []*DryRunError{r.Err, r.LiveErr} {
+			if e != nil {
+				redactSecretValues(e, t.obj.Object, t.live)
+			}
+		}
 	}
 	return r
 }

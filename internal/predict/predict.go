@@ -34,6 +34,10 @@ type Result struct {
 	Predicted *unstructured.Unstructured
 	// Err is set when the cluster refused the dry-run or could not be asked.
 	Err *DryRunError
+	// LiveErr is set when the live object could not be read (Live is nil
+	// then, which must not be taken for "not in the cluster"). Err holds it
+	// too unless a refused dry-run outranks it.
+	LiveErr *DryRunError
 	// Blocked explains why the object cannot be dry-run before the deploy
 	// creates something it depends on, e.g. "cannot be dry-run until
 	// Namespace/shop exists". The object is new then.

@@ -83,6 +83,9 @@ func encodeFiles(snap *Snapshot) (map[string][]byte, error) {
 		files[p] = b
 		index.Objects = append(index.Objects, IndexEntry{ID: id, APIVersion: e.APIVersion, Path: p})
 	}
+	if err := encodeSchemas(snap, files); err != nil {
+		return nil, err
+	}
 	b, err := canonical(index)
 	if err != nil {
 		return nil, fmt.Errorf("encode index: %w", err)

@@ -7,6 +7,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // SchemaVersion of the files this package writes. Readers refuse files of a
@@ -65,6 +66,10 @@ type Snapshot struct {
 	// Commit holds the snapshot; set by Read and Write.
 	Commit  string
 	Objects map[render.ID]*Entry
+	// Schemas are the CustomResourceDefinitions of the custom kinds among
+	// Objects (trimmed, see TrimCRD), for the offline engine; a kind may be
+	// missing when its CRD could not be read.
+	Schemas map[schema.GroupKind]*unstructured.Unstructured
 }
 
 // Hashing returns the Hashing record of a Hasher.

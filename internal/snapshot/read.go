@@ -117,6 +117,9 @@ func decodeFolder(env string, files map[string][]byte) (*Snapshot, error) {
 		}
 		snap.Objects[e.ID] = e
 	}
+	if snap.Schemas, err = decodeSchemas(files); err != nil {
+		return nil, err
+	}
 	for p := range files {
 		if strings.HasPrefix(p, objectsDir+"/") && !listed[p] {
 			return nil, fail(p, "not listed in %s", indexFile)

@@ -32,8 +32,9 @@ type Store struct {
 
 // Open opens the snapshot branch of a repository: repo is a path to a
 // repository (its work tree, a subdirectory or a bare repository), a URL
-// (cloned bare into a temporary directory and pushed back), or "" for the
-// working directory's repository. Call Close when done.
+// (cloned bare into a temporary directory and pushed back), a git bundle
+// file (*.bundle, read only), or "" for the working directory's
+// repository. Call Close when done.
 func Open(ctx context.Context, repo, branch string) (*Store, error) {
 	if branch == "" {
 		branch = "ownership-snapshots"
@@ -47,6 +48,9 @@ func Open(ctx context.Context, repo, branch string) (*Store, error) {
 	}
 	if isURL(repo) {
 		return openURL(ctx, repo, branch)
+	}
+	if bundle, ok := bundlePath(repo); ok {
+		return openURL(ctx, bundle, branch)
 	}
 	dir := repo
 	if dir == "" {

@@ -74,6 +74,7 @@ func (s *Store) Take(ctx context.Context, c *kube.Client, objs []render.Object, 
 			Secrets:      HashingOf(h),
 		},
 		Objects: entries,
+		Schemas: CaptureSchemas(ctx, c, entries, log),
 	}
 	source := o.SourceCommit
 	if source == "" {

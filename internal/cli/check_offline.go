@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/predict"
+	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/snapshot"
+)
+
+// buildOfflineReport is check --offline: the snapshot's deployed objects
+// stand in for the cluster, and a local Server-Side Apply for its dry-run.
+func buildOfflineReport(ctx context.Context, o *checkOptions, paths []string, policy failPolicy, progress io.Writer) (*report.Report, error) {
+	cfg, err := config.Load(o.Config)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := readSnapshot(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if snap == nil {
+		// Without a snapshot there is nothing to predict from: every object
+		// would look new, and a clean report would claim what was not checked.
+		return nil, fmt.Errorf("--offline: no snapshot of environment %s on branch %s (repository %q); the offline engine predicts from the last deploy's snapshot: run `ownership-check snapshot` after a deploy, or check against the cluster", o.Environment, o.SnapshotBranch, o.SnapshotRepo)
+	}
+	hasher, err := snapshotHasher(snap)
+	if err != nil {
+		return nil, err
+	}
+	objs, err := render.Render(ctx, paths, render.Options{
+		Namespace: offlineNamespace(o), Scope: snapshotScopes(snap.Schemas), Config: cfg,
+	})
+	if err != nil {
+		return nil, err
+	}
+	live := make(map[render.ID]*unstructured.Unstructured, len(snap.Objects))
+	for id, e := range snap.Objects {
+		if e.Deployed != nil {
+			live[id] = e.Deployed
+		}
+	}
+	crds := make([]*unstructured.Unstructured, 0, len(snap.Schemas))
+	for _, c := range snap.Schemas {
+		crds = append(crds, c)
+	}
+	engine := predict.NewOffline(predict.OfflineOptions{
+		FieldManager: o.FieldManager, Live: live, CRDs: crds, Hasher: hasher,
+	})
+	progressf(progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, shortCommit(snap.Commit), o.Environment)
+	results, err := engine.Predict(ctx, objs)
+	if err != nil {
+		return nil, err
+	}
+	notes := []string{offlineNote(snap)}
+	for _, d := range engine.Deduced(objs) {
+		notes = append(notes, "offline: "+d+": structure deduced from the values, so keyed lists are owned whole rather than item by item as the API server does")
+	}
+	return check.Build(check.Input{
+		FieldManager: o.FieldManager,
+		Environment:  o.Environment,
+		ToolVersion:  o.ToolVersion,
+		Engine:       "offline",
+		Results:      results,
+		Snapshot:     snap,
+		Hasher:       hasher,
+		Fails:        func(c ownership.Category) bool { return policy[c] },
+		Notes:        notes,
+	}), nil
+}
+
+func offlineNote(snap *snapshot.Snapshot) string {
+	when := ""
+	if !snap.Index.DeployedAt.IsZero() {
+		when = " (deployed " + snap.Index.DeployedAt.UTC().Format("2006-01-02T15:04:05Z") + ")"
+	}
+	return fmt.Sprintf("offline engine: the cluster is taken to be as snapshot %s%s left it. Changes made since (drift, conflicts with other managers) cannot be seen, and the API server's defaulting, validation and admission do not run, so no dry-run error is predicted: a split-owned item shows as split-ownership only", shortCommit(snap.Commit), when)
+}
+
+func shortCommit(c string) string {
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
+}
+
+// offlineNamespace is the namespace of objects that set none: the flag,
+// else the kubeconfig context's when there is a kubeconfig (read, never
+// contacted), else default.
+func offlineNamespace(o *checkOptions) string {
+	if o.Namespace != "" {
+		return o.Namespace
+	}
+	if _, ns, err := kube.LoadConfig(kube.LoadOptions{Kubeconfig: o.Kubeconfig, Context: o.Context}); err == nil && ns != "" {
+		return ns
+	}
+	return "default"
+}
+
+// schemaScopes answers the render's scope questions from the snapshot's
+// CRDs; other kinds fall back to the render's CRDs and the built-in list.
+type schemaScopes map[schema.GroupKind]bool
+
+func snapshotScopes(crds map[schema.GroupKind]*unstructured.Unstructured) render.ScopeResolver {
+	s := schemaScopes{}
+	for gk, c := range crds {
+		scope, _, _ := unstructured.NestedString(c.Object, "spec", "scope")
+		s[gk] = scope != "Cluster"
+	}
+	return s
+}
+
+func (s schemaScopes) IsNamespaced(gvk schema.GroupVersionKind) (bool, error) {
+	if ns, ok := s[gvk.GroupKind()]; ok {
+		return ns, nil
+	}
+	return false, &meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gvk.Version}}
+}

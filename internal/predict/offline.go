@@ -1,0 +1,236 @@
+package predict
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/secrets"
+)
+
+// OfflineOptions configure the offline engine.
+type OfflineOptions struct {
+	// FieldManager is the manager the deploy applies with (--field-manager).
+	FieldManager string
+	// Live is what each object is taken to be now: the snapshot's deployed
+	// object, with its managedFields. An object it lacks is created.
+	Live map[render.ID]*unstructured.Unstructured
+	// CRDs are CustomResourceDefinitions whose schemas type custom kinds:
+	// those the snapshot recorded, then those of the render (which win).
+	CRDs []*unstructured.Unstructured
+	// Hasher hides Secret values before they are merged, the way the
+	// snapshot hid them, so that the prediction never holds a value.
+	Hasher secrets.Hasher
+}
+
+// Offline predicts without a cluster: a local Server-Side Apply with force
+// (structured-merge-diff, the code the API server runs) of each rendered
+// object onto the snapshot's deployed object. What it cannot see: changes
+// made since the snapshot (drift), the server's defaulting, validation and
+// admission, and whether the namespace or the permissions exist. So it
+// reports no dry-run errors for those, and a split-owned item that the
+// server would refuse shows as the split-ownership finding alone.
+type Offline struct {
+	opts     OfflineOptions
+	managers *managers
+}
+
+var _ Engine = (*Offline)(nil)
+
+// NewOffline returns the offline engine.
+func NewOffline(o OfflineOptions) *Offline {
+	crds := crdKinds{}
+	for _, c := range o.CRDs {
+		if c != nil {
+			crds.addCRD(c)
+		}
+	}
+	return &Offline{opts: o, managers: newManagers(crds)}
+}
+
+// ReasonOffline marks an object the offline merge could not predict.
+const ReasonOffline = "OfflineMergeFailed"
+
+// Predict implements Engine. Objects are merged in the render's CRDs too:
+// a custom resource of a CRD this deploy adds is typed by it.
+func (e *Offline) Predict(ctx context.Context, objs []render.Object) ([]Result, error) {
+	if e.opts.FieldManager == "" {
+		return nil, errors.New("predict: no field manager (--field-manager is required)")
+	}
+	crds := crdKinds{}
+	for _, o := range objs {
+		if o.Object != nil && isCRD(o.Object.GroupVersionKind()) {
+			crds.addCRD(o.Object)
+		}
+	}
+	m := e.managers
+	if len(crds) > 0 {
+		merged := crdKinds{}
+		for k, v := range e.managers.crds {
+			merged[k] = v
+		}
+		for k, v := range crds {
+			merged[k] = v
+		}
+		m = newManagers(merged)
+	}
+	for _, o := range objs {
+		if o.Object == nil {
+			return nil, fmt.Errorf("%s: predict: no object", o.ID)
+		}
+	}
+	// The API server shares one field manager among concurrent requests;
+	// so do the workers here, one per CPU.
+	results := make([]Result, len(objs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(objs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = e.predict(m, objs[i])
+			}
+		}()
+	}
+	var err error
+	for i := range objs {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err != nil {
+		return nil, fmt.Errorf("predict: %w", err)
+	}
+	return results, nil
+}
+
+// Deduced lists, one line per kind, the kinds of objs whose structure the
+// offline engine deduces from the values for want of a schema: their keyed
+// lists are owned as a whole, not item by item as the server does.
+func (e *Offline) Deduced(objs []render.Object) []string {
+	crds := crdKinds{}
+	for k, v := range e.managers.crds {
+		crds[k] = v
+	}
+	for _, o := range objs {
+		if o.Object != nil && isCRD(o.Object.GroupVersionKind()) {
+			crds.addCRD(o.Object)
+		}
+	}
+	m := newManagers(crds)
+	seen := map[schema.GroupVersionKind]bool{}
+	var out []string
+	for _, o := range objs {
+		if o.Object == nil {
+			continue
+		}
+		gvk := o.Object.GroupVersionKind()
+		if seen[gvk] {
+			continue
+		}
+		seen[gvk] = true
+		if km := m.get(gvk); km.deduced != "" {
+			out = append(out, km.deduced)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func isCRD(gvk schema.GroupVersionKind) bool {
+	return gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition"
+}
+
+// predict merges one object.
+func (e *Offline) predict(m *managers, o render.Object) Result {
+	r := Result{Object: o}
+	if live := e.opts.Live[o.ID]; live != nil {
+		r.Live = live
+	}
+	if o.Object.GetName() == "" {
+		r.Err = &DryRunError{ID: o.ID, Op: OpDryRun, Reason: string(metav1.StatusReasonInvalid),
+			Message: "metadata.name is empty: Server-Side Apply needs a name (generateName cannot be applied)"}
+		return r
+	}
+	gvk := o.Object.GroupVersionKind()
+	km := m.get(gvk)
+	if km.err != nil {
+		r.Err = offlineError(o.ID, km.err)
+		return r
+	}
+	body := applyBody(o.Object, o.Object.GetNamespace() != "", o.Object.GetNamespace())
+	secret := isSecret(body)
+	if secret {
+		body = e.opts.Hasher.Redact(body)
+	}
+	var live *unstructured.Unstructured
+	if r.Live != nil {
+		live = r.Live.DeepCopy()
+	} else {
+		// A create starts from an empty object of the kind, as the API
+		// server's apply does.
+		live = &unstructured.Unstructured{Object: map[string]any{}}
+		live.SetGroupVersionKind(gvk)
+		live.SetName(body.GetName())
+		live.SetNamespace(body.GetNamespace())
+	}
+	out, err := km.fm.Apply(live, body, e.opts.FieldManager, true)
+	if err != nil {
+		r.Err = offlineError(o.ID, err)
+		return r
+	}
+	u, ok := out.(*unstructured.Unstructured)
+	if !ok {
+		r.Err = offlineError(o.ID, fmt.Errorf("merge returned %T", out))
+		return r
+	}
+	if secret {
+		foldStringData(u)
+	}
+	r.Predicted = u
+	return r
+}
+
+// offlineError words a failed merge. A manifest that does not fit its
+// schema is the config's fault, as the server would say (Invalid).
+func offlineError(id render.ID, err error) *DryRunError {
+	reason := ReasonOffline
+	msg := err.Error()
+	if strings.Contains(msg, "field not declared in schema") || strings.Contains(msg, "failed to create typed patch object") ||
+		strings.Contains(msg, "expected ") {
+		reason = string(metav1.StatusReasonInvalid)
+	}
+	return &DryRunError{ID: id, Op: OpDryRun, Reason: reason, Message: "offline merge: " + msg, Err: err}
+}
+
+// foldStringData does what the API server does with a Secret's stringData:
+// its keys go into data (stringData wins) and stringData is not stored.
+// Both are hashes here, and a string hashes as its bytes do in data.
+func foldStringData(u *unstructured.Unstructured) {
+	sd, ok := u.Object["stringData"].(map[string]any)
+	if !ok {
+		return
+	}
+	data, _ := u.Object["data"].(map[string]any)
+	if data == nil {
+		data = map[string]any{}
+	}
+	for k, v := range sd {
+		data[k] = v
+	}
+	u.Object["data"] = data
+	delete(u.Object, "stringData")
+}
