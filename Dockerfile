@@ -14,9 +14,11 @@ FROM alpine:3.20
 RUN apk add --no-cache git ca-certificates \
  && git config --system --add safe.directory '*'
 COPY --from=build /out/ownership-check /usr/local/bin/ownership-check
-# Not root. 1001 is the runner user of GitHub-hosted runners, which owns the
-# mounted workspace and the GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files; on a
-# self-hosted runner with another uid, pass --user to match (see docs/).
-USER 1001:121
+# No USER: GitHub starts Docker actions as root and a fixed uid breaks on
+# runners whose user differs (the workspace and the GITHUB_OUTPUT files are
+# the runner user's, and a workflow cannot pass --user to an action).
+# `ownership-check action` drops root itself, to the owner of
+# GITHUB_WORKSPACE, before it reads anything (internal/cli/actionuser_linux.go).
+# Outside Actions, run the image with --user.
 ENTRYPOINT ["/usr/local/bin/ownership-check"]
 CMD ["action"]

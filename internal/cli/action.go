@@ -57,6 +57,9 @@ type actionRun struct {
 }
 
 func runAction(ctx context.Context, version string, stdout, stderr io.Writer) error {
+	if err := dropToWorkspaceOwner(actionGetenv("GITHUB_WORKSPACE")); err != nil {
+		return &ExitCodeError{Code: ExitError, Err: err}
+	}
 	a := githubactions.New(githubactions.WithWriter(stdout), githubactions.WithGetenv(actionGetenv))
 	run := &actionRun{a: a, version: version, stdout: stdout, stderr: stderr, tempDir: a.Getenv("RUNNER_TEMP")}
 	if run.tempDir == "" {
@@ -81,7 +84,7 @@ func runAction(ctx context.Context, version string, stdout, stderr io.Writer) er
 		if inErr != nil {
 			return run.toolError(inErr)
 		}
-		return run.toolError(errors.New("mode migrate: not implemented yet"))
+		return run.migrate(ctx)
 	}
 	if in.FailOn != "" {
 		if _, err := parseFailOn(in.FailOn); err != nil {

@@ -106,7 +106,7 @@ func newActionEnv(t *testing.T, event string, rep *report.Report, checkErr error
 		"GITHUB_REPOSITORY": repoName, "GITHUB_REPOSITORY_OWNER": "Codertocat",
 		"GITHUB_API_URL": e.srv.URL, "GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "4242", "GITHUB_RUN_ATTEMPT": "1",
 		"GITHUB_OUTPUT": e.output, "GITHUB_STEP_SUMMARY": e.summary, "RUNNER_TEMP": e.temp,
-		"HOME": t.TempDir(), "KUBECONFIG": "", "KUBERNETES_SERVICE_HOST": "", "NO_COLOR": "1",
+		"HOME": t.TempDir(), "GITHUB_WORKSPACE": t.TempDir(), "KUBECONFIG": "", "KUBERNETES_SERVICE_HOST": "", "NO_COLOR": "1",
 	} {
 		t.Setenv(k, v)
 	}
@@ -565,13 +565,5 @@ current-context: staging
 	}
 	if strings.Count(log, token) != 1 {
 		t.Error("the token appears in the log beyond its mask command")
-	}
-}
-
-func TestActionMigrateNotImplemented(t *testing.T) {
-	e := newActionEnv(t, "pull_request.synchronize.json", failingReport(), nil)
-	t.Setenv("INPUT_MODE", "migrate")
-	if code, log := e.run(); code != ExitError || !strings.Contains(log, "mode migrate: not implemented yet") {
-		t.Errorf("exit %d", code)
 	}
 }

@@ -7,7 +7,10 @@ import (
 )
 
 const (
-	exampleDoc   = "../../docs/example-comment.md"
+	// docs/example-comment.md is generated from real reports by
+	// internal/check's TestExampleComment; this one covers what the
+	// scenarios do not (offline engine, Secrets, anomalies, removed objects).
+	exampleDoc   = "testdata/example-comment.md"
 	exampleBegin = "<!-- example:begin -->\n"
 	exampleEnd   = "<!-- example:end -->\n"
 )
