@@ -76,6 +76,7 @@ type Result struct {
 func (s *Sticky) Update(ctx context.Context, merge func(old string) string, present func(body string) bool) (Result, error) {
 	var res Result
 	var created int64
+	var failed int // transient failures of writes
 	attempts := s.Attempts
 	if attempts <= 0 {
 		attempts = 5
@@ -95,7 +96,7 @@ func (s *Sticky) Update(ctx context.Context, merge func(old string) string, pres
 				res.Outcome = Unchanged
 			}
 			if created != 0 && created != cur.GetID() {
-				if _, err := s.Issues.DeleteComment(ctx, s.Owner, s.Repo, created); err != nil && statusOf(err) != http.StatusNotFound {
+				if _, err := s.api().DeleteComment(ctx, s.Owner, s.Repo, created); err != nil && statusOf(err) != http.StatusNotFound {
 					return res, classify(fmt.Sprintf("deleting duplicate comment %d", created), err)
 				}
 			}
@@ -108,6 +109,9 @@ func (s *Sticky) Update(ctx context.Context, merge func(old string) string, pres
 		if cur == nil {
 			c, _, err := s.Issues.CreateComment(ctx, s.Owner, s.Repo, s.Number, &gh.IssueComment{Body: gh.String(merge(""))})
 			if err != nil {
+				if s.againAfter(ctx, err, &failed) {
+					continue
+				}
 				return res, classify(fmt.Sprintf("creating a comment on pull request #%d", s.Number), err)
 			}
 			created = c.GetID()
@@ -123,6 +127,8 @@ func (s *Sticky) Update(ctx context.Context, merge func(old string) string, pres
 				// Deleted by a job cleaning up its duplicate: read again.
 				res.Writes++
 				continue
+			case err != nil && s.againAfter(ctx, err, &failed):
+				continue
 			case err != nil:
 				return res, classify(fmt.Sprintf("editing comment %d", cur.GetID()), err)
 			}
@@ -137,7 +143,7 @@ func (s *Sticky) Update(ctx context.Context, merge func(old string) string, pres
 
 // Post creates a new comment, for `comment: new`.
 func (s *Sticky) Post(ctx context.Context, body string) (Result, error) {
-	c, _, err := s.Issues.CreateComment(ctx, s.Owner, s.Repo, s.Number, &gh.IssueComment{Body: gh.String(body)})
+	c, _, err := s.api().CreateComment(ctx, s.Owner, s.Repo, s.Number, &gh.IssueComment{Body: gh.String(body)})
 	if err != nil {
 		return Result{}, classify(fmt.Sprintf("creating a comment on pull request #%d", s.Number), err)
 	}
@@ -150,7 +156,7 @@ func (s *Sticky) find(ctx context.Context) ([]*gh.IssueComment, error) {
 	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
 	var marked []*gh.IssueComment
 	for {
-		page, resp, err := s.Issues.ListComments(ctx, s.Owner, s.Repo, s.Number, opts)
+		page, resp, err := s.api().ListComments(ctx, s.Owner, s.Repo, s.Number, opts)
 		if err != nil {
 			return nil, classify(fmt.Sprintf("listing the comments of pull request #%d", s.Number), err)
 		}
@@ -202,4 +208,27 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// api is Issues with transient failures retried (retry.go), for the
+// requests that carry no body merged from an earlier read.
+func (s *Sticky) api() Issues { return retrying{Issues: s.Issues, sleep: sleepRetry} }
+
+// againAfter waits out a transient failure of a write and tells Update to
+// start over from a fresh read. A write is never re-sent as it was: its
+// body was merged from a read that other jobs' writes may have overtaken,
+// and the settle check only covers writes that land soon after their read.
+func (s *Sticky) againAfter(ctx context.Context, err error, failed *int) bool {
+	again, wait := transient(err)
+	if !again || *failed+1 >= apiAttempts {
+		return false
+	}
+	*failed++
+	if wait == 0 {
+		wait = time.Duration(*failed) * time.Second
+	}
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
+		return false
+	}
+	return sleep(ctx, wait) == nil
 }

@@ -31,6 +31,10 @@ type Cluster struct {
 
 	stopOnce sync.Once
 	stopErr  error
+
+	// restartMu serialises KillAPIServer and StartAPIServer (restart.go).
+	restartMu sync.Mutex
+	restarts  int
 }
 
 // Start runs etcd and kube-apiserver on free loopback ports and returns once

@@ -54,6 +54,8 @@ type Server struct {
 	readOnly bool
 	latency  time.Duration
 	calls    []Call
+	// intercept answers faults instead of handling (faults.go).
+	intercept func(method, path string) *Fault
 }
 
 // New serves repository repo ("owner/name") with the given pull requests.
@@ -129,7 +131,10 @@ func (s *Server) delay() {
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.delay()
-	status := s.handle(w, r)
+	status, faulted := s.intercepted(w, r)
+	if !faulted {
+		status = s.handle(w, r)
+	}
 	s.mu.Lock()
 	s.calls = append(s.calls, Call{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: status})
 	s.mu.Unlock()

@@ -1,0 +1,12 @@
+package reliability_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/testcluster"
+)
+
+var cluster *testcluster.Cluster
+
+func TestMain(m *testing.M) { os.Exit(testcluster.Run(m, &cluster)) }
