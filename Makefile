@@ -4,7 +4,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 BIN      := dist/ownership-check
 
-.PHONY: all build demo test test-deps unit lint bench clean
+.PHONY: all build demo test test-deps unit lint bench bench-go clean
 
 all: lint test
 
@@ -35,7 +35,15 @@ lint:
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# check vs check --offline vs kubectl diff vs the bare dry-run PATCHes on the
+# real test API server (docs/benchmarks.md). BENCH_N=100,1000,5000 for the
+# whole curve.
+BENCH_N ?= 100,1000
 bench: test-deps
+	./bench/run -n $(BENCH_N) -markdown dist/benchmarks.md
+
+# The packages' Go micro-benchmarks.
+bench-go: test-deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:

@@ -36,6 +36,17 @@ type Input struct {
 
 // Build analyses every object and returns the report, objects in ID order.
 func Build(in Input) *report.Report {
+	objects := make([]report.Object, 0, len(in.Results))
+	rendered := make(map[render.ID]bool, len(in.Results))
+	for _, res := range in.Results {
+		rendered[res.Object.ID] = true
+		objects = append(objects, in.object(res))
+	}
+	return in.assemble(objects, rendered)
+}
+
+// assemble completes the report from the analysed rendered objects.
+func (in Input) assemble(objects []report.Object, rendered map[render.ID]bool) *report.Report {
 	rep := &report.Report{
 		SchemaVersion: report.SchemaVersion,
 		Tool:          report.Tool{Name: "ownership-check", Version: in.ToolVersion},
@@ -44,12 +55,7 @@ func Build(in Input) *report.Report {
 		Engine:        in.Engine,
 		Snapshot:      snapshotInfo(in.Snapshot),
 		Notes:         in.Notes,
-		Objects:       make([]report.Object, 0, len(in.Results)),
-	}
-	rendered := make(map[render.ID]bool, len(in.Results))
-	for _, res := range in.Results {
-		rendered[res.Object.ID] = true
-		rep.Objects = append(rep.Objects, in.object(res))
+		Objects:       objects,
 	}
 	rep.Objects = append(rep.Objects, in.removed(rendered)...)
 	sortObjects(rep.Objects)

@@ -136,20 +136,15 @@ func buildReport(ctx context.Context, o *checkOptions, paths []string, progress 
 	}
 	progressf(progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
 	engine := predict.NewCluster(client, engineOpts)
-	results, err := engine.Predict(ctx, objs)
-	if err != nil {
-		return nil, err
-	}
 	var notes []string
 	if snap == nil {
 		notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
 	}
-	return check.Build(check.Input{
+	return check.Run(ctx, engine, objs, check.Input{
 		FieldManager: o.FieldManager,
 		Environment:  o.Environment,
 		ToolVersion:  o.ToolVersion,
 		Engine:       "cluster",
-		Results:      results,
 		Snapshot:     snap,
 		Hasher:       hasher,
 		Fails:        func(c ownership.Category) bool { return policy[c] },
@@ -157,7 +152,7 @@ func buildReport(ctx context.Context, o *checkOptions, paths []string, progress 
 			return cfg.IsIgnored(id.Group, id.Kind, id.Namespace, id.Name, p)
 		},
 		Notes: notes,
-	}), nil
+	})
 }
 
 // readSnapshot returns the environment's snapshot at the branch tip, or nil

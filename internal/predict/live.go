@@ -98,7 +98,11 @@ func (r *liveReader) list(ctx context.Context, g liveGroup) []*target {
 		}
 		for i := range page.Items {
 			if t, ok := want[page.Items[i].GetName()]; ok {
-				t.live = &page.Items[i]
+				// A copy of the item, not a pointer into the page: that
+				// would keep the whole page alive as long as any one of
+				// its objects.
+				item := page.Items[i]
+				t.live = &item
 				delete(want, t.name)
 			}
 		}

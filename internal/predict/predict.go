@@ -21,6 +21,17 @@ type Engine interface {
 	Predict(ctx context.Context, objs []render.Object) ([]Result, error)
 }
 
+// Streamer is an Engine that can hand each object's Result over as soon as
+// it is known, so that the caller analyses while requests are still in
+// flight and holds only the objects not analysed yet.
+type Streamer interface {
+	Engine
+	// PredictEach calls emit once per object, with its index in objs, from
+	// any goroutine but never concurrently. Its errors are Predict's; after
+	// an error some objects may not have been emitted.
+	PredictEach(ctx context.Context, objs []render.Object, emit func(i int, r Result)) error
+}
+
 // Result is what the cluster says about one rendered object. At most one of
 // Predicted, Err and Blocked is set; Live is independent of them, so that a
 // refused dry-run can still be explained from live managedFields.
