@@ -157,14 +157,9 @@ func (run *actionRun) checkOptions() (*checkOptions, func(), error) {
 	if o.FailOn == "" {
 		o.FailOn = DefaultFailOn
 	}
-	cleanup := func() {}
-	if in.Kubeconfig != "" {
-		path, err := ghaction.WriteKubeconfig(run.a, in.Kubeconfig, run.tempDir)
-		if err != nil {
-			return nil, cleanup, err
-		}
-		o.Kubeconfig = path
-		cleanup = func() { os.Remove(path) }
+	cleanup, err := run.useKubeconfigInput(&o.commonOptions)
+	if err != nil {
+		return nil, cleanup, err
 	}
 	switch in.Offline {
 	case "true":
@@ -311,13 +306,10 @@ func (run *actionRun) snapshot(ctx context.Context) error {
 		},
 		ToolVersion: run.version,
 	}
-	if in.Kubeconfig != "" {
-		path, err := ghaction.WriteKubeconfig(run.a, in.Kubeconfig, run.tempDir)
-		if err != nil {
-			return run.toolError(err)
-		}
-		defer os.Remove(path)
-		o.Kubeconfig = path
+	cleanup, err := run.useKubeconfigInput(&o.commonOptions)
+	defer cleanup()
+	if err != nil {
+		return run.toolError(err)
 	}
 	snap, err := runSnapshot(ctx, o, in.Paths, run.stdout, run.stderr)
 	if err != nil {
@@ -326,4 +318,20 @@ func (run *actionRun) snapshot(ctx context.Context) error {
 	ghaction.AddSummary(run.a, fmt.Sprintf("### ownership-check snapshot: %s\n\nRecorded %d objects in commit `%s` of the snapshot branch `%s`.\n",
 		in.Environment, len(snap.Objects), snap.Commit, in.SnapshotBranch))
 	return nil
+}
+
+// useKubeconfigInput writes the kubeconfig input (file content, token
+// already masked) to a private temporary file and points o at it; the
+// returned cleanup removes it. Without the input the runner's KUBECONFIG
+// is used as is.
+func (run *actionRun) useKubeconfigInput(o *commonOptions) (func(), error) {
+	if run.in.Kubeconfig == "" {
+		return func() {}, nil
+	}
+	path, err := ghaction.WriteKubeconfig(run.a, run.in.Kubeconfig, run.tempDir)
+	if err != nil {
+		return func() {}, err
+	}
+	o.Kubeconfig = path
+	return func() { os.Remove(path) }, nil
 }

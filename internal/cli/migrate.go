@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -147,16 +146,13 @@ func (run *actionRun) migrate(ctx context.Context) error {
 		},
 		Apply: true,
 	}
-	if in.Kubeconfig != "" {
-		path, err := ghaction.WriteKubeconfig(run.a, in.Kubeconfig, run.tempDir)
-		if err != nil {
-			return run.toolError(err)
-		}
-		defer os.Remove(path)
-		o.Kubeconfig = path
+	cleanup, err := run.useKubeconfigInput(&o.commonOptions)
+	defer cleanup()
+	if err != nil {
+		return run.toolError(err)
 	}
 	var out strings.Builder
-	_, err := migrateRunner(ctx, o, in.Paths, io.MultiWriter(run.stdout, &out))
+	_, err = migrateRunner(ctx, o, in.Paths, io.MultiWriter(run.stdout, &out))
 	title := "### ownership-check migrate: " + in.Environment + "\n\n"
 	if err != nil {
 		ghaction.AddSummary(run.a, title+"```\n"+out.String()+"```\n\n**Failed:** "+err.Error()+"\n")

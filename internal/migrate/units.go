@@ -13,7 +13,7 @@ import (
 // the autoscaler's replicas too.
 func units(all *fieldpath.Set, live map[string]any, scope *config.Path) []fieldpath.Path {
 	var out []fieldpath.Path
-	walkNodes(all, nil, func(p fieldpath.Path) bool {
+	ownership.WalkNodes(all, nil, func(p fieldpath.Path) bool {
 		if scope != nil && !scope.Covers(p) {
 			return true
 		}
@@ -41,20 +41,6 @@ func isUnit(p fieldpath.Path, live map[string]any, scope *config.Path) bool {
 	}
 	_, isMap := v.(map[string]any)
 	return isMap
-}
-
-// walkNodes visits every node of s that has children, parents first;
-// visit returns whether to descend.
-func walkNodes(s *fieldpath.Set, prefix fieldpath.Path, visit func(fieldpath.Path) bool) {
-	s.Children.Iterate(func(pe fieldpath.PathElement) {
-		child, _ := s.Children.Get(pe)
-		p := make(fieldpath.Path, len(prefix)+1)
-		copy(p, prefix)
-		p[len(prefix)] = pe
-		if visit(p) {
-			walkNodes(child, p, visit)
-		}
-	})
 }
 
 // under returns the paths of s at or below unit.

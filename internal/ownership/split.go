@@ -26,7 +26,7 @@ func (a *analysis) splitFindings() []Finding {
 		all = all.Union(o.Fields)
 	}
 	var out []Finding
-	walkNodes(all, nil, func(p fieldpath.Path) bool {
+	WalkNodes(all, nil, func(p fieldpath.Path) bool {
 		if !a.isUnit(p) || Covers(a.desiredSet, p) {
 			return true
 		}
@@ -42,16 +42,16 @@ func (a *analysis) splitFindings() []Finding {
 	return out
 }
 
-// walkNodes visits every node that has children, parents first; visit
-// returns whether to descend.
-func walkNodes(s *fieldpath.Set, prefix fieldpath.Path, visit func(fieldpath.Path) bool) {
+// WalkNodes visits every node of s that has children (maps, list items),
+// parents first, with its full path; visit returns whether to descend.
+func WalkNodes(s *fieldpath.Set, prefix fieldpath.Path, visit func(fieldpath.Path) bool) {
 	s.Children.Iterate(func(pe fieldpath.PathElement) {
 		child, _ := s.Children.Get(pe)
 		p := make(fieldpath.Path, len(prefix)+1)
 		copy(p, prefix)
 		p[len(prefix)] = pe
 		if visit(p) {
-			walkNodes(child, p, visit)
+			WalkNodes(child, p, visit)
 		}
 	})
 }
