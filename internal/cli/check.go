@@ -109,6 +109,11 @@ func buildReport(ctx context.Context, o *checkOptions, paths []string, progress 
 	if err != nil {
 		return nil, err
 	}
+	// The snapshot comes from git while discovery and rendering run: neither
+	// needs the other, and both stand before the first dry-run.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	snapshotRead := readSnapshotAsync(ctx, o)
 	client, err := kube.Load(kube.LoadOptions{
 		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency,
 	})
@@ -126,10 +131,11 @@ func buildReport(ctx context.Context, o *checkOptions, paths []string, progress 
 	if err != nil {
 		return nil, err
 	}
-	snap, err := readSnapshot(ctx, o)
-	if err != nil {
-		return nil, err
+	read := <-snapshotRead
+	if read.err != nil {
+		return nil, read.err
 	}
+	snap := read.snap
 	hasher, err := snapshotHasher(snap)
 	if err != nil {
 		return nil, err
@@ -153,6 +159,22 @@ func buildReport(ctx context.Context, o *checkOptions, paths []string, progress 
 		},
 		Notes: notes,
 	})
+}
+
+type snapshotResult struct {
+	snap *snapshot.Snapshot
+	err  error
+}
+
+// readSnapshotAsync reads the snapshot in the background; the channel
+// delivers exactly one result (cancel ctx to stop git early).
+func readSnapshotAsync(ctx context.Context, o *checkOptions) <-chan snapshotResult {
+	ch := make(chan snapshotResult, 1)
+	go func() {
+		snap, err := readSnapshot(ctx, o)
+		ch <- snapshotResult{snap, err}
+	}()
+	return ch
 }
 
 // readSnapshot returns the environment's snapshot at the branch tip, or nil
