@@ -7,9 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/report"
@@ -201,26 +199,7 @@ func prodExample(t *testing.T) *report.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kc := kubernetes.NewForConfigOrDie(cluster.Config())
-	verbs := []string{"get", "list", "patch", "create"}
-	mustCreate(t, func() error {
-		_, err := kc.RbacV1().ClusterRoles().Create(ctx, &rbacv1.ClusterRole{
-			ObjectMeta: metav1.ObjectMeta{Name: "example-checker"},
-			Rules: []rbacv1.PolicyRule{
-				{APIGroups: []string{"apps"}, Resources: []string{"deployments"}, Verbs: verbs},
-				{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: verbs},
-			},
-		}, metav1.CreateOptions{})
-		return err
-	})
-	mustCreate(t, func() error {
-		_, err := kc.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{
-			ObjectMeta: metav1.ObjectMeta{Name: "example-checker"},
-			RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "example-checker"},
-			Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: "checker", Namespace: "billing"}},
-		}, metav1.CreateOptions{})
-		return err
-	})
+	grantDeploymentsAndNamespaces(t, "example-checker", "billing", "checker")
 	code, rep, stderr := s.checkAs(serviceAccountKubeconfig(t, checker), "deploy/prod", "--environment", "prod")
 	if code != 1 {
 		t.Fatalf("prod: exit %d, want 1; stderr: %s", code, stderr)
@@ -256,27 +235,8 @@ func (s *scenario) snapshotEnv(env, manifests, configFile string) {
 
 // exampleReport fixes what differs from run to run.
 func exampleReport(rep *report.Report) *report.Report {
-	r := *rep
-	r.Tool.Version = "v0.1.0"
-	if r.Snapshot.Found {
-		r.Snapshot.Commit = "8f3c2a1b9d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a"
-		r.Snapshot.DeployedAt = "2026-05-04T09:30:00Z"
-	}
-	r.Objects = make([]report.Object, len(rep.Objects))
-	for i, o := range rep.Objects {
-		o.Findings = append(o.Findings[:0:0], o.Findings...)
-		for j, f := range o.Findings {
-			f.Managers = append(f.Managers[:0:0], f.Managers...)
-			for k := range f.Managers {
-				f.Managers[k].Time = "2026-05-04T10:00:00Z"
-			}
-			f.Owners = append(f.Owners[:0:0], f.Owners...)
-			for k := range f.Owners {
-				f.Owners[k].Time = "2026-05-04T10:00:00Z"
-			}
-			o.Findings[j] = f
-		}
-		r.Objects[i] = o
-	}
-	return &r
+	return normalized(rep, runValues{
+		version: "v0.1.0", commit: "8f3c2a1b9d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a",
+		deployedAt: "2026-05-04T09:30:00Z", managerTime: "2026-05-04T10:00:00Z",
+	})
 }

@@ -18,39 +18,18 @@ var update = flag.Bool("update", false, "rewrite the golden JSON reports in test
 // times) normalised, against testdata/golden/<name>.json.
 func checkGolden(t *testing.T, name string, rep *report.Report) {
 	t.Helper()
-	norm := *rep
-	norm.Tool.Version = "test"
-	if norm.Snapshot.Commit != "" {
-		norm.Snapshot.Commit = "<commit>"
-	}
-	if norm.Snapshot.DeployedAt != "" {
-		norm.Snapshot.DeployedAt = "<time>"
-	}
 	root, err := testcluster.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	norm.Objects = make([]report.Object, len(rep.Objects))
-	for i, o := range rep.Objects {
+	norm := normalized(rep, runValues{version: "test", commit: "<commit>", deployedAt: "<time>", managerTime: "<time>"})
+	for i := range norm.Objects {
 		// Sources outside the working directory are absolute: name them
 		// from the module root so the golden file is the same everywhere.
-		o.Source = strings.TrimPrefix(o.Source, filepath.ToSlash(root)+"/")
-		o.Findings = append(o.Findings[:0:0], o.Findings...)
-		for j, f := range o.Findings {
-			f.Managers = append(f.Managers[:0:0], f.Managers...)
-			for k := range f.Managers {
-				f.Managers[k].Time = "<time>"
-			}
-			f.Owners = append(f.Owners[:0:0], f.Owners...)
-			for k := range f.Owners {
-				f.Owners[k].Time = "<time>"
-			}
-			o.Findings[j] = f
-		}
-		norm.Objects[i] = o
+		norm.Objects[i].Source = strings.TrimPrefix(norm.Objects[i].Source, filepath.ToSlash(root)+"/")
 	}
 	var got bytes.Buffer
-	if err := report.WriteJSON(&got, &norm); err != nil {
+	if err := report.WriteJSON(&got, norm); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join("testdata", "golden", name+".json")
@@ -70,4 +49,37 @@ func checkGolden(t *testing.T, name string, rep *report.Report) {
 	if !bytes.Equal(got.Bytes(), want) {
 		t.Errorf("report differs from %s; if the change is intended, refresh with: go test ./internal/check -run %s -update\ngot:\n%s", path, t.Name(), got.String())
 	}
+}
+
+// runValues replace what differs from run to run in a report.
+type runValues struct{ version, commit, deployedAt, managerTime string }
+
+// normalized returns a copy of rep with the run's values replaced; rep is
+// left as it was.
+func normalized(rep *report.Report, v runValues) *report.Report {
+	r := *rep
+	r.Tool.Version = v.version
+	if r.Snapshot.Commit != "" {
+		r.Snapshot.Commit = v.commit
+	}
+	if r.Snapshot.DeployedAt != "" {
+		r.Snapshot.DeployedAt = v.deployedAt
+	}
+	r.Objects = make([]report.Object, len(rep.Objects))
+	for i, o := range rep.Objects {
+		o.Findings = append(o.Findings[:0:0], o.Findings...)
+		for j, f := range o.Findings {
+			f.Managers = append(f.Managers[:0:0], f.Managers...)
+			for k := range f.Managers {
+				f.Managers[k].Time = v.managerTime
+			}
+			f.Owners = append(f.Owners[:0:0], f.Owners...)
+			for k := range f.Owners {
+				f.Owners[k].Time = v.managerTime
+			}
+			o.Findings[j] = f
+		}
+		r.Objects[i] = o
+	}
+	return &r
 }

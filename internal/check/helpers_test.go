@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/ownership-check/ownership-check/internal/cli"
@@ -238,4 +240,30 @@ func scenarioDir(t *testing.T, root, name string) string {
 		t.Fatal(err)
 	}
 	return rel
+}
+
+// grantDeploymentsAndNamespaces lets a ServiceAccount read and dry-run
+// Deployments and Namespaces, and nothing else: the checker of the
+// Forbidden scenarios. role names the ClusterRole and its binding.
+func grantDeploymentsAndNamespaces(t *testing.T, role, namespace, serviceAccount string) {
+	t.Helper()
+	ctx := ctxTimeout(t)
+	kc := kubernetes.NewForConfigOrDie(cluster.Config())
+	verbs := []string{"get", "list", "patch", "create"}
+	if _, err := kc.RbacV1().ClusterRoles().Create(ctx, &rbacv1.ClusterRole{
+		ObjectMeta: metav1.ObjectMeta{Name: role},
+		Rules: []rbacv1.PolicyRule{
+			{APIGroups: []string{"apps"}, Resources: []string{"deployments"}, Verbs: verbs},
+			{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: verbs},
+		},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kc.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: role},
+		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: role},
+		Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: serviceAccount, Namespace: namespace}},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
 }

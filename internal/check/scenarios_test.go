@@ -7,11 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/ownership"
@@ -219,27 +217,7 @@ func TestScenarioForbiddenKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The checker may read and dry-run Deployments and Namespaces, not ConfigMaps.
-	kc := kubernetes.NewForConfigOrDie(cluster.Config())
-	subject := []rbacv1.Subject{{Kind: "ServiceAccount", Name: "checker", Namespace: "s8-rbac"}}
-	verbs := []string{"get", "list", "patch", "create"}
-	mustCreate(t, func() error {
-		_, err := kc.RbacV1().ClusterRoles().Create(ctx, &rbacv1.ClusterRole{
-			ObjectMeta: metav1.ObjectMeta{Name: "s8-checker"},
-			Rules: []rbacv1.PolicyRule{
-				{APIGroups: []string{"apps"}, Resources: []string{"deployments"}, Verbs: verbs},
-				{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: verbs},
-			},
-		}, metav1.CreateOptions{})
-		return err
-	})
-	mustCreate(t, func() error {
-		_, err := kc.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{
-			ObjectMeta: metav1.ObjectMeta{Name: "s8-checker"},
-			RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "s8-checker"},
-			Subjects:   subject,
-		}, metav1.CreateOptions{})
-		return err
-	})
+	grantDeploymentsAndNamespaces(t, "s8-checker", "s8-rbac", "checker")
 
 	code, rep, stderr := s.checkAs(serviceAccountKubeconfig(t, checker), "deployed")
 	if code != 1 {
