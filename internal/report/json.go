@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,23 +13,70 @@ import (
 // WriteJSON writes the spec's JSON report (interfaces.md), indented, with
 // Secret values hidden and empty lists written as [] so that "checked,
 // clean" (findings: []) differs from a missing field.
+//
+// The objects are redacted and encoded one at a time straight to w, so a
+// report of thousands of objects is never held a second time as one
+// encoded buffer (or one redacted copy); the bytes are the same as
+// encoding the whole report at once.
 func WriteJSON(w io.Writer, r *Report) error {
-	out := r.redacted()
-	if out.Objects == nil {
-		out.Objects = []Object{}
+	bw := bufio.NewWriter(w)
+	if err := writeJSON(bw, r); err != nil {
+		return fmt.Errorf("writing the JSON report: %w", err)
 	}
-	for i := range out.Objects {
-		if out.Objects[i].Findings == nil {
-			out.Objects[i].Findings = []ownership.Finding{}
-		}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	// Messages hold "<" and "&" often enough (server errors) that escaping
-	// them would make the file hard to read; it is never embedded in HTML.
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
+	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing the JSON report: %w", err)
 	}
 	return nil
+}
+
+func writeJSON(w *bufio.Writer, r *Report) error {
+	head := *r
+	head.Objects = []Object{}
+	var buf bytes.Buffer
+	if err := encodeIndented(&buf, &head, ""); err != nil {
+		return err
+	}
+	// head ends in `"objects": []` + "\n}\n": open the list there instead.
+	const tail = "[]\n}\n"
+	b := buf.Bytes()
+	if !bytes.HasSuffix(b, []byte(tail)) {
+		return fmt.Errorf("unexpected encoding of the report's end: %q", b[max(0, len(b)-20):])
+	}
+	if len(r.Objects) == 0 {
+		_, err := w.Write(b)
+		return err
+	}
+	if _, err := w.Write(b[:len(b)-len(tail)]); err != nil {
+		return err
+	}
+	w.WriteString("[\n")
+	for i, o := range r.Objects {
+		o = o.redact()
+		if o.Findings == nil {
+			o.Findings = []ownership.Finding{}
+		}
+		buf.Reset()
+		// Objects sit two levels deep: the same indentation the encoder
+		// gives them inside the whole report.
+		if err := encodeIndented(&buf, &o, "    "); err != nil {
+			return err
+		}
+		w.WriteString("    ")
+		w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		if i < len(r.Objects)-1 {
+			w.WriteString(",")
+		}
+		w.WriteString("\n")
+	}
+	_, err := w.WriteString("  ]\n}\n")
+	return err
+}
+
+func encodeIndented(buf *bytes.Buffer, v any, prefix string) error {
+	enc := json.NewEncoder(buf)
+	enc.SetIndent(prefix, "  ")
+	// Messages hold "<" and "&" often enough (server errors) that escaping
+	// them would make the file hard to read; it is never embedded in HTML.
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

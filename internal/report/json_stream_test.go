@@ -1,0 +1,46 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/ownership"
+)
+
+// The streamed report must be byte for byte what encoding the whole
+// (redacted) report at once gives.
+func TestWriteJSONStreamsTheSameBytes(t *testing.T) {
+	for name, r := range map[string]*Report{
+		"no objects":         {SchemaVersion: SchemaVersion, Environment: "dev"},
+		"clean object":       {Objects: []Object{{Kind: "ConfigMap", Name: "a"}}},
+		"several findings":   mixedReport(),
+		"offline with notes": offlineReport(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			var got bytes.Buffer
+			if err := WriteJSON(&got, r); err != nil {
+				t.Fatal(err)
+			}
+			want := r.redacted()
+			if want.Objects == nil {
+				want.Objects = []Object{}
+			}
+			for i := range want.Objects {
+				if want.Objects[i].Findings == nil {
+					want.Objects[i].Findings = []ownership.Finding{}
+				}
+			}
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(want); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != buf.String() {
+				t.Errorf("streamed JSON differs:\n got: %s\nwant: %s", got.String(), buf.String())
+			}
+		})
+	}
+}
