@@ -147,6 +147,15 @@ func parseSelector(s string) (Element, string, error) {
 // selectorEnd finds the ']' closing a selector, skipping quoted strings
 // (a key value may contain ']' or ',').
 func selectorEnd(s string) (int, error) {
+	if i := indexUnquoted(s, ']'); i >= 0 {
+		return i, nil
+	}
+	return 0, fmt.Errorf("missing ']' in %q", "["+s)
+}
+
+// indexUnquoted is the index of the first stop byte outside a quoted
+// string, or -1.
+func indexUnquoted(s string, stop byte) int {
 	inQuote := false
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
@@ -154,11 +163,11 @@ func selectorEnd(s string) (int, error) {
 			i++
 		case c == '"':
 			inQuote = !inQuote
-		case !inQuote && c == ']':
-			return i, nil
+		case !inQuote && c == stop:
+			return i
 		}
 	}
-	return 0, fmt.Errorf("missing ']' in %q", "["+s)
+	return -1
 }
 
 func parseKeys(body string) ([]Key, error) {
@@ -187,17 +196,10 @@ func parseKeys(body string) ([]Key, error) {
 	return keys, nil
 }
 
+// valueEnd is where a key's value ends: the next ',' outside quotes.
 func valueEnd(s string) int {
-	inQuote := false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case inQuote && c == '\\':
-			i++
-		case c == '"':
-			inQuote = !inQuote
-		case !inQuote && c == ',':
-			return i
-		}
+	if i := indexUnquoted(s, ','); i >= 0 {
+		return i
 	}
 	return len(s)
 }
