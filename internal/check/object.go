@@ -99,7 +99,7 @@ func dryRunFinding(e *predict.DryRunError, findings []ownership.Finding) ownersh
 	if len(splits) > 0 {
 		names := make([]string, 0, len(f.Managers))
 		for _, m := range f.Managers {
-			names = append(names, fmt.Sprintf("%s (%s)", m.Manager, m.Operation))
+			names = append(names, m.String())
 		}
 		sort.Strings(names)
 		f.Message += fmt.Sprintf("; likely caused by split ownership of %s, owned by %s (see split-ownership)",

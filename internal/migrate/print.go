@@ -21,24 +21,24 @@ func WritePlan(w io.Writer, pl *Plan) {
 		fmt.Fprintf(w, "%s%s (resourceVersion %s)\n", p.ID, sourceSuffix(p.Source), p.ResourceVersion)
 		for _, u := range p.Upgrades {
 			fmt.Fprintf(w, "  client-side apply: %s %s; its %d fields merge into %s (Apply)\n",
-				describeManager(u.Manager), u.Reason, u.Fields, m)
+				u.Manager.String(), u.Reason, u.Fields, m)
 		}
 		if len(p.UpgradeUnsent) > 0 {
 			fmt.Fprintf(w, "    the config does not send %s: the next deploy removes %s\n",
-				joinAnd(p.UpgradeUnsent), them(len(p.UpgradeUnsent)))
+				ownership.JoinAnd(p.UpgradeUnsent), them(len(p.UpgradeUnsent)))
 		}
 		for _, it := range p.Items {
 			fmt.Fprintf(w, "  split item %s\n", it.Path)
 			for _, o := range it.Owners {
-				fmt.Fprintf(w, "    %s owns %s\n", describeManager(o.Manager), joinAnd(o.Paths))
+				fmt.Fprintf(w, "    %s owns %s\n", o.Manager.String(), ownership.JoinAnd(o.Paths))
 			}
-			fmt.Fprintf(w, "    %s takes the fields of %s: it owns the item alone afterwards\n", m, joinAnd(others(it.Owners[1:])))
+			fmt.Fprintf(w, "    %s takes the fields of %s: it owns the item alone afterwards\n", m, ownership.JoinAnd(others(it.Owners[1:])))
 			switch {
 			case it.Gone:
 				fmt.Fprintf(w, "    the config no longer has this item: the next deploy removes it whole\n")
 			case len(it.Unsent) > 0:
 				fmt.Fprintf(w, "    the config does not send %s: the next deploy removes %s from the item\n",
-					joinAnd(it.Unsent), them(len(it.Unsent)))
+					ownership.JoinAnd(it.Unsent), them(len(it.Unsent)))
 			}
 		}
 	}
@@ -93,24 +93,6 @@ func sourceSuffix(src string) string {
 	return " from " + src
 }
 
-func describeManager(m ownership.Manager) string {
-	parts := []string{m.Operation}
-	if m.Subresource != "" {
-		parts = append(parts, m.Subresource)
-	}
-	return m.Manager + " (" + strings.Join(parts, ", ") + ")"
-}
-
-func joinAnd(s []string) string {
-	switch len(s) {
-	case 0:
-		return ""
-	case 1:
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
-}
-
 func them(n int) string {
 	if n == 1 {
 		return "it"
@@ -128,7 +110,7 @@ func objects(n int) string {
 func others(owners []ownership.FieldOwners) []string {
 	out := make([]string, len(owners))
 	for i, o := range owners {
-		out[i] = describeManager(o.Manager)
+		out[i] = o.Manager.String()
 	}
 	return out
 }

@@ -55,10 +55,10 @@ func ManagedSets(u *unstructured.Unstructured) (Ownership, error) {
 		set := &fieldpath.Set{}
 		if e.fieldsV1 != nil {
 			if e.fieldsType != "" && e.fieldsType != "FieldsV1" {
-				return nil, fmt.Errorf("managedFields[%d] (%s): unknown fieldsType %q", i, describeManager(e.id), e.fieldsType)
+				return nil, fmt.Errorf("managedFields[%d] (%s): unknown fieldsType %q", i, e.id.String(), e.fieldsType)
 			}
 			if set, err = ParseFieldsV1(e.fieldsV1); err != nil {
-				return nil, fmt.Errorf("managedFields[%d] (%s): %w", i, describeManager(e.id), err)
+				return nil, fmt.Errorf("managedFields[%d] (%s): %w", i, e.id.String(), err)
 			}
 		}
 		o, seen := byID[e.id]
@@ -209,8 +209,9 @@ func managerLess(a, b Manager) bool {
 	return a.Subresource < b.Subresource
 }
 
-// describeManager gives the form messages use: "kubectl (Update, scale)".
-func describeManager(m Manager) string {
+// String gives the form every message and report uses for an owner:
+// "kubectl (Update, scale)"; name and operation identify it together.
+func (m Manager) String() string {
 	parts := []string{}
 	if m.Operation != "" {
 		parts = append(parts, m.Operation)
@@ -231,13 +232,13 @@ func describeManager(m Manager) string {
 func describeManagers(ms []Manager) string {
 	names := make([]string, len(ms))
 	for i, m := range ms {
-		names[i] = describeManager(m)
+		names[i] = m.String()
 	}
-	return joinAnd(names)
+	return JoinAnd(names)
 }
 
-// joinAnd joins "a", "a and b", "a, b and c".
-func joinAnd(s []string) string {
+// JoinAnd joins "a", "a and b", "a, b and c".
+func JoinAnd(s []string) string {
 	switch len(s) {
 	case 0:
 		return ""

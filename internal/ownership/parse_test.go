@@ -121,7 +121,7 @@ func TestManagedSets(t *testing.T) {
 	}
 	var ids []string
 	for _, e := range o {
-		ids = append(ids, describeManager(e.Manager))
+		ids = append(ids, e.Manager.String())
 	}
 	if got := strings.Join(ids, "; "); got != "kubectl (Apply); kubectl (Update); kubectl (Update, scale)" {
 		t.Errorf("order: %s", got)
@@ -173,14 +173,14 @@ func TestDescribeManager(t *testing.T) {
 		{Manager: "x"}:                                                  "x",
 		{Operation: "Update"}:                                           "(unnamed manager) (Update)",
 	} {
-		if got := describeManager(m); got != want {
+		if got := m.String(); got != want {
 			t.Errorf("%+v: %q", m, got)
 		}
 	}
-	if got := joinAnd([]string{"a", "b", "c"}); got != "a, b and c" {
+	if got := JoinAnd([]string{"a", "b", "c"}); got != "a, b and c" {
 		t.Error(got)
 	}
-	if joinAnd(nil) != "" || joinAnd([]string{"a"}) != "a" {
+	if JoinAnd(nil) != "" || JoinAnd([]string{"a"}) != "a" {
 		t.Error("joinAnd")
 	}
 }

@@ -140,7 +140,7 @@ func (a *analysis) splitMessage(unit fieldpath.Path, owners []FieldOwners) strin
 		if len(fields) > maxListedFields {
 			fields = append(fields[:maxListedFields:maxListedFields], fmt.Sprintf("%d more", len(o.Paths)-maxListedFields))
 		}
-		parts[i] = describeManager(o.Manager) + " owns " + joinAnd(fields)
+		parts[i] = o.Manager.String() + " owns " + JoinAnd(fields)
 	}
 	return fmt.Sprintf("the config removes it, but its fields are split: %s. "+
 		"The deploy removes only the fields no other manager owns and leaves a partial item, "+

@@ -183,7 +183,7 @@ func verdictLine(secs []*Section) string {
 	var parts []string
 	for _, o := range outcomes {
 		if len(o.envs) > 0 {
-			parts = append(parts, o.phrase+" "+joinAnd(o.envs))
+			parts = append(parts, o.phrase+" "+ownership.JoinAnd(o.envs))
 		}
 	}
 	if len(parts) == 0 {

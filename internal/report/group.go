@@ -138,7 +138,7 @@ func listPaths(paths []string) string {
 	case len(paths) == 0:
 		return "the object"
 	case len(paths) <= 3:
-		return joinAnd(paths)
+		return ownership.JoinAnd(paths)
 	}
 	return fmt.Sprintf("%s and %d more fields", strings.Join(paths[:3], ", "), len(paths)-3)
 }
@@ -146,22 +146,13 @@ func listPaths(paths []string) string {
 // listManagers names each distinct owner once, "another manager" when none
 // is known.
 func listManagers(ms []ownership.Manager) string {
-	var names []string
-	for _, m := range ms {
-		if s := managerString(m); !slices.Contains(names, s) {
-			names = append(names, s)
-		}
-	}
-	if len(names) == 0 {
-		return "another manager"
-	}
-	return joinAnd(names)
+	return ownership.JoinAnd(uniqueNames(ms))
 }
 
 func uniqueNames(ms []ownership.Manager) []string {
 	var names []string
 	for _, m := range ms {
-		if s := managerString(m); !slices.Contains(names, s) {
+		if s := m.String(); !slices.Contains(names, s) {
 			names = append(names, s)
 		}
 	}
@@ -169,29 +160,6 @@ func uniqueNames(ms []ownership.Manager) []string {
 		return []string{"another manager"}
 	}
 	return names
-}
-
-// managerString is "kubectl (Update, scale)": name and operation identify an
-// owner together.
-func managerString(m ownership.Manager) string {
-	var details []string
-	if m.Operation != "" {
-		details = append(details, m.Operation)
-	}
-	if m.Subresource != "" {
-		details = append(details, m.Subresource)
-	}
-	if len(details) == 0 {
-		return m.Manager
-	}
-	return fmt.Sprintf("%s (%s)", m.Manager, strings.Join(details, ", "))
-}
-
-func joinAnd(s []string) string {
-	if len(s) <= 1 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 func pick(n int, one, many string) string {

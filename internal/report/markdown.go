@@ -147,7 +147,7 @@ func mdOwners(f ownership.Finding) string {
 			for _, p := range ow.Paths {
 				ps = append(ps, mdCode(p))
 			}
-			parts = append(parts, mdText(managerString(ow.Manager))+": "+strings.Join(ps, ", "))
+			parts = append(parts, mdText(ow.Manager.String())+": "+strings.Join(ps, ", "))
 		}
 		return strings.Join(parts, "; ")
 	}

@@ -114,7 +114,7 @@ func writeTextGroup(w io.Writer, p painter, obj Object, g Group) {
 		case len(f.Owners) > 0:
 			fmt.Fprintf(w, "%s%s\n", indent, f.Path)
 			for _, ow := range f.Owners {
-				fmt.Fprintf(w, "%s  %s: %s\n", indent, managerString(ow.Manager), strings.Join(ow.Paths, ", "))
+				fmt.Fprintf(w, "%s  %s: %s\n", indent, ow.Manager.String(), strings.Join(ow.Paths, ", "))
 			}
 		case f.Path != "" && hasValues(f):
 			line := fmt.Sprintf("%s%s  %s", indent, f.Path, change(f))
