@@ -34,7 +34,13 @@ const benchObjects = 500
 // patch, and returns the overlay's directory.
 func writeBenchKustomization(tb testing.TB, n int) string {
 	tb.Helper()
-	dir := tb.TempDir()
+	return writeBenchKustomizationIn(tb, tb.TempDir(), n, "bench")
+}
+
+// writeBenchKustomizationIn is writeBenchKustomization into dir, with the
+// overlay's objects in namespace.
+func writeBenchKustomizationIn(tb testing.TB, dir string, n int, namespace string) string {
+	tb.Helper()
 	var resources, generators strings.Builder
 	files := n * 9 / 10 / 3
 	generated := n - 3*files
@@ -48,7 +54,7 @@ func writeBenchKustomization(tb testing.TB, n int) string {
 	}
 	writeFile(tb, filepath.Join(dir, "base", "kustomization.yaml"),
 		"resources:\n"+resources.String()+"configMapGenerator:\n"+generators.String())
-	writeFile(tb, filepath.Join(dir, "overlay", "kustomization.yaml"), `namespace: bench
+	writeFile(tb, filepath.Join(dir, "overlay", "kustomization.yaml"), `namespace: `+namespace+`
 namePrefix: prod-
 labels:
   - pairs: {env: prod}
@@ -112,6 +118,60 @@ func BenchmarkRender500(b *testing.B) {
 	start := processCPU()
 	for i := 0; i < b.N; i++ {
 		if _, err := Render(context.Background(), []string{"overlay"}, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, processCPU()-start)
+}
+
+// Several paths at once, as a deploy of a few apps is run:
+//
+//	go test ./internal/render -short -run '^$' -bench 'Paths|Files' -benchmem
+//
+// BenchmarkRenderPaths4x500 renders four kustomizations of 500 objects;
+// BenchmarkRenderFiles5000 a directory of 40 multi-document YAML files
+// holding 5,000 objects (the layout of bench/run's manifests).
+func BenchmarkRenderPaths4x500(b *testing.B) {
+	root := b.TempDir()
+	var paths []string
+	for i := 0; i < 4; i++ {
+		app := fmt.Sprintf("app%d", i)
+		writeBenchKustomizationIn(b, filepath.Join(root, app), benchObjects, app)
+		paths = append(paths, filepath.Join(app, "overlay"))
+	}
+	b.Chdir(root)
+	benchRender(b, paths, 4*benchObjects)
+}
+
+func BenchmarkRenderFiles5000(b *testing.B) {
+	dir := b.TempDir()
+	const files, perFile = 40, 125
+	for f := 0; f < files; f++ {
+		var doc strings.Builder
+		for i := 0; i < perFile/3+1 && doc.Len() >= 0; i++ {
+			fmt.Fprintf(&doc, benchApp+"---\n", fmt.Sprintf("app-%02d-%03d", f, i))
+		}
+		// benchApp holds three objects; trim to perFile.
+		docs := strings.Split(doc.String(), "---\n")[:perFile]
+		writeFile(b, filepath.Join(dir, fmt.Sprintf("ns%02d.yaml", f)), strings.Join(docs, "---\n"))
+	}
+	b.Chdir(dir)
+	benchRender(b, []string{"."}, files*perFile)
+}
+
+func benchRender(b *testing.B, paths []string, want int) {
+	objs, err := Render(context.Background(), paths, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(objs) != want {
+		b.Fatalf("rendered %d objects, want %d", len(objs), want)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := processCPU()
+	for i := 0; i < b.N; i++ {
+		if _, err := Render(context.Background(), paths, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -29,20 +29,15 @@ type guardFS struct {
 	// scratch are path prefixes kustomize may use for git clones; empty
 	// unless remote content is allowed.
 	scratch []string
-	// overrides replace a file's content, keyed by resolved path: the
-	// top-level kustomization with origin annotations turned on.
-	overrides map[string][]byte
-
-	mu    sync.Mutex
-	cache map[string][]byte
+	mu      sync.Mutex
+	cache   map[string][]byte
 }
 
 func newGuardFS(b *boundary) *guardFS {
 	return &guardFS{
-		disk:      filesys.MakeFsOnDisk(),
-		boundary:  b,
-		overrides: map[string][]byte{},
-		cache:     map[string][]byte{},
+		disk:     filesys.MakeFsOnDisk(),
+		boundary: b,
+		cache:    map[string][]byte{},
 	}
 }
 
@@ -87,9 +82,6 @@ func (g *guardFS) ReadFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o, ok := g.overrides[real]; ok {
-		return o, nil
-	}
 	if data, ok := g.original(real); ok {
 		return data, nil
 	}
@@ -107,12 +99,54 @@ func (g *guardFS) ReadFile(name string) ([]byte, error) {
 	return data, nil
 }
 
-// original gives what ReadFile read from disk, before any override.
+// readManifest is ReadFile for a manifest the caller parses strictly
+// right away (parseManifests): that parse refuses duplicate keys, so only
+// alias bombs are checked here. It is cached for kustomize like any file
+// ReadFile read; if the parse fails, nothing is built.
+func (g *guardFS) readManifest(real, display string) ([]byte, error) {
+	if data, ok := g.original(real); ok {
+		return data, nil
+	}
+	data, err := readBounded(real, display)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAliasBombs(display, data); err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	g.cache[real] = data
+	g.mu.Unlock()
+	return data, nil
+}
+
+// original gives what ReadFile read from disk, if it did.
 func (g *guardFS) original(real string) ([]byte, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	data, ok := g.cache[real]
 	return data, ok
+}
+
+// buildFS is the guarded file system as one build sees it: with its
+// top-level kustomization patched (origin annotations turned on). Each
+// build has its own, so builds side by side, one of them perhaps another's
+// base, read every other kustomization as it is on disk.
+type buildFS struct {
+	*guardFS
+	kustomization string // resolved path
+	patched       []byte
+}
+
+func (b *buildFS) ReadFile(name string) ([]byte, error) {
+	real, err := b.resolve(name)
+	if err != nil {
+		return nil, err
+	}
+	if real == b.kustomization {
+		return b.patched, nil
+	}
+	return b.guardFS.ReadFile(name)
 }
 
 // readBounded reads a regular file of at most MaxFileSize bytes.

@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/yaml"
@@ -27,17 +27,15 @@ const (
 
 // kustomizer builds kustomizations in-process with krusty, through the
 // guarded file system, after the scanner has checked what they reach.
+// Builds of one Render may run side by side (see krustyLock).
 type kustomizer struct {
-	fs   *guardFS
-	opts config.KustomizeOptions
-	// counts is shared by every scan of one Render: a base reached from
-	// two overlays is checked once.
-	counts map[string]int
-	lines  *lineIndex
+	fs    *guardFS
+	opts  config.KustomizeOptions
+	lines *lineIndex
 }
 
 func newKustomizer(fs *guardFS, opts config.KustomizeOptions) *kustomizer {
-	k := &kustomizer{fs: fs, opts: opts, counts: map[string]int{}, lines: newLineIndex(fs)}
+	k := &kustomizer{fs: fs, opts: opts, lines: newLineIndex(fs)}
 	if opts.AllowRemote {
 		// kustomize clones into os.MkdirTemp("", "kustomize-") and reads
 		// the clone through this file system.
@@ -47,10 +45,6 @@ func newKustomizer(fs *guardFS, opts config.KustomizeOptions) *kustomizer {
 	}
 	return k
 }
-
-// krustyMu serialises builds: kustomize keeps the OpenAPI schema of the
-// current build in a package variable, so concurrent Renders would race.
-var krustyMu sync.Mutex
 
 func (k *kustomizer) krustyOptions() *krusty.Options {
 	o := krusty.MakeDefaultOptions()
@@ -69,23 +63,49 @@ func (k *kustomizer) krustyOptions() *krusty.Options {
 	return o
 }
 
+// preparedBuild is a kustomization that passed the scan, ready for krusty.
+type preparedBuild struct {
+	dir string // resolved, absolute
+	fs  *buildFS
+	// objects is what the scan counted: the size of the build.
+	objects int
+	// customSchema: some kustomization it reaches sets openapi.
+	customSchema bool
+}
+
 // build renders the kustomization in dir (resolved, absolute).
 func (k *kustomizer) build(dir string) ([]rawObject, error) {
-	s := &scanner{fs: k.fs, opts: k.opts, counts: k.counts, lines: k.lines, pluginDir: k.build}
-	if _, err := s.scanDir(dir); err != nil {
-		return nil, err
-	}
-	file := kustomizationFile(dir)
-	if err := k.enableOrigins(file); err != nil {
-		return nil, err
-	}
-	krustyMu.Lock()
-	m, err := krusty.MakeKustomizer(k.krustyOptions()).Run(k.fs, dir)
-	krustyMu.Unlock()
+	b, err := k.prepare(dir)
 	if err != nil {
-		return nil, k.explain(dir, err)
+		return nil, err
 	}
-	kfile := k.fs.boundary.rel(file)
+	return k.run(b)
+}
+
+// prepare scans the kustomization in dir and everything it reaches, and
+// gives it a view of the file system with origin annotations turned on.
+func (k *kustomizer) prepare(dir string) (*preparedBuild, error) {
+	s := &scanner{fs: k.fs, opts: k.opts, counts: map[string]int{}, lines: k.lines, pluginDir: k.build}
+	n, err := s.scanDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := k.withOrigins(kustomizationFile(dir))
+	if err != nil {
+		return nil, err
+	}
+	return &preparedBuild{dir: dir, fs: fs, objects: n, customSchema: s.customSchema}, nil
+}
+
+// run builds a prepared kustomization with krusty.
+func (k *kustomizer) run(b *preparedBuild) ([]rawObject, error) {
+	m, err := runKrusty(b.customSchema, func() (resmap.ResMap, error) {
+		return krusty.MakeKustomizer(k.krustyOptions()).Run(b.fs, b.dir)
+	})
+	if err != nil {
+		return nil, k.explain(b.dir, err)
+	}
+	kfile := k.fs.boundary.rel(b.fs.kustomization)
 	out := make([]rawObject, 0, m.Size())
 	for _, res := range m.Resources() {
 		origin, err := res.GetOrigin()
@@ -102,29 +122,30 @@ func (k *kustomizer) build(dir string) ([]rawObject, error) {
 		}
 		stripBuildAnnotations(obj)
 		r := rawObject{obj: obj, source: kfile}
-		k.locate(&r, dir, origin)
+		k.locate(&r, b.dir, origin)
 		out = append(out, r)
 	}
 	return out, nil
 }
 
-// enableOrigins makes kustomize record each object's source file: the
+// withOrigins makes kustomize record each object's source file: the
 // top-level kustomization is read with originAnnotations added to its
-// buildMetadata (only in memory; the annotations are stripped afterwards).
-func (k *kustomizer) enableOrigins(file string) error {
+// buildMetadata (only in this build's view of the file system; the
+// annotations are stripped afterwards).
+func (k *kustomizer) withOrigins(file string) (*buildFS, error) {
 	data, err := k.fs.ReadFile(file)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// The kustomization was already read strictly by the scanner; its
 	// JSON form is what kustomize itself decodes.
 	j, err := yaml.YAMLToJSON(data)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var doc map[string]any
 	if err := json.Unmarshal(j, &doc); err != nil || doc == nil {
-		return fmt.Errorf("%s: not a kustomization", k.fs.boundary.rel(file))
+		return nil, fmt.Errorf("%s: not a kustomization", k.fs.boundary.rel(file))
 	}
 	var meta []any
 	if existing, ok := doc["buildMetadata"].([]any); ok {
@@ -136,14 +157,13 @@ func (k *kustomizer) enableOrigins(file string) error {
 	doc["buildMetadata"] = meta
 	patched, err := json.Marshal(doc)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	real, err := filepath.EvalSymlinks(file)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	k.fs.overrides[real] = patched
-	return nil
+	return &buildFS{guardFS: k.fs, kustomization: real, patched: patched}, nil
 }
 
 // locate sets the source file (and line, when it can be found) from the

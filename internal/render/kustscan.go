@@ -53,6 +53,8 @@ type scanner struct {
 	// pluginDir builds a directory named in generators/transformers/
 	// validators: its output is plugin configs, checked like inline ones.
 	pluginDir func(dir string) ([]rawObject, error)
+	// customSchema is set when a kustomization scanned sets openapi.
+	customSchema bool
 }
 
 // kustomizationFile finds the kustomization file of a directory; "" when
@@ -154,6 +156,9 @@ func (c *kcheck) run(k *types.Kustomization) error {
 	}
 	if p, ok := k.OpenAPI["path"]; ok {
 		add("openapi.path", p)
+	}
+	if len(k.OpenAPI) > 0 {
+		c.s.customSchema = true
 	}
 	for i, p := range k.Patches {
 		if p.Path != "" {
@@ -298,25 +303,36 @@ func (c *kcheck) resource(field, ref string) error {
 				if err := c.fileRef(field, ref); err != nil {
 					return err
 				}
-				// Parsed here too, so that malformed YAML is reported with
-				// the file's path and line, which kustomize does not give.
-				data, err := c.s.fs.ReadFile(real)
-				if err != nil {
-					return err
-				}
-				objs, err := parseChecked(c.s.fs.boundary.rel(real), data)
-				if err != nil {
-					return err
-				}
-				c.s.lines.record(real, objs)
-				c.objects += len(objs)
-				return nil
+				n, err := c.s.manifestObjects(real)
+				c.objects += n
+				return err
 			}
 		}
 	}
 	n, err := c.base(field, ref)
 	c.objects += n
 	return err
+}
+
+// manifestObjects parses a resource file (resolved) and counts its
+// objects. It is parsed here too, so that malformed YAML is reported with
+// the file's path and line, which kustomize does not give; a file reached
+// from several kustomizations is parsed once.
+func (s *scanner) manifestObjects(real string) (int, error) {
+	if n, ok := s.lines.parsedObjects(real); ok {
+		return n, nil
+	}
+	display := s.fs.boundary.rel(real)
+	data, err := s.fs.readManifest(real, display)
+	if err != nil {
+		return 0, err
+	}
+	objs, err := parseManifests(display, data)
+	if err != nil {
+		return 0, err
+	}
+	s.lines.record(real, objs)
+	return len(objs), nil
 }
 
 // base checks a directory reference: kustomize allows bases outside the

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/yaml"
 )
@@ -13,9 +14,13 @@ import (
 // lineIndex finds the line of a kustomize-built object in its source file.
 // kustomize records the file, not the document; the document is found by
 // kind and by the name before kustomize's prefixes, suffixes and hashes.
+// Builds running side by side share it.
 type lineIndex struct {
 	fs   *guardFS
+	mu   sync.Mutex
 	docs map[string][]docMeta
+	// parsed counts the objects of the files the scanner parsed strictly.
+	parsed map[string]int
 }
 
 type docMeta struct {
@@ -24,7 +29,7 @@ type docMeta struct {
 }
 
 func newLineIndex(fs *guardFS) *lineIndex {
-	return &lineIndex{fs: fs, docs: map[string][]docMeta{}}
+	return &lineIndex{fs: fs, docs: map[string][]docMeta{}, parsed: map[string]int{}}
 }
 
 func (x *lineIndex) content(file string) []byte {
@@ -50,14 +55,33 @@ func (x *lineIndex) record(real string, objs []rawObject) {
 		kind, _ := o.obj["kind"].(string)
 		docs[i] = docMeta{line: o.line, kind: kind, name: nameOf(o.obj)}
 	}
+	x.mu.Lock()
 	x.docs[real] = docs
+	x.parsed[real] = len(objs)
+	x.mu.Unlock()
+}
+
+// parsedObjects gives how many objects the scanner found in a file (real
+// path) it parsed strictly.
+func (x *lineIndex) parsedObjects(real string) (int, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	n, ok := x.parsed[real]
+	return n, ok
+}
+
+func (x *lineIndex) indexed(file string) ([]docMeta, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	d, ok := x.docs[file]
+	return d, ok
 }
 
 func (x *lineIndex) index(file string) []docMeta {
 	if real, err := filepath.EvalSymlinks(file); err == nil {
 		file = real
 	}
-	if d, ok := x.docs[file]; ok {
+	if d, ok := x.indexed(file); ok {
 		return d
 	}
 	var docs []docMeta
@@ -75,7 +99,9 @@ func (x *lineIndex) index(file string) []docMeta {
 			docs = append(docs, docMeta{line: c.line, kind: head.Kind, name: head.Metadata.Name})
 		}
 	}
+	x.mu.Lock()
 	x.docs[file] = docs
+	x.mu.Unlock()
 	return docs
 }
 

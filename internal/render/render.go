@@ -67,16 +67,9 @@ func Render(ctx context.Context, paths []string, opts Options) ([]Object, error)
 	}
 	fs := newGuardFS(b)
 	l := &loader{fs: fs, kustomize: newKustomizer(fs, cfg.Kustomize)}
-	var raws []rawObject
-	for _, p := range paths {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		objs, err := l.load(p)
-		if err != nil {
-			return nil, err
-		}
-		raws = append(raws, objs...)
+	raws, err := l.loadAll(ctx, paths)
+	if err != nil {
+		return nil, err
 	}
 	return finish(raws, opts, cfg)
 }
@@ -89,55 +82,6 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// loader reads one path of any of the three forms.
-type loader struct {
-	fs        *guardFS
-	kustomize *kustomizer
-}
-
-func (l *loader) load(p string) ([]rawObject, error) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return nil, err
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
-	}
-	info, err := os.Stat(real)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
-	}
-	if !info.IsDir() {
-		if isKustomizationName(filepath.Base(abs)) {
-			return l.kustomize.build(filepath.Dir(real))
-		}
-		return l.file(abs)
-	}
-	if kustomizationFile(real) != "" {
-		return l.kustomize.build(real)
-	}
-	entries, err := os.ReadDir(abs)
-	if err != nil {
-		return nil, err
-	}
-	var out []rawObject
-	for _, e := range entries {
-		if e.IsDir() || !isManifestName(e.Name()) {
-			continue
-		}
-		objs, err := l.file(filepath.Join(abs, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, objs...)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no kustomization and no objects in *.yaml, *.yml or *.json files (subdirectories are not read)", l.fs.boundary.rel(abs))
-	}
-	return out, nil
-}
-
 func isKustomizationName(name string) bool {
 	return slices.Contains([]string{"kustomization.yaml", "kustomization.yml", "Kustomization"}, name)
 }
@@ -148,20 +92,6 @@ func isManifestName(name string) bool {
 		return !strings.HasPrefix(name, ".")
 	}
 	return false
-}
-
-// file reads a plain manifest file (not through kustomize).
-func (l *loader) file(abs string) ([]rawObject, error) {
-	real, err := l.fs.resolve(abs)
-	if err != nil {
-		return nil, err
-	}
-	display := l.fs.boundary.rel(abs)
-	data, err := readBounded(real, display)
-	if err != nil {
-		return nil, err
-	}
-	return parseManifests(display, data)
 }
 
 // finish gives each object its identity and namespace, removes ignored

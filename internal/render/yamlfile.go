@@ -85,10 +85,19 @@ var yamlLine = regexp.MustCompile(`line (\d+)`)
 // as kubectl apply -f would: multi-document, List kinds flattened. Errors
 // name the file and line.
 func parseManifests(file string, data []byte) ([]rawObject, error) {
-	if err := checkYAML(file, data); err != nil {
+	if err := checkAliasBombs(file, data); err != nil {
 		return nil, err
 	}
-	return parseChecked(file, data)
+	objs, err := parseChecked(file, data)
+	if err != nil {
+		// The strict parser refuses a duplicate key without saying
+		// where the first one is; checkYAML says both.
+		if cerr := checkYAML(file, data); cerr != nil {
+			return nil, cerr
+		}
+		return nil, err
+	}
+	return objs, nil
 }
 
 // parseChecked is parseManifests for data that checkYAML has already
