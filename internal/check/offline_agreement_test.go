@@ -58,6 +58,32 @@ func TestOfflineAgreesReleaseRetainedAndReset(t *testing.T) {
 	onlyFinding(t, rep, "Deployment", "web", ownership.Reset, ".spec.replicas")
 }
 
+// A field the repository config now ignores is released, and both
+// engines say why.
+func TestOfflineAgreesIgnoreList(t *testing.T) {
+	s := agreementScenario(t, "release", "s5-release")
+	s.deploy("deployed", "")
+	s.snapshot("deployed", "")
+	cfg := filepath.Join(t.TempDir(), ".ownership-check.yaml")
+	writeFile(t, cfg, "ignore:\n  - path: .spec.replicas\n    kind: Deployment\n    group: apps\n    reason: scaled by an autoscaler\n")
+	args := []string{"--config", cfg, "--fail-on", "drift,taking-conflict,update-conflict,split-ownership,error"}
+	offline := s.agree("deployed", 0, args...)
+	_, online, _ := s.check("deployed", args...)
+	for _, rep := range []*report.Report{online, offline} {
+		var msgs []string
+		for _, o := range rep.Objects {
+			for _, f := range o.Findings {
+				if o.Kind == "Deployment" && f.Category == ownership.Release && f.Path == ".spec.replicas" {
+					msgs = append(msgs, f.Message)
+				}
+			}
+		}
+		if len(msgs) != 1 || !strings.HasPrefix(msgs[0], "released: now in the ignore list") {
+			t.Errorf("%s engine: want .spec.replicas released because it is now ignored, got %q\n%s", rep.Engine, msgs, dump(rep))
+		}
+	}
+}
+
 func TestOfflineAgreesTaking(t *testing.T) {
 	s := agreementScenario(t, "taking-conflict", "s3-taking")
 	s.deploy("deployed", "ignore-replicas.yaml")

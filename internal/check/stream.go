@@ -11,17 +11,34 @@ import (
 )
 
 // Run predicts objs with the engine and returns the report Build would
-// return for the engine's results (in.Results is ignored).
+// return for the engine's results. input gives everything else the report
+// is built from (its Results are ignored); it is called once, and may
+// block: the engine's requests go out meanwhile (the snapshot, read from
+// git, is needed only to analyse what they answer). An error from input
+// stops the prediction and is returned before the engine's.
 //
 // With an engine that streams (predict.Streamer) each object is analysed as
 // soon as the engine answers for it, on other goroutines, while the
 // requests for the other objects are in flight: the analysis no longer
 // follows the requests, and each object's live and predicted states are
 // dropped once analysed instead of all being held until the end.
-func Run(ctx context.Context, engine predict.Engine, objs []render.Object, in Input) (*report.Report, error) {
+func Run(ctx context.Context, engine predict.Engine, objs []render.Object, input func() (Input, error)) (*report.Report, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	getInput := sync.OnceValues(func() (Input, error) {
+		in, err := input()
+		if err != nil {
+			cancel()
+		}
+		return in, err
+	})
 	s, ok := engine.(predict.Streamer)
 	if !ok {
 		results, err := engine.Predict(ctx, objs)
+		in, inErr := getInput()
+		if inErr != nil {
+			return nil, inErr
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -41,14 +58,21 @@ func Run(ctx context.Context, engine predict.Engine, objs []render.Object, in In
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			in, err := getInput()
 			for j := range jobs {
-				objects[j.i] = in.object(j.res)
+				if err == nil {
+					objects[j.i] = in.object(j.res)
+				}
 			}
 		}()
 	}
 	err := s.PredictEach(ctx, objs, func(i int, r predict.Result) { jobs <- job{i, r} })
 	close(jobs)
 	wg.Wait()
+	in, inErr := getInput()
+	if inErr != nil {
+		return nil, inErr
+	}
 	if err != nil {
 		return nil, err
 	}

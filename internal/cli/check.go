@@ -131,26 +131,35 @@ func buildReport(ctx context.Context, o *checkOptions, paths []string, progress 
 	if err != nil {
 		return nil, err
 	}
-	read := <-snapshotRead
-	if read.err != nil {
-		return nil, read.err
-	}
-	snap := read.snap
-	hasher, err := snapshotHasher(snap)
-	if err != nil {
-		return nil, err
-	}
 	progressf(progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
 	engine := predict.NewCluster(client, engineOpts)
-	var notes []string
-	if snap == nil {
-		notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
-	}
-	return check.Run(ctx, engine, objs, check.Input{
+	// The dry-runs need no snapshot: they go out while it is still being
+	// read; only their analysis waits for it.
+	return check.Run(ctx, engine, objs, func() (check.Input, error) {
+		read := <-snapshotRead
+		if read.err != nil {
+			return check.Input{}, read.err
+		}
+		snap := read.snap
+		hasher, err := snapshotHasher(snap)
+		if err != nil {
+			return check.Input{}, err
+		}
+		var notes []string
+		if snap == nil {
+			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
+		}
+		return checkInput(o, "cluster", snap, hasher, policy, cfg, notes), nil
+	})
+}
+
+// checkInput is what both engines' reports are built from.
+func checkInput(o *checkOptions, engine string, snap *snapshot.Snapshot, hasher secrets.Hasher, policy failPolicy, cfg *config.Config, notes []string) check.Input {
+	return check.Input{
 		FieldManager: o.FieldManager,
 		Environment:  o.Environment,
 		ToolVersion:  o.ToolVersion,
-		Engine:       "cluster",
+		Engine:       engine,
 		Snapshot:     snap,
 		Hasher:       hasher,
 		Fails:        func(c ownership.Category) bool { return policy[c] },
@@ -158,7 +167,7 @@ func buildReport(ctx context.Context, o *checkOptions, paths []string, progress 
 			return cfg.IsIgnored(id.Group, id.Kind, id.Namespace, id.Name, p)
 		},
 		Notes: notes,
-	})
+	}
 }
 
 type snapshotResult struct {

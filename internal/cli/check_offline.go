@@ -12,7 +12,6 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
@@ -59,25 +58,13 @@ func buildOfflineReport(ctx context.Context, o *checkOptions, paths []string, po
 		FieldManager: o.FieldManager, Live: live, CRDs: crds, Hasher: hasher,
 	})
 	progressf(progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, shortCommit(snap.Commit), o.Environment)
-	results, err := engine.Predict(ctx, objs)
-	if err != nil {
-		return nil, err
-	}
 	notes := []string{offlineNote(snap)}
 	for _, d := range engine.Deduced(objs) {
 		notes = append(notes, "offline: "+d+": structure deduced from the values, so keyed lists are owned whole rather than item by item as the API server does")
 	}
-	return check.Build(check.Input{
-		FieldManager: o.FieldManager,
-		Environment:  o.Environment,
-		ToolVersion:  o.ToolVersion,
-		Engine:       "offline",
-		Results:      results,
-		Snapshot:     snap,
-		Hasher:       hasher,
-		Fails:        func(c ownership.Category) bool { return policy[c] },
-		Notes:        notes,
-	}), nil
+	return check.Run(ctx, engine, objs, func() (check.Input, error) {
+		return checkInput(o, "offline", snap, hasher, policy, cfg, notes), nil
+	})
 }
 
 func offlineNote(snap *snapshot.Snapshot) string {

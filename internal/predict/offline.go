@@ -63,8 +63,21 @@ const ReasonOffline = "OfflineMergeFailed"
 // Predict implements Engine. Objects are merged in the render's CRDs too:
 // a custom resource of a CRD this deploy adds is typed by it.
 func (e *Offline) Predict(ctx context.Context, objs []render.Object) ([]Result, error) {
+	results := make([]Result, len(objs))
+	if err := e.PredictEach(ctx, objs, func(i int, r Result) { results[i] = r }); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+var _ Streamer = (*Offline)(nil)
+
+// PredictEach implements Streamer: each object's Result goes to emit as
+// soon as it is merged, so that the caller holds only the predictions not
+// analysed yet.
+func (e *Offline) PredictEach(ctx context.Context, objs []render.Object, emit func(i int, r Result)) error {
 	if e.opts.FieldManager == "" {
-		return nil, errors.New("predict: no field manager (--field-manager is required)")
+		return errors.New("predict: no field manager (--field-manager is required)")
 	}
 	crds := crdKinds{}
 	for _, o := range objs {
@@ -85,20 +98,23 @@ func (e *Offline) Predict(ctx context.Context, objs []render.Object) ([]Result, 
 	}
 	for _, o := range objs {
 		if o.Object == nil {
-			return nil, fmt.Errorf("%s: predict: no object", o.ID)
+			return fmt.Errorf("%s: predict: no object", o.ID)
 		}
 	}
 	// The API server shares one field manager among concurrent requests;
 	// so do the workers here, one per CPU.
-	results := make([]Result, len(objs))
 	next := make(chan int)
+	var emitMu sync.Mutex
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(objs)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = e.predict(m, objs[i])
+				r := e.predict(m, objs[i])
+				emitMu.Lock()
+				emit(i, r)
+				emitMu.Unlock()
 			}
 		}()
 	}
@@ -112,9 +128,9 @@ func (e *Offline) Predict(ctx context.Context, objs []render.Object) ([]Result, 
 	close(next)
 	wg.Wait()
 	if err != nil {
-		return nil, fmt.Errorf("predict: %w", err)
+		return fmt.Errorf("predict: %w", err)
 	}
-	return results, nil
+	return nil
 }
 
 // Deduced lists, one line per kind, the kinds of objs whose structure the

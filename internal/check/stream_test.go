@@ -1,0 +1,100 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/ownership-check/ownership-check/internal/predict"
+	"github.com/ownership-check/ownership-check/internal/render"
+)
+
+// streamer stands in for an engine's scheduling only (what the API server
+// answers is tested on a real one): it emits objects, then runs on until
+// its context ends when wait is set.
+type streamer struct {
+	wait bool
+	// emitted is closed once every object has been emitted.
+	emitted chan struct{}
+}
+
+func (s *streamer) Predict(ctx context.Context, objs []render.Object) ([]predict.Result, error) {
+	panic("Run must stream")
+}
+
+func (s *streamer) PredictEach(ctx context.Context, objs []render.Object, emit func(int, predict.Result)) error {
+	for i, o := range objs {
+		emit(i, predict.Result{Object: o, Blocked: "cannot be dry-run until Namespace/later exists"})
+	}
+	close(s.emitted)
+	if s.wait {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("predict: %w", ctx.Err())
+		case <-time.After(time.Minute):
+			return errors.New("predict: never stopped")
+		}
+	}
+	return nil
+}
+
+func streamObjects(n int) []render.Object {
+	objs := make([]render.Object, n)
+	for i := range objs {
+		u := &unstructured.Unstructured{}
+		u.SetAPIVersion("v1")
+		u.SetKind("ConfigMap")
+		u.SetNamespace("later")
+		u.SetName(fmt.Sprintf("cm-%d", i))
+		objs[i] = render.Object{ID: render.IDOf(u), Object: u}
+	}
+	return objs
+}
+
+// The engine's requests go out while the input (the snapshot, read from
+// git) is not there yet; the analysis waits for it.
+func TestRunPredictsBeforeInputIsReady(t *testing.T) {
+	engine := &streamer{emitted: make(chan struct{})}
+	objs := streamObjects(20)
+	rep, err := Run(context.Background(), engine, objs, func() (Input, error) {
+		select {
+		case <-engine.emitted:
+			return Input{FieldManager: "deployer", Environment: "staging"}, nil
+		case <-time.After(30 * time.Second):
+			return Input{}, errors.New("Run waits for the input before the engine answers")
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Objects) != len(objs) || rep.Environment != "staging" {
+		t.Fatalf("want %d objects of staging, got %d of %q", len(objs), len(rep.Objects), rep.Environment)
+	}
+}
+
+// An input that fails (an unreadable snapshot) stops the engine and is the
+// error returned: no report.
+func TestRunInputErrorStopsEngine(t *testing.T) {
+	engine := &streamer{wait: true, emitted: make(chan struct{})}
+	unreadable := errors.New("snapshot: staging/index.json: schemaVersion 2 is newer than this tool; upgrade")
+	done := make(chan error, 1)
+	go func() {
+		rep, err := Run(context.Background(), engine, streamObjects(3), func() (Input, error) { return Input{}, unreadable })
+		if rep != nil {
+			err = fmt.Errorf("a report came back: %v", err)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, unreadable) {
+			t.Fatalf("want the input's error, got %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the engine was not stopped")
+	}
+}
