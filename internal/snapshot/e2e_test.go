@@ -3,8 +3,10 @@ package snapshot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
@@ -65,6 +67,14 @@ func deployFixtures(t *testing.T, c *kube.Client, ns string) []render.Object {
 	return out
 }
 
+var names atomic.Int64
+
+// uniqueName gives each run of a test its own namespace, so that the tests
+// run again with -count.
+func uniqueName(prefix string) string {
+	return fmt.Sprintf("%s-%d", prefix, names.Add(1))
+}
+
 func clusterClient(t *testing.T) *kube.Client {
 	t.Helper()
 	testcluster.Require(t, cluster)
@@ -77,7 +87,8 @@ func clusterClient(t *testing.T) *kube.Client {
 
 func TestTakeOnRealAPIServer(t *testing.T) {
 	c := clusterClient(t)
-	objs := deployFixtures(t, c, "take")
+	ns := uniqueName("take")
+	objs := deployFixtures(t, c, ns)
 	bare, clones := newRemote(t, 2)
 	s := openStore(t, clones[0])
 	opts := TakeOptions{Environment: "staging", FieldManager: "deployer", ToolVersion: "test",
@@ -117,7 +128,7 @@ func TestTakeOnRealAPIServer(t *testing.T) {
 			t.Errorf("%s: managedFields lack deployer: %v", o.ID, managers)
 		}
 	}
-	sec := got.Objects[render.ID{Kind: "Secret", Namespace: "take", Name: "db"}]
+	sec := got.Objects[render.ID{Kind: "Secret", Namespace: ns, Name: "db"}]
 	if sec.Deployed.Object["data"].(map[string]any)["password"] != h.Hash([]byte(canary)) {
 		t.Errorf("Secret value not hashed with the index's hasher: %v", sec.Deployed.Object["data"])
 	}
@@ -141,13 +152,13 @@ func TestTakeOnRealAPIServer(t *testing.T) {
 	}
 
 	// The deploy did not apply one of the objects: no commit at all.
-	ri, _ := c.Resource(objs[1].Object.GroupVersionKind(), "take")
+	ri, _ := c.Resource(objs[1].Object.GroupVersionKind(), ns)
 	if err := ri.Delete(ctx, "web-config", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	tip := git(t, bare, "rev-parse", "ownership-snapshots")
 	_, err = s.Take(ctx, c, objs, opts)
-	if !errors.Is(err, ErrMissing) || !strings.HasPrefix(err.Error(), "ConfigMap/take/web-config: ") {
+	if !errors.Is(err, ErrMissing) || !strings.HasPrefix(err.Error(), "ConfigMap/"+ns+"/web-config: ") {
 		t.Fatalf("want ErrMissing naming the ConfigMap first, got %v", err)
 	}
 	if now := git(t, bare, "rev-parse", "ownership-snapshots"); now != tip {
@@ -175,7 +186,7 @@ func TestCaptureErrorsNameEveryObject(t *testing.T) {
 
 func TestTakeWithHMACKey(t *testing.T) {
 	c := clusterClient(t)
-	objs := deployFixtures(t, c, "keyed")
+	objs := deployFixtures(t, c, uniqueName("keyed"))
 	dir := newWorkRepo(t)
 	s := openStore(t, dir)
 	opts := TakeOptions{Environment: "prod", FieldManager: "deployer", SecretKey: []byte("k3y"), Concurrency: 2}
