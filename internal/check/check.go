@@ -45,6 +45,16 @@ func Build(in Input) *report.Report {
 	return in.assemble(objects, rendered)
 }
 
+// forget drops the snapshot's objects of an analysed rendered object:
+// with thousands of objects the snapshot is most of the heap, and each
+// entry is needed once (removed objects are those not rendered, whose
+// entries stay).
+func (in Input) forget(id render.ID) {
+	if e := in.entry(id); e != nil {
+		e.Applied, e.Deployed = nil, nil
+	}
+}
+
 // assemble completes the report from the analysed rendered objects.
 func (in Input) assemble(objects []report.Object, rendered map[render.ID]bool) *report.Report {
 	rep := &report.Report{

@@ -21,7 +21,8 @@ import (
 // soon as the engine answers for it, on other goroutines, while the
 // requests for the other objects are in flight: the analysis no longer
 // follows the requests, and each object's live and predicted states are
-// dropped once analysed instead of all being held until the end.
+// dropped once analysed instead of all being held until the end, and so
+// is the snapshot's record of it (the snapshot is not for use afterwards).
 func Run(ctx context.Context, engine predict.Engine, objs []render.Object, input func() (Input, error)) (*report.Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -62,6 +63,7 @@ func Run(ctx context.Context, engine predict.Engine, objs []render.Object, input
 			for j := range jobs {
 				if err == nil {
 					objects[j.i] = in.object(j.res)
+					in.forget(j.res.Object.ID)
 				}
 			}
 		}()

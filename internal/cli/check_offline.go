@@ -44,18 +44,12 @@ func buildOfflineReport(ctx context.Context, o *checkOptions, paths []string, po
 	if err != nil {
 		return nil, err
 	}
-	live := make(map[render.ID]*unstructured.Unstructured, len(snap.Objects))
-	for id, e := range snap.Objects {
-		if e.Deployed != nil {
-			live[id] = e.Deployed
-		}
-	}
 	crds := make([]*unstructured.Unstructured, 0, len(snap.Schemas))
 	for _, c := range snap.Schemas {
 		crds = append(crds, c)
 	}
 	engine := predict.NewOffline(predict.OfflineOptions{
-		FieldManager: o.FieldManager, Live: live, CRDs: crds, Hasher: hasher,
+		FieldManager: o.FieldManager, Live: snapshotDeployed(snap), CRDs: crds, Hasher: hasher,
 	})
 	progressf(progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, shortCommit(snap.Commit), o.Environment)
 	notes := []string{offlineNote(snap)}
@@ -65,6 +59,18 @@ func buildOfflineReport(ctx context.Context, o *checkOptions, paths []string, po
 	return check.Run(ctx, engine, objs, func() (check.Input, error) {
 		return checkInput(o, "offline", snap, hasher, policy, cfg, notes), nil
 	})
+}
+
+// snapshotDeployed looks objects up in the snapshot rather than copying
+// them into a map, so that an object the check has analysed (and
+// forgotten, see check.Run) is held by nothing.
+func snapshotDeployed(snap *snapshot.Snapshot) func(render.ID) *unstructured.Unstructured {
+	return func(id render.ID) *unstructured.Unstructured {
+		if e := snap.Objects[id]; e != nil {
+			return e.Deployed
+		}
+		return nil
+	}
 }
 
 func offlineNote(snap *snapshot.Snapshot) string {

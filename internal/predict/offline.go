@@ -21,9 +21,11 @@ import (
 type OfflineOptions struct {
 	// FieldManager is the manager the deploy applies with (--field-manager).
 	FieldManager string
-	// Live is what each object is taken to be now: the snapshot's deployed
-	// object, with its managedFields. An object it lacks is created.
-	Live map[render.ID]*unstructured.Unstructured
+	// Live gives what an object is taken to be now: the snapshot's
+	// deployed object, with its managedFields; nil: it is created. It is
+	// asked once per object and may be called concurrently. A function,
+	// not a map, so that the engine holds no object past its prediction.
+	Live func(render.ID) *unstructured.Unstructured
 	// CRDs are CustomResourceDefinitions whose schemas type custom kinds:
 	// those the snapshot recorded, then those of the render (which win).
 	CRDs []*unstructured.Unstructured
@@ -173,8 +175,8 @@ func isCRD(gvk schema.GroupVersionKind) bool {
 // predict merges one object.
 func (e *Offline) predict(m *managers, o render.Object) Result {
 	r := Result{Object: o}
-	if live := e.opts.Live[o.ID]; live != nil {
-		r.Live = live
+	if e.opts.Live != nil {
+		r.Live = e.opts.Live(o.ID)
 	}
 	if o.Object.GetName() == "" {
 		r.Err = &DryRunError{ID: o.ID, Op: OpDryRun, Reason: string(metav1.StatusReasonInvalid),

@@ -25,7 +25,7 @@ func offlineEngine(t *testing.T, live ...render.Object) *Offline {
 	for _, o := range live {
 		m[o.ID] = o.Object
 	}
-	return NewOffline(OfflineOptions{FieldManager: "deployer", Live: m, Hasher: h})
+	return NewOffline(OfflineOptions{FieldManager: "deployer", Live: func(id render.ID) *unstructured.Unstructured { return m[id] }, Hasher: h})
 }
 
 func predictOne(t *testing.T, e *Offline, o render.Object) Result {

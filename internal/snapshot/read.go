@@ -83,7 +83,8 @@ func (s *Store) Read(ctx context.Context, env, commit string) (*Snapshot, error)
 }
 
 // decodeFolder decodes an environment's files (paths relative to its
-// folder) and checks that the index and the object files agree.
+// folder) and checks that the index and the object files agree. It takes
+// files over: the object files leave it as they are decoded.
 func decodeFolder(env string, files map[string][]byte) (*Snapshot, error) {
 	fail := func(file string, format string, args ...any) error {
 		return &FileError{File: file, Err: fmt.Errorf(format, args...)}
@@ -101,15 +102,25 @@ func decodeFolder(env string, files map[string][]byte) (*Snapshot, error) {
 	}
 	snap := &Snapshot{Index: *ix, Objects: make(map[render.ID]*Entry, len(ix.Objects))}
 	listed := make(map[string]bool, len(ix.Objects))
-	decoded := decodeEntries(ix.Objects, files)
+	blobs := make([][]byte, len(ix.Objects))
 	for i, ie := range ix.Objects {
 		if want := ObjectPath(ie.ID); ie.Path != want {
 			return nil, fail(indexFile, "%s: path %q, expected %q", ie.ID, ie.Path, want)
 		}
 		listed[ie.Path] = true
-		if _, ok := files[ie.Path]; !ok {
+		b, ok := files[ie.Path]
+		if !ok {
 			return nil, fail(ie.Path, "listed in %s but missing", indexFile)
 		}
+		blobs[i] = b
+	}
+	// From here on the object files are held by blobs alone, which lets
+	// each go as soon as it is decoded.
+	for p := range listed {
+		delete(files, p)
+	}
+	decoded := decodeEntries(blobs)
+	for i, ie := range ix.Objects {
 		e, err := decoded[i].entry, decoded[i].err
 		if err != nil {
 			return nil, &FileError{File: ie.Path, Err: err}
@@ -135,24 +146,23 @@ type decodedEntry struct {
 	err   error
 }
 
-// decodeEntries decodes the object files the index lists, side by side:
-// decoding is most of a read's CPU, and check waits for it.
-func decodeEntries(listed []IndexEntry, files map[string][]byte) []decodedEntry {
-	out := make([]decodedEntry, len(listed))
+// decodeEntries decodes object files side by side (decoding is most of a
+// read's CPU, and check waits for it), dropping each file once decoded.
+func decodeEntries(blobs [][]byte) []decodedEntry {
+	out := make([]decodedEntry, len(blobs))
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(listed)) {
+	for range min(runtime.GOMAXPROCS(0), len(blobs)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				if b, ok := files[listed[i].Path]; ok {
-					out[i].entry, out[i].err = decodeEntry(b)
-				}
+				out[i].entry, out[i].err = decodeEntry(blobs[i])
+				blobs[i] = nil
 			}
 		}()
 	}
-	for i := range listed {
+	for i := range blobs {
 		next <- i
 	}
 	close(next)
