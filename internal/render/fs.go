@@ -82,21 +82,7 @@ func (g *guardFS) ReadFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if data, ok := g.original(real); ok {
-		return data, nil
-	}
-	display := g.boundary.rel(name)
-	data, err := readBounded(real, display)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkYAML(display, data); err != nil {
-		return nil, err
-	}
-	g.mu.Lock()
-	g.cache[real] = data
-	g.mu.Unlock()
-	return data, nil
+	return g.readChecked(real, g.boundary.rel(name), checkYAML)
 }
 
 // readManifest is ReadFile for a manifest the caller parses strictly
@@ -104,6 +90,12 @@ func (g *guardFS) ReadFile(name string) ([]byte, error) {
 // alias bombs are checked here. It is cached for kustomize like any file
 // ReadFile read; if the parse fails, nothing is built.
 func (g *guardFS) readManifest(real, display string) ([]byte, error) {
+	return g.readChecked(real, display, checkAliasBombs)
+}
+
+// readChecked reads a file (resolved) once per Render, and has check pass
+// it before anything parses it.
+func (g *guardFS) readChecked(real, display string, check func(file string, data []byte) error) ([]byte, error) {
 	if data, ok := g.original(real); ok {
 		return data, nil
 	}
@@ -111,7 +103,7 @@ func (g *guardFS) readManifest(real, display string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkAliasBombs(display, data); err != nil {
+	if err := check(display, data); err != nil {
 		return nil, err
 	}
 	g.mu.Lock()
