@@ -104,13 +104,17 @@ func checkVersion(b []byte) error {
 	if err := json.Unmarshal(b, &v); err != nil {
 		return fmt.Errorf("not valid JSON: %w", err)
 	}
+	return versionError(v.SchemaVersion)
+}
+
+func versionError(v *int) error {
 	switch {
-	case v.SchemaVersion == nil:
+	case v == nil:
 		return errors.New("no schemaVersion")
-	case *v.SchemaVersion > SchemaVersion:
-		return fmt.Errorf("%w (schemaVersion %d; this one reads up to %d): upgrade ownership-check", ErrNewerSchema, *v.SchemaVersion, SchemaVersion)
-	case *v.SchemaVersion < 1:
-		return fmt.Errorf("invalid schemaVersion %d", *v.SchemaVersion)
+	case *v > SchemaVersion:
+		return fmt.Errorf("%w (schemaVersion %d; this one reads up to %d): upgrade ownership-check", ErrNewerSchema, *v, SchemaVersion)
+	case *v < 1:
+		return fmt.Errorf("invalid schemaVersion %d", *v)
 	}
 	return nil
 }
@@ -128,20 +132,29 @@ func decodeIndex(b []byte) (*Index, error) {
 	return &ix, nil
 }
 
+// decodeEntry parses an object file once: a snapshot holds thousands, and
+// checking the version by a parse of its own doubled the cost.
 func decodeEntry(b []byte) (*Entry, error) {
-	if err := checkVersion(b); err != nil {
-		return nil, err
+	var f struct {
+		entryFile
+		SchemaVersion *int `json:"schemaVersion"`
 	}
-	var f entryFile
 	// apimachinery's decoder gives int64 for integers, as client-go does for
 	// live objects, so what is read back compares equal to what was written.
 	if err := utiljson.Unmarshal(b, &f); err != nil {
+		// A newer tool's file may not fit this one's shape: say so first.
+		if verr := checkVersion(b); verr != nil {
+			return nil, verr
+		}
+		return nil, err
+	}
+	if err := versionError(f.SchemaVersion); err != nil {
 		return nil, err
 	}
 	if f.ID.Kind == "" || f.ID.Name == "" {
 		return nil, errors.New("no id")
 	}
-	e := &Entry{SchemaVersion: f.SchemaVersion, ID: f.ID, APIVersion: f.APIVersion}
+	e := &Entry{SchemaVersion: *f.SchemaVersion, ID: f.ID, APIVersion: f.APIVersion}
 	if f.Applied != nil {
 		e.Applied = &unstructured.Unstructured{Object: f.Applied}
 	}
