@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -13,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/render"
 )
 
@@ -50,23 +50,12 @@ func (pl *Plan) Pending() int {
 // whole plan is refused: migrating part of a render on a partial picture
 // is what a rerun would have to untangle.
 func Make(ctx context.Context, c Cluster, objs []render.Object, o Options, concurrency int) (*Plan, error) {
-	if concurrency < 1 {
-		concurrency = 1
-	}
 	plans := make([]*ObjectPlan, len(objs))
 	missing := make([]bool, len(objs))
 	errs := make([]error, len(objs))
-	sem := make(chan struct{}, concurrency)
-	var wg sync.WaitGroup
-	for i := range objs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			plans[i], missing[i], errs[i] = planOne(ctx, c, objs[i], o)
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(objs), concurrency, func(i int) {
+		plans[i], missing[i], errs[i] = planOne(ctx, c, objs[i], o)
+	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 )
@@ -105,31 +106,17 @@ func (e *Offline) PredictEach(ctx context.Context, objs []render.Object, emit fu
 	}
 	// The API server shares one field manager among concurrent requests;
 	// so do the workers here, one per CPU.
-	next := make(chan int)
 	var emitMu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(objs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				r := e.predict(m, objs[i])
-				emitMu.Lock()
-				emit(i, r)
-				emitMu.Unlock()
-			}
-		}()
-	}
-	var err error
-	for i := range objs {
-		if err = ctx.Err(); err != nil {
-			break
+	parallel.For(len(objs), runtime.GOMAXPROCS(0), func(i int) {
+		if ctx.Err() != nil {
+			return
 		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if err != nil {
+		r := e.predict(m, objs[i])
+		emitMu.Lock()
+		emit(i, r)
+		emitMu.Unlock()
+	})
+	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
 	return nil

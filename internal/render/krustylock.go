@@ -3,6 +3,7 @@ package render
 import (
 	"sync"
 
+	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/kyaml/openapi"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -39,7 +40,7 @@ func primeKrusty() {
 
 // runKrusty runs one build under krustyLock: shared once primed, alone
 // otherwise or when it brings its own schema.
-func runKrusty[T any](customSchema bool, build func() (T, error)) (T, error) {
+func runKrusty(customSchema bool, build func() (resmap.ResMap, error)) (resmap.ResMap, error) {
 	if !customSchema {
 		krustyLock.RLock()
 		if krustyLock.primed {

@@ -7,7 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sync"
+
+	"github.com/ownership-check/ownership-check/internal/parallel"
 )
 
 // loader reads the paths of one Render, of any of the three forms. The
@@ -136,23 +137,13 @@ func (l *loader) file(abs string) ([]rawObject, error) {
 // runJobs runs fn on every job, at most workers at a time. A job not
 // started when ctx ends gets ctx's error.
 func runJobs(ctx context.Context, jobs []*job, workers int, fn func(*job)) {
-	sem := make(chan struct{}, max(workers, 1))
-	var wg sync.WaitGroup
-	for _, j := range jobs {
-		sem <- struct{}{}
+	parallel.For(len(jobs), workers, func(i int) {
 		if err := ctx.Err(); err != nil {
-			j.err = err
-			<-sem
-			continue
+			jobs[i].err = err
+			return
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			fn(j)
-		}()
-	}
-	wg.Wait()
+		fn(jobs[i])
+	})
 }
 
 func firstError(jobs []*job) error {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -25,32 +26,22 @@ var ErrMissing = errors.New("not in the cluster; the deploy did not apply it")
 // cannot be read is an error of its own, starting with its id; they are
 // joined in id order.
 func Capture(ctx context.Context, c *kube.Client, objs []render.Object, h secrets.Hasher, concurrency int) (map[render.ID]*Entry, error) {
-	if concurrency < 1 {
-		concurrency = 1
-	}
 	var (
 		mu      sync.Mutex
-		wg      sync.WaitGroup
 		entries = make(map[render.ID]*Entry, len(objs))
 		failed  = map[render.ID]error{}
-		sem     = make(chan struct{}, concurrency)
 	)
-	for _, o := range objs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			live, err := get(ctx, c, o)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				failed[o.ID] = fmt.Errorf("%s: %w", o.ID, err)
-				return
-			}
-			entries[o.ID] = NewEntry(o, live, h)
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(objs), concurrency, func(i int) {
+		o := objs[i]
+		live, err := get(ctx, c, o)
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			failed[o.ID] = fmt.Errorf("%s: %w", o.ID, err)
+			return
+		}
+		entries[o.ID] = NewEntry(o, live, h)
+	})
 	if len(failed) == 0 {
 		return entries, nil
 	}

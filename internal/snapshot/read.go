@@ -7,8 +7,8 @@ import (
 	"path"
 	"runtime"
 	"strings"
-	"sync"
 
+	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/render"
 )
 
@@ -150,23 +150,10 @@ type decodedEntry struct {
 // read's CPU, and check waits for it), dropping each file once decoded.
 func decodeEntries(blobs [][]byte) []decodedEntry {
 	out := make([]decodedEntry, len(blobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(blobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i].entry, out[i].err = decodeEntry(blobs[i])
-				blobs[i] = nil
-			}
-		}()
-	}
-	for i := range blobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.For(len(blobs), runtime.GOMAXPROCS(0), func(i int) {
+		out[i].entry, out[i].err = decodeEntry(blobs[i])
+		blobs[i] = nil
+	})
 	return out
 }
 
