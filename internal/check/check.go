@@ -1,12 +1,11 @@
 package check
 
 import (
+	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/predict"
-	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
@@ -26,10 +25,10 @@ type Input struct {
 	// Hasher redacts Secrets the way the snapshot did, so hashed values compare.
 	Hasher secrets.Hasher
 	// Fails tells whether a finding's category fails the check.
-	Fails func(ownership.Category) bool
+	Fails func(model.Category) bool
 	// Ignored tells whether the repository config's ignore rules cover a
 	// path of an object; it only words release messages. May be nil.
-	Ignored func(id render.ID, p fieldpath.Path) bool
+	Ignored func(id model.ID, p fieldpath.Path) bool
 	// Notes are report-wide caveats from the caller.
 	Notes []string
 }
@@ -37,7 +36,7 @@ type Input struct {
 // Build analyses every object and returns the report, objects in ID order.
 func Build(in Input) *report.Report {
 	objects := make([]report.Object, 0, len(in.Results))
-	rendered := make(map[render.ID]bool, len(in.Results))
+	rendered := make(map[model.ID]bool, len(in.Results))
 	for _, res := range in.Results {
 		rendered[res.Object.ID] = true
 		objects = append(objects, in.object(res))
@@ -49,14 +48,14 @@ func Build(in Input) *report.Report {
 // with thousands of objects the snapshot is most of the heap, and each
 // entry is needed once (removed objects are those not rendered, whose
 // entries stay).
-func (in Input) forget(id render.ID) {
+func (in Input) forget(id model.ID) {
 	if e := in.entry(id); e != nil {
 		e.Applied, e.Deployed = nil, nil
 	}
 }
 
 // assemble completes the report from the analysed rendered objects.
-func (in Input) assemble(objects []report.Object, rendered map[render.ID]bool) *report.Report {
+func (in Input) assemble(objects []report.Object, rendered map[model.ID]bool) *report.Report {
 	rep := &report.Report{
 		SchemaVersion: report.SchemaVersion,
 		Tool:          report.Tool{Name: "ownership-check", Version: in.ToolVersion},
@@ -100,7 +99,7 @@ func snapshotInfo(s *snapshot.Snapshot) report.SnapshotInfo {
 }
 
 // entry returns the snapshot's record of an object, or nil.
-func (in Input) entry(id render.ID) *snapshot.Entry {
+func (in Input) entry(id model.ID) *snapshot.Entry {
 	if in.Snapshot == nil {
 		return nil
 	}
@@ -110,7 +109,7 @@ func (in Input) entry(id render.ID) *snapshot.Entry {
 // redact hashes a Secret's values with the snapshot's hasher; other kinds
 // pass through untouched (Redact copies, so skip it for them).
 func (in Input) redact(u *unstructured.Unstructured) *unstructured.Unstructured {
-	if u == nil || !secrets.IsSecret(u) {
+	if u == nil || !model.IsSecret(u) {
 		return u
 	}
 	return in.Hasher.Redact(u)

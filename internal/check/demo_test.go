@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
 
@@ -84,14 +85,14 @@ func TestDemo(t *testing.T) {
 	if rep.Engine != "offline" || !rep.Snapshot.Found {
 		t.Errorf("engine %q, snapshot %+v", rep.Engine, rep.Snapshot)
 	}
-	taking := onlyFinding(t, rep, "Deployment", "web", ownership.Taking, ".spec.replicas")
+	taking := onlyFinding(t, rep, "Deployment", "web", model.Taking, ".spec.replicas")
 	if !hasManager(taking.Managers, "hpa", "Apply", "") {
 		t.Errorf("taking = %+v, want hpa named", taking)
 	}
-	onlyFinding(t, rep, "Deployment", "api", ownership.Release, ".spec.replicas")
-	onlyFinding(t, rep, "Deployment", "api", ownership.Reset, ".spec.replicas")
-	onlyFinding(t, rep, "Deployment", "api", ownership.Retained, ".metadata.labels.team")
-	onlyFinding(t, rep, "Deployment", "worker", ownership.SplitOwnership, `.spec.template.spec.initContainers[name="migrate"]`)
+	onlyFinding(t, rep, "Deployment", "api", model.Release, ".spec.replicas")
+	onlyFinding(t, rep, "Deployment", "api", model.Reset, ".spec.replicas")
+	onlyFinding(t, rep, "Deployment", "api", model.Retained, ".metadata.labels.team")
+	onlyFinding(t, rep, "Deployment", "worker", model.SplitOwnership, `.spec.template.spec.initContainers[name="migrate"]`)
 	noted := false
 	for _, n := range rep.Notes {
 		noted = noted || strings.Contains(n, "cannot be seen")

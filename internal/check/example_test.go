@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
@@ -174,7 +175,7 @@ func stagingExample(t *testing.T) *report.Report {
 	if code != 1 {
 		t.Fatalf("staging: exit %d, want 1; stderr: %s", code, stderr)
 	}
-	for _, c := range []ownership.Category{ownership.Drift, ownership.UpdateConflict, ownership.Retained, ownership.Reset, ownership.SplitOwnership, ownership.DryRunError} {
+	for _, c := range []model.Category{model.Drift, model.UpdateConflict, model.Retained, model.Reset, model.SplitOwnership, model.DryRunError} {
 		if *rep.Summary.Count(c) == 0 {
 			t.Errorf("staging: no %s finding\n%s", c, dump(rep))
 		}
@@ -204,7 +205,7 @@ func prodExample(t *testing.T) *report.Report {
 	if code != 1 {
 		t.Fatalf("prod: exit %d, want 1; stderr: %s", code, stderr)
 	}
-	if len(findings(rep, "ConfigMap", "settings", ownership.DryRunError)) != 1 || rep.Summary.TakingConflict != 1 {
+	if len(findings(rep, "ConfigMap", "settings", model.DryRunError)) != 1 || rep.Summary.TakingConflict != 1 {
 		t.Errorf("prod: want a Forbidden ConfigMap and a taking conflict\n%s", dump(rep))
 	}
 	return rep

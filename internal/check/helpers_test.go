@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -19,7 +21,6 @@ import (
 	"github.com/ownership-check/ownership-check/internal/cli"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
@@ -166,8 +167,8 @@ func (s *scenario) run(args ...string) (int, string, string) {
 }
 
 // findings returns the findings of one category on one object.
-func findings(rep *report.Report, kind, name string, c ownership.Category) []ownership.Finding {
-	var out []ownership.Finding
+func findings(rep *report.Report, kind, name string, c model.Category) []model.Finding {
+	var out []model.Finding
 	for _, o := range rep.Objects {
 		if o.Kind != kind || o.Name != name {
 			continue
@@ -182,9 +183,9 @@ func findings(rep *report.Report, kind, name string, c ownership.Category) []own
 }
 
 // onlyFinding fails unless exactly one finding of c on kind/name has path.
-func onlyFinding(t *testing.T, rep *report.Report, kind, name string, c ownership.Category, path string) ownership.Finding {
+func onlyFinding(t *testing.T, rep *report.Report, kind, name string, c model.Category, path string) model.Finding {
 	t.Helper()
-	var match []ownership.Finding
+	var match []model.Finding
 	for _, f := range findings(rep, kind, name, c) {
 		if f.Path == path {
 			match = append(match, f)
@@ -196,7 +197,7 @@ func onlyFinding(t *testing.T, rep *report.Report, kind, name string, c ownershi
 	return match[0]
 }
 
-func hasManager(ms []ownership.Manager, name, op, sub string) bool {
+func hasManager(ms []model.Manager, name, op, sub string) bool {
 	for _, m := range ms {
 		if m.Manager == name && m.Operation == op && m.Subresource == sub {
 			return true

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -69,8 +71,8 @@ func TestMigrateSplitOwnership(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("check before migrate: exit %d, want 1; stderr: %s", code, stderr)
 	}
-	split := onlyFinding(t, rep, "Deployment", "web", ownership.SplitOwnership, item)
-	if errs := findings(rep, "Deployment", "web", ownership.DryRunError); len(errs) != 1 || !strings.Contains(errs[0].Message, "Required value") {
+	split := onlyFinding(t, rep, "Deployment", "web", model.SplitOwnership, item)
+	if errs := findings(rep, "Deployment", "web", model.DryRunError); len(errs) != 1 || !strings.Contains(errs[0].Message, "Required value") {
 		t.Fatalf("dry-run-error = %+v, want 'Required value'", errs)
 	}
 	// The finding's own remedy, exactly as printed.
@@ -120,7 +122,7 @@ func TestMigrateSplitOwnership(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("check after migrate: exit %d, want 0; stderr: %s\n%s", code, stderr, dump(rep))
 	}
-	for _, c := range []ownership.Category{ownership.SplitOwnership, ownership.DryRunError} {
+	for _, c := range []model.Category{model.SplitOwnership, model.DryRunError} {
 		if fs := findings(rep, "Deployment", "web", c); len(fs) != 0 {
 			t.Errorf("after migrate: %s %+v", c, fs)
 		}
@@ -177,7 +179,7 @@ func TestMigrateClientSideApply(t *testing.T) {
 	if rep == nil {
 		t.Fatalf("check: %s", stderr)
 	}
-	stuck := onlyFinding(t, rep, "ConfigMap", "settings", ownership.Retained, ".data.legacy-flag")
+	stuck := onlyFinding(t, rep, "ConfigMap", "settings", model.Retained, ".data.legacy-flag")
 	if !hasManager(stuck.Managers, "kubectl-client-side-apply", "Update", "") {
 		t.Fatalf("retained by %+v, want kubectl-client-side-apply", stuck.Managers)
 	}
@@ -216,7 +218,7 @@ func TestMigrateClientSideApply(t *testing.T) {
 	if rep == nil {
 		t.Fatalf("check after migrate: %s", stderr)
 	}
-	if fs := findings(rep, "ConfigMap", "settings", ownership.Retained); len(fs) != 0 {
+	if fs := findings(rep, "ConfigMap", "settings", model.Retained); len(fs) != 0 {
 		t.Errorf("still retained after migrate: %+v", fs)
 	}
 	s.deploy("pr", "")

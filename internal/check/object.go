@@ -5,12 +5,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/predict"
-	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -32,7 +33,7 @@ func (in Input) object(res predict.Result) report.Object {
 		if e == nil {
 			e = res.LiveErr
 		}
-		ro.Findings = []ownership.Finding{dryRunFinding(e, nil)}
+		ro.Findings = []model.Finding{dryRunFinding(e, nil)}
 		return ro
 	}
 	ai := ownership.Input{
@@ -51,8 +52,8 @@ func (in Input) object(res predict.Result) report.Object {
 	result, err := ownership.Analyze(ai)
 	ro.Baseline = result.Baseline
 	if err != nil {
-		ro.Findings = []ownership.Finding{{
-			Category: ownership.DryRunError,
+		ro.Findings = []model.Finding{{
+			Category: model.DryRunError,
 			Reason:   ReasonCheckFailed,
 			Message:  "could not be checked: " + err.Error(),
 		}}
@@ -61,17 +62,17 @@ func (in Input) object(res predict.Result) report.Object {
 	findings := result.Findings
 	if res.Blocked != "" {
 		for i := range findings {
-			if findings[i].Category == ownership.New {
+			if findings[i].Category == model.New {
 				findings[i].Message = "new object; " + res.Blocked + ", which this deploy creates"
 			}
 		}
 	}
 	if res.Err != nil {
-		findings = append([]ownership.Finding{dryRunFinding(res.Err, findings)}, findings...)
+		findings = append([]model.Finding{dryRunFinding(res.Err, findings)}, findings...)
 	}
 	ro.Findings = findings
 	if ro.Findings == nil {
-		ro.Findings = []ownership.Finding{}
+		ro.Findings = []model.Finding{}
 	}
 	return ro
 }
@@ -79,12 +80,12 @@ func (in Input) object(res predict.Result) report.Object {
 // dryRunFinding words a refusal. When the object has split-owned items the
 // refusal is most likely their doing (seed 004), so it says so and names
 // the owners.
-func dryRunFinding(e *predict.DryRunError, findings []ownership.Finding) ownership.Finding {
-	f := ownership.Finding{Category: ownership.DryRunError, Reason: e.Reason, Message: dryRunMessage(e)}
+func dryRunFinding(e *predict.DryRunError, findings []model.Finding) model.Finding {
+	f := model.Finding{Category: model.DryRunError, Reason: e.Reason, Message: dryRunMessage(e)}
 	var splits []string
-	seen := map[ownership.Manager]bool{}
+	seen := map[model.Manager]bool{}
 	for _, s := range findings {
-		if s.Category != ownership.SplitOwnership {
+		if s.Category != model.SplitOwnership {
 			continue
 		}
 		splits = append(splits, s.Path)
@@ -126,7 +127,7 @@ func dryRunMessage(e *predict.DryRunError) string {
 // removed reports the snapshot's objects that the render no longer
 // produces: the deploy leaves them in the cluster (Server-Side Apply never
 // deletes) unless the pipeline prunes them.
-func (in Input) removed(rendered map[render.ID]bool) []report.Object {
+func (in Input) removed(rendered map[model.ID]bool) []report.Object {
 	if in.Snapshot == nil {
 		return nil
 	}
@@ -146,7 +147,7 @@ func (in Input) removed(rendered map[render.ID]bool) []report.Object {
 			FieldManager: in.FieldManager, Applied: e.Applied, Deployed: e.Deployed,
 		})
 		if err != nil {
-			ro.Findings = []ownership.Finding{{Category: ownership.Anomaly, Message: "snapshot record unreadable: " + err.Error()}}
+			ro.Findings = []model.Finding{{Category: model.Anomaly, Message: "snapshot record unreadable: " + err.Error()}}
 		} else {
 			ro.Findings = result.Findings
 		}
@@ -156,7 +157,7 @@ func (in Input) removed(rendered map[render.ID]bool) []report.Object {
 }
 
 func reportObject(u *unstructured.Unstructured, source string, line int) report.Object {
-	ro := report.Object{Source: source, Line: line, Findings: []ownership.Finding{}}
+	ro := report.Object{Source: source, Line: line, Findings: []model.Finding{}}
 	if u != nil {
 		ro.APIVersion, ro.Kind, ro.Namespace, ro.Name = u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName()
 	}

@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
@@ -54,8 +55,8 @@ func TestOfflineAgreesReleaseRetainedAndReset(t *testing.T) {
 	}, false)
 	s.snapshot("deployed", "")
 	rep := s.agree("pr", 0, "--fail-on", "drift,taking-conflict,update-conflict,split-ownership,error")
-	onlyFinding(t, rep, "Deployment", "web", ownership.Retained, ".metadata.labels.team")
-	onlyFinding(t, rep, "Deployment", "web", ownership.Reset, ".spec.replicas")
+	onlyFinding(t, rep, "Deployment", "web", model.Retained, ".metadata.labels.team")
+	onlyFinding(t, rep, "Deployment", "web", model.Reset, ".spec.replicas")
 }
 
 // A field the repository config now ignores is released, and both
@@ -73,7 +74,7 @@ func TestOfflineAgreesIgnoreList(t *testing.T) {
 		var msgs []string
 		for _, o := range rep.Objects {
 			for _, f := range o.Findings {
-				if o.Kind == "Deployment" && f.Category == ownership.Release && f.Path == ".spec.replicas" {
+				if o.Kind == "Deployment" && f.Category == model.Release && f.Path == ".spec.replicas" {
 					msgs = append(msgs, f.Message)
 				}
 			}
@@ -95,7 +96,7 @@ func TestOfflineAgreesTaking(t *testing.T) {
 	s.snapshot("deployed", "ignore-replicas.yaml")
 	// The hpa was there at the snapshot: taking, not taking-conflict.
 	rep := s.agree("pr", 0, "--fail-on", "drift,taking-conflict,update-conflict,split-ownership,error")
-	f := onlyFinding(t, rep, "Deployment", "web", ownership.Taking, ".spec.replicas")
+	f := onlyFinding(t, rep, "Deployment", "web", model.Taking, ".spec.replicas")
 	if !hasManager(f.Managers, "hpa", "Apply", "") {
 		t.Errorf("taking = %+v, want hpa named", f)
 	}
@@ -115,7 +116,7 @@ func TestOfflineAgreesSplitOwnership(t *testing.T) {
 	s.deploy("deployed", "")
 	s.snapshot("deployed", "")
 	rep := s.agree("pr", 1)
-	onlyFinding(t, rep, "Deployment", "web", ownership.SplitOwnership, `.spec.template.spec.initContainers[name="base-os-bash"]`)
+	onlyFinding(t, rep, "Deployment", "web", model.SplitOwnership, `.spec.template.spec.initContainers[name="base-os-bash"]`)
 }
 
 func TestOfflineAgreesNewNamespaceAndCRD(t *testing.T) {
@@ -128,7 +129,7 @@ func TestOfflineAgreesNewNamespaceAndCRD(t *testing.T) {
 	s.snapshot(other, "")
 	rep := s.agree("pr", 0)
 	for _, kind := range []string{"Namespace", "ConfigMap", "CustomResourceDefinition", "Widget"} {
-		if n := countCategory(rep, kind, ownership.New); n != 1 {
+		if n := countCategory(rep, kind, model.New); n != 1 {
 			t.Errorf("%s: %d new findings, want 1", kind, n)
 		}
 	}
@@ -151,7 +152,7 @@ func TestOfflineAgreesCustomResourceFromSnapshotSchema(t *testing.T) {
 	}, false)
 	s.snapshot("deployed", "")
 	rep := s.agree("pr", 1)
-	onlyFinding(t, rep, "Gizmo", "g1", ownership.SplitOwnership, `.spec.ports[name="http"]`)
+	onlyFinding(t, rep, "Gizmo", "g1", model.SplitOwnership, `.spec.ports[name="http"]`)
 	for _, n := range rep.Notes {
 		if strings.Contains(n, "deduced") {
 			t.Errorf("offline deduced a schema the snapshot has: %s", n)
@@ -251,10 +252,10 @@ func agreementKeys(rep *report.Report, cluster bool) []string {
 	for _, o := range rep.Objects {
 		split := false
 		for _, f := range o.Findings {
-			split = split || f.Category == ownership.SplitOwnership
+			split = split || f.Category == model.SplitOwnership
 		}
 		for _, f := range o.Findings {
-			if cluster && split && f.Category == ownership.DryRunError {
+			if cluster && split && f.Category == model.DryRunError {
 				continue
 			}
 			var ms []string
@@ -280,7 +281,7 @@ func countFindings(rep *report.Report) int {
 	return n
 }
 
-func countCategory(rep *report.Report, kind string, c ownership.Category) int {
+func countCategory(rep *report.Report, kind string, c model.Category) int {
 	n := 0
 	for _, o := range rep.Objects {
 		if o.Kind != kind {

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/ownership-check/ownership-check/internal/cli"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -110,7 +112,7 @@ func seedSnapshot(b *testing.B, dir, repo string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	entries := map[render.ID]*snapshot.Entry{}
+	entries := map[model.ID]*snapshot.Entry{}
 	for _, r := range results {
 		if r.Predicted == nil {
 			b.Fatalf("%s: %v", r.Object.ID, r.Err)

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -19,7 +21,6 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
@@ -64,7 +65,7 @@ func TestCheckerRBAC(t *testing.T) {
 	kinds := map[string]bool{}
 	for _, o := range rep.Objects {
 		kinds[o.Kind] = true
-		if errs := findings(rep, o.Kind, o.Name, ownership.DryRunError); len(errs) != 0 {
+		if errs := findings(rep, o.Kind, o.Name, model.DryRunError); len(errs) != 0 {
 			t.Errorf("%s/%s: %+v", o.Kind, o.Name, errs)
 		}
 	}
@@ -74,7 +75,7 @@ func TestCheckerRBAC(t *testing.T) {
 	for _, name := range []string{"flags", "s9-checker-admin"} {
 		found := false
 		for _, o := range rep.Objects {
-			found = found || (o.Name == name && len(o.Findings) == 1 && o.Findings[0].Category == ownership.New)
+			found = found || (o.Name == name && len(o.Findings) == 1 && o.Findings[0].Category == model.New)
 		}
 		if !found {
 			t.Errorf("%s: want a new object, dry-run created\n%s", name, dump(rep))

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
-
-	"github.com/ownership-check/ownership-check/internal/ownership"
 )
 
 // The scenarios of issue 6, each on its own namespace of the shared API
@@ -30,7 +30,7 @@ func TestScenarioDrift(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (drift fails by default); stderr: %s", code, stderr)
 	}
-	f := onlyFinding(t, rep, "Deployment", "web", ownership.Drift, ".spec.replicas")
+	f := onlyFinding(t, rep, "Deployment", "web", model.Drift, ".spec.replicas")
 	if f.Row != 13 || !hasManager(f.Managers, "kubectl", "Update", "scale") {
 		t.Errorf("drift finding = %+v, want row 13 naming kubectl (Update, scale)", f)
 	}
@@ -81,7 +81,7 @@ func TestScenarioTakingConflict(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1; stderr: %s", code, stderr)
 	}
-	f := onlyFinding(t, rep, "Deployment", "web", ownership.TakingConflict, ".spec.replicas")
+	f := onlyFinding(t, rep, "Deployment", "web", model.TakingConflict, ".spec.replicas")
 	if f.Row != 7 || !hasManager(f.Managers, "hpa", "Apply", "") {
 		t.Errorf("taking-conflict = %+v, want row 7 naming hpa", f)
 	}
@@ -100,7 +100,7 @@ func TestScenarioUpdateConflict(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1; stderr: %s", code, stderr)
 	}
-	f := onlyFinding(t, rep, "Deployment", "web", ownership.UpdateConflict, `.spec.template.spec.containers[name="app"].image`)
+	f := onlyFinding(t, rep, "Deployment", "web", model.UpdateConflict, `.spec.template.spec.containers[name="app"].image`)
 	if f.Row != 15 || f.DeployedValue != "nginx:1.25" || f.LiveValue != "nginx:1.26" || f.DesiredValue != "nginx:1.27" {
 		t.Errorf("update-conflict = %+v, want row 15 with nginx:1.25 → 1.26 → 1.27", f)
 	}
@@ -122,14 +122,14 @@ func TestScenarioReleaseRetainedAndReset(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, want 0 (release is a note); stderr: %s\n%s", code, stderr, dump(rep))
 	}
-	onlyFinding(t, rep, "Deployment", "web", ownership.Release, ".metadata.labels.team")
-	onlyFinding(t, rep, "Deployment", "web", ownership.Release, ".spec.replicas")
-	ret := onlyFinding(t, rep, "Deployment", "web", ownership.Retained, ".metadata.labels.team")
+	onlyFinding(t, rep, "Deployment", "web", model.Release, ".metadata.labels.team")
+	onlyFinding(t, rep, "Deployment", "web", model.Release, ".spec.replicas")
+	ret := onlyFinding(t, rep, "Deployment", "web", model.Retained, ".metadata.labels.team")
 	if !hasManager(ret.Managers, "labeler", "Apply", "") {
 		t.Errorf("retained = %+v, want labeler named", ret)
 	}
-	onlyFinding(t, rep, "Deployment", "web", ownership.Reset, ".spec.replicas")
-	if n := len(findings(rep, "Deployment", "web", ownership.Reset)); n != 1 {
+	onlyFinding(t, rep, "Deployment", "web", model.Reset, ".spec.replicas")
+	if n := len(findings(rep, "Deployment", "web", model.Reset)); n != 1 {
 		t.Errorf("%d reset findings, want only .spec.replicas", n)
 	}
 	// --fail-on reset turns the same report red.
@@ -159,7 +159,7 @@ func TestScenarioSplitOwnership(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1; stderr: %s\n%s", code, stderr, dump(rep))
 	}
-	split := onlyFinding(t, rep, "Deployment", "web", ownership.SplitOwnership, `.spec.template.spec.initContainers[name="base-os-bash"]`)
+	split := onlyFinding(t, rep, "Deployment", "web", model.SplitOwnership, `.spec.template.spec.initContainers[name="base-os-bash"]`)
 	owners := map[string]bool{}
 	for _, o := range split.Owners {
 		owners[o.Manager.Manager] = true
@@ -170,7 +170,7 @@ func TestScenarioSplitOwnership(t *testing.T) {
 	if !strings.Contains(split.Message, "ownership-check migrate") {
 		t.Errorf("split message does not give the remedy: %s", split.Message)
 	}
-	errs := findings(rep, "Deployment", "web", ownership.DryRunError)
+	errs := findings(rep, "Deployment", "web", model.DryRunError)
 	if len(errs) != 1 || errs[0].Reason != "Invalid" || !strings.Contains(errs[0].Message, "Required value") ||
 		!strings.Contains(errs[0].Message, "Go-http-client") {
 		t.Fatalf("dry-run-error = %+v, want Invalid 'Required value' naming Go-http-client", errs)
@@ -190,7 +190,7 @@ func TestScenarioNewNamespaceAndCRD(t *testing.T) {
 		{"CustomResourceDefinition", "widgets.example.com", ""},
 		{"Widget", "gadget", "CustomResourceDefinition/widgets.example.com"},
 	} {
-		fs := findings(rep, want.kind, want.name, ownership.New)
+		fs := findings(rep, want.kind, want.name, model.New)
 		if len(fs) != 1 {
 			t.Errorf("%s/%s: %d new findings, want 1\n%s", want.kind, want.name, len(fs), dump(rep))
 			continue
@@ -198,7 +198,7 @@ func TestScenarioNewNamespaceAndCRD(t *testing.T) {
 		if want.blockedBy != "" && !strings.Contains(fs[0].Message, "until "+want.blockedBy+" exists") {
 			t.Errorf("%s/%s: message %q does not explain the wait for %s", want.kind, want.name, fs[0].Message, want.blockedBy)
 		}
-		if errs := findings(rep, want.kind, want.name, ownership.DryRunError); len(errs) != 0 {
+		if errs := findings(rep, want.kind, want.name, model.DryRunError); len(errs) != 0 {
 			t.Errorf("%s/%s: dry-run-error %+v, want none", want.kind, want.name, errs)
 		}
 	}
@@ -223,7 +223,7 @@ func TestScenarioForbiddenKind(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1; stderr: %s", code, stderr)
 	}
-	errs := findings(rep, "ConfigMap", "settings", ownership.DryRunError)
+	errs := findings(rep, "ConfigMap", "settings", model.DryRunError)
 	if len(errs) != 1 || errs[0].Reason != "Forbidden" {
 		t.Fatalf("ConfigMap: dry-run-error %+v, want Forbidden\n%s", errs, dump(rep))
 	}

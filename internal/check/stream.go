@@ -5,8 +5,9 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/ownership-check/ownership-check/internal/predict"
-	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -23,7 +24,7 @@ import (
 // follows the requests, and each object's live and predicted states are
 // dropped once analysed instead of all being held until the end, and so
 // is the snapshot's record of it (the snapshot is not for use afterwards).
-func Run(ctx context.Context, engine predict.Engine, objs []render.Object, input func() (Input, error)) (*report.Report, error) {
+func Run(ctx context.Context, engine predict.Engine, objs []model.Object, input func() (Input, error)) (*report.Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	getInput := sync.OnceValues(func() (Input, error) {
@@ -78,7 +79,7 @@ func Run(ctx context.Context, engine predict.Engine, objs []render.Object, input
 	if err != nil {
 		return nil, err
 	}
-	rendered := make(map[render.ID]bool, len(objs))
+	rendered := make(map[model.ID]bool, len(objs))
 	for _, o := range objs {
 		rendered[o.ID] = true
 	}

@@ -7,10 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/predict"
-	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // streamer stands in for an engine's scheduling only (what the API server
@@ -22,11 +23,11 @@ type streamer struct {
 	emitted chan struct{}
 }
 
-func (s *streamer) Predict(ctx context.Context, objs []render.Object) ([]predict.Result, error) {
+func (s *streamer) Predict(ctx context.Context, objs []model.Object) ([]predict.Result, error) {
 	panic("Run must stream")
 }
 
-func (s *streamer) PredictEach(ctx context.Context, objs []render.Object, emit func(int, predict.Result)) error {
+func (s *streamer) PredictEach(ctx context.Context, objs []model.Object, emit func(int, predict.Result)) error {
 	for i, o := range objs {
 		emit(i, predict.Result{Object: o, Blocked: "cannot be dry-run until Namespace/later exists"})
 	}
@@ -42,15 +43,15 @@ func (s *streamer) PredictEach(ctx context.Context, objs []render.Object, emit f
 	return nil
 }
 
-func streamObjects(n int) []render.Object {
-	objs := make([]render.Object, n)
+func streamObjects(n int) []model.Object {
+	objs := make([]model.Object, n)
 	for i := range objs {
 		u := &unstructured.Unstructured{}
 		u.SetAPIVersion("v1")
 		u.SetKind("ConfigMap")
 		u.SetNamespace("later")
 		u.SetName(fmt.Sprintf("cm-%d", i))
-		objs[i] = render.Object{ID: render.IDOf(u), Object: u}
+		objs[i] = model.Object{ID: model.IDOf(u), Object: u}
 	}
 	return objs
 }

@@ -14,10 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/github/githubtest"
-	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -206,14 +207,14 @@ func failingReport() *report.Report {
 		Snapshot: report.SnapshotInfo{Found: true, Commit: "8f3c2a1b9d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a"}, Failed: true}
 	r.Objects = []report.Object{
 		{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Source: "deploy/base/deployment.yaml", Line: 12, Baseline: "snapshot",
-			Findings: []ownership.Finding{
-				{Category: ownership.Drift, Path: ".spec.replicas", DeployedValue: 3, LiveValue: 5, DesiredValue: 3,
-					Managers: []ownership.Manager{{Manager: "kubectl", Operation: "Update", Subresource: "scale"}},
+			Findings: []model.Finding{
+				{Category: model.Drift, Path: ".spec.replicas", DeployedValue: 3, LiveValue: 5, DesiredValue: 3,
+					Managers: []model.Manager{{Manager: "kubectl", Operation: "Update", Subresource: "scale"}},
 					Message:  "changed from 3 to 5 by kubectl (Update, scale); the deploy reverts it to 3"},
-				{Category: ownership.Release, Path: ".spec.paused", DeployedValue: false, LiveValue: false},
+				{Category: model.Release, Path: ".spec.paused", DeployedValue: false, LiveValue: false},
 			}},
 		{APIVersion: "v1", Kind: "Secret", Namespace: "shop", Name: "db", Source: "deploy/base/secret.yaml", Baseline: "snapshot",
-			Findings: []ownership.Finding{{Category: ownership.UpdateConflict, Path: ".data.password",
+			Findings: []model.Finding{{Category: model.UpdateConflict, Path: ".data.password",
 				DeployedValue: "c3VwZXJzZWNyZXQ=", LiveValue: "bm90LWhpZGRlbg==", DesiredValue: "c3VwZXJzZWNyZXQ="}}},
 		{APIVersion: "v1", Kind: "Service", Namespace: "shop", Name: "web", Source: "deploy/base/service.yaml", Baseline: "snapshot"},
 	}
@@ -304,7 +305,7 @@ func TestActionYAML(t *testing.T) {
 	if strings.Join(outDeclared, ",") != strings.Join(outWritten, ",") {
 		t.Errorf("the action writes outputs %v, action.yml declares %v", outWritten, outDeclared)
 	}
-	for _, c := range ownership.Categories {
+	for _, c := range model.Categories {
 		if _, ok := a.Outputs[string(c)]; !ok {
 			t.Errorf("no output for category %s", c)
 		}

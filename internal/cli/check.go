@@ -8,6 +8,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
@@ -15,7 +17,6 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
@@ -162,8 +163,8 @@ func checkInput(o *checkOptions, engine string, snap *snapshot.Snapshot, hasher 
 		Engine:       engine,
 		Snapshot:     snap,
 		Hasher:       hasher,
-		Fails:        func(c ownership.Category) bool { return policy[c] },
-		Ignored: func(id render.ID, p fieldpath.Path) bool {
+		Fails:        func(c model.Category) bool { return policy[c] },
+		Ignored: func(id model.ID, p fieldpath.Path) bool {
 			return cfg.IsIgnored(id.Group, id.Kind, id.Namespace, id.Name, p)
 		},
 		Notes: notes,

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -64,8 +66,8 @@ func buildOfflineReport(ctx context.Context, o *checkOptions, paths []string, po
 // snapshotDeployed looks objects up in the snapshot rather than copying
 // them into a map, so that an object the check has analysed (and
 // forgotten, see check.Run) is held by nothing.
-func snapshotDeployed(snap *snapshot.Snapshot) func(render.ID) *unstructured.Unstructured {
-	return func(id render.ID) *unstructured.Unstructured {
+func snapshotDeployed(snap *snapshot.Snapshot) func(model.ID) *unstructured.Unstructured {
+	return func(id model.ID) *unstructured.Unstructured {
 		if e := snap.Objects[id]; e != nil {
 			return e.Deployed
 		}

@@ -5,24 +5,25 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
 // failOnNames are the words --fail-on accepts; "error" stands for every
 // object that could not be checked (dry-run-error).
-var failOnNames = map[string][]ownership.Category{
-	"drift":           {ownership.Drift},
-	"taking-conflict": {ownership.TakingConflict},
-	"update-conflict": {ownership.UpdateConflict},
-	"split-ownership": {ownership.SplitOwnership},
-	"reset":           {ownership.Reset},
-	"error":           {ownership.DryRunError},
-	"anomaly":         {ownership.Anomaly},
+var failOnNames = map[string][]model.Category{
+	"drift":           {model.Drift},
+	"taking-conflict": {model.TakingConflict},
+	"update-conflict": {model.UpdateConflict},
+	"split-ownership": {model.SplitOwnership},
+	"reset":           {model.Reset},
+	"error":           {model.DryRunError},
+	"anomaly":         {model.Anomaly},
 }
 
 // failPolicy is the set of categories that fail the check.
-type failPolicy map[ownership.Category]bool
+type failPolicy map[model.Category]bool
 
 // parseFailOn reads the --fail-on value. An unknown word is an error rather
 // than silently ignored: a typo must not turn a required check green.

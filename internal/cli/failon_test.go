@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -13,12 +14,12 @@ func TestParseFailOn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []ownership.Category{ownership.Drift, ownership.TakingConflict, ownership.UpdateConflict, ownership.SplitOwnership, ownership.DryRunError} {
+	for _, c := range []model.Category{model.Drift, model.TakingConflict, model.UpdateConflict, model.SplitOwnership, model.DryRunError} {
 		if !p[c] {
 			t.Errorf("default policy does not fail on %s", c)
 		}
 	}
-	if p[ownership.Reset] || p[ownership.Taking] {
+	if p[model.Reset] || p[model.Taking] {
 		t.Errorf("default policy fails on notes: %v", p)
 	}
 	none, err := parseFailOn("none")
@@ -35,11 +36,11 @@ func TestParseFailOn(t *testing.T) {
 
 func TestFailPolicyFails(t *testing.T) {
 	p, _ := parseFailOn("reset")
-	r := &report.Report{Objects: []report.Object{{Findings: []ownership.Finding{{Category: ownership.Drift}}}}}
+	r := &report.Report{Objects: []report.Object{{Findings: []model.Finding{{Category: model.Drift}}}}}
 	if p.fails(r) {
 		t.Fatal("drift failed a reset-only policy")
 	}
-	r.Objects = append(r.Objects, report.Object{Findings: []ownership.Finding{{Category: ownership.Reset}}})
+	r.Objects = append(r.Objects, report.Object{Findings: []model.Finding{{Category: model.Reset}}})
 	if !p.fails(r) {
 		t.Fatal("reset did not fail a reset policy")
 	}

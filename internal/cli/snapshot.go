@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -106,7 +108,7 @@ func takeSnapshot(ctx context.Context, o *snapshotOptions, paths []string, stder
 
 func printSnapshot(w io.Writer, snap *snapshot.Snapshot, where string) {
 	ix := snap.Index
-	ids := make([]render.ID, 0, len(snap.Objects))
+	ids := make([]model.ID, 0, len(snap.Objects))
 	for id := range snap.Objects {
 		ids = append(ids, id)
 	}

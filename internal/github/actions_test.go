@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/sethvargo/go-githubactions"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -86,12 +87,12 @@ func TestAnnotateLimit(t *testing.T) {
 	r := &report.Report{Environment: "staging"}
 	for i := 0; i < 12; i++ {
 		r.Objects = append(r.Objects, report.Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: fmt.Sprintf("cm-%d", i),
-			Source: fmt.Sprintf("cm-%d.yaml", i), Findings: []ownership.Finding{{Category: ownership.Drift, Path: ".data.x", Message: "changed"}}})
+			Source: fmt.Sprintf("cm-%d.yaml", i), Findings: []model.Finding{{Category: model.Drift, Path: ".data.x", Message: "changed"}}})
 	}
 	r.Objects = append(r.Objects, report.Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "bad",
-		Findings: []ownership.Finding{{Category: ownership.DryRunError, Message: "refused"}}})
+		Findings: []model.Finding{{Category: model.DryRunError, Message: "refused"}}})
 	r.Objects = append(r.Objects, report.Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "noted",
-		Findings: []ownership.Finding{{Category: ownership.Release, Path: ".data.y"}}})
+		Findings: []model.Finding{{Category: model.Release, Path: ".data.y"}}})
 	a, out := action(nil)
 	Annotate(a, r)
 	log := out.String()

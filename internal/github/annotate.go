@@ -5,9 +5,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/sethvargo/go-githubactions"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -23,23 +24,23 @@ func Annotate(a *githubactions.Action, r *report.Report) {
 		obj    report.Object
 		groups []report.Group
 	}
-	byLevel := map[ownership.Level][]ann{}
+	byLevel := map[model.Level][]ann{}
 	for _, o := range r.Objects {
 		var loud []report.Group
-		lvl := ownership.LevelWarning
+		lvl := model.LevelWarning
 		for _, g := range o.Groups() {
-			if g.Level == ownership.LevelError || g.Level == ownership.LevelWarning {
+			if g.Level == model.LevelError || g.Level == model.LevelWarning {
 				loud = append(loud, g)
 			}
-			if g.Level == ownership.LevelError {
-				lvl = ownership.LevelError
+			if g.Level == model.LevelError {
+				lvl = model.LevelError
 			}
 		}
 		if len(loud) > 0 {
 			byLevel[lvl] = append(byLevel[lvl], ann{o, loud})
 		}
 	}
-	for _, lvl := range []ownership.Level{ownership.LevelError, ownership.LevelWarning} {
+	for _, lvl := range []model.Level{model.LevelError, model.LevelWarning} {
 		anns := byLevel[lvl]
 		for i, x := range anns {
 			if i == shownPerLevel {
@@ -62,7 +63,7 @@ func Annotate(a *githubactions.Action, r *report.Report) {
 				}
 			}
 			aa := a.WithFieldsMap(fields)
-			if lvl == ownership.LevelError {
+			if lvl == model.LevelError {
 				aa.Errorf("%s", msg)
 			} else {
 				aa.Warningf("%s", msg)
@@ -79,7 +80,7 @@ func SetOutputs(a *githubactions.Action, r *report.Report, failed bool, reportFi
 	if a.Getenv("GITHUB_OUTPUT") == "" {
 		return
 	}
-	for _, c := range ownership.Categories {
+	for _, c := range model.Categories {
 		// Without a report the counts are unknown, not zero.
 		n := ""
 		if r != nil {

@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	gh "github.com/google/go-github/v66/github"
 
 	"github.com/ownership-check/ownership-check/internal/github/githubtest"
-	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -32,8 +33,8 @@ func envReport(env string, gen int) *report.Report {
 	r := &report.Report{SchemaVersion: 1, Tool: report.Tool{Name: "ownership-check", Version: "test"},
 		Environment: env, FieldManager: "deployer", Engine: "cluster"}
 	r.Objects = []report.Object{{APIVersion: "apps/v1", Kind: "Deployment", Namespace: env, Name: "web", Baseline: "snapshot",
-		Findings: []ownership.Finding{{Category: ownership.Drift, Path: ".spec.replicas", DeployedValue: gen, LiveValue: gen + 1, DesiredValue: gen,
-			Managers: []ownership.Manager{{Manager: "kubectl", Operation: "Update", Subresource: "scale"}}}}}}
+		Findings: []model.Finding{{Category: model.Drift, Path: ".spec.replicas", DeployedValue: gen, LiveValue: gen + 1, DesiredValue: gen,
+			Managers: []model.Manager{{Manager: "kubectl", Operation: "Update", Subresource: "scale"}}}}}}
 	r.Summarize()
 	r.Failed = true
 	return r

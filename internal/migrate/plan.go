@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -12,7 +14,6 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/ownership"
-	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // Options say whose ownership to complete, and where.
@@ -29,7 +30,7 @@ type Options struct {
 
 // ObjectPlan is what migrate does to one live object.
 type ObjectPlan struct {
-	ID     render.ID
+	ID     model.ID
 	Source string
 	// ResourceVersion is the live version the plan was made from; the
 	// change is refused if the object moved on since.
@@ -48,7 +49,7 @@ type ObjectPlan struct {
 
 // Upgrade is one client-side-apply manager merged into M.
 type Upgrade struct {
-	ownership.Manager
+	model.Manager
 	// Reason is why it counts as client-side apply.
 	Reason string
 	// Fields counts the fields it owned.
@@ -67,7 +68,7 @@ type Item struct {
 	// Owners say who owns which fields now (relative to Path, the item
 	// itself as "."), M first; M takes every field of the others, shared
 	// ones included, and owns the item alone afterwards.
-	Owners []ownership.FieldOwners
+	Owners []model.FieldOwners
 	// Gone: the config no longer has the item, so the next deploy removes
 	// it whole.
 	Gone bool
@@ -84,7 +85,7 @@ var lastApplied = fieldpath.MakePathOrDie("metadata", "annotations", corev1.Last
 
 // PlanObject plans the migration of one live object; desired is the
 // rendered object, which tells what the next deploy will remove.
-func PlanObject(desired render.Object, live *unstructured.Unstructured, o Options) (*ObjectPlan, error) {
+func PlanObject(desired model.Object, live *unstructured.Unstructured, o Options) (*ObjectPlan, error) {
 	id := desired.ID
 	if o.FieldManager == "" {
 		return nil, fmt.Errorf("%s: no field manager given", id)
@@ -205,14 +206,14 @@ func unsent(gained, desiredSet *fieldpath.Set, unit fieldpath.Path) []string {
 	return out
 }
 
-func fieldOwners(e metav1.ManagedFieldsEntry, s *fieldpath.Set, unit fieldpath.Path) ownership.FieldOwners {
+func fieldOwners(e metav1.ManagedFieldsEntry, s *fieldpath.Set, unit fieldpath.Path) model.FieldOwners {
 	paths := relative(s, unit)
 	slices.Sort(paths)
-	return ownership.FieldOwners{Manager: managerOf(e), Paths: paths}
+	return model.FieldOwners{Manager: managerOf(e), Paths: paths}
 }
 
-func managerOf(e metav1.ManagedFieldsEntry) ownership.Manager {
-	return ownership.Manager{Manager: e.Manager, Operation: string(e.Operation), Subresource: e.Subresource}
+func managerOf(e metav1.ManagedFieldsEntry) model.Manager {
+	return model.Manager{Manager: e.Manager, Operation: string(e.Operation), Subresource: e.Subresource}
 }
 
 func describe(e metav1.ManagedFieldsEntry) string {

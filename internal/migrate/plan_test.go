@@ -5,13 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/ownership"
-	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // seed004 is the live Deployment of seed 004: Go-http-client created it,
@@ -98,9 +99,9 @@ func object(t *testing.T, s string) *unstructured.Unstructured {
 	return u
 }
 
-func desired(t *testing.T, s string) render.Object {
+func desired(t *testing.T, s string) model.Object {
 	u := object(t, s)
-	return render.Object{ID: render.IDOf(u), Object: u}
+	return model.Object{ID: model.IDOf(u), Object: u}
 }
 
 func scope(t *testing.T, s string) *config.Path {

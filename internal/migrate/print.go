@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // WritePlan prints the plan: per object, each client-side-apply manager
@@ -25,20 +25,20 @@ func WritePlan(w io.Writer, pl *Plan) {
 		}
 		if len(p.UpgradeUnsent) > 0 {
 			fmt.Fprintf(w, "    the config does not send %s: the next deploy removes %s\n",
-				ownership.JoinAnd(p.UpgradeUnsent), them(len(p.UpgradeUnsent)))
+				model.JoinAnd(p.UpgradeUnsent), them(len(p.UpgradeUnsent)))
 		}
 		for _, it := range p.Items {
 			fmt.Fprintf(w, "  split item %s\n", it.Path)
 			for _, o := range it.Owners {
-				fmt.Fprintf(w, "    %s owns %s\n", o.Manager.String(), ownership.JoinAnd(o.Paths))
+				fmt.Fprintf(w, "    %s owns %s\n", o.Manager.String(), model.JoinAnd(o.Paths))
 			}
-			fmt.Fprintf(w, "    %s takes the fields of %s: it owns the item alone afterwards\n", m, ownership.JoinAnd(others(it.Owners[1:])))
+			fmt.Fprintf(w, "    %s takes the fields of %s: it owns the item alone afterwards\n", m, model.JoinAnd(others(it.Owners[1:])))
 			switch {
 			case it.Gone:
 				fmt.Fprintf(w, "    the config no longer has this item: the next deploy removes it whole\n")
 			case len(it.Unsent) > 0:
 				fmt.Fprintf(w, "    the config does not send %s: the next deploy removes %s from the item\n",
-					ownership.JoinAnd(it.Unsent), them(len(it.Unsent)))
+					model.JoinAnd(it.Unsent), them(len(it.Unsent)))
 			}
 		}
 	}
@@ -107,7 +107,7 @@ func objects(n int) string {
 	return "objects"
 }
 
-func others(owners []ownership.FieldOwners) []string {
+func others(owners []model.FieldOwners) []string {
 	out := make([]string, len(owners))
 	for i, o := range owners {
 		out[i] = o.Manager.String()

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -13,7 +15,6 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/ownership-check/ownership-check/internal/parallel"
-	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // Cluster gives the REST resource of a kind (kube.Client does).
@@ -28,7 +29,7 @@ type Plan struct {
 	Objects []*ObjectPlan
 	// Missing are the rendered objects the cluster does not have (or whose
 	// kind it does not serve): nothing to migrate.
-	Missing []render.ID
+	Missing []model.ID
 	// UnusedFromManagers are --from-manager names that matched no Update
 	// entry on any object.
 	UnusedFromManagers []string
@@ -49,7 +50,7 @@ func (pl *Plan) Pending() int {
 // migration. Any object it could not read or plan is an error, and the
 // whole plan is refused: migrating part of a render on a partial picture
 // is what a rerun would have to untangle.
-func Make(ctx context.Context, c Cluster, objs []render.Object, o Options, concurrency int) (*Plan, error) {
+func Make(ctx context.Context, c Cluster, objs []model.Object, o Options, concurrency int) (*Plan, error) {
 	plans := make([]*ObjectPlan, len(objs))
 	missing := make([]bool, len(objs))
 	errs := make([]error, len(objs))
@@ -81,7 +82,7 @@ func Make(ctx context.Context, c Cluster, objs []render.Object, o Options, concu
 	return pl, nil
 }
 
-func compareIDs(a, b render.ID) int {
+func compareIDs(a, b model.ID) int {
 	switch {
 	case a.Less(b):
 		return -1
@@ -91,7 +92,7 @@ func compareIDs(a, b render.ID) int {
 	return 0
 }
 
-func planOne(ctx context.Context, c Cluster, obj render.Object, o Options) (*ObjectPlan, bool, error) {
+func planOne(ctx context.Context, c Cluster, obj model.Object, o Options) (*ObjectPlan, bool, error) {
 	ri, err := c.Resource(obj.Object.GroupVersionKind(), obj.ID.Namespace)
 	if meta.IsNoMatchError(err) {
 		return nil, true, nil
@@ -112,7 +113,7 @@ func planOne(ctx context.Context, c Cluster, obj render.Object, o Options) (*Obj
 
 // Outcome is what Apply did to one object.
 type Outcome struct {
-	ID render.ID
+	ID model.ID
 	// From and To are the resourceVersions before and after; To is empty
 	// when Err is set.
 	From, To string

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // maxSummaryPaths bounds the paths a group's summary names.
@@ -12,35 +14,35 @@ const maxSummaryPaths = 5
 // Group is one category of one object's findings: the form the report
 // shows, at most one entry per category (ownership-model.md).
 type Group struct {
-	Category Category `json:"category"`
-	Level    Level    `json:"level"`
+	Category model.Category `json:"category"`
+	Level    model.Level    `json:"level"`
 	// Paths are the distinct paths of the findings, sorted; object-level
 	// findings (new, removed) have none.
 	Paths []string `json:"paths,omitempty"`
 	// Summary is one line for the whole group.
-	Summary  string    `json:"summary"`
-	Findings []Finding `json:"findings"`
+	Summary  string          `json:"summary"`
+	Findings []model.Finding `json:"findings"`
 }
 
 // categoryRank orders categories as Categories lists them (errors and
 // warnings first); unknown ones go last.
-func categoryRank(c Category) int {
-	for i, k := range Categories {
+func categoryRank(c model.Category) int {
+	for i, k := range model.Categories {
 		if k == c {
 			return i
 		}
 	}
-	return len(Categories)
+	return len(model.Categories)
 }
 
 // Aggregate groups findings by category in report order.
-func Aggregate(findings []Finding) []Group {
-	byCat := map[Category]*Group{}
-	var order []Category
-	for _, f := range sortFindings(append([]Finding(nil), findings...)) {
+func Aggregate(findings []model.Finding) []Group {
+	byCat := map[model.Category]*Group{}
+	var order []model.Category
+	for _, f := range sortFindings(append([]model.Finding(nil), findings...)) {
 		g, ok := byCat[f.Category]
 		if !ok {
-			g = &Group{Category: f.Category, Level: LevelOf(f.Category)}
+			g = &Group{Category: f.Category, Level: model.LevelOf(f.Category)}
 			byCat[f.Category] = g
 			order = append(order, f.Category)
 		}
@@ -58,16 +60,16 @@ func Aggregate(findings []Finding) []Group {
 	return out
 }
 
-var groupTitles = map[Category]string{
-	Drift:          "changed outside the deploy; the deploy reverts them",
-	TakingConflict: "another manager changed them; the deploy takes them over",
-	UpdateConflict: "changed both outside the deploy and in the config; the config wins",
-	Taking:         "newly owned by the deploy",
-	Release:        "released by the deploy",
-	Retained:       "released, but other managers keep them",
-	Reset:          "released and owned by no one else: removed, possibly reset to defaults",
-	SplitOwnership: "removed by the config but split between managers: they would survive in part",
-	Anomaly:        "impossible transitions: check the snapshot and the field manager",
+var groupTitles = map[model.Category]string{
+	model.Drift:          "changed outside the deploy; the deploy reverts them",
+	model.TakingConflict: "another manager changed them; the deploy takes them over",
+	model.UpdateConflict: "changed both outside the deploy and in the config; the config wins",
+	model.Taking:         "newly owned by the deploy",
+	model.Release:        "released by the deploy",
+	model.Retained:       "released, but other managers keep them",
+	model.Reset:          "released and owned by no one else: removed, possibly reset to defaults",
+	model.SplitOwnership: "removed by the config but split between managers: they would survive in part",
+	model.Anomaly:        "impossible transitions: check the snapshot and the field manager",
 }
 
 func summarize(g *Group) string {
@@ -96,7 +98,7 @@ func summarize(g *Group) string {
 
 // sortFindings orders findings by category (report order), path and
 // message, so that reports are byte-for-byte reproducible.
-func sortFindings(fs []Finding) []Finding {
+func sortFindings(fs []model.Finding) []model.Finding {
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fs[i], fs[j]
 		if ra, rb := categoryRank(a.Category), categoryRank(b.Category); ra != rb {

@@ -4,22 +4,24 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 func TestAggregate(t *testing.T) {
-	var fs []Finding
+	var fs []model.Finding
 	for i := 0; i < 7; i++ {
-		fs = append(fs, Finding{Category: Taking, Path: fmt.Sprintf(".data.k%d", i), Message: "added"})
+		fs = append(fs, model.Finding{Category: model.Taking, Path: fmt.Sprintf(".data.k%d", i), Message: "added"})
 	}
 	fs = append(fs,
-		Finding{Category: Release, Path: ".spec.replicas", Message: "released: now in the ignore list"},
-		Finding{Category: Reset, Path: ".spec.replicas", Message: "owned by no one else"},
-		Finding{Category: Drift, Path: ".spec.replicas", Message: "changed from 3 to 5 by kubectl (Update, scale); the deploy reverts it to 3"},
-		Finding{Category: Drift, Path: ".spec.paused", Message: "changed"},
-		Finding{Category: New, Message: "not in the cluster: the deploy creates it"},
-		Finding{Category: Anomaly, Message: "a"},
-		Finding{Category: Anomaly, Message: "b"},
-		Finding{Category: "future", Path: ".x", Message: "?"},
+		model.Finding{Category: model.Release, Path: ".spec.replicas", Message: "released: now in the ignore list"},
+		model.Finding{Category: model.Reset, Path: ".spec.replicas", Message: "owned by no one else"},
+		model.Finding{Category: model.Drift, Path: ".spec.replicas", Message: "changed from 3 to 5 by kubectl (Update, scale); the deploy reverts it to 3"},
+		model.Finding{Category: model.Drift, Path: ".spec.paused", Message: "changed"},
+		model.Finding{Category: model.New, Message: "not in the cluster: the deploy creates it"},
+		model.Finding{Category: model.Anomaly, Message: "a"},
+		model.Finding{Category: model.Anomaly, Message: "b"},
+		model.Finding{Category: "future", Path: ".x", Message: "?"},
 	)
 	groups := Aggregate(fs)
 	var order []string
@@ -42,7 +44,7 @@ func TestAggregate(t *testing.T) {
 		if g.Summary != want[i] {
 			t.Errorf("%s summary:\n got %s\nwant %s", g.Category, g.Summary, want[i])
 		}
-		if g.Level != LevelOf(g.Category) {
+		if g.Level != model.LevelOf(g.Category) {
 			t.Errorf("%s level %s", g.Category, g.Level)
 		}
 	}
@@ -53,14 +55,14 @@ func TestAggregate(t *testing.T) {
 		t.Errorf("object-level findings have no paths")
 	}
 	// The input is not reordered.
-	if fs[0].Category != Taking {
+	if fs[0].Category != model.Taking {
 		t.Error("Aggregate sorted its input")
 	}
 	if Aggregate(nil) == nil || len(Aggregate(nil)) != 0 {
 		t.Error("no findings: empty, non-nil")
 	}
 	// Duplicate paths in one category are listed once.
-	g := Aggregate([]Finding{{Category: Release, Path: ".a", Message: "x"}, {Category: Release, Path: ".a", Message: "y"}})
+	g := Aggregate([]model.Finding{{Category: model.Release, Path: ".a", Message: "x"}, {Category: model.Release, Path: ".a", Message: "y"}})
 	if len(g) != 1 || len(g[0].Paths) != 1 {
 		t.Errorf("dedup: %+v", g)
 	}

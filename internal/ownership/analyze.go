@@ -3,12 +3,12 @@ package ownership
 import (
 	"fmt"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v4/typed"
-
-	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // Baselines: what prevOwned, configChanged and externalChanged compare with.
@@ -51,7 +51,7 @@ type Result struct {
 	// (complete) record of the object.
 	Baseline string `json:"baseline"`
 	// Findings are sorted by category (report order) and path.
-	Findings []Finding `json:"findings"`
+	Findings []model.Finding `json:"findings"`
 }
 
 // Analyze classifies every path of one object (ownership-model.md) and
@@ -69,10 +69,10 @@ func Analyze(in Input) (Result, error) {
 // Explain gives the transition of one path, including paths Analyze does not
 // visit because nothing the deploy owns or sends touches them (rows 0 and 1:
 // a field in the ignore list that another manager owns).
-func Explain(in Input, p fieldpath.Path) (Transition, error) {
+func Explain(in Input, p fieldpath.Path) (model.Transition, error) {
 	a, err := prepare(in)
 	if err != nil {
-		return Transition{}, err
+		return model.Transition{}, err
 	}
 	return a.transition(p), nil
 }
@@ -80,7 +80,7 @@ func Explain(in Input, p fieldpath.Path) (Transition, error) {
 // analysis holds one object's inputs in the forms the rules need.
 type analysis struct {
 	in       Input
-	id       render.ID
+	id       model.ID
 	baseline string
 	secret   bool
 
@@ -103,7 +103,7 @@ type analysis struct {
 	desiredTyped *typed.TypedValue
 
 	// notes are object-level findings found while preparing.
-	notes []Finding
+	notes []model.Finding
 }
 
 func prepare(in Input) (*analysis, error) {
@@ -120,8 +120,8 @@ func prepare(in Input) (*analysis, error) {
 		if in.Applied == nil {
 			missing = "applied config"
 		}
-		a.notes = append(a.notes, Finding{
-			Category: Anomaly,
+		a.notes = append(a.notes, model.Finding{
+			Category: model.Anomaly,
 			Message:  fmt.Sprintf("the snapshot of this object has no %s: compared against live instead", missing),
 		})
 	}
@@ -171,13 +171,13 @@ func prepare(in Input) (*analysis, error) {
 	return a, nil
 }
 
-func idOf(in Input) render.ID {
+func idOf(in Input) model.ID {
 	for _, u := range []*unstructured.Unstructured{in.Desired, in.Live, in.Predicted, in.Deployed, in.Applied} {
 		if u != nil {
-			return render.IDOf(u)
+			return model.IDOf(u)
 		}
 	}
-	return render.ID{}
+	return model.ID{}
 }
 
 func content(u *unstructured.Unstructured) map[string]any {

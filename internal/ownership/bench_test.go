@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -93,7 +95,7 @@ func BenchmarkAnalyzeDeployment300(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if len(r.Findings) != 1 || r.Findings[0].Category != Drift {
+	if len(r.Findings) != 1 || r.Findings[0].Category != model.Drift {
 		b.Fatalf("findings: %+v", r.Findings)
 	}
 	b.ReportAllocs()

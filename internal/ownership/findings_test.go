@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -36,7 +38,7 @@ func TestSplitOwnershipInitContainer(t *testing.T) {
 			if r.Baseline != tc.baseline {
 				t.Errorf("baseline %q, want %q", r.Baseline, tc.baseline)
 			}
-			splits := byPath(r, SplitOwnership, initItem)
+			splits := byPath(r, model.SplitOwnership, initItem)
 			if len(splits) != 1 {
 				t.Fatalf("want one split-ownership finding on %s:\n%s", initItem, dump(t, r))
 			}
@@ -58,11 +60,11 @@ func TestSplitOwnershipInitContainer(t *testing.T) {
 				t.Errorf("managers: %+v", f.Managers)
 			}
 			// The image goes (eno alone owns it), the name stays.
-			if len(byPath(r, Reset, initItem+".image")) != 1 || len(byPath(r, Retained, initItem+".name")) != 1 {
+			if len(byPath(r, model.Reset, initItem+".image")) != 1 || len(byPath(r, model.Retained, initItem+".name")) != 1 {
 				t.Errorf("want reset image and retained name:\n%s", dump(t, r))
 			}
-			if LevelOf(f.Category) != LevelWarning {
-				t.Errorf("level %s", LevelOf(f.Category))
+			if model.LevelOf(f.Category) != model.LevelWarning {
+				t.Errorf("level %s", model.LevelOf(f.Category))
 			}
 		})
 	}
@@ -79,11 +81,11 @@ func TestSplitNotForFreeFormMaps(t *testing.T) {
 			disown("deployer", OperationApply, path(t, ".metadata.labels.app"), path(t, ".metadata.labels.team")).obj(),
 	})
 	for _, f := range r.Findings {
-		if f.Category == SplitOwnership {
+		if f.Category == model.SplitOwnership {
 			t.Fatalf("unexpected split: %+v", f)
 		}
 	}
-	if len(byPath(r, Reset, ".metadata.labels.app")) != 1 || len(byPath(r, Retained, ".metadata.labels.team")) != 1 {
+	if len(byPath(r, model.Reset, ".metadata.labels.app")) != 1 || len(byPath(r, model.Retained, ".metadata.labels.team")) != 1 {
 		t.Errorf("want reset app and retained team:\n%s", dump(t, r))
 	}
 }
@@ -137,14 +139,14 @@ func TestRetainedLabel(t *testing.T) {
 		Deployed: edit(t, captured(t, "deploy-finalizers.live")).drop("labeler").obj(),
 		Live:     captured(t, "deploy-finalizers.live"), Predicted: captured(t, "deploy-finalizers.predicted-label-dropped"),
 	})
-	got := byPath(r, Retained, ".metadata.labels.team")
+	got := byPath(r, model.Retained, ".metadata.labels.team")
 	if len(got) != 1 {
 		t.Fatalf("want retained team:\n%s", dump(t, r))
 	}
 	if want := `still owned by labeler (Apply), so the deploy leaves it in place ("core")`; got[0].Message != want {
 		t.Errorf("message %q, want %q", got[0].Message, want)
 	}
-	if rel := byPath(r, Release, ".metadata.labels.team"); len(rel) != 1 || rel[0].Row != 10 {
+	if rel := byPath(r, model.Release, ".metadata.labels.team"); len(rel) != 1 || rel[0].Row != 10 {
 		t.Errorf("want release row 10:\n%s", dump(t, r))
 	}
 	if len(r.Findings) != 2 {
@@ -157,7 +159,7 @@ func TestResetReplicas(t *testing.T) {
 	in := tc.in(t)
 	in.FieldManager = "deployer"
 	r := analyze(t, in)
-	got := byPath(r, Reset, replicasPath)
+	got := byPath(r, model.Reset, replicasPath)
 	if len(got) != 1 {
 		t.Fatalf("want reset:\n%s", dump(t, r))
 	}
@@ -179,10 +181,10 @@ func TestSetItemReleased(t *testing.T) {
 		Deployed: captured(t, "deploy-finalizers.live"), Live: captured(t, "deploy-finalizers.live"),
 		Predicted: edit(t, captured(t, "deploy-finalizers.live")).disown("deployer", OperationApply, path(t, p)).obj(),
 	})
-	if len(byPath(r, Release, p)) != 1 || len(byPath(r, Reset, p)) != 1 {
+	if len(byPath(r, model.Release, p)) != 1 || len(byPath(r, model.Reset, p)) != 1 {
 		t.Fatalf("want release and reset of %s:\n%s", p, dump(t, r))
 	}
-	if f := byPath(r, Reset, p)[0]; f.LiveValue != "example.com/audit" {
+	if f := byPath(r, model.Reset, p)[0]; f.LiveValue != "example.com/audit" {
 		t.Errorf("live value %v", f.LiveValue)
 	}
 }
@@ -203,7 +205,7 @@ func TestDriftByEdits(t *testing.T) {
 				t.Fatalf("want one finding:\n%s", dump(t, r))
 			}
 			f := r.Findings[0]
-			if f.Category != Drift || f.Path != tc.path || f.Message != tc.message {
+			if f.Category != model.Drift || f.Path != tc.path || f.Message != tc.message {
 				t.Errorf("got %s %s %q", f.Category, f.Path, f.Message)
 			}
 			if len(f.Managers) != 1 || f.Managers[0].Time == "" {
@@ -219,7 +221,7 @@ func TestBaselineLive(t *testing.T) {
 		if r.Baseline != BaselineLive {
 			t.Errorf("baseline %q", r.Baseline)
 		}
-		got := byPath(r, TakingConflict, replicasPath)
+		got := byPath(r, model.TakingConflict, replicasPath)
 		if len(got) != 1 || len(r.Findings) != 1 {
 			t.Fatalf("want one taking-conflict:\n%s", dump(t, r))
 		}
@@ -249,16 +251,16 @@ func TestBaselineLive(t *testing.T) {
 
 func TestNewAndRemoved(t *testing.T) {
 	r := analyze(t, Input{Desired: manifest(t, "web-new"), Predicted: captured(t, "deploy-new.predicted")})
-	if len(r.Findings) != 1 || r.Findings[0].Category != New || r.Findings[0].Message != "not in the cluster: the deploy creates it" {
+	if len(r.Findings) != 1 || r.Findings[0].Category != model.New || r.Findings[0].Message != "not in the cluster: the deploy creates it" {
 		t.Fatalf("new:\n%s", dump(t, r))
 	}
 	r = analyze(t, Input{Desired: manifest(t, "web-scaled"), Applied: manifest(t, "web-scaled"),
 		Deployed: captured(t, "deploy-scaled.applied.live"), Predicted: captured(t, "deploy-new.predicted")})
-	if len(r.Findings) != 1 || r.Findings[0].Category != New || !strings.Contains(r.Findings[0].Message, "deleted since") {
+	if len(r.Findings) != 1 || r.Findings[0].Category != model.New || !strings.Contains(r.Findings[0].Message, "deleted since") {
 		t.Fatalf("recreated:\n%s", dump(t, r))
 	}
 	r = analyze(t, Input{Applied: manifest(t, "web-scaled"), Deployed: captured(t, "deploy-scaled.applied.live"), Live: captured(t, "deploy-scaled.live")})
-	if len(r.Findings) != 1 || r.Findings[0].Category != Removed || r.Findings[0].Path != "" {
+	if len(r.Findings) != 1 || r.Findings[0].Category != model.Removed || r.Findings[0].Path != "" {
 		t.Fatalf("removed:\n%s", dump(t, r))
 	}
 	r = analyze(t, Input{Applied: manifest(t, "web-scaled"), Deployed: captured(t, "deploy-scaled.applied.live")})
@@ -289,7 +291,7 @@ func TestIncompleteSnapshot(t *testing.T) {
 			}
 			var found bool
 			for _, f := range r.Findings {
-				found = found || (f.Category == Anomaly && f.Path == "" && strings.Contains(f.Message, tc.missing))
+				found = found || (f.Category == model.Anomaly && f.Path == "" && strings.Contains(f.Message, tc.missing))
 			}
 			if !found {
 				t.Fatalf("want an anomaly naming %q:\n%s", tc.missing, dump(t, r))

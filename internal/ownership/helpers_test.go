@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 	"sigs.k8s.io/yaml"
@@ -289,8 +291,8 @@ func analyze(t testing.TB, in Input) Result {
 }
 
 // byPath picks the findings of one category and path.
-func byPath(r Result, c Category, p string) []Finding {
-	var out []Finding
+func byPath(r Result, c model.Category, p string) []model.Finding {
+	var out []model.Finding
 	for _, f := range r.Findings {
 		if f.Category == c && f.Path == p {
 			out = append(out, f)

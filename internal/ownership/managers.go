@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -22,7 +23,7 @@ const (
 // differ only by API version are one owner: ownership does not depend on the
 // version a field was written through.
 type Owner struct {
-	Manager
+	model.Manager
 	Fields *fieldpath.Set
 }
 
@@ -45,8 +46,8 @@ func ManagedSets(u *unstructured.Unstructured) (Ownership, error) {
 	if !ok {
 		return nil, fmt.Errorf("managedFields: want a list, got %T", raw)
 	}
-	byID := map[Manager]*Owner{}
-	latest := map[Manager]time.Time{}
+	byID := map[model.Manager]*Owner{}
+	latest := map[model.Manager]time.Time{}
 	for i, item := range items {
 		e, err := decodeEntry(item)
 		if err != nil {
@@ -77,12 +78,12 @@ func ManagedSets(u *unstructured.Unstructured) (Ownership, error) {
 	for _, o := range byID {
 		out = append(out, *o)
 	}
-	sort.Slice(out, func(i, j int) bool { return managerLess(out[i].Manager, out[j].Manager) })
+	sort.Slice(out, func(i, j int) bool { return out[i].Manager.Less(out[j].Manager) })
 	return out, nil
 }
 
 type entry struct {
-	id         Manager
+	id         model.Manager
 	time       time.Time
 	fieldsType string
 	fieldsV1   []byte
@@ -137,7 +138,7 @@ func decodeEntry(item any) (entry, error) {
 // Apply on the main resource. An Update under the same name (a create by
 // the same tool, or `kubectl edit --field-manager`) and any subresource entry
 // are other owners: the deploy's apply neither takes nor releases them.
-func IsApplier(m Manager, fieldManager string) bool {
+func IsApplier(m model.Manager, fieldManager string) bool {
 	return m.Manager == fieldManager && m.Operation == OperationApply && m.Subresource == ""
 }
 
@@ -164,8 +165,8 @@ func (o Ownership) Others(fieldManager string) Ownership {
 
 // OwnersOf lists the owners of p: those whose set holds p itself or any
 // field below it (owning part of a map or list item is owning the path).
-func (o Ownership) OwnersOf(p fieldpath.Path) []Manager {
-	var out []Manager
+func (o Ownership) OwnersOf(p fieldpath.Path) []model.Manager {
+	var out []model.Manager
 	for _, e := range o {
 		if Covers(e.Fields, p) {
 			out = append(out, e.Manager)
@@ -199,51 +200,10 @@ func Covers(s *fieldpath.Set, p fieldpath.Path) bool {
 	return false
 }
 
-func managerLess(a, b Manager) bool {
-	if a.Manager != b.Manager {
-		return a.Manager < b.Manager
-	}
-	if a.Operation != b.Operation {
-		return a.Operation < b.Operation
-	}
-	return a.Subresource < b.Subresource
-}
-
-// String gives the form every message and report uses for an owner:
-// "kubectl (Update, scale)"; name and operation identify it together.
-func (m Manager) String() string {
-	parts := []string{}
-	if m.Operation != "" {
-		parts = append(parts, m.Operation)
-	}
-	if m.Subresource != "" {
-		parts = append(parts, m.Subresource)
-	}
-	name := m.Manager
-	if name == "" {
-		name = "(unnamed manager)"
-	}
-	if len(parts) == 0 {
-		return name
-	}
-	return name + " (" + strings.Join(parts, ", ") + ")"
-}
-
-func describeManagers(ms []Manager) string {
+func describeManagers(ms []model.Manager) string {
 	names := make([]string, len(ms))
 	for i, m := range ms {
 		names[i] = m.String()
 	}
-	return JoinAnd(names)
-}
-
-// JoinAnd joins "a", "a and b", "a, b and c".
-func JoinAnd(s []string) string {
-	switch len(s) {
-	case 0:
-		return ""
-	case 1:
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+	return model.JoinAnd(names)
 }

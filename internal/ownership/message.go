@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 )
 
@@ -16,7 +18,7 @@ const maxShownValue = 80
 // number 3 read differently.
 func show(v any, hidden bool) string {
 	if hidden {
-		return HiddenValue
+		return model.HiddenValue
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -51,7 +53,7 @@ func change(from any, fromOK bool, to any, toOK bool, hidden bool) string {
 
 // by names who made an external change; a change no manager owns (a field
 // removed) is "outside the deploy".
-func by(others []Manager) string {
+func by(others []model.Manager) string {
 	if len(others) == 0 {
 		return " outside the deploy"
 	}
@@ -74,19 +76,19 @@ func setsIt(verb string, v pathValues) string {
 }
 
 // message words one finding (interfaces.md shows the drift form).
-func (a *analysis) message(c Category, t Transition, p fieldpath.Path, v pathValues, others []Manager) string {
+func (a *analysis) message(c model.Category, t model.Transition, p fieldpath.Path, v pathValues, others []model.Manager) string {
 	external := change(v.deployed, v.deployedOK, v.live, v.liveOK, v.hidden)
 	switch c {
-	case Drift:
+	case model.Drift:
 		return external + by(others) + "; " + setsIt("the deploy reverts it", v)
-	case TakingConflict:
+	case model.TakingConflict:
 		return external + by(others) + a.since() + "; " + setsIt("the deploy takes it over and sets it", v)
-	case UpdateConflict:
+	case model.UpdateConflict:
 		config := change(v.applied, v.appliedOK, v.desired, v.desiredOK, v.hidden)
 		return external + by(others) + a.since() + ", and the config " + config + "; " + setsIt("the deploy sets it", v)
-	case Taking:
+	case model.Taking:
 		return a.takingMessage(v, others)
-	case Release:
+	case model.Release:
 		msg := "released: no longer in the config"
 		if a.in.Ignore != nil && a.in.Ignore(p) {
 			msg = "released: now in the ignore list"
@@ -95,25 +97,25 @@ func (a *analysis) message(c Category, t Transition, p fieldpath.Path, v pathVal
 			msg += "; it was " + external + by(others) + a.since()
 		}
 		return msg
-	case Retained:
+	case model.Retained:
 		msg := "still owned by " + describeManagers(others) + ", so the deploy leaves it in place"
 		if !v.hidden {
 			msg += " (" + show(v.live, false) + ")"
 		}
 		return msg
-	case Reset:
+	case model.Reset:
 		msg := "owned by no one else: the deploy removes it"
 		if !v.hidden {
 			msg += " (now " + show(v.live, false) + ")"
 		}
 		return msg + " and the API server may reset it to its default"
-	case Anomaly:
+	case model.Anomaly:
 		return anomalyMessage(t)
 	}
 	return string(c)
 }
 
-func (a *analysis) takingMessage(v pathValues, others []Manager) string {
+func (a *analysis) takingMessage(v pathValues, others []model.Manager) string {
 	same := v.liveOK && v.targetOK && EqualValues(v.live, v.target)
 	switch {
 	case len(others) > 0 && same:
@@ -139,7 +141,7 @@ func (a *analysis) takingMessage(v pathValues, others []Manager) string {
 	return "now owned by the deploy: " + change(v.live, v.liveOK, v.target, v.targetOK, v.hidden)
 }
 
-func anomalyMessage(t Transition) string {
+func anomalyMessage(t model.Transition) string {
 	why := "the model cannot explain it"
 	switch {
 	case !t.PrevOwned && t.NowOwned:

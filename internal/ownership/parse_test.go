@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 )
@@ -69,7 +71,7 @@ func TestManagedSets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(o) != 2 || o[0].Manager.Manager != "deployer" || o[1].Manager != (Manager{Manager: "kubectl", Operation: "Update", Subresource: "scale"}) {
+	if len(o) != 2 || o[0].Manager.Manager != "deployer" || o[1].Manager != (model.Manager{Manager: "kubectl", Operation: "Update", Subresource: "scale"}) {
 		t.Fatalf("owners: %+v", o)
 	}
 	if o[0].Time != "2026-11-22T04:29:11Z" {
@@ -167,7 +169,7 @@ func TestCovers(t *testing.T) {
 }
 
 func TestDescribeManager(t *testing.T) {
-	for m, want := range map[Manager]string{
+	for m, want := range map[model.Manager]string{
 		{Manager: "kubectl", Operation: "Update", Subresource: "scale"}: "kubectl (Update, scale)",
 		{Manager: "hpa", Operation: "Apply"}:                            "hpa (Apply)",
 		{Manager: "x"}:                                                  "x",
@@ -177,10 +179,10 @@ func TestDescribeManager(t *testing.T) {
 			t.Errorf("%+v: %q", m, got)
 		}
 	}
-	if got := JoinAnd([]string{"a", "b", "c"}); got != "a, b and c" {
+	if got := model.JoinAnd([]string{"a", "b", "c"}); got != "a, b and c" {
 		t.Error(got)
 	}
-	if JoinAnd(nil) != "" || JoinAnd([]string{"a"}) != "a" {
+	if model.JoinAnd(nil) != "" || model.JoinAnd([]string{"a"}) != "a" {
 		t.Error("joinAnd")
 	}
 }

@@ -1,13 +1,14 @@
 package ownership
 
 import (
+	"github.com/ownership-check/ownership-check/internal/model"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 )
 
 // findings runs the rules: object-level first, then every path.
 // It never returns nil: the report tells "checked, clean" by an empty list.
-func (a *analysis) findings() []Finding {
-	out := append([]Finding{}, a.notes...)
+func (a *analysis) findings() []model.Finding {
+	out := append([]model.Finding{}, a.notes...)
 	switch {
 	case a.in.Desired == nil:
 		if a.in.Applied != nil || a.in.Deployed != nil {
@@ -36,14 +37,14 @@ func (a *analysis) paths() []fieldpath.Path {
 }
 
 // pathFindings reports p's row, and for a release what happens to the value.
-func (a *analysis) pathFindings(p fieldpath.Path) []Finding {
+func (a *analysis) pathFindings(p fieldpath.Path) []model.Finding {
 	t := a.transition(p)
 	cat, report := Classify(t)
 	if !report {
 		return nil
 	}
 	v := a.values(p)
-	f := Finding{
+	f := model.Finding{
 		Category:   cat,
 		Transition: &t,
 		Path:       p.String(),
@@ -51,14 +52,14 @@ func (a *analysis) pathFindings(p fieldpath.Path) []Finding {
 	}
 	a.setValues(&f, v)
 	f.Message = a.message(cat, t, p, v, f.Managers)
-	out := []Finding{f}
-	if cat == Release && v.liveOK {
-		g := Finding{Path: f.Path, Managers: f.Managers}
+	out := []model.Finding{f}
+	if cat == model.Release && v.liveOK {
+		g := model.Finding{Path: f.Path, Managers: f.Managers}
 		a.setValues(&g, v)
 		if len(f.Managers) > 0 {
-			g.Category = Retained
+			g.Category = model.Retained
 		} else {
-			g.Category = Reset
+			g.Category = model.Reset
 		}
 		g.Message = a.message(g.Category, t, p, v, f.Managers)
 		out = append(out, g)
@@ -77,7 +78,7 @@ type pathValues struct {
 }
 
 func (a *analysis) values(p fieldpath.Path) pathValues {
-	v := pathValues{hidden: a.secret && hiddenPath(p)}
+	v := pathValues{hidden: a.secret && model.HiddenPath(p)}
 	v.desired, v.desiredOK = valueAt(a.desired, p)
 	v.applied, v.appliedOK = valueAt(a.earlier, p)
 	v.deployed, v.deployedOK = valueAt(a.deployed, p)
@@ -91,13 +92,13 @@ func (a *analysis) values(p fieldpath.Path) pathValues {
 	return v
 }
 
-func (a *analysis) setValues(f *Finding, v pathValues) {
+func (a *analysis) setValues(f *model.Finding, v pathValues) {
 	show := func(x any, ok bool) any {
 		if !ok {
 			return nil
 		}
 		if v.hidden {
-			return HiddenValue
+			return model.HiddenValue
 		}
 		return copyValue(x)
 	}
@@ -108,18 +109,18 @@ func (a *analysis) setValues(f *Finding, v pathValues) {
 	f.DesiredValue = show(v.desired, v.desiredOK)
 }
 
-func (a *analysis) newFinding() Finding {
+func (a *analysis) newFinding() model.Finding {
 	msg := "not in the cluster: the deploy creates it"
 	if a.in.Deployed != nil {
 		msg = "not in the cluster although the last deploy left it there (deleted since?): the deploy creates it again"
 	}
-	return Finding{Category: New, Message: msg}
+	return model.Finding{Category: model.New, Message: msg}
 }
 
-func (a *analysis) removedFinding() Finding {
+func (a *analysis) removedFinding() model.Finding {
 	msg := "no longer in the rendered config, but the last deploy applied it: the deploy stops managing it"
 	if a.in.Live == nil {
 		msg += " (it is already gone from the cluster)"
 	}
-	return Finding{Category: Removed, Message: msg}
+	return model.Finding{Category: model.Removed, Message: msg}
 }

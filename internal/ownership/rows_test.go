@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 )
@@ -24,7 +26,7 @@ type rowCase struct {
 	in   func(t *testing.T) Input
 	path string
 	// category is "" for a silent row.
-	category Category
+	category model.Category
 	// message, when set, is the exact message of the finding.
 	message string
 }
@@ -91,7 +93,7 @@ var rowCases = []rowCase{
 				Live:      edit(t, captured(t, "deploy-hpa.live")).set(int64(9), "spec", "replicas").obj(),
 				Predicted: captured(t, "deploy-hpa.live")}
 		}},
-	{row: 4, name: "field manager renamed from ci to deployer", path: imagePath, category: Anomaly,
+	{row: 4, name: "field manager renamed from ci to deployer", path: imagePath, category: model.Anomaly,
 		message: "impossible transition, row 4 (prevOwned=false, nowOwned=true, configChanged=false, externalChanged=false): " +
 			"the deploy would own a field it did not own at the last deploy although the config did not change it; " +
 			"was the field manager renamed, or was the snapshot recorded with another one?",
@@ -100,19 +102,19 @@ var rowCases = []rowCase{
 				Deployed: renamedDeployer(t, "deploy-scaled.applied.live"), Live: renamedDeployer(t, "deploy-scaled.applied.live"),
 				Predicted: coOwnedByCI(t, "deploy-scaled.applied.live")}
 		}},
-	{row: 5, name: "field manager renamed, and the image edited by kubectl since", path: imagePath, category: Anomaly,
+	{row: 5, name: "field manager renamed, and the image edited by kubectl since", path: imagePath, category: model.Anomaly,
 		in: func(t *testing.T) Input {
 			return Input{Desired: manifest(t, "web-edited"), Applied: manifest(t, "web-edited"),
 				Deployed: renamedDeployer(t, "deploy-edited.predicted"), Live: renamedDeployer(t, "deploy-edited.live"),
 				Predicted: coOwnedByCI(t, "deploy-edited.predicted")}
 		}},
-	{row: 6, name: "replicas removed from the ignore list, autoscaler idle", path: replicasPath, category: Taking,
+	{row: 6, name: "replicas removed from the ignore list, autoscaler idle", path: replicasPath, category: model.Taking,
 		message: "taken over from hpa (Apply): changed from 7 to 3",
 		in: func(t *testing.T) Input {
 			return Input{Desired: manifest(t, "web-hpa"), Applied: hpaIgnored(t),
 				Deployed: captured(t, "deploy-hpa.live"), Live: captured(t, "deploy-hpa.live"), Predicted: captured(t, "deploy-hpa.predicted")}
 		}},
-	{row: 7, name: "replicas removed from the ignore list while the autoscaler changed it", path: replicasPath, category: TakingConflict,
+	{row: 7, name: "replicas removed from the ignore list while the autoscaler changed it", path: replicasPath, category: model.TakingConflict,
 		message: "changed from 7 to 9 by hpa (Apply) since the last deploy; the deploy takes it over and sets it to 3",
 		in: func(t *testing.T) Input {
 			return Input{Desired: manifest(t, "web-hpa"), Applied: hpaIgnored(t),
@@ -120,24 +122,24 @@ var rowCases = []rowCase{
 				Live:      edit(t, captured(t, "deploy-hpa.live")).set(int64(9), "spec", "replicas").obj(),
 				Predicted: captured(t, "deploy-hpa.predicted")}
 		}},
-	{row: 8, name: "a hand-run apply under the same manager name added an annotation", path: notePath, category: Anomaly,
+	{row: 8, name: "a hand-run apply under the same manager name added an annotation", path: notePath, category: model.Anomaly,
 		in: func(t *testing.T) Input {
 			return Input{Desired: manifest(t, "web-scaled"), Applied: manifest(t, "web-scaled"),
 				Deployed: withNote(t, "x"), Live: withNote(t, "x"), Predicted: captured(t, "deploy-scaled.applied.live")}
 		}},
-	{row: 9, name: "the same, and the annotation changed since", path: notePath, category: Anomaly,
+	{row: 9, name: "the same, and the annotation changed since", path: notePath, category: model.Anomaly,
 		in: func(t *testing.T) Input {
 			return Input{Desired: manifest(t, "web-scaled"), Applied: manifest(t, "web-scaled"),
 				Deployed: withNote(t, "x"), Live: withNote(t, "y"), Predicted: captured(t, "deploy-scaled.applied.live")}
 		}},
-	{row: 10, name: "replicas added to the ignore list, no autoscaler", path: replicasPath, category: Release,
+	{row: 10, name: "replicas added to the ignore list, no autoscaler", path: replicasPath, category: model.Release,
 		message: "released: now in the ignore list",
 		in: func(t *testing.T) Input {
 			return Input{Desired: without(manifest(t, "web-scaled"), "spec", "replicas"), Applied: manifest(t, "web-scaled"), Ignore: ignoreReplicas,
 				Deployed: captured(t, "deploy-scaled.applied.live"), Live: captured(t, "deploy-scaled.applied.live"),
 				Predicted: edit(t, captured(t, "deploy-scaled.applied.live")).disown("deployer", OperationApply, path(t, replicasPath)).obj()}
 		}},
-	{row: 11, name: "replicas added to the ignore list while the autoscaler scaled", path: replicasPath, category: Release,
+	{row: 11, name: "replicas added to the ignore list while the autoscaler scaled", path: replicasPath, category: model.Release,
 		message: "released: now in the ignore list; it was changed from 3 to 7 by hpa (Apply) since the last deploy",
 		in: func(t *testing.T) Input {
 			return Input{Desired: hpaIgnored(t), Applied: manifest(t, "web-hpa"), Ignore: ignoreReplicas,
@@ -149,7 +151,7 @@ var rowCases = []rowCase{
 				Deployed: edit(t, captured(t, "deploy-shared.live")).drop("other").obj(),
 				Live:     captured(t, "deploy-shared.live"), Predicted: captured(t, "deploy-shared.live")}
 		}},
-	{row: 13, name: "kubectl scale since the last deploy", path: replicasPath, category: Drift,
+	{row: 13, name: "kubectl scale since the last deploy", path: replicasPath, category: model.Drift,
 		message: "changed from 3 to 5 by kubectl (Update, scale); the deploy reverts it to 3",
 		in: func(t *testing.T) Input {
 			return Input{Desired: manifest(t, "web-scaled"), Applied: manifest(t, "web-scaled"),
@@ -162,7 +164,7 @@ var rowCases = []rowCase{
 				Deployed: edit(t, captured(t, "deploy-shared.live")).drop("other").obj(),
 				Live:     captured(t, "deploy-shared.live"), Predicted: captured(t, "deploy-shared.predicted-image-changed")}
 		}},
-	{row: 15, name: "image edited by kubectl edit and changed in the config", path: imagePath, category: UpdateConflict,
+	{row: 15, name: "image edited by kubectl edit and changed in the config", path: imagePath, category: model.UpdateConflict,
 		message: `changed from "nginx:1.25" to "nginx:1.26" by kubectl-edit (Update) since the last deploy, ` +
 			`and the config changed from "nginx:1.25" to "nginx:1.27"; the deploy sets it to "nginx:1.27"`,
 		in: func(t *testing.T) Input {
@@ -202,7 +204,7 @@ func TestRows(t *testing.T) {
 			if r.Baseline != BaselineSnapshot {
 				t.Errorf("baseline = %q", r.Baseline)
 			}
-			var got []Finding
+			var got []model.Finding
 			for _, f := range r.Findings {
 				if f.Path == tc.path && f.Transition != nil {
 					got = append(got, f)
@@ -272,16 +274,16 @@ func TestRowsNothingElse(t *testing.T) {
 }
 
 func TestClassifyAllRows(t *testing.T) {
-	want := map[int]Category{
-		4: Anomaly, 5: Anomaly, 6: Taking, 7: TakingConflict, 8: Anomaly, 9: Anomaly,
-		10: Release, 11: Release, 13: Drift, 15: UpdateConflict,
+	want := map[int]model.Category{
+		4: model.Anomaly, 5: model.Anomaly, 6: model.Taking, 7: model.TakingConflict, 8: model.Anomaly, 9: model.Anomaly,
+		10: model.Release, 11: model.Release, 13: model.Drift, 15: model.UpdateConflict,
 	}
-	levels := map[int]Level{
-		4: LevelError, 5: LevelError, 6: LevelNote, 7: LevelWarning, 8: LevelError, 9: LevelError,
-		10: LevelNote, 11: LevelNote, 13: LevelWarning, 15: LevelWarning,
+	levels := map[int]model.Level{
+		4: model.LevelError, 5: model.LevelError, 6: model.LevelNote, 7: model.LevelWarning, 8: model.LevelError, 9: model.LevelError,
+		10: model.LevelNote, 11: model.LevelNote, 13: model.LevelWarning, 15: model.LevelWarning,
 	}
 	for row := 0; row < 16; row++ {
-		tr := NewTransition(row&8 != 0, row&4 != 0, row&2 != 0, row&1 != 0)
+		tr := model.NewTransition(row&8 != 0, row&4 != 0, row&2 != 0, row&1 != 0)
 		if tr.Row != row {
 			t.Fatalf("NewTransition row %d = %d", row, tr.Row)
 		}
@@ -289,8 +291,8 @@ func TestClassifyAllRows(t *testing.T) {
 		if wc, reported := want[row]; ok != reported || c != wc {
 			t.Errorf("row %d: Classify = %q, %t; want %q, %t", row, c, ok, wc, reported)
 		}
-		if ok && LevelOf(c) != levels[row] {
-			t.Errorf("row %d: level %s, want %s", row, LevelOf(c), levels[row])
+		if ok && model.LevelOf(c) != levels[row] {
+			t.Errorf("row %d: level %s, want %s", row, model.LevelOf(c), levels[row])
 		}
 	}
 }

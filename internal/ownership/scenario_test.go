@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -33,17 +35,17 @@ func TestSplitOwnershipStructField(t *testing.T) {
 	r := analyze(t, Input{
 		Desired: desired, Applied: withVolume(t, manifest(t, "web-scaled"), cm), Deployed: live, Live: live,
 	})
-	f := byPath(r, SplitOwnership, configVolume+".configMap")
+	f := byPath(r, model.SplitOwnership, configVolume+".configMap")
 	if len(f) != 1 {
 		t.Fatalf("want split on the configMap source:\n%s", dump(t, r))
 	}
 	if !strings.HasPrefix(f[0].Message, "the config removes it, but its fields are split: deployer (Apply) owns .name; Go-http-client (Update) owns .defaultMode. ") {
 		t.Errorf("message %q", f[0].Message)
 	}
-	if len(byPath(r, SplitOwnership, configVolume)) != 0 {
+	if len(byPath(r, model.SplitOwnership, configVolume)) != 0 {
 		t.Error("the volume itself stays in the config: not split")
 	}
-	if len(byPath(r, Taking, configVolume+".secret.secretName")) != 1 {
+	if len(byPath(r, model.Taking, configVolume+".secret.secretName")) != 1 {
 		t.Errorf("the new source is taken:\n%s", dump(t, r))
 	}
 }
@@ -102,17 +104,17 @@ func TestDeducedKindAgainstAKeyedServerSchema(t *testing.T) {
 		Desired: fromYAML(t, widgetManifest), Applied: fromYAML(t, widgetManifest),
 		Deployed: live, Live: changed, Predicted: live,
 	})
-	if f := byPath(r, Drift, `.spec.items[name="a"].x`); len(f) != 1 || f[0].Message != "changed from 1 to 2 by kubectl-edit (Update); the deploy reverts it to 1" {
+	if f := byPath(r, model.Drift, `.spec.items[name="a"].x`); len(f) != 1 || f[0].Message != "changed from 1 to 2 by kubectl-edit (Update); the deploy reverts it to 1" {
 		t.Errorf("drift in an item:\n%s", dump(t, r))
 	}
 }
 
 func TestTakingMessages(t *testing.T) {
 	a := &analysis{baseline: BaselineSnapshot}
-	hpa := []Manager{{Manager: "hpa", Operation: OperationApply}}
+	hpa := []model.Manager{{Manager: "hpa", Operation: OperationApply}}
 	for _, tc := range []struct {
 		v      pathValues
-		others []Manager
+		others []model.Manager
 		want   string
 	}{
 		{pathValues{live: int64(3), liveOK: true, target: int64(3), targetOK: true}, hpa, "now shared with hpa (Apply) (value unchanged: 3)"},
@@ -144,9 +146,9 @@ func TestMessagePieces(t *testing.T) {
 		{show(strings.Repeat("x", 100), false), `"` + strings.Repeat("x", 78) + "…"},
 		{show(map[string]any{"b": int64(1), "a": []any{true}}, false), `{"a":[true],"b":1}`},
 		{show(make(chan int), false)[:2], "0x"},
-		{show("secret", true), HiddenValue},
-		{anomalyMessage(NewTransition(false, false, false, false)), "impossible transition, row 0 (prevOwned=false, nowOwned=false, configChanged=false, externalChanged=false): the model cannot explain it"},
-		{(&analysis{}).message("future", Transition{}, nil, pathValues{}, nil), "future"},
+		{show("secret", true), model.HiddenValue},
+		{anomalyMessage(model.NewTransition(false, false, false, false)), "impossible transition, row 0 (prevOwned=false, nowOwned=false, configChanged=false, externalChanged=false): the model cannot explain it"},
+		{(&analysis{}).message("future", model.Transition{}, nil, pathValues{}, nil), "future"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
@@ -155,7 +157,7 @@ func TestMessagePieces(t *testing.T) {
 	// The drift message without a value to revert to, as when only the
 	// prediction keeps the path.
 	a := &analysis{baseline: BaselineSnapshot}
-	if got := a.message(Drift, Transition{}, nil, pathValues{deployed: int64(1), deployedOK: true}, nil); got != "removed (was 1) outside the deploy; the deploy reverts it" {
+	if got := a.message(model.Drift, model.Transition{}, nil, pathValues{deployed: int64(1), deployedOK: true}, nil); got != "removed (was 1) outside the deploy; the deploy reverts it" {
 		t.Errorf("drift: %q", got)
 	}
 }

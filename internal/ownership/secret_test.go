@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
@@ -19,7 +21,7 @@ const (
 )
 
 // lastAppliedPath is built by parts: the annotation's dots are not separators.
-var lastAppliedPath = fieldpath.MakePathOrDie("metadata", "annotations", secrets.LastAppliedAnnotation)
+var lastAppliedPath = fieldpath.MakePathOrDie("metadata", "annotations", model.LastAppliedAnnotation)
 
 // The check hands this package Secrets redacted by the same hasher that
 // wrote the snapshot; findings must carry neither values nor hashes.
@@ -30,7 +32,7 @@ func TestSecretValuesNeverLeave(t *testing.T) {
 	}
 	annotate := func(u *unstructured.Unstructured, v string) *unstructured.Unstructured {
 		u = u.DeepCopy()
-		u.SetAnnotations(map[string]string{secrets.LastAppliedAnnotation: v})
+		u.SetAnnotations(map[string]string{model.LastAppliedAnnotation: v})
 		return u
 	}
 	oldCSA := `{"data":{"password":"ZHVtbXktcGFzc3dvcmQ="}}`
@@ -52,7 +54,7 @@ func TestSecretValuesNeverLeave(t *testing.T) {
 		set(base64.StdEncoding.EncodeToString([]byte(canary)), "data", "password").
 		disown("deployer", OperationApply, path(t, passwordPath)).
 		own("kubectl-edit", OperationUpdate, path(t, passwordPath)).
-		set(newCSA, "metadata", "annotations", secrets.LastAppliedAnnotation).
+		set(newCSA, "metadata", "annotations", model.LastAppliedAnnotation).
 		disown("deployer", OperationApply, lastAppliedPath).
 		own("kubectl-client-side-apply", OperationUpdate, lastAppliedPath).obj()
 	predicted := edit(t, deployed).
@@ -74,7 +76,7 @@ func TestSecretValuesNeverLeave(t *testing.T) {
 	for _, f := range r.Findings {
 		got[string(f.Category)+" "+f.Path] = f.Message
 		for _, v := range []any{f.DeployedValue, f.LiveValue, f.DesiredValue} {
-			if v != nil && v != HiddenValue {
+			if v != nil && v != model.HiddenValue {
 				t.Errorf("%s %s: value %v shown", f.Category, f.Path, v)
 			}
 		}
@@ -87,7 +89,7 @@ func TestSecretValuesNeverLeave(t *testing.T) {
 	if len(got) != len(want) {
 		t.Errorf("findings:\n%s", dump(t, r))
 	}
-	if f := byPath(r, Drift, passwordPath); len(f) != 1 || f[0].LiveValue != HiddenValue || f[0].DeployedValue != HiddenValue {
+	if f := byPath(r, model.Drift, passwordPath); len(f) != 1 || f[0].LiveValue != model.HiddenValue || f[0].DeployedValue != model.HiddenValue {
 		t.Errorf("drift values: %+v", f)
 	}
 
@@ -133,11 +135,11 @@ func TestHiddenPath(t *testing.T) {
 		".type":                      false,
 		".immutable":                 false,
 	} {
-		if got := hiddenPath(path(t, p)); got != want {
-			t.Errorf("hiddenPath(%s) = %t", p, got)
+		if got := model.HiddenPath(path(t, p)); got != want {
+			t.Errorf("model.HiddenPath(%s) = %t", p, got)
 		}
 	}
-	if !hiddenPath(lastAppliedPath) {
-		t.Errorf("hiddenPath(%s) = false", lastAppliedPath)
+	if !model.HiddenPath(lastAppliedPath) {
+		t.Errorf("model.HiddenPath(%s) = false", lastAppliedPath)
 	}
 }

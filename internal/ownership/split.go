@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v4/schema"
 )
@@ -20,12 +22,12 @@ const maxListedFields = 6
 // keys stand alone. Server-Side Apply removes only the fields no other
 // manager owns, so such a unit survives in part, which often fails
 // validation. Only the outermost such unit is reported.
-func (a *analysis) splitFindings() []Finding {
+func (a *analysis) splitFindings() []model.Finding {
 	all := &fieldpath.Set{}
 	for _, o := range a.liveOwners {
 		all = all.Union(o.Fields)
 	}
-	var out []Finding
+	var out []model.Finding
 	WalkNodes(all, nil, func(p fieldpath.Path) bool {
 		if !a.isUnit(p) || Covers(a.desiredSet, p) {
 			return true
@@ -56,10 +58,10 @@ func WalkNodes(s *fieldpath.Set, prefix fieldpath.Path, visit func(fieldpath.Pat
 	})
 }
 
-func (a *analysis) splitFinding(unit fieldpath.Path) (Finding, bool) {
+func (a *analysis) splitFinding(unit fieldpath.Path) (model.Finding, bool) {
 	removed := false
-	var owners []FieldOwners
-	var others []Manager
+	var owners []model.FieldOwners
+	var others []model.Manager
 	for _, o := range a.liveOwners {
 		rel := relativeLeaves(o.Fields, unit)
 		if len(rel) == 0 {
@@ -70,14 +72,14 @@ func (a *analysis) splitFinding(unit fieldpath.Path) (Finding, bool) {
 			names[i] = relString(r)
 		}
 		sort.Strings(names)
-		fo := FieldOwners{Manager: o.Manager, Paths: names}
+		fo := model.FieldOwners{Manager: o.Manager, Paths: names}
 		if !IsApplier(o.Manager, a.in.FieldManager) {
 			owners = append(owners, fo)
 			others = append(others, o.Manager)
 			continue
 		}
 		// The deploy's own fields lead the list.
-		owners = append([]FieldOwners{fo}, owners...)
+		owners = append([]model.FieldOwners{fo}, owners...)
 		for _, r := range rel {
 			if !a.ownedByOthers(joinPath(unit, r)) {
 				removed = true
@@ -85,10 +87,10 @@ func (a *analysis) splitFinding(unit fieldpath.Path) (Finding, bool) {
 		}
 	}
 	if !removed || len(others) == 0 {
-		return Finding{}, false
+		return model.Finding{}, false
 	}
-	return Finding{
-		Category: SplitOwnership,
+	return model.Finding{
+		Category: model.SplitOwnership,
 		Path:     unit.String(),
 		Managers: others,
 		Owners:   owners,
@@ -133,14 +135,14 @@ func relString(p fieldpath.Path) string {
 	return p.String()
 }
 
-func (a *analysis) splitMessage(unit fieldpath.Path, owners []FieldOwners) string {
+func (a *analysis) splitMessage(unit fieldpath.Path, owners []model.FieldOwners) string {
 	parts := make([]string, len(owners))
 	for i, o := range owners {
 		fields := o.Paths
 		if len(fields) > maxListedFields {
 			fields = append(fields[:maxListedFields:maxListedFields], fmt.Sprintf("%d more", len(o.Paths)-maxListedFields))
 		}
-		parts[i] = o.Manager.String() + " owns " + JoinAnd(fields)
+		parts[i] = o.Manager.String() + " owns " + model.JoinAnd(fields)
 	}
 	return fmt.Sprintf("the config removes it, but its fields are split: %s. "+
 		"The deploy removes only the fields no other manager owns and leaves a partial item, "+

@@ -1,11 +1,12 @@
 package ownership
 
 import (
+	"github.com/ownership-check/ownership-check/internal/model"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 )
 
 // transition answers the four questions for p.
-func (a *analysis) transition(p fieldpath.Path) Transition {
+func (a *analysis) transition(p fieldpath.Path) model.Transition {
 	prev := Covers(a.prevM, p)
 	now := a.sends(p) || Covers(a.predictedM, p)
 
@@ -24,7 +25,7 @@ func (a *analysis) transition(p fieldpath.Path) Transition {
 		// autoscaler or a hand edit leaves behind.
 		external = dok && lok && !EqualValues(lv, dv) && len(a.liveOthers.OwnersOf(p)) > 0
 	}
-	return NewTransition(prev, now, config, external)
+	return model.NewTransition(prev, now, config, external)
 }
 
 // sends tells whether the deploy sends p: desired has it, a part of it, or

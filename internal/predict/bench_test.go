@@ -7,11 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
 
@@ -22,12 +23,12 @@ const (
 
 var (
 	benchOnce    sync.Once
-	benchDesired []render.Object
+	benchDesired []model.Object
 )
 
 // benchRender is 200 ConfigMaps that exist (created by another manager) and
 // that the render changes, in one namespace.
-func benchRender(b *testing.B) []render.Object {
+func benchRender(b *testing.B) []model.Object {
 	benchOnce.Do(func() {
 		_, kc := engine(b, cluster.Config(), ClusterOptions{})
 		ns := namespace(b, kc)
@@ -124,7 +125,7 @@ func BenchmarkPredictOverFloor(b *testing.B) {
 
 // newFloor returns a function that sends the dry-run PATCHes of objs, and
 // nothing else, benchConcurrency at a time.
-func newFloor(b *testing.B, objs []render.Object) func() {
+func newFloor(b *testing.B, objs []model.Object) func() {
 	kc, err := kube.New(cluster.Config(), "default", benchConcurrency)
 	if err != nil {
 		b.Fatal(err)

@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
-
-	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // fakeAPI answers the dry-run PATCH of ConfigMap default/x with the given
@@ -115,7 +115,7 @@ func TestRetriesDoNotMultiply(t *testing.T) {
 	if got := api.requests.Load(); got != 3 || attempts != 3 {
 		t.Fatalf("%d requests, %d attempts; want 3 (1 + MaxRetries 2)", got, attempts)
 	}
-	e := newDryRunError(render.ID{Kind: "ConfigMap", Namespace: "default", Name: "x"}, OpDryRun, err, attempts)
+	e := newDryRunError(model.ID{Kind: "ConfigMap", Namespace: "default", Name: "x"}, OpDryRun, err, attempts)
 	if e.Code != 503 || e.Reason != "ServiceUnavailable" {
 		t.Errorf("code %d reason %q; want 503 ServiceUnavailable", e.Code, e.Reason)
 	}
@@ -134,7 +134,7 @@ func TestFieldNotDeclaredInSchemaIsPermanent(t *testing.T) {
 	if got := api.requests.Load(); got != 1 || attempts != 1 {
 		t.Fatalf("%d requests; want 1: the error is the config's", got)
 	}
-	e := newDryRunError(render.ID{Kind: "ConfigMap", Namespace: "default", Name: "x"}, OpDryRun, err, attempts)
+	e := newDryRunError(model.ID{Kind: "ConfigMap", Namespace: "default", Name: "x"}, OpDryRun, err, attempts)
 	if e.Reason != "Invalid" || e.Code != 500 {
 		t.Errorf("reason %q code %d; want Invalid 500", e.Reason, e.Code)
 	}

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,7 +18,6 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // Defaults of ClusterOptions' zero values.
@@ -109,7 +110,7 @@ func NewCluster(c *kube.Client, o ClusterOptions) *Cluster {
 // live fields and the dry-run fields are written by different jobs.
 type target struct {
 	index     int
-	obj       render.Object
+	obj       model.Object
 	name      string
 	namespace string // the effective one: the default namespace filled in
 	mapping   *meta.RESTMapping
@@ -129,7 +130,7 @@ type target struct {
 }
 
 // Predict implements Engine.
-func (c *Cluster) Predict(ctx context.Context, objs []render.Object) ([]Result, error) {
+func (c *Cluster) Predict(ctx context.Context, objs []model.Object) ([]Result, error) {
 	results := make([]Result, len(objs))
 	err := c.predict(ctx, objs, func(i int, r Result) { results[i] = r }, false)
 	if err != nil {
@@ -140,7 +141,7 @@ func (c *Cluster) Predict(ctx context.Context, objs []render.Object) ([]Result, 
 
 // PredictEach implements Streamer: each object's Result goes to emit as
 // soon as its requests are answered, and the engine keeps nothing of it.
-func (c *Cluster) PredictEach(ctx context.Context, objs []render.Object, emit func(i int, r Result)) error {
+func (c *Cluster) PredictEach(ctx context.Context, objs []model.Object, emit func(i int, r Result)) error {
 	return c.predict(ctx, objs, emit, true)
 }
 
@@ -148,7 +149,7 @@ func (c *Cluster) PredictEach(ctx context.Context, objs []render.Object, emit fu
 // request, otherwise when the last of its requests is answered. forget
 // drops each target's answers once emitted, so that a caller that analyses
 // as results come keeps the memory of the objects in flight only.
-func (c *Cluster) predict(ctx context.Context, objs []render.Object, emit func(int, Result), forget bool) error {
+func (c *Cluster) predict(ctx context.Context, objs []model.Object, emit func(int, Result), forget bool) error {
 	if c.opts.FieldManager == "" {
 		return errors.New("predict: no field manager (--field-manager is required)")
 	}
@@ -202,7 +203,7 @@ func (c *Cluster) predict(ctx context.Context, objs []render.Object, emit func(i
 
 // targets emits the results of the objects that need no request (blocked,
 // unknown kind, unnamed) and returns the others.
-func (c *Cluster) targets(objs []render.Object, kinds map[schema.GroupVersionKind]*kindAnswer, emit func(int, Result)) []*target {
+func (c *Cluster) targets(objs []model.Object, kinds map[schema.GroupVersionKind]*kindAnswer, emit func(int, Result)) []*target {
 	var targets []*target
 	for i, o := range objs {
 		k := kinds[o.Object.GroupVersionKind()]
@@ -228,7 +229,7 @@ func (c *Cluster) targets(objs []render.Object, kinds map[schema.GroupVersionKin
 	return targets
 }
 
-func (c *Cluster) newTarget(i int, o render.Object, m *meta.RESTMapping) *target {
+func (c *Cluster) newTarget(i int, o model.Object, m *meta.RESTMapping) *target {
 	ns := ""
 	if m.Scope.Name() == meta.RESTScopeNameNamespace {
 		ns = o.Object.GetNamespace()
@@ -375,7 +376,7 @@ func (t *target) result() Result {
 	default:
 		r.Predicted = t.predicted
 	}
-	if isSecret(t.obj.Object) || isSecret(t.live) {
+	if model.IsSecret(t.obj.Object) || model.IsSecret(t.live) {
 		for _, e := range []*DryRunError{r.Err, r.LiveErr} {
 			if e != nil {
 				redactSecretValues(e, t.obj.Object, t.live)

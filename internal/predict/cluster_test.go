@@ -11,12 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 
-	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
 
@@ -103,7 +104,7 @@ func TestPredictNewObject(t *testing.T) {
 func TestPredictBlocksObjectsInANamespaceOfTheRender(t *testing.T) {
 	testcluster.Require(t, cluster)
 	e, _ := engine(t, cluster.Config(), ClusterOptions{})
-	objs := []render.Object{
+	objs := []model.Object{
 		obj(t, `{apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: shop}, data: {k: v}}`),
 		obj(t, `{apiVersion: v1, kind: Namespace, metadata: {name: shop}}`),
 		obj(t, deployment(t, "shop", "1")),
@@ -270,7 +271,7 @@ func TestPredictReadsLiveWithList(t *testing.T) {
 	testcluster.Require(t, cluster)
 	e, kc := engine(t, cluster.Config(), ClusterOptions{ListThreshold: 3})
 	ns := namespace(t, kc)
-	var objs []render.Object
+	var objs []model.Object
 	for _, name := range []string{"a", "b", "c", "d"} {
 		o := obj(t, `{apiVersion: v1, kind: ConfigMap, metadata: {name: `+name+`, namespace: `+ns+`}, data: {k: v2}}`)
 		if name != "d" {
@@ -311,7 +312,7 @@ func TestPredictUnreachableServer(t *testing.T) {
 	e, _ := engine(t, &rest.Config{Host: "https://" + addr, BearerToken: "x"}, ClusterOptions{Deadline: time.Minute})
 
 	start := time.Now()
-	_, err = e.Predict(context.Background(), []render.Object{obj(t, `{apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: default}}`)})
+	_, err = e.Predict(context.Background(), []model.Object{obj(t, `{apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: default}}`)})
 	t.Logf("failed after %s: %v", time.Since(start), err)
 	if err == nil {
 		t.Fatal("no error from an unreachable server")
@@ -356,8 +357,8 @@ func TestPredictListPaging(t *testing.T) {
 	for i := range 40 {
 		create(t, admin, "before", obj(t, fmt.Sprintf(`{apiVersion: v1, kind: ConfigMap, metadata: {name: cm-%02d, namespace: %s}}`, i, ns)))
 	}
-	desired := func(names ...string) []render.Object {
-		var objs []render.Object
+	desired := func(names ...string) []model.Object {
+		var objs []model.Object
 		for _, n := range names {
 			objs = append(objs, obj(t, `{apiVersion: v1, kind: ConfigMap, metadata: {name: `+n+`, namespace: `+ns+`}, data: {k: v}}`))
 		}
@@ -365,7 +366,7 @@ func TestPredictListPaging(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name        string
-		objs        []render.Object
+		objs        []model.Object
 		lists, gets int
 	}{
 		// Pages until all are found, then stops.
@@ -396,7 +397,7 @@ func TestPredictListPaging(t *testing.T) {
 func TestPredictBlocksAVersionTheRenderAdds(t *testing.T) {
 	testcluster.Require(t, cluster)
 	e, kc := engine(t, cluster.Config(), ClusterOptions{})
-	crd := func(versions string) render.Object {
+	crd := func(versions string) model.Object {
 		return obj(t, `
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

@@ -1,10 +1,9 @@
 package predict
 
 import (
+	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // renderDeps indexes what the render itself creates that other objects of
@@ -22,7 +21,7 @@ type renderedCRD struct {
 	versions map[string]bool // served versions
 }
 
-func indexDeps(objs []render.Object) renderDeps {
+func indexDeps(objs []model.Object) renderDeps {
 	d := renderDeps{namespaces: map[string]bool{}, crds: map[schema.GroupKind]renderedCRD{}}
 	for _, o := range objs {
 		u := o.Object

@@ -3,13 +3,13 @@ package predict
 import (
 	"testing"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/ownership-check/ownership-check/internal/model"
 
-	"github.com/ownership-check/ownership-check/internal/render"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 func TestIndexDeps(t *testing.T) {
-	d := indexDeps([]render.Object{
+	d := indexDeps([]model.Object{
 		obj(t, `{apiVersion: v1, kind: Namespace, metadata: {name: shop}}`),
 		obj(t, `{apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: shop}}`),
 		obj(t, `

@@ -7,11 +7,11 @@ import (
 	"net"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // Reasons for failures that carry no API server status. The others are
@@ -34,7 +34,7 @@ const (
 
 // DryRunError is an object the cluster refused, or could not be asked about.
 type DryRunError struct {
-	ID render.ID
+	ID model.ID
 	// Op is OpDryRun (the apply) or OpRead (reading the live object).
 	Op string
 	// Reason is the server's metav1.StatusReason (Invalid, Forbidden,
@@ -64,7 +64,7 @@ func (e *DryRunError) Error() string {
 func (e *DryRunError) Unwrap() error { return e.Err }
 
 // newDryRunError types a client error the way the report needs it.
-func newDryRunError(id render.ID, op string, err error, attempts int) *DryRunError {
+func newDryRunError(id model.ID, op string, err error, attempts int) *DryRunError {
 	e := &DryRunError{ID: id, Op: op, Err: err, Attempts: attempts, Message: err.Error()}
 	var st apierrors.APIStatus
 	switch {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -16,7 +18,6 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
 
@@ -53,7 +54,7 @@ func namespace(t testing.TB, kc *kube.Client) string {
 
 // create writes an object for real as an Update by manager (a
 // Go-http-client create, say).
-func create(t testing.TB, kc *kube.Client, manager string, o render.Object) *unstructured.Unstructured {
+func create(t testing.TB, kc *kube.Client, manager string, o model.Object) *unstructured.Unstructured {
 	t.Helper()
 	ri, err := kc.Resource(o.Object.GroupVersionKind(), o.Object.GetNamespace())
 	if err != nil {
@@ -67,7 +68,7 @@ func create(t testing.TB, kc *kube.Client, manager string, o render.Object) *uns
 }
 
 // apply writes an object for real with a Server-Side Apply by manager.
-func apply(t testing.TB, kc *kube.Client, manager string, o render.Object) *unstructured.Unstructured {
+func apply(t testing.TB, kc *kube.Client, manager string, o model.Object) *unstructured.Unstructured {
 	t.Helper()
 	ri, err := kc.Resource(o.Object.GroupVersionKind(), o.Object.GetNamespace())
 	if err != nil {
@@ -80,7 +81,7 @@ func apply(t testing.TB, kc *kube.Client, manager string, o render.Object) *unst
 	return out
 }
 
-func get(t testing.TB, kc *kube.Client, o render.Object) (*unstructured.Unstructured, error) {
+func get(t testing.TB, kc *kube.Client, o model.Object) (*unstructured.Unstructured, error) {
 	t.Helper()
 	ri, err := kc.Resource(o.Object.GroupVersionKind(), o.Object.GetNamespace())
 	if err != nil {
@@ -115,7 +116,7 @@ func owns(t testing.TB, u *unstructured.Unstructured, manager, op, path string) 
 }
 
 // predict runs the engine and fails the test on an engine error.
-func predict(t testing.TB, e *Cluster, objs ...render.Object) []Result {
+func predict(t testing.TB, e *Cluster, objs ...model.Object) []Result {
 	t.Helper()
 	rs, err := e.Predict(context.Background(), objs)
 	if err != nil {

@@ -9,12 +9,13 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ownership-check/ownership-check/internal/parallel"
-	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 )
 
@@ -26,7 +27,7 @@ type OfflineOptions struct {
 	// deployed object, with its managedFields; nil: it is created. It is
 	// asked once per object and may be called concurrently. A function,
 	// not a map, so that the engine holds no object past its prediction.
-	Live func(render.ID) *unstructured.Unstructured
+	Live func(model.ID) *unstructured.Unstructured
 	// CRDs are CustomResourceDefinitions whose schemas type custom kinds:
 	// those the snapshot recorded, then those of the render (which win).
 	CRDs []*unstructured.Unstructured
@@ -65,7 +66,7 @@ const ReasonOffline = "OfflineMergeFailed"
 
 // Predict implements Engine. Objects are merged in the render's CRDs too:
 // a custom resource of a CRD this deploy adds is typed by it.
-func (e *Offline) Predict(ctx context.Context, objs []render.Object) ([]Result, error) {
+func (e *Offline) Predict(ctx context.Context, objs []model.Object) ([]Result, error) {
 	results := make([]Result, len(objs))
 	if err := e.PredictEach(ctx, objs, func(i int, r Result) { results[i] = r }); err != nil {
 		return nil, err
@@ -78,7 +79,7 @@ var _ Streamer = (*Offline)(nil)
 // PredictEach implements Streamer: each object's Result goes to emit as
 // soon as it is merged, so that the caller holds only the predictions not
 // analysed yet.
-func (e *Offline) PredictEach(ctx context.Context, objs []render.Object, emit func(i int, r Result)) error {
+func (e *Offline) PredictEach(ctx context.Context, objs []model.Object, emit func(i int, r Result)) error {
 	if e.opts.FieldManager == "" {
 		return errors.New("predict: no field manager (--field-manager is required)")
 	}
@@ -125,7 +126,7 @@ func (e *Offline) PredictEach(ctx context.Context, objs []render.Object, emit fu
 // Deduced lists, one line per kind, the kinds of objs whose structure the
 // offline engine deduces from the values for want of a schema: their keyed
 // lists are owned as a whole, not item by item as the server does.
-func (e *Offline) Deduced(objs []render.Object) []string {
+func (e *Offline) Deduced(objs []model.Object) []string {
 	crds := crdKinds{}
 	for k, v := range e.managers.crds {
 		crds[k] = v
@@ -160,7 +161,7 @@ func isCRD(gvk schema.GroupVersionKind) bool {
 }
 
 // predict merges one object.
-func (e *Offline) predict(m *managers, o render.Object) Result {
+func (e *Offline) predict(m *managers, o model.Object) Result {
 	r := Result{Object: o}
 	if e.opts.Live != nil {
 		r.Live = e.opts.Live(o.ID)
@@ -177,7 +178,7 @@ func (e *Offline) predict(m *managers, o render.Object) Result {
 		return r
 	}
 	body := applyBody(o.Object, o.Object.GetNamespace() != "", o.Object.GetNamespace())
-	secret := isSecret(body)
+	secret := model.IsSecret(body)
 	if secret {
 		body = e.opts.Hasher.Redact(body)
 	}
@@ -211,7 +212,7 @@ func (e *Offline) predict(m *managers, o render.Object) Result {
 
 // offlineError words a failed merge. A manifest that does not fit its
 // schema is the config's fault, as the server would say (Invalid).
-func offlineError(id render.ID, err error) *DryRunError {
+func offlineError(id model.ID, err error) *DryRunError {
 	reason := ReasonOffline
 	msg := err.Error()
 	if strings.Contains(msg, "field not declared in schema") || strings.Contains(msg, "failed to create typed patch object") ||

@@ -6,31 +6,32 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 )
 
 // These need no API server; the agreement with it is tested end to end in
 // internal/check (offline_agreement_test.go).
 
-func offlineEngine(t *testing.T, live ...render.Object) *Offline {
+func offlineEngine(t *testing.T, live ...model.Object) *Offline {
 	t.Helper()
 	h, err := secrets.New("salt", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := map[render.ID]*unstructured.Unstructured{}
+	m := map[model.ID]*unstructured.Unstructured{}
 	for _, o := range live {
 		m[o.ID] = o.Object
 	}
-	return NewOffline(OfflineOptions{FieldManager: "deployer", Live: func(id render.ID) *unstructured.Unstructured { return m[id] }, Hasher: h})
+	return NewOffline(OfflineOptions{FieldManager: "deployer", Live: func(id model.ID) *unstructured.Unstructured { return m[id] }, Hasher: h})
 }
 
-func predictOne(t *testing.T, e *Offline, o render.Object) Result {
+func predictOne(t *testing.T, e *Offline, o model.Object) Result {
 	t.Helper()
-	rs, err := e.Predict(context.Background(), []render.Object{o})
+	rs, err := e.Predict(context.Background(), []model.Object{o})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ spec:
 `)
 	cr := obj(t, `{apiVersion: example.com/v1, kind: Gizmo, metadata: {name: g, namespace: ns, finalizers: [x]}, spec: {ports: [{name: http, port: 80}]}}`)
 	e := offlineEngine(t)
-	rs, err := e.Predict(context.Background(), []render.Object{crd, cr})
+	rs, err := e.Predict(context.Background(), []model.Object{crd, cr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,18 +158,18 @@ spec:
 	if !strings.Contains(got, `"k:{\"name\":\"http\"}"`) || !strings.Contains(got, `"v:\"x\""`) {
 		t.Errorf("keyed list or finalizer set not itemised:\n%s", got)
 	}
-	if d := e.Deduced([]render.Object{crd, cr}); len(d) != 1 || !strings.Contains(d[0], "CustomResourceDefinition objects themselves") {
+	if d := e.Deduced([]model.Object{crd, cr}); len(d) != 1 || !strings.Contains(d[0], "CustomResourceDefinition objects themselves") {
 		t.Errorf("deduced %v, want only the CRD object itself", d)
 	}
 	// Without the CRD the kind is deduced, and said so.
-	rs, err = e.Predict(context.Background(), []render.Object{cr})
+	rs, err = e.Predict(context.Background(), []model.Object{cr})
 	if err != nil || rs[0].Predicted == nil {
 		t.Fatalf("%v %+v", err, rs[0])
 	}
 	if got := managersOf(t, rs[0].Predicted); strings.Contains(got, `k:{`) {
 		t.Errorf("deduced schema itemised a list:\n%s", got)
 	}
-	if d := e.Deduced([]render.Object{cr}); len(d) != 1 || !strings.Contains(d[0], "example.com/v1, Kind=Gizmo") {
+	if d := e.Deduced([]model.Object{cr}); len(d) != 1 || !strings.Contains(d[0], "example.com/v1, Kind=Gizmo") {
 		t.Errorf("deduced = %v", d)
 	}
 }

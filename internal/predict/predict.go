@@ -7,9 +7,9 @@ package predict
 import (
 	"context"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"github.com/ownership-check/ownership-check/internal/model"
 
-	"github.com/ownership-check/ownership-check/internal/render"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // Engine predicts the post-deploy state of rendered objects. The cluster
@@ -18,7 +18,7 @@ type Engine interface {
 	// Predict returns one Result per object, in input order. It returns an
 	// error only when nothing could be done (e.g. the API server is
 	// unreachable); a refusal for one object is that object's Result.Err.
-	Predict(ctx context.Context, objs []render.Object) ([]Result, error)
+	Predict(ctx context.Context, objs []model.Object) ([]Result, error)
 }
 
 // Streamer is an Engine that can hand each object's Result over as soon as
@@ -29,14 +29,14 @@ type Streamer interface {
 	// PredictEach calls emit once per object, with its index in objs, from
 	// any goroutine but never concurrently. Its errors are Predict's; after
 	// an error some objects may not have been emitted.
-	PredictEach(ctx context.Context, objs []render.Object, emit func(i int, r Result)) error
+	PredictEach(ctx context.Context, objs []model.Object, emit func(i int, r Result)) error
 }
 
 // Result is what the cluster says about one rendered object. At most one of
 // Predicted, Err and Blocked is set; Live is independent of them, so that a
 // refused dry-run can still be explained from live managedFields.
 type Result struct {
-	Object render.Object
+	Object model.Object
 	// Live is the object as the cluster holds it now, with managedFields;
 	// nil when it does not exist (or could not be read: then Err says so).
 	Live *unstructured.Unstructured

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -21,7 +23,6 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/ownership-check/ownership-check/internal/cli"
-	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
@@ -162,11 +163,11 @@ func checkArgs(kubeconfig, repo, manifests string, extra ...string) []string {
 }
 
 // errorsOf returns the dry-run-error findings of the report by object name.
-func errorsOf(rep *report.Report) map[string][]ownership.Finding {
-	out := map[string][]ownership.Finding{}
+func errorsOf(rep *report.Report) map[string][]model.Finding {
+	out := map[string][]model.Finding{}
 	for _, o := range rep.Objects {
 		for _, f := range o.Findings {
-			if f.Category == ownership.DryRunError {
+			if f.Category == model.DryRunError {
 				out[o.Name] = append(out[o.Name], f)
 			}
 		}

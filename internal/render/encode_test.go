@@ -5,26 +5,28 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-func secretObject() Object {
+func secretObject() model.Object {
 	u := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "Secret",
 		"metadata": map[string]any{
 			"name": "s", "namespace": "default",
-			"annotations": map[string]any{lastAppliedAnnotation: `{"data":{"password":"c2VjcmV0"}}`, "keep": "me"},
+			"annotations": map[string]any{model.LastAppliedAnnotation: `{"data":{"password":"c2VjcmV0"}}`, "keep": "me"},
 		},
 		"data":       map[string]any{"password": "c2VjcmV0"},
 		"stringData": map[string]any{"token": "plain-secret"},
 	}}
-	return Object{ID: IDOf(u), Object: u, Source: "s.yaml", Line: 3}
+	return model.Object{ID: model.IDOf(u), Object: u, Source: "s.yaml", Line: 3}
 }
 
 func TestEncodeHidesSecrets(t *testing.T) {
 	obj := secretObject()
 	var out bytes.Buffer
-	if err := Encode(&out, []Object{obj}); err != nil {
+	if err := Encode(&out, []model.Object{obj}); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()
@@ -42,15 +44,15 @@ func TestEncodeHidesSecrets(t *testing.T) {
 	if obj.Object.Object["data"].(map[string]any)["password"] != "c2VjcmV0" {
 		t.Error("Encode modified the object")
 	}
-	if obj.Object.GetAnnotations()[lastAppliedAnnotation] == HiddenValue {
+	if obj.Object.GetAnnotations()[model.LastAppliedAnnotation] == model.HiddenValue {
 		t.Error("Encode modified the annotations")
 	}
 
 	out.Reset()
-	if err := EncodeWith(&out, []Object{obj}, EncodeOptions{ShowSecrets: true}); err != nil {
+	if err := EncodeWith(&out, []model.Object{obj}, EncodeOptions{ShowSecrets: true}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "password: c2VjcmV0") || strings.Contains(out.String(), HiddenValue) {
+	if !strings.Contains(out.String(), "password: c2VjcmV0") || strings.Contains(out.String(), model.HiddenValue) {
 		t.Errorf("ShowSecrets should print the values:\n%s", out.String())
 	}
 }
@@ -58,7 +60,7 @@ func TestEncodeHidesSecrets(t *testing.T) {
 func TestEncodeSeparatesDocuments(t *testing.T) {
 	cm := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c"}}}
 	var out bytes.Buffer
-	if err := Encode(&out, []Object{{ID: IDOf(cm), Object: cm}, {ID: IDOf(cm), Object: cm, Source: "x.yaml"}}); err != nil {
+	if err := Encode(&out, []model.Object{{ID: model.IDOf(cm), Object: cm}, {ID: model.IDOf(cm), Object: cm, Source: "x.yaml"}}); err != nil {
 		t.Fatal(err)
 	}
 	want := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n---\n# Source: x.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -47,7 +49,7 @@ spec:
 	t.Chdir(root)
 
 	paths := []string{"app1/overlay", "custom", "app1/base", "plain", "builtin", "app2/overlay"}
-	alone := map[ID]Object{}
+	alone := map[model.ID]model.Object{}
 	for _, p := range paths {
 		objs, err := Render(context.Background(), []string{p}, Options{})
 		if err != nil {
@@ -110,9 +112,9 @@ const widgetSchema = `{
 }
 `
 
-func parts(t *testing.T, objs map[ID]Object, namespace string) int {
+func parts(t *testing.T, objs map[model.ID]model.Object, namespace string) int {
 	t.Helper()
-	o, ok := objs[ID{Group: "example.com", Kind: "Widget", Namespace: namespace, Name: "w"}]
+	o, ok := objs[model.ID{Group: "example.com", Kind: "Widget", Namespace: namespace, Name: "w"}]
 	if !ok {
 		t.Fatalf("no Widget w in %s", namespace)
 	}

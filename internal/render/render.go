@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/ownership-check/ownership-check/internal/config"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -41,7 +43,7 @@ const maxReported = 20
 
 // Render reads the paths and returns their objects sorted by ID. Errors
 // name the file (and line) or the object at fault.
-func Render(ctx context.Context, paths []string, opts Options) ([]Object, error) {
+func Render(ctx context.Context, paths []string, opts Options) ([]model.Object, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no path given: pass kustomization directories, directories of YAML files or YAML files")
 	}
@@ -96,7 +98,7 @@ func isManifestName(name string) bool {
 
 // finish gives each object its identity and namespace, removes ignored
 // fields, and refuses objects Server-Side Apply cannot address.
-func finish(raws []rawObject, opts Options, cfg *config.Config) ([]Object, error) {
+func finish(raws []rawObject, opts Options, cfg *config.Config) ([]model.Object, error) {
 	defaultNS := opts.Namespace
 	if defaultNS == "" {
 		defaultNS = "default"
@@ -104,8 +106,8 @@ func finish(raws []rawObject, opts Options, cfg *config.Config) ([]Object, error
 	sc := newScopes(opts.Scope, raws)
 	var errs []error
 	fail := func(err error) { errs = append(errs, err) }
-	seen := map[ID]rawObject{}
-	out := make([]Object, 0, len(raws))
+	seen := map[model.ID]rawObject{}
+	out := make([]model.Object, 0, len(raws))
 	for _, r := range raws {
 		u := &unstructured.Unstructured{Object: r.obj}
 		if err := checkIdentity(r); err != nil {
@@ -126,14 +128,14 @@ func finish(raws []rawObject, opts Options, cfg *config.Config) ([]Object, error
 			// identity must not carry it.
 			unstructured.RemoveNestedField(u.Object, "metadata", "namespace")
 		}
-		id := IDOf(u)
+		id := model.IDOf(u)
 		if first, dup := seen[id]; dup {
 			fail(fmt.Errorf("%s: defined twice: in %s and in %s", id, first.where(), r.where()))
 			continue
 		}
 		seen[id] = r
 		removeIgnored(u.Object, cfg.IgnoredPaths(id.Group, id.Kind, id.Namespace, id.Name))
-		out = append(out, Object{ID: id, Object: u, Source: r.source, Line: r.line})
+		out = append(out, model.Object{ID: id, Object: u, Source: r.source, Line: r.line})
 	}
 	if len(errs) > 0 {
 		if len(errs) > maxReported {

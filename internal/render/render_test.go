@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/ownership-check/ownership-check/internal/config"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -66,7 +68,7 @@ func TestRenderGolden(t *testing.T) {
 	}
 }
 
-func find(t *testing.T, objs []Object, id string) Object {
+func find(t *testing.T, objs []model.Object, id string) model.Object {
 	t.Helper()
 	for _, o := range objs {
 		if o.ID.String() == id {
@@ -74,7 +76,7 @@ func find(t *testing.T, objs []Object, id string) Object {
 		}
 	}
 	t.Fatalf("%s not rendered", id)
-	return Object{}
+	return model.Object{}
 }
 
 func TestRenderSemantics(t *testing.T) {

@@ -12,6 +12,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 )
 
@@ -21,7 +23,7 @@ import (
 // stream with kubectl's own decoder and prints it back; with the test API
 // server, `kubectl apply --dry-run=client -f -` is run for real.
 
-func renderMulti(t *testing.T, o EncodeOptions) ([]byte, []Object) {
+func renderMulti(t *testing.T, o EncodeOptions) ([]byte, []model.Object) {
 	t.Helper()
 	objs, err := Render(context.Background(), multiPaths, Options{Namespace: "apps", Config: loadTestConfig(t)})
 	if err != nil {
@@ -135,7 +137,7 @@ func TestRoundTripKubectlApplyDryRun(t *testing.T) {
 	runKubectl(t, nil, "--kubeconfig", kubeconfig, "wait", "--for=condition=Established", "--timeout=60s",
 		"crd/servicemonitors.monitoring.coreos.com", "crd/widgets.example.com")
 	out := runKubectl(t, printed, "--kubeconfig", kubeconfig, "apply", "--dry-run=client", "--validate=false", "-o", "json", "-f", "-")
-	compareRoundTrip(t, printed, decodeStream(t, out), lastAppliedAnnotation)
+	compareRoundTrip(t, printed, decodeStream(t, out), model.LastAppliedAnnotation)
 }
 
 const serviceMonitorCRD = `apiVersion: apiextensions.k8s.io/v1

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // MaxCommentLen is GitHub's limit on a comment body (characters; a longer
@@ -114,18 +114,18 @@ func header(secs []*Section) string {
 	b.WriteString(verdictLine(secs) + "\n\n")
 
 	b.WriteString("| environment | result | objects |")
-	for _, c := range ownership.Categories {
+	for _, c := range model.Categories {
 		fmt.Fprintf(&b, " %s |", c)
 	}
-	b.WriteString("\n| --- | --- | ---: |" + strings.Repeat(" ---: |", len(ownership.Categories)) + "\n")
+	b.WriteString("\n| --- | --- | ---: |" + strings.Repeat(" ---: |", len(model.Categories)) + "\n")
 	for _, s := range secs {
 		fmt.Fprintf(&b, "| %s | %s %s |", mdText(s.Environment), s.Status.Icon(), shortResult(s.Status))
 		if s.Status.Error {
 			// Unknown, not zero: nothing was checked.
-			b.WriteString(strings.Repeat(" — |", len(ownership.Categories)+1))
+			b.WriteString(strings.Repeat(" — |", len(model.Categories)+1))
 		} else {
 			fmt.Fprintf(&b, " %d |", s.Status.Summary.Objects)
-			for _, c := range ownership.Categories {
+			for _, c := range model.Categories {
 				fmt.Fprintf(&b, " %d |", *s.Status.Summary.Count(c))
 			}
 		}
@@ -183,7 +183,7 @@ func verdictLine(secs []*Section) string {
 	var parts []string
 	for _, o := range outcomes {
 		if len(o.envs) > 0 {
-			parts = append(parts, o.phrase+" "+ownership.JoinAnd(o.envs))
+			parts = append(parts, o.phrase+" "+model.JoinAnd(o.envs))
 		}
 	}
 	if len(parts) == 0 {

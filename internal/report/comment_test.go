@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // summaryRows returns the summary table's rows by environment.
@@ -31,7 +31,7 @@ func checkCounts(t *testing.T, row []string, r *Report) {
 	if row[2] != fmt.Sprint(r.Summary.Objects) {
 		t.Errorf("%s: objects = %s, want %d", r.Environment, row[2], r.Summary.Objects)
 	}
-	for i, c := range ownership.Categories {
+	for i, c := range model.Categories {
 		if got, want := row[3+i], fmt.Sprint(*r.Summary.Count(c)); got != want {
 			t.Errorf("%s: %s = %s, want %s", r.Environment, c, got, want)
 		}
@@ -127,9 +127,9 @@ func TestErrorSection(t *testing.T) {
 func notesHeavy() *Report {
 	r := bigReport("staging", 200, 3)
 	for i := range r.Objects {
-		var fs []ownership.Finding
+		var fs []model.Finding
 		for _, f := range r.Objects[i].Findings {
-			if f.Category != ownership.Drift || i == 0 {
+			if f.Category != model.Drift || i == 0 {
 				fs = append(fs, f)
 			}
 		}

@@ -3,20 +3,20 @@ package report
 import (
 	"fmt"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // secretValues are values of a Secret that no output may contain.
 var secretValues = []string{"c3VwZXJzZWNyZXQ=", "supersecret", "hunter2", "b2xkLXBhc3N3b3Jk"}
 
 var (
-	kubectlScale = ownership.Manager{Manager: "kubectl", Operation: "Update", Subresource: "scale", Time: "2024-05-02T08:00:00Z"}
-	kubectlEdit  = ownership.Manager{Manager: "kubectl-edit", Operation: "Update", Time: "2024-05-02T09:00:00Z"}
-	hpa          = ownership.Manager{Manager: "hpa-controller", Operation: "Apply", Time: "2024-05-02T10:00:00Z"}
+	kubectlScale = model.Manager{Manager: "kubectl", Operation: "Update", Subresource: "scale", Time: "2024-05-02T08:00:00Z"}
+	kubectlEdit  = model.Manager{Manager: "kubectl-edit", Operation: "Update", Time: "2024-05-02T09:00:00Z"}
+	hpa          = model.Manager{Manager: "hpa-controller", Operation: "Apply", Time: "2024-05-02T10:00:00Z"}
 )
 
-func tr(row int) *ownership.Transition {
-	return &ownership.Transition{Row: row, PrevOwned: row&8 != 0, NowOwned: row&4 != 0, ConfigChanged: row&2 != 0, ExternalChanged: row&1 != 0}
+func tr(row int) *model.Transition {
+	return &model.Transition{Row: row, PrevOwned: row&8 != 0, NowOwned: row&4 != 0, ConfigChanged: row&2 != 0, ExternalChanged: row&1 != 0}
 }
 
 func base(env string) *Report {
@@ -50,50 +50,50 @@ func mixedReport() *Report {
 	r := base("staging")
 	r.Objects = []Object{
 		{APIVersion: "v1", Kind: "Namespace", Name: "shop", Source: "deploy/base/namespace.yaml", Line: 1, Baseline: "live",
-			Findings: []ownership.Finding{{Category: ownership.New, Message: "the deploy creates Namespace/shop"}}},
+			Findings: []model.Finding{{Category: model.New, Message: "the deploy creates Namespace/shop"}}},
 		{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Source: "deploy/base/deployment.yaml", Line: 12, Baseline: "snapshot",
-			Findings: []ownership.Finding{
-				{Category: ownership.Drift, Transition: tr(13), Path: ".spec.replicas", DeployedValue: 3, LiveValue: 5, DesiredValue: 3,
-					Managers: []ownership.Manager{kubectlScale}, Message: "changed from 3 to 5 by kubectl (Update, scale); the deploy reverts it to 3"},
-				{Category: ownership.UpdateConflict, Transition: tr(15), Path: `.spec.template.spec.containers[name="app"].image`,
+			Findings: []model.Finding{
+				{Category: model.Drift, Transition: tr(13), Path: ".spec.replicas", DeployedValue: 3, LiveValue: 5, DesiredValue: 3,
+					Managers: []model.Manager{kubectlScale}, Message: "changed from 3 to 5 by kubectl (Update, scale); the deploy reverts it to 3"},
+				{Category: model.UpdateConflict, Transition: tr(15), Path: `.spec.template.spec.containers[name="app"].image`,
 					DeployedValue: "shop/web:1.0", LiveValue: "shop/web:1.0-hotfix|2", DesiredValue: "shop/web:1.1",
-					Managers: []ownership.Manager{kubectlEdit}},
-				{Category: ownership.UpdateConflict, Transition: tr(15), Path: `.spec.template.spec.containers[name="app"].resources.limits.memory`,
-					DeployedValue: "256Mi", LiveValue: "512Mi", DesiredValue: "384Mi", Managers: []ownership.Manager{kubectlEdit}},
-				{Category: ownership.Reset, Transition: tr(10), Path: ".spec.strategy.rollingUpdate.maxSurge", DeployedValue: "50%", LiveValue: "50%",
+					Managers: []model.Manager{kubectlEdit}},
+				{Category: model.UpdateConflict, Transition: tr(15), Path: `.spec.template.spec.containers[name="app"].resources.limits.memory`,
+					DeployedValue: "256Mi", LiveValue: "512Mi", DesiredValue: "384Mi", Managers: []model.Manager{kubectlEdit}},
+				{Category: model.Reset, Transition: tr(10), Path: ".spec.strategy.rollingUpdate.maxSurge", DeployedValue: "50%", LiveValue: "50%",
 					Message: "the deploy no longer sets it and no one else owns it: the API server resets it to its default"},
 			}},
 		{APIVersion: "v1", Kind: "Secret", Namespace: "shop", Name: "db", Source: "deploy/base/secret.yaml", Line: 3, Baseline: "snapshot",
-			Findings: []ownership.Finding{
+			Findings: []model.Finding{
 				// The producer forgot to hide these: the renderers must not.
-				{Category: ownership.Drift, Transition: tr(13), Path: ".data.password", DeployedValue: "c3VwZXJzZWNyZXQ=", LiveValue: "b2xkLXBhc3N3b3Jk", DesiredValue: "c3VwZXJzZWNyZXQ=",
-					Managers: []ownership.Manager{kubectlEdit}, Message: "changed from c3VwZXJzZWNyZXQ= to b2xkLXBhc3N3b3Jk by kubectl-edit"},
-				{Category: ownership.Taking, Transition: tr(6), Path: ".stringData.token", LiveValue: "hunter2", DesiredValue: "supersecret", Message: "takes hunter2"},
-				{Category: ownership.Retained, Transition: tr(11), Path: ".metadata.annotations.kubectl.kubernetes.io/last-applied-configuration",
-					DeployedValue: `{"data":{"password":"c3VwZXJzZWNyZXQ="}}`, Managers: []ownership.Manager{{Manager: "kubectl-client-side-apply", Operation: "Update"}}},
+				{Category: model.Drift, Transition: tr(13), Path: ".data.password", DeployedValue: "c3VwZXJzZWNyZXQ=", LiveValue: "b2xkLXBhc3N3b3Jk", DesiredValue: "c3VwZXJzZWNyZXQ=",
+					Managers: []model.Manager{kubectlEdit}, Message: "changed from c3VwZXJzZWNyZXQ= to b2xkLXBhc3N3b3Jk by kubectl-edit"},
+				{Category: model.Taking, Transition: tr(6), Path: ".stringData.token", LiveValue: "hunter2", DesiredValue: "supersecret", Message: "takes hunter2"},
+				{Category: model.Retained, Transition: tr(11), Path: ".metadata.annotations.kubectl.kubernetes.io/last-applied-configuration",
+					DeployedValue: `{"data":{"password":"c3VwZXJzZWNyZXQ="}}`, Managers: []model.Manager{{Manager: "kubectl-client-side-apply", Operation: "Update"}}},
 			}},
 		{APIVersion: "apps/v1", Kind: "StatefulSet", Namespace: "shop", Name: "db", Source: "deploy/base/statefulset.yaml", Line: 1, Baseline: "snapshot",
-			Findings: []ownership.Finding{{Category: ownership.SplitOwnership, Path: `.spec.template.spec.initContainers[name="base-os-bash"]`,
-				Owners: []ownership.FieldOwners{
-					{Manager: ownership.Manager{Manager: "deployer", Operation: "Apply"}, Paths: []string{".name", ".image"}},
-					{Manager: ownership.Manager{Manager: "Go-http-client", Operation: "Update"}, Paths: []string{".command", ".imagePullPolicy"}},
+			Findings: []model.Finding{{Category: model.SplitOwnership, Path: `.spec.template.spec.initContainers[name="base-os-bash"]`,
+				Owners: []model.FieldOwners{
+					{Manager: model.Manager{Manager: "deployer", Operation: "Apply"}, Paths: []string{".name", ".image"}},
+					{Manager: model.Manager{Manager: "Go-http-client", Operation: "Update"}, Paths: []string{".command", ".imagePullPolicy"}},
 				},
 				Message: "the deploy removes initContainers[name=\"base-os-bash\"], but Go-http-client (Update) owns .command and .imagePullPolicy: the item survives without an image and fails validation; run `ownership-check migrate` first"}}},
 		{APIVersion: "v1", Kind: "ConfigMap", Namespace: "shop", Name: "settings", Source: "deploy/base/configmap.yaml", Line: 1, Baseline: "snapshot",
-			Findings: []ownership.Finding{{Category: ownership.DryRunError, Reason: "Invalid",
+			Findings: []model.Finding{{Category: model.DryRunError, Reason: "Invalid",
 				Message: `ConfigMap "settings" is invalid: data[bad key]: Invalid value: "bad key": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`}}},
 		{APIVersion: "autoscaling/v2", Kind: "HorizontalPodAutoscaler", Namespace: "shop", Name: "web", Source: "deploy/base/hpa.yaml", Line: 1, Baseline: "snapshot",
-			Findings: []ownership.Finding{
-				{Category: ownership.Release, Transition: tr(10), Path: ".spec.minReplicas", DeployedValue: 2, LiveValue: 2},
-				{Category: ownership.Retained, Transition: tr(10), Path: ".spec.maxReplicas", DeployedValue: 10, LiveValue: 10, Managers: []ownership.Manager{hpa}},
+			Findings: []model.Finding{
+				{Category: model.Release, Transition: tr(10), Path: ".spec.minReplicas", DeployedValue: 2, LiveValue: 2},
+				{Category: model.Retained, Transition: tr(10), Path: ".spec.maxReplicas", DeployedValue: 10, LiveValue: 10, Managers: []model.Manager{hpa}},
 			}},
 		{APIVersion: "example.com/v1", Kind: "Widget", Namespace: "shop", Name: "w", Source: "deploy/base/widget.yaml", Line: 5, Baseline: "snapshot",
-			Findings: []ownership.Finding{
-				{Category: ownership.Anomaly, Transition: tr(9), Path: ".spec.size", DeployedValue: 1, LiveValue: 2, Message: "row 9: owned before the deploy, not after, though the config did not change"},
-				{Category: ownership.TakingConflict, Transition: tr(7), Path: ".spec.color", LiveValue: "red", DesiredValue: "blue", Managers: []ownership.Manager{kubectlEdit}},
+			Findings: []model.Finding{
+				{Category: model.Anomaly, Transition: tr(9), Path: ".spec.size", DeployedValue: 1, LiveValue: 2, Message: "row 9: owned before the deploy, not after, though the config did not change"},
+				{Category: model.TakingConflict, Transition: tr(7), Path: ".spec.color", LiveValue: "red", DesiredValue: "blue", Managers: []model.Manager{kubectlEdit}},
 			}},
 		{APIVersion: "v1", Kind: "ServiceAccount", Namespace: "shop", Name: "old", Baseline: "snapshot",
-			Findings: []ownership.Finding{{Category: ownership.Removed}}},
+			Findings: []model.Finding{{Category: model.Removed}}},
 		{APIVersion: "v1", Kind: "Service", Namespace: "shop", Name: "web", Source: "deploy/base/service.yaml", Line: 1, Baseline: "snapshot"},
 	}
 	r.Summarize()
@@ -110,9 +110,9 @@ func offlineReport() *Report {
 	r.Notes = []string{"offline engine: changes made in the cluster since the last deploy are not visible"}
 	r.Objects = []Object{
 		{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "dev", Name: "web", Source: "deploy/overlays/dev/patch.yaml", Baseline: "live",
-			Findings: []ownership.Finding{
-				{Category: ownership.TakingConflict, Transition: tr(7), Path: ".spec.replicas", LiveValue: 4, DesiredValue: 1, Managers: []ownership.Manager{kubectlScale}},
-				{Category: ownership.TakingConflict, Transition: tr(7), Path: ".metadata.labels.team", LiveValue: "a", DesiredValue: "b", Managers: []ownership.Manager{kubectlEdit}},
+			Findings: []model.Finding{
+				{Category: model.TakingConflict, Transition: tr(7), Path: ".spec.replicas", LiveValue: 4, DesiredValue: 1, Managers: []model.Manager{kubectlScale}},
+				{Category: model.TakingConflict, Transition: tr(7), Path: ".metadata.labels.team", LiveValue: "a", DesiredValue: "b", Managers: []model.Manager{kubectlEdit}},
 			}},
 	}
 	r.Summarize()
@@ -128,9 +128,9 @@ func bigReport(env string, n, fields int) *Report {
 			Source: fmt.Sprintf("deploy/apps/app-%04d.yaml", i), Line: 1, Baseline: "snapshot"}
 		for j := 0; j < fields; j++ {
 			o.Findings = append(o.Findings,
-				ownership.Finding{Category: ownership.Drift, Transition: tr(13), Path: fmt.Sprintf(".metadata.labels.label-%03d", j),
-					DeployedValue: "a", LiveValue: "b", DesiredValue: "a", Managers: []ownership.Manager{kubectlEdit}},
-				ownership.Finding{Category: ownership.Release, Transition: tr(10), Path: fmt.Sprintf(".metadata.annotations.note-%03d", j),
+				model.Finding{Category: model.Drift, Transition: tr(13), Path: fmt.Sprintf(".metadata.labels.label-%03d", j),
+					DeployedValue: "a", LiveValue: "b", DesiredValue: "a", Managers: []model.Manager{kubectlEdit}},
+				model.Finding{Category: model.Release, Transition: tr(10), Path: fmt.Sprintf(".metadata.annotations.note-%03d", j),
 					DeployedValue: "x", LiveValue: "x"})
 		}
 		r.Objects = append(r.Objects, o)

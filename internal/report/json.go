@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // WriteJSON writes the spec's JSON report (interfaces.md), indented, with
@@ -53,7 +53,7 @@ func writeJSON(w *bufio.Writer, r *Report) error {
 	for i, o := range r.Objects {
 		o = o.redact()
 		if o.Findings == nil {
-			o.Findings = []ownership.Finding{}
+			o.Findings = []model.Finding{}
 		}
 		buf.Reset()
 		// Objects sit two levels deep: the same indentation the encoder

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // The streamed report must be byte for byte what encoding the whole
@@ -28,7 +28,7 @@ func TestWriteJSONStreamsTheSameBytes(t *testing.T) {
 			}
 			for i := range want.Objects {
 				if want.Objects[i].Findings == nil {
-					want.Objects[i].Findings = []ownership.Finding{}
+					want.Objects[i].Findings = []model.Finding{}
 				}
 			}
 			var buf bytes.Buffer

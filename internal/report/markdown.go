@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // tableHeader is the per-field table of an object: what changes at each
@@ -12,8 +12,8 @@ import (
 const tableHeader = "| finding | path | change (deployed → live → desired) | other managers |\n| --- | --- | --- | --- |\n"
 
 // loud tells whether a level is reported above the notes.
-func loud(l ownership.Level) bool {
-	return l == ownership.LevelError || l == ownership.LevelWarning
+func loud(l model.Level) bool {
+	return l == model.LevelError || l == model.LevelWarning
 }
 
 // mdObjectBlock writes the collapsible block of an object with warnings or
@@ -24,7 +24,7 @@ func mdObjectBlock(o Object, groups []Group, open, rows bool) string {
 	icon := "⚠️"
 	for _, g := range groups {
 		cats = append(cats, string(g.Category))
-		if g.Level == ownership.LevelError {
+		if g.Level == model.LevelError {
 			icon = "❌"
 		}
 	}
@@ -89,7 +89,7 @@ func mdWhere(o Object) string {
 
 func mdBullet(g Group) string {
 	label := string(g.Category)
-	if g.Category == ownership.DryRunError {
+	if g.Category == model.DryRunError {
 		if r := distinctReasons(g.Findings); r != "" {
 			label += " (" + r + ")"
 		}
@@ -115,11 +115,11 @@ func mdTable(o Object, groups []Group) string {
 	return b.String()
 }
 
-func mdChange(o Object, f ownership.Finding) string {
+func mdChange(o Object, f model.Finding) string {
 	switch {
 	case len(f.Owners) > 0:
 		return "removed or changed by the deploy"
-	case f.Category == ownership.DryRunError:
+	case f.Category == model.DryRunError:
 		return "refused: " + mdText(nonEmpty(f.Reason, "error"))
 	case !hasValues(f):
 		return "—"
@@ -129,7 +129,7 @@ func mdChange(o Object, f ownership.Finding) string {
 	for i, v := range vals {
 		switch s := formatValue(v); {
 		case o.hidesValue(f.Path) && v != nil:
-			cells[i] = ownership.HiddenValue
+			cells[i] = model.HiddenValue
 		case v == nil:
 			cells[i] = s
 		default:
@@ -139,7 +139,7 @@ func mdChange(o Object, f ownership.Finding) string {
 	return strings.Join(cells, " → ")
 }
 
-func mdOwners(f ownership.Finding) string {
+func mdOwners(f model.Finding) string {
 	if len(f.Owners) > 0 {
 		var parts []string
 		for _, ow := range f.Owners {

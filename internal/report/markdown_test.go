@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
-
-	"github.com/ownership-check/ownership-check/internal/ownership"
 )
 
 const runURL = "https://github.com/acme/shop/actions/runs/42"
@@ -137,7 +137,7 @@ func (d doc) detailsBalance(t *testing.T) int {
 
 func summaryHeader() []string {
 	h := []string{"environment", "result", "objects"}
-	for _, c := range ownership.Categories {
+	for _, c := range model.Categories {
 		h = append(h, string(c))
 	}
 	return h
@@ -162,7 +162,7 @@ func TestMarkdownGolden(t *testing.T) {
 			if len(sum) != 2 || sum[1][0] != r.Environment {
 				t.Fatalf("summary rows = %v, want one row for %s", sum[1:], r.Environment)
 			}
-			for i, c := range ownership.Categories {
+			for i, c := range model.Categories {
 				if got, want := sum[1][3+i], fmt.Sprint(*r.Summary.Count(c)); got != want {
 					t.Errorf("summary %s = %s, want %s", c, got, want)
 				}

@@ -4,17 +4,16 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
-	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // ID gives the object's identity, the prefix of every line about it.
-func (o Object) ID() render.ID {
+func (o Object) ID() model.ID {
 	group := ""
 	if i := strings.LastIndex(o.APIVersion, "/"); i >= 0 {
 		group = o.APIVersion[:i]
 	}
-	return render.ID{Group: group, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
+	return model.ID{Group: group, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
 }
 
 // Location is "file:line", "file" or "" when the source is unknown.
@@ -29,24 +28,24 @@ func (o Object) Location() string {
 }
 
 // Level is the loudest level among the object's findings, "" when it has none.
-func (o Object) Level() ownership.Level {
-	var lvl ownership.Level
+func (o Object) Level() model.Level {
+	var lvl model.Level
 	for _, f := range o.Findings {
-		if rank(ownership.LevelOf(f.Category)) < rank(lvl) {
-			lvl = ownership.LevelOf(f.Category)
+		if rank(model.LevelOf(f.Category)) < rank(lvl) {
+			lvl = model.LevelOf(f.Category)
 		}
 	}
 	return lvl
 }
 
 // rank orders levels loudest first; "" (no finding) sorts last.
-func rank(l ownership.Level) int {
+func rank(l model.Level) int {
 	switch l {
-	case ownership.LevelError:
+	case model.LevelError:
 		return 0
-	case ownership.LevelWarning:
+	case model.LevelWarning:
 		return 1
-	case ownership.LevelNote:
+	case model.LevelNote:
 		return 2
 	}
 	return 3

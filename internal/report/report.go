@@ -3,7 +3,7 @@
 package report
 
 import (
-	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // SchemaVersion of the JSON report; bumped only by incompatible changes.
@@ -66,6 +66,6 @@ type Object struct {
 	Source     string `json:"source,omitempty"`
 	Line       int    `json:"line,omitempty"`
 	// Baseline is "snapshot", or "live" when no snapshot of the object exists.
-	Baseline string              `json:"baseline"`
-	Findings []ownership.Finding `json:"findings"`
+	Baseline string          `json:"baseline"`
+	Findings []model.Finding `json:"findings"`
 }

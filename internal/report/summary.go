@@ -1,34 +1,36 @@
 package report
 
-import "github.com/ownership-check/ownership-check/internal/ownership"
+import (
+	"github.com/ownership-check/ownership-check/internal/model"
+)
 
 // Count returns a pointer to the counter of category c, or nil for a
 // category the summary does not know.
-func (s *Summary) Count(c ownership.Category) *int {
+func (s *Summary) Count(c model.Category) *int {
 	switch c {
-	case ownership.Drift:
+	case model.Drift:
 		return &s.Drift
-	case ownership.TakingConflict:
+	case model.TakingConflict:
 		return &s.TakingConflict
-	case ownership.UpdateConflict:
+	case model.UpdateConflict:
 		return &s.UpdateConflict
-	case ownership.Taking:
+	case model.Taking:
 		return &s.Taking
-	case ownership.Release:
+	case model.Release:
 		return &s.Release
-	case ownership.SplitOwnership:
+	case model.SplitOwnership:
 		return &s.SplitOwnership
-	case ownership.Retained:
+	case model.Retained:
 		return &s.Retained
-	case ownership.Reset:
+	case model.Reset:
 		return &s.Reset
-	case ownership.DryRunError:
+	case model.DryRunError:
 		return &s.DryRunError
-	case ownership.New:
+	case model.New:
 		return &s.New
-	case ownership.Removed:
+	case model.Removed:
 		return &s.Removed
-	case ownership.Anomaly:
+	case model.Anomaly:
 		return &s.Anomaly
 	}
 	return nil

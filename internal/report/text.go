@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // TextOptions tune the terminal report.
@@ -37,12 +37,12 @@ func (p painter) paint(s string, codes ...string) string {
 	return strings.Join(codes, "") + s + ansiReset
 }
 
-func (p painter) level(l ownership.Level) string {
+func (p painter) level(l model.Level) string {
 	label := fmt.Sprintf("%-7s", l)
 	switch l {
-	case ownership.LevelError:
+	case model.LevelError:
 		return p.paint(label, ansiRed, ansiBold)
-	case ownership.LevelWarning:
+	case model.LevelWarning:
 		return p.paint(label, ansiYellow, ansiBold)
 	}
 	return p.paint(label, ansiCyan)
@@ -59,7 +59,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		nonEmpty(r.Tool.Name, "ownership-check"), r.Tool.Version, r.Environment, r.FieldManager, r.Engine)
 	fmt.Fprintln(bw, p.paint(snapshotLine(r.Snapshot), ansiDim))
 	for _, n := range r.Notes {
-		fmt.Fprintf(bw, "%s %s\n", p.level(ownership.LevelNote), n)
+		fmt.Fprintf(bw, "%s %s\n", p.level(model.LevelNote), n)
 	}
 	fmt.Fprintln(bw)
 
@@ -102,7 +102,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 
 func writeTextGroup(w io.Writer, p painter, obj Object, g Group) {
 	label := string(g.Category)
-	if g.Category == ownership.DryRunError {
+	if g.Category == model.DryRunError {
 		if reasons := distinctReasons(g.Findings); reasons != "" {
 			label += " (" + reasons + ")"
 		}
@@ -162,7 +162,7 @@ func snapshotLine(s SnapshotInfo) string {
 // countsLine lists the non-zero counts in report order.
 func countsLine(s Summary) string {
 	parts := []string{fmt.Sprintf("objects %d", s.Objects)}
-	for _, c := range ownership.Categories {
+	for _, c := range model.Categories {
 		if n := *s.Count(c); n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", c, n))
 		}
@@ -170,7 +170,7 @@ func countsLine(s Summary) string {
 	return strings.Join(parts, ", ")
 }
 
-func distinctReasons(fs []ownership.Finding) string {
+func distinctReasons(fs []model.Finding) string {
 	var rs []string
 	for _, f := range fs {
 		if f.Reason != "" && !slices.Contains(rs, f.Reason) {

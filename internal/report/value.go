@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // maxValueLen keeps a long value (a ConfigMap's file, a certificate) from
@@ -20,7 +20,7 @@ func formatValue(v any) string {
 	if v == nil {
 		return unset
 	}
-	if s, ok := v.(string); ok && s == ownership.HiddenValue {
+	if s, ok := v.(string); ok && s == model.HiddenValue {
 		return s
 	}
 	b, err := json.Marshal(v)
@@ -40,11 +40,11 @@ func truncate(s string, n int) string {
 
 // hasValues tells whether the finding is about a value change worth the
 // deployed → live → desired column.
-func hasValues(f ownership.Finding) bool {
+func hasValues(f model.Finding) bool {
 	return f.Transition != nil || f.DeployedValue != nil || f.LiveValue != nil || f.DesiredValue != nil
 }
 
 // change is "deployed → live → desired" with each value formatted.
-func change(f ownership.Finding) string {
+func change(f model.Finding) string {
 	return formatValue(f.DeployedValue) + " → " + formatValue(f.LiveValue) + " → " + formatValue(f.DesiredValue)
 }

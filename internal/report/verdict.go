@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // LevelCounts counts findings per level.
@@ -15,12 +15,12 @@ type LevelCounts struct {
 // Levels counts the summary's findings per level.
 func (s Summary) Levels() LevelCounts {
 	var lc LevelCounts
-	for _, c := range ownership.Categories {
+	for _, c := range model.Categories {
 		n := *s.Count(c)
-		switch ownership.LevelOf(c) {
-		case ownership.LevelError:
+		switch model.LevelOf(c) {
+		case model.LevelError:
 			lc.Errors += n
-		case ownership.LevelWarning:
+		case model.LevelWarning:
 			lc.Warnings += n
 		default:
 			lc.Notes += n

@@ -4,22 +4,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 
+	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
-
-// LastAppliedAnnotation is client-side apply's copy of the whole applied
-// object, values included.
-const LastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
-
-// IsSecret tells whether u is a core/v1 Secret, the only kind whose values
-// are hidden.
-func IsSecret(u *unstructured.Unstructured) bool {
-	if u == nil {
-		return false
-	}
-	gvk := u.GroupVersionKind()
-	return gvk.Group == "" && gvk.Kind == "Secret"
-}
 
 // Redact returns a deep copy of u. For a Secret, every value of data (the
 // hash of the base64-decoded bytes) and of stringData (the hash of the
@@ -36,7 +23,7 @@ func (h Hasher) Redact(u *unstructured.Unstructured) *unstructured.Unstructured 
 		return nil
 	}
 	out := u.DeepCopy()
-	if !IsSecret(out) {
+	if !model.IsSecret(out) {
 		return out
 	}
 	if data, ok := out.Object["data"].(map[string]any); ok {
@@ -50,8 +37,8 @@ func (h Hasher) Redact(u *unstructured.Unstructured) *unstructured.Unstructured 
 		}
 	}
 	if ann := out.GetAnnotations(); ann != nil {
-		if v, ok := ann[LastAppliedAnnotation]; ok {
-			ann[LastAppliedAnnotation] = h.Hash([]byte(v))
+		if v, ok := ann[model.LastAppliedAnnotation]; ok {
+			ann[model.LastAppliedAnnotation] = h.Hash([]byte(v))
 			out.SetAnnotations(ann)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -20,8 +21,8 @@ func secret() *unstructured.Unstructured {
 			"namespace": "default",
 			"labels":    map[string]any{"app": "db"},
 			"annotations": map[string]any{
-				LastAppliedAnnotation: `{"stringData":{"password":"` + canary + `"}}`,
-				"team":                "payments",
+				model.LastAppliedAnnotation: `{"stringData":{"password":"` + canary + `"}}`,
+				"team":                      "payments",
 			},
 		},
 		"type":       "Opaque",
@@ -65,8 +66,8 @@ func TestRedactHidesEveryValue(t *testing.T) {
 		if got := out.GetAnnotations()["team"]; got != "payments" {
 			t.Errorf("other annotations must stay: %q", got)
 		}
-		if !h.IsHash(out.GetAnnotations()[LastAppliedAnnotation]) {
-			t.Errorf("last-applied not hashed: %q", out.GetAnnotations()[LastAppliedAnnotation])
+		if !h.IsHash(out.GetAnnotations()[model.LastAppliedAnnotation]) {
+			t.Errorf("last-applied not hashed: %q", out.GetAnnotations()[model.LastAppliedAnnotation])
 		}
 		if in.Object["stringData"].(map[string]any)["password"] != canary {
 			t.Error("Redact modified its input")
@@ -103,11 +104,11 @@ func TestRedactLeavesOtherKindsAlone(t *testing.T) {
 	h := mustHasher(t, "")
 	cm := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]any{"name": "c", "annotations": map[string]any{LastAppliedAnnotation: "{}"}},
+		"metadata": map[string]any{"name": "c", "annotations": map[string]any{model.LastAppliedAnnotation: "{}"}},
 		"data":     map[string]any{"k": "v"},
 	}}
 	out := h.Redact(cm)
-	if out.Object["data"].(map[string]any)["k"] != "v" || out.GetAnnotations()[LastAppliedAnnotation] != "{}" {
+	if out.Object["data"].(map[string]any)["k"] != "v" || out.GetAnnotations()[model.LastAppliedAnnotation] != "{}" {
 		t.Fatalf("ConfigMap changed: %v", out.Object)
 	}
 	out.Object["data"].(map[string]any)["k"] = "x"

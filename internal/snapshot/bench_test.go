@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // benchSnapshot is an environment of n Deployments.
@@ -14,7 +14,7 @@ func benchSnapshot(b *testing.B, n int) *Snapshot {
 	for i := 0; i < n; i++ {
 		o := fixtures()[0]
 		o.SetName(fmt.Sprintf("web-%04d", i))
-		ro := render.Object{ID: render.IDOf(o), Object: o}
+		ro := model.Object{ID: model.IDOf(o), Object: o}
 		snap.Objects[ro.ID] = NewEntry(ro, live(o), h)
 	}
 	return snap

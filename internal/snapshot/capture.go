@@ -7,9 +7,10 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/parallel"
-	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -25,11 +26,11 @@ var ErrMissing = errors.New("not in the cluster; the deploy did not apply it")
 // concurrency at a time, and builds the snapshot's entries. Every object that
 // cannot be read is an error of its own, starting with its id; they are
 // joined in id order.
-func Capture(ctx context.Context, c *kube.Client, objs []render.Object, h secrets.Hasher, concurrency int) (map[render.ID]*Entry, error) {
+func Capture(ctx context.Context, c *kube.Client, objs []model.Object, h secrets.Hasher, concurrency int) (map[model.ID]*Entry, error) {
 	var (
 		mu      sync.Mutex
-		entries = make(map[render.ID]*Entry, len(objs))
-		failed  = map[render.ID]error{}
+		entries = make(map[model.ID]*Entry, len(objs))
+		failed  = map[model.ID]error{}
 	)
 	parallel.For(len(objs), concurrency, func(i int) {
 		o := objs[i]
@@ -45,7 +46,7 @@ func Capture(ctx context.Context, c *kube.Client, objs []render.Object, h secret
 	if len(failed) == 0 {
 		return entries, nil
 	}
-	ids := make([]render.ID, 0, len(failed))
+	ids := make([]model.ID, 0, len(failed))
 	for id := range failed {
 		ids = append(ids, id)
 	}
@@ -57,7 +58,7 @@ func Capture(ctx context.Context, c *kube.Client, objs []render.Object, h secret
 	return nil, errors.Join(errs...)
 }
 
-func get(ctx context.Context, c *kube.Client, o render.Object) (*unstructured.Unstructured, error) {
+func get(ctx context.Context, c *kube.Client, o model.Object) (*unstructured.Unstructured, error) {
 	gvk := o.Object.GroupVersionKind()
 	ns := o.Object.GetNamespace()
 	if ns == "" {

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 )
@@ -34,7 +35,7 @@ func canonical(v any) ([]byte, error) {
 // on unstructured's own JSON methods.
 type entryFile struct {
 	SchemaVersion int            `json:"schemaVersion"`
-	ID            render.ID      `json:"id"`
+	ID            model.ID       `json:"id"`
 	APIVersion    string         `json:"apiVersion"`
 	Applied       map[string]any `json:"applied"`
 	Deployed      map[string]any `json:"deployed"`
@@ -55,7 +56,7 @@ func encodeEntry(e *Entry) ([]byte, error) {
 // to it, and fills snap.Index.Objects.
 func encodeFiles(snap *Snapshot) (map[string][]byte, error) {
 	files := make(map[string][]byte, len(snap.Objects)+1)
-	ids := make([]render.ID, 0, len(snap.Objects))
+	ids := make([]model.ID, 0, len(snap.Objects))
 	for id := range snap.Objects {
 		ids = append(ids, id)
 	}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/ownership-check/ownership-check/internal/cli"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -43,7 +45,7 @@ func deploy(t *testing.T, c *kube.Client) {
 				t.Fatal(err)
 			}
 			if _, err := ri.Apply(ctx, u.GetName(), u, metav1.ApplyOptions{FieldManager: "deployer", Force: true}); err != nil {
-				t.Fatalf("%s: apply: %v", render.IDOf(u), err)
+				t.Fatalf("%s: apply: %v", model.IDOf(u), err)
 			}
 		}
 	}
@@ -113,7 +115,7 @@ func TestSnapshotCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &snapshot.Snapshot{Index: got.Index, Commit: got.Commit, Objects: map[render.ID]*snapshot.Entry{}}
+	want := &snapshot.Snapshot{Index: got.Index, Commit: got.Commit, Objects: map[model.ID]*snapshot.Entry{}}
 	for _, o := range objs {
 		ri, _ := c.Resource(o.Object.GroupVersionKind(), o.ID.Namespace)
 		live, err := ri.Get(ctx, o.ID.Name, metav1.GetOptions{})

@@ -1,14 +1,14 @@
 package snapshot
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // NewEntry builds an object's entry from what was applied and the live
 // object after the deploy, hiding Secret values with h.
-func NewEntry(applied render.Object, live *unstructured.Unstructured, h secrets.Hasher) *Entry {
+func NewEntry(applied model.Object, live *unstructured.Unstructured, h secrets.Hasher) *Entry {
 	return &Entry{
 		SchemaVersion: SchemaVersion,
 		ID:            applied.ID,

@@ -9,8 +9,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -25,7 +26,7 @@ func TestMain(m *testing.M) { os.Exit(testcluster.Run(m, &cluster)) }
 // force under the field manager "deployer". The Secret was first created by
 // client-side kubectl, which leaves a full copy of it, values included, in
 // the last-applied-configuration annotation.
-func deployFixtures(t *testing.T, c *kube.Client, ns string) []render.Object {
+func deployFixtures(t *testing.T, c *kube.Client, ns string) []model.Object {
 	t.Helper()
 	objs := []*unstructured.Unstructured{
 		obj("v1", "Namespace", "", ns, map[string]any{"metadata": map[string]any{"name": ns, "labels": map[string]any{"team": "web"}}}),
@@ -47,8 +48,8 @@ func deployFixtures(t *testing.T, c *kube.Client, ns string) []render.Object {
 		}}),
 	}
 	csa := objs[2].DeepCopy()
-	csa.SetAnnotations(map[string]string{secrets.LastAppliedAnnotation: `{"apiVersion":"v1","kind":"Secret","stringData":{"password":"` + canary + `"}}`})
-	var out []render.Object
+	csa.SetAnnotations(map[string]string{model.LastAppliedAnnotation: `{"apiVersion":"v1","kind":"Secret","stringData":{"password":"` + canary + `"}}`})
+	var out []model.Object
 	for i, o := range objs {
 		ri, err := c.Resource(o.GroupVersionKind(), o.GetNamespace())
 		if err != nil {
@@ -60,9 +61,9 @@ func deployFixtures(t *testing.T, c *kube.Client, ns string) []render.Object {
 			}
 		}
 		if _, err := ri.Apply(ctx, o.GetName(), o, metav1.ApplyOptions{FieldManager: "deployer", Force: true}); err != nil {
-			t.Fatalf("%s: apply: %v", render.IDOf(o), err)
+			t.Fatalf("%s: apply: %v", model.IDOf(o), err)
 		}
-		out = append(out, render.Object{ID: render.IDOf(o), Object: o})
+		out = append(out, model.Object{ID: model.IDOf(o), Object: o})
 	}
 	return out
 }
@@ -119,7 +120,7 @@ func TestTakeOnRealAPIServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		e := got.Objects[o.ID]
-		assertEqual(t, &Snapshot{Objects: map[render.ID]*Entry{o.ID: NewEntry(o, live, h)}}, &Snapshot{Objects: map[render.ID]*Entry{o.ID: e}})
+		assertEqual(t, &Snapshot{Objects: map[model.ID]*Entry{o.ID: NewEntry(o, live, h)}}, &Snapshot{Objects: map[model.ID]*Entry{o.ID: e}})
 		var managers []string
 		for _, mf := range e.Deployed.GetManagedFields() {
 			managers = append(managers, mf.Manager+"/"+string(mf.Operation))
@@ -128,7 +129,7 @@ func TestTakeOnRealAPIServer(t *testing.T) {
 			t.Errorf("%s: managedFields lack deployer: %v", o.ID, managers)
 		}
 	}
-	sec := got.Objects[render.ID{Kind: "Secret", Namespace: ns, Name: "db"}]
+	sec := got.Objects[model.ID{Kind: "Secret", Namespace: ns, Name: "db"}]
 	if sec.Deployed.Object["data"].(map[string]any)["password"] != h.Hash([]byte(canary)) {
 		t.Errorf("Secret value not hashed with the index's hasher: %v", sec.Deployed.Object["data"])
 	}
@@ -168,10 +169,10 @@ func TestTakeOnRealAPIServer(t *testing.T) {
 
 func TestCaptureErrorsNameEveryObject(t *testing.T) {
 	c := clusterClient(t)
-	objs := []render.Object{
-		{ID: render.ID{Kind: "ConfigMap", Namespace: "default", Name: "nope-b"}, Object: obj("v1", "ConfigMap", "default", "nope-b", nil)},
-		{ID: render.ID{Group: "example.com", Kind: "Widget", Namespace: "default", Name: "w"}, Object: obj("example.com/v1", "Widget", "default", "w", nil)},
-		{ID: render.ID{Kind: "ConfigMap", Namespace: "default", Name: "nope-a"}, Object: obj("v1", "ConfigMap", "default", "nope-a", nil)},
+	objs := []model.Object{
+		{ID: model.ID{Kind: "ConfigMap", Namespace: "default", Name: "nope-b"}, Object: obj("v1", "ConfigMap", "default", "nope-b", nil)},
+		{ID: model.ID{Group: "example.com", Kind: "Widget", Namespace: "default", Name: "w"}, Object: obj("example.com/v1", "Widget", "default", "w", nil)},
+		{ID: model.ID{Kind: "ConfigMap", Namespace: "default", Name: "nope-a"}, Object: obj("v1", "ConfigMap", "default", "nope-a", nil)},
 	}
 	_, err := Capture(context.Background(), c, objs, hasher(t), 2)
 	if err == nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // installHook makes the bare remote refuse every push with a message, as
@@ -110,7 +110,7 @@ func TestCorruptObjectFile(t *testing.T) {
 	dir := newWorkRepo(t)
 	s := openStore(t, dir)
 	mustWrite(t, s, newSnapshot("prod", hasher(t), fixtures()...))
-	web := "prod/" + ObjectPath(render.IDOf(fixtures()[0]))
+	web := "prod/" + ObjectPath(model.IDOf(fixtures()[0]))
 	oid := git(t, dir, "rev-parse", "ownership-snapshots:"+web)
 	file := filepath.Join(dir, ".git", "objects", oid[:2], oid[2:])
 	if err := os.Chmod(file, 0o644); err != nil {

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -42,7 +43,7 @@ type Hashing struct {
 
 // IndexEntry lists one object of the snapshot and where its file is.
 type IndexEntry struct {
-	render.ID
+	model.ID
 	APIVersion string `json:"apiVersion"`
 	// Path of the object's file, relative to the environment's folder.
 	Path string `json:"path"`
@@ -50,9 +51,9 @@ type IndexEntry struct {
 
 // Entry is one object's file.
 type Entry struct {
-	SchemaVersion int       `json:"schemaVersion"`
-	ID            render.ID `json:"id"`
-	APIVersion    string    `json:"apiVersion"`
+	SchemaVersion int      `json:"schemaVersion"`
+	ID            model.ID `json:"id"`
+	APIVersion    string   `json:"apiVersion"`
 	// Applied is the rendered config the deploy applied, after ignore rules.
 	Applied *unstructured.Unstructured `json:"applied"`
 	// Deployed is the live object right after the deploy, as Deployed()
@@ -65,7 +66,7 @@ type Snapshot struct {
 	Index Index
 	// Commit holds the snapshot; set by Read and Write.
 	Commit  string
-	Objects map[render.ID]*Entry
+	Objects map[model.ID]*Entry
 	// Schemas are the CustomResourceDefinitions of the custom kinds among
 	// Objects (trimmed, see TrimCRD), for the offline engine; a kind may be
 	// missing when its CRD could not be read.

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
@@ -137,20 +138,20 @@ func newSnapshot(env string, h secrets.Hasher, objs ...*unstructured.Unstructure
 			SourceCommit: "0123456789abcdef0123456789abcdef01234567", DeployedBy: "tester",
 			DeployedAt: time.Now(), Secrets: HashingOf(h),
 		},
-		Objects: map[render.ID]*Entry{},
+		Objects: map[model.ID]*Entry{},
 	}
 	for _, o := range objs {
 		l := live(o)
-		if secrets.IsSecret(l) {
+		if model.IsSecret(l) {
 			// The server folds stringData into data.
 			delete(l.Object, "stringData")
 			l.Object["data"] = map[string]any{
 				"password": base64.StdEncoding.EncodeToString([]byte(canary)),
 				"token":    o.Object["data"].(map[string]any)["token"],
 			}
-			l.SetAnnotations(map[string]string{secrets.LastAppliedAnnotation: `{"stringData":{"password":"` + canary + `"}}`})
+			l.SetAnnotations(map[string]string{model.LastAppliedAnnotation: `{"stringData":{"password":"` + canary + `"}}`})
 		}
-		ro := render.Object{ID: render.IDOf(o), Object: o}
+		ro := model.Object{ID: model.IDOf(o), Object: o}
 		snap.Objects[ro.ID] = NewEntry(ro, l, h)
 	}
 	return snap

@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 const (
@@ -30,7 +30,7 @@ func ValidateEnvironment(env string) error {
 }
 
 // ObjectPath is the file of an object, relative to its environment's folder.
-func ObjectPath(id render.ID) string {
+func ObjectPath(id model.ID) string {
 	group, ns := id.Group, id.Namespace
 	if group == "" {
 		group = coreGroup

@@ -8,8 +8,9 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/ownership-check/ownership-check/internal/parallel"
-	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // FileError names the file of the snapshot branch that could not be read:
@@ -100,7 +101,7 @@ func decodeFolder(env string, files map[string][]byte) (*Snapshot, error) {
 	if ix.Environment != env {
 		return nil, fail(indexFile, "environment is %q, expected %q", ix.Environment, env)
 	}
-	snap := &Snapshot{Index: *ix, Objects: make(map[render.ID]*Entry, len(ix.Objects))}
+	snap := &Snapshot{Index: *ix, Objects: make(map[model.ID]*Entry, len(ix.Objects))}
 	listed := make(map[string]bool, len(ix.Objects))
 	blobs := make([][]byte, len(ix.Objects))
 	for i, ie := range ix.Objects {

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -15,7 +17,6 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // Schemas of custom kinds, for the offline engine, which has no cluster to
@@ -46,7 +47,7 @@ type schemaFile struct {
 // among the entries. One that cannot be read (no permission to read CRDs,
 // a kind served by an aggregated API) is skipped with a note in log: the
 // offline engine then deduces the kind's structure and says so.
-func CaptureSchemas(ctx context.Context, c *kube.Client, entries map[render.ID]*Entry, log io.Writer) map[schema.GroupKind]*unstructured.Unstructured {
+func CaptureSchemas(ctx context.Context, c *kube.Client, entries map[model.ID]*Entry, log io.Writer) map[schema.GroupKind]*unstructured.Unstructured {
 	kinds := map[schema.GroupVersionKind]bool{}
 	for _, e := range entries {
 		gv, err := schema.ParseGroupVersion(e.APIVersion)

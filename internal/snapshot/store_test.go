@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 var ctx = context.Background()
@@ -212,7 +212,7 @@ func TestSecretsNeverStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := got.Objects[render.ID{Kind: "Secret", Namespace: "default", Name: "db"}]
+	e := got.Objects[model.ID{Kind: "Secret", Namespace: "default", Name: "db"}]
 	h, err := got.Index.Hasher(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -319,7 +319,7 @@ func TestEnvironmentNames(t *testing.T) {
 }
 
 func TestObjectPath(t *testing.T) {
-	for id, want := range map[render.ID]string{
+	for id, want := range map[model.ID]string{
 		{Kind: "Secret", Namespace: "default", Name: "db"}:                                    "objects/_core/Secret/default/db.json",
 		{Group: "example.com", Kind: "Widget", Name: "w"}:                                     "objects/example.com/Widget/_cluster/w.json",
 		{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "system:aggregate/x"}: "objects/rbac.authorization.k8s.io/ClusterRole/_cluster/system%3Aaggregate%2Fx.json",

@@ -7,8 +7,9 @@ import (
 	"io"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 )
 
@@ -32,7 +33,7 @@ type TakeOptions struct {
 // environment's snapshot: it GETs every object, and only when all are there
 // commits the folder and pushes. The environment keeps its salt across runs,
 // so unchanged Secret values hash the same.
-func (s *Store) Take(ctx context.Context, c *kube.Client, objs []render.Object, o TakeOptions) (*Snapshot, error) {
+func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o TakeOptions) (*Snapshot, error) {
 	if err := ValidateEnvironment(o.Environment); err != nil {
 		return nil, err
 	}

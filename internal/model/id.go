@@ -1,4 +1,4 @@
-package render
+package model
 
 import (
 	"fmt"
@@ -47,16 +47,4 @@ func (id ID) Less(o ID) bool {
 func IDOf(u *unstructured.Unstructured) ID {
 	gvk := u.GroupVersionKind()
 	return ID{Group: gvk.Group, Kind: gvk.Kind, Namespace: u.GetNamespace(), Name: u.GetName()}
-}
-
-// Object is one rendered object: what the deploy will apply, with ignored
-// fields already removed, and where it came from.
-type Object struct {
-	ID     ID
-	Object *unstructured.Unstructured
-	// Source is the file the object came from, relative to the working
-	// directory (for annotations on the pull request); empty when unknown.
-	Source string
-	// Line is the 1-based line of the object's document in Source; 0 when unknown.
-	Line int
 }

@@ -1,4 +1,4 @@
-package ownership
+package model
 
 // Category names a kind of finding. The names are part of the JSON report and
 // the --fail-on flag (spec: ownership-model.md, interfaces.md).
@@ -47,15 +47,6 @@ func LevelOf(c Category) Level {
 	}
 }
 
-// Manager is one owner of a path: managers are identified by name, operation
-// and subresource together (kubectl/Update and kubectl/Apply are two owners).
-type Manager struct {
-	Manager     string `json:"manager"`
-	Operation   string `json:"operation"`
-	Subresource string `json:"subresource,omitempty"`
-	Time        string `json:"time,omitempty"`
-}
-
 // Transition is the four answers of the 16-row table for one path.
 type Transition struct {
 	Row             int  `json:"row"`
@@ -63,6 +54,33 @@ type Transition struct {
 	NowOwned        bool `json:"nowOwned"`
 	ConfigChanged   bool `json:"configChanged"`
 	ExternalChanged bool `json:"externalChanged"`
+}
+
+// NewTransition returns the transition for the four answers, row filled in.
+func NewTransition(prevOwned, nowOwned, configChanged, externalChanged bool) Transition {
+	t := Transition{PrevOwned: prevOwned, NowOwned: nowOwned, ConfigChanged: configChanged, ExternalChanged: externalChanged}
+	t.Row = t.TableRow()
+	return t
+}
+
+// TableRow computes the table row of ownership-model.md from the four
+// answers, whatever Row says: 8*prevOwned + 4*nowOwned + 2*configChanged +
+// externalChanged.
+func (t Transition) TableRow() int {
+	r := 0
+	if t.PrevOwned {
+		r += 8
+	}
+	if t.NowOwned {
+		r += 4
+	}
+	if t.ConfigChanged {
+		r += 2
+	}
+	if t.ExternalChanged {
+		r++
+	}
+	return r
 }
 
 // FieldOwners says which fields of a split-owned item one manager owns.
@@ -73,7 +91,7 @@ type FieldOwners struct {
 
 // Finding is one entry of an object's findings in the JSON report.
 // Table categories carry a Transition (flattened into the JSON); values are
-// JSON values, and a Secret's value is the string "(hidden)".
+// JSON values, and a Secret's value is HiddenValue.
 type Finding struct {
 	Category    Category `json:"category"`
 	*Transition `json:",omitempty"`
@@ -93,6 +111,3 @@ type Finding struct {
 
 	Message string `json:"message"`
 }
-
-// HiddenValue stands for a Secret's value wherever a value would be shown.
-const HiddenValue = "(hidden)"

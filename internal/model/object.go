@@ -1,0 +1,15 @@
+package model
+
+import "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+// Object is one rendered object: what the deploy will apply, with ignored
+// fields already removed, and where it came from.
+type Object struct {
+	ID     ID
+	Object *unstructured.Unstructured
+	// Source is the file the object came from, relative to the working
+	// directory (for annotations on the pull request); empty when unknown.
+	Source string
+	// Line is the 1-based line of the object's document in Source; 0 when unknown.
+	Line int
+}

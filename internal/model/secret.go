@@ -1,0 +1,193 @@
+package model
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+)
+
+// The Secret rule: no value of a core Secret's data or stringData, and no
+// client-side-apply copy of a Secret, ever appears in a comment, summary,
+// log, JSON report or snapshot (spec: ownership-model.md, "Secrets"). Every
+// stage asks this file; none keeps a list of its own.
+
+// HiddenValue stands for a Secret's value wherever a value would be shown.
+// It is not valid base64, so a Secret printed without its values cannot be
+// applied by mistake.
+const HiddenValue = "(hidden)"
+
+// LastAppliedAnnotation is client-side apply's copy of the whole applied
+// object, values included.
+const LastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
+
+// valueFields are the top-level fields where a Secret keeps its values.
+var valueFields = []string{"data", "stringData"}
+
+// SecretKind tells whether apiVersion and kind name a core Secret, the only
+// kind whose values are hidden.
+func SecretKind(apiVersion, kind string) bool {
+	return schema.FromAPIVersionAndKind(apiVersion, kind).Group == "" && kind == "Secret"
+}
+
+// IsSecret tells whether the object is a core Secret.
+func (id ID) IsSecret() bool { return id.Group == "" && id.Kind == "Secret" }
+
+// IsSecret tells whether u is a core Secret; false for nil.
+func IsSecret(u *unstructured.Unstructured) bool {
+	if u == nil {
+		return false
+	}
+	gvk := u.GroupVersionKind()
+	return gvk.Group == "" && gvk.Kind == "Secret"
+}
+
+// HiddenPath tells whether a Secret's value at p must never be shown: data,
+// stringData and the client-side-apply copy of the whole object, and any
+// path above them (the whole metadata, the whole annotations map). Paths are
+// shown (they name keys, not values); values become HiddenValue.
+func HiddenPath(p fieldpath.Path) bool {
+	if len(p) == 0 || p[0].FieldName == nil {
+		return false
+	}
+	for _, f := range valueFields {
+		if *p[0].FieldName == f {
+			return true
+		}
+	}
+	if *p[0].FieldName != "metadata" {
+		return false
+	}
+	if len(p) < 2 || p[1].FieldName == nil || *p[1].FieldName != "annotations" {
+		return len(p) == 1
+	}
+	return len(p) == 2 || (p[2].FieldName != nil && *p[2].FieldName == LastAppliedAnnotation)
+}
+
+// HiddenPathString is HiddenPath for a path in structured-merge-diff's
+// string form, as findings carry it. A finding without a path ("" or ".")
+// is about the whole Secret, values included, so it is hidden too.
+func HiddenPathString(path string) bool {
+	if path == "" || path == "." {
+		return true
+	}
+	prefixes := []string{".metadata.annotations." + LastAppliedAnnotation}
+	for _, f := range valueFields {
+		prefixes = append(prefixes, "."+f)
+	}
+	for _, p := range prefixes {
+		if path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[") {
+			return true
+		}
+	}
+	return path == ".metadata" || path == ".metadata.annotations"
+}
+
+// HideValues returns a copy of a Secret's content with every value of data
+// and stringData, and the last-applied copy, replaced by HiddenValue. The
+// input is not changed; maps it does not touch are shared.
+func HideValues(obj map[string]any) map[string]any {
+	out := make(map[string]any, len(obj))
+	for k, v := range obj {
+		out[k] = v
+	}
+	for _, field := range valueFields {
+		values, ok := obj[field].(map[string]any)
+		if !ok {
+			continue
+		}
+		hidden := make(map[string]any, len(values))
+		for k := range values {
+			hidden[k] = HiddenValue
+		}
+		out[field] = hidden
+	}
+	meta, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		return out
+	}
+	ann, ok := meta["annotations"].(map[string]any)
+	if !ok {
+		return out
+	}
+	if _, ok := ann[LastAppliedAnnotation]; !ok {
+		return out
+	}
+	m := make(map[string]any, len(meta))
+	for k, v := range meta {
+		m[k] = v
+	}
+	a := make(map[string]any, len(ann))
+	for k, v := range ann {
+		a[k] = v
+	}
+	a[LastAppliedAnnotation] = HiddenValue
+	m["annotations"] = a
+	out["metadata"] = m
+	return out
+}
+
+// SecretValues lists the values of the given Secrets' data and stringData,
+// raw and in the other encoding, longest first so that a value containing
+// another is replaced whole. Objects that are not Secrets are skipped.
+func SecretValues(objs ...*unstructured.Unstructured) []string {
+	set := map[string]bool{}
+	add := func(v string) {
+		if v != "" {
+			set[v] = true
+		}
+	}
+	for _, s := range objs {
+		if !IsSecret(s) {
+			continue
+		}
+		data, _, _ := unstructured.NestedMap(s.Object, "data")
+		for _, v := range data {
+			str := valueText(v)
+			add(str)
+			if dec, err := base64.StdEncoding.DecodeString(str); err == nil {
+				add(string(dec))
+			}
+		}
+		stringData, _, _ := unstructured.NestedMap(s.Object, "stringData")
+		for _, v := range stringData {
+			str := valueText(v)
+			add(str)
+			add(base64.StdEncoding.EncodeToString([]byte(str)))
+		}
+	}
+	out := make([]string, 0, len(set))
+	for v := range set {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// HideIn replaces every one of values (as SecretValues lists them) in s by
+// HiddenValue, however short: a garbled message is acceptable, a leaked
+// value is not.
+func HideIn(s string, values []string) string {
+	for _, v := range values {
+		s = strings.ReplaceAll(s, v, HiddenValue)
+	}
+	return s
+}
+
+// valueText is a value as the server quotes it: strings as they are,
+// anything else (a number where a string belongs) in its JSON form.
+func valueText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
