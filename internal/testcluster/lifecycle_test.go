@@ -63,11 +63,11 @@ func TestModuleRootSkipsOtherModules(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "internal", "testcluster")); err != nil {
 		t.Errorf("ModuleRoot() = %s, not this module: %v", root, err)
 	}
-	if _, ok := findModuleRoot(filepath.Join(root, "tools", "kube-apiserver")); !ok {
-		t.Errorf("no module root found from tools/kube-apiserver")
+	if _, ok := findModuleRoot(filepath.Join(root, "tools", "kube")); !ok {
+		t.Errorf("no module root found from tools/kube")
 	}
-	if got, _ := findModuleRoot(filepath.Join(root, "tools", "kube-apiserver")); got != root {
-		t.Errorf("from tools/kube-apiserver: got %s, want %s", got, root)
+	if got, _ := findModuleRoot(filepath.Join(root, "tools", "kube")); got != root {
+		t.Errorf("from tools/kube: got %s, want %s", got, root)
 	}
 }
 

@@ -39,7 +39,7 @@ func ModuleRoot() (string, error) {
 }
 
 // findModuleRoot skips other modules' go.mod files on the way up, such as
-// tools/kube-apiserver's.
+// tools/kube's.
 func findModuleRoot(dir string) (string, bool) {
 	for {
 		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
