@@ -55,7 +55,7 @@ func parseFlags() (options, error) {
 	flag.IntVar(&o.runs, "runs", 3, "timed runs of each tool per size; the table shows medians")
 	flag.IntVar(&o.concurrency, "concurrency", 16, "parallel requests of check, the floor and kubectl diff --concurrency")
 	flag.StringVar(&o.binary, "binary", "dist/ownership-check", "the ownership-check binary to time (make build)")
-	flag.StringVar(&o.kubectl, "kubectl", "kubectl", "kubectl to time")
+	flag.StringVar(&o.kubectl, "kubectl", ".bin/kubectl", "kubectl to time (make test-deps builds it)")
 	flag.StringVar(&o.measure, "measure", "dist/bench-measure", "the measuring wrapper (go build -o dist/bench-measure ./bench/measure)")
 	flag.StringVar(&o.floor, "floor", "dist/bench-floor", "the floor program (go build -o dist/bench-floor ./bench/floor)")
 	flag.StringVar(&o.markdown, "markdown", "", "also write the table as markdown to this file")
@@ -81,7 +81,12 @@ func parseFlags() (options, error) {
 		return o, fmt.Errorf("-binary: %w (run `make build` first)", err)
 	}
 	o.binary = bin
-	for _, p := range []*string{&o.measure, &o.floor} {
+	paths := []*string{&o.measure, &o.floor}
+	if strings.ContainsRune(o.kubectl, filepath.Separator) {
+		// The tools run in the bench's temporary directory.
+		paths = append(paths, &o.kubectl)
+	}
+	for _, p := range paths {
 		if *p, err = filepath.Abs(*p); err != nil {
 			return o, err
 		}

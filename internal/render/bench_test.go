@@ -12,6 +12,8 @@ import (
 
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
 
 // Rendering a 500-object kustomization, against kubectl kustomize on the
@@ -203,14 +205,12 @@ func benchKrusty(b *testing.B, dir string) {
 }
 
 func BenchmarkKubectlKustomize500(b *testing.B) {
-	if _, err := exec.LookPath("kubectl"); err != nil {
-		b.Skip("kubectl not installed")
-	}
+	kubectl := testcluster.Tool(b, "kubectl")
 	overlay := writeBenchKustomization(b, benchObjects)
 	b.ResetTimer()
 	var cpu time.Duration
 	for i := 0; i < b.N; i++ {
-		cmd := exec.Command("kubectl", "kustomize", overlay)
+		cmd := exec.Command(kubectl, "kustomize", overlay)
 		out, err := cmd.Output()
 		if err != nil {
 			b.Fatal(err)

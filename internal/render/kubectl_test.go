@@ -11,14 +11,16 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
 
 // kubectlCases are the kustomize fixtures whose build must equal
-// `kubectl kustomize` (kubectl v1.32.4, kustomize v5.5.0 recorded the
-// golden files): bases and overlays, strategic-merge and JSON 6902
-// patches, ConfigMap and Secret generators with hash suffixes (and a merge
-// behavior), a component, the namespace, prefix and suffix transformers,
-// images, replicas and labels.
+// `kubectl kustomize` (the golden files are recorded with make test-deps'
+// kubectl v1.33.13, kustomize v5.6.0; v1.32.4 with kustomize v5.5.0
+// printed the same objects): bases and overlays, strategic-merge and JSON
+// 6902 patches, ConfigMap and Secret generators with hash suffixes (and a
+// merge behavior), a component, the namespace, prefix and suffix
+// transformers, images, replicas and labels.
 var kubectlCases = []string{"base", "overlays/prod", "overlays/staging"}
 
 func kubectlGolden(c string) string {
@@ -90,14 +92,12 @@ func byKey(objs []rawObject) map[string]map[string]any {
 
 func recordKubectl(t *testing.T, dir, golden string) {
 	t.Helper()
-	if _, err := exec.LookPath("kubectl"); err != nil {
-		t.Fatalf("-update needs kubectl on PATH to record %s", golden)
-	}
-	out, err := exec.Command("kubectl", "kustomize", dir).Output()
+	kubectl := testcluster.Tool(t, "kubectl")
+	out, err := exec.Command(kubectl, "kustomize", dir).Output()
 	if err != nil {
 		t.Fatalf("kubectl kustomize %s: %v", dir, err)
 	}
-	version, _ := exec.Command("kubectl", "version", "--client").Output()
+	version, _ := exec.Command(kubectl, "version", "--client").Output()
 	var header bytes.Buffer
 	fmt.Fprintf(&header, "# Recorded with: kubectl kustomize %s\n", filepath.ToSlash(dir))
 	for _, line := range strings.Split(strings.TrimSpace(string(version)), "\n") {

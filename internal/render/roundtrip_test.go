@@ -15,6 +15,8 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
+
+	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
 
 // kubectl cannot apply (or create) with --dry-run=client without a server:
@@ -38,10 +40,7 @@ func renderMulti(t *testing.T, o EncodeOptions) ([]byte, []model.Object) {
 
 func runKubectl(t *testing.T, stdin []byte, args ...string) []byte {
 	t.Helper()
-	if _, err := exec.LookPath("kubectl"); err != nil {
-		t.Skip("kubectl not installed")
-	}
-	cmd := exec.Command("kubectl", args...)
+	cmd := exec.Command(testcluster.Tool(t, "kubectl"), args...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
