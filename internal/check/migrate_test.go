@@ -250,9 +250,8 @@ func TestMigrateConcurrentWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	if plan.Pending() != 1 {
-		var b strings.Builder
-		migrate.WritePlan(&b, plan)
-		t.Fatalf("pending %d, want 1:\n%s", plan.Pending(), b.String())
+		b, _ := json.MarshalIndent(plan, "", "  ")
+		t.Fatalf("pending %d, want 1:\n%s", plan.Pending(), b)
 	}
 
 	// Someone else writes the object after the plan.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ownership-check/ownership-check/internal/cli/printer"
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
 
 	"github.com/ownership-check/ownership-check/internal/config"
@@ -113,14 +114,14 @@ func runMigrate(ctx context.Context, o *migrateOptions, paths []string, stdout i
 	if err != nil {
 		return fail(err)
 	}
-	migrate.WritePlan(stdout, plan)
+	printer.Plan(stdout, plan)
 	if !o.Apply || plan.Pending() == 0 {
-		migrate.WriteSummary(stdout, plan, false, nil)
+		printer.MigrateSummary(stdout, plan, false, nil)
 		return plan, nil
 	}
 	outcomes := plan.Apply(ctx, client)
-	migrate.WriteOutcomes(stdout, outcomes)
-	migrate.WriteSummary(stdout, plan, true, outcomes)
+	printer.Outcomes(stdout, outcomes)
+	printer.MigrateSummary(stdout, plan, true, outcomes)
 	var errs []error
 	for _, oc := range outcomes {
 		if oc.Err != nil {

@@ -8,11 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"os/user"
-	"sort"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/model"
-
+	"github.com/ownership-check/ownership-check/internal/cli/printer"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -51,49 +49,55 @@ A rendered object missing from the cluster fails the run and commits nothing.`,
 // runSnapshot takes the snapshot and prints what it recorded; the action
 // entrypoint calls it too. Every error is the tool failing (exit 2).
 func runSnapshot(ctx context.Context, o *snapshotOptions, paths []string, stdout, stderr io.Writer) (*snapshot.Snapshot, error) {
-	snap, where, err := takeSnapshot(ctx, o, paths, stderr)
+	rec, err := takeSnapshot(ctx, o, paths)
+	printer.Warnings(stderr, "", rec.warnings)
 	if err != nil {
 		return nil, &ExitCodeError{Code: ExitError, Err: err}
 	}
-	printSnapshot(stdout, snap, where)
-	return snap, nil
+	printer.Snapshot(stdout, rec.snap, rec.branch, rec.remote)
+	return rec.snap, nil
+}
+
+// recorded is what takeSnapshot committed, and where.
+type recorded struct {
+	snap           *snapshot.Snapshot
+	branch, remote string
+	warnings       []error
 }
 
 // takeSnapshot returns the snapshot and where its commit went.
-func takeSnapshot(ctx context.Context, o *snapshotOptions, paths []string, stderr io.Writer) (*snapshot.Snapshot, string, error) {
+func takeSnapshot(ctx context.Context, o *snapshotOptions, paths []string) (recorded, error) {
+	var rec recorded
 	if o.FieldManager == "" {
-		return nil, "", errors.New("--field-manager is required: the manager name the deploy applies with")
+		return rec, errors.New("--field-manager is required: the manager name the deploy applies with")
 	}
 	if err := snapshot.ValidateEnvironment(o.Environment); err != nil {
-		return nil, "", fmt.Errorf("--environment: %w", err)
+		return rec, fmt.Errorf("--environment: %w", err)
 	}
 	cfg, err := config.Load(o.Config)
 	if err != nil {
-		return nil, "", err
+		return rec, err
 	}
 	client, err := kube.Load(kube.LoadOptions{
 		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency,
 	})
 	if err != nil {
-		return nil, "", err
+		return rec, err
 	}
 	if err := reach(ctx, client, checkDeadline); err != nil {
-		return nil, "", err
+		return rec, err
 	}
 	objs, err := render.Render(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg})
 	if err != nil {
-		return nil, "", err
+		return rec, err
 	}
 	store, err := snapshot.Open(ctx, o.SnapshotRepo, o.SnapshotBranch)
 	if err != nil {
-		return nil, "", err
+		return rec, err
 	}
 	defer store.Close()
-	where := "branch " + store.Branch()
-	if store.Remote() != "" {
-		where += ", pushed to " + store.Remote()
-	}
-	snap, err := store.Take(ctx, client, objs, snapshot.TakeOptions{
+	rec.branch, rec.remote = store.Branch(), store.Remote()
+	rec.snap, rec.warnings, err = store.Take(ctx, client, objs, snapshot.TakeOptions{
 		Environment:  o.Environment,
 		FieldManager: o.FieldManager,
 		ToolVersion:  o.ToolVersion,
@@ -101,27 +105,8 @@ func takeSnapshot(ctx context.Context, o *snapshotOptions, paths []string, stder
 		DeployedBy:   deployedBy(),
 		Concurrency:  o.Concurrency,
 		SecretKey:    secrets.KeyFromEnv(),
-		Log:          stderr,
 	})
-	return snap, where, err
-}
-
-func printSnapshot(w io.Writer, snap *snapshot.Snapshot, where string) {
-	ix := snap.Index
-	ids := make([]model.ID, 0, len(snap.Objects))
-	for id := range snap.Objects {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i].Less(ids[j]) })
-	source := ix.SourceCommit
-	if source == "" {
-		source = "unknown"
-	}
-	fmt.Fprintf(w, "snapshot %s: %d objects (field manager %s, source commit %s)\n", ix.Environment, len(ids), ix.FieldManager, source)
-	for _, id := range ids {
-		fmt.Fprintf(w, "  %s\n", id)
-	}
-	fmt.Fprintf(w, "committed %s (%s)\n", snap.Commit, where)
+	return rec, err
 }
 
 // sourceCommit is the flag, else the workflow's commit, else the working

@@ -95,7 +95,7 @@ func TestTakeOnRealAPIServer(t *testing.T) {
 	opts := TakeOptions{Environment: "staging", FieldManager: "deployer", ToolVersion: "test",
 		SourceCommit: "1111111111111111111111111111111111111111", DeployedBy: "e2e", Concurrency: 3}
 
-	snap, err := s.Take(ctx, c, objs, opts)
+	snap, _, err := s.Take(ctx, c, objs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestTakeOnRealAPIServer(t *testing.T) {
 
 	// An unchanged cluster: only the index's metadata changes.
 	opts.SourceCommit = "2222222222222222222222222222222222222222"
-	again, err := s.Take(ctx, c, objs, opts)
+	again, _, err := s.Take(ctx, c, objs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestTakeOnRealAPIServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	tip := git(t, bare, "rev-parse", "ownership-snapshots")
-	_, err = s.Take(ctx, c, objs, opts)
+	_, _, err = s.Take(ctx, c, objs, opts)
 	if !errors.Is(err, ErrMissing) || !strings.HasPrefix(err.Error(), "ConfigMap/"+ns+"/web-config: ") {
 		t.Fatalf("want ErrMissing naming the ConfigMap first, got %v", err)
 	}
@@ -191,7 +191,7 @@ func TestTakeWithHMACKey(t *testing.T) {
 	dir := newWorkRepo(t)
 	s := openStore(t, dir)
 	opts := TakeOptions{Environment: "prod", FieldManager: "deployer", SecretKey: []byte("k3y"), Concurrency: 2}
-	first, err := s.Take(ctx, c, objs, opts)
+	first, _, err := s.Take(ctx, c, objs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,11 +204,11 @@ func TestTakeWithHMACKey(t *testing.T) {
 	assertNoCanary(t, dir, canary)
 
 	opts.SecretKey = nil
-	if _, err := s.Take(ctx, c, objs, opts); err == nil || !strings.Contains(err.Error(), secrets.KeyEnv) {
+	if _, _, err := s.Take(ctx, c, objs, opts); err == nil || !strings.Contains(err.Error(), secrets.KeyEnv) {
 		t.Fatalf("dropping the key must be refused, got %v", err)
 	}
 	opts.SecretKey = []byte("k3y")
-	again, err := s.Take(ctx, c, objs, opts)
+	again, _, err := s.Take(ctx, c, objs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

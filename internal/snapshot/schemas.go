@@ -3,7 +3,6 @@ package snapshot
 import (
 	"context"
 	"fmt"
-	"io"
 	"path"
 	"sort"
 	"strings"
@@ -45,9 +44,9 @@ type schemaFile struct {
 
 // CaptureSchemas reads the CustomResourceDefinition of every custom kind
 // among the entries. One that cannot be read (no permission to read CRDs,
-// a kind served by an aggregated API) is skipped with a note in log: the
-// offline engine then deduces the kind's structure and says so.
-func CaptureSchemas(ctx context.Context, c *kube.Client, entries map[model.ID]*Entry, log io.Writer) map[schema.GroupKind]*unstructured.Unstructured {
+// a kind served by an aggregated API) is skipped, and skipped says why:
+// the offline engine then deduces the kind's structure and says so.
+func CaptureSchemas(ctx context.Context, c *kube.Client, entries map[model.ID]*Entry) (_ map[schema.GroupKind]*unstructured.Unstructured, skipped []error) {
 	kinds := map[schema.GroupVersionKind]bool{}
 	for _, e := range entries {
 		gv, err := schema.ParseGroupVersion(e.APIVersion)
@@ -61,12 +60,11 @@ func CaptureSchemas(ctx context.Context, c *kube.Client, entries map[model.ID]*E
 	}
 	out := map[schema.GroupKind]*unstructured.Unstructured{}
 	if len(kinds) == 0 {
-		return out
+		return out, nil
 	}
 	crds, err := c.Resource(crdGVK, "")
 	if err != nil {
-		fmt.Fprintf(log, "no schemas of custom kinds recorded: %v\n", err)
-		return out
+		return out, []error{fmt.Errorf("no schemas of custom kinds recorded: %w", err)}
 	}
 	for gvk := range kinds {
 		if _, done := out[gvk.GroupKind()]; done {
@@ -74,18 +72,18 @@ func CaptureSchemas(ctx context.Context, c *kube.Client, entries map[model.ID]*E
 		}
 		m, err := c.Mapping(gvk)
 		if err != nil {
-			fmt.Fprintf(log, "%s: schema not recorded: %v\n", gvk.GroupKind(), err)
+			skipped = append(skipped, fmt.Errorf("%s: schema not recorded: %w", gvk.GroupKind(), err))
 			continue
 		}
 		name := m.Resource.Resource + "." + gvk.Group
 		crd, err := crds.Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
-			fmt.Fprintf(log, "%s: schema not recorded: CustomResourceDefinition/%s: %v\n", gvk.GroupKind(), name, err)
+			skipped = append(skipped, fmt.Errorf("%s: schema not recorded: CustomResourceDefinition/%s: %w", gvk.GroupKind(), name, err))
 			continue
 		}
 		out[gvk.GroupKind()] = TrimCRD(crd)
 	}
-	return out
+	return out, skipped
 }
 
 // TrimCRD keeps what typing a custom kind needs, so that the file changes

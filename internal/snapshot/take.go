@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -25,28 +24,24 @@ type TakeOptions struct {
 	// SecretKey is the optional HMAC key for Secret values
 	// (secrets.KeyFromEnv()).
 	SecretKey []byte
-	// Log receives notes on what was replaced; nil discards them.
-	Log io.Writer
 }
 
 // Take records the cluster's state of the rendered objects as the
 // environment's snapshot: it GETs every object, and only when all are there
 // commits the folder and pushes. The environment keeps its salt across runs,
-// so unchanged Secret values hash the same.
-func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o TakeOptions) (*Snapshot, error) {
+// so unchanged Secret values hash the same. The warnings say what the
+// snapshot replaced or could not record without failing (see
+// CaptureSchemas); they come back with the error too.
+func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o TakeOptions) (*Snapshot, []error, error) {
 	if err := ValidateEnvironment(o.Environment); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if o.FieldManager == "" {
-		return nil, errors.New("snapshot: the field manager is required")
+		return nil, nil, errors.New("snapshot: the field manager is required")
 	}
-	log := o.Log
-	if log == nil {
-		log = io.Discard
-	}
-	prev, err := s.previousHashing(ctx, o.Environment, log)
+	prev, warnings, err := s.previousHashing(ctx, o.Environment)
 	if err != nil {
-		return nil, err
+		return nil, warnings, err
 	}
 	salt := prev.Salt
 	if salt == "" {
@@ -54,16 +49,18 @@ func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o
 	}
 	if prev.Algorithm == secrets.AlgHMACSHA256 && len(o.SecretKey) == 0 {
 		// Going on would silently weaken the protection somebody chose.
-		return nil, fmt.Errorf("snapshot %s: the previous snapshot hashed Secret values with an HMAC key; set %s (to stop using a key, delete the folder %s/ from the snapshot branch)", o.Environment, secrets.KeyEnv, o.Environment)
+		return nil, warnings, fmt.Errorf("snapshot %s: the previous snapshot hashed Secret values with an HMAC key; set %s (to stop using a key, delete the folder %s/ from the snapshot branch)", o.Environment, secrets.KeyEnv, o.Environment)
 	}
 	h, err := secrets.New(salt, o.SecretKey)
 	if err != nil {
-		return nil, err
+		return nil, warnings, err
 	}
 	entries, err := Capture(ctx, c, objs, h, o.Concurrency)
 	if err != nil {
-		return nil, err
+		return nil, warnings, err
 	}
+	schemas, skipped := CaptureSchemas(ctx, c, entries)
+	warnings = append(warnings, skipped...)
 	snap := &Snapshot{
 		Index: Index{
 			Environment:  o.Environment,
@@ -75,35 +72,35 @@ func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o
 			Secrets:      HashingOf(h),
 		},
 		Objects: entries,
-		Schemas: CaptureSchemas(ctx, c, entries, log),
+		Schemas: schemas,
 	}
 	source := o.SourceCommit
 	if source == "" {
 		source = "an unknown commit"
 	}
 	if _, err := s.Write(ctx, snap, fmt.Sprintf("snapshot %s at %s", o.Environment, source)); err != nil {
-		return nil, err
+		return nil, warnings, err
 	}
-	return snap, nil
+	return snap, warnings, nil
 }
 
 // previousHashing returns how the environment's previous snapshot hashed
 // Secret values; zero for its first snapshot. A snapshot written by a newer
-// ownership-check is not replaced by an older one; a corrupt one is.
-func (s *Store) previousHashing(ctx context.Context, env string, log io.Writer) (Hashing, error) {
+// ownership-check is not replaced by an older one; a corrupt one is, with
+// a warning.
+func (s *Store) previousHashing(ctx context.Context, env string) (Hashing, []error, error) {
 	ix, _, err := s.ReadIndex(ctx, env, "")
 	var fe *FileError
 	switch {
 	case err == nil:
-		return ix.Secrets, nil
+		return ix.Secrets, nil, nil
 	case errors.Is(err, ErrNotFound):
-		return Hashing{}, nil
+		return Hashing{}, nil, nil
 	case errors.Is(err, ErrNewerSchema):
-		return Hashing{}, fmt.Errorf("%w; not overwriting it with an older format", err)
+		return Hashing{}, nil, fmt.Errorf("%w; not overwriting it with an older format", err)
 	case errors.As(err, &fe):
-		fmt.Fprintf(log, "replacing an unreadable snapshot: %v\n", err)
-		return Hashing{}, nil
+		return Hashing{}, []error{fmt.Errorf("replacing an unreadable snapshot: %w", err)}, nil
 	default:
-		return Hashing{}, err
+		return Hashing{}, nil, err
 	}
 }

@@ -1,17 +1,18 @@
-package migrate
+package printer
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/migrate"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
-// WritePlan prints the plan: per object, each client-side-apply manager
+// Plan prints a migration plan: per object, each client-side-apply manager
 // merged into M and each split item, who owns what and what M takes. It
 // names fields, never values, so a Secret's values never show.
-func WritePlan(w io.Writer, pl *Plan) {
+func Plan(w io.Writer, pl *migrate.Plan) {
 	m := pl.FieldManager
 	for _, p := range pl.Objects {
 		if p.Empty() {
@@ -32,7 +33,7 @@ func WritePlan(w io.Writer, pl *Plan) {
 			for _, o := range it.Owners {
 				fmt.Fprintf(w, "    %s owns %s\n", o.Manager.String(), model.JoinAnd(o.Paths))
 			}
-			fmt.Fprintf(w, "    %s takes the fields of %s: it owns the item alone afterwards\n", m, model.JoinAnd(others(it.Owners[1:])))
+			fmt.Fprintf(w, "    %s takes the fields of %s: it owns the item alone afterwards\n", m, model.JoinAnd(managers(it.Owners[1:])))
 			switch {
 			case it.Gone:
 				fmt.Fprintf(w, "    the config no longer has this item: the next deploy removes it whole\n")
@@ -50,9 +51,9 @@ func WritePlan(w io.Writer, pl *Plan) {
 	}
 }
 
-// WriteSummary prints the last line: what the plan holds, or with
+// MigrateSummary prints migrate's last line: what the plan holds, or with
 // applied, what Apply did (outcomes).
-func WriteSummary(w io.Writer, pl *Plan, applied bool, outcomes []Outcome) {
+func MigrateSummary(w io.Writer, pl *migrate.Plan, applied bool, outcomes []migrate.Outcome) {
 	n := pl.Pending()
 	counts := fmt.Sprintf("%d already whole, %d not in the cluster", len(pl.Objects)-n, len(pl.Missing))
 	switch {
@@ -75,8 +76,8 @@ func WriteSummary(w io.Writer, pl *Plan, applied bool, outcomes []Outcome) {
 	}
 }
 
-// WriteOutcomes prints what Apply did.
-func WriteOutcomes(w io.Writer, outcomes []Outcome) {
+// Outcomes prints what applying a plan did.
+func Outcomes(w io.Writer, outcomes []migrate.Outcome) {
 	for _, o := range outcomes {
 		if o.Err != nil {
 			fmt.Fprintf(w, "not migrated: %s\n", o.Err)
@@ -107,7 +108,7 @@ func objects(n int) string {
 	return "objects"
 }
 
-func others(owners []model.FieldOwners) []string {
+func managers(owners []model.FieldOwners) []string {
 	out := make([]string, len(owners))
 	for i, o := range owners {
 		out[i] = o.Manager.String()
