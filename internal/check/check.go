@@ -11,15 +11,14 @@ import (
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
 
-// Input is everything one check of one environment knows.
-type Input struct {
+// analysis is everything one check of one environment knows besides the
+// engine's answers.
+type analysis struct {
 	FieldManager string
 	Environment  string
 	ToolVersion  string
 	// Engine names the prediction engine: "cluster" or "offline".
 	Engine string
-	// Results are the engine's answers, one per rendered object.
-	Results []predict.Result
 	// Snapshot is the last deploy's record; nil when there is none.
 	Snapshot *snapshot.Snapshot
 	// Hasher redacts Secrets the way the snapshot did, so hashed values compare.
@@ -33,11 +32,12 @@ type Input struct {
 	Notes []string
 }
 
-// Build analyses every object and returns the report, objects in ID order.
-func Build(in Input) *report.Report {
-	objects := make([]report.Object, 0, len(in.Results))
-	rendered := make(map[model.ID]bool, len(in.Results))
-	for _, res := range in.Results {
+// build analyses every object the engine answered for and returns the
+// report, objects in ID order.
+func (in analysis) build(results []predict.Result) *report.Report {
+	objects := make([]report.Object, 0, len(results))
+	rendered := make(map[model.ID]bool, len(results))
+	for _, res := range results {
 		rendered[res.Object.ID] = true
 		objects = append(objects, in.object(res))
 	}
@@ -48,14 +48,14 @@ func Build(in Input) *report.Report {
 // with thousands of objects the snapshot is most of the heap, and each
 // entry is needed once (removed objects are those not rendered, whose
 // entries stay).
-func (in Input) forget(id model.ID) {
+func (in analysis) forget(id model.ID) {
 	if e := in.entry(id); e != nil {
 		e.Applied, e.Deployed = nil, nil
 	}
 }
 
 // assemble completes the report from the analysed rendered objects.
-func (in Input) assemble(objects []report.Object, rendered map[model.ID]bool) *report.Report {
+func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool) *report.Report {
 	rep := &report.Report{
 		SchemaVersion: report.SchemaVersion,
 		Tool:          report.Tool{Name: "ownership-check", Version: in.ToolVersion},
@@ -73,7 +73,7 @@ func (in Input) assemble(objects []report.Object, rendered map[model.ID]bool) *r
 	return rep
 }
 
-func (in Input) fails(rep *report.Report) bool {
+func (in analysis) fails(rep *report.Report) bool {
 	if in.Fails == nil {
 		return false
 	}
@@ -99,7 +99,7 @@ func snapshotInfo(s *snapshot.Snapshot) report.SnapshotInfo {
 }
 
 // entry returns the snapshot's record of an object, or nil.
-func (in Input) entry(id model.ID) *snapshot.Entry {
+func (in analysis) entry(id model.ID) *snapshot.Entry {
 	if in.Snapshot == nil {
 		return nil
 	}
@@ -108,7 +108,7 @@ func (in Input) entry(id model.ID) *snapshot.Entry {
 
 // redact hashes a Secret's values with the snapshot's hasher; other kinds
 // pass through untouched (Redact copies, so skip it for them).
-func (in Input) redact(u *unstructured.Unstructured) *unstructured.Unstructured {
+func (in analysis) redact(u *unstructured.Unstructured) *unstructured.Unstructured {
 	if u == nil || !model.IsSecret(u) {
 		return u
 	}

@@ -20,7 +20,7 @@ import (
 const ReasonCheckFailed = "CheckFailed"
 
 // object analyses one rendered object with what the engine said about it.
-func (in Input) object(res predict.Result) report.Object {
+func (in analysis) object(res predict.Result) report.Object {
 	ro := reportObject(res.Object.Object, res.Object.Source, res.Object.Line)
 	ro.Baseline = ownership.BaselineLive
 	if in.entry(res.Object.ID) != nil {
@@ -127,7 +127,7 @@ func dryRunMessage(e *predict.DryRunError) string {
 // removed reports the snapshot's objects that the render no longer
 // produces: the deploy leaves them in the cluster (Server-Side Apply never
 // deletes) unless the pipeline prunes them.
-func (in Input) removed(rendered map[model.ID]bool) []report.Object {
+func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 	if in.Snapshot == nil {
 		return nil
 	}

@@ -11,12 +11,11 @@ import (
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
-// Run predicts objs with the engine and returns the report Build would
-// return for the engine's results. input gives everything else the report
-// is built from (its Results are ignored); it is called once, and may
-// block: the engine's requests go out meanwhile (the snapshot, read from
-// git, is needed only to analyse what they answer). An error from input
-// stops the prediction and is returned before the engine's.
+// run predicts objs with the engine and returns the report of its answers.
+// input gives everything else the report is built from; it is called once,
+// and may block: the engine's requests go out meanwhile (the snapshot, read
+// from git, is needed only to analyse what they answer). An error from
+// input stops the prediction and is returned before the engine's.
 //
 // With an engine that streams (predict.Streamer) each object is analysed as
 // soon as the engine answers for it, on other goroutines, while the
@@ -24,10 +23,10 @@ import (
 // follows the requests, and each object's live and predicted states are
 // dropped once analysed instead of all being held until the end, and so
 // is the snapshot's record of it (the snapshot is not for use afterwards).
-func Run(ctx context.Context, engine predict.Engine, objs []model.Object, input func() (Input, error)) (*report.Report, error) {
+func run(ctx context.Context, engine predict.Engine, objs []model.Object, input func() (analysis, error)) (*report.Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	getInput := sync.OnceValues(func() (Input, error) {
+	getInput := sync.OnceValues(func() (analysis, error) {
 		in, err := input()
 		if err != nil {
 			cancel()
@@ -44,8 +43,7 @@ func Run(ctx context.Context, engine predict.Engine, objs []model.Object, input 
 		if err != nil {
 			return nil, err
 		}
-		in.Results = results
-		return Build(in), nil
+		return in.build(results), nil
 	}
 	objects := make([]report.Object, len(objs))
 	type job struct {

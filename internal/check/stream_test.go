@@ -61,12 +61,12 @@ func streamObjects(n int) []model.Object {
 func TestRunPredictsBeforeInputIsReady(t *testing.T) {
 	engine := &streamer{emitted: make(chan struct{})}
 	objs := streamObjects(20)
-	rep, err := Run(context.Background(), engine, objs, func() (Input, error) {
+	rep, err := run(context.Background(), engine, objs, func() (analysis, error) {
 		select {
 		case <-engine.emitted:
-			return Input{FieldManager: "deployer", Environment: "staging"}, nil
+			return analysis{FieldManager: "deployer", Environment: "staging"}, nil
 		case <-time.After(30 * time.Second):
-			return Input{}, errors.New("Run waits for the input before the engine answers")
+			return analysis{}, errors.New("Run waits for the input before the engine answers")
 		}
 	})
 	if err != nil {
@@ -84,7 +84,7 @@ func TestRunInputErrorStopsEngine(t *testing.T) {
 	unreadable := errors.New("snapshot: staging/index.json: schemaVersion 2 is newer than this tool; upgrade")
 	done := make(chan error, 1)
 	go func() {
-		rep, err := Run(context.Background(), engine, streamObjects(3), func() (Input, error) { return Input{}, unreadable })
+		rep, err := run(context.Background(), engine, streamObjects(3), func() (analysis, error) { return analysis{}, unreadable })
 		if rep != nil {
 			err = fmt.Errorf("a report came back: %v", err)
 		}

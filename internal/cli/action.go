@@ -14,6 +14,7 @@ import (
 	"github.com/sethvargo/go-githubactions"
 	"github.com/spf13/cobra"
 
+	"github.com/ownership-check/ownership-check/internal/check"
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
@@ -87,7 +88,7 @@ func runAction(ctx context.Context, version string, stdout, stderr io.Writer) er
 		return run.migrate(ctx)
 	}
 	if in.FailOn != "" {
-		if _, err := parseFailOn(in.FailOn); err != nil {
+		if _, err := check.ParseFailOn(in.FailOn); err != nil {
 			inErr = errors.Join(inErr, fmt.Errorf("input fail-on: %s", strings.TrimPrefix(err.Error(), "--fail-on: ")))
 		}
 	}

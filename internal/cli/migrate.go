@@ -2,28 +2,20 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/cli/printer"
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
 
-	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/migrate"
-	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // migrateRunner is runMigrate; the action's tests replace it.
 var migrateRunner = runMigrate
-
-// migrateDeadline bounds the whole cluster conversation of one migrate.
-const migrateDeadline = 10 * time.Minute
 
 // migrateOptions are the flags of `migrate`.
 type migrateOptions struct {
@@ -74,64 +66,20 @@ object could not be migrated.`,
 // runMigrate plans, prints and (with Apply) carries out the migration; the
 // action entrypoint calls it too. Every error is exit status 2.
 func runMigrate(ctx context.Context, o *migrateOptions, paths []string, stdout io.Writer) (*migrate.Plan, error) {
-	fail := func(err error) (*migrate.Plan, error) { return nil, &ExitCodeError{Code: ExitError, Err: err} }
-	if ctx == nil {
-		ctx = context.Background()
+	res, err := check.Migrate(ctx, check.MigrateOptions{
+		Target: o.target(""), Paths: paths, Scope: o.Scope, FromManagers: o.FromManagers, Apply: o.Apply,
+	}, func(plan *migrate.Plan) { printer.Plan(stdout, plan) })
+	if res == nil {
+		return nil, &ExitCodeError{Code: ExitError, Err: err}
 	}
-	ctx, cancel := context.WithTimeout(ctx, migrateDeadline)
-	defer cancel()
-	if o.FieldManager == "" {
-		return fail(errors.New("--field-manager is required: the manager name your deploy applies with (kubectl apply --server-side --field-manager=NAME)"))
+	if res.Applied {
+		printer.Outcomes(stdout, res.Outcomes)
 	}
-	opts := migrate.Options{FieldManager: o.FieldManager}
-	for _, m := range o.FromManagers {
-		if m = strings.TrimSpace(m); m != "" {
-			opts.FromManagers = append(opts.FromManagers, m)
-		}
-	}
-	if o.Scope != "" {
-		scope, err := config.ParsePath(o.Scope)
-		if err != nil {
-			return fail(fmt.Errorf("--scope: %w", err))
-		}
-		opts.Scope = &scope
-	}
-	cfg, err := config.Load(o.Config)
+	printer.MigrateSummary(stdout, res.Plan, res.Applied, res.Outcomes)
 	if err != nil {
-		return fail(err)
+		return res.Plan, &ExitCodeError{Code: ExitError, Err: err}
 	}
-	client, err := kube.Load(kube.LoadOptions{
-		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency,
-	})
-	if err != nil {
-		return fail(err)
-	}
-	objs, err := render.Render(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg})
-	if err != nil {
-		return fail(err)
-	}
-	plan, err := migrate.Make(ctx, client, objs, opts, o.Concurrency)
-	if err != nil {
-		return fail(err)
-	}
-	printer.Plan(stdout, plan)
-	if !o.Apply || plan.Pending() == 0 {
-		printer.MigrateSummary(stdout, plan, false, nil)
-		return plan, nil
-	}
-	outcomes := plan.Apply(ctx, client)
-	printer.Outcomes(stdout, outcomes)
-	printer.MigrateSummary(stdout, plan, true, outcomes)
-	var errs []error
-	for _, oc := range outcomes {
-		if oc.Err != nil {
-			errs = append(errs, oc.Err)
-		}
-	}
-	if len(errs) > 0 {
-		return plan, &ExitCodeError{Code: ExitError, Err: errors.Join(errs...)}
-	}
-	return plan, nil
+	return res.Plan, nil
 }
 
 // migrate is the action's migrate mode: `migrate --apply` on the paths, so

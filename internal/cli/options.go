@@ -2,10 +2,12 @@ package cli
 
 import (
 	"github.com/spf13/pflag"
+
+	"github.com/ownership-check/ownership-check/internal/check"
 )
 
 // DefaultFailOn is the spec's default set of categories that fail the check.
-const DefaultFailOn = "drift,taking-conflict,update-conflict,split-ownership,error"
+const DefaultFailOn = check.DefaultFailOn
 
 // commonOptions are the flags shared by the commands that render and talk to
 // a cluster or the snapshot store (spec: interfaces.md, "Shared flags").
@@ -31,6 +33,15 @@ func (o *commonOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.SnapshotBranch, "snapshot-branch", "ownership-snapshots", "branch that holds snapshots")
 	fs.StringVar(&o.Config, "config", "", "repository config file with ignore rules and policy (default .ownership-check.yaml if present)")
 	fs.IntVar(&o.Concurrency, "concurrency", 16, "parallel requests to the API server")
+}
+
+// target is what the pipeline needs of the shared flags.
+func (o *commonOptions) target(toolVersion string) check.Target {
+	return check.Target{
+		FieldManager: o.FieldManager, Environment: o.Environment, Config: o.Config,
+		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency,
+		SnapshotRepo: o.SnapshotRepo, SnapshotBranch: o.SnapshotBranch, ToolVersion: toolVersion,
+	}
 }
 
 // checkOptions are the flags of `check`.

@@ -58,12 +58,6 @@ manager, and reports drift, conflicts, releases and split ownership.`,
 	return root
 }
 
-// notImplemented is what a command returns until it is built: it must never
-// pretend to have checked anything.
-func notImplemented(name string) error {
-	return &ExitCodeError{Code: ExitError, Err: fmt.Errorf("%s: not implemented yet", name)}
-}
-
 // silenceClientLogs stops client-go's klog lines (e.g. discovery's
 // "Unhandled Error" on an unreachable server) from reaching stderr: every
 // failure they describe comes back as an error the tool words itself.

@@ -1,4 +1,4 @@
-package cli
+package check
 
 import (
 	"fmt"
@@ -6,9 +6,10 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
-
-	"github.com/ownership-check/ownership-check/internal/report"
 )
+
+// DefaultFailOn is the spec's default set of categories that fail the check.
+const DefaultFailOn = "drift,taking-conflict,update-conflict,split-ownership,error"
 
 // failOnNames are the words --fail-on accepts; "error" stands for every
 // object that could not be checked (dry-run-error).
@@ -22,13 +23,13 @@ var failOnNames = map[string][]model.Category{
 	"anomaly":         {model.Anomaly},
 }
 
-// failPolicy is the set of categories that fail the check.
-type failPolicy map[model.Category]bool
+// FailPolicy is the set of categories that fail the check.
+type FailPolicy map[model.Category]bool
 
-// parseFailOn reads the --fail-on value. An unknown word is an error rather
+// ParseFailOn reads the --fail-on value. An unknown word is an error rather
 // than silently ignored: a typo must not turn a required check green.
-func parseFailOn(s string) (failPolicy, error) {
-	p := failPolicy{}
+func ParseFailOn(s string) (FailPolicy, error) {
+	p := FailPolicy{}
 	s = strings.TrimSpace(s)
 	if s == "none" {
 		return p, nil
@@ -59,16 +60,4 @@ func failOnWords() []string {
 	}
 	sort.Strings(words)
 	return words
-}
-
-// fails tells whether the report has a finding the policy fails on.
-func (p failPolicy) fails(r *report.Report) bool {
-	for _, o := range r.Objects {
-		for _, f := range o.Findings {
-			if p[f.Category] {
-				return true
-			}
-		}
-	}
-	return false
 }

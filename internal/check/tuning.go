@@ -1,4 +1,4 @@
-package cli
+package check
 
 import (
 	"context"
@@ -21,9 +21,12 @@ const (
 	envMaxRetries     = "OWNERSHIP_CHECK_MAX_RETRIES"     // retries of a transient failure
 )
 
-// clusterOptions are the engine's options for a check: the flags, the
+// checkDeadline bounds the whole cluster conversation of one check.
+const checkDeadline = 10 * time.Minute
+
+// clusterOptions are the engine's options for a check: the target, the
 // check's deadline, and the overrides above.
-func clusterOptions(o *checkOptions) (predict.ClusterOptions, error) {
+func clusterOptions(o Target) (predict.ClusterOptions, error) {
 	opts := predict.ClusterOptions{
 		FieldManager: o.FieldManager, Concurrency: o.Concurrency, Deadline: checkDeadline,
 	}

@@ -1,16 +1,17 @@
-package cli
+package check
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/secrets"
 
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
 func TestParseFailOn(t *testing.T) {
-	p, err := parseFailOn(DefaultFailOn)
+	p, err := ParseFailOn(DefaultFailOn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,26 +23,27 @@ func TestParseFailOn(t *testing.T) {
 	if p[model.Reset] || p[model.Taking] {
 		t.Errorf("default policy fails on notes: %v", p)
 	}
-	none, err := parseFailOn("none")
+	none, err := ParseFailOn("none")
 	if err != nil || len(none) != 0 {
 		t.Fatalf("none = %v, %v", none, err)
 	}
-	if _, err := parseFailOn("drift,drfit"); err == nil || !strings.Contains(err.Error(), `"drfit"`) {
+	if _, err := ParseFailOn("drift,drfit"); err == nil || !strings.Contains(err.Error(), `"drfit"`) {
 		t.Fatalf("typo accepted or not named: %v", err)
 	}
-	if _, err := parseFailOn(" , "); err == nil {
+	if _, err := ParseFailOn(" , "); err == nil {
 		t.Fatal("empty list accepted")
 	}
 }
 
 func TestFailPolicyFails(t *testing.T) {
-	p, _ := parseFailOn("reset")
+	p, _ := ParseFailOn("reset")
+	in := newAnalysis(Options{}, "cluster", nil, secrets.Hasher{}, p, nil, nil)
 	r := &report.Report{Objects: []report.Object{{Findings: []model.Finding{{Category: model.Drift}}}}}
-	if p.fails(r) {
+	if in.fails(r) {
 		t.Fatal("drift failed a reset-only policy")
 	}
 	r.Objects = append(r.Objects, report.Object{Findings: []model.Finding{{Category: model.Reset}}})
-	if !p.fails(r) {
+	if !in.fails(r) {
 		t.Fatal("reset did not fail a reset policy")
 	}
 }

@@ -1,33 +1,30 @@
-package cli
+package check
 
 import (
 	"context"
 	"fmt"
-	"io"
-
-	"github.com/ownership-check/ownership-check/internal/model"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
 
-// buildOfflineReport is check --offline: the snapshot's deployed objects
-// stand in for the cluster, and a local Server-Side Apply for its dry-run.
-func buildOfflineReport(ctx context.Context, o *checkOptions, paths []string, policy failPolicy, progress io.Writer) (*report.Report, error) {
+// buildOffline is check --offline: the snapshot's deployed objects stand
+// in for the cluster, and a local Server-Side Apply for its dry-run.
+func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Report, error) {
 	cfg, err := config.Load(o.Config)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := readSnapshot(ctx, o)
+	snap, err := readSnapshot(ctx, o.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -40,8 +37,8 @@ func buildOfflineReport(ctx context.Context, o *checkOptions, paths []string, po
 	if err != nil {
 		return nil, err
 	}
-	objs, err := render.Render(ctx, paths, render.Options{
-		Namespace: offlineNamespace(o), Scope: snapshotScopes(snap.Schemas), Config: cfg,
+	objs, err := render.Render(ctx, o.Paths, render.Options{
+		Namespace: offlineNamespace(o.Target), Scope: snapshotScopes(snap.Schemas), Config: cfg,
 	})
 	if err != nil {
 		return nil, err
@@ -53,19 +50,19 @@ func buildOfflineReport(ctx context.Context, o *checkOptions, paths []string, po
 	engine := predict.NewOffline(predict.OfflineOptions{
 		FieldManager: o.FieldManager, Live: snapshotDeployed(snap), CRDs: crds, Hasher: hasher,
 	})
-	progressf(progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, shortCommit(snap.Commit), o.Environment)
+	progressf(o.Progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, shortCommit(snap.Commit), o.Environment)
 	notes := []string{offlineNote(snap)}
 	for _, d := range engine.Deduced(objs) {
 		notes = append(notes, "offline: "+d+": structure deduced from the values, so keyed lists are owned whole rather than item by item as the API server does")
 	}
-	return check.Run(ctx, engine, objs, func() (check.Input, error) {
-		return checkInput(o, "offline", snap, hasher, policy, cfg, notes), nil
+	return run(ctx, engine, objs, func() (analysis, error) {
+		return newAnalysis(o, "offline", snap, hasher, policy, cfg, notes), nil
 	})
 }
 
 // snapshotDeployed looks objects up in the snapshot rather than copying
 // them into a map, so that an object the check has analysed (and
-// forgotten, see check.Run) is held by nothing.
+// forgotten, see run) is held by nothing.
 func snapshotDeployed(snap *snapshot.Snapshot) func(model.ID) *unstructured.Unstructured {
 	return func(id model.ID) *unstructured.Unstructured {
 		if e := snap.Objects[id]; e != nil {
@@ -93,11 +90,11 @@ func shortCommit(c string) string {
 // offlineNamespace is the namespace of objects that set none: the flag,
 // else the kubeconfig context's when there is a kubeconfig (read, never
 // contacted), else default.
-func offlineNamespace(o *checkOptions) string {
-	if o.Namespace != "" {
-		return o.Namespace
+func offlineNamespace(t Target) string {
+	if t.Namespace != "" {
+		return t.Namespace
 	}
-	if _, ns, err := kube.LoadConfig(kube.LoadOptions{Kubeconfig: o.Kubeconfig, Context: o.Context}); err == nil && ns != "" {
+	if _, ns, err := kube.LoadConfig(kube.LoadOptions{Kubeconfig: t.Kubeconfig, Context: t.Context}); err == nil && ns != "" {
 		return ns
 	}
 	return "default"

@@ -1,0 +1,120 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/predict"
+	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/secrets"
+	"github.com/ownership-check/ownership-check/internal/snapshot"
+)
+
+// Build renders, predicts and classifies, and returns the report. An error
+// means the check could not be done (the tool's exit status 2); findings
+// that fail the check show in Report.Failed.
+func Build(ctx context.Context, o Options) (*report.Report, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if o.FieldManager == "" {
+		return nil, errors.New("--field-manager is required: the manager name your deploy applies with (kubectl apply --server-side --field-manager=NAME)")
+	}
+	if o.Environment == "" {
+		o.Environment = "default"
+	}
+	if err := snapshot.ValidateEnvironment(o.Environment); err != nil {
+		return nil, fmt.Errorf("--environment: %w", err)
+	}
+	policy, err := ParseFailOn(o.FailOn)
+	if err != nil {
+		return nil, err
+	}
+	if o.Offline {
+		return buildOffline(ctx, o, policy)
+	}
+	return buildCluster(ctx, o, policy)
+}
+
+// buildCluster is the cluster engine: a force dry-run Server-Side Apply of
+// every object under the deploy's field manager.
+func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Report, error) {
+	cfg, err := config.Load(o.Config)
+	if err != nil {
+		return nil, err
+	}
+	// The snapshot comes from git while discovery and rendering run: neither
+	// needs the other, and both stand before the first dry-run.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	snapshotRead := readSnapshotAsync(ctx, o.Target)
+	client, err := kube.Load(kube.LoadOptions{
+		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency,
+	})
+	if err != nil {
+		return nil, err
+	}
+	engineOpts, err := clusterOptions(o.Target)
+	if err != nil {
+		return nil, err
+	}
+	if err := reach(ctx, client, engineOpts.Deadline); err != nil {
+		return nil, err
+	}
+	objs, err := render.Render(ctx, o.Paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg})
+	if err != nil {
+		return nil, err
+	}
+	progressf(o.Progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
+	engine := predict.NewCluster(client, engineOpts)
+	// The dry-runs need no snapshot: they go out while it is still being
+	// read; only their analysis waits for it.
+	return run(ctx, engine, objs, func() (analysis, error) {
+		read := <-snapshotRead
+		if read.err != nil {
+			return analysis{}, read.err
+		}
+		snap := read.snap
+		hasher, err := snapshotHasher(snap)
+		if err != nil {
+			return analysis{}, err
+		}
+		var notes []string
+		if snap == nil {
+			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
+		}
+		return newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes), nil
+	})
+}
+
+// newAnalysis is what both engines' reports are built from.
+func newAnalysis(o Options, engine string, snap *snapshot.Snapshot, hasher secrets.Hasher, policy FailPolicy, cfg *config.Config, notes []string) analysis {
+	return analysis{
+		FieldManager: o.FieldManager,
+		Environment:  o.Environment,
+		ToolVersion:  o.ToolVersion,
+		Engine:       engine,
+		Snapshot:     snap,
+		Hasher:       hasher,
+		Fails:        func(c model.Category) bool { return policy[c] },
+		Ignored: func(id model.ID, p fieldpath.Path) bool {
+			return cfg.IsIgnored(id.Group, id.Kind, id.Namespace, id.Name, p)
+		},
+		Notes: notes,
+	}
+}
+
+// progressf writes a progress line, when the caller wants them.
+func progressf(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, "ownership-check: "+format+"\n", args...)
+	}
+}

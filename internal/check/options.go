@@ -1,0 +1,43 @@
+package check
+
+import "io"
+
+// Target is what every command that renders for a cluster shares: where
+// the objects go, under which manager, and where their record is kept.
+// The command line's shared flags and the action's inputs map onto it.
+type Target struct {
+	// FieldManager is the manager the deploy applies with; required.
+	FieldManager string
+	// Environment names the snapshot; "" is "default".
+	Environment string
+	// Config is the repository config file; "" is .ownership-check.yaml
+	// when present, else the defaults.
+	Config string
+	// Kubeconfig, Context and Namespace select the cluster as kubectl does.
+	Kubeconfig string
+	Context    string
+	Namespace  string
+	// Concurrency bounds the parallel requests to the API server.
+	Concurrency int
+	// SnapshotRepo is the git repository (path or URL) holding
+	// SnapshotBranch; "" is the working directory's.
+	SnapshotRepo   string
+	SnapshotBranch string
+	// ToolVersion goes into the report and the snapshot's index.
+	ToolVersion string
+}
+
+// Options are one check's settings.
+type Options struct {
+	Target
+	// Paths are what render reads: kustomizations, directories of YAML
+	// files, YAML files.
+	Paths []string
+	// Offline predicts from the snapshot alone, without a cluster.
+	Offline bool
+	// FailOn is the comma list of categories that fail the check, or
+	// "none" (ParseFailOn); DefaultFailOn is the spec's default.
+	FailOn string
+	// Progress receives a line when the prediction starts; nil for none.
+	Progress io.Writer
+}

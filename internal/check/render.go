@@ -1,0 +1,93 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render"
+)
+
+// discoveryTimeout bounds each request Render makes to a cluster: it only
+// asks discovery which kinds are namespaced, and must not hang on an
+// unreachable one.
+const discoveryTimeout = 10 * time.Second
+
+// Render returns the objects as check and snapshot see them, with a
+// cluster when there is one: the kubeconfig's context gives the default
+// namespace and discovery tells which kinds are namespaced; otherwise the
+// target's namespace or "default" and the built-in list of cluster-scoped
+// kinds are used. A kubeconfig or context named explicitly must load. The
+// warnings (discovery that failed midway) come back with an error too.
+func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []error, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	cfg, err := config.Load(t.Config)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := render.Options{Config: cfg}
+	var scope *bestEffortScope
+	opts.Namespace, scope, err = renderTarget(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	if scope != nil {
+		opts.Scope = scope
+	}
+	objs, err := render.Render(ctx, paths, opts)
+	var warnings []error
+	if scope != nil && scope.err != nil {
+		warnings = append(warnings, fmt.Errorf("render: cluster discovery unavailable (%w); telling namespaced kinds from the built-in list", scope.err))
+	}
+	return objs, warnings, err
+}
+
+// renderTarget gives the default namespace and the scope resolver: from
+// the kubeconfig when one loads, else the namespace or "default" and the
+// built-in list (a nil resolver).
+func renderTarget(t Target) (string, *bestEffortScope, error) {
+	restCfg, ns, err := kube.LoadConfig(kube.LoadOptions{Kubeconfig: t.Kubeconfig, Context: t.Context, Namespace: t.Namespace})
+	if err != nil {
+		if t.Kubeconfig != "" || t.Context != "" {
+			return "", nil, err
+		}
+		if t.Namespace != "" {
+			return t.Namespace, nil, nil
+		}
+		return "default", nil, nil
+	}
+	restCfg.Timeout = discoveryTimeout
+	client, err := kube.New(restCfg, ns, 1)
+	if err != nil {
+		return "", nil, err
+	}
+	return ns, &bestEffortScope{client: client}, nil
+}
+
+// bestEffortScope asks discovery, and after the first failure to reach the
+// cluster answers "unknown kind" so that render falls back to the built-in
+// list: rendering works without a cluster, and err says why it went
+// without.
+type bestEffortScope struct {
+	client *kube.Client
+	err    error
+}
+
+func (s *bestEffortScope) IsNamespaced(gvk schema.GroupVersionKind) (bool, error) {
+	if s.err == nil {
+		namespaced, err := s.client.IsNamespaced(gvk)
+		if err == nil || meta.IsNoMatchError(err) {
+			return namespaced, err
+		}
+		s.err = err
+	}
+	return false, &meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gvk.Version}}
+}

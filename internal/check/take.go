@@ -1,0 +1,113 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/user"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/secrets"
+	"github.com/ownership-check/ownership-check/internal/snapshot"
+)
+
+// SnapshotOptions are one snapshot run's settings.
+type SnapshotOptions struct {
+	Target
+	// Paths are rendered as check renders them.
+	Paths []string
+	// SourceCommit is the commit the deploy was made from; "" is
+	// $GITHUB_SHA, else HEAD of the working directory's repository.
+	SourceCommit string
+}
+
+// Recorded is what TakeSnapshot committed, and where.
+type Recorded struct {
+	Snapshot *snapshot.Snapshot
+	// Branch holds the commit; Remote is where it was pushed, "" when the
+	// repository has no remote.
+	Branch string
+	Remote string
+	// Warnings are what the snapshot replaced or could not record without
+	// failing (see snapshot.Store.Take).
+	Warnings []error
+}
+
+// TakeSnapshot renders the paths as check does, reads every rendered object
+// back from the cluster and commits the environment's snapshot. A rendered
+// object missing from the cluster fails it and commits nothing. The
+// warnings come back with an error too.
+func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
+	if o.FieldManager == "" {
+		return nil, errors.New("--field-manager is required: the manager name the deploy applies with")
+	}
+	if err := snapshot.ValidateEnvironment(o.Environment); err != nil {
+		return nil, fmt.Errorf("--environment: %w", err)
+	}
+	cfg, err := config.Load(o.Config)
+	if err != nil {
+		return nil, err
+	}
+	client, err := kube.Load(kube.LoadOptions{
+		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := reach(ctx, client, checkDeadline); err != nil {
+		return nil, err
+	}
+	objs, err := render.Render(ctx, o.Paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg})
+	if err != nil {
+		return nil, err
+	}
+	store, err := snapshot.Open(ctx, o.SnapshotRepo, o.SnapshotBranch)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	rec := &Recorded{Branch: store.Branch(), Remote: store.Remote()}
+	rec.Snapshot, rec.Warnings, err = store.Take(ctx, client, objs, snapshot.TakeOptions{
+		Environment:  o.Environment,
+		FieldManager: o.FieldManager,
+		ToolVersion:  o.ToolVersion,
+		SourceCommit: sourceCommit(ctx, o.SourceCommit),
+		DeployedBy:   deployedBy(),
+		Concurrency:  o.Concurrency,
+		SecretKey:    secrets.KeyFromEnv(),
+	})
+	return rec, err
+}
+
+// sourceCommit is the flag, else the workflow's commit, else the working
+// directory's HEAD; "" when none is known.
+func sourceCommit(ctx context.Context, flag string) string {
+	if flag != "" {
+		return flag
+	}
+	if sha := os.Getenv("GITHUB_SHA"); sha != "" {
+		return sha
+	}
+	out, err := exec.CommandContext(ctx, "git", "-c", "safe.directory=*", "rev-parse", "--verify", "--quiet", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func deployedBy() string {
+	for _, v := range []string{"GITHUB_ACTOR", "USER"} {
+		if s := os.Getenv(v); s != "" {
+			return s
+		}
+	}
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return ""
+}
