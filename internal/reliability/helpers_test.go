@@ -181,7 +181,7 @@ func dump(rep *report.Report) string {
 	return b.String()
 }
 
-// setEnv sets the engine's limits for one test (see internal/cli/tuning.go).
+// setEnv sets the engine's limits for one test (see internal/check/tuning.go).
 func setLimits(t *testing.T, requestTimeout, deadline string, retries int) {
 	t.Setenv("OWNERSHIP_CHECK_REQUEST_TIMEOUT", requestTimeout)
 	t.Setenv("OWNERSHIP_CHECK_DEADLINE", deadline)
