@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/retry"
 )
 
 const (
@@ -71,10 +72,8 @@ func waitKind(ctx context.Context, kc *kube.Client, gvk schema.GroupVersionKind)
 		if !meta.IsNoMatchError(err) || time.Now().After(deadline) {
 			return fmt.Errorf("waiting for %s: %w", gvk, err)
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(200 * time.Millisecond):
+		if err := retry.Sleep(ctx, 200*time.Millisecond); err != nil {
+			return err
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/model"
 
+	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
@@ -46,30 +47,20 @@ func run(ctx context.Context, engine predict.Engine, objs []model.Object, input 
 		return in.build(results), nil
 	}
 	objects := make([]report.Object, len(objs))
-	type job struct {
-		i   int
-		res predict.Result
-	}
 	// Room for every object: emit never waits for the analysis, so the
 	// requests go at the server's pace.
-	jobs := make(chan job, len(objs))
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			in, err := getInput()
-			for j := range jobs {
-				if err == nil {
-					objects[j.i] = in.object(j.res)
-					in.forget(j.res.Object.ID)
-				}
+	pool := parallel.NewPool(runtime.GOMAXPROCS(0), len(objs)+1)
+	// The input is read meanwhile, and its failure stops the engine.
+	pool.Go(func() { _, _ = getInput() })
+	err := s.PredictEach(ctx, objs, func(i int, r predict.Result) {
+		pool.Go(func() {
+			if in, err := getInput(); err == nil {
+				objects[i] = in.object(r)
+				in.forget(r.Object.ID)
 			}
-		}()
-	}
-	err := s.PredictEach(ctx, objs, func(i int, r predict.Result) { jobs <- job{i, r} })
-	close(jobs)
-	wg.Wait()
+		})
+	})
+	pool.Wait()
 	in, inErr := getInput()
 	if inErr != nil {
 		return nil, inErr

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v66/github"
+
+	"github.com/ownership-check/ownership-check/internal/retry"
 )
 
 // apiAttempts bounds the attempts of one GitHub request.
@@ -22,7 +24,6 @@ const apiAttempts = 3
 // duplicate; Sticky merges and deletes duplicates anyway.
 type retrying struct {
 	Issues
-	sleep func(ctx context.Context, d time.Duration) error
 }
 
 func (r retrying) ListComments(ctx context.Context, owner, repo string, number int, opts *gh.IssueListCommentsOptions) ([]*gh.IssueComment, *gh.Response, error) {
@@ -65,24 +66,19 @@ func (r retrying) DeleteComment(ctx context.Context, owner, repo string, id int6
 }
 
 func (r retrying) do(ctx context.Context, op func() error) error {
-	for attempt := 1; ; attempt++ {
-		err := op()
-		again, wait := transient(err)
-		if !again || attempt == apiAttempts {
-			return err
-		}
-		if wait == 0 {
-			wait = time.Duration(attempt) * time.Second
-		}
-		// A wait past the caller's deadline is the caller's failure now,
-		// with GitHub's answer rather than a context error.
-		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
-			return err
-		}
-		if r.sleep(ctx, wait) != nil {
-			return err
-		}
+	_, err := retry.Loop{Attempts: apiAttempts, Again: again}.Do(ctx, op)
+	return err
+}
+
+// again tells whether the failure err of attempt number attempt (from 1)
+// is worth another attempt, and the wait first: GitHub's Retry-After, else
+// a second per failed attempt.
+func again(attempt int, err error) (bool, time.Duration) {
+	ok, wait := transient(err)
+	if wait == 0 {
+		wait = time.Duration(attempt) * time.Second
 	}
+	return ok, wait
 }
 
 // transient tells a failure worth another attempt, and the wait GitHub
@@ -101,15 +97,4 @@ func transient(err error) (bool, time.Duration) {
 	}
 	var ne net.Error
 	return errors.As(err, &ne), 0
-}
-
-func sleepRetry(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

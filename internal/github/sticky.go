@@ -2,7 +2,6 @@ package github
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -11,6 +10,8 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v66/github"
+
+	"github.com/ownership-check/ownership-check/internal/retry"
 )
 
 // Issues is the part of the GitHub REST API the sticky comment needs;
@@ -135,8 +136,8 @@ func (s *Sticky) Update(ctx context.Context, merge func(old string) string, pres
 			res.Outcome = first(res.Outcome, Updated)
 		}
 		res.Writes++
-		if err := sleep(ctx, s.settle()); err != nil {
-			return res, err
+		if err := retry.Sleep(ctx, s.settle()); err != nil {
+			return res, fmt.Errorf("waiting to check the comment: %w", err)
 		}
 	}
 }
@@ -199,36 +200,19 @@ func first(o, def Outcome) Outcome {
 	return o
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return errors.Join(errors.New("waiting to check the comment"), ctx.Err())
-	case <-t.C:
-		return nil
-	}
-}
-
 // api is Issues with transient failures retried (retry.go), for the
 // requests that carry no body merged from an earlier read.
-func (s *Sticky) api() Issues { return retrying{Issues: s.Issues, sleep: sleepRetry} }
+func (s *Sticky) api() Issues { return retrying{Issues: s.Issues} }
 
 // againAfter waits out a transient failure of a write and tells Update to
 // start over from a fresh read. A write is never re-sent as it was: its
 // body was merged from a read that other jobs' writes may have overtaken,
 // and the settle check only covers writes that land soon after their read.
 func (s *Sticky) againAfter(ctx context.Context, err error, failed *int) bool {
-	again, wait := transient(err)
-	if !again || *failed+1 >= apiAttempts {
+	ok, wait := again(*failed+1, err)
+	if !ok || *failed+1 >= apiAttempts {
 		return false
 	}
 	*failed++
-	if wait == 0 {
-		wait = time.Duration(*failed) * time.Second
-	}
-	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
-		return false
-	}
-	return sleep(ctx, wait) == nil
+	return retry.Fits(ctx, wait) && retry.Sleep(ctx, wait) == nil
 }

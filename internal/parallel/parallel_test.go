@@ -32,3 +32,33 @@ func TestForCallsEachIndexOnceWithinTheBound(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolWaitsForWorkAddedByWork: a job that queues more (a LIST that
+// falls back to GETs) is waited for with all it added.
+func TestPoolWaitsForWorkAddedByWork(t *testing.T) {
+	const n = 50
+	var done atomic.Int32
+	var running, peak atomic.Int32
+	p := NewPool(4, 2*n)
+	for range n {
+		p.Go(func() {
+			r := running.Add(1)
+			for {
+				pk := peak.Load()
+				if r <= pk || peak.CompareAndSwap(pk, r) {
+					break
+				}
+			}
+			running.Add(-1)
+			p.Go(func() { done.Add(1) })
+			done.Add(1)
+		})
+	}
+	p.Wait()
+	if got := done.Load(); got != 2*n {
+		t.Errorf("%d jobs done, want %d", got, 2*n)
+	}
+	if pk := peak.Load(); pk > 4 {
+		t.Errorf("%d jobs at once, want at most 4", pk)
+	}
+}

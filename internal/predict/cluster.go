@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/parallel"
 )
 
 // Defaults of ClusterOptions' zero values.
@@ -277,12 +278,9 @@ func (c *Cluster) run(ctx context.Context, targets []*target, deps renderDeps, d
 
 	// The queue holds every job there can be (a LIST that gives up adds GETs
 	// of its own targets only), so a worker's add never blocks.
-	jobs := make(chan func(), len(lists)+2*len(targets))
-	var pending sync.WaitGroup
-	add := func(f func()) {
-		pending.Add(1)
-		jobs <- func() { defer pending.Done(); f() }
-	}
+	jobs := len(lists) + 2*len(targets)
+	pool := parallel.NewPool(min(c.opts.Concurrency, jobs), jobs)
+	add := pool.Go
 	getAndFinish := func(t *target) {
 		reader.get(ctx, t)
 		finish(t)
@@ -314,20 +312,7 @@ func (c *Cluster) run(ctx context.Context, targets []*target, deps renderDeps, d
 		dryRun(t)
 		add(func() { getAndFinish(t) })
 	}
-
-	var workers sync.WaitGroup
-	for range min(c.opts.Concurrency, cap(jobs)) {
-		workers.Add(1)
-		go func() {
-			defer workers.Done()
-			for job := range jobs {
-				job()
-			}
-		}()
-	}
-	pending.Wait()
-	close(jobs)
-	workers.Wait()
+	pool.Wait()
 }
 
 // dryRun asks the API server what the deploy's apply would leave.

@@ -9,6 +9,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
+
+	"github.com/ownership-check/ownership-check/internal/retry"
 )
 
 // retryable says whether a failed request is worth another attempt, and how
@@ -67,7 +69,7 @@ func newRetrier(maxRetries int, attemptTimeout time.Duration) *retrier {
 		base:           200 * time.Millisecond,
 		max:            10 * time.Second,
 		attemptTimeout: attemptTimeout,
-		sleep:          sleepCtx,
+		sleep:          retry.Sleep,
 	}
 }
 
@@ -75,23 +77,15 @@ func newRetrier(maxRetries int, attemptTimeout time.Duration) *retrier {
 // deadline would pass while waiting. It returns the number of attempts and
 // the last error.
 func (r *retrier) do(ctx context.Context, op func(ctx context.Context) error) (int, error) {
-	for attempt := 1; ; attempt++ {
-		err := r.once(ctx, op)
-		if err == nil || ctx.Err() != nil || attempt > r.maxRetries {
-			return attempt, err
-		}
-		again, wait := retryable(err)
-		if !again {
-			return attempt, err
-		}
-		d := r.delay(attempt, wait)
-		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < d {
-			return attempt, err
-		}
-		if r.sleep(ctx, d) != nil {
-			return attempt, err
-		}
+	loop := retry.Loop{
+		Attempts: r.maxRetries + 1,
+		Sleep:    r.sleep,
+		Again: func(attempt int, err error) (bool, time.Duration) {
+			again, wait := retryable(err)
+			return again, r.delay(attempt, wait)
+		},
 	}
+	return loop.Do(ctx, func() error { return r.once(ctx, op) })
 }
 
 func (r *retrier) once(ctx context.Context, op func(ctx context.Context) error) error {
@@ -110,20 +104,5 @@ func (r *retrier) delay(attempt int, retryAfter time.Duration) time.Duration {
 	if retryAfter > 0 {
 		return retryAfter + rand.N(r.base)
 	}
-	d := r.base << (attempt - 1)
-	if d > r.max || d <= 0 {
-		d = r.max
-	}
-	return d/2 + rand.N(d/2+1)
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return retry.Backoff{Base: r.base, Max: r.max}.Delay(attempt)
 }

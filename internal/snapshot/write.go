@@ -5,12 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ownership-check/ownership-check/internal/retry"
 )
 
 // Retry bounds for a push that lost a race with another environment's job.
@@ -48,29 +49,28 @@ func (s *Store) Write(ctx context.Context, snap *Snapshot, message string) (stri
 	if err != nil {
 		return "", fmt.Errorf("snapshot %s: %w", env, err)
 	}
-	backoff := firstBackoff
-	for attempt := 1; ; attempt++ {
-		commit, err := s.commitOnTip(ctx, env, folder, message)
-		if err == nil {
-			snap.Commit = commit
-			return commit, nil
-		}
-		if !errors.Is(err, errRace) || attempt == maxAttempts {
-			if errors.Is(err, errRace) {
-				err = fmt.Errorf("%w; gave up after %d attempts", err, attempt)
-			}
-			return "", fmt.Errorf("snapshot %s: %w", env, err)
-		}
-		// Jitter in [backoff/2, backoff]: jobs that lost together must not
-		// retry together.
-		d := backoff/2 + rand.N(backoff/2+1)
-		select {
-		case <-ctx.Done():
-			return "", ctx.Err()
-		case <-time.After(d):
-		}
-		backoff = min(2*backoff, maxBackoff)
+	var commit string
+	loop := retry.Loop{
+		Attempts: maxAttempts,
+		Again: func(attempt int, err error) (bool, time.Duration) {
+			return errors.Is(err, errRace), retry.Backoff{Base: firstBackoff, Max: maxBackoff}.Delay(attempt)
+		},
 	}
+	attempts, err := loop.Do(ctx, func() (err error) {
+		commit, err = s.commitOnTip(ctx, env, folder, message)
+		return err
+	})
+	switch {
+	case err == nil:
+		snap.Commit = commit
+		return commit, nil
+	case errors.Is(err, errRace) && ctx.Err() != nil:
+		// Cut short while waiting for another try.
+		return "", ctx.Err()
+	case errors.Is(err, errRace):
+		err = fmt.Errorf("%w; gave up after %d attempts", err, attempts)
+	}
+	return "", fmt.Errorf("snapshot %s: %w", env, err)
 }
 
 // commitOnTip makes one attempt: fetch the tip, put the folder into its

@@ -12,6 +12,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/ownership-check/ownership-check/internal/retry"
 )
 
 const pollInterval = 100 * time.Millisecond
@@ -34,7 +36,7 @@ func waitEtcd(ctx context.Context, p *process, url string) error {
 		} else {
 			last = err.Error()
 		}
-		if err := sleep(ctx); err != nil {
+		if err := retry.Sleep(ctx, pollInterval); err != nil {
 			return fmt.Errorf("testcluster: etcd not healthy at %s: %w (last answer: %s); last lines of %s:\n%s",
 				url, err, last, p.logPath, p.tail(40))
 		}
@@ -72,7 +74,7 @@ func waitAPIServer(ctx context.Context, c *Cluster, caFile string) error {
 			}
 			last = msg
 		}
-		if err := sleep(ctx); err != nil {
+		if err := retry.Sleep(ctx, pollInterval); err != nil {
 			return fmt.Errorf("testcluster: kube-apiserver not ready at %s: %w (last answer: %s); last lines of %s:\n%s",
 				c.cfg.Host, err, last, p.logPath, p.tail(40))
 		}
@@ -103,15 +105,4 @@ func earlyExit(p *process) error {
 		return fmt.Errorf("%w (%w)", err, errPortTaken)
 	}
 	return err
-}
-
-func sleep(ctx context.Context) error {
-	t := time.NewTimer(pollInterval)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"time"
+
+	"github.com/ownership-check/ownership-check/internal/retry"
 )
 
 // KillAPIServer kills kube-apiserver (etcd and the data stay), as a crash
@@ -47,12 +49,8 @@ func (c *Cluster) RestartAPIServer(ctx context.Context, down time.Duration) erro
 	if err := c.KillAPIServer(); err != nil {
 		return err
 	}
-	t := time.NewTimer(down)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
+	if err := retry.Sleep(ctx, down); err != nil {
+		return err
 	}
 	return c.StartAPIServer(ctx)
 }
