@@ -248,12 +248,11 @@ func (run *actionRun) comment(ctx context.Context, sec *report.Section) string {
 	if ghctx.EventPath == "" {
 		return ""
 	}
-	event, err := ghaction.ReadEvent(ghctx.EventPath)
+	pr, ok, err := ghaction.ReadPullRequest(ghctx.EventName, ghctx.EventPath)
 	if err != nil {
 		run.a.Warningf("no pull request comment: %s", err)
 		return ""
 	}
-	pr, ok := ghaction.PullRequestOf(event)
 	if !ok {
 		run.a.Infof("not a pull request event (%s): no comment", ghctx.EventName)
 		return ""

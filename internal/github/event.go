@@ -1,9 +1,10 @@
 package github
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
+
+	gh "github.com/google/go-github/v66/github"
 )
 
 // PullRequest is what the action needs to know of the pull request that
@@ -16,51 +17,53 @@ type PullRequest struct {
 	HeadSHA string
 }
 
-// ReadEvent reads the event payload at GITHUB_EVENT_PATH.
-func ReadEvent(path string) (map[string]any, error) {
+// ReadPullRequest reads the payload at path (GITHUB_EVENT_PATH) of the
+// event name (GITHUB_EVENT_NAME) and finds its pull request: that of a
+// pull_request or pull_request_target event, of a review, or of a comment
+// on a pull request. ok is false for other events (a push), whose payload
+// is not read.
+func ReadPullRequest(name, path string) (pr PullRequest, ok bool, err error) {
+	if gh.EventForType(name) == nil {
+		return PullRequest{}, false, nil
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("event payload: %w", err)
+		return PullRequest{}, false, fmt.Errorf("event payload: %w", err)
 	}
-	var ev map[string]any
-	if err := json.Unmarshal(b, &ev); err != nil {
-		return nil, fmt.Errorf("event payload %s: %w", path, err)
+	ev, err := gh.ParseWebHook(name, b)
+	if err != nil {
+		return PullRequest{}, false, fmt.Errorf("event payload %s: %w", path, err)
 	}
-	return ev, nil
-}
-
-// PullRequestOf finds the pull request of a pull_request or
-// pull_request_target event, or of a comment on a pull request; ok is false
-// for other events (a push).
-func PullRequestOf(event map[string]any) (pr PullRequest, ok bool) {
-	if p, isMap := event["pull_request"].(map[string]any); isMap {
-		pr.Number = intOf(p["number"])
-		if pr.Number == 0 {
-			pr.Number = intOf(event["number"])
+	switch ev := ev.(type) {
+	case *gh.PullRequestEvent:
+		pr = pullRequestOf(ev.GetPullRequest(), ev.GetNumber())
+	case *gh.PullRequestTargetEvent:
+		pr = pullRequestOf(ev.GetPullRequest(), ev.GetNumber())
+	case *gh.PullRequestReviewEvent:
+		pr = pullRequestOf(ev.GetPullRequest(), 0)
+	case *gh.PullRequestReviewCommentEvent:
+		pr = pullRequestOf(ev.GetPullRequest(), 0)
+	case *gh.PullRequestReviewThreadEvent:
+		pr = pullRequestOf(ev.GetPullRequest(), 0)
+	case *gh.IssueCommentEvent:
+		if ev.GetIssue().IsPullRequest() {
+			pr.Number = ev.GetIssue().GetNumber()
 		}
-		head, _ := p["head"].(map[string]any)
-		pr.HeadSHA, _ = head["sha"].(string)
-		// The head repository's "fork" flag describes the repository, not
-		// the pull request (a pull request between two branches of a fork
-		// is not from a fork); a deleted head repository is null.
-		base, _ := p["base"].(map[string]any)
-		headRepo, _ := head["repo"].(map[string]any)
-		baseRepo, _ := base["repo"].(map[string]any)
-		headName, _ := headRepo["full_name"].(string)
-		baseName, _ := baseRepo["full_name"].(string)
-		pr.Fork = baseName != "" && headName != baseName
-		return pr, pr.Number > 0
 	}
-	if issue, isMap := event["issue"].(map[string]any); isMap && issue["pull_request"] != nil {
-		pr.Number = intOf(issue["number"])
-		return pr, pr.Number > 0
-	}
-	return PullRequest{}, false
+	return pr, pr.Number > 0, nil
 }
 
-func intOf(v any) int {
-	if f, ok := v.(float64); ok {
-		return int(f)
+// pullRequestOf is what the action needs of p; number is the event's own
+// number, for a payload whose pull request lacks one.
+func pullRequestOf(p *gh.PullRequest, number int) PullRequest {
+	pr := PullRequest{Number: p.GetNumber(), HeadSHA: p.GetHead().GetSHA()}
+	if pr.Number == 0 {
+		pr.Number = number
 	}
-	return 0
+	// The head repository's "fork" flag describes the repository, not the
+	// pull request (a pull request between two branches of a fork is not
+	// from a fork); a deleted head repository is null.
+	base := p.GetBase().GetRepo().GetFullName()
+	pr.Fork = base != "" && p.GetHead().GetRepo().GetFullName() != base
+	return pr
 }

@@ -1,31 +1,50 @@
 package github
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
-func TestPullRequestOf(t *testing.T) {
-	for file, want := range map[string]struct {
-		pr PullRequest
-		ok bool
-	}{
-		"pull_request.synchronize.json": {PullRequest{Number: 2, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821"}, true},
-		"pull_request.fork.json":        {PullRequest{Number: 2, Fork: true, HeadSHA: "0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c"}, true},
-		"push.json":                     {PullRequest{}, false},
-	} {
-		ev, err := ReadEvent("../../testdata/github/" + file)
-		if err != nil {
+func TestReadPullRequest(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, payload string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(payload), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		pr, ok := PullRequestOf(ev)
-		if pr != want.pr || ok != want.ok {
-			t.Errorf("%s: %+v %v, want %+v %v", file, pr, ok, want.pr, want.ok)
-		}
+		return path
 	}
-	comment := map[string]any{"issue": map[string]any{"number": float64(9), "pull_request": map[string]any{"url": "x"}}}
-	if pr, ok := PullRequestOf(comment); !ok || pr.Number != 9 {
-		t.Errorf("issue_comment on a pull request: %+v %v", pr, ok)
+	recorded := func(file string) string { return "../../testdata/github/" + file }
+	for _, tc := range []struct {
+		name, event, path string
+		pr                PullRequest
+		ok                bool
+	}{
+		{"pull_request", "pull_request", recorded("pull_request.synchronize.json"),
+			PullRequest{Number: 2, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821"}, true},
+		{"pull_request from a fork", "pull_request", recorded("pull_request.fork.json"),
+			PullRequest{Number: 2, Fork: true, HeadSHA: "0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c"}, true},
+		{"pull_request_target", "pull_request_target", recorded("pull_request.fork.json"),
+			PullRequest{Number: 2, Fork: true, HeadSHA: "0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c"}, true},
+		{"push", "push", recorded("push.json"), PullRequest{}, false},
+		{"issue_comment on a pull request", "issue_comment",
+			write("comment.json", `{"issue": {"number": 9, "pull_request": {"url": "x"}}}`), PullRequest{Number: 9}, true},
+		{"issue_comment on an issue", "issue_comment",
+			write("issue.json", `{"issue": {"number": 9}}`), PullRequest{}, false},
+		{"an event without payload type", "schedule", filepath.Join(dir, "absent.json"), PullRequest{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pr, ok, err := ReadPullRequest(tc.event, tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pr != tc.pr || ok != tc.ok {
+				t.Errorf("%+v %v, want %+v %v", pr, ok, tc.pr, tc.ok)
+			}
+		})
 	}
-	issue := map[string]any{"issue": map[string]any{"number": float64(9)}}
-	if _, ok := PullRequestOf(issue); ok {
-		t.Error("a comment on an issue is not a pull request")
+	if _, _, err := ReadPullRequest("pull_request", write("bad.json", "{")); err == nil {
+		t.Error("a damaged payload is not an error")
 	}
 }
