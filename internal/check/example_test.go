@@ -11,6 +11,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
@@ -53,10 +54,10 @@ func TestExampleComment(t *testing.T) {
 
 	body := ""
 	for _, rep := range []*report.Report{stagingExample(t), prodExample(t), previewExample(t)} {
-		body = report.MergeComment(body, report.NewSection(exampleReport(rep), report.MarkdownOptions{
-			RunURL: exampleRunURL, Limit: report.MaxCommentLen,
+		body = github.MergeComment(body, github.NewSection(exampleReport(rep), report.MarkdownOptions{
+			RunURL: exampleRunURL, Limit: github.MaxCommentLen,
 			FullReport: "the [job summary](" + exampleRunURL + ") and the JSON report file (`report-file` output)",
-		}), report.MaxCommentLen)
+		}), github.MaxCommentLen)
 	}
 	got := []byte(exampleIntro + body)
 	path := filepath.Join(root, "docs", "example-comment.md")

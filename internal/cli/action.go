@@ -7,9 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"time"
 
 	"github.com/sethvargo/go-githubactions"
 	"github.com/spf13/cobra"
@@ -26,10 +24,6 @@ var (
 	actionGetenv  = os.Getenv
 	commentSettle = ghaction.DefaultSettle
 )
-
-// maxSummaryLen keeps the job summary under GitHub's 1 MiB per step, with
-// room for the note about the comment.
-const maxSummaryLen = 1<<20 - 4096
 
 func newActionCommand(version string) *cobra.Command {
 	return &cobra.Command{
@@ -50,10 +44,10 @@ the pull request comment, the job summary, annotations and the outputs.`,
 type actionRun struct {
 	a       *githubactions.Action
 	in      ghaction.Inputs
+	pub     *ghaction.Publisher
 	version string
 	stdout  io.Writer
 	stderr  io.Writer
-	runURL  string
 	tempDir string
 }
 
@@ -71,9 +65,8 @@ func runAction(ctx context.Context, version string, stdout, stderr io.Writer) er
 	if in.GitHubToken != "" {
 		a.AddMask(in.GitHubToken)
 	}
-	if ghctx, err := a.Context(); err == nil && ghctx.Repository != "" && ghctx.RunID > 0 {
-		run.runURL = fmt.Sprintf("%s/%s/actions/runs/%d", ghctx.ServerURL, ghctx.Repository, ghctx.RunID)
-	}
+	run.pub = &ghaction.Publisher{Action: a, Environment: in.Environment, Tool: report.Tool{Name: "ownership-check", Version: version},
+		Comment: in.Comment, Token: in.GitHubToken, ReportDir: run.tempDir, Settle: commentSettle}
 
 	switch in.Mode {
 	case "snapshot":
@@ -114,30 +107,11 @@ func (run *actionRun) check(ctx context.Context) error {
 	if err := report.WriteText(run.stdout, rep, report.TextOptions{Color: color}); err != nil {
 		return run.checkFailed(ctx, err)
 	}
-	reportFile, err := run.writeReportFile(rep)
-	if err != nil {
-		run.a.Warningf("%s", err)
-	}
-	commentNote := run.comment(ctx, report.NewSection(rep, report.MarkdownOptions{
-		RunURL: run.runURL, Limit: report.MaxCommentLen,
-		FullReport: run.fullReportWhere(),
-	}))
-	summary := report.Markdown(rep, report.MarkdownOptions{RunURL: run.runURL, Limit: maxSummaryLen,
-		FullReport: "the JSON report file (`report-file` output)"})
-	ghaction.AddSummary(run.a, summary+commentNote)
-	ghaction.Annotate(run.a, rep)
-	ghaction.SetOutputs(run.a, rep, rep.Failed, reportFile)
+	run.pub.Publish(ctx, rep)
 	if rep.Failed {
 		return errFindingsFailed
 	}
 	return nil
-}
-
-func (run *actionRun) fullReportWhere() string {
-	if run.runURL == "" {
-		return "the job summary and the JSON report file (`report-file` output)"
-	}
-	return fmt.Sprintf("the [job summary](%s) and the JSON report file (`report-file` output)", run.runURL)
 }
 
 // checkOptions maps the inputs to the check's options. The returned
@@ -193,107 +167,17 @@ func (run *actionRun) hasClusterCredentials() bool {
 	return false
 }
 
-var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
-// writeReportFile writes the JSON report under RUNNER_TEMP, one file per
-// environment so that jobs sharing a runner do not overwrite each other.
-func (run *actionRun) writeReportFile(rep *report.Report) (string, error) {
-	name := "ownership-check-" + unsafeFileChars.ReplaceAllString(run.in.Environment, "_") + ".json"
-	path := filepath.Join(run.tempDir, name)
-	f, err := os.Create(path)
-	if err != nil {
-		return "", fmt.Errorf("report file: %w", err)
-	}
-	if err := report.WriteJSON(f, rep); err != nil {
-		f.Close()
-		return "", err
-	}
-	if err := f.Close(); err != nil {
-		return "", fmt.Errorf("report file: %w", err)
-	}
-	return path, nil
-}
-
-// checkFailed is the end of a check that could not run: the environment's
-// section of the comment and the job summary say so (an earlier "no
-// conflicts" must not stand), and the exit status is 2.
+// checkFailed is the end of a check that could not run: exit status 2,
+// and the comment and job summary say so.
 func (run *actionRun) checkFailed(ctx context.Context, cause error) error {
-	tool := report.Tool{Name: "ownership-check", Version: run.version}
-	sec := report.ErrorSection(run.in.Environment, cause, tool, report.MarkdownOptions{RunURL: run.runURL})
-	note := run.comment(ctx, sec)
-	ghaction.AddSummary(run.a, report.RenderComment([]*report.Section{sec}, maxSummaryLen)+note)
-	return run.toolError(cause)
+	run.pub.Fail(ctx, cause)
+	return &ExitCodeError{Code: ExitError, Err: cause}
 }
 
 // toolError reports an error of the tool itself: exit status 2.
 func (run *actionRun) toolError(cause error) error {
-	run.a.Errorf("%s", cause)
-	ghaction.SetOutputs(run.a, nil, true, "")
+	run.pub.Error(cause)
 	return &ExitCodeError{Code: ExitError, Err: cause}
-}
-
-// comment writes the section into the pull request's comment, as the
-// comment input says. It never fails the run: when the token may not
-// comment (pull requests from forks) or GitHub fails, it says so in a
-// warning and returns a note for the job summary.
-func (run *actionRun) comment(ctx context.Context, sec *report.Section) string {
-	if run.in.Comment != "update" && run.in.Comment != "new" {
-		return ""
-	}
-	ghctx, err := run.a.Context()
-	if err != nil {
-		run.a.Warningf("no pull request comment: reading the GitHub context: %s", err)
-		return ""
-	}
-	if ghctx.EventPath == "" {
-		return ""
-	}
-	pr, ok, err := ghaction.ReadPullRequest(ghctx.EventName, ghctx.EventPath)
-	if err != nil {
-		run.a.Warningf("no pull request comment: %s", err)
-		return ""
-	}
-	if !ok {
-		run.a.Infof("not a pull request event (%s): no comment", ghctx.EventName)
-		return ""
-	}
-	owner, repo := ghctx.Repo()
-	client, err := ghaction.NewClient(ghctx.APIURL, run.in.GitHubToken)
-	if err != nil {
-		return run.commentFailed(pr, err)
-	}
-	sticky := &ghaction.Sticky{Issues: client.Issues, Owner: owner, Repo: repo, Number: pr.Number,
-		Marker: report.CommentMarker, Settle: commentSettle}
-	// The run, not the caller, bounds how long GitHub may take.
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	var res ghaction.Result
-	if run.in.Comment == "new" {
-		res, err = sticky.Post(ctx, report.RenderComment([]*report.Section{sec}, report.MaxCommentLen))
-	} else {
-		res, err = sticky.Update(ctx, func(old string) string {
-			return report.MergeComment(old, sec, report.MaxCommentLen)
-		}, sec.In)
-	}
-	if err != nil {
-		return run.commentFailed(pr, err)
-	}
-	run.a.Infof("pull request #%d: comment %s (%s)", pr.Number, res.Outcome, res.URL)
-	return ""
-}
-
-func (run *actionRun) commentFailed(pr ghaction.PullRequest, err error) string {
-	why := err.Error()
-	if errors.Is(err, ghaction.ErrCannotComment) {
-		why = "the token may not write comments (" + ghaction.Reason(err) + ")"
-		if pr.Fork {
-			why += ": pull requests from forks get a read-only token"
-		} else {
-			why += ": the workflow needs `permissions: pull-requests: write`"
-		}
-	}
-	run.a.Warningf("pull request #%d: no comment written, the report is in the job summary and annotations: %s", pr.Number, why)
-	return fmt.Sprintf("\n> [!NOTE]\n> The pull request comment could not be written: %s\n", why)
 }
 
 // snapshot records the post-deploy state, as `ownership-check snapshot`.

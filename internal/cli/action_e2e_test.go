@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/clientcmd"
 
+	ghaction "github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
@@ -160,7 +161,7 @@ func TestActionEndToEnd(t *testing.T) {
 			t.Errorf("comment lacks %q:\n%s", want, body)
 		}
 	}
-	secs := report.ParseSections(body)
+	secs := ghaction.ParseSections(body)
 	if len(secs) != 1 || secs[0].Environment != "staging" || secs[0].Status.Summary.Drift != 1 || !secs[0].Status.Failed {
 		t.Errorf("comment sections %+v", secs)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	ghaction "github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/github/githubtest"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
@@ -183,7 +184,7 @@ func (e *actionEnv) comment() string {
 	e.t.Helper()
 	var bodies []string
 	for _, c := range e.srv.Comments(prNumber) {
-		if strings.HasPrefix(c.Body, report.CommentMarker) {
+		if strings.HasPrefix(c.Body, ghaction.CommentMarker) {
 			bodies = append(bodies, c.Body)
 		}
 	}
@@ -361,7 +362,7 @@ func TestActionPullRequest(t *testing.T) {
 	}
 
 	summary := e.summaryText()
-	if !strings.Contains(summary, report.CommentMarker) || !strings.Contains(summary, "<summary>📝 1 note on 1 object</summary>") {
+	if !strings.Contains(summary, ghaction.CommentMarker) || !strings.Contains(summary, "<summary>📝 1 note on 1 object</summary>") {
 		t.Errorf("job summary lacks the report:\n%s", summary)
 	}
 	for _, want := range []string{
@@ -391,7 +392,7 @@ func TestActionPullRequest(t *testing.T) {
 		t.Fatalf("prod: exit %d, want 0", code)
 	}
 	body = e.comment()
-	secs := report.ParseSections(body)
+	secs := ghaction.ParseSections(body)
 	if len(secs) != 2 || secs[0].Environment != "prod" || secs[1].Environment != "staging" {
 		t.Fatalf("sections after the second environment: %d", len(secs))
 	}

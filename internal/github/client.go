@@ -1,6 +1,10 @@
-// Package github is the GitHub side of the action: the sticky pull request
-// comment (one per pull request, one section per environment), the event
-// payload, annotations and outputs.
+// Package github is the GitHub side of the action: it publishes a check's
+// report (Publisher) as the sticky pull request comment (one per pull
+// request, one section per environment, within GitHub's size limit), the
+// job summary, annotations and outputs, and falls back to the summary when
+// the token cannot comment. It also reads the inputs and the event
+// payload. internal/report renders the markdown; the comment's protocol
+// (marker, sections, folding to the limit) is here.
 package github
 
 import (

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/github/githubtest"
-	"github.com/ownership-check/ownership-check/internal/report"
 )
 
 // writes matches the requests that change comments.
@@ -33,7 +32,7 @@ func faultTimes(n int, match func(method, path string) bool, fault func() *githu
 func markedComments(srv *githubtest.Server) []githubtest.Comment {
 	var out []githubtest.Comment
 	for _, c := range srv.Comments(pr) {
-		if strings.HasPrefix(c.Body, report.CommentMarker) {
+		if strings.HasPrefix(c.Body, CommentMarker) {
 			out = append(out, c)
 		}
 	}

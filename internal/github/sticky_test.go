@@ -25,7 +25,7 @@ func newSticky(t *testing.T, srv *githubtest.Server, token string) *Sticky {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Sticky{Issues: c.Issues, Owner: "acme", Repo: "shop", Number: pr, Marker: report.CommentMarker, Settle: 20 * time.Millisecond}
+	return &Sticky{Issues: c.Issues, Owner: "acme", Repo: "shop", Number: pr, Marker: CommentMarker, Settle: 20 * time.Millisecond}
 }
 
 // envReport is a small report of one environment; gen varies its content.
@@ -42,8 +42,8 @@ func envReport(env string, gen int) *report.Report {
 
 // upsert writes one environment's section as the action does.
 func upsert(ctx context.Context, s *Sticky, r *report.Report) (Result, error) {
-	sec := report.NewSection(r, report.MarkdownOptions{})
-	return s.Update(ctx, func(old string) string { return report.MergeComment(old, sec, report.MaxCommentLen) }, sec.In)
+	sec := NewSection(r, report.MarkdownOptions{})
+	return s.Update(ctx, func(old string) string { return MergeComment(old, sec, MaxCommentLen) }, sec.In)
 }
 
 func count(calls []githubtest.Call, method string) int {
@@ -106,7 +106,7 @@ func TestStickyPaginates(t *testing.T) {
 	}
 	var marked []githubtest.Comment
 	for _, c := range srv.Comments(pr) {
-		if strings.HasPrefix(c.Body, report.CommentMarker) {
+		if strings.HasPrefix(c.Body, CommentMarker) {
 			marked = append(marked, c)
 		}
 	}
@@ -152,7 +152,7 @@ func TestStickyNoPermission(t *testing.T) {
 func TestStickyTooLong(t *testing.T) {
 	srv := githubtest.New(t, "acme/shop", pr)
 	s := newSticky(t, srv, "")
-	_, err := s.Post(context.Background(), report.CommentMarker+strings.Repeat("x", githubtest.MaxBody))
+	_, err := s.Post(context.Background(), CommentMarker+strings.Repeat("x", githubtest.MaxBody))
 	if err == nil || errors.Is(err, ErrCannotComment) || !strings.Contains(err.Error(), "422") {
 		t.Fatalf("err = %v, want a 422 that is not a permission problem", err)
 	}
@@ -194,12 +194,12 @@ func TestStickyConcurrent(t *testing.T) {
 		if len(cs) != 1 {
 			t.Fatalf("round %d: %d comments, want 1", round, len(cs))
 		}
-		secs := report.ParseSections(cs[0].Body)
+		secs := ParseSections(cs[0].Body)
 		if len(secs) != len(envs) {
 			t.Fatalf("round %d: %d sections, want %d", round, len(secs), len(envs))
 		}
 		for _, env := range envs {
-			if !report.NewSection(envReport(env, round), report.MarkdownOptions{}).In(cs[0].Body) {
+			if !NewSection(envReport(env, round), report.MarkdownOptions{}).In(cs[0].Body) {
 				t.Errorf("round %d: %s's section is missing or stale", round, env)
 			}
 		}
@@ -282,7 +282,7 @@ func TestStickyDuplicate(t *testing.T) {
 	// Another job's comment appears after this job listed the comments.
 	a := newSticky(t, srv, "")
 	a.Issues = &createHook{Issues: a.Issues, after: func() {
-		srv.AddComment(pr, "github-actions[bot]", report.MergeComment("", report.NewSection(envReport("prod", 1), report.MarkdownOptions{}), 0))
+		srv.AddComment(pr, "github-actions[bot]", MergeComment("", NewSection(envReport("prod", 1), report.MarkdownOptions{}), 0))
 	}}
 	res, err := upsert(ctx, a, envReport("staging", 1))
 	if err != nil {

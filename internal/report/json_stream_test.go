@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -6,25 +6,27 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/report/reporttest"
 )
 
 // The streamed report must be byte for byte what encoding the whole
 // (redacted) report at once gives.
 func TestWriteJSONStreamsTheSameBytes(t *testing.T) {
-	for name, r := range map[string]*Report{
-		"no objects":         {SchemaVersion: SchemaVersion, Environment: "dev"},
-		"clean object":       {Objects: []Object{{Kind: "ConfigMap", Name: "a"}}},
-		"several findings":   mixedReport(),
-		"offline with notes": offlineReport(),
+	for name, r := range map[string]*report.Report{
+		"no objects":         {SchemaVersion: report.SchemaVersion, Environment: "dev"},
+		"clean object":       {Objects: []report.Object{{Kind: "ConfigMap", Name: "a"}}},
+		"several findings":   reporttest.Mixed(),
+		"offline with notes": reporttest.Offline(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			var got bytes.Buffer
-			if err := WriteJSON(&got, r); err != nil {
+			if err := report.WriteJSON(&got, r); err != nil {
 				t.Fatal(err)
 			}
-			want := r.redacted()
+			want := report.Redacted(r)
 			if want.Objects == nil {
-				want.Objects = []Object{}
+				want.Objects = []report.Object{}
 			}
 			for i := range want.Objects {
 				if want.Objects[i].Findings == nil {

@@ -1,21 +1,24 @@
-package report
+package report_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/report/reporttest"
 )
 
 func TestWriteJSONGolden(t *testing.T) {
-	for name, r := range map[string]*Report{"clean": cleanReport(), "mixed": mixedReport(), "offline": offlineReport()} {
+	for name, r := range map[string]*report.Report{"clean": reporttest.Clean(), "mixed": reporttest.Mixed(), "offline": reporttest.Offline()} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := WriteJSON(&buf, r); err != nil {
+			if err := report.WriteJSON(&buf, r); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, name+".json", buf.String())
-			noSecrets(t, buf.String())
+			reporttest.NoSecrets(t, buf.String())
 		})
 	}
 }
@@ -23,7 +26,7 @@ func TestWriteJSONGolden(t *testing.T) {
 // TestWriteJSONSchema checks the spec's field names on a decoded report.
 func TestWriteJSONSchema(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteJSON(&buf, mixedReport()); err != nil {
+	if err := report.WriteJSON(&buf, reporttest.Mixed()); err != nil {
 		t.Fatal(err)
 	}
 	var doc map[string]any
@@ -57,19 +60,10 @@ func TestWriteJSONSchema(t *testing.T) {
 
 func TestWriteJSONEmpty(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteJSON(&buf, &Report{SchemaVersion: 1}); err != nil {
+	if err := report.WriteJSON(&buf, &report.Report{SchemaVersion: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), `"objects": []`) {
 		t.Errorf("no objects must be written as [], got\n%s", buf.String())
-	}
-}
-
-func noSecrets(t *testing.T, out string) {
-	t.Helper()
-	for _, v := range secretValues {
-		if strings.Contains(out, v) {
-			t.Errorf("output contains the Secret value %q", v)
-		}
 	}
 }

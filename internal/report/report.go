@@ -1,5 +1,7 @@
 // Package report holds the one Report type every output is rendered from:
-// the JSON report of the spec, markdown (the pull request comment) and text.
+// the JSON report of the spec, markdown and text. It renders; where the
+// output goes, and GitHub's protocol for it (the comment's hidden lines,
+// its size limit), is internal/github's.
 package report
 
 import (

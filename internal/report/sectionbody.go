@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// fold is how much detail a section gives up to fit the comment, least
+// fold is how much detail a section gives up to fit a size limit, least
 // important first.
 type fold int
 
@@ -20,16 +20,10 @@ const (
 // a glance, many would bury the summary.
 const openLimit = 3
 
-// best renders the most detailed form of the section within budget bytes
-// (budget <= 0: no limit). A section read back from a comment is kept as it
-// was, or reduced to its status when it does not fit.
-func (s *Section) best(budget int) string {
-	if s.raw != "" {
-		if budget <= 0 || len(s.raw) <= budget {
-			return s.raw
-		}
-		return s.stub()
-	}
+// Render renders the most detailed form of the section within budget
+// bytes (budget <= 0: no limit); when not even the most folded form fits,
+// it returns that.
+func (s *Section) Render(budget int) string {
 	for f := foldNone; f < foldObjects; f++ {
 		if out := s.build(f, budget); budget <= 0 || len(out) <= budget {
 			return out
@@ -38,26 +32,16 @@ func (s *Section) best(budget int) string {
 	return s.build(foldObjects, budget)
 }
 
-func (s *Section) title() string {
-	return fmt.Sprintf("### %s %s\n\n", s.Status.Icon(), mdText(s.Environment))
-}
+// FullLen is the size of the section unfolded, MinLen its size folded as
+// far as it goes: the bounds of what Render returns.
+func (s *Section) FullLen() int { return len(s.build(foldNone, 0)) }
 
-func (s *Section) open() string {
-	return beginMarker(s.Environment) + "\n" + s.metaLine() + "\n\n" + s.title()
-}
+// MinLen: see FullLen.
+func (s *Section) MinLen() int { return len(s.build(foldObjects, 0)) }
 
-func (s *Section) close() string {
-	return endMarker(s.Environment) + "\n"
-}
-
-// stub is what is left of another environment's section that does not fit:
-// its status, which the summary table shows too, and where to read it.
-func (s *Section) stub() string {
-	where := "its run's job summary"
-	if s.RunURL != "" {
-		where = fmt.Sprintf("the job summary of [its run](%s)", s.RunURL)
-	}
-	return s.open() + fmt.Sprintf("_Details folded to fit GitHub's comment size limit: see %s._\n\n", where) + s.close()
+// Heading is the heading of an environment's section.
+func Heading(env string, st Status) string {
+	return fmt.Sprintf("### %s %s\n\n", st.Icon(), mdText(env))
 }
 
 // objGroups is an object with the groups one part of the section shows.
@@ -138,12 +122,11 @@ func (s *Section) build(f fold, budget int) string {
 func (s *Section) render(f fold, budget int) string {
 	r := s.report
 	var b strings.Builder
-	b.WriteString(s.open())
+	b.WriteString(Heading(s.Environment, s.Status))
 	if s.errText != "" {
 		b.WriteString(fencedBlock(s.errText))
 		b.WriteString("\nNo result of an earlier run of this environment holds any more.\n\n")
 		b.WriteString(s.footer())
-		b.WriteString(s.close())
 		return b.String()
 	}
 	for _, n := range r.Notes {
@@ -172,7 +155,7 @@ func (s *Section) render(f fold, budget int) string {
 		// The fold note and footer are measured with the largest count they
 		// may show, so that the blocks kept never push the section over.
 		most := len(l.loud)
-		fixed := b.Len() + len(notes) + len(foldedObjects(most, true)) + len(s.foldNote(append(folded, foldedObjectsNote(most)))) + len(s.footer()) + len(s.close())
+		fixed := b.Len() + len(notes) + len(foldedObjects(most, true)) + len(s.foldNote(append(folded, foldedObjectsNote(most)))) + len(s.footer())
 		for _, blk := range l.short {
 			if budget > 0 && fixed+len(blk) > budget {
 				break
@@ -193,7 +176,6 @@ func (s *Section) render(f fold, budget int) string {
 		b.WriteString(s.foldNote(folded))
 	}
 	b.WriteString(s.footer())
-	b.WriteString(s.close())
 	return b.String()
 }
 

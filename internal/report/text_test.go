@@ -1,21 +1,24 @@
-package report
+package report_test
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/report/reporttest"
 )
 
 func TestWriteTextGolden(t *testing.T) {
-	for name, r := range map[string]*Report{"clean": cleanReport(), "mixed": mixedReport(), "offline": offlineReport()} {
+	for name, r := range map[string]*report.Report{"clean": reporttest.Clean(), "mixed": reporttest.Mixed(), "offline": reporttest.Offline()} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := WriteText(&buf, r, TextOptions{}); err != nil {
+			if err := report.WriteText(&buf, r, report.TextOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			out := buf.String()
 			golden(t, name+".txt", out)
-			noSecrets(t, out)
+			reporttest.NoSecrets(t, out)
 			if strings.Contains(out, "\x1b[") {
 				t.Error("colour codes without Color")
 			}
@@ -25,11 +28,11 @@ func TestWriteTextGolden(t *testing.T) {
 
 func TestWriteTextColor(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteText(&buf, mixedReport(), TextOptions{Color: true}); err != nil {
+	if err := report.WriteText(&buf, reporttest.Mixed(), report.TextOptions{Color: true}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "mixed.color.txt", buf.String())
-	if !strings.Contains(buf.String(), ansiRed) {
+	if !strings.Contains(buf.String(), report.AnsiRed) {
 		t.Error("no colour with Color")
 	}
 }
@@ -37,7 +40,7 @@ func TestWriteTextColor(t *testing.T) {
 // TestWriteTextOrder checks that warnings and errors lead.
 func TestWriteTextOrder(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteText(&buf, mixedReport(), TextOptions{}); err != nil {
+	if err := report.WriteText(&buf, reporttest.Mixed(), report.TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

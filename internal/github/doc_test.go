@@ -1,9 +1,12 @@
-package report
+package github
 
 import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/report/reporttest"
 )
 
 const (
@@ -19,8 +22,8 @@ const (
 // renders for a matrix of three environments.
 func TestExampleDoc(t *testing.T) {
 	body := ""
-	for _, r := range []*Report{mixedReport(), cleanReport(), offlineReport()} {
-		body = MergeComment(body, NewSection(r, MarkdownOptions{RunURL: runURL}), MaxCommentLen)
+	for _, r := range []*report.Report{reporttest.Mixed(), reporttest.Clean(), reporttest.Offline()} {
+		body = MergeComment(body, NewSection(r, report.MarkdownOptions{RunURL: reporttest.RunURL}), MaxCommentLen)
 	}
 	b, err := os.ReadFile(exampleDoc)
 	if err != nil {
@@ -38,6 +41,6 @@ func TestExampleDoc(t *testing.T) {
 			}
 			return
 		}
-		t.Errorf("%s is out of date: run `go test ./internal/report -run TestExampleDoc -update`", exampleDoc)
+		t.Errorf("%s is out of date: run `go test ./internal/github -run TestExampleDoc -update`", exampleDoc)
 	}
 }

@@ -1,13 +1,22 @@
-package report
+// Package reporttest holds the reports the renderers are tested on, and
+// the means to read what they render as GitHub does: the report package's
+// own tests and the comment's tests in internal/github share them.
+package reporttest
 
 import (
 	"fmt"
+	"strings"
+	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/report"
 )
 
-// secretValues are values of a Secret that no output may contain.
-var secretValues = []string{"c3VwZXJzZWNyZXQ=", "supersecret", "hunter2", "b2xkLXBhc3N3b3Jk"}
+// RunURL is the workflow run the reports link to.
+const RunURL = "https://github.com/acme/shop/actions/runs/42"
+
+// SecretValues are values of a Secret that no output may contain.
+var SecretValues = []string{"c3VwZXJzZWNyZXQ=", "supersecret", "hunter2", "b2xkLXBhc3N3b3Jk"}
 
 var (
 	kubectlScale = model.Manager{Manager: "kubectl", Operation: "Update", Subresource: "scale", Time: "2024-05-02T08:00:00Z"}
@@ -19,22 +28,22 @@ func tr(row int) *model.Transition {
 	return &model.Transition{Row: row, PrevOwned: row&8 != 0, NowOwned: row&4 != 0, ConfigChanged: row&2 != 0, ExternalChanged: row&1 != 0}
 }
 
-func base(env string) *Report {
-	return &Report{
-		SchemaVersion: SchemaVersion,
-		Tool:          Tool{Name: "ownership-check", Version: "v0.1.0"},
+func base(env string) *report.Report {
+	return &report.Report{
+		SchemaVersion: report.SchemaVersion,
+		Tool:          report.Tool{Name: "ownership-check", Version: "v0.1.0"},
 		Environment:   env,
 		FieldManager:  "deployer",
 		Engine:        "cluster",
-		Snapshot: SnapshotInfo{Found: true, Commit: "8f3c2a1b9d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a",
+		Snapshot: report.SnapshotInfo{Found: true, Commit: "8f3c2a1b9d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a",
 			DeployedAt: "2024-05-01T10:00:00Z", SourceCommit: "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b"},
 	}
 }
 
-// cleanReport checked three objects and found nothing.
-func cleanReport() *Report {
+// Clean checked three objects and found nothing.
+func Clean() *report.Report {
 	r := base("prod")
-	r.Objects = []Object{
+	r.Objects = []report.Object{
 		{APIVersion: "v1", Kind: "Namespace", Name: "shop", Source: "deploy/base/namespace.yaml", Line: 1, Baseline: "snapshot"},
 		{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Source: "deploy/base/deployment.yaml", Line: 1, Baseline: "snapshot"},
 		{APIVersion: "v1", Kind: "Service", Namespace: "shop", Name: "web", Source: "deploy/base/service.yaml", Line: 1, Baseline: "snapshot"},
@@ -43,12 +52,12 @@ func cleanReport() *Report {
 	return r
 }
 
-// mixedReport has one finding of every category, a Secret whose values must
+// Mixed has one finding of every category, a Secret whose values must
 // stay hidden even though the producer forgot to hide some, and text that
 // needs escaping.
-func mixedReport() *Report {
+func Mixed() *report.Report {
 	r := base("staging")
-	r.Objects = []Object{
+	r.Objects = []report.Object{
 		{APIVersion: "v1", Kind: "Namespace", Name: "shop", Source: "deploy/base/namespace.yaml", Line: 1, Baseline: "live",
 			Findings: []model.Finding{{Category: model.New, Message: "the deploy creates Namespace/shop"}}},
 		{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Source: "deploy/base/deployment.yaml", Line: 12, Baseline: "snapshot",
@@ -101,14 +110,14 @@ func mixedReport() *Report {
 	return r
 }
 
-// offlineReport has warnings that do not fail the check (fail-on none), no
+// Offline has warnings that do not fail the check (fail-on none), no
 // snapshot, and a report-wide note.
-func offlineReport() *Report {
+func Offline() *report.Report {
 	r := base("dev")
 	r.Engine = "offline"
-	r.Snapshot = SnapshotInfo{}
+	r.Snapshot = report.SnapshotInfo{}
 	r.Notes = []string{"offline engine: changes made in the cluster since the last deploy are not visible"}
-	r.Objects = []Object{
+	r.Objects = []report.Object{
 		{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "dev", Name: "web", Source: "deploy/overlays/dev/patch.yaml", Baseline: "live",
 			Findings: []model.Finding{
 				{Category: model.TakingConflict, Transition: tr(7), Path: ".spec.replicas", LiveValue: 4, DesiredValue: 1, Managers: []model.Manager{kubectlScale}},
@@ -119,12 +128,12 @@ func offlineReport() *Report {
 	return r
 }
 
-// bigReport has n objects, each with warnings and notes on many fields:
+// Big has n objects, each with warnings and notes on many fields:
 // enough to exceed GitHub's comment limit many times over.
-func bigReport(env string, n, fields int) *Report {
+func Big(env string, n, fields int) *report.Report {
 	r := base(env)
 	for i := 0; i < n; i++ {
-		o := Object{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "ns", Name: fmt.Sprintf("app-%04d", i),
+		o := report.Object{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "ns", Name: fmt.Sprintf("app-%04d", i),
 			Source: fmt.Sprintf("deploy/apps/app-%04d.yaml", i), Line: 1, Baseline: "snapshot"}
 		for j := 0; j < fields; j++ {
 			o.Findings = append(o.Findings,
@@ -138,4 +147,14 @@ func bigReport(env string, n, fields int) *Report {
 	r.Summarize()
 	r.Failed = true
 	return r
+}
+
+// NoSecrets fails t when out contains one of SecretValues.
+func NoSecrets(t *testing.T, out string) {
+	t.Helper()
+	for _, v := range SecretValues {
+		if strings.Contains(out, v) {
+			t.Errorf("output contains the Secret value %q", v)
+		}
+	}
 }

@@ -1,18 +1,23 @@
-package report
+package github
 
 import (
 	"errors"
+	"flag"
 	"fmt"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/report/reporttest"
 )
 
 // summaryRows returns the summary table's rows by environment.
 func summaryRows(t *testing.T, md string) map[string][]string {
 	t.Helper()
-	tables := parse(t, md).tables()
+	tables := reporttest.Parse(t, md).Tables()
 	if len(tables) == 0 {
 		t.Fatal("no summary table")
 	}
@@ -23,7 +28,7 @@ func summaryRows(t *testing.T, md string) map[string][]string {
 	return rows
 }
 
-func checkCounts(t *testing.T, row []string, r *Report) {
+func checkCounts(t *testing.T, row []string, r *report.Report) {
 	t.Helper()
 	if row == nil {
 		t.Fatalf("no summary row for %s", r.Environment)
@@ -39,18 +44,18 @@ func checkCounts(t *testing.T, row []string, r *Report) {
 }
 
 func TestMergeComment(t *testing.T) {
-	staging, prod, dev := mixedReport(), cleanReport(), offlineReport()
+	staging, prod, dev := reporttest.Mixed(), reporttest.Clean(), reporttest.Offline()
 	body := ""
-	for _, r := range []*Report{staging, prod, dev} {
-		body = MergeComment(body, NewSection(r, MarkdownOptions{RunURL: runURL}), MaxCommentLen)
+	for _, r := range []*report.Report{staging, prod, dev} {
+		body = MergeComment(body, NewSection(r, report.MarkdownOptions{RunURL: reporttest.RunURL}), MaxCommentLen)
 	}
 	golden(t, "merged.md", body)
-	parse(t, body).detailsBalance(t)
+	reporttest.Parse(t, body).DetailsBalance(t)
 	rows := summaryRows(t, body)
 	if len(rows) != 3 {
 		t.Fatalf("summary rows %v, want dev, prod and staging", rows)
 	}
-	for _, r := range []*Report{staging, prod, dev} {
+	for _, r := range []*report.Report{staging, prod, dev} {
 		checkCounts(t, rows[r.Environment], r)
 	}
 	if i, j, k := strings.Index(body, "env=dev:begin"), strings.Index(body, "env=prod:begin"), strings.Index(body, "env=staging:begin"); !(i < j && j < k) {
@@ -61,9 +66,9 @@ func TestMergeComment(t *testing.T) {
 	}
 
 	// Replacing staging's section keeps the others byte for byte.
-	fixed := cleanReport()
+	fixed := reporttest.Clean()
 	fixed.Environment = "staging"
-	again := MergeComment(body, NewSection(fixed, MarkdownOptions{}), MaxCommentLen)
+	again := MergeComment(body, NewSection(fixed, report.MarkdownOptions{}), MaxCommentLen)
 	for _, env := range []string{"dev", "prod"} {
 		if sectionText(body, env) != sectionText(again, env) {
 			t.Errorf("section %s changed when staging was replaced", env)
@@ -77,7 +82,7 @@ func TestMergeComment(t *testing.T) {
 	if strings.Count(again, "env=staging:begin") != 1 {
 		t.Error("staging has more than one section")
 	}
-	if MergeComment(again, NewSection(fixed, MarkdownOptions{}), MaxCommentLen) != again {
+	if MergeComment(again, NewSection(fixed, report.MarkdownOptions{}), MaxCommentLen) != again {
 		t.Error("merging the same section twice must not change the body")
 	}
 }
@@ -94,12 +99,12 @@ func sectionText(body, env string) string {
 // TestErrorSection: a run that could not check must never leave or claim
 // "no conflicts" for its environment.
 func TestErrorSection(t *testing.T) {
-	body := MergeComment("", NewSection(cleanReport(), MarkdownOptions{}), MaxCommentLen)
-	body = MergeComment(body, NewSection(mixedReport(), MarkdownOptions{}), MaxCommentLen)
+	body := MergeComment("", NewSection(reporttest.Clean(), report.MarkdownOptions{}), MaxCommentLen)
+	body = MergeComment(body, NewSection(reporttest.Mixed(), report.MarkdownOptions{}), MaxCommentLen)
 	err := errors.New("Deployment/shop/web: dry-run failed: Get \"https://10.0.0.1:6443\": dial tcp: i/o timeout\n```injected")
-	body = MergeComment(body, ErrorSection("prod", err, Tool{Name: "ownership-check", Version: "v0.1.0"}, MarkdownOptions{RunURL: runURL}), MaxCommentLen)
+	body = MergeComment(body, ErrorSection("prod", err, report.Tool{Name: "ownership-check", Version: "v0.1.0"}, report.MarkdownOptions{RunURL: reporttest.RunURL}), MaxCommentLen)
 	golden(t, "error.md", body)
-	parse(t, body).detailsBalance(t)
+	reporttest.Parse(t, body).DetailsBalance(t)
 
 	row := summaryRows(t, body)["prod"]
 	if row[1] != "❌ could not run" {
@@ -124,8 +129,8 @@ func TestErrorSection(t *testing.T) {
 }
 
 // notesHeavy has one small warning and many notes.
-func notesHeavy() *Report {
-	r := bigReport("staging", 200, 3)
+func notesHeavy() *report.Report {
+	r := reporttest.Big("staging", 200, 3)
 	for i := range r.Objects {
 		var fs []model.Finding
 		for _, f := range r.Objects[i].Findings {
@@ -143,27 +148,27 @@ func notesHeavy() *Report {
 func TestFold(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
-		report      *Report
+		report      *report.Report
 		folded      []string // phrases the fold note must give
 		objectRows  bool     // per-object tables kept
 		blocks      int      // details blocks; -1: at least one, fewer than objects
 		notesFolded bool
 	}{
 		{name: "notes", report: notesHeavy(), folded: []string{"notes"}, objectRows: true, blocks: 1, notesFolded: true},
-		{name: "rows", report: bigReport("staging", 40, 40), folded: []string{"notes", "per-field rows"}, blocks: 40, notesFolded: true},
-		{name: "objects", report: bigReport("staging", 2000, 2), folded: []string{"notes", "per-field rows", "objects with warnings or errors"}, blocks: -1, notesFolded: true},
+		{name: "rows", report: reporttest.Big("staging", 40, 40), folded: []string{"notes", "per-field rows"}, blocks: 40, notesFolded: true},
+		{name: "objects", report: reporttest.Big("staging", 2000, 2), folded: []string{"notes", "per-field rows", "objects with warnings or errors"}, blocks: -1, notesFolded: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			full := Markdown(tc.report, MarkdownOptions{})
+			full := CommentBody(tc.report, report.MarkdownOptions{})
 			if len(full) <= MaxCommentLen {
 				t.Fatalf("the unfolded report (%d bytes) fits: the case tests nothing", len(full))
 			}
-			md := Markdown(tc.report, MarkdownOptions{Limit: MaxCommentLen, RunURL: runURL, FullReport: "the job summary and the JSON report file"})
+			md := CommentBody(tc.report, report.MarkdownOptions{Limit: MaxCommentLen, RunURL: reporttest.RunURL, FullReport: "the job summary and the JSON report file"})
 			if len(md) > MaxCommentLen {
 				t.Fatalf("%d bytes, over the limit of %d", len(md), MaxCommentLen)
 			}
-			d := parse(t, md)
-			blocks := d.detailsBalance(t)
+			d := reporttest.Parse(t, md)
+			blocks := d.DetailsBalance(t)
 			checkCounts(t, summaryRows(t, md)[tc.report.Environment], tc.report)
 			for _, p := range tc.folded {
 				if !strings.Contains(md, p) {
@@ -173,7 +178,7 @@ func TestFold(t *testing.T) {
 			if !strings.Contains(md, "The full report is in the job summary and the JSON report file.") {
 				t.Error("the fold note does not say where the full report is")
 			}
-			if got := len(d.tables()) > 1; got != tc.objectRows {
+			if got := len(d.Tables()) > 1; got != tc.objectRows {
 				t.Errorf("per-object tables kept = %v, want %v", got, tc.objectRows)
 			}
 			switch {
@@ -192,19 +197,19 @@ func TestFold(t *testing.T) {
 // TestFoldForeign: another environment's section that takes more than its
 // share gives way to this run's section, and keeps its status.
 func TestFoldForeign(t *testing.T) {
-	huge := bigReport("prod", 1000, 2)
-	body := Markdown(huge, MarkdownOptions{Limit: MaxCommentLen})
+	huge := reporttest.Big("prod", 1000, 2)
+	body := CommentBody(huge, report.MarkdownOptions{Limit: MaxCommentLen})
 	if len(body) < MaxCommentLen*9/10 {
 		t.Fatalf("prod's section is only %d bytes", len(body))
 	}
-	body = MergeComment(body, NewSection(mixedReport(), MarkdownOptions{}), MaxCommentLen)
+	body = MergeComment(body, NewSection(reporttest.Mixed(), report.MarkdownOptions{}), MaxCommentLen)
 	if len(body) > MaxCommentLen {
 		t.Fatalf("%d bytes, over the limit", len(body))
 	}
-	parse(t, body).detailsBalance(t)
+	reporttest.Parse(t, body).DetailsBalance(t)
 	rows := summaryRows(t, body)
 	checkCounts(t, rows["prod"], huge)
-	checkCounts(t, rows["staging"], mixedReport())
+	checkCounts(t, rows["staging"], reporttest.Mixed())
 	if !strings.Contains(sectionText(body, "staging"), "<summary>📝") {
 		t.Error("staging's own section should be whole: prod's should have given way")
 	}
@@ -214,16 +219,16 @@ func TestFoldForeign(t *testing.T) {
 }
 
 func TestParseSectionsDamaged(t *testing.T) {
-	body := MergeComment("", NewSection(cleanReport(), MarkdownOptions{}), 0)
-	body = MergeComment(body, NewSection(mixedReport(), MarkdownOptions{}), 0)
+	body := MergeComment("", NewSection(reporttest.Clean(), report.MarkdownOptions{}), 0)
+	body = MergeComment(body, NewSection(reporttest.Mixed(), report.MarkdownOptions{}), 0)
 	damaged := strings.Replace(body, endMarker("prod"), "", 1)
 	secs := ParseSections(damaged)
 	if len(secs) != 1 || secs[0].Environment != "staging" {
 		t.Errorf("sections of a damaged body = %d, want staging only", len(secs))
 	}
-	weird := cleanReport()
+	weird := reporttest.Clean()
 	weird.Environment = "eu/west --> 1"
-	body = MergeComment(body, NewSection(weird, MarkdownOptions{}), 0)
+	body = MergeComment(body, NewSection(weird, report.MarkdownOptions{}), 0)
 	found := false
 	for _, s := range ParseSections(body) {
 		found = found || s.Environment == weird.Environment
@@ -238,12 +243,12 @@ func TestFoldNeverOverLimit(t *testing.T) {
 	for _, limit := range []int{3000, 5000, 12000} {
 		for _, n := range []int{1, 2, 3, 5, 8, 13, 21, 34} {
 			for _, fields := range []int{1, 4, 9} {
-				r := bigReport("env", n, fields)
-				md := Markdown(r, MarkdownOptions{Limit: limit})
+				r := reporttest.Big("env", n, fields)
+				md := CommentBody(r, report.MarkdownOptions{Limit: limit})
 				if len(md) > limit {
 					t.Errorf("limit %d, %d objects × %d fields: %d bytes", limit, n, fields, len(md))
 				}
-				parse(t, md).detailsBalance(t)
+				reporttest.Parse(t, md).DetailsBalance(t)
 				checkCounts(t, summaryRows(t, md)["env"], r)
 			}
 		}
@@ -251,13 +256,71 @@ func TestFoldNeverOverLimit(t *testing.T) {
 }
 
 func TestSectionIn(t *testing.T) {
-	s := NewSection(bigReport("staging", 1000, 2), MarkdownOptions{})
-	body := MergeComment(MergeComment("", NewSection(cleanReport(), MarkdownOptions{}), 0), s, MaxCommentLen)
+	s := NewSection(reporttest.Big("staging", 1000, 2), report.MarkdownOptions{})
+	body := MergeComment(MergeComment("", NewSection(reporttest.Clean(), report.MarkdownOptions{}), 0), s, MaxCommentLen)
 	if !s.In(body) {
 		t.Error("a folded section is not recognised")
 	}
-	other := NewSection(bigReport("staging", 999, 2), MarkdownOptions{})
+	other := NewSection(reporttest.Big("staging", 999, 2), report.MarkdownOptions{})
 	if other.In(body) {
 		t.Error("another report of the same environment is taken for this one")
+	}
+}
+
+func TestCommentGolden(t *testing.T) {
+	for name, r := range map[string]*report.Report{"clean": reporttest.Clean(), "mixed": reporttest.Mixed(), "offline": reporttest.Offline()} {
+		t.Run(name, func(t *testing.T) {
+			md := CommentBody(r, report.MarkdownOptions{RunURL: reporttest.RunURL})
+			golden(t, name+".md", md)
+			reporttest.NoSecrets(t, md)
+			d := reporttest.Parse(t, md)
+			d.DetailsBalance(t)
+			tables := d.Tables()
+			if len(tables) == 0 {
+				t.Fatal("no summary table")
+			}
+			sum := tables[0]
+			if fmt.Sprint(sum[0]) != fmt.Sprint(reporttest.SummaryHeader()) {
+				t.Errorf("summary header = %v, want %v", sum[0], reporttest.SummaryHeader())
+			}
+			if len(sum) != 2 || sum[1][0] != r.Environment {
+				t.Fatalf("summary rows = %v, want one row for %s", sum[1:], r.Environment)
+			}
+			for i, c := range model.Categories {
+				if got, want := sum[1][3+i], fmt.Sprint(*r.Summary.Count(c)); got != want {
+					t.Errorf("summary %s = %s, want %s", c, got, want)
+				}
+			}
+			if !strings.HasPrefix(md, CommentMarker+"\n") {
+				t.Error("the body must start with the hidden marker")
+			}
+			if !strings.Contains(md, "[workflow run]("+reporttest.RunURL+")") {
+				t.Error("no link to the run")
+			}
+		})
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	reporttest.Golden(t, filepath.Join("testdata", name), got, *update)
+}
+
+// hiddenLines are the lines the comment adds to the report's markdown: the
+// marker and each section's begin, status and end lines.
+var hiddenLines = regexp.MustCompile(`(?m)^<!-- ownership-check -->\n|^<!-- ownership-check:env=\S+:begin -->\n<!-- ownership-check:meta .* -->\n\n|^<!-- ownership-check:env=\S+:end -->\n`)
+
+// TestCommentFramesTheReport: unfolded, the comment of one report is the
+// report's markdown plus the hidden lines of the comment, nothing else.
+func TestCommentFramesTheReport(t *testing.T) {
+	for name, r := range map[string]*report.Report{"clean": reporttest.Clean(), "mixed": reporttest.Mixed(), "offline": reporttest.Offline()} {
+		o := report.MarkdownOptions{RunURL: reporttest.RunURL}
+		body := CommentBody(r, o)
+		if got, want := hiddenLines.ReplaceAllString(body, ""), report.Markdown(r, o); got != want {
+			t.Errorf("%s: the comment without its hidden lines differs from the report's markdown:\n%s\n---\n%s", name, got, want)
+		}
 	}
 }

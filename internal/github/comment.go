@@ -1,0 +1,114 @@
+package github
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/report"
+)
+
+// CommentMarker starts every body ownership-check writes, so that the
+// sticky comment can be found again among the pull request's comments.
+const CommentMarker = "<!-- ownership-check -->"
+
+// MaxCommentLen is GitHub's limit on a comment body (characters; a longer
+// body is refused with 422).
+const MaxCommentLen = 65536
+
+// CommentBody is the comment of one report alone: what `comment: new`
+// posts, and the job summary.
+func CommentBody(r *report.Report, o report.MarkdownOptions) string {
+	return RenderComment([]*Section{NewSection(r, o)}, o.Limit)
+}
+
+// MergeComment puts s into the comment body old, replacing the section of
+// the same environment and keeping every other environment's section.
+func MergeComment(old string, s *Section, limit int) string {
+	var secs []*Section
+	for _, p := range ParseSections(old) {
+		if p.Environment != s.Environment && !slices.ContainsFunc(secs, func(q *Section) bool { return q.Environment == p.Environment }) {
+			secs = append(secs, p)
+		}
+	}
+	return RenderComment(append(secs, s), limit)
+}
+
+// RenderComment writes the marker, the verdict, the summary table and the
+// sections ordered by environment. Over limit bytes (0: none) it folds this
+// run's sections first, then reduces the largest other sections to their
+// status; the summary counts are never folded.
+func RenderComment(sections []*Section, limit int) string {
+	secs := slices.Clone(sections)
+	slices.SortStableFunc(secs, func(a, b *Section) int { return strings.Compare(a.Environment, b.Environment) })
+	outs := make([]report.Outcome, len(secs))
+	for i, s := range secs {
+		outs[i] = report.Outcome{Environment: s.Environment, Status: s.Status}
+	}
+	head := CommentMarker + "\n" + report.Overview(outs)
+
+	bodies := make([]string, len(secs))
+	if limit <= 0 {
+		for i, s := range secs {
+			bodies[i] = s.best(0)
+		}
+		return head + strings.Join(bodies, "")
+	}
+
+	avail := limit - len(head)
+	var own []int
+	foreign := 0
+	for i, s := range secs {
+		if s.raw == "" {
+			own = append(own, i)
+		} else {
+			bodies[i] = s.raw
+			foreign += len(s.raw)
+		}
+	}
+	minOwn, fullOwn := 0, 0
+	for _, i := range own {
+		minOwn += secs[i].frameLen() + secs[i].own.MinLen()
+		fullOwn += secs[i].frameLen() + secs[i].own.FullLen()
+	}
+	// Another environment's section gives way when this run's sections get
+	// less than an equal share and it takes more than one.
+	fair := avail / max(len(secs), 1)
+	for {
+		budget := avail - foreign
+		if budget >= fullOwn || (budget >= fair*len(own) && budget >= minOwn) {
+			break
+		}
+		j := largestRaw(secs, bodies, func(n int) bool { return n > fair || budget < minOwn })
+		if j < 0 {
+			break
+		}
+		stub := secs[j].stub()
+		foreign -= len(bodies[j]) - len(stub)
+		bodies[j] = stub
+	}
+	if len(own) > 0 {
+		each := (avail - foreign) / len(own)
+		for _, i := range own {
+			bodies[i] = secs[i].best(max(each, 1))
+		}
+	}
+	return head + strings.Join(bodies, "")
+}
+
+// largestRaw finds the largest section read back from the comment that is
+// not yet a stub and whose size passes ok; -1 when none.
+func largestRaw(secs []*Section, bodies []string, ok func(int) bool) int {
+	j := -1
+	for i, s := range secs {
+		if s.raw == "" || bodies[i] != s.raw || !ok(len(bodies[i])) {
+			continue
+		}
+		if stub := s.stub(); len(stub) >= len(bodies[i]) {
+			continue
+		}
+		if j < 0 || len(bodies[i]) > len(bodies[j]) {
+			j = i
+		}
+	}
+	return j
+}

@@ -1,0 +1,181 @@
+package github
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/ownership-check/ownership-check/internal/report"
+)
+
+// maxSummaryLen keeps the job summary under GitHub's 1 MiB per step, with
+// room for the note about the comment.
+const maxSummaryLen = 1<<20 - 4096
+
+// commentTimeout bounds how long GitHub may take with the comment: the
+// run's own bound, whatever the caller's.
+const commentTimeout = 2 * time.Minute
+
+// Publisher puts the result of one environment's check where the workflow
+// run shows it: the JSON report file, the environment's section of the pull
+// request comment, the job summary, annotations and the outputs.
+//
+// A comment that cannot be written never fails the run: when the token may
+// not write (pull requests from forks, a workflow without
+// `pull-requests: write`) or GitHub keeps failing, the run warns, and the
+// job summary and annotations still carry the report.
+type Publisher struct {
+	Action      *githubactions.Action
+	Environment string
+	Tool        report.Tool
+	// Comment is the comment input: update (the environment's section of
+	// the one comment), new (a comment per run) or off.
+	Comment string
+	Token   string
+	// ReportDir is where the JSON report file goes (RUNNER_TEMP).
+	ReportDir string
+	// Settle: see Sticky.Settle.
+	Settle time.Duration
+	// Issues is the API the comment is written with; nil: GitHub's REST
+	// API at the runner's GITHUB_API_URL, with Token.
+	Issues Issues
+}
+
+// Publish publishes a finished check.
+func (p *Publisher) Publish(ctx context.Context, rep *report.Report) {
+	reportFile, err := p.writeReportFile(rep)
+	if err != nil {
+		p.Action.Warningf("%s", err)
+	}
+	runURL := p.runURL()
+	note := p.comment(ctx, NewSection(rep, report.MarkdownOptions{
+		RunURL: runURL, Limit: MaxCommentLen, FullReport: fullReportWhere(runURL),
+	}))
+	AddSummary(p.Action, CommentBody(rep, report.MarkdownOptions{RunURL: runURL, Limit: maxSummaryLen,
+		FullReport: "the JSON report file (`report-file` output)"})+note)
+	Annotate(p.Action, rep)
+	SetOutputs(p.Action, rep, rep.Failed, reportFile)
+}
+
+// Fail publishes a check that could not run: the environment's section of
+// the comment and the job summary say so (an earlier "no conflicts" must
+// not stand), and the error and the outputs as Error does.
+func (p *Publisher) Fail(ctx context.Context, cause error) {
+	sec := ErrorSection(p.Environment, cause, p.Tool, report.MarkdownOptions{RunURL: p.runURL()})
+	note := p.comment(ctx, sec)
+	AddSummary(p.Action, RenderComment([]*Section{sec}, maxSummaryLen)+note)
+	p.Error(cause)
+}
+
+// Error reports an error of the tool itself: an error annotation, failed,
+// and no counts (unknown, not zero).
+func (p *Publisher) Error(cause error) {
+	p.Action.Errorf("%s", cause)
+	SetOutputs(p.Action, nil, true, "")
+}
+
+func fullReportWhere(runURL string) string {
+	if runURL == "" {
+		return "the job summary and the JSON report file (`report-file` output)"
+	}
+	return fmt.Sprintf("the [job summary](%s) and the JSON report file (`report-file` output)", runURL)
+}
+
+// runURL is the workflow run's page; empty outside a runner.
+func (p *Publisher) runURL() string {
+	ghctx, err := p.Action.Context()
+	if err != nil || ghctx.Repository == "" || ghctx.RunID <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s/%s/actions/runs/%d", ghctx.ServerURL, ghctx.Repository, ghctx.RunID)
+}
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// writeReportFile writes the JSON report into ReportDir, one file per
+// environment so that jobs sharing a runner do not overwrite each other.
+func (p *Publisher) writeReportFile(rep *report.Report) (string, error) {
+	name := "ownership-check-" + unsafeFileChars.ReplaceAllString(p.Environment, "_") + ".json"
+	path := filepath.Join(p.ReportDir, name)
+	f, err := os.Create(path)
+	if err != nil {
+		return "", fmt.Errorf("report file: %w", err)
+	}
+	if err := report.WriteJSON(f, rep); err != nil {
+		f.Close()
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", fmt.Errorf("report file: %w", err)
+	}
+	return path, nil
+}
+
+// comment writes the section into the pull request's comment, as Comment
+// says. It never fails: when the comment cannot be written it warns and
+// returns a note for the job summary.
+func (p *Publisher) comment(ctx context.Context, sec *Section) string {
+	if p.Comment != "update" && p.Comment != "new" {
+		return ""
+	}
+	ghctx, err := p.Action.Context()
+	if err != nil {
+		p.Action.Warningf("no pull request comment: reading the GitHub context: %s", err)
+		return ""
+	}
+	if ghctx.EventPath == "" {
+		return ""
+	}
+	pr, ok, err := ReadPullRequest(ghctx.EventName, ghctx.EventPath)
+	if err != nil {
+		p.Action.Warningf("no pull request comment: %s", err)
+		return ""
+	}
+	if !ok {
+		p.Action.Infof("not a pull request event (%s): no comment", ghctx.EventName)
+		return ""
+	}
+	issues := p.Issues
+	if issues == nil {
+		client, err := NewClient(ghctx.APIURL, p.Token)
+		if err != nil {
+			return p.commentFailed(pr, err)
+		}
+		issues = client.Issues
+	}
+	owner, repo := ghctx.Repo()
+	sticky := &Sticky{Issues: issues, Owner: owner, Repo: repo, Number: pr.Number, Marker: CommentMarker, Settle: p.Settle}
+	ctx, cancel := context.WithTimeout(ctx, commentTimeout)
+	defer cancel()
+	var res Result
+	if p.Comment == "new" {
+		res, err = sticky.Post(ctx, RenderComment([]*Section{sec}, MaxCommentLen))
+	} else {
+		res, err = sticky.Update(ctx, func(old string) string { return MergeComment(old, sec, MaxCommentLen) }, sec.In)
+	}
+	if err != nil {
+		return p.commentFailed(pr, err)
+	}
+	p.Action.Infof("pull request #%d: comment %s (%s)", pr.Number, res.Outcome, res.URL)
+	return ""
+}
+
+func (p *Publisher) commentFailed(pr PullRequest, err error) string {
+	why := err.Error()
+	if errors.Is(err, ErrCannotComment) {
+		why = "the token may not write comments (" + Reason(err) + ")"
+		if pr.Fork {
+			why += ": pull requests from forks get a read-only token"
+		} else {
+			why += ": the workflow needs `permissions: pull-requests: write`"
+		}
+	}
+	p.Action.Warningf("pull request #%d: no comment written, the report is in the job summary and annotations: %s", pr.Number, why)
+	return fmt.Sprintf("\n> [!NOTE]\n> The pull request comment could not be written: %s\n", why)
+}

@@ -1,0 +1,144 @@
+package github
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/report"
+)
+
+// Section is one environment's part of the comment. A matrix of
+// environments shares one comment, each job rewriting only its own section
+// between hidden begin and end lines; the status of every section is kept
+// in a hidden line so that the summary at the top can be rebuilt from the
+// comment alone.
+type Section struct {
+	Environment string
+	Status      report.Status
+	RunURL      string
+	// Digest identifies the content of the section whatever it was folded
+	// to, so that a job can tell its own section in a comment.
+	Digest string
+
+	own *report.Section // set for the section this run renders
+	raw string          // set for a section read back from a comment
+}
+
+// sectionMeta is the hidden status line of a section.
+type sectionMeta struct {
+	Environment string `json:"environment"`
+	report.Status
+	RunURL string `json:"run,omitempty"`
+	Digest string `json:"digest"`
+}
+
+// NewSection is the section of a finished check.
+func NewSection(r *report.Report, o report.MarkdownOptions) *Section {
+	return ownSection(report.NewSection(r, o))
+}
+
+// ErrorSection says that the check of env could not run, and why: the
+// comment must not keep claiming an earlier result.
+func ErrorSection(env string, err error, tool report.Tool, o report.MarkdownOptions) *Section {
+	return ownSection(report.ErrorSection(env, err, tool, o))
+}
+
+func ownSection(s *report.Section) *Section {
+	return &Section{Environment: s.Environment, Status: s.Status, RunURL: s.RunURL, Digest: s.Digest, own: s}
+}
+
+// In tells whether body holds this section (at any fold level).
+func (s *Section) In(body string) bool {
+	for _, p := range ParseSections(body) {
+		if p.Environment == s.Environment && p.Digest == s.Digest {
+			return true
+		}
+	}
+	return false
+}
+
+func beginMarker(env string) string {
+	return fmt.Sprintf("<!-- ownership-check:env=%s:begin -->", url.QueryEscape(env))
+}
+
+func endMarker(env string) string {
+	return fmt.Sprintf("<!-- ownership-check:env=%s:end -->", url.QueryEscape(env))
+}
+
+func (s *Section) metaLine() string {
+	// json.Marshal escapes "<" and ">", so no value can close the comment.
+	b, _ := json.Marshal(sectionMeta{Environment: s.Environment, Status: s.Status, RunURL: s.RunURL, Digest: s.Digest})
+	return fmt.Sprintf("<!-- ownership-check:meta %s -->", b)
+}
+
+// open and close frame the section's markdown in the comment.
+func (s *Section) open() string  { return beginMarker(s.Environment) + "\n" + s.metaLine() + "\n\n" }
+func (s *Section) close() string { return endMarker(s.Environment) + "\n" }
+
+func (s *Section) frameLen() int { return len(s.open()) + len(s.close()) }
+
+// best is the section framed, in the most detailed form within budget
+// bytes (budget <= 0: no limit). A section read back from a comment is kept
+// as it was, or reduced to its status when it does not fit.
+func (s *Section) best(budget int) string {
+	if s.raw != "" {
+		if budget <= 0 || len(s.raw) <= budget {
+			return s.raw
+		}
+		return s.stub()
+	}
+	if budget > 0 {
+		// Never 0, which would mean no limit: a budget the frame uses up
+		// leaves the most folded form.
+		budget = max(budget-s.frameLen(), 1)
+	}
+	return s.open() + s.own.Render(budget) + s.close()
+}
+
+// stub is what is left of another environment's section that does not fit:
+// its status, which the summary table shows too, and where to read it.
+func (s *Section) stub() string {
+	where := "its run's job summary"
+	if s.RunURL != "" {
+		where = fmt.Sprintf("the job summary of [its run](%s)", s.RunURL)
+	}
+	return s.open() + report.Heading(s.Environment, s.Status) +
+		fmt.Sprintf("_Details folded to fit GitHub's comment size limit: see %s._\n\n", where) + s.close()
+}
+
+var (
+	beginRE = regexp.MustCompile(`<!-- ownership-check:env=(\S+?):begin -->`)
+	metaRE  = regexp.MustCompile(`<!-- ownership-check:meta (\{.*\}) -->`)
+)
+
+// ParseSections reads the sections of a comment body. A section whose
+// markers or status line are damaged is dropped: it is rebuilt by its
+// environment's next run.
+func ParseSections(body string) []*Section {
+	var out []*Section
+	for _, m := range beginRE.FindAllStringSubmatchIndex(body, -1) {
+		env, err := url.QueryUnescape(body[m[2]:m[3]])
+		if err != nil {
+			continue
+		}
+		rest := body[m[0]:]
+		end := strings.Index(rest, endMarker(env))
+		if end < 0 {
+			continue
+		}
+		raw := rest[:end+len(endMarker(env))]
+		mm := metaRE.FindStringSubmatch(raw)
+		if mm == nil {
+			continue
+		}
+		var meta sectionMeta
+		if err := json.Unmarshal([]byte(mm[1]), &meta); err != nil || meta.Environment != env {
+			continue
+		}
+		out = append(out, &Section{Environment: env, Status: meta.Status, RunURL: meta.RunURL, Digest: meta.Digest, raw: raw + "\n"})
+	}
+	return out
+}
