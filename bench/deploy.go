@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -14,6 +13,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/retry"
 )
 
@@ -34,13 +34,13 @@ func deploy(ctx context.Context, kc *kube.Client, objs []object, concurrency int
 			rest = append(rest, o)
 		}
 	}
-	if err := parallel(concurrency, first, func(o object) error { return apply(ctx, kc, o) }); err != nil {
+	if err := each(concurrency, first, func(o object) error { return apply(ctx, kc, o) }); err != nil {
 		return err
 	}
 	if err := waitKind(ctx, kc, schema.GroupVersionKind{Group: crdGroup, Version: "v1", Kind: "Widget"}); err != nil {
 		return err
 	}
-	return parallel(concurrency, rest, func(o object) error { return apply(ctx, kc, o) })
+	return each(concurrency, rest, func(o object) error { return apply(ctx, kc, o) })
 }
 
 func apply(ctx context.Context, kc *kube.Client, o object) error {
@@ -87,7 +87,7 @@ func driftAll(ctx context.Context, kc *kube.Client, objs []object, concurrency i
 			drifted = append(drifted, o)
 		}
 	}
-	return len(drifted), parallel(concurrency, drifted, func(o object) error { return drift(ctx, kc, o) })
+	return len(drifted), each(concurrency, drifted, func(o object) error { return drift(ctx, kc, o) })
 }
 
 func drift(ctx context.Context, kc *kube.Client, o object) error {
@@ -125,35 +125,15 @@ func resource(kc *kube.Client, o object) (dynamic.ResourceInterface, error) {
 	return kc.Resource(gv.WithKind(o.kind()), o.namespace())
 }
 
-// parallel calls f on every item, concurrency at a time, and returns the
-// first error.
-func parallel[T any](concurrency int, items []T, f func(T) error) error {
-	work := make(chan T)
-	errs := make(chan error, concurrency)
-	var wg sync.WaitGroup
-	for range concurrency {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for it := range work {
-				if err := f(it); err != nil {
-					select {
-					case errs <- err:
-					default:
-					}
-				}
-			}
-		}()
+// each calls f on every item, concurrency at a time, and returns the first
+// error.
+func each[T any](concurrency int, items []T, f func(T) error) error {
+	errs := make([]error, len(items))
+	parallel.For(len(items), concurrency, func(i int) { errs[i] = f(items[i]) })
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
-	for _, it := range items {
-		work <- it
-	}
-	close(work)
-	wg.Wait()
-	select {
-	case err := <-errs:
-		return err
-	default:
-		return nil
-	}
+	return nil
 }

@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -27,6 +26,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/ownership-check/ownership-check/internal/parallel"
 )
 
 // Request is one PATCH; the bench writes them.
@@ -72,27 +73,15 @@ func run(args []string) error {
 	start := time.Now()
 	var failed atomic.Int32
 	var first atomic.Value
-	work := make(chan Request)
-	var wg sync.WaitGroup
-	for range concurrency {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := range work {
-				ri := dyn.Resource(r.GVR).Namespace(r.Namespace)
-				if _, err := ri.Patch(ctx, r.Name, types.ApplyPatchType, r.Body, opts); err != nil {
-					if failed.Add(1) == 1 {
-						first.Store(fmt.Errorf("%s/%s: %w", r.Namespace, r.Name, err))
-					}
-				}
+	parallel.For(len(reqs), concurrency, func(i int) {
+		r := reqs[i]
+		ri := dyn.Resource(r.GVR).Namespace(r.Namespace)
+		if _, err := ri.Patch(ctx, r.Name, types.ApplyPatchType, r.Body, opts); err != nil {
+			if failed.Add(1) == 1 {
+				first.Store(fmt.Errorf("%s/%s: %w", r.Namespace, r.Name, err))
 			}
-		}()
-	}
-	for _, r := range reqs {
-		work <- r
-	}
-	close(work)
-	wg.Wait()
+		}
+	})
 	if n := failed.Load(); n > 0 {
 		return fmt.Errorf("%d PATCHes failed, the first: %v", n, first.Load())
 	}
