@@ -11,17 +11,16 @@ import (
 // DefaultFailOn is the spec's default set of categories that fail the check.
 const DefaultFailOn = "drift,taking-conflict,update-conflict,split-ownership,error"
 
-// failOnNames are the words --fail-on accepts; "error" stands for every
-// object that could not be checked (dry-run-error).
-var failOnNames = map[string][]model.Category{
-	"drift":           {model.Drift},
-	"taking-conflict": {model.TakingConflict},
-	"update-conflict": {model.UpdateConflict},
-	"split-ownership": {model.SplitOwnership},
-	"reset":           {model.Reset},
-	"error":           {model.DryRunError},
-	"anomaly":         {model.Anomaly},
-}
+// failOnNames are the words --fail-on accepts: every category of the spec
+// (model.Categories), and "error" for dry-run-error, the objects that could
+// not be checked.
+var failOnNames = func() map[string][]model.Category {
+	m := map[string][]model.Category{"error": {model.DryRunError}}
+	for _, c := range model.Categories {
+		m[string(c)] = []model.Category{c}
+	}
+	return m
+}()
 
 // FailPolicy is the set of categories that fail the check.
 type FailPolicy map[model.Category]bool

@@ -35,6 +35,25 @@ func TestParseFailOn(t *testing.T) {
 	}
 }
 
+// Every category of the spec can fail the check: an object deleted out of
+// band is a drift, and a team may want new or removed objects reviewed too.
+func TestParseFailOnEveryCategory(t *testing.T) {
+	for _, c := range model.Categories {
+		p, err := ParseFailOn(string(c))
+		if err != nil {
+			t.Errorf("--fail-on %s: %v", c, err)
+			continue
+		}
+		if len(p) != 1 || !p[c] {
+			t.Errorf("--fail-on %s = %v", c, p)
+		}
+	}
+	p, err := ParseFailOn("new,removed,error")
+	if err != nil || !p[model.New] || !p[model.Removed] || !p[model.DryRunError] {
+		t.Fatalf("new,removed,error = %v, %v", p, err)
+	}
+}
+
 func TestFailPolicyFails(t *testing.T) {
 	p, _ := ParseFailOn("reset")
 	in := newAnalysis(Options{}, "cluster", nil, secrets.Hasher{}, p, nil, nil)

@@ -77,7 +77,7 @@ func offlineNote(snap *snapshot.Snapshot) string {
 	if !snap.Index.DeployedAt.IsZero() {
 		when = " (deployed " + snap.Index.DeployedAt.UTC().Format("2006-01-02T15:04:05Z") + ")"
 	}
-	return fmt.Sprintf("offline engine: the cluster is taken to be as snapshot %s%s left it. Changes made since (drift, conflicts with other managers) cannot be seen, and the API server's defaulting, validation and admission do not run, so no dry-run error is predicted: a split-owned item shows as split-ownership only", shortCommit(snap.Commit), when)
+	return fmt.Sprintf("offline engine: the cluster is taken to be as snapshot %s%s left it. Changes made since (drift, objects deleted by hand, conflicts with other managers) cannot be seen, and the API server's defaulting, validation and admission do not run, so no dry-run error is predicted: a split-owned item shows as split-ownership only", shortCommit(snap.Commit), when)
 }
 
 func shortCommit(c string) string {

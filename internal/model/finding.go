@@ -19,6 +19,11 @@ const (
 	Anomaly        Category = "anomaly"
 )
 
+// WholeObject is the path of a finding about the whole object rather than
+// one field: an object deleted out of band is one drift on WholeObject,
+// since every one of its paths is row 13.
+const WholeObject = "."
+
 // Categories lists every category in report order: warnings and errors
 // first, then notes.
 var Categories = []Category{

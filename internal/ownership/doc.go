@@ -86,7 +86,11 @@
 //     has at all, where a field would go (M alone owns it) and another
 //     manager owns other fields (seed 004). Only the outermost such unit is
 //     reported; the message names the migrate command.
-//   - new: Live nil, Desired set. No per-path findings (every path is new).
+//   - new: Live nil, Desired set, and the snapshot does not have the object
+//     deployed. No per-path findings (every path is new).
+//   - deleted out of band: Live nil, Desired set, and the snapshot has the
+//     object deployed: every path is row 13, so it is one drift finding on
+//     the path "." (model.WholeObject), without values.
 //   - removed: Desired nil, and the snapshot has the object.
 //
 // Managers on a finding are the path's owners in live other than M.

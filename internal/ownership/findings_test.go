@@ -256,8 +256,21 @@ func TestNewAndRemoved(t *testing.T) {
 	}
 	r = analyze(t, Input{Desired: manifest(t, "web-scaled"), Applied: manifest(t, "web-scaled"),
 		Deployed: captured(t, "deploy-scaled.applied.live"), Predicted: captured(t, "deploy-new.predicted")})
-	if len(r.Findings) != 1 || r.Findings[0].Category != model.New || !strings.Contains(r.Findings[0].Message, "deleted since") {
-		t.Fatalf("recreated:\n%s", dump(t, r))
+	// Deleted out of band: one drift on the whole object, row 13.
+	if len(r.Findings) != 1 || r.Findings[0].Category != model.Drift || r.Findings[0].Path != model.WholeObject ||
+		r.Findings[0].Transition == nil || r.Findings[0].Row != 13 ||
+		!strings.Contains(r.Findings[0].Message, "deleted since the last deploy") ||
+		!strings.Contains(r.Findings[0].Message, "the deploy creates it again") {
+		t.Fatalf("deleted out of band:\n%s", dump(t, r))
+	}
+	if f := r.Findings[0]; f.DeployedValue != nil || f.LiveValue != nil || f.DesiredValue != nil || len(f.Managers) != 0 {
+		t.Fatalf("deleted out of band carries values or managers:\n%s", dump(t, r))
+	}
+	// A snapshot with only the applied config does not say the object was
+	// there: new, with the anomaly about the incomplete record.
+	r = analyze(t, Input{Desired: manifest(t, "web-scaled"), Applied: manifest(t, "web-scaled"), Predicted: captured(t, "deploy-new.predicted")})
+	if len(r.Findings) != 2 || r.Findings[0].Category != model.Anomaly || r.Findings[1].Category != model.New {
+		t.Fatalf("applied only, gone:\n%s", dump(t, r))
 	}
 	r = analyze(t, Input{Applied: manifest(t, "web-scaled"), Deployed: captured(t, "deploy-scaled.applied.live"), Live: captured(t, "deploy-scaled.live")})
 	if len(r.Findings) != 1 || r.Findings[0].Category != model.Removed || r.Findings[0].Path != "" {

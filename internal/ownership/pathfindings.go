@@ -15,6 +15,10 @@ func (a *analysis) findings() []model.Finding {
 			out = append(out, a.removedFinding())
 		}
 		return sortFindings(out)
+	case a.in.Live == nil && a.in.Deployed != nil:
+		// Deleted out of band: every path is row 13 (the deploy owned it,
+		// owns it again, someone else removed it), one finding says it.
+		return sortFindings(append(out, a.deletedFinding()))
 	case a.in.Live == nil:
 		// Every path would read as new; one finding says it better.
 		return sortFindings(append(out, a.newFinding()))
@@ -110,12 +114,24 @@ func (a *analysis) setValues(f *model.Finding, v pathValues) {
 }
 
 func (a *analysis) newFinding() model.Finding {
-	msg := "not in the cluster: the deploy creates it"
-	if a.in.Deployed != nil {
-		msg = "not in the cluster although the last deploy left it there (deleted since?): the deploy creates it again"
-	}
-	return model.Finding{Category: model.New, Message: msg}
+	return model.Finding{Category: model.New, Message: "not in the cluster: the deploy creates it"}
 }
+
+// deletedFinding is the one drift of an object the last deploy left in the
+// cluster and someone deleted since. It carries no values: the whole
+// object is the value, and for a Secret none may be shown.
+func (a *analysis) deletedFinding() model.Finding {
+	t := model.NewTransition(true, true, false, true)
+	return model.Finding{
+		Category:   model.Drift,
+		Transition: &t,
+		Path:       model.WholeObject,
+		Message:    DeletedMessage,
+	}
+}
+
+// DeletedMessage words an object deleted out of band.
+const DeletedMessage = "deleted since the last deploy (the last deploy left it in the cluster, and it is gone); the deploy creates it again"
 
 func (a *analysis) removedFinding() model.Finding {
 	msg := "no longer in the rendered config, but the last deploy applied it: the deploy stops managing it"

@@ -124,6 +124,29 @@ func TestSecretUnchangedIsSilent(t *testing.T) {
 	}
 }
 
+// A Secret deleted out of band is one drift on the whole object; neither
+// a value nor a hash goes with it.
+func TestSecretDeletedOutOfBand(t *testing.T) {
+	h, _ := secrets.New("test-salt-0123456789", nil)
+	desired := manifest(t, "secret")
+	if err := unstructured.SetNestedField(desired.Object, base64.StdEncoding.EncodeToString([]byte(canary)), "data", "password"); err != nil {
+		t.Fatal(err)
+	}
+	r := analyze(t, Input{
+		Desired: h.Redact(desired), Applied: h.Redact(manifest(t, "secret")),
+		Deployed: h.Redact(captured(t, "secret.live")), Predicted: h.Redact(captured(t, "secret.predicted")),
+	})
+	if len(r.Findings) != 1 || r.Findings[0].Category != model.Drift || r.Findings[0].Path != model.WholeObject {
+		t.Fatalf("deleted Secret:\n%s", dump(t, r))
+	}
+	out := dump(t, r)
+	for _, leak := range []string{canary, base64.StdEncoding.EncodeToString([]byte(canary)), "ZHVtbXkt", h.Algorithm() + ":", "Value"} {
+		if strings.Contains(out, leak) {
+			t.Errorf("finding contains %q:\n%s", leak, out)
+		}
+	}
+}
+
 func TestHiddenPath(t *testing.T) {
 	for p, want := range map[string]bool{
 		".data.password":             true,

@@ -85,6 +85,9 @@ func valueFreeMessage(f model.Finding) string {
 		managers = append(managers, ow.Manager)
 	}
 	msg := sentence(f.Category, paths, managers, f.Transition)
+	if f.Path == model.WholeObject {
+		return msg
+	}
 	if f.Category == model.Drift || f.Category == model.UpdateConflict || f.Category == model.TakingConflict {
 		msg += " (value hidden)"
 	}
@@ -98,6 +101,9 @@ func sentence(c model.Category, paths []string, managers []model.Manager, t *mod
 	m := listManagers(managers)
 	switch c {
 	case model.Drift:
+		if n == 1 && paths[0] == model.WholeObject {
+			return "deleted since the last deploy; the deploy creates it again"
+		}
 		return fmt.Sprintf("%s changed by %s since the last deploy; the deploy reverts %s", p, m, it)
 	case model.TakingConflict:
 		return fmt.Sprintf("the deploy takes %s from %s and overwrites the value%s %s set", p, m, pick(n, "", "s"), pick(len(uniqueNames(managers)), "it", "they"))

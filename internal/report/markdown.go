@@ -103,7 +103,7 @@ func mdTable(o Object, groups []Group) string {
 	var b strings.Builder
 	for _, g := range groups {
 		for _, f := range g.Findings {
-			if f.Path == "" {
+			if wholeObject(f) {
 				continue
 			}
 			if b.Len() == 0 {

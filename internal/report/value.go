@@ -41,7 +41,17 @@ func truncate(s string, n int) string {
 // hasValues tells whether the finding is about a value change worth the
 // deployed → live → desired column.
 func hasValues(f model.Finding) bool {
+	if wholeObject(f) {
+		return false
+	}
 	return f.Transition != nil || f.DeployedValue != nil || f.LiveValue != nil || f.DesiredValue != nil
+}
+
+// wholeObject tells whether a finding is about the object rather than a
+// field (new, a dry-run error, an object deleted out of band): its bullet
+// says all there is.
+func wholeObject(f model.Finding) bool {
+	return f.Path == "" || f.Path == model.WholeObject
 }
 
 // change is "deployed → live → desired" with each value formatted.
