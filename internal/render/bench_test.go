@@ -22,8 +22,10 @@ import (
 //	go test ./internal/render -short -run '^$' -bench 500 -benchmem
 //
 // BenchmarkKrusty500 is kustomize alone (no scan, no guarded file system,
-// no identity or ignore step), BenchmarkKrustyOrigins500 kustomize with
-// origin annotations (what Render asks of it), to show what costs what.
+// no identity or ignore step), as Render runs it; BenchmarkKrustyOrigins500
+// kustomize with origin annotations, which Render asks for only when the
+// scan cannot tell an object's source (see sources.go), to show what costs
+// what.
 // Besides wall time each reports cpu-ms/op, the CPU time used (kubectl's
 // as its process's user + system time), which a busy machine disturbs
 // less; compare that.

@@ -120,10 +120,11 @@ func (g *guardFS) original(real string) ([]byte, bool) {
 	return data, ok
 }
 
-// buildFS is the guarded file system as one build sees it: with its
-// top-level kustomization patched (origin annotations turned on). Each
-// build has its own, so builds side by side, one of them perhaps another's
-// base, read every other kustomization as it is on disk.
+// buildFS is the guarded file system as a build run for its sources sees
+// it (originsOf): with its top-level kustomization patched (origin
+// annotations turned on). Each such build has its own, so builds side by
+// side, one of them perhaps another's base, read every other kustomization
+// as it is on disk.
 type buildFS struct {
 	*guardFS
 	kustomization string // resolved path

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
@@ -14,11 +15,13 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/yaml"
 )
 
-// Annotations kustomize adds for its own bookkeeping when asked to; they
-// are not part of what the deploy applies.
+// Annotations kustomize adds for its own bookkeeping; they are not part of
+// what the deploy applies (see bookkeeping).
 const (
 	originAnnotation          = "config.kubernetes.io/origin"
 	transformationsAnnotation = "alpha.config.kubernetes.io/transformations"
@@ -32,6 +35,8 @@ type kustomizer struct {
 	fs    *guardFS
 	opts  config.KustomizeOptions
 	lines *lineIndex
+	// originBuilds counts the builds run again for sources (originsOf).
+	originBuilds atomic.Int32
 }
 
 func newKustomizer(fs *guardFS, opts config.KustomizeOptions) *kustomizer {
@@ -66,11 +71,12 @@ func (k *kustomizer) krustyOptions() *krusty.Options {
 // preparedBuild is a kustomization that passed the scan, ready for krusty.
 type preparedBuild struct {
 	dir string // resolved, absolute
-	fs  *buildFS
 	// objects is what the scan counted: the size of the build.
 	objects int
 	// customSchema: some kustomization it reaches sets openapi.
 	customSchema bool
+	// sources is what the scan read, to tell where objects come from.
+	sources *buildSources
 }
 
 // build renders the kustomization in dir (resolved, absolute).
@@ -82,56 +88,130 @@ func (k *kustomizer) build(dir string) ([]rawObject, error) {
 	return k.run(b)
 }
 
-// prepare scans the kustomization in dir and everything it reaches, and
-// gives it a view of the file system with origin annotations turned on.
+// prepare scans the kustomization in dir and everything it reaches.
 func (k *kustomizer) prepare(dir string) (*preparedBuild, error) {
-	s := &scanner{fs: k.fs, opts: k.opts, counts: map[string]int{}, lines: k.lines, pluginDir: k.build}
+	s := &scanner{fs: k.fs, opts: k.opts, counts: map[string]int{}, lines: k.lines, pluginDir: k.build, sources: newBuildSources()}
 	n, err := s.scanDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	fs, err := k.withOrigins(kustomizationFile(dir))
+	return &preparedBuild{dir: dir, objects: n, customSchema: s.customSchema, sources: s.sources}, nil
+}
+
+// run builds a prepared kustomization with krusty, as kubectl kustomize
+// does (no origin annotations), and finds each object's source.
+func (k *kustomizer) run(b *preparedBuild) ([]rawObject, error) {
+	m, err := k.krusty(b.customSchema, k.fs, b.dir)
 	if err != nil {
 		return nil, err
 	}
-	return &preparedBuild{dir: dir, fs: fs, objects: n, customSchema: s.customSchema}, nil
-}
-
-// run builds a prepared kustomization with krusty.
-func (k *kustomizer) run(b *preparedBuild) ([]rawObject, error) {
-	m, err := runKrusty(b.customSchema, func() (resmap.ResMap, error) {
-		return krusty.MakeKustomizer(k.krustyOptions()).Run(b.fs, b.dir)
-	})
-	if err != nil {
-		return nil, k.explain(b.dir, err)
-	}
-	kfile := k.fs.boundary.rel(b.fs.kustomization)
+	kfile := k.fs.boundary.rel(kustomizationFile(b.dir))
 	out := make([]rawObject, 0, m.Size())
+	ids := make([]resid.ResId, 0, m.Size())
+	var matcher *sourceMatcher
+	if !b.sources.opaque {
+		matcher = newSourceMatcher(b.sources, b.dir, k.lines)
+	}
+	var unknown []int // objects whose source only origin annotations tell
 	for _, res := range m.Resources() {
+		// The kustomization itself may ask for origin annotations.
 		origin, err := res.GetOrigin()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: origin: %w", kfile, res.CurId(), err)
 		}
-		j, err := res.MarshalJSON()
+		obj, err := resourceObject(res)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", kfile, res.CurId(), err)
 		}
-		var obj map[string]any
-		if err := utiljson.Unmarshal(j, &obj); err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", kfile, res.CurId(), err)
-		}
-		stripBuildAnnotations(obj)
 		r := rawObject{obj: obj, source: kfile}
-		k.locate(&r, b.dir, origin)
+		switch {
+		case origin != nil:
+			k.locate(&r, b.dir, origin)
+		case matcher == nil:
+			unknown = append(unknown, len(out))
+		default:
+			loc, ok := matcher.match(res.GetKind(), res.GetName())
+			if ok {
+				k.place(&r, loc)
+			} else {
+				unknown = append(unknown, len(out))
+			}
+		}
 		out = append(out, r)
+		ids = append(ids, res.CurId())
+	}
+	if matcher != nil && !matcher.consistent() {
+		unknown = unknown[:0]
+		for i := range out {
+			unknown = append(unknown, i)
+		}
+	}
+	if len(unknown) > 0 {
+		if err := k.originsOf(b, out, ids, unknown); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
 
+// krusty runs kustomize on dir through fs.
+func (k *kustomizer) krusty(customSchema bool, fs filesys.FileSystem, dir string) (resmap.ResMap, error) {
+	m, err := runKrusty(customSchema, func() (resmap.ResMap, error) {
+		return krusty.MakeKustomizer(k.krustyOptions()).Run(fs, dir)
+	})
+	if err != nil {
+		return nil, k.explain(dir, err)
+	}
+	return m, nil
+}
+
+// resourceObject is a built object as JSON values, without bookkeeping.
+func resourceObject(res *resource.Resource) (map[string]any, error) {
+	j, err := res.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var obj map[string]any
+	if err := utiljson.Unmarshal(j, &obj); err != nil {
+		return nil, err
+	}
+	stripBookkeeping(obj)
+	return obj, nil
+}
+
+// originsOf builds the kustomization again with origin annotations, to
+// find the sources of the objects out[i] (identified by ids[i]) for i in
+// which. Its objects are
+// used for nothing else: origin annotations are bookkeeping that a
+// replacement can copy into an object, and the output is what kubectl
+// kustomize builds.
+func (k *kustomizer) originsOf(b *preparedBuild, out []rawObject, ids []resid.ResId, which []int) error {
+	k.originBuilds.Add(1)
+	fs, err := k.withOrigins(kustomizationFile(b.dir))
+	if err != nil {
+		return err
+	}
+	m, err := k.krusty(b.customSchema, fs, b.dir)
+	if err != nil {
+		return err
+	}
+	origins := make(map[resid.ResId]*resource.Origin, m.Size())
+	for _, res := range m.Resources() {
+		o, err := res.GetOrigin()
+		if err != nil {
+			return fmt.Errorf("%s: %s: origin: %w", k.fs.boundary.rel(kustomizationFile(b.dir)), res.CurId(), err)
+		}
+		origins[res.CurId()] = o
+	}
+	for _, i := range which {
+		k.locate(&out[i], b.dir, origins[ids[i]])
+	}
+	return nil
+}
+
 // withOrigins makes kustomize record each object's source file: the
 // top-level kustomization is read with originAnnotations added to its
-// buildMetadata (only in this build's view of the file system; the
-// annotations are stripped afterwards).
+// buildMetadata (only in this build's view of the file system).
 func (k *kustomizer) withOrigins(file string) (*buildFS, error) {
 	data, err := k.fs.ReadFile(file)
 	if err != nil {
@@ -185,28 +265,20 @@ func (k *kustomizer) locate(r *rawObject, dir string, o *resource.Origin) {
 	}
 }
 
+// place sets the source file and line from a location the scan knows.
+func (k *kustomizer) place(r *rawObject, loc location) {
+	r.source = k.fs.boundary.rel(loc.file)
+	if loc.generator != "" {
+		r.line = k.lines.generatorLine(loc.file, loc.generator, nameOf(r.obj))
+		return
+	}
+	r.line = loc.line
+}
+
 func nameOf(obj map[string]any) string {
 	meta, _ := obj["metadata"].(map[string]any)
 	name, _ := meta["name"].(string)
 	return name
-}
-
-// stripBuildAnnotations removes kustomize's bookkeeping annotations, and
-// the annotations map when nothing else was in it.
-func stripBuildAnnotations(obj map[string]any) {
-	meta, _ := obj["metadata"].(map[string]any)
-	ann, _ := meta["annotations"].(map[string]any)
-	if len(ann) == 0 {
-		return
-	}
-	for key := range ann {
-		if key == originAnnotation || key == transformationsAnnotation || strings.HasPrefix(key, internalAnnotationPrefix) {
-			delete(ann, key)
-		}
-	}
-	if len(ann) == 0 {
-		delete(meta, "annotations")
-	}
 }
 
 // explain turns kustomize's refusals (the backstop behind the scanner) into

@@ -55,6 +55,8 @@ type scanner struct {
 	pluginDir func(dir string) ([]rawObject, error)
 	// customSchema is set when a kustomization scanned sets openapi.
 	customSchema bool
+	// sources records what the build reads, to tell objects' sources.
+	sources *buildSources
 }
 
 // kustomizationFile finds the kustomization file of a directory; "" when
@@ -90,7 +92,7 @@ func (s *scanner) scanDir(dir string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	c := kcheck{s: s, dir: dir, file: s.fs.boundary.rel(file)}
+	c := kcheck{s: s, dir: dir, file: s.fs.boundary.rel(file), sources: s.sources.add(dir, file, k)}
 	if err := c.run(k); err != nil {
 		return 0, err
 	}
@@ -127,6 +129,7 @@ type kcheck struct {
 	dir     string // resolved directory of the kustomization
 	file    string // as users see it
 	objects int    // objects the kustomization yields, so far
+	sources *dirSources
 }
 
 func (c *kcheck) run(k *types.Kustomization) error {
@@ -144,6 +147,7 @@ func (c *kcheck) run(k *types.Kustomization) error {
 			return err
 		}
 		c.objects += n
+		c.subdir(r)
 	}
 	c.objects += len(k.ConfigMapGenerator) + len(k.SecretGenerator) + len(k.HelmCharts)
 	var files []namedRef
@@ -305,13 +309,27 @@ func (c *kcheck) resource(field, ref string) error {
 				}
 				n, err := c.s.manifestObjects(real)
 				c.objects += n
+				c.sources.files = append(c.sources.files, real)
 				return err
 			}
 		}
 	}
 	n, err := c.base(field, ref)
 	c.objects += n
+	c.subdir(ref)
 	return err
+}
+
+// subdir records a base or component the build reads; a remote one is
+// not read here, so its objects' sources are unknown to the scan.
+func (c *kcheck) subdir(ref string) {
+	if isRemote(ref) {
+		c.s.sources.opaque = true
+		return
+	}
+	if real := c.target(ref); real != "" {
+		c.sources.subdirs = append(c.sources.subdirs, real)
+	}
 }
 
 // manifestObjects parses a resource file (resolved) and counts its
