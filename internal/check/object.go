@@ -22,6 +22,7 @@ const ReasonCheckFailed = "CheckFailed"
 // object analyses one rendered object with what the engine said about it.
 func (in analysis) object(res predict.Result) report.Object {
 	ro := reportObject(res.Object.Object, res.Object.Source, res.Object.Line)
+	ro.Notes = res.Object.Notes
 	ro.Baseline = ownership.BaselineLive
 	if in.entry(res.Object.ID) != nil {
 		ro.Baseline = ownership.BaselineSnapshot

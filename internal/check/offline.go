@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/kube"
@@ -38,7 +36,7 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 		return nil, err
 	}
 	objs, err := render.Render(ctx, o.Paths, render.Options{
-		Namespace: offlineNamespace(o.Target), Scope: snapshotScopes(snap.Schemas), Config: cfg,
+		Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg,
 	})
 	if err != nil {
 		return nil, err
@@ -98,24 +96,4 @@ func offlineNamespace(t Target) string {
 		return ns
 	}
 	return "default"
-}
-
-// schemaScopes answers the render's scope questions from the snapshot's
-// CRDs; other kinds fall back to the render's CRDs and the built-in list.
-type schemaScopes map[schema.GroupKind]bool
-
-func snapshotScopes(crds map[schema.GroupKind]*unstructured.Unstructured) render.ScopeResolver {
-	s := schemaScopes{}
-	for gk, c := range crds {
-		scope, _, _ := unstructured.NestedString(c.Object, "spec", "scope")
-		s[gk] = scope != "Cluster"
-	}
-	return s
-}
-
-func (s schemaScopes) IsNamespaced(gvk schema.GroupVersionKind) (bool, error) {
-	if ns, ok := s[gvk.GroupKind()]; ok {
-		return ns, nil
-	}
-	return false, &meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gvk.Version}}
 }

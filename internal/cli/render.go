@@ -28,7 +28,9 @@ is exactly what the deploy should apply, e.g.
 
 A cluster is optional: when a kubeconfig is available, its context gives the
 default namespace and discovery tells which kinds are namespaced; otherwise
-"default" and a built-in list of cluster-scoped kinds are used.`,
+"default" and a built-in list of cluster-scoped kinds are used, with the
+CustomResourceDefinitions of the render. A custom kind nothing knows is
+taken as namespaced, and a "# Note:" comment says the scope was guessed.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return &ExitCodeError{Code: ExitError, Err: fmt.Errorf("render: no PATH given: pass kustomization directories, directories of YAML files or YAML files")}

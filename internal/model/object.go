@@ -12,4 +12,7 @@ type Object struct {
 	Source string
 	// Line is the 1-based line of the object's document in Source; 0 when unknown.
 	Line int
+	// Notes are caveats about the object that do not fail the check, such
+	// as a scope guessed for want of anything that knows it.
+	Notes []string
 }

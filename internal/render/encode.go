@@ -40,6 +40,9 @@ func EncodeWith(w io.Writer, objs []model.Object, o EncodeOptions) error {
 				fmt.Fprintf(bw, "# Source: %s\n", obj.Source)
 			}
 		}
+		for _, n := range obj.Notes {
+			fmt.Fprintf(bw, "# Note: %s\n", n)
+		}
 		content := obj.Object.Object
 		if !o.ShowSecrets && obj.ID.IsSecret() {
 			content = model.HideValues(content)

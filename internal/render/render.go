@@ -32,6 +32,8 @@ type Options struct {
 	// Scope tells which kinds are namespaced. nil: the CRDs of the same
 	// render, then a built-in list of cluster-scoped kinds. A kind the
 	// resolver does not know (meta.IsNoMatchError) falls back the same way.
+	// A custom kind none of them knows is taken as namespaced, with a note
+	// on each of its objects (model.Object.Notes).
 	Scope ScopeResolver
 	// Config holds the ignore rules and the kustomize features enabled;
 	// nil is the secure default.
@@ -115,7 +117,7 @@ func finish(raws []rawObject, opts Options, cfg *config.Config) ([]model.Object,
 			continue
 		}
 		gvk := u.GroupVersionKind()
-		namespaced, err := sc.namespaced(gvk)
+		namespaced, guessed, err := sc.namespaced(gvk)
 		if err != nil {
 			fail(fmt.Errorf("%s: %s %s: scope: %w", r.where(), gvk.Kind, u.GetName(), err))
 			continue
@@ -135,7 +137,11 @@ func finish(raws []rawObject, opts Options, cfg *config.Config) ([]model.Object,
 		}
 		seen[id] = r
 		removeIgnored(u.Object, cfg.IgnoredPaths(id.Group, id.Kind, id.Namespace, id.Name))
-		out = append(out, model.Object{ID: id, Object: u, Source: r.source, Line: r.line})
+		o := model.Object{ID: id, Object: u, Source: r.source, Line: r.line}
+		if guessed {
+			o.Notes = append(o.Notes, guessedScopeNote(gvk.GroupKind()))
+		}
+		out = append(out, o)
 	}
 	if len(errs) > 0 {
 		if len(errs) > maxReported {

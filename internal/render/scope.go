@@ -1,8 +1,11 @@
 package render
 
 import (
+	"fmt"
+
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/scheme"
 )
 
 // ScopeResolver tells whether a kind is namespaced; *kube.Client answers
@@ -61,9 +64,23 @@ var clusterScoped = map[schema.GroupKind]bool{
 	{Group: "cert-manager.io", Kind: "ClusterIssuer"}:                                 true,
 }
 
-// scopes decides whether objects are namespaced: discovery when a resolver
-// is given, then the CRDs of the same render, then the built-in list; a
-// kind nobody knows is taken as namespaced, as most custom kinds are.
+// KnownScopes answers from what is known of kinds, namespaced or not
+// (from a snapshot, say); other kinds are unknown to it.
+type KnownScopes map[schema.GroupKind]bool
+
+// IsNamespaced implements ScopeResolver.
+func (k KnownScopes) IsNamespaced(gvk schema.GroupVersionKind) (bool, error) {
+	if ns, ok := k[gvk.GroupKind()]; ok {
+		return ns, nil
+	}
+	return false, &meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gvk.Version}}
+}
+
+// scopes decides whether objects are namespaced: the resolver (the
+// cluster's discovery, or what the snapshot knows) when given, then the
+// CRDs of the same render, then the built-in list. A custom kind nobody
+// knows is taken as namespaced, as most are, and the object says the
+// scope was guessed.
 type scopes struct {
 	resolver ScopeResolver
 	crds     map[schema.GroupKind]bool // from CustomResourceDefinitions in the render: namespaced?
@@ -90,18 +107,39 @@ func newScopes(resolver ScopeResolver, objs []rawObject) *scopes {
 	return s
 }
 
-func (s *scopes) namespaced(gvk schema.GroupVersionKind) (bool, error) {
+// namespaced tells whether objects of gvk are namespaced, and whether
+// that is a guess.
+func (s *scopes) namespaced(gvk schema.GroupVersionKind) (namespaced, guessed bool, err error) {
 	if s.resolver != nil {
 		ns, err := s.resolver.IsNamespaced(gvk)
 		if err == nil {
-			return ns, nil
+			return ns, false, nil
 		}
 		if !meta.IsNoMatchError(err) {
-			return false, err
+			return false, false, err
 		}
 	}
-	if ns, ok := s.crds[gvk.GroupKind()]; ok {
-		return ns, nil
+	gk := gvk.GroupKind()
+	if ns, ok := s.crds[gk]; ok {
+		return ns, false, nil
 	}
-	return !clusterScoped[gvk.GroupKind()], nil
+	if clusterScoped[gk] {
+		return false, false, nil
+	}
+	// Kubernetes' own groups: every cluster-scoped kind is in the list.
+	return true, !scheme.Scheme.IsGroupRegistered(gk.Group), nil
+}
+
+// guessedScopeNote is the note on an object whose kind's scope nothing
+// knew. It names the kind only, so that reports can list the objects of
+// one kind under one note.
+func guessedScopeNote(gk schema.GroupKind) string {
+	return fmt.Sprintf("scope guessed: nothing here knows whether %s is namespaced (no cluster serving it, no schema of it in the snapshot, no CustomResourceDefinition of it in the render), so it is taken as namespaced; if it is cluster-scoped, render its CustomResourceDefinition too or check against the cluster", gkString(gk))
+}
+
+func gkString(gk schema.GroupKind) string {
+	if gk.Group == "" {
+		return gk.Kind
+	}
+	return gk.Kind + "." + gk.Group
 }

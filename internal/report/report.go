@@ -70,4 +70,7 @@ type Object struct {
 	// Baseline is "snapshot", or "live" when no snapshot of the object exists.
 	Baseline string          `json:"baseline"`
 	Findings []model.Finding `json:"findings"`
+	// Notes are caveats about the object that are not findings and never
+	// fail the check (a scope guessed without a cluster).
+	Notes []string `json:"notes,omitempty"`
 }

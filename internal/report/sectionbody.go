@@ -129,7 +129,7 @@ func (s *Section) render(f fold, budget int) string {
 		b.WriteString(s.footer())
 		return b.String()
 	}
-	for _, n := range r.Notes {
+	for _, n := range r.allNotes() {
 		fmt.Fprintf(&b, "> %s\n\n", mdText(truncate(n, 1000)))
 	}
 	l := s.layout()
