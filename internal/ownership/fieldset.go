@@ -6,29 +6,25 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/managedfields"
-	"k8s.io/client-go/applyconfigurations"
-	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v4/typed"
 	"sigs.k8s.io/structured-merge-diff/v4/value"
+
+	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
 // DefaultTypeConverter knows every built-in kind from client-go's scheme
 // (keyed lists, atomic maps and defaulted keys exactly as the API server's
 // schema has them) and deduces the structure of any other kind. A deduced
 // kind has only atomic lists, while the server tracks the items of a CRD's
-// keyed list one by one; pass a converter built from the cluster's OpenAPI
-// (k8s.io/client-go/openapi.NewTypeConverter) in Input.Types to avoid that.
+// keyed list one by one; pass the kind's converter from the run's
+// typing.Cache (the API server's schema) in Input.Types to avoid that.
 func DefaultTypeConverter() managedfields.TypeConverter { return defaultTypes() }
 
-// defaultTypes is built on first use, not at init: parsing the built-in
-// schemas takes about 0.1 s of CPU and 19 MB, which every command paid at
-// start, and which a check now pays while its first requests are in flight.
+// defaultTypes is built on first use, not at init, from the process's one
+// built-in converter (typing.Builtin).
 var defaultTypes = sync.OnceValue(func() managedfields.TypeConverter {
-	return builtinOrDeduced{
-		builtin: applyconfigurations.NewTypeConverter(scheme.Scheme),
-		deduced: managedfields.NewDeducedTypeConverter(),
-	}
+	return builtinOrDeduced{builtin: typing.Builtin(), deduced: typing.Deduced()}
 })
 
 type builtinOrDeduced struct {
@@ -37,7 +33,7 @@ type builtinOrDeduced struct {
 }
 
 func (c builtinOrDeduced) ObjectToTyped(obj runtime.Object, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
-	if scheme.Scheme.Recognizes(obj.GetObjectKind().GroupVersionKind()) {
+	if typing.IsBuiltin(obj.GetObjectKind().GroupVersionKind()) {
 		return c.builtin.ObjectToTyped(obj, opts...)
 	}
 	return c.deduced.ObjectToTyped(obj, opts...)

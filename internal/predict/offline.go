@@ -17,6 +17,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/secrets"
+	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
 // OfflineOptions configure the offline engine.
@@ -28,8 +29,12 @@ type OfflineOptions struct {
 	// asked once per object and may be called concurrently. A function,
 	// not a map, so that the engine holds no object past its prediction.
 	Live func(model.ID) *unstructured.Unstructured
-	// CRDs are CustomResourceDefinitions whose schemas type custom kinds:
-	// those the snapshot recorded, then those of the render (which win).
+	// Types types every kind: give the run's cache (the snapshot's
+	// recorded schemas and CRDs, then the render's CRDs). Nil: a cache of
+	// CRDs and of the render's CRDs, for each Predict.
+	Types *typing.Cache
+	// CRDs are CustomResourceDefinitions whose schemas type custom kinds
+	// when Types is nil: those the snapshot recorded; the render's win.
 	CRDs []*unstructured.Unstructured
 	// Hasher hides Secret values before they are merged, the way the
 	// snapshot hid them, so that the prediction never holds a value.
@@ -44,7 +49,8 @@ type OfflineOptions struct {
 // reports no dry-run errors for those, and a split-owned item that the
 // server would refuse shows as the split-ownership finding alone.
 type Offline struct {
-	opts     OfflineOptions
+	opts OfflineOptions
+	// managers is set when the caller gave the cache.
 	managers *managers
 }
 
@@ -52,13 +58,26 @@ var _ Engine = (*Offline)(nil)
 
 // NewOffline returns the offline engine.
 func NewOffline(o OfflineOptions) *Offline {
-	crds := crdKinds{}
-	for _, c := range o.CRDs {
-		if c != nil {
-			crds.addCRD(c)
+	e := &Offline{opts: o}
+	if o.Types != nil {
+		e.managers = newManagers(o.Types)
+	}
+	return e
+}
+
+// managersFor returns the field managers for objs: the cache's, or one of
+// the snapshot's and the render's CRDs.
+func (e *Offline) managersFor(objs []model.Object) *managers {
+	if e.managers != nil {
+		return e.managers
+	}
+	var render []*unstructured.Unstructured
+	for _, o := range objs {
+		if o.Object != nil && isCRD(o.Object.GroupVersionKind()) {
+			render = append(render, o.Object)
 		}
 	}
-	return &Offline{opts: o, managers: newManagers(crds)}
+	return newManagers(typing.New(typing.Options{CRDs: e.opts.CRDs, RenderCRDs: render}))
 }
 
 // ReasonOffline marks an object the offline merge could not predict.
@@ -83,23 +102,7 @@ func (e *Offline) PredictEach(ctx context.Context, objs []model.Object, emit fun
 	if e.opts.FieldManager == "" {
 		return errors.New("predict: no field manager (--field-manager is required)")
 	}
-	crds := crdKinds{}
-	for _, o := range objs {
-		if o.Object != nil && isCRD(o.Object.GroupVersionKind()) {
-			crds.addCRD(o.Object)
-		}
-	}
-	m := e.managers
-	if len(crds) > 0 {
-		merged := crdKinds{}
-		for k, v := range e.managers.crds {
-			merged[k] = v
-		}
-		for k, v := range crds {
-			merged[k] = v
-		}
-		m = newManagers(merged)
-	}
+	m := e.managersFor(objs)
 	for _, o := range objs {
 		if o.Object == nil {
 			return fmt.Errorf("%s: predict: no object", o.ID)
@@ -127,16 +130,7 @@ func (e *Offline) PredictEach(ctx context.Context, objs []model.Object, emit fun
 // offline engine deduces from the values for want of a schema: their keyed
 // lists are owned as a whole, not item by item as the server does.
 func (e *Offline) Deduced(objs []model.Object) []string {
-	crds := crdKinds{}
-	for k, v := range e.managers.crds {
-		crds[k] = v
-	}
-	for _, o := range objs {
-		if o.Object != nil && isCRD(o.Object.GroupVersionKind()) {
-			crds.addCRD(o.Object)
-		}
-	}
-	m := newManagers(crds)
+	m := e.managersFor(objs)
 	seen := map[schema.GroupVersionKind]bool{}
 	var out []string
 	for _, o := range objs {

@@ -1,23 +1,13 @@
 package predict
 
 import (
-	"fmt"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
-	"k8s.io/client-go/applyconfigurations"
-	"k8s.io/client-go/kubernetes/scheme"
+
+	"github.com/ownership-check/ownership-check/internal/typing"
 )
-
-// builtinTypes is client-go's generated schema of every built-in kind: the
-// same structure (keyed lists, atomic maps, defaulted keys) the API server
-// merges with.
-var builtinTypes = sync.OnceValue(func() managedfields.TypeConverter {
-	return applyconfigurations.NewTypeConverter(scheme.Scheme)
-})
-
-var deducedTypes = sync.OnceValue(managedfields.NewDeducedTypeConverter)
 
 // kindManager is the field manager of one kind and version, and how its
 // structure is known.
@@ -30,13 +20,13 @@ type kindManager struct {
 
 // managers builds field managers on first use, one per kind and version.
 type managers struct {
-	crds crdKinds
-	mu   sync.Mutex
-	byGV map[schema.GroupVersionKind]*kindManager
+	types *typing.Cache
+	mu    sync.Mutex
+	byGV  map[schema.GroupVersionKind]*kindManager
 }
 
-func newManagers(crds crdKinds) *managers {
-	return &managers{crds: crds, byGV: map[schema.GroupVersionKind]*kindManager{}}
+func newManagers(types *typing.Cache) *managers {
+	return &managers{types: types, byGV: map[schema.GroupVersionKind]*kindManager{}}
 }
 
 func (m *managers) get(gvk schema.GroupVersionKind) *kindManager {
@@ -50,24 +40,18 @@ func (m *managers) get(gvk schema.GroupVersionKind) *kindManager {
 	return km
 }
 
+// build makes the field manager the API server would use: the default one
+// for the kinds it compiles in, the CRD one (no defaulting, versions
+// converted by relabelling) for the others.
 func (m *managers) build(gvk schema.GroupVersionKind) *kindManager {
 	var conv unstructuredConverter
 	gv := gvk.GroupVersion()
-	km := &kindManager{}
-	if scheme.Scheme.Recognizes(gvk) {
-		km.fm, km.err = managedfields.NewDefaultFieldManager(builtinTypes(), conv, conv, conv, gvk, gv, "", nil)
+	k := m.types.Kind(gvk)
+	km := &kindManager{deduced: k.Deduced}
+	if typing.IsBuiltin(gvk) {
+		km.fm, km.err = managedfields.NewDefaultFieldManager(k.Types, conv, conv, conv, gvk, gv, "", nil)
 		return km
 	}
-	types := deducedTypes()
-	if ck, ok := m.crds[gvk]; ok && ck.types != nil {
-		types = ck.types
-	} else if ok {
-		km.deduced = ck.why
-	} else if isCRD(gvk) {
-		km.deduced = "CustomResourceDefinition objects themselves have no schema offline (client-go carries none)"
-	} else {
-		km.deduced = fmt.Sprintf("no CustomResourceDefinition for %s in the render or the snapshot", gvk.GroupVersion().WithKind(gvk.Kind))
-	}
-	km.fm, km.err = managedfields.NewDefaultCRDFieldManager(types, conv, conv, conv, gvk, gv, "", nil)
+	km.fm, km.err = managedfields.NewDefaultCRDFieldManager(k.Types, conv, conv, conv, gvk, gv, "", nil)
 	return km
 }

@@ -1,4 +1,4 @@
-package predict
+package typing
 
 import (
 	"encoding/json"
@@ -12,16 +12,28 @@ import (
 )
 
 // crdKinds are the custom kinds a set of CustomResourceDefinitions define,
-// each version with its type converter.
+// by kind and version.
 type crdKinds map[schema.GroupVersionKind]crdKind
 
 type crdKind struct {
-	crd        string // the CRD's name, for messages
-	namespaced bool
-	// types is nil when the version has no schema (or an unusable one):
-	// the structure is deduced then, and why says so.
-	types managedfields.TypeConverter
-	why   string
+	crd      string // the CRD's name, for messages
+	schema   map[string]any
+	preserve bool
+	// why says why the version has no schema: the structure is deduced
+	// then. Empty when schema is set.
+	why string
+}
+
+// types builds the version's converter; the error says why it is unusable.
+func (ck crdKind) types(gvk schema.GroupVersionKind) (managedfields.TypeConverter, string) {
+	if ck.schema == nil {
+		return nil, ck.why
+	}
+	tc, err := crdTypeConverter(gvk, ck.schema, ck.preserve)
+	if err != nil {
+		return nil, fmt.Sprintf("the schema of CustomResourceDefinition/%s %s is unusable (%v)", ck.crd, gvk.Version, err)
+	}
+	return tc, ""
 }
 
 // addCRD indexes one CustomResourceDefinition (apiextensions.k8s.io/v1).
@@ -30,7 +42,6 @@ type crdKind struct {
 func (k crdKinds) addCRD(crd *unstructured.Unstructured) {
 	group, _, _ := unstructured.NestedString(crd.Object, "spec", "group")
 	kind, _, _ := unstructured.NestedString(crd.Object, "spec", "names", "kind")
-	scope, _, _ := unstructured.NestedString(crd.Object, "spec", "scope")
 	preserve, _, _ := unstructured.NestedBool(crd.Object, "spec", "preserveUnknownFields")
 	versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
 	if kind == "" {
@@ -46,14 +57,12 @@ func (k crdKinds) addCRD(crd *unstructured.Unstructured) {
 			continue
 		}
 		gvk := schema.GroupVersionKind{Group: group, Version: name, Kind: kind}
-		ck := crdKind{crd: crd.GetName(), namespaced: scope != "Cluster"}
-		raw, found, _ := unstructured.NestedMap(m, "schema", "openAPIV3Schema")
-		if !found {
-			ck.why = fmt.Sprintf("CustomResourceDefinition/%s has no schema for %s", crd.GetName(), name)
-		} else if tc, err := crdTypeConverter(gvk, raw, preserve); err != nil {
-			ck.why = fmt.Sprintf("the schema of CustomResourceDefinition/%s %s is unusable (%v)", crd.GetName(), name, err)
+		ck := crdKind{crd: crd.GetName(), preserve: preserve}
+		raw, found, _ := unstructured.NestedFieldNoCopy(m, "schema", "openAPIV3Schema")
+		if s, ok := raw.(map[string]any); found && ok {
+			ck.schema = s
 		} else {
-			ck.types = tc
+			ck.why = fmt.Sprintf("CustomResourceDefinition/%s has no schema for %s", crd.GetName(), name)
 		}
 		k[gvk] = ck
 	}

@@ -1,0 +1,18 @@
+// Package typing gives each kind the schema the API server merges it with
+// (keyed lists, atomic maps, sets, preserve-unknown-fields): one type
+// converter per kind and version, built once per process.
+//
+// A Cache answers Kind(gvk) from, in order:
+//   - cluster engine: the API server's OpenAPI v3 document of the
+//     group-version (built-in kinds, CustomResourceDefinitions and
+//     aggregated APIs alike), fetched once per group-version;
+//   - offline engine: the CustomResourceDefinitions of the render and the
+//     snapshot, then the documents the snapshot recorded;
+//   - then client-go's built-in schemas;
+//   - and last a structure deduced from the values (lists atomic), with the
+//     reason, so that the report can say so.
+//
+// Documents are read lazily: only the definitions a kind needs are parsed,
+// because parsing a whole group-version (core/v1 is 1.4 MB) costs more than
+// most checks spend on everything else.
+package typing
