@@ -87,6 +87,7 @@ func encodeFiles(snap *Snapshot) (map[string][]byte, error) {
 	if err := encodeSchemas(snap, files); err != nil {
 		return nil, err
 	}
+	encodeDocuments(snap, files)
 	b, err := canonical(index)
 	if err != nil {
 		return nil, fmt.Errorf("encode index: %w", err)

@@ -71,6 +71,10 @@ type Snapshot struct {
 	// Objects (trimmed, see TrimCRD), for the offline engine; a kind may be
 	// missing when its CRD could not be read.
 	Schemas map[schema.GroupKind]*unstructured.Unstructured
+	// Documents are the API server's schemas of the group-versions of
+	// Objects (see DocumentPath), as stored; a group-version may be missing
+	// when its schema could not be read, or in snapshots older than them.
+	Documents map[schema.GroupVersion][]byte
 }
 
 // Hashing returns the Hashing record of a Hasher.

@@ -134,6 +134,9 @@ func decodeFolder(env string, files map[string][]byte) (*Snapshot, error) {
 	if snap.Schemas, err = decodeSchemas(files); err != nil {
 		return nil, err
 	}
+	if snap.Documents, err = decodeDocuments(files); err != nil {
+		return nil, err
+	}
 	for p := range files {
 		if strings.HasPrefix(p, objectsDir+"/") && !listed[p] {
 			return nil, fail(p, "not listed in %s", indexFile)

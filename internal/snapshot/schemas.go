@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -42,11 +43,17 @@ type schemaFile struct {
 	CRD           map[string]any `json:"crd"`
 }
 
-// CaptureSchemas reads the CustomResourceDefinition of every custom kind
-// among the entries. One that cannot be read (no permission to read CRDs,
-// a kind served by an aggregated API) is skipped, and skipped says why:
-// the offline engine then deduces the kind's structure and says so.
-func CaptureSchemas(ctx context.Context, c *kube.Client, entries map[model.ID]*Entry) (_ map[schema.GroupKind]*unstructured.Unstructured, skipped []error) {
+// CaptureSchemas records what the offline engine needs to type the
+// entries' kinds as the API server does: the server's schemas of their
+// group-versions (see DocumentPath), and the CustomResourceDefinition of
+// every custom kind (the offline engine reads a kind's scope from it, and
+// types the kind by it where the server published no schema yet). A kind
+// no CRD defines (served by an aggregated API, or built into the API
+// server: APIService, CustomResourceDefinition) needs none. A kind left
+// with neither, and not built into client-go, is skipped, and skipped
+// says why: the offline engine then deduces its structure and says so.
+func CaptureSchemas(ctx context.Context, c *kube.Client, entries map[model.ID]*Entry) (_ map[schema.GroupVersion][]byte, _ map[schema.GroupKind]*unstructured.Unstructured, skipped []error) {
+	docs, undocumented := captureDocuments(ctx, c, entries)
 	kinds := map[schema.GroupVersionKind]bool{}
 	for _, e := range entries {
 		gv, err := schema.ParseGroupVersion(e.APIVersion)
@@ -59,31 +66,48 @@ func CaptureSchemas(ctx context.Context, c *kube.Client, entries map[model.ID]*E
 		}
 	}
 	out := map[schema.GroupKind]*unstructured.Unstructured{}
-	if len(kinds) == 0 {
-		return out, nil
+	problems := map[schema.GroupKind]string{}
+	if len(kinds) > 0 {
+		if crds, err := c.Resource(crdGVK, ""); err != nil {
+			for gvk := range kinds {
+				problems[gvk.GroupKind()] = fmt.Sprintf("CustomResourceDefinitions cannot be read: %v", err)
+			}
+		} else {
+			for gvk := range kinds {
+				if _, done := out[gvk.GroupKind()]; done {
+					continue
+				}
+				m, err := c.Mapping(gvk)
+				if err != nil {
+					problems[gvk.GroupKind()] = err.Error()
+					continue
+				}
+				name := m.Resource.Resource + "." + gvk.Group
+				crd, err := crds.Get(ctx, name, metav1.GetOptions{})
+				if err != nil {
+					problems[gvk.GroupKind()] = fmt.Sprintf("CustomResourceDefinition/%s: %v", name, err)
+					continue
+				}
+				out[gvk.GroupKind()] = TrimCRD(crd)
+			}
+		}
 	}
-	crds, err := c.Resource(crdGVK, "")
-	if err != nil {
-		return out, []error{fmt.Errorf("no schemas of custom kinds recorded: %w", err)}
-	}
-	for gvk := range kinds {
-		if _, done := out[gvk.GroupKind()]; done {
+	var lines []string
+	for gvk, err := range undocumented {
+		if _, ok := out[gvk.GroupKind()]; ok || scheme.Scheme.Recognizes(gvk) {
 			continue
 		}
-		m, err := c.Mapping(gvk)
-		if err != nil {
-			skipped = append(skipped, fmt.Errorf("%s: schema not recorded: %w", gvk.GroupKind(), err))
-			continue
+		why := err.Error()
+		if p, ok := problems[gvk.GroupKind()]; ok {
+			why += "; " + p
 		}
-		name := m.Resource.Resource + "." + gvk.Group
-		crd, err := crds.Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			skipped = append(skipped, fmt.Errorf("%s: schema not recorded: CustomResourceDefinition/%s: %w", gvk.GroupKind(), name, err))
-			continue
-		}
-		out[gvk.GroupKind()] = TrimCRD(crd)
+		lines = append(lines, fmt.Sprintf("%s: schema not recorded: %s", gvk.GroupKind(), why))
 	}
-	return out, skipped
+	sort.Strings(lines)
+	for _, l := range lines {
+		skipped = append(skipped, errors.New(l))
+	}
+	return docs, out, skipped
 }
 
 // TrimCRD keeps what typing a custom kind needs, so that the file changes

@@ -59,7 +59,7 @@ func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o
 	if err != nil {
 		return nil, warnings, err
 	}
-	schemas, skipped := CaptureSchemas(ctx, c, entries)
+	docs, schemas, skipped := CaptureSchemas(ctx, c, entries)
 	warnings = append(warnings, skipped...)
 	snap := &Snapshot{
 		Index: Index{
@@ -71,8 +71,9 @@ func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o
 			DeployedAt:   time.Now(),
 			Secrets:      HashingOf(h),
 		},
-		Objects: entries,
-		Schemas: schemas,
+		Objects:   entries,
+		Schemas:   schemas,
+		Documents: docs,
 	}
 	source := o.SourceCommit
 	if source == "" {
