@@ -2,6 +2,7 @@ package ownership
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 
@@ -40,9 +41,20 @@ type Input struct {
 	// none do. It only words messages: a path that moved into or out of
 	// the ignore list already differs between Desired and Applied.
 	Ignore func(p fieldpath.Path) bool
-	// Types converts Desired and Applied to field sets; nil means
-	// DefaultTypeConverter.
+	// Types types the kind in Desired's apiVersion (the API server's
+	// schema); nil means DefaultTypeConverter.
 	Types managedfields.TypeConverter
+	// TypesOf types the kind in another apiVersion, in which the snapshot
+	// or a managedFields entry was recorded; an error says it cannot be
+	// (a version the cluster no longer serves). With TypesOf everything is
+	// compared in Desired's apiVersion (see inDeployVersion); nil reads
+	// every record as if all versions were Desired's.
+	TypesOf func(apiVersion string) (managedfields.TypeConverter, error)
+	// LiveAsRecorded is live read in the apiVersion the snapshot recorded,
+	// when the deploy sends another: where it equals the snapshot's
+	// deployed object, the cluster's conversion of it is exact. Nil when
+	// not read (offline).
+	LiveAsRecorded *unstructured.Unstructured
 }
 
 // Result is the analysis of one object.
@@ -102,6 +114,12 @@ type analysis struct {
 	appliedSet   *fieldpath.Set
 	desiredTyped *typed.TypedValue
 
+	// appliedSetOverride is the applied config's fields when they were
+	// converted from another version; earlierFromDeployed are the paths
+	// whose earlier value the deployed object gives then.
+	appliedSetOverride  *fieldpath.Set
+	earlierFromDeployed *fieldpath.Set
+
 	// notes are object-level findings found while preparing.
 	notes []model.Finding
 }
@@ -111,6 +129,10 @@ func prepare(in Input) (*analysis, error) {
 	a.secret = isSecret(in.Desired, in.Live, in.Applied, in.Deployed, in.Predicted)
 	if in.FieldManager == "" {
 		return a, fmt.Errorf("%s: no field manager given", a.id)
+	}
+	in, v, err := a.inDeployVersion(in)
+	if err != nil {
+		return a, fmt.Errorf("%s: %w", a.id, err)
 	}
 	switch {
 	case in.Applied != nil && in.Deployed != nil:
@@ -126,16 +148,40 @@ func prepare(in Input) (*analysis, error) {
 		})
 	}
 
-	var err error
-	if a.liveOwners, err = ManagedSets(in.Live); err != nil {
-		return a, fmt.Errorf("%s: live: %w", a.id, err)
+	var dropped []string
+	owners := func(what string, u *unstructured.Unstructured) (Ownership, error) {
+		o, d, err := managedSetsIn(u, v, func() (*fieldpath.Set, error) {
+			s, _, err := typedFieldSet(u, in.Types)
+			return s, err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", a.id, what, err)
+		}
+		for _, x := range d {
+			if !slices.Contains(dropped, x) {
+				dropped = append(dropped, x)
+			}
+		}
+		return o, nil
+	}
+	defer func() {
+		if len(dropped) > 0 {
+			a.notes = append(a.notes, model.Finding{
+				Category: model.Anomaly,
+				Message: fmt.Sprintf("%s, which cannot be read in %s: their fields are not compared, and the API server drops such managers at its next write",
+					model.JoinAnd(dropped), v.target),
+			})
+		}
+	}()
+	if a.liveOwners, err = owners("live", in.Live); err != nil {
+		return a, err
 	}
 	a.liveOthers = a.liveOwners.Others(in.FieldManager)
 	a.liveM = a.liveOwners.Applier(in.FieldManager)
 	var deployedOwners, predictedOwners Ownership
 	if a.baseline == BaselineSnapshot {
-		if deployedOwners, err = ManagedSets(in.Deployed); err != nil {
-			return a, fmt.Errorf("%s: snapshot deployed: %w", a.id, err)
+		if deployedOwners, err = owners("snapshot deployed", in.Deployed); err != nil {
+			return a, err
 		}
 		a.prevM = deployedOwners.Applier(in.FieldManager)
 		a.earlier, a.deployed = content(in.Applied), content(in.Deployed)
@@ -143,8 +189,8 @@ func prepare(in Input) (*analysis, error) {
 		a.prevM = a.liveM
 		a.earlier = content(in.Live)
 	}
-	if predictedOwners, err = ManagedSets(in.Predicted); err != nil {
-		return a, fmt.Errorf("%s: prediction: %w", a.id, err)
+	if predictedOwners, err = owners("prediction", in.Predicted); err != nil {
+		return a, err
 	}
 	a.predictedM = predictedOwners.Applier(in.FieldManager)
 	a.desired, a.live, a.predict = content(in.Desired), content(in.Live), content(in.Predicted)
@@ -154,7 +200,9 @@ func prepare(in Input) (*analysis, error) {
 	}
 	a.appliedSet = &fieldpath.Set{}
 	if a.baseline == BaselineSnapshot {
-		if a.appliedSet, _, err = typedFieldSet(in.Applied, in.Types); err != nil {
+		if a.appliedSetOverride != nil {
+			a.appliedSet = a.appliedSetOverride
+		} else if a.appliedSet, _, err = typedFieldSet(in.Applied, in.Types); err != nil {
 			return a, fmt.Errorf("%s: snapshot applied config: %w", a.id, err)
 		}
 	}
@@ -169,6 +217,22 @@ func prepare(in Input) (*analysis, error) {
 	a.desiredSet = CanonicalKeys(a.desiredSet, ref)
 	a.appliedSet = CanonicalKeys(a.appliedSet, ref)
 	return a, nil
+}
+
+// earlierAt reads the value the config is compared with: the applied
+// config's, or the deployed object's where the applied config was recorded
+// in another version and its field has no counterpart (inDeployVersion).
+func (a *analysis) earlierAt(p fieldpath.Path) (any, bool) {
+	if a.earlierFromDeployed != nil && a.baseline == BaselineSnapshot && coveredOrBelow(a.earlierFromDeployed, p) {
+		return valueAt(a.deployed, p)
+	}
+	return valueAt(a.earlier, p)
+}
+
+// coveredOrBelow tells whether s holds p, a path below it, or a path above
+// it.
+func coveredOrBelow(s *fieldpath.Set, p fieldpath.Path) bool {
+	return Covers(s, p) || atomicAncestor(s, p)
 }
 
 func idOf(in Input) model.ID {

@@ -63,6 +63,31 @@
 // hand edit that the deploy is about to overwrite. A snapshot with only one
 // of applied/deployed is reported as an anomaly and compared against live.
 //
+// # Schemas and versions
+//
+// Input.Types is the API server's schema of the kind in Desired's
+// apiVersion (typing.Cache); it decides keyed lists, sets and atomic maps,
+// for custom kinds too. With Input.TypesOf everything is compared in
+// Desired's apiVersion, the one the deploy sends, as the server's field
+// manager does:
+//
+//   - the snapshot's deployed object recorded in another version is live
+//     as the cluster serves it in the deploy's version when live, read in
+//     the recorded version (Input.LiveAsRecorded), still equals it (the
+//     server's own conversion); else the record relabelled when the
+//     deploy's version has all of its fields (a CRD without a conversion
+//     webhook); else it cannot be compared: one anomaly, baseline live;
+//   - the applied config likewise, relabelled, or its fields converted as
+//     below with the values of the converted deployed object;
+//   - a managedFields entry written in another version has its fields
+//     converted: a field the deploy's version has keeps its path (cut at
+//     an atomic node, widened below a node only the deploy's version
+//     splits), and fields the deploy's version lacks stand for the
+//     object's fields the recorded version lacks (v1's
+//     targetCPUUtilizationPercentage is v2's metrics). Managers keep the
+//     name they wrote under, whatever the version. An entry in a version
+//     the cluster no longer serves is left out, with one anomaly.
+//
 // # Keys
 //
 // A key element ([port=80,protocol="TCP"]) matches a list item on the key

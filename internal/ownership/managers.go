@@ -20,8 +20,8 @@ const (
 )
 
 // Owner is one manager of an object and the fields it owns. Entries that
-// differ only by API version are one owner: ownership does not depend on the
-// version a field was written through.
+// differ only by API version are one owner, their fields read in one
+// version (see managedSetsIn).
 type Owner struct {
 	model.Manager
 	Fields *fieldpath.Set
@@ -34,40 +34,62 @@ type Ownership []Owner
 // ManagedSets reads an object's metadata.managedFields. Unlike
 // Unstructured.GetManagedFields, a malformed entry is an error, never a
 // silently empty list: a check must not pass on ownership it could not read.
+// Every entry's set is taken as it was recorded, whatever its apiVersion.
 func ManagedSets(u *unstructured.Unstructured) (Ownership, error) {
-	if u == nil {
-		return nil, nil
+	o, _, err := managedSetsIn(u, nil, nil)
+	return o, err
+}
+
+// managedSetsIn is ManagedSets with the entries written in other versions
+// than v's target converted to it; obj gives u's fields in the target
+// version (asked only when an entry needs converting). An entry that
+// cannot be converted is left out (the API server drops such a manager at
+// the next write) and named in dropped.
+func managedSetsIn(u *unstructured.Unstructured, v *versions, obj func() (*fieldpath.Set, error)) (Ownership, []string, error) {
+	entries, err := decodeEntries(u)
+	if err != nil || len(entries) == 0 {
+		return nil, nil, err
 	}
-	raw, found, err := unstructured.NestedFieldNoCopy(u.Object, "metadata", "managedFields")
-	if err != nil || !found || raw == nil {
-		return nil, err
-	}
-	items, ok := raw.([]any)
-	if !ok {
-		return nil, fmt.Errorf("managedFields: want a list, got %T", raw)
+	var dropped []string
+	if v != nil {
+		var others, fields *fieldpath.Set
+		for i := range entries {
+			e := &entries[i]
+			if e.apiVersion == "" || e.apiVersion == v.target {
+				continue
+			}
+			if others == nil {
+				others = &fieldpath.Set{}
+				for _, o := range entries {
+					if o.apiVersion == v.target {
+						others = others.Union(o.set)
+					}
+				}
+				if fields, err = obj(); err != nil {
+					return nil, nil, err
+				}
+			}
+			conv, err := v.convertSet(e.set, e.apiVersion, fields, others)
+			if err != nil {
+				dropped = append(dropped, fmt.Sprintf("%s wrote in %s (%v)", e.id.String(), e.apiVersion, err))
+				e.set = nil
+				continue
+			}
+			e.set = conv
+		}
 	}
 	byID := map[model.Manager]*Owner{}
 	latest := map[model.Manager]time.Time{}
-	for i, item := range items {
-		e, err := decodeEntry(item)
-		if err != nil {
-			return nil, fmt.Errorf("managedFields[%d]: %w", i, err)
-		}
-		set := &fieldpath.Set{}
-		if e.fieldsV1 != nil {
-			if e.fieldsType != "" && e.fieldsType != "FieldsV1" {
-				return nil, fmt.Errorf("managedFields[%d] (%s): unknown fieldsType %q", i, e.id.String(), e.fieldsType)
-			}
-			if set, err = ParseFieldsV1(e.fieldsV1); err != nil {
-				return nil, fmt.Errorf("managedFields[%d] (%s): %w", i, e.id.String(), err)
-			}
+	for _, e := range entries {
+		if e.set == nil {
+			continue
 		}
 		o, seen := byID[e.id]
 		if !seen {
-			o = &Owner{Manager: e.id, Fields: set}
+			o = &Owner{Manager: e.id, Fields: e.set}
 			byID[e.id] = o
 		} else {
-			o.Fields = o.Fields.Union(set)
+			o.Fields = o.Fields.Union(e.set)
 		}
 		if !e.time.IsZero() && e.time.After(latest[e.id]) {
 			latest[e.id] = e.time
@@ -79,11 +101,63 @@ func ManagedSets(u *unstructured.Unstructured) (Ownership, error) {
 		out = append(out, *o)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Manager.Less(out[j].Manager) })
+	return out, dropped, nil
+}
+
+// writtenIn is the union of the fields of u's entries written in
+// apiVersion.
+func writtenIn(u *unstructured.Unstructured, apiVersion string) (*fieldpath.Set, error) {
+	entries, err := decodeEntries(u)
+	if err != nil {
+		return nil, err
+	}
+	out := &fieldpath.Set{}
+	for _, e := range entries {
+		if e.apiVersion == apiVersion {
+			out = out.Union(e.set)
+		}
+	}
+	return out, nil
+}
+
+// decodeEntries reads every managedFields entry with its field set.
+func decodeEntries(u *unstructured.Unstructured) ([]entry, error) {
+	if u == nil {
+		return nil, nil
+	}
+	raw, found, err := unstructured.NestedFieldNoCopy(u.Object, "metadata", "managedFields")
+	if err != nil || !found || raw == nil {
+		return nil, err
+	}
+	items, ok := raw.([]any)
+	if !ok {
+		return nil, fmt.Errorf("managedFields: want a list, got %T", raw)
+	}
+	out := make([]entry, 0, len(items))
+	for i, item := range items {
+		e, err := decodeEntry(item)
+		if err != nil {
+			return nil, fmt.Errorf("managedFields[%d]: %w", i, err)
+		}
+		e.set = &fieldpath.Set{}
+		if e.fieldsV1 != nil {
+			if e.fieldsType != "" && e.fieldsType != "FieldsV1" {
+				return nil, fmt.Errorf("managedFields[%d] (%s): unknown fieldsType %q", i, e.id.String(), e.fieldsType)
+			}
+			if e.set, err = ParseFieldsV1(e.fieldsV1); err != nil {
+				return nil, fmt.Errorf("managedFields[%d] (%s): %w", i, e.id.String(), err)
+			}
+		}
+		e.fieldsV1 = nil
+		out = append(out, e)
+	}
 	return out, nil
 }
 
 type entry struct {
 	id         model.Manager
+	apiVersion string
+	set        *fieldpath.Set
 	time       time.Time
 	fieldsType string
 	fieldsV1   []byte
@@ -115,7 +189,7 @@ func decodeEntry(item any) (entry, error) {
 		dst *string
 	}{
 		{"manager", &e.id.Manager}, {"operation", &e.id.Operation}, {"subresource", &e.id.Subresource},
-		{"fieldsType", &e.fieldsType}, {"time", &t},
+		{"fieldsType", &e.fieldsType}, {"time", &t}, {"apiVersion", &e.apiVersion},
 	} {
 		if *f.dst, err = str(f.key); err != nil {
 			return e, err

@@ -84,7 +84,7 @@ type pathValues struct {
 func (a *analysis) values(p fieldpath.Path) pathValues {
 	v := pathValues{hidden: a.secret && model.HiddenPath(p)}
 	v.desired, v.desiredOK = valueAt(a.desired, p)
-	v.applied, v.appliedOK = valueAt(a.earlier, p)
+	v.applied, v.appliedOK = a.earlierAt(p)
 	v.deployed, v.deployedOK = valueAt(a.deployed, p)
 	v.live, v.liveOK = valueAt(a.live, p)
 	// What the path holds after the deploy: the config's value, or the

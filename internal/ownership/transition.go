@@ -11,7 +11,7 @@ func (a *analysis) transition(p fieldpath.Path) model.Transition {
 	now := a.sends(p) || Covers(a.predictedM, p)
 
 	dv, dok := valueAt(a.desired, p)
-	ev, eok := valueAt(a.earlier, p)
+	ev, eok := a.earlierAt(p)
 	config := differ(dv, dok, ev, eok)
 
 	var external bool
