@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/config"
@@ -75,6 +76,10 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	}
 	progressf(o.Progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
 	engine := predict.NewCluster(client, engineOpts)
+	// The API server's schemas are read while the dry-runs run: only the
+	// analysis needs them.
+	types := client.Types(ctx)
+	types.Prefetch(groupVersions(objs))
 	// The dry-runs need no snapshot: they go out while it is still being
 	// read; only their analysis waits for it.
 	return run(ctx, engine, objs, func() (analysis, error) {
@@ -91,7 +96,12 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 		if snap == nil {
 			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
 		}
-		return newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes), nil
+		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes)
+		in.Types = types
+		in.ReadAs = func(obj model.Object, apiVersion string) (*unstructured.Unstructured, error) {
+			return engine.ReadAs(ctx, obj, apiVersion)
+		}
+		return in, nil
 	})
 }
 

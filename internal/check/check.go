@@ -9,6 +9,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
+	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
 // analysis is everything one check of one environment knows besides the
@@ -30,6 +31,13 @@ type analysis struct {
 	Ignored func(id model.ID, p fieldpath.Path) bool
 	// Notes are report-wide caveats from the caller.
 	Notes []string
+	// Types types every kind with the run's schemas (the API server's, or
+	// the snapshot's offline); nil: client-go's built-in schemas, and
+	// deduced ones.
+	Types *typing.Cache
+	// ReadAs reads an object as the cluster serves it in another
+	// apiVersion (nil when it does not exist); nil offline.
+	ReadAs func(o model.Object, apiVersion string) (*unstructured.Unstructured, error)
 }
 
 // build analyses every object the engine answered for and returns the

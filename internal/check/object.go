@@ -8,6 +8,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/ownership"
@@ -49,6 +50,9 @@ func (in analysis) object(res predict.Result) report.Object {
 	}
 	if e := in.entry(res.Object.ID); e != nil {
 		ai.Applied, ai.Deployed = e.Applied, e.Deployed
+	}
+	if note := in.typeInput(&ai, res); note != "" {
+		ro.Notes = append(ro.Notes, note)
 	}
 	result, err := ownership.Analyze(ai)
 	ro.Baseline = result.Baseline
@@ -144,9 +148,13 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 		ro.APIVersion = e.APIVersion
 		ro.Kind, ro.Namespace, ro.Name = id.Kind, id.Namespace, id.Name
 		ro.Baseline = ownership.BaselineSnapshot
-		result, err := ownership.Analyze(ownership.Input{
-			FieldManager: in.FieldManager, Applied: e.Applied, Deployed: e.Deployed,
-		})
+		ai := ownership.Input{FieldManager: in.FieldManager, Applied: e.Applied, Deployed: e.Deployed}
+		if in.Types != nil && ro.APIVersion != "" {
+			if gv, err := schema.ParseGroupVersion(ro.APIVersion); err == nil {
+				ai.Types = in.Types.Kind(gv.WithKind(id.Kind)).Types
+			}
+		}
+		result, err := ownership.Analyze(ai)
 		if err != nil {
 			ro.Findings = []model.Finding{{Category: model.Anomaly, Message: "snapshot record unreadable: " + err.Error()}}
 		} else {

@@ -13,6 +13,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
+	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
 // buildOffline is check --offline: the snapshot's deployed objects stand
@@ -41,20 +42,28 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	if err != nil {
 		return nil, err
 	}
+	// The render's CRDs type their kinds over everything the snapshot
+	// recorded: the deploy installs them first.
 	crds := make([]*unstructured.Unstructured, 0, len(snap.Schemas))
 	for _, c := range snap.Schemas {
 		crds = append(crds, c)
 	}
+	var renderCRDs []*unstructured.Unstructured
+	for _, obj := range objs {
+		if gvk := obj.Object.GroupVersionKind(); gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition" {
+			renderCRDs = append(renderCRDs, obj.Object)
+		}
+	}
+	types := typing.New(typing.Options{RenderCRDs: renderCRDs, Recorded: snap.Documents, CRDs: crds})
 	engine := predict.NewOffline(predict.OfflineOptions{
-		FieldManager: o.FieldManager, Live: snapshotDeployed(snap), CRDs: crds, Hasher: hasher,
+		FieldManager: o.FieldManager, Live: snapshotDeployed(snap), Types: types, Hasher: hasher,
 	})
 	progressf(o.Progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, shortCommit(snap.Commit), o.Environment)
 	notes := []string{offlineNote(snap)}
-	for _, d := range engine.Deduced(objs) {
-		notes = append(notes, "offline: "+d+": structure deduced from the values, so keyed lists are owned whole rather than item by item as the API server does")
-	}
 	return run(ctx, engine, objs, func() (analysis, error) {
-		return newAnalysis(o, "offline", snap, hasher, policy, cfg, notes), nil
+		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes)
+		in.Types = types
+		return in, nil
 	})
 }
 
