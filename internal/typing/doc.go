@@ -5,14 +5,16 @@
 // A Cache answers Kind(gvk) from, in order:
 //   - cluster engine: the API server's OpenAPI v3 document of the
 //     group-version (built-in kinds, CustomResourceDefinitions and
-//     aggregated APIs alike), fetched once per group-version;
-//   - offline engine: the CustomResourceDefinitions of the render and the
-//     snapshot, then the documents the snapshot recorded;
-//   - then client-go's built-in schemas;
+//     aggregated APIs alike), fetched once per group-version; then
+//     client-go's built-in schemas, and the kind's CRD read from the
+//     server (which publishes a new CRD's schema seconds after serving it);
+//   - offline engine: the render's CRDs (the deploy installs them first),
+//     the documents the snapshot recorded, the snapshot's CRDs, then
+//     client-go's built-in schemas;
 //   - and last a structure deduced from the values (lists atomic), with the
 //     reason, so that the report can say so.
 //
-// Documents are read lazily: only the definitions a kind needs are parsed,
-// because parsing a whole group-version (core/v1 is 1.4 MB) costs more than
-// most checks spend on everything else.
+// Documents are read lazily: their paths are skipped and only the
+// definitions a kind needs are decoded, because decoding a whole
+// group-version (core/v1 is 1.4 MB) costs more than typing is worth.
 package typing

@@ -25,15 +25,46 @@ type Document struct {
 // ParseDocument reads an OpenAPI v3 document, or any JSON object with the
 // same components.schemas (a snapshot's record).
 func ParseDocument(b []byte) (*Document, error) {
+	if defs, ok := componentsAtEnd(b); ok {
+		return &Document{defs: defs}, nil
+	}
 	var d struct {
-		Components struct {
-			Schemas map[string]json.RawMessage `json:"schemas"`
-		} `json:"components"`
+		Components components `json:"components"`
 	}
 	if err := json.Unmarshal(b, &d); err != nil {
 		return nil, fmt.Errorf("OpenAPI document: %w", err)
 	}
 	return &Document{defs: d.Components.Schemas}, nil
+}
+
+type components struct {
+	Schemas map[string]json.RawMessage `json:"schemas"`
+}
+
+var componentsKey = []byte(`"components":`)
+
+// componentsAtEnd reads the document's components without scanning its
+// paths, which are two thirds of the API server's documents and which
+// typing never needs. The server writes components last; when the first
+// "components" key is not the document's last value (then it is not, or
+// may not be, the top-level one), it gives up and the caller decodes the
+// whole document.
+func componentsAtEnd(b []byte) (map[string]json.RawMessage, bool) {
+	i := bytes.Index(b, componentsKey)
+	if i < 0 {
+		return nil, false
+	}
+	rest := b[i+len(componentsKey):]
+	dec := json.NewDecoder(bytes.NewReader(rest))
+	var c components
+	if err := dec.Decode(&c); err != nil {
+		return nil, false
+	}
+	tail := bytes.TrimSpace(rest[dec.InputOffset():])
+	if len(tail) != 1 || tail[0] != '}' {
+		return nil, false
+	}
+	return c.Schemas, true
 }
 
 var gvkExtension = []byte(`"x-kubernetes-group-version-kind"`)
