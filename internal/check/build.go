@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/config"
@@ -98,9 +97,12 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 		}
 		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes)
 		in.Types = types
-		in.ReadAs = func(obj model.Object, apiVersion string) (*unstructured.Unstructured, error) {
-			return engine.ReadAs(ctx, obj, apiVersion)
-		}
+		in.ReadAs = engine.ReadAllAs(ctx, objs, func(obj model.Object) string {
+			if snap == nil || snap.Objects[obj.ID] == nil {
+				return ""
+			}
+			return snap.Objects[obj.ID].APIVersion
+		})
 		return in, nil
 	})
 }

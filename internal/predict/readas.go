@@ -41,3 +41,46 @@ func (c *Cluster) ReadAs(ctx context.Context, o model.Object, apiVersion string)
 	}
 	return out, nil
 }
+
+// ReadAllAs starts reading, --concurrency at a time, each of objs in the
+// apiVersion versions gives it (the snapshot's, where the deploy moves the
+// object to another), and returns ReadAs for the analysis: it waits for
+// an object's read when one was started, else reads at once. One object at
+// a time within the analysis cost a round trip per moved object (a
+// deprecated API's migration moves many).
+func (c *Cluster) ReadAllAs(ctx context.Context, objs []model.Object, versions func(model.Object) string) func(model.Object, string) (*unstructured.Unstructured, error) {
+	type read struct {
+		apiVersion string
+		done       chan struct{}
+		u          *unstructured.Unstructured
+		err        error
+	}
+	reads := map[model.ID]*read{}
+	sem := make(chan struct{}, c.opts.Concurrency)
+	for _, o := range objs {
+		v := versions(o)
+		if v == "" || v == o.Object.GetAPIVersion() {
+			continue
+		}
+		r := &read{apiVersion: v, done: make(chan struct{})}
+		reads[o.ID] = r
+		go func() {
+			defer close(r.done)
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				r.err = ctx.Err()
+				return
+			}
+			defer func() { <-sem }()
+			r.u, r.err = c.ReadAs(ctx, o, v)
+		}()
+	}
+	return func(o model.Object, apiVersion string) (*unstructured.Unstructured, error) {
+		if r, ok := reads[o.ID]; ok && r.apiVersion == apiVersion {
+			<-r.done
+			return r.u, r.err
+		}
+		return c.ReadAs(ctx, o, apiVersion)
+	}
+}

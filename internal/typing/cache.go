@@ -54,14 +54,15 @@ type Options struct {
 type Cache struct {
 	server     *server
 	serverCRD  func(schema.GroupVersionKind) (*unstructured.Unstructured, error)
-	serves     func(schema.GroupVersionKind) bool
+	servesKind func(schema.GroupVersionKind) bool
 	renderCRDs crdKinds
 	crds       crdKinds
 	recorded   map[schema.GroupVersion][]byte
 
-	mu    sync.Mutex
-	docs  map[schema.GroupVersion]*docEntry
-	kinds map[schema.GroupVersionKind]*kindEntry
+	mu     sync.Mutex
+	docs   map[schema.GroupVersion]*docEntry
+	kinds  map[schema.GroupVersionKind]*kindEntry
+	served map[schema.GroupVersionKind]bool
 }
 
 type docEntry struct {
@@ -82,9 +83,10 @@ func New(o Options) *Cache {
 		crds:       crdKinds{},
 		recorded:   o.Recorded,
 		serverCRD:  o.ServerCRD,
-		serves:     o.Serves,
+		servesKind: o.Serves,
 		docs:       map[schema.GroupVersion]*docEntry{},
 		kinds:      map[schema.GroupVersionKind]*kindEntry{},
+		served:     map[schema.GroupVersionKind]bool{},
 	}
 	if o.Server != nil {
 		ctx := o.Ctx
@@ -163,7 +165,7 @@ func (c *Cache) build(gvk schema.GroupVersionKind) Kind {
 		if why == "" {
 			return k
 		}
-		notServed := !c.served(gvk)
+		notServed := !c.serves(gvk)
 		if IsBuiltin(gvk) {
 			return Kind{Types: Builtin(), NotServed: notServed}
 		}
@@ -234,14 +236,26 @@ func fromCRD(crds crdKinds, gvk schema.GroupVersionKind) (Kind, bool) {
 	return Kind{Types: tc}, true
 }
 
-// served tells whether the API server serves gvk: discovery's answer when
-// given, else whether its OpenAPI publishes the group-version.
-func (c *Cache) served(gvk schema.GroupVersionKind) bool {
-	if c.serves != nil {
-		return c.serves(gvk)
+// serves tells whether the API server serves gvk: discovery's answer when
+// given, else whether its OpenAPI publishes the group-version. Asked once
+// per kind and run.
+func (c *Cache) serves(gvk schema.GroupVersionKind) bool {
+	c.mu.Lock()
+	ok, known := c.served[gvk]
+	c.mu.Unlock()
+	if known {
+		return ok
 	}
-	_, err := c.Document(gvk.GroupVersion())
-	return !errors.Is(err, ErrNotPublished)
+	if c.servesKind != nil {
+		ok = c.servesKind(gvk)
+	} else {
+		_, err := c.Document(gvk.GroupVersion())
+		ok = !errors.Is(err, ErrNotPublished)
+	}
+	c.mu.Lock()
+	c.served[gvk] = ok
+	c.mu.Unlock()
+	return ok
 }
 
 func isCRD(gvk schema.GroupVersionKind) bool {
@@ -259,7 +273,7 @@ func (c *Cache) TypesOf(kind string) func(apiVersion string) (managedfields.Type
 			return nil, err
 		}
 		gvk := gv.WithKind(kind)
-		if c.server != nil && !c.served(gvk) {
+		if c.server != nil && !c.serves(gvk) {
 			return nil, fmt.Errorf("the cluster no longer serves %s", gv)
 		}
 		return c.Kind(gvk).Types, nil
