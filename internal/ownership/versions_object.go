@@ -95,10 +95,17 @@ func (v *versions) deployed(rec, liveAsRecorded, live *unstructured.Unstructured
 		return liveWithRecordedOwners(live, rec), ""
 	}
 	c, why := v.relabel(rec)
-	if why != "" && liveAsRecorded != nil {
+	switch {
+	case why == "":
+		return c, ""
+	case liveAsRecorded != nil:
 		why = "it changed since the last deploy, so the cluster's conversion of it does not apply, and " + why
+	default:
+		if _, err := v.schemaOf(rec.GetAPIVersion()); err != nil {
+			why = err.Error()
+		}
 	}
-	return c, why
+	return nil, why
 }
 
 // relabel returns u in the target version when its fields are all the
