@@ -45,6 +45,7 @@ var packages = map[string]kind{
 	"secrets":           infra,
 	"parallel":          infra,
 	"retry":             infra,
+	"typing":            infra,
 	"testcluster":       testInfra,
 	"faultproxy":        testInfra,
 	"github/githubtest": testInfra,

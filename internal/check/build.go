@@ -16,6 +16,8 @@ import (
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
+
+	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
 // Build renders, predicts and classifies, and returns the report. An error
@@ -77,7 +79,7 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	engine := predict.NewCluster(client, engineOpts)
 	// The API server's schemas are read while the dry-runs run: only the
 	// analysis needs them.
-	types := client.Types(ctx)
+	types := typing.ForCluster(ctx, client.Discovery.OpenAPIV3(), client)
 	types.Prefetch(groupVersions(objs))
 	// The dry-runs need no snapshot: they go out while it is still being
 	// read; only their analysis waits for it.

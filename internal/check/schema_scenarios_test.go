@@ -9,6 +9,8 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
 // Issue 20: the server's schema for every kind, one apiVersion per
@@ -143,7 +145,7 @@ func waitForSchema(t *testing.T, s *scenario, gvk schema.GroupVersionKind) {
 	waitForKind(t, s, gvk)
 	start := time.Now()
 	for {
-		types := s.client.Types(context.Background())
+		types := typing.ForCluster(context.Background(), s.client.Discovery.OpenAPIV3(), s.client)
 		if doc, err := types.Document(gvk.GroupVersion()); err == nil && doc.Has(gvk) {
 			t.Logf("%s published after %s", gvk, time.Since(start).Round(time.Millisecond))
 			return

@@ -13,6 +13,8 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
+
+	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
 // The API server's schemas, for the offline engine, which has no server to
@@ -61,7 +63,7 @@ func captureDocuments(ctx context.Context, c *kube.Client, entries map[model.ID]
 	}
 	out := map[schema.GroupVersion][]byte{}
 	missing := map[schema.GroupVersionKind]error{}
-	types := c.Types(ctx)
+	types := typing.ForCluster(ctx, c.Discovery.OpenAPIV3(), c)
 	for gv, kinds := range byGV {
 		fail := func(err error) {
 			for gvk := range kinds {
