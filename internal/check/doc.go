@@ -6,8 +6,10 @@
 //	paths → render → predict (cluster or offline engine) → ownership → report
 //
 // It picks the engine (Options.Offline), fetches what the stages need
-// (repository config, kubeconfig, the last-deploy snapshot), hands each
-// stage its input and assembles the analysed objects into one report. The
+// (repository config, kubeconfig, the last-deploy snapshot, the kinds'
+// schemas: the API server's, read while the dry-runs run, or offline the
+// snapshot's), hands each stage its input and assembles the analysed
+// objects into one report. The
 // stages import none of each other; this package is where they meet. It
 // decides nothing about ownership (package ownership does), prints nothing
 // but progress lines, and knows nothing of GitHub.
