@@ -185,8 +185,19 @@ func TestSnapshotCommandConcurrentEnvironments(t *testing.T) {
 		t.Errorf("want %d environment folders, got %v", n, dirs)
 	}
 	for i := 0; i < n; i++ {
-		if files := strings.Fields(snapshot.Git(t, bare, "ls-tree", "-r", "--name-only", tip, fmt.Sprintf("env-%d/", i))); len(files) != 7 {
+		var files, schemas []string
+		for _, f := range strings.Fields(snapshot.Git(t, bare, "ls-tree", "-r", "--name-only", tip, fmt.Sprintf("env-%d/", i))) {
+			if strings.HasPrefix(f, fmt.Sprintf("env-%d/openapi/", i)) {
+				schemas = append(schemas, f)
+			} else {
+				files = append(files, f)
+			}
+		}
+		if len(files) != 7 {
 			t.Errorf("env-%d: want the index and 6 objects, got %v", i, files)
+		}
+		if len(schemas) != 3 {
+			t.Errorf("env-%d: want the schemas of v1, apps/v1 and rbac.authorization.k8s.io/v1, got %v", i, schemas)
 		}
 	}
 	commits := strings.Split(snapshot.Git(t, bare, "rev-list", "--parents", tip), "\n")

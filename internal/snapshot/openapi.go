@@ -4,15 +4,15 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
-
-	"github.com/ownership-check/ownership-check/internal/model"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/parallel"
 
 	"github.com/ownership-check/ownership-check/internal/typing"
 )
@@ -45,61 +45,76 @@ type documentFile struct {
 	Components    map[string]any `json:"components"`
 }
 
-// captureDocuments reads, for every group-version among the entries, the
-// API server's definitions of their kinds. The kinds it could not record
-// are returned with the reason: they need a CustomResourceDefinition or
-// client-go's schema offline.
-func captureDocuments(ctx context.Context, c *kube.Client, entries map[model.ID]*Entry) (map[schema.GroupVersion][]byte, map[schema.GroupVersionKind]error) {
-	byGV := map[schema.GroupVersion]map[schema.GroupVersionKind]bool{}
-	for _, e := range entries {
-		gv, err := schema.ParseGroupVersion(e.APIVersion)
-		if err != nil {
-			continue
+// captureDocuments reads, for every group-version of the kinds, the API
+// server's definitions of those kinds, group-versions side by side. The
+// kinds it could not record are returned with the reason: they need a
+// CustomResourceDefinition or client-go's schema offline.
+func captureDocuments(ctx context.Context, c *kube.Client, kinds []schema.GroupVersionKind) (map[schema.GroupVersion][]byte, map[schema.GroupVersionKind]error) {
+	byGV := map[schema.GroupVersion][]schema.GroupVersionKind{}
+	var gvs []schema.GroupVersion
+	for _, gvk := range kinds {
+		gv := gvk.GroupVersion()
+		if _, ok := byGV[gv]; !ok {
+			gvs = append(gvs, gv)
 		}
-		if byGV[gv] == nil {
-			byGV[gv] = map[schema.GroupVersionKind]bool{}
-		}
-		byGV[gv][gv.WithKind(e.ID.Kind)] = true
+		byGV[gv] = append(byGV[gv], gvk)
 	}
+	types := typing.ForCluster(ctx, c.Discovery.OpenAPIV3(), c)
+	type result struct {
+		doc     []byte
+		missing map[schema.GroupVersionKind]error
+	}
+	results := make([]result, len(gvs))
+	parallel.For(len(gvs), runtime.GOMAXPROCS(0), func(i int) {
+		results[i].doc, results[i].missing = captureDocument(types, gvs[i], byGV[gvs[i]])
+	})
 	out := map[schema.GroupVersion][]byte{}
 	missing := map[schema.GroupVersionKind]error{}
-	types := typing.ForCluster(ctx, c.Discovery.OpenAPIV3(), c)
-	for gv, kinds := range byGV {
-		fail := func(err error) {
-			for gvk := range kinds {
-				missing[gvk] = err
-			}
+	for i, r := range results {
+		if r.doc != nil {
+			out[gvs[i]] = r.doc
 		}
-		doc, err := types.Document(gv)
-		if err != nil {
-			fail(err)
-			continue
+		for gvk, err := range r.missing {
+			missing[gvk] = err
 		}
-		var gvks []schema.GroupVersionKind
-		for gvk := range kinds {
-			if doc.Has(gvk) {
-				gvks = append(gvks, gvk)
-			} else {
-				missing[gvk] = fmt.Errorf("the API server's schema of %s has no %s", gv, gvk.Kind)
-			}
-		}
-		if len(gvks) == 0 {
-			continue
-		}
-		sort.Slice(gvks, func(i, j int) bool { return gvks[i].Kind < gvks[j].Kind })
-		sub, err := doc.Subset(gvks)
-		if err != nil {
-			fail(err)
-			continue
-		}
-		b, err := canonical(documentFile{SchemaVersion: SchemaVersion, GroupVersion: gv.String(), Components: sub["components"].(map[string]any)})
-		if err != nil {
-			fail(err)
-			continue
-		}
-		out[gv] = b
 	}
 	return out, missing
+}
+
+// captureDocument is one group-version's record, and the kinds it lacks.
+func captureDocument(types *typing.Cache, gv schema.GroupVersion, kinds []schema.GroupVersionKind) ([]byte, map[schema.GroupVersionKind]error) {
+	missing := map[schema.GroupVersionKind]error{}
+	fail := func(err error) ([]byte, map[schema.GroupVersionKind]error) {
+		for _, gvk := range kinds {
+			missing[gvk] = err
+		}
+		return nil, missing
+	}
+	doc, err := types.Document(gv)
+	if err != nil {
+		return fail(err)
+	}
+	var have []schema.GroupVersionKind
+	for _, gvk := range kinds {
+		if doc.Has(gvk) {
+			have = append(have, gvk)
+		} else {
+			missing[gvk] = fmt.Errorf("the API server's schema of %s has no %s", gv, gvk.Kind)
+		}
+	}
+	if len(have) == 0 {
+		return nil, missing
+	}
+	sort.Slice(have, func(i, j int) bool { return have[i].Kind < have[j].Kind })
+	sub, err := doc.Subset(have)
+	if err != nil {
+		return fail(err)
+	}
+	b, err := canonical(documentFile{SchemaVersion: SchemaVersion, GroupVersion: gv.String(), Components: sub["components"].(map[string]any)})
+	if err != nil {
+		return fail(err)
+	}
+	return b, missing
 }
 
 // encodeDocuments adds the schema documents to an environment's files.

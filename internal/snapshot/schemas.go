@@ -8,8 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/model"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -43,8 +41,8 @@ type schemaFile struct {
 	CRD           map[string]any `json:"crd"`
 }
 
-// CaptureSchemas records what the offline engine needs to type the
-// entries' kinds as the API server does: the server's schemas of their
+// CaptureSchemas records what the offline engine needs to type the kinds
+// as the API server does: the server's schemas of their
 // group-versions (see DocumentPath), and the CustomResourceDefinition of
 // every custom kind (the offline engine reads a kind's scope from it, and
 // types the kind by it where the server published no schema yet). A kind
@@ -52,16 +50,11 @@ type schemaFile struct {
 // server: APIService, CustomResourceDefinition) needs none. A kind left
 // with neither, and not built into client-go, is skipped, and skipped
 // says why: the offline engine then deduces its structure and says so.
-func CaptureSchemas(ctx context.Context, c *kube.Client, entries map[model.ID]*Entry) (_ map[schema.GroupVersion][]byte, _ map[schema.GroupKind]*unstructured.Unstructured, skipped []error) {
-	docs, undocumented := captureDocuments(ctx, c, entries)
+func CaptureSchemas(ctx context.Context, c *kube.Client, all []schema.GroupVersionKind) (_ map[schema.GroupVersion][]byte, _ map[schema.GroupKind]*unstructured.Unstructured, skipped []error) {
+	docs, undocumented := captureDocuments(ctx, c, all)
 	kinds := map[schema.GroupVersionKind]bool{}
-	for _, e := range entries {
-		gv, err := schema.ParseGroupVersion(e.APIVersion)
-		if err != nil || e.ID.Group == "" {
-			continue
-		}
-		gvk := gv.WithKind(e.ID.Kind)
-		if !scheme.Scheme.Recognizes(gvk) {
+	for _, gvk := range all {
+		if gvk.Group != "" && !scheme.Scheme.Recognizes(gvk) {
 			kinds[gvk] = true
 		}
 	}

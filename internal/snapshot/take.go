@@ -8,6 +8,9 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/model"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 )
@@ -55,12 +58,24 @@ func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o
 	if err != nil {
 		return nil, warnings, err
 	}
+	// The kinds' schemas are read while the objects are.
+	type schemasRead struct {
+		docs    map[schema.GroupVersion][]byte
+		crds    map[schema.GroupKind]*unstructured.Unstructured
+		skipped []error
+	}
+	read := make(chan schemasRead, 1)
+	go func() {
+		var r schemasRead
+		r.docs, r.crds, r.skipped = CaptureSchemas(ctx, c, kindsOf(objs))
+		read <- r
+	}()
 	entries, err := Capture(ctx, c, objs, h, o.Concurrency)
+	schemas := <-read
 	if err != nil {
 		return nil, warnings, err
 	}
-	docs, schemas, skipped := CaptureSchemas(ctx, c, entries)
-	warnings = append(warnings, skipped...)
+	warnings = append(warnings, schemas.skipped...)
 	snap := &Snapshot{
 		Index: Index{
 			Environment:  o.Environment,
@@ -72,8 +87,8 @@ func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o
 			Secrets:      HashingOf(h),
 		},
 		Objects:   entries,
-		Schemas:   schemas,
-		Documents: docs,
+		Schemas:   schemas.crds,
+		Documents: schemas.docs,
 	}
 	source := o.SourceCommit
 	if source == "" {
@@ -83,6 +98,22 @@ func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o
 		return nil, warnings, err
 	}
 	return snap, warnings, nil
+}
+
+// kindsOf lists the kinds of objs, once each.
+func kindsOf(objs []model.Object) []schema.GroupVersionKind {
+	seen := map[schema.GroupVersionKind]bool{}
+	var out []schema.GroupVersionKind
+	for _, o := range objs {
+		if o.Object == nil {
+			continue
+		}
+		if gvk := o.Object.GroupVersionKind(); !seen[gvk] {
+			seen[gvk] = true
+			out = append(out, gvk)
+		}
+	}
+	return out
 }
 
 // previousHashing returns how the environment's previous snapshot hashed
