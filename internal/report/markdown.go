@@ -121,7 +121,9 @@ func mdRepeatBlock(c Commit, e entry, open, rows bool) string {
 		}
 		fmt.Fprintf(&b, "- **%s**: %s\n", mdText(label), mdText(repeatMessage(g)))
 	}
-	b.WriteString("\n")
+	// The objects are folded even when the entry is open: the count says
+	// enough at a glance.
+	fmt.Fprintf(&b, "\n<details>\n<summary>the %d objects</summary>\n\n", len(e.objs))
 	if rows {
 		for _, o := range e.objs {
 			fmt.Fprintf(&b, "- %s\n", c.mdObject(o))
@@ -133,7 +135,7 @@ func mdRepeatBlock(c Commit, e entry, open, rows bool) string {
 		}
 		b.WriteString(strings.Join(names, ", ") + "\n")
 	}
-	b.WriteString("\n</details>\n")
+	b.WriteString("\n</details>\n\n</details>\n")
 	return b.String()
 }
 

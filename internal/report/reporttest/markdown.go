@@ -172,3 +172,6 @@ func SummaryCounts(t *testing.T, header, row []string) map[string]string {
 	}
 	return out
 }
+
+// PlainText is the text of the whole document as a reader sees it.
+func (d Doc) PlainText() string { return d.Text(d.root) }
