@@ -68,7 +68,7 @@ func TestCommentFailingAndPassing(t *testing.T) {
 	body = MergeComment(body, NewSection(zeta, atHead(headSHA)), MaxCommentLen)
 	golden(t, "fail-pass.md", body)
 	readable(t, body, alpha, zeta)
-	if got, want := firstLine(body), "❌ **zeta**: drift on 3 objects (`.data.mode`, kubectl-edit (Update)); no ownership conflicts in alpha."; got != want {
+	if got, want := firstLine(body), "❌ **zeta**: drift on 3 objects (`.data.mode`, kubectl-edit); no ownership conflicts in alpha."; got != want {
 		t.Errorf("verdict = %q, want %q", got, want)
 	}
 	if strings.Index(body, "env=zeta:begin") > strings.Index(body, "env=alpha:begin") {
@@ -134,7 +134,7 @@ func TestCommentFoldKeepsCounts(t *testing.T) {
 		body = MergeComment(body, NewSection(r, atHead(headSHA)), MaxCommentLen)
 	}
 	readable(t, body, prod, staging, zeta)
-	if !strings.Contains(firstLine(body), "; **zeta**: drift on 3000 objects (`.data.mode`, kubectl-edit (Update)).") {
+	if !strings.Contains(firstLine(body), "; **zeta**: drift on 3000 objects (`.data.mode`, kubectl-edit).") {
 		t.Errorf("verdict = %q", firstLine(body))
 	}
 }
@@ -157,7 +157,7 @@ func TestPublishMatrix(t *testing.T) {
 	}
 	body := cs[0].Body
 	readable(t, body, alpha, zeta)
-	if got, want := firstLine(body), "❌ **zeta**: drift on 120 objects (`.data.mode`, kubectl-edit (Update)); no ownership conflicts in alpha."; got != want {
+	if got, want := firstLine(body), "❌ **zeta**: drift on 120 objects (`.data.mode`, kubectl-edit); no ownership conflicts in alpha."; got != want {
 		t.Errorf("verdict = %q, want %q", got, want)
 	}
 	if strings.Index(body, "env=zeta:begin") > strings.Index(body, "env=alpha:begin") {

@@ -118,7 +118,8 @@ func (r *Report) Headline() string {
 					c.paths = append(c.paths, f.Path)
 				}
 				for _, m := range findingManagers(f) {
-					if s := m.String(); !slices.Contains(c.managers, s) {
+					// The name alone: the line is read at a glance.
+					if s := nonEmpty(m.Manager, m.String()); !slices.Contains(c.managers, s) {
 						c.managers = append(c.managers, s)
 					}
 				}
