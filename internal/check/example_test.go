@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 
@@ -22,6 +23,11 @@ import (
 // application) and the run-specific values (commits, times) fixed.
 
 const exampleRunURL = "https://github.com/acme/shop/actions/runs/42"
+
+// exampleHead is the pull request's head commit the example was checked at.
+const exampleHead = "5d1e9c0a7b3f4e2d8c6a9b1f0e3d7c5a2b4f6e8d"
+
+var exampleAt = time.Date(2026, 11, 23, 10, 58, 0, 0, time.UTC)
 
 // docApps renames the scenarios' namespaces; each lands in the workspace
 // as deploy/<environment>/<app>.yaml, its last deploy as
@@ -56,6 +62,7 @@ func TestExampleComment(t *testing.T) {
 	for _, rep := range []*report.Report{stagingExample(t), prodExample(t), previewExample(t)} {
 		body = github.MergeComment(body, github.NewSection(exampleReport(rep), report.MarkdownOptions{
 			RunURL: exampleRunURL, Limit: github.MaxCommentLen,
+			Commit: report.GitHubCommit("https://github.com", "acme/shop", exampleHead), At: exampleAt,
 			FullReport: "the [job summary](" + exampleRunURL + ") and the JSON report file (`report-file` output)",
 		}), github.MaxCommentLen)
 	}
@@ -81,7 +88,8 @@ const exampleIntro = `# Example pull request comment
 This is the comment ` + "`ownership-check action`" + ` keeps on a pull request whose
 workflow checks three environments in a matrix. Every job rewrites only its
 own section; the verdict and the table at the top are rebuilt from all of
-them. It is generated from real reports: the end-to-end scenarios of
+them, failing environments first, and every object links to its line at
+the pull request's head commit. It is generated from real reports: the end-to-end scenarios of
 ` + "`testdata/scenarios`" + ` run against a real kube-apiserver
 (` + "`go test ./internal/check -run TestExampleComment -update`" + `).
 

@@ -149,7 +149,7 @@ func TestActionEndToEnd(t *testing.T) {
 	}
 	body := e.comment()
 	for _, want := range []string{
-		"❌ **staging**: fails: 1 warning.",
+		"❌ **staging**: drift on 1 object (`.spec.replicas`, kubectl).",
 		"<code>Deployment.apps/" + e2eNamespace + "/web</code>: drift",
 		"`deploy/staging/app.yaml",
 		"| drift | `.spec.replicas` | `3` → `5` → `3` | kubectl (Update, scale) |",

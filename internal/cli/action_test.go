@@ -393,10 +393,11 @@ func TestActionPullRequest(t *testing.T) {
 	}
 	body = e.comment()
 	secs := ghaction.ParseSections(body)
-	if len(secs) != 2 || secs[0].Environment != "prod" || secs[1].Environment != "staging" {
+	// Failing environments first.
+	if len(secs) != 2 || secs[0].Environment != "staging" || secs[1].Environment != "prod" {
 		t.Fatalf("sections after the second environment: %d", len(secs))
 	}
-	if !strings.Contains(body, "❌ **Fails in staging**; no ownership conflicts in prod.") {
+	if v := strings.SplitN(body, "\n", 5)[3]; !strings.HasPrefix(v, "❌ **staging**: ") || !strings.HasSuffix(v, "; no ownership conflicts in prod.") {
 		t.Errorf("verdict line: %s", strings.SplitN(body, "\n", 5)[3])
 	}
 	if n := strings.Count(strings.Join(e.calls(), "\n"), "POST"); n != 1 {

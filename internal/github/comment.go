@@ -34,27 +34,50 @@ func MergeComment(old string, s *Section, limit int) string {
 }
 
 // RenderComment writes the marker, the verdict, the summary table and the
-// sections ordered by environment. Over limit bytes (0: none) it folds this
-// run's sections first, then reduces the largest other sections to their
-// status; the summary counts are never folded.
+// sections, failing environments first. A section of another environment
+// checked at another commit than this run's is stale: reduced to a line
+// saying so, and left out of the verdict. Over limit bytes (0: none) it
+// folds this run's sections first, then reduces the largest other sections
+// to their status; the summary counts are never folded.
 func RenderComment(sections []*Section, limit int) string {
 	secs := slices.Clone(sections)
-	slices.SortStableFunc(secs, func(a, b *Section) int { return strings.Compare(a.Environment, b.Environment) })
+	head := ""
+	for _, s := range secs {
+		if s.raw == "" && s.Head != "" {
+			head = s.Head
+		}
+	}
+	stale := func(s *Section) bool { return s.raw != "" && head != "" && s.Head != head }
+	outcome := func(s *Section) report.Outcome {
+		return report.Outcome{Environment: s.Environment, Status: s.Status, Headline: s.Headline, Head: s.Head, Stale: stale(s)}
+	}
+	slices.SortStableFunc(secs, func(a, b *Section) int {
+		if d := outcome(a).Rank() - outcome(b).Rank(); d != 0 {
+			return d
+		}
+		return strings.Compare(a.Environment, b.Environment)
+	})
 	outs := make([]report.Outcome, len(secs))
 	for i, s := range secs {
-		outs[i] = report.Outcome{Environment: s.Environment, Status: s.Status}
+		outs[i] = outcome(s)
+		if outs[i].Stale {
+			// Kept as the stale line: it is all that still holds of it.
+			c := *s
+			c.raw = s.staleStub(head)
+			secs[i] = &c
+		}
 	}
-	head := CommentMarker + "\n" + report.Overview(outs)
+	top := CommentMarker + "\n" + report.Overview(outs)
 
 	bodies := make([]string, len(secs))
 	if limit <= 0 {
 		for i, s := range secs {
 			bodies[i] = s.best(0)
 		}
-		return head + strings.Join(bodies, "")
+		return top + strings.Join(bodies, "")
 	}
 
-	avail := limit - len(head)
+	avail := limit - len(top)
 	var own []int
 	foreign := 0
 	for i, s := range secs {
@@ -92,7 +115,7 @@ func RenderComment(sections []*Section, limit int) string {
 			bodies[i] = secs[i].best(max(each, 1))
 		}
 	}
-	return head + strings.Join(bodies, "")
+	return top + strings.Join(bodies, "")
 }
 
 // largestRaw finds the largest section read back from the comment that is

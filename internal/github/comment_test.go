@@ -14,30 +14,32 @@ import (
 	"github.com/ownership-check/ownership-check/internal/report/reporttest"
 )
 
-// summaryRows returns the summary table's rows by environment.
-func summaryRows(t *testing.T, md string) map[string][]string {
+// summaryRows returns the summary table's counts by environment.
+func summaryRows(t *testing.T, md string) map[string]map[string]string {
 	t.Helper()
 	tables := reporttest.Parse(t, md).Tables()
 	if len(tables) == 0 {
 		t.Fatal("no summary table")
 	}
-	rows := map[string][]string{}
+	rows := map[string]map[string]string{}
 	for _, r := range tables[0][1:] {
-		rows[r[0]] = r
+		rows[r[0]] = reporttest.SummaryCounts(t, tables[0][0], r)
+		rows[r[0]]["result"] = r[1]
+		rows[r[0]]["objects"] = r[2]
 	}
 	return rows
 }
 
-func checkCounts(t *testing.T, row []string, r *report.Report) {
+func checkCounts(t *testing.T, row map[string]string, r *report.Report) {
 	t.Helper()
 	if row == nil {
 		t.Fatalf("no summary row for %s", r.Environment)
 	}
-	if row[2] != fmt.Sprint(r.Summary.Objects) {
-		t.Errorf("%s: objects = %s, want %d", r.Environment, row[2], r.Summary.Objects)
+	if row["objects"] != fmt.Sprint(r.Summary.Objects) {
+		t.Errorf("%s: objects = %s, want %d", r.Environment, row["objects"], r.Summary.Objects)
 	}
-	for i, c := range model.Categories {
-		if got, want := row[3+i], fmt.Sprint(*r.Summary.Count(c)); got != want {
+	for _, c := range model.Categories {
+		if got, want := row[string(c)], fmt.Sprint(*r.Summary.Count(c)); got != want {
 			t.Errorf("%s: %s = %s, want %s", r.Environment, c, got, want)
 		}
 	}
@@ -58,10 +60,11 @@ func TestMergeComment(t *testing.T) {
 	for _, r := range []*report.Report{staging, prod, dev} {
 		checkCounts(t, rows[r.Environment], r)
 	}
-	if i, j, k := strings.Index(body, "env=dev:begin"), strings.Index(body, "env=prod:begin"), strings.Index(body, "env=staging:begin"); !(i < j && j < k) {
-		t.Error("sections must be ordered by environment")
+	if i, j, k := strings.Index(body, "env=staging:begin"), strings.Index(body, "env=dev:begin"), strings.Index(body, "env=prod:begin"); !(i < j && j < k) {
+		t.Error("sections must be ordered failing first, then with warnings, then passing")
 	}
-	if !strings.Contains(body, "❌ **Fails in staging**; passes with warnings in dev; no ownership conflicts in prod.") {
+	if !strings.HasPrefix(strings.SplitN(body, "\n", 5)[3], "❌ **staging**: dry-run-error on 1 object, split-ownership on 1 object") ||
+		!strings.Contains(body, "; **dev** passes with warnings not in fail-on: taking-conflict on 1 object (2 fields); no ownership conflicts in prod.") {
 		t.Errorf("verdict line missing or wrong:\n%s", strings.SplitN(body, "\n", 5)[3])
 	}
 
@@ -107,13 +110,12 @@ func TestErrorSection(t *testing.T) {
 	reporttest.Parse(t, body).DetailsBalance(t)
 
 	row := summaryRows(t, body)["prod"]
-	if row[1] != "❌ could not run" {
-		t.Errorf("prod result = %q", row[1])
+	if row["result"] != "❌ could not run" {
+		t.Errorf("prod result = %q", row["result"])
 	}
-	for _, c := range row[2:] {
-		if c != "—" {
-			t.Errorf("prod counts must be unknown (—), got %q", row[2:])
-			break
+	for k, c := range row {
+		if k != "result" && c != "—" {
+			t.Errorf("prod counts must be unknown (—), got %s = %q", k, c)
 		}
 	}
 	prod := sectionText(body, "prod")
@@ -123,7 +125,7 @@ func TestErrorSection(t *testing.T) {
 	if !strings.Contains(prod, "dial tcp: i/o timeout") {
 		t.Error("the error is not shown")
 	}
-	if !strings.Contains(body, "❌ **Could not run in prod**; fails in staging.") {
+	if !strings.HasPrefix(strings.SplitN(body, "\n", 5)[3], "❌ **prod**: the check could not run; **staging**: dry-run-error") {
 		t.Errorf("verdict: %s", strings.SplitN(body, "\n", 5)[3])
 	}
 }
@@ -280,17 +282,10 @@ func TestCommentGolden(t *testing.T) {
 				t.Fatal("no summary table")
 			}
 			sum := tables[0]
-			if fmt.Sprint(sum[0]) != fmt.Sprint(reporttest.SummaryHeader()) {
-				t.Errorf("summary header = %v, want %v", sum[0], reporttest.SummaryHeader())
-			}
 			if len(sum) != 2 || sum[1][0] != r.Environment {
 				t.Fatalf("summary rows = %v, want one row for %s", sum[1:], r.Environment)
 			}
-			for i, c := range model.Categories {
-				if got, want := sum[1][3+i], fmt.Sprint(*r.Summary.Count(c)); got != want {
-					t.Errorf("summary %s = %s, want %s", c, got, want)
-				}
-			}
+			checkCounts(t, summaryRows(t, md)[r.Environment], r)
 			if !strings.HasPrefix(md, CommentMarker+"\n") {
 				t.Error("the body must start with the hidden marker")
 			}

@@ -45,6 +45,8 @@ type Publisher struct {
 	// Issues is the API the comment is written with; nil: GitHub's REST
 	// API at the runner's GITHUB_API_URL, with Token.
 	Issues Issues
+	// Now is the clock of the footer's time; nil: time.Now.
+	Now func() time.Time
 }
 
 // Publish publishes a finished check.
@@ -54,11 +56,12 @@ func (p *Publisher) Publish(ctx context.Context, rep *report.Report) {
 		p.Action.Warningf("%s", err)
 	}
 	runURL := p.runURL()
+	commit, at := p.commit(), p.now()
 	note := p.comment(ctx, NewSection(rep, report.MarkdownOptions{
-		RunURL: runURL, Limit: MaxCommentLen, FullReport: fullReportWhere(runURL),
+		RunURL: runURL, Limit: MaxCommentLen, FullReport: fullReportWhere(runURL), Commit: commit, At: at,
 	}))
 	AddSummary(p.Action, CommentBody(rep, report.MarkdownOptions{RunURL: runURL, Limit: maxSummaryLen,
-		FullReport: "the JSON report file (`report-file` output)"})+note)
+		FullReport: "the JSON report file (`report-file` output)", Commit: commit, At: at})+note)
 	Annotate(p.Action, rep)
 	SetOutputs(p.Action, rep, rep.Failed, reportFile)
 }
@@ -67,7 +70,7 @@ func (p *Publisher) Publish(ctx context.Context, rep *report.Report) {
 // the comment and the job summary say so (an earlier "no conflicts" must
 // not stand), and the error and the outputs as Error does.
 func (p *Publisher) Fail(ctx context.Context, cause error) {
-	sec := ErrorSection(p.Environment, cause, p.Tool, report.MarkdownOptions{RunURL: p.runURL()})
+	sec := ErrorSection(p.Environment, cause, p.Tool, report.MarkdownOptions{RunURL: p.runURL(), Commit: p.commit(), At: p.now()})
 	note := p.comment(ctx, sec)
 	AddSummary(p.Action, RenderComment([]*Section{sec}, maxSummaryLen)+note)
 	p.Error(cause)
@@ -94,6 +97,32 @@ func (p *Publisher) runURL() string {
 		return ""
 	}
 	return fmt.Sprintf("%s/%s/actions/runs/%d", ghctx.ServerURL, ghctx.Repository, ghctx.RunID)
+}
+
+func (p *Publisher) now() time.Time {
+	if p.Now != nil {
+		return p.Now()
+	}
+	return time.Now()
+}
+
+// commit is the commit the check describes: the pull request's head, whose
+// files the findings link to (on GitHub Enterprise Server too:
+// GITHUB_SERVER_URL); outside a pull request, the workflow's commit.
+func (p *Publisher) commit() report.Commit {
+	ghctx, err := p.Action.Context()
+	if err != nil {
+		return report.Commit{}
+	}
+	sha := ghctx.SHA
+	if ghctx.EventPath != "" {
+		// The event's merge commit (GITHUB_SHA of a pull_request run) is
+		// not what the author pushed: the head is.
+		if pr, ok, err := ReadPullRequest(ghctx.EventName, ghctx.EventPath); err == nil && ok && pr.HeadSHA != "" {
+			sha = pr.HeadSHA
+		}
+	}
+	return report.GitHubCommit(ghctx.ServerURL, ghctx.Repository, sha)
 }
 
 var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

@@ -44,7 +44,7 @@ func TestPublishComments(t *testing.T) {
 	rep := reporttest.Mixed()
 	p.Publish(context.Background(), rep)
 	cs := srv.Comments(2)
-	if len(cs) != 1 || !NewSection(rep, report.MarkdownOptions{RunURL: "https://github.com/Codertocat/Hello-World/actions/runs/4242"}).In(cs[0].Body) {
+	if len(cs) != 1 || !NewSection(rep, report.MarkdownOptions{RunURL: "https://github.com/Codertocat/Hello-World/actions/runs/4242", Commit: p.commit()}).In(cs[0].Body) {
 		t.Fatalf("want one comment with the report's section, got %d comments", len(cs))
 	}
 	if s := summary(); !strings.HasPrefix(s, CommentMarker) || strings.Contains(s, "could not be written") {

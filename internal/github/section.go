@@ -22,6 +22,10 @@ type Section struct {
 	// Digest identifies the content of the section whatever it was folded
 	// to, so that a job can tell its own section in a comment.
 	Digest string
+	// Head is the commit the section describes; Headline names its
+	// findings for the verdict (report.Section's).
+	Head     string
+	Headline string
 
 	own *report.Section // set for the section this run renders
 	raw string          // set for a section read back from a comment
@@ -31,8 +35,10 @@ type Section struct {
 type sectionMeta struct {
 	Environment string `json:"environment"`
 	report.Status
-	RunURL string `json:"run,omitempty"`
-	Digest string `json:"digest"`
+	RunURL   string `json:"run,omitempty"`
+	Digest   string `json:"digest"`
+	Head     string `json:"head,omitempty"`
+	Headline string `json:"headline,omitempty"`
 }
 
 // NewSection is the section of a finished check.
@@ -47,7 +53,7 @@ func ErrorSection(env string, err error, tool report.Tool, o report.MarkdownOpti
 }
 
 func ownSection(s *report.Section) *Section {
-	return &Section{Environment: s.Environment, Status: s.Status, RunURL: s.RunURL, Digest: s.Digest, own: s}
+	return &Section{Environment: s.Environment, Status: s.Status, RunURL: s.RunURL, Digest: s.Digest, Head: s.Head, Headline: s.Headline, own: s}
 }
 
 // In tells whether body holds this section (at any fold level).
@@ -70,7 +76,7 @@ func endMarker(env string) string {
 
 func (s *Section) metaLine() string {
 	// json.Marshal escapes "<" and ">", so no value can close the comment.
-	b, _ := json.Marshal(sectionMeta{Environment: s.Environment, Status: s.Status, RunURL: s.RunURL, Digest: s.Digest})
+	b, _ := json.Marshal(sectionMeta{Environment: s.Environment, Status: s.Status, RunURL: s.RunURL, Digest: s.Digest, Head: s.Head, Headline: s.Headline})
 	return fmt.Sprintf("<!-- ownership-check:meta %s -->", b)
 }
 
@@ -109,6 +115,29 @@ func (s *Section) stub() string {
 		fmt.Sprintf("_Details folded to fit GitHub's comment size limit: see %s._\n\n", where) + s.close()
 }
 
+// staleStub is what is left of another environment's section checked at
+// another commit than head: that it is stale, and where its run is. Its
+// findings may no longer hold, so they are not shown.
+func (s *Section) staleStub(head string) string {
+	run := ""
+	if s.RunURL != "" {
+		run = fmt.Sprintf(" ([its last run](%s))", s.RunURL)
+	}
+	at := "an unknown commit"
+	if s.Head != "" {
+		at = "commit `" + short(s.Head) + "`"
+	}
+	return s.open() + fmt.Sprintf("### ⏳ %s (stale)\n\n_Checked at %s%s, not at the head commit `%s`: its result no longer counts in the verdict above. It is checked again when its job runs for the head commit._\n\n",
+		report.EscapeText(s.Environment), at, run, short(head)) + s.close()
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
+
 var (
 	beginRE = regexp.MustCompile(`<!-- ownership-check:env=(\S+?):begin -->`)
 	metaRE  = regexp.MustCompile(`<!-- ownership-check:meta (\{.*\}) -->`)
@@ -138,7 +167,8 @@ func ParseSections(body string) []*Section {
 		if err := json.Unmarshal([]byte(mm[1]), &meta); err != nil || meta.Environment != env {
 			continue
 		}
-		out = append(out, &Section{Environment: env, Status: meta.Status, RunURL: meta.RunURL, Digest: meta.Digest, raw: raw + "\n"})
+		out = append(out, &Section{Environment: env, Status: meta.Status, RunURL: meta.RunURL, Digest: meta.Digest,
+			Head: meta.Head, Headline: meta.Headline, raw: raw + "\n"})
 	}
 	return out
 }

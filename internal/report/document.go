@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -11,7 +12,7 @@ import (
 // the environment's section, folded to fit o.Limit.
 func Markdown(r *Report, o MarkdownOptions) string {
 	s := NewSection(r, o)
-	head := Overview([]Outcome{{Environment: s.Environment, Status: s.Status}})
+	head := Overview([]Outcome{{Environment: s.Environment, Status: s.Status, Headline: s.Headline, Head: s.Head}})
 	if o.Limit <= 0 {
 		return head + s.Render(0)
 	}
@@ -23,30 +24,93 @@ func Markdown(r *Report, o MarkdownOptions) string {
 type Outcome struct {
 	Environment string
 	Status      Status
+	// Headline names what the environment's findings are (Report.Headline).
+	Headline string
+	// Head is the commit the environment was checked at; Stale says it is
+	// not the pull request's head any more: the row is kept, marked, and
+	// does not count in the verdict.
+	Head  string
+	Stale bool
 }
 
+// Rank orders outcomes for a reader: what could not run, fails, passes
+// with warnings, checked nothing, passes; stale ones last.
+func (o Outcome) Rank() int {
+	if o.Stale {
+		return 5
+	}
+	st := o.Status
+	lc := st.Summary.Levels()
+	switch {
+	case st.Error:
+		return 0
+	case st.Failed:
+		return 1
+	case lc.Errors+lc.Warnings > 0:
+		return 2
+	case st.Summary.Objects == 0:
+		return 3
+	}
+	return 4
+}
+
+// maxColumns bounds the summary table: it is read at a glance.
+const maxColumns = 8
+
 // Overview is the top of a document over the sections of outs, in their
-// order: the title, a one-line verdict and the table of counts per
-// environment. The counts are never folded.
+// order: the title, the verdict naming what fails where, and a narrow table
+// of each environment's result and its non-zero counts. The counts are
+// never folded.
 func Overview(outs []Outcome) string {
 	var b strings.Builder
 	b.WriteString("## ownership-check\n\n")
 	b.WriteString(verdictLine(outs) + "\n\n")
 
-	b.WriteString("| environment | result | objects |")
+	// Only the categories some environment has a finding of get a column;
+	// past the table's width the rest share the last one.
+	var cats []model.Category
 	for _, c := range model.Categories {
+		if slices.ContainsFunc(outs, func(o Outcome) bool { return !o.Status.Error && *o.Status.Summary.Count(c) > 0 }) {
+			cats = append(cats, c)
+		}
+	}
+	cols, rest := cats, []model.Category(nil)
+	if len(cats) > maxColumns-3 {
+		cols, rest = cats[:maxColumns-4], cats[maxColumns-4:]
+	}
+	b.WriteString("| environment | result | objects |")
+	for _, c := range cols {
 		fmt.Fprintf(&b, " %s |", c)
 	}
-	b.WriteString("\n| --- | --- | ---: |" + strings.Repeat(" ---: |", len(model.Categories)) + "\n")
-	for _, s := range outs {
-		fmt.Fprintf(&b, "| %s | %s %s |", mdText(s.Environment), s.Status.Icon(), shortResult(s.Status))
-		if s.Status.Error {
+	if rest != nil {
+		b.WriteString(" other |")
+	}
+	b.WriteString("\n| --- | --- | ---: |" + strings.Repeat(" ---: |", len(cols)))
+	if rest != nil {
+		b.WriteString(" --- |")
+	}
+	b.WriteString("\n")
+	for _, o := range outs {
+		fmt.Fprintf(&b, "| %s | %s |", mdText(o.Environment), shortResult(o))
+		if o.Status.Error {
 			// Unknown, not zero: nothing was checked.
-			b.WriteString(strings.Repeat(" — |", len(model.Categories)+1))
+			b.WriteString(strings.Repeat(" — |", len(cols)+1))
+			if rest != nil {
+				b.WriteString(" — |")
+			}
 		} else {
-			fmt.Fprintf(&b, " %d |", s.Status.Summary.Objects)
-			for _, c := range model.Categories {
-				fmt.Fprintf(&b, " %d |", *s.Status.Summary.Count(c))
+			fmt.Fprintf(&b, " %d |", o.Status.Summary.Objects)
+			for _, c := range cols {
+				fmt.Fprintf(&b, " %d |", *o.Status.Summary.Count(c))
+			}
+			if rest != nil {
+				var ps []string
+				for _, c := range rest {
+					if n := *o.Status.Summary.Count(c); n > 0 {
+						ps = append(ps, fmt.Sprintf("%s %d", c, n))
+					}
+				}
+				fmt.Fprintf(&b, " %s |", nonEmpty(strings.Join(ps, ", "), "0"))
 			}
 		}
 		b.WriteString("\n")
@@ -55,62 +119,82 @@ func Overview(outs []Outcome) string {
 	return b.String()
 }
 
-func shortResult(st Status) string {
-	lc := st.Summary.Levels()
-	switch {
-	case st.Error:
-		return "could not run"
-	case st.Failed:
-		return "fails"
-	case lc.Errors+lc.Warnings > 0:
-		return "passes with warnings"
-	case st.Summary.Objects == 0:
-		return "nothing checked"
+func shortResult(o Outcome) string {
+	if o.Stale {
+		return "⏳ stale (" + mdCode(short7(o.Head)) + ")"
 	}
-	return "passes"
+	st := o.Status
+	word := "passes"
+	switch o.Rank() {
+	case 0:
+		word = "could not run"
+	case 1:
+		word = "fails"
+	case 2:
+		word = "passes with warnings"
+	case 3:
+		word = "nothing checked"
+	}
+	return st.Icon() + " " + word
 }
 
-// verdictLine says in one line how every environment came out, worst first.
-func verdictLine(secs []Outcome) string {
-	if len(secs) == 1 {
-		s := secs[0]
-		return fmt.Sprintf("%s **%s**: %s.", s.Status.Icon(), mdText(s.Environment), mdText(s.Status.Verdict()))
+func short7(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
 	}
-	outcomes := []struct {
-		phrase string
-		envs   []string
-	}{{phrase: "could not run in"}, {phrase: "fails in"}, {phrase: "passes with warnings in"}, {phrase: "nothing checked in"}, {phrase: "no ownership conflicts in"}}
+	return nonEmpty(sha, "unknown")
+}
+
+// verdictLine says in one line what fails and where, worst first; stale
+// environments are named but do not count.
+func verdictLine(outs []Outcome) string {
 	icon := "✅"
-	for _, s := range secs {
-		var k int
-		switch shortResult(s.Status) {
-		case "could not run":
-			k = 0
-		case "fails":
-			k = 1
-		case "passes with warnings":
-			k = 2
-		case "nothing checked":
-			k = 3
+	var parts, passing, stale []string
+	current := 0
+	for _, o := range outs {
+		if o.Stale {
+			stale = append(stale, mdText(o.Environment))
+			continue
+		}
+		current++
+		if rankIcon(o.Status.Icon()) < rankIcon(icon) {
+			icon = o.Status.Icon()
+		}
+	}
+	for _, o := range outs {
+		if o.Stale {
+			continue
+		}
+		env := "**" + mdText(o.Environment) + "**"
+		switch o.Rank() {
+		case 0:
+			parts = append(parts, env+": the check could not run")
+		case 1:
+			parts = append(parts, env+": "+nonEmpty(o.Headline, "fails"))
+		case 2:
+			parts = append(parts, env+" passes with warnings not in fail-on: "+nonEmpty(o.Headline, "see below"))
+		case 3:
+			parts = append(parts, env+": no objects were rendered, nothing was checked")
 		default:
-			k = 4
-		}
-		outcomes[k].envs = append(outcomes[k].envs, mdText(s.Environment))
-		if rankIcon(s.Status.Icon()) < rankIcon(icon) {
-			icon = s.Status.Icon()
-		}
-	}
-	var parts []string
-	for _, o := range outcomes {
-		if len(o.envs) > 0 {
-			parts = append(parts, o.phrase+" "+model.JoinAnd(o.envs))
+			if current == 1 {
+				parts = append(parts, env+": "+mdText(o.Status.Verdict()))
+			} else {
+				passing = append(passing, mdText(o.Environment))
+			}
 		}
 	}
-	if len(parts) == 0 {
-		return icon + " No environment checked yet."
+	if len(passing) > 0 {
+		parts = append(parts, "no ownership conflicts in "+model.JoinAnd(passing))
 	}
-	first := strings.ToUpper(parts[0][:1]) + parts[0][1:]
-	parts[0] = "**" + first + "**"
+	if len(stale) > 0 {
+		parts = append(parts, "not checked at the head commit: "+model.JoinAnd(stale))
+	}
+	if current == 0 {
+		icon = "⏳"
+		if len(stale) == 0 {
+			return "⏳ No environment checked yet."
+		}
+	}
 	return icon + " " + strings.Join(parts, "; ") + "."
 }
 

@@ -18,7 +18,7 @@ func loud(l model.Level) bool {
 
 // mdObjectBlock writes the collapsible block of an object with warnings or
 // errors: one bullet per category and, with rows, a table per field.
-func mdObjectBlock(o Object, groups []Group, open, rows bool) string {
+func mdObjectBlock(c Commit, o Object, groups []Group, open, rows bool) string {
 	var b strings.Builder
 	var cats []string
 	icon := "⚠️"
@@ -34,7 +34,7 @@ func mdObjectBlock(o Object, groups []Group, open, rows bool) string {
 	}
 	fmt.Fprintf(&b, "<details%s>\n<summary>%s <code>%s</code>: %s</summary>\n\n",
 		attr, icon, htmlText(o.ID().String()), htmlText(strings.Join(cats, ", ")))
-	b.WriteString(mdWhere(o))
+	b.WriteString(mdWhere(c, o))
 	for _, g := range groups {
 		b.WriteString(mdBullet(g))
 	}
@@ -47,7 +47,7 @@ func mdObjectBlock(o Object, groups []Group, open, rows bool) string {
 
 // mdNotesBlock folds the notes of all objects into one block below the
 // warnings.
-func mdNotesBlock(objs []objGroups) string {
+func mdNotesBlock(c Commit, objs []objGroups) string {
 	n := 0
 	for _, x := range objs {
 		for _, g := range x.groups {
@@ -59,8 +59,8 @@ func mdNotesBlock(objs []objGroups) string {
 		n, pick(n, "note", "notes"), len(objs), pick(len(objs), "object", "objects"))
 	for _, x := range objs {
 		fmt.Fprintf(&b, "**%s**", mdCode(x.obj.ID().String()))
-		if loc := x.obj.Location(); loc != "" {
-			fmt.Fprintf(&b, " · %s", mdCode(loc))
+		if loc := c.mdLocation(x.obj); loc != "" {
+			fmt.Fprintf(&b, " · %s", loc)
 		}
 		b.WriteString("\n\n")
 		for _, g := range x.groups {
@@ -73,10 +73,10 @@ func mdNotesBlock(objs []objGroups) string {
 	return b.String()
 }
 
-func mdWhere(o Object) string {
+func mdWhere(c Commit, o Object) string {
 	var parts []string
-	if loc := o.Location(); loc != "" {
-		parts = append(parts, mdCode(loc))
+	if loc := c.mdLocation(o); loc != "" {
+		parts = append(parts, loc)
 	}
 	if o.Baseline != "" {
 		parts = append(parts, "baseline: "+mdText(o.Baseline))
@@ -85,6 +85,58 @@ func mdWhere(o Object) string {
 		return ""
 	}
 	return strings.Join(parts, " · ") + "\n\n"
+}
+
+// mdRepeatBlock writes the one block of objects whose warnings and errors
+// are the same: what they are once, then the objects, each linked to its
+// source (named only, with rows folded).
+func mdRepeatBlock(c Commit, e entry, open, rows bool) string {
+	var b strings.Builder
+	var cats []string
+	icon := "⚠️"
+	for _, g := range e.groups {
+		cats = append(cats, string(g.Category))
+		if g.Level == model.LevelError {
+			icon = "❌"
+		}
+	}
+	attr := ""
+	if open {
+		attr = " open"
+	}
+	what := htmlText(strings.Join(cats, ", "))
+	switch ps := entryPaths(e.groups); {
+	case len(ps) == 1:
+		what += " on <code>" + htmlText(ps[0]) + "</code>"
+	case len(ps) > 1:
+		what += fmt.Sprintf(" on %d fields", len(ps))
+	}
+	fmt.Fprintf(&b, "<details%s>\n<summary>%s %d objects: %s</summary>\n\n", attr, icon, len(e.objs), what)
+	for _, g := range e.groups {
+		label := string(g.Category)
+		if g.Category == model.DryRunError {
+			if r := distinctReasons(g.Findings); r != "" {
+				label += " (" + r + ")"
+			}
+		}
+		fmt.Fprintf(&b, "- **%s**: %s\n", mdText(label), mdText(repeatMessage(g)))
+	}
+	// The objects are folded even when the entry is open: the count says
+	// enough at a glance.
+	fmt.Fprintf(&b, "\n<details>\n<summary>the %d objects</summary>\n\n", len(e.objs))
+	if rows {
+		for _, o := range e.objs {
+			fmt.Fprintf(&b, "- %s\n", c.mdObject(o))
+		}
+	} else {
+		names := make([]string, len(e.objs))
+		for i, o := range e.objs {
+			names[i] = mdCode(o.ID().String())
+		}
+		b.WriteString(strings.Join(names, ", ") + "\n")
+	}
+	b.WriteString("\n</details>\n\n</details>\n")
+	return b.String()
 }
 
 func mdBullet(g Group) string {

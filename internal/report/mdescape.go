@@ -50,3 +50,30 @@ func fencedBlock(s string) string {
 	}
 	return fence + "\n" + strings.TrimRight(s, "\n") + "\n" + fence + "\n"
 }
+
+// mdProse escapes a sentence of the tool's own wording for a paragraph,
+// keeping its `code` spans as code: escaping the backticks would show them,
+// or their backslashes, literally.
+func mdProse(s string) string {
+	s = oneLine(s)
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 {
+			break
+		}
+		b.WriteString(mdEscaper.Replace(s[:i]))
+		b.WriteString(mdCode(s[i+1 : i+1+j]))
+		s = s[i+2+j:]
+	}
+	b.WriteString(mdEscaper.Replace(s))
+	return b.String()
+}
+
+// EscapeText escapes s for a markdown paragraph, on one line: for text
+// the comment's own lines show (an environment's name).
+func EscapeText(s string) string { return mdText(s) }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"time"
 )
 
 // MarkdownOptions tune the markdown report.
@@ -17,6 +18,12 @@ type MarkdownOptions struct {
 	// FullReport says, in markdown, where the unfolded report is when
 	// detail had to be folded.
 	FullReport string
+	// Commit is the commit checked (the pull request's head): sources link
+	// to their lines at it and the footer names it. Zero: outside a pull
+	// request, sources are plain text.
+	Commit Commit
+	// At is when the check ran, for the footer; zero: not shown.
+	At time.Time
 }
 
 // Section is one environment's part of a markdown document: its heading,
@@ -30,6 +37,11 @@ type Section struct {
 	// Digest identifies the content of the section whatever it was folded
 	// to, so that a section can be recognised among others.
 	Digest string
+	// Head is the SHA of the commit checked ("" when unknown): a section of
+	// another commit than the pull request's head is stale.
+	Head string
+	// Headline names the section's loudest findings (Report.Headline).
+	Headline string
 
 	report  *Report
 	errText string // set for a section saying the check could not run
@@ -41,7 +53,7 @@ type Section struct {
 
 // NewSection is the section of a finished check.
 func NewSection(r *Report, o MarkdownOptions) *Section {
-	s := &Section{Environment: envName(r.Environment), Status: r.Status(), RunURL: o.RunURL, report: r, opts: o}
+	s := &Section{Environment: envName(r.Environment), Status: r.Status(), RunURL: o.RunURL, Head: o.Commit.SHA, Headline: r.Headline(), report: r, opts: o}
 	s.Digest = s.digest()
 	return s
 }
@@ -53,6 +65,7 @@ func ErrorSection(env string, err error, tool Tool, o MarkdownOptions) *Section 
 		Environment: envName(env),
 		Status:      Status{Failed: true, Error: true},
 		RunURL:      o.RunURL,
+		Head:        o.Commit.SHA,
 		report:      &Report{Environment: env, Tool: tool},
 		errText:     err.Error(),
 		opts:        o,
@@ -68,7 +81,8 @@ func (s *Section) digest() string {
 		Report *Report `json:"report"`
 		Err    string  `json:"err"`
 		Run    string  `json:"run"`
-	}{s.report.redacted(), s.errText, s.RunURL})
+		Head   string  `json:"head,omitempty"`
+	}{s.report.redacted(), s.errText, s.RunURL, s.Head})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:12])
 }

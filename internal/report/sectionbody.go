@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -51,12 +52,14 @@ type objGroups struct {
 }
 
 // layout is the section's content before folding, computed once: the
-// objects with warnings or errors, each with its block with and without the
-// per-field table, and the notes.
+// entries with warnings or errors (an object, or objects that repeat the
+// same findings), each with its block with and without the per-field table
+// and how many objects it stands for, and the notes.
 type layout struct {
 	loud        []objGroups
 	notes       []objGroups
 	full, short []string
+	counts      []int
 	notesBlock  string
 	notesLine   string
 }
@@ -82,13 +85,21 @@ func (s *Section) layout() *layout {
 			l.notes = append(l.notes, objGroups{o, ng})
 		}
 	}
-	open := len(l.loud) <= openLimit
-	for _, x := range l.loud {
-		l.full = append(l.full, mdObjectBlock(x.obj, x.groups, open, true)+"\n")
-		l.short = append(l.short, mdObjectBlock(x.obj, x.groups, open, false)+"\n")
+	es := entries(l.loud)
+	open := len(es) <= openLimit
+	c := s.opts.Commit
+	for _, e := range es {
+		if len(e.objs) == 1 {
+			l.full = append(l.full, mdObjectBlock(c, e.objs[0], e.groups, open, true)+"\n")
+			l.short = append(l.short, mdObjectBlock(c, e.objs[0], e.groups, open, false)+"\n")
+		} else {
+			l.full = append(l.full, mdRepeatBlock(c, e, open, true)+"\n")
+			l.short = append(l.short, mdRepeatBlock(c, e, open, false)+"\n")
+		}
+		l.counts = append(l.counts, len(e.objs))
 	}
 	if len(l.notes) > 0 {
-		l.notesBlock = mdNotesBlock(l.notes) + "\n"
+		l.notesBlock = mdNotesBlock(c, l.notes) + "\n"
 		n := 0
 		for _, x := range l.notes {
 			for _, g := range x.groups {
@@ -99,6 +110,22 @@ func (s *Section) layout() *layout {
 	}
 	s.lay = l
 	return l
+}
+
+// caveats are the section's report-wide notes, each once, and that no
+// snapshot was found when no note says so already.
+func (s *Section) caveats() []string {
+	r := s.report
+	var cs []string
+	for _, n := range r.allNotes() {
+		if !slices.Contains(cs, n) {
+			cs = append(cs, n)
+		}
+	}
+	if !r.Snapshot.Found && !slices.ContainsFunc(cs, func(n string) bool { return strings.Contains(n, "no snapshot") }) {
+		cs = append(cs, "no snapshot of the last deploy: compared with the live objects")
+	}
+	return cs
 }
 
 // build renders the section at one fold level; at foldRows it keeps as
@@ -129,8 +156,8 @@ func (s *Section) render(f fold, budget int) string {
 		b.WriteString(s.footer())
 		return b.String()
 	}
-	for _, n := range r.allNotes() {
-		fmt.Fprintf(&b, "> %s\n\n", mdText(truncate(n, 1000)))
+	for _, n := range s.caveats() {
+		fmt.Fprintf(&b, "> %s\n\n", mdProse(truncate(n, 1000)))
 	}
 	l := s.layout()
 	if len(l.loud) == 0 && len(l.notes) == 0 && len(r.Objects) > 0 {
@@ -164,10 +191,12 @@ func (s *Section) render(f fold, budget int) string {
 			blocks = append(blocks, blk)
 		}
 	}
-	for _, blk := range blocks {
+	shown := 0
+	for i, blk := range blocks {
 		b.WriteString(blk)
+		shown += l.counts[i]
 	}
-	if n := len(l.loud) - len(blocks); n > 0 {
+	if n := len(l.loud) - shown; n > 0 {
 		folded = append(folded, foldedObjectsNote(n))
 		b.WriteString(foldedObjects(n, len(blocks) > 0))
 	}
@@ -198,22 +227,28 @@ func (s *Section) foldNote(folded []string) string {
 	return fmt.Sprintf("_Folded to fit the size limit: %s. The full report is in %s._\n\n", strings.Join(folded, "; "), where)
 }
 
-// footer says what the section was computed from.
+// footer says what the section was computed from: the commit checked and
+// when, the snapshot, the engine.
 func (s *Section) footer() string {
 	r := s.report
 	var parts []string
+	if s.opts.Commit.SHA != "" {
+		parts = append(parts, "head commit "+s.opts.Commit.mdShort())
+	}
+	if !s.opts.At.IsZero() {
+		parts = append(parts, "checked "+s.opts.At.UTC().Format("2006-01-02 15:04 UTC"))
+	}
 	if s.errText == "" {
-		snap := "no snapshot: compared with live"
 		if r.Snapshot.Found {
-			snap = "snapshot " + mdCode(short(r.Snapshot.Commit))
+			snap := "snapshot " + mdCode(short(r.Snapshot.Commit))
 			if r.Snapshot.DeployedAt != "" {
 				snap += " deployed " + mdText(r.Snapshot.DeployedAt)
 			}
 			if r.Snapshot.SourceCommit != "" {
 				snap += " from " + mdCode(short(r.Snapshot.SourceCommit))
 			}
+			parts = append(parts, snap)
 		}
-		parts = append(parts, snap)
 		if r.Engine != "" {
 			parts = append(parts, mdText(r.Engine)+" engine")
 		}

@@ -77,19 +77,28 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	fmt.Fprintf(bw, "%s %s\n", p.paint(word, color, ansiBold), verdict)
 
 	clean := 0
+	var withFindings []objGroups
 	for _, obj := range byLevel(r.Objects) {
 		groups := obj.Groups()
 		if len(groups) == 0 {
 			clean++
 			continue
 		}
+		withFindings = append(withFindings, objGroups{obj, groups})
+	}
+	for _, e := range entries(withFindings) {
+		if len(e.objs) > 1 {
+			writeTextRepeat(bw, p, e)
+			continue
+		}
+		obj := e.objs[0]
 		fmt.Fprintln(bw)
 		fmt.Fprint(bw, p.paint(obj.ID().String(), ansiBold))
 		if loc := obj.Location(); loc != "" {
 			fmt.Fprintf(bw, "  %s", p.paint(loc, ansiDim))
 		}
 		fmt.Fprintf(bw, "  %s\n", p.paint("baseline: "+obj.Baseline, ansiDim))
-		for _, g := range groups {
+		for _, g := range e.groups {
 			writeTextGroup(bw, p, obj, g)
 		}
 	}
@@ -123,6 +132,30 @@ func writeTextGroup(w io.Writer, p painter, obj Object, g Group) {
 			}
 			fmt.Fprintln(w, line)
 		}
+	}
+}
+
+// writeTextRepeat rolls up objects whose findings are the same (category,
+// path, managers): what they are once, then the objects.
+func writeTextRepeat(w io.Writer, p painter, e entry) {
+	var cats []string
+	for _, g := range e.groups {
+		cats = append(cats, string(g.Category))
+	}
+	head := fmt.Sprintf("%d objects: %s", len(e.objs), strings.Join(cats, ", "))
+	if ps := entryPaths(e.groups); len(ps) > 0 {
+		head += " on " + listPaths(ps)
+	}
+	fmt.Fprintf(w, "\n%s\n", p.paint(head, ansiBold))
+	for _, g := range e.groups {
+		fmt.Fprintf(w, "  %s %s: %s\n", p.level(g.Level), g.Category, oneLine(repeatMessage(g)))
+	}
+	for _, o := range e.objs {
+		line := "          " + o.ID().String()
+		if loc := o.Location(); loc != "" {
+			line += "  " + p.paint(loc, ansiDim)
+		}
+		fmt.Fprintln(w, line)
 	}
 }
 

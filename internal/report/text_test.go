@@ -57,3 +57,24 @@ func TestWriteTextOrder(t *testing.T) {
 		last = i
 	}
 }
+
+// TestWriteTextRollup: objects with the same findings are one entry with
+// their count, each object named once.
+func TestWriteTextRollup(t *testing.T) {
+	var buf bytes.Buffer
+	if err := report.WriteText(&buf, reporttest.Repeated("zeta", 120), report.TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "\n120 objects: drift on .data.mode\n") {
+		t.Errorf("no rollup line:\n%s", out)
+	}
+	if n := strings.Count(out, "warning drift:"); n != 1 {
+		t.Errorf("%d drift lines, want 1", n)
+	}
+	for _, id := range []string{"ConfigMap/shop/flags-000  deploy/base/flags.yaml:1\n", "ConfigMap/shop/flags-119  deploy/base/flags.yaml:834\n"} {
+		if !strings.Contains(out, id) {
+			t.Errorf("%q is not listed", id)
+		}
+	}
+}

@@ -133,11 +133,45 @@ func (d Doc) DetailsBalance(t *testing.T) int {
 	return blocks
 }
 
-// SummaryHeader is the header row of the summary table.
-func SummaryHeader() []string {
-	h := []string{"environment", "result", "objects"}
-	for _, c := range model.Categories {
-		h = append(h, string(c))
+// SummaryCounts reads a row of the summary table by its header: the
+// objects and every category's count ("0" for a category without a
+// column, "—" when unknown), whether it has a column of its own or shares
+// the "other" one.
+func SummaryCounts(t *testing.T, header, row []string) map[string]string {
+	t.Helper()
+	if len(row) != len(header) {
+		t.Fatalf("summary row %q has %d cells, the header %d", row, len(row), len(header))
 	}
-	return h
+	if len(header) > 8 {
+		t.Errorf("summary table of %d columns, want at most 8", len(header))
+	}
+	out := map[string]string{}
+	for _, c := range model.Categories {
+		out[string(c)] = "0"
+	}
+	for i, h := range header {
+		switch {
+		case i < 2:
+		case h == "other":
+			if row[i] == "—" {
+				continue
+			}
+			for _, p := range strings.Split(row[i], ", ") {
+				if f := strings.Fields(p); len(f) == 2 {
+					out[f[0]] = f[1]
+				}
+			}
+		default:
+			out[h] = row[i]
+		}
+	}
+	if row[2] == "—" {
+		for k := range out {
+			out[k] = "—"
+		}
+	}
+	return out
 }
+
+// PlainText is the text of the whole document as a reader sees it.
+func (d Doc) PlainText() string { return d.Text(d.root) }

@@ -128,8 +128,9 @@ func Offline() *report.Report {
 	return r
 }
 
-// Big has n objects, each with warnings and notes on many fields:
-// enough to exceed GitHub's comment limit many times over.
+// Big has n objects, each with warnings and notes on many fields of its
+// own (no two alike, so none are shown as repeats): enough to exceed
+// GitHub's comment limit many times over.
 func Big(env string, n, fields int) *report.Report {
 	r := base(env)
 	for i := 0; i < n; i++ {
@@ -137,12 +138,27 @@ func Big(env string, n, fields int) *report.Report {
 			Source: fmt.Sprintf("deploy/apps/app-%04d.yaml", i), Line: 1, Baseline: "snapshot"}
 		for j := 0; j < fields; j++ {
 			o.Findings = append(o.Findings,
-				model.Finding{Category: model.Drift, Transition: tr(13), Path: fmt.Sprintf(".metadata.labels.label-%03d", j),
+				model.Finding{Category: model.Drift, Transition: tr(13), Path: fmt.Sprintf(".metadata.labels.label-%04d-%03d", i, j),
 					DeployedValue: "a", LiveValue: "b", DesiredValue: "a", Managers: []model.Manager{kubectlEdit}},
 				model.Finding{Category: model.Release, Transition: tr(10), Path: fmt.Sprintf(".metadata.annotations.note-%03d", j),
 					DeployedValue: "x", LiveValue: "x"})
 		}
 		r.Objects = append(r.Objects, o)
+	}
+	r.Summarize()
+	r.Failed = true
+	return r
+}
+
+// Repeated is n ConfigMaps whose .data.mode the same manager changed since
+// the last deploy: one finding repeated across objects.
+func Repeated(env string, n int) *report.Report {
+	r := base(env)
+	for i := 0; i < n; i++ {
+		r.Objects = append(r.Objects, report.Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "shop", Name: fmt.Sprintf("flags-%03d", i),
+			Source: "deploy/base/flags.yaml", Line: 1 + 7*i, Baseline: "snapshot",
+			Findings: []model.Finding{{Category: model.Drift, Transition: tr(13), Path: ".data.mode",
+				DeployedValue: "safe", LiveValue: fmt.Sprintf("fast-%d", i), DesiredValue: "safe", Managers: []model.Manager{kubectlEdit}}}})
 	}
 	r.Summarize()
 	r.Failed = true
