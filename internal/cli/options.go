@@ -60,5 +60,5 @@ func (o *checkOptions) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.Offline, "offline", false, "predict from the snapshot alone, without a cluster")
 	fs.StringVarP(&o.Output, "output", "o", "", "report format: text, markdown or json (default text)")
 	fs.StringVar(&o.ReportFile, "report-file", "", "also write the JSON report to this file")
-	fs.StringVar(&o.FailOn, "fail-on", DefaultFailOn, "categories that fail the check: comma list of any finding category (drift, taking-conflict, update-conflict, split-ownership, anomaly, reset, retained, taking, release, new, removed, dry-run-error or its short name error), or none")
+	fs.StringVar(&o.FailOn, "fail-on", DefaultFailOn, "categories that fail the check: comma list of any finding category (drift, taking-conflict, update-conflict, split-ownership, fight, anomaly, reset, retained, taking, release, new, removed, dry-run-error or its short name error), or none")
 }
