@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/predict"
@@ -22,7 +23,7 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	if err != nil {
 		return nil, err
 	}
-	snap, err := readSnapshot(ctx, o.Target)
+	snap, hist, err := readState(ctx, o.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -53,8 +54,10 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	for _, d := range engine.Deduced(objs) {
 		notes = append(notes, "offline: "+d+": structure deduced from the values, so keyed lists are owned whole rather than item by item as the API server does")
 	}
+	// Before run, which lets go of the snapshot's objects.
+	set := controllers.NewSet(sources(renderedObjects(objs)), snapshotSources(snap))
 	return run(ctx, engine, objs, func() (analysis, error) {
-		return newAnalysis(o, "offline", snap, hasher, policy, cfg, notes), nil
+		return newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil), nil
 	})
 }
 

@@ -1,5 +1,7 @@
 package model
 
+import "fmt"
+
 // Controller names a controller that is set up to manage a field the deploy
 // sends (spec: ownership-model.md, `fight`).
 type Controller struct {
@@ -33,4 +35,14 @@ type History struct {
 	Deploys int    `json:"deploys"`
 	Since   string `json:"since"`
 	Manager string `json:"manager,omitempty"`
+}
+
+// Sentence is the escalation as comment and text say it:
+// "kube-controller-manager changed it before 4 of the last 5 deploys".
+func (h History) Sentence() string {
+	who := h.Manager
+	if who == "" {
+		who = "another manager"
+	}
+	return fmt.Sprintf("%s changed it before %d of the last %d deploys", who, h.Seen, h.Deploys)
 }

@@ -84,8 +84,8 @@ func (s *Section) layout() *layout {
 	}
 	open := len(l.loud) <= openLimit
 	for _, x := range l.loud {
-		l.full = append(l.full, mdObjectBlock(x.obj, x.groups, open, true)+"\n")
-		l.short = append(l.short, mdObjectBlock(x.obj, x.groups, open, false)+"\n")
+		l.full = append(l.full, mdObjectBlock(x.obj, s.report.Environment, x.groups, open, true)+"\n")
+		l.short = append(l.short, mdObjectBlock(x.obj, s.report.Environment, x.groups, open, false)+"\n")
 	}
 	if len(l.notes) > 0 {
 		l.notesBlock = mdNotesBlock(l.notes) + "\n"
