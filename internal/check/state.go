@@ -45,11 +45,50 @@ func readState(ctx context.Context, t Target) (*snapshot.Snapshot, *history.Log,
 	if err != nil {
 		return nil, nil, fmt.Errorf("snapshot: %w", err)
 	}
-	hist, err := history.Read(ctx, store, t.Environment, tip, history.Window)
+	hist, err := readHistory(ctx, store, t.Environment, tip, history.Window)
 	if err != nil {
 		return nil, nil, err
 	}
 	return snap, hist, nil
+}
+
+// readHistory reads the last `last` recorded deploys of env (all when
+// last <= 0) at a commit of the branch ("" = the tip).
+func readHistory(ctx context.Context, store *snapshot.Store, env, commit string, last int) (*history.Log, error) {
+	files, c, err := store.ReadLog(ctx, history.Folder(env), commit, last)
+	if err != nil {
+		return nil, fmt.Errorf("history of %s: %w", env, err)
+	}
+	hf := make([]history.File, len(files))
+	for i, f := range files {
+		hf[i] = history.File{Name: f.Name, Data: f.Data}
+	}
+	return history.NewLog(env, store.Branch(), c, hf), nil
+}
+
+// History reads every recorded deploy of the target's environment, for
+// `ownership-check history`. A file that cannot be read is an error here:
+// a timeline with holes would misstate what happened.
+func History(ctx context.Context, t Target) (*history.Log, error) {
+	if t.Environment == "" {
+		t.Environment = "default"
+	}
+	if err := snapshot.ValidateEnvironment(t.Environment); err != nil {
+		return nil, fmt.Errorf("--environment: %w", err)
+	}
+	store, err := snapshot.Open(ctx, t.SnapshotRepo, t.SnapshotBranch)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot store: %w (set --snapshot-repo to the repository holding branch %s)", err, t.SnapshotBranch)
+	}
+	defer store.Close()
+	l, err := readHistory(ctx, store, t.Environment, "", 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(l.Unreadable) > 0 {
+		return nil, errors.Join(l.Unreadable...)
+	}
+	return l, nil
 }
 
 // withHistory adds the recorded deploys, the controllers' claims and the
@@ -125,11 +164,56 @@ func recordDeploy(ctx context.Context, o Options, rep *report.Report) error {
 		return fmt.Errorf("--record: snapshot store: %w", err)
 	}
 	defer store.Close()
-	d := history.FromReport(rep, time.Now(), sourceCommit(ctx, o.SourceCommit))
-	commit, err := history.Record(ctx, store, d)
+	d := deployOf(rep, time.Now(), sourceCommit(ctx, o.SourceCommit))
+	f, err := history.Encode(d)
 	if err != nil {
 		return fmt.Errorf("--record: %w", err)
 	}
-	rep.Notes = append(rep.Notes, fmt.Sprintf("recorded in the history of %s: %s, commit %s of branch %s", o.Environment, d.File, shortCommit(commit), store.Branch()))
+	source := d.SourceCommit
+	if source == "" {
+		source = "an unknown commit"
+	}
+	commit, err := store.AppendLog(ctx, history.Folder(d.Environment), f.Name, f.Data, history.Keep,
+		fmt.Sprintf("history %s: deploy of %s", d.Environment, source))
+	if err != nil {
+		return fmt.Errorf("--record: history: %w", err)
+	}
+	rep.Notes = append(rep.Notes, fmt.Sprintf("recorded in the history of %s: %s/%s, commit %s of branch %s",
+		o.Environment, history.Folder(d.Environment), f.Name, shortCommit(commit), store.Branch()))
 	return nil
+}
+
+// deployOf reduces a check's report to the deploy record: object, path,
+// category, managers, controller and reason of every finding. Values,
+// messages and remedies are left out, so nothing a Secret holds (and
+// nothing a message quotes) can reach the branch.
+func deployOf(rep *report.Report, at time.Time, sourceCommit string) *history.Deploy {
+	d := &history.Deploy{
+		Environment:  rep.Environment,
+		RecordedAt:   at,
+		SourceCommit: sourceCommit,
+		FieldManager: rep.FieldManager,
+		ToolVersion:  rep.Tool.Version,
+		Objects:      []history.Object{},
+	}
+	for _, o := range rep.Objects {
+		if len(o.Findings) == 0 {
+			continue
+		}
+		ro := history.Object{ID: o.ID(), Findings: make([]history.Finding, 0, len(o.Findings))}
+		for _, f := range o.Findings {
+			r := history.Finding{Category: f.Category, Path: f.Path, Reason: f.Reason}
+			r.Managers = append(r.Managers, f.Managers...)
+			for _, ow := range f.Owners {
+				r.Managers = append(r.Managers, ow.Manager)
+			}
+			if f.Controller != nil {
+				c := *f.Controller
+				r.Controller = &c
+			}
+			ro.Findings = append(ro.Findings, r)
+		}
+		d.Objects = append(d.Objects, ro)
+	}
+	return d
 }

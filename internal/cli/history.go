@@ -2,14 +2,14 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/cli/printer"
 	"github.com/ownership-check/ownership-check/internal/history"
-	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
 
 // historyOptions are the flags of `history`: it reads the snapshot branch
@@ -60,9 +60,6 @@ func runHistory(ctx context.Context, o *historyOptions, args []string, stdout io
 	if o.Output != "text" && o.Output != "json" {
 		return fmt.Errorf("--output %q: use text or json", o.Output)
 	}
-	if err := snapshot.ValidateEnvironment(o.Environment); err != nil {
-		return fmt.Errorf("--environment: %w", err)
-	}
 	var filter history.Filter
 	if len(args) > 0 {
 		var err error
@@ -73,21 +70,12 @@ func runHistory(ctx context.Context, o *historyOptions, args []string, stdout io
 	if len(args) > 1 {
 		filter.Path = args[1]
 	}
-	store, err := snapshot.Open(ctx, o.SnapshotRepo, o.SnapshotBranch)
-	if err != nil {
-		return fmt.Errorf("snapshot store: %w (set --snapshot-repo to the repository holding branch %s)", err, o.SnapshotBranch)
-	}
-	defer store.Close()
-	l, err := history.Read(ctx, store, o.Environment, "", 0)
+	l, err := check.History(ctx, check.Target{Environment: o.Environment, SnapshotRepo: o.SnapshotRepo, SnapshotBranch: o.SnapshotBranch})
 	if err != nil {
 		return err
 	}
-	// A timeline with holes would misstate what happened: name them.
-	if len(l.Unreadable) > 0 {
-		return errors.Join(l.Unreadable...)
-	}
 	if o.Output == "json" {
-		return history.WriteJSON(stdout, l, filter)
+		return printer.HistoryJSON(stdout, l, filter)
 	}
-	return history.WriteText(stdout, l, filter)
+	return printer.History(stdout, l, filter)
 }

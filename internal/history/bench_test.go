@@ -37,18 +37,17 @@ func fullHistory(b *testing.B) *snapshot.Store {
 			}
 			dep.Objects = append(dep.Objects, Object{ID: benchID(i), Findings: fs})
 		}
-		if _, err := Record(ctx, s, dep); err != nil {
-			b.Fatal(err)
-		}
+		record(b, s, dep, Keep)
 	}
 	return s
 }
 
 // BenchmarkHistory records a full history once, then measures:
 //
-//   - check: what check adds for the history: read the last Window
-//     deploys from git, index them, and ask for the history of a drift
-//     finding on each of the 1,000 objects;
+//   - check: what check adds for the history (check's readState does
+//     the same): read the last Window deploys from git, decode and index
+//     them, and ask for the history of a drift finding on each of the
+//     1,000 objects;
 //   - whole: reading all Keep deploys, as `ownership-check history` does.
 func BenchmarkHistory(b *testing.B) {
 	s := fullHistory(b)
@@ -58,20 +57,18 @@ func BenchmarkHistory(b *testing.B) {
 
 func benchCheck(b *testing.B, s *snapshot.Store) {
 	findings := make([]model.Finding, benchObjects)
+	ids := make([]model.ID, benchObjects)
 	for i := range findings {
+		ids[i] = benchID(i)
 		findings[i] = model.Finding{Category: model.Drift, Path: ".spec.replicas", Managers: []model.Manager{kcm}}
 	}
 	b.ResetTimer()
 	start := processCPU()
 	for range b.N {
-		l, err := Read(ctx, s, "staging", "", Window)
-		if err != nil {
-			b.Fatal(err)
-		}
-		ix := l.Index()
+		ix := read(b, s, "staging", Window).Index()
 		for i, f := range findings {
-			if h := ix.Persistent(benchID(i), f, "deployer"); h == nil || h.Seen != Window {
-				b.Fatalf("%s: %+v", benchID(i), h)
+			if h := ix.Persistent(ids[i], f, "deployer"); h == nil || h.Seen != Window {
+				b.Fatalf("%s: %+v", ids[i], h)
 			}
 		}
 	}
@@ -81,11 +78,7 @@ func benchCheck(b *testing.B, s *snapshot.Store) {
 func benchWhole(b *testing.B, s *snapshot.Store) {
 	start := processCPU()
 	for range b.N {
-		l, err := Read(ctx, s, "staging", "", 0)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(l.Deploys) != Keep {
+		if l := read(b, s, "staging", 0); len(l.Deploys) != Keep {
 			b.Fatalf("%d deploys", len(l.Deploys))
 		}
 	}

@@ -1,19 +1,17 @@
-// Package history keeps the deploy history of an environment on the
-// snapshot branch and reads persistence out of it (spec: ownership-model.md,
-// "History"; seed ADR-021's open problem).
+// Package history is the deploy history of an environment and what it
+// says about the findings of a check (spec: ownership-model.md, "History";
+// seed ADR-021's open problem).
 //
 // `check --record`, run by the deploy pipeline right before it applies,
-// appends one file per deploy to _history/<environment>/: the check's
-// findings reduced to object, path, category, managers and controller,
-// never a value or a message (messages quote values). The folder keeps the
-// last Keep deploys.
+// reduces the check's report to one Deploy: each finding's object, path,
+// category, managers and controller, never a value or a message (messages
+// quote values). Its file goes to _history/<environment>/ on the snapshot
+// branch, which keeps the last Keep deploys (the snapshot store does the
+// git work; this package only encodes and decodes).
 //
 // A later check reads the last Window deploys, as it reads the snapshot,
 // and a drift or conflict that the same manager caused before at least
-// Threshold of them is persistent: its finding carries model.History and
-// sorts first. `ownership-check history` prints the timeline.
-//
-// The package only stores and reads; it decides no category. The check
-// hands it the report's findings, and it hands the check the history of
-// each finding.
+// Threshold of them is persistent: Index.Persistent gives its
+// model.History, and the check sorts it first. `ownership-check history`
+// prints the Log, filtered by object and path.
 package history

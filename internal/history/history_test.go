@@ -1,7 +1,6 @@
 package history
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/model"
-	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
 
@@ -28,6 +26,8 @@ var (
 	t0   = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 )
 
+// newStore is a snapshot store in a fresh repository: the history's
+// files live on its branch, where the check reads them.
 func newStore(t testing.TB) *snapshot.Store {
 	t.Helper()
 	dir := t.TempDir()
@@ -119,132 +119,118 @@ func TestPersistentNeverTheDeployItself(t *testing.T) {
 	}
 }
 
-func TestRecordReadRoundTripAndKeep(t *testing.T) {
-	s := newStore(t)
-	defer func(k int) { keep = k }(keep)
-	keep = Window + 2
-	for i := 0; i < keep+3; i++ {
-		if _, err := Record(ctx, s, deploy(i, drift(kcm))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	l, err := Read(ctx, s, "staging", "", 0)
+// record appends a deploy to the store as check --record does.
+func record(t testing.TB, s *snapshot.Store, d *Deploy, keep int) {
+	t.Helper()
+	f, err := Encode(d)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := s.AppendLog(ctx, Folder(d.Environment), f.Name, f.Data, keep, "record"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// read reads the last `last` deploys of env as the check does.
+func read(t testing.TB, s *snapshot.Store, env string, last int) *Log {
+	t.Helper()
+	files, c, err := s.ReadLog(ctx, Folder(env), "", last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hf := make([]File, len(files))
+	for i, f := range files {
+		hf[i] = File{Name: f.Name, Data: f.Data}
+	}
+	return NewLog(env, s.Branch(), c, hf)
+}
+
+// Deploys written to the branch read back in order, the oldest dropped
+// beyond the bound.
+func TestRecordReadRoundTripAndKeep(t *testing.T) {
+	s := newStore(t)
+	keep := Window + 2
+	for i := 0; i < keep+3; i++ {
+		record(t, s, deploy(i, drift(kcm)), keep)
+	}
+	l := read(t, s, "staging", 0)
 	if len(l.Deploys) != keep || len(l.Unreadable) != 0 {
 		t.Fatalf("%d deploys (%v), want the last %d", len(l.Deploys), l.Unreadable, keep)
 	}
 	if first := l.Deploys[0]; !first.RecordedAt.Equal(t0.Add(3*time.Hour)) || first.Objects[0].Findings[0].Managers[0] != kcm {
 		t.Errorf("oldest kept: %+v", first)
 	}
-	last, err := Read(ctx, s, "staging", "", Window)
-	if err != nil || len(last.Deploys) != Window || !last.Deploys[Window-1].RecordedAt.Equal(t0.Add(time.Duration(keep+2)*time.Hour)) {
-		t.Fatalf("last %d: %d deploys, %v", Window, len(last.Deploys), err)
+	if last := read(t, s, "staging", Window); len(last.Deploys) != Window || !last.Deploys[Window-1].RecordedAt.Equal(t0.Add(time.Duration(keep+2)*time.Hour)) {
+		t.Fatalf("last %d: %d deploys", Window, len(last.Deploys))
 	}
-	if empty, err := Read(ctx, s, "prod", "", 0); err != nil || len(empty.Deploys) != 0 {
-		t.Errorf("prod: %+v %v", empty, err)
+	if empty := read(t, s, "prod", 0); len(empty.Deploys) != 0 {
+		t.Errorf("prod: %+v", empty)
 	}
 }
 
 // A corrupt file or one from a newer version is named, and the rest read.
 func TestReadUnreadable(t *testing.T) {
-	s := newStore(t)
-	if _, err := Record(ctx, s, deploy(0, drift(kcm))); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.AppendLog(ctx, Folder("staging"), "20260102T000000.000000000Z-x.json", []byte("{not json"), Keep, "t"); err != nil {
-		t.Fatal(err)
-	}
-	newer := `{"schemaVersion": 9, "environment": "staging", "recordedAt": "2026-01-02T00:00:00Z"}`
-	if _, err := s.AppendLog(ctx, Folder("staging"), "20260102T000000.000000001Z-y.json", []byte(newer), Keep, "t"); err != nil {
-		t.Fatal(err)
-	}
-	l, err := Read(ctx, s, "staging", "", 0)
+	good, err := Encode(deploy(0, drift(kcm)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	newer := `{"schemaVersion": 9, "environment": "staging", "recordedAt": "2026-01-02T00:00:00Z"}`
+	l := NewLog("staging", "ownership-snapshots", "0123456789abcdef", []File{
+		good, {Name: "x.json", Data: []byte("{not json")}, {Name: "y.json", Data: []byte(newer)},
+	})
 	if len(l.Deploys) != 1 || len(l.Unreadable) != 2 {
 		t.Fatalf("%d deploys, unreadable %v", len(l.Deploys), l.Unreadable)
 	}
-	if !strings.Contains(l.Unreadable[0].Error(), "_history/staging/20260102T000000.000000000Z-x.json") ||
+	if !strings.Contains(l.Unreadable[0].Error(), "_history/staging/x.json (snapshot branch ownership-snapshots at 0123456789ab)") ||
 		!errors.Is(l.Unreadable[1], ErrNewerSchema) {
 		t.Errorf("unreadable: %v", l.Unreadable)
 	}
 }
 
-// The record holds paths, categories and managers; never a value, a
-// message or a remediation (messages quote values).
-func TestFromReportHoldsNoValue(t *testing.T) {
-	rep := &report.Report{Environment: "staging", FieldManager: "deployer", Objects: []report.Object{
-		{APIVersion: "v1", Kind: "Secret", Namespace: "shop", Name: "db", Findings: []model.Finding{{
-			Category: model.UpdateConflict, Path: ".data.password", DeployedValue: canary, LiveValue: canary, DesiredValue: canary,
-			Managers: []model.Manager{edit}, Message: "changed from " + canary, Remediation: "set " + canary,
-		}}},
-		{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Findings: []model.Finding{
-			{Category: model.Drift, Path: ".spec.replicas", LiveValue: 5, Managers: []model.Manager{kcm}, Message: "changed from 2 to 5"},
-			{Category: model.Fight, Path: ".spec.replicas", Controller: &model.Controller{Name: "HorizontalPodAutoscaler", Object: &model.ID{Group: "autoscaling", Kind: "HorizontalPodAutoscaler", Namespace: "shop", Name: "web"}}},
-		}},
-		{APIVersion: "v1", Kind: "ConfigMap", Namespace: "shop", Name: "clean", Findings: []model.Finding{}},
-	}}
-	d := FromReport(rep, t0, "abc")
-	b, err := encode(d)
+// The file holds no value: it has no field for one.
+func TestEncodeDecode(t *testing.T) {
+	fight := Finding{Category: model.Fight, Path: ".spec.replicas", Controller: &model.Controller{Name: "HorizontalPodAutoscaler",
+		Object: &model.ID{Group: "autoscaling", Kind: "HorizontalPodAutoscaler", Namespace: "shop", Name: "web"}}}
+	d := deploy(0, drift(kcm, edit), fight, Finding{Category: model.DryRunError, Reason: "Invalid"})
+	f, err := Encode(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Contains(b, []byte(canary)) || bytes.Contains(b, []byte("changed from")) {
-		t.Fatalf("the record holds a value or a message:\n%s", b)
-	}
-	back, err := decode("staging", b)
+	back, err := decode("staging", f.Data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back.Objects) != 2 || back.Objects[1].ID != web || back.Objects[1].Findings[1].Controller.Object.Name != "web" {
+	got := back.Objects[0].Findings
+	if len(got) != 3 || len(got[0].Managers) != 2 || got[0].Managers[1] != edit || got[1].Controller.Object.Name != "web" || got[2].Reason != "Invalid" {
 		t.Errorf("decoded %s", js(back))
+	}
+	if !strings.HasPrefix(f.Name, "20260102T030405.000000000Z-") {
+		t.Errorf("file name %s", f.Name)
 	}
 }
 
-func TestTimeline(t *testing.T) {
-	fight := Finding{Category: model.Fight, Path: ".spec.replicas", Controller: &model.Controller{Name: "HorizontalPodAutoscaler",
-		Object: &model.ID{Group: "autoscaling", Kind: "HorizontalPodAutoscaler", Namespace: "shop", Name: "web"}}}
+func TestFilterAndPersistentFields(t *testing.T) {
 	other := &Deploy{Environment: "staging", RecordedAt: t0.Add(9 * time.Hour), FieldManager: "deployer",
-		Objects: []Object{{ID: api, Findings: []Finding{{Category: model.New}}}}}
-	l := logOf(deploy(0, drift(kcm), fight), deploy(1, drift(kcm), fight), deploy(2, drift(kcm), fight), other)
-	var b strings.Builder
-	filter, err := ParseObject("Deployment/shop/web")
+		Objects: []Object{{ID: api, Findings: []Finding{{Category: model.New}, {Category: model.Drift, Path: ".spec.replicas", Managers: []model.Manager{edit}}}}}}
+	l := logOf(deploy(0, drift(kcm)), deploy(1, drift(kcm)), deploy(2, drift(kcm), Finding{Category: model.Release, Path: ".metadata.labels.a"}), other)
+	f, err := ParseObject("Deployment/shop/web")
 	if err != nil {
 		t.Fatal(err)
 	}
-	filter.Path = ".spec"
-	if err := WriteText(&b, l, filter); err != nil {
-		t.Fatal(err)
+	f.Path = ".spec"
+	got := f.Apply(l.Deploys)
+	if len(got) != 4 || len(got[2].Objects[0].Findings) != 1 || len(got[3].Objects) != 0 {
+		t.Errorf("filtered %s", js(got))
 	}
-	out := b.String()
-	for _, want := range []string{
-		"history of staging: 4 recorded deploys",
-		"2026-01-02T03:04:05Z  deploy of 000000000000 as deployer",
-		"Deployment.apps/shop/web .spec.replicas: kube-controller-manager (Update, scale) changed it; the deploy reverted it (drift)",
-		"Deployment.apps/shop/web .spec.replicas: the deploy sent it although HorizontalPodAutoscaler shop/web manages it (fight)",
-		"  nothing found\n",
-		"Deployment.apps/shop/web .spec.replicas: kube-controller-manager changed it before 3 of the last 4 deploys, first 2026-01-02T03:04:05Z",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("timeline lacks %q:\n%s", want, out)
-		}
+	if len(l.Deploys[2].Objects[0].Findings) != 2 {
+		t.Error("Apply changed the log")
 	}
-	if strings.Contains(out, "api") {
-		t.Errorf("the filter lets another object through:\n%s", out)
+	ps := l.Index().Fields(f)
+	if len(ps) != 1 || ps[0].Object != web || ps[0].History.Seen != 3 || ps[0].History.Deploys != 4 {
+		t.Errorf("persistent %s", js(ps))
 	}
-	var j strings.Builder
-	if err := WriteJSON(&j, l, Filter{}); err != nil {
-		t.Fatal(err)
-	}
-	var got timeline
-	if err := json.Unmarshal([]byte(j.String()), &got); err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Deploys) != 4 || len(got.Persistent) != 1 || got.Persistent[0].History.Seen != 3 {
-		t.Errorf("json: %s", j.String())
+	if all := l.Index().Fields(Filter{}); len(all) != 1 {
+		t.Errorf("api's one drift is persistent: %s", js(all))
 	}
 }
 
