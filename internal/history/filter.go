@@ -119,4 +119,3 @@ func (ix *Index) Fields(f Filter) []PersistentField {
 	})
 	return out
 }
-
