@@ -62,10 +62,15 @@ func benchCheck(b *testing.B, s *snapshot.Store) {
 		ids[i] = benchID(i)
 		findings[i] = model.Finding{Category: model.Drift, Path: ".spec.replicas", Managers: []model.Manager{kcm}}
 	}
+	// The check has the tip already: it read the snapshot there.
+	tip, err := s.Tip(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ResetTimer()
 	start := processCPU()
 	for range b.N {
-		ix := read(b, s, "staging", Window).Index()
+		ix := read(b, s, "staging", tip, Window).Index()
 		for i, f := range findings {
 			if h := ix.Persistent(ids[i], f, "deployer"); h == nil || h.Seen != Window {
 				b.Fatalf("%s: %+v", ids[i], h)
@@ -78,7 +83,7 @@ func benchCheck(b *testing.B, s *snapshot.Store) {
 func benchWhole(b *testing.B, s *snapshot.Store) {
 	start := processCPU()
 	for range b.N {
-		if l := read(b, s, "staging", 0); len(l.Deploys) != Keep {
+		if l := read(b, s, "staging", "", 0); len(l.Deploys) != Keep {
 			b.Fatalf("%d deploys", len(l.Deploys))
 		}
 	}

@@ -131,10 +131,11 @@ func record(t testing.TB, s *snapshot.Store, d *Deploy, keep int) {
 	}
 }
 
-// read reads the last `last` deploys of env as the check does.
-func read(t testing.TB, s *snapshot.Store, env string, last int) *Log {
+// read reads the last `last` deploys of env at commit ("" = the tip) as
+// the check does.
+func read(t testing.TB, s *snapshot.Store, env, commit string, last int) *Log {
 	t.Helper()
-	files, c, err := s.ReadLog(ctx, Folder(env), "", last)
+	files, c, err := s.ReadLog(ctx, Folder(env), commit, last)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,17 +154,17 @@ func TestRecordReadRoundTripAndKeep(t *testing.T) {
 	for i := 0; i < keep+3; i++ {
 		record(t, s, deploy(i, drift(kcm)), keep)
 	}
-	l := read(t, s, "staging", 0)
+	l := read(t, s, "staging", "", 0)
 	if len(l.Deploys) != keep || len(l.Unreadable) != 0 {
 		t.Fatalf("%d deploys (%v), want the last %d", len(l.Deploys), l.Unreadable, keep)
 	}
 	if first := l.Deploys[0]; !first.RecordedAt.Equal(t0.Add(3*time.Hour)) || first.Objects[0].Findings[0].Managers[0] != kcm {
 		t.Errorf("oldest kept: %+v", first)
 	}
-	if last := read(t, s, "staging", Window); len(last.Deploys) != Window || !last.Deploys[Window-1].RecordedAt.Equal(t0.Add(time.Duration(keep+2)*time.Hour)) {
+	if last := read(t, s, "staging", "", Window); len(last.Deploys) != Window || !last.Deploys[Window-1].RecordedAt.Equal(t0.Add(time.Duration(keep+2)*time.Hour)) {
 		t.Fatalf("last %d: %d deploys", Window, len(last.Deploys))
 	}
-	if empty := read(t, s, "prod", 0); len(empty.Deploys) != 0 {
+	if empty := read(t, s, "prod", "", 0); len(empty.Deploys) != 0 {
 		t.Errorf("prod: %+v", empty)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -14,6 +15,8 @@ import (
 // segment starts with '_', which no environment name may, and a snapshot
 // replaces only its own environment's folder, so neither side ever drops
 // the other's files (whatever version of ownership-check writes them).
+
+var fullCommitID = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
 
 // LogFile is one file of a log folder.
 type LogFile struct {
@@ -60,7 +63,9 @@ func (s *Store) ReadLog(ctx context.Context, folder, commit string, last int) ([
 			return nil, "", err
 		}
 		c = tip
-	} else {
+	} else if !fullCommitID.MatchString(commit) {
+		// A full id (the tip the snapshot was just read at) needs no
+		// rev-parse: ls-tree fails on one the repository lacks.
 		var err error
 		if c, err = s.commitOf(ctx, commit); err != nil {
 			return nil, "", err
