@@ -105,9 +105,14 @@ func scaleTarget(src *unstructured.Unstructured, apiVersion, kind, bounds string
 	if err != nil {
 		return nil
 	}
+	group := gv.Group
+	if group == "extensions" && (kind == "Deployment" || kind == "ReplicaSet") {
+		// The same objects as apps': an identity has no version.
+		group = "apps"
+	}
 	why := fmt.Sprintf("it scales %s %s%s", kind, ref["name"], bounds)
 	return []Target{{
-		Object: model.ID{Group: gv.Group, Kind: kind, Namespace: src.GetNamespace(), Name: ref["name"]},
+		Object: model.ID{Group: group, Kind: kind, Namespace: src.GetNamespace(), Name: ref["name"]},
 		Path:   replicas,
 		Why:    why,
 	}}

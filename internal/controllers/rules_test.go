@@ -39,6 +39,11 @@ func TestHorizontalPodAutoscaler(t *testing.T) {
 	if got := s.For(other); len(got) != 0 {
 		t.Errorf("an autoscaler claims a Deployment of another namespace: %+v", got)
 	}
+	old := parse(t, `{apiVersion: autoscaling/v1, kind: HorizontalPodAutoscaler, metadata: {name: old, namespace: shop},
+	        spec: {scaleTargetRef: {apiVersion: extensions/v1beta1, kind: Deployment, name: web}, maxReplicas: 3}}`)
+	if got := NewSet([]*unstructured.Unstructured{old}).For(parse(t, web)); len(got) != 1 || got[0].Why != "it scales Deployment web up to 3 replicas" {
+		t.Errorf("an autoscaler naming extensions/v1beta1 misses the apps Deployment: %+v", got)
+	}
 	sts := parse(t, `{apiVersion: apps/v1, kind: StatefulSet, metadata: {name: web, namespace: shop}}`)
 	if got := s.For(sts); len(got) != 0 {
 		t.Errorf("an autoscaler of a Deployment claims a StatefulSet: %+v", got)
