@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/predict"
@@ -40,10 +41,22 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.Offline {
-		return buildOffline(ctx, o, policy)
+	if o.Record && o.Offline {
+		return nil, errors.New("--record needs the cluster engine: offline, changes made since the last deploy cannot be seen, so the findings are no record of what the deploy fights")
 	}
-	return buildCluster(ctx, o, policy)
+	var rep *report.Report
+	if o.Offline {
+		rep, err = buildOffline(ctx, o, policy)
+	} else {
+		rep, err = buildCluster(ctx, o, policy)
+	}
+	if err == nil && o.Record {
+		err = recordDeploy(ctx, o, rep)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
 }
 
 // buildCluster is the cluster engine: a force dry-run Server-Side Apply of
@@ -76,6 +89,7 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 		return nil, err
 	}
 	progressf(o.Progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
+	fightsRead := discoverAsync(ctx, client, objs, o.Concurrency)
 	engine := predict.NewCluster(client, engineOpts)
 	// The API server's schemas are read while the dry-runs run: only the
 	// analysis needs them.
@@ -97,7 +111,9 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 		if snap == nil {
 			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
 		}
-		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes)
+		found := <-fightsRead
+		set := controllers.NewSet(sources(renderedObjects(objs)), found.objs)
+		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.notes)
 		in.Types = types
 		in.ReadAs = engine.ReadAllAs(ctx, objs, func(obj model.Object) string {
 			if snap == nil || snap.Objects[obj.ID] == nil {

@@ -5,6 +5,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
+	"github.com/ownership-check/ownership-check/internal/controllers"
+	"github.com/ownership-check/ownership-check/internal/history"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/secrets"
@@ -38,6 +40,15 @@ type analysis struct {
 	// ReadAs reads an object as the cluster serves it in another
 	// apiVersion (nil when it does not exist); nil offline.
 	ReadAs func(o model.Object, apiVersion string) (*unstructured.Unstructured, error)
+
+	// Controllers are the claims of the controllers set up in the cluster
+	// (fights); nil knows only what objects say of themselves.
+	Controllers *controllers.Set
+	// History is the environment's recorded deploys (persistence); nil
+	// when none are recorded.
+	History *history.Index
+	// RenderPaths are the paths rendered, as given, for remedies to quote.
+	RenderPaths []string
 }
 
 // build analyses every object the engine answered for and returns the

@@ -6,15 +6,19 @@
 //	paths → render → predict (cluster or offline engine) → ownership → report
 //
 // It picks the engine (Options.Offline), fetches what the stages need
-// (repository config, kubeconfig, the last-deploy snapshot, the kinds'
+// (repository config, kubeconfig, the last-deploy snapshot and the
+// recorded deploy history, the controllers set up in the cluster, the kinds'
 // schemas: the API server's, read while the dry-runs run, or offline the
 // snapshot's), hands each stage its input and assembles the analysed
-// objects into one report. The
+// objects into one report, with the fights, persistence and remedies of
+// each object (persist.go). With Options.Record it appends the report's
+// findings to the history. The
 // stages import none of each other; this package is where they meet. It
 // decides nothing about ownership (package ownership does), prints nothing
 // but progress lines, and knows nothing of GitHub.
 //
 // The other commands start the same way (config → kube → render) and end
 // elsewhere: TakeSnapshot in the snapshot store, Migrate in migrate's plan,
-// Render in the objects themselves. docs/architecture.md has the picture.
+// Render in the objects themselves; History reads the recorded deploys.
+// docs/architecture.md has the picture.
 package check

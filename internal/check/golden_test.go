@@ -27,6 +27,10 @@ func checkGolden(t *testing.T, name string, rep *report.Report) {
 		// Sources outside the working directory are absolute: name them
 		// from the module root so the golden file is the same everywhere.
 		norm.Objects[i].Source = strings.TrimPrefix(norm.Objects[i].Source, filepath.ToSlash(root)+"/")
+		for j := range norm.Objects[i].Findings {
+			f := &norm.Objects[i].Findings[j]
+			f.Remediation = strings.ReplaceAll(f.Remediation, filepath.ToSlash(root)+"/", "")
+		}
 	}
 	var got bytes.Buffer
 	if err := report.WriteJSON(&got, norm); err != nil {

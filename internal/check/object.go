@@ -76,6 +76,7 @@ func (in analysis) object(res predict.Result) report.Object {
 		findings = append([]model.Finding{dryRunFinding(res.Err, findings)}, findings...)
 	}
 	ro.Findings = findings
+	in.persist(res.Object, &ro)
 	if ro.Findings == nil {
 		ro.Findings = []model.Finding{}
 	}

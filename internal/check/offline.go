@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/predict"
@@ -23,7 +24,7 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	if err != nil {
 		return nil, err
 	}
-	snap, err := readSnapshot(ctx, o.Target)
+	snap, hist, err := readState(ctx, o.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -60,8 +61,10 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	})
 	progressf(o.Progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, shortCommit(snap.Commit), o.Environment)
 	notes := []string{offlineNote(snap)}
+	// Before run, which lets go of the snapshot's objects.
+	set := controllers.NewSet(sources(renderedObjects(objs)), snapshotSources(snap))
 	return run(ctx, engine, objs, func() (analysis, error) {
-		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes)
+		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil)
 		in.Types = types
 		return in, nil
 	})

@@ -40,4 +40,10 @@ type Options struct {
 	FailOn string
 	// Progress receives a line when the prediction starts; nil for none.
 	Progress io.Writer
+	// Record appends the check's findings (never values) to the
+	// environment's history on the snapshot branch: the deploy pipeline's
+	// check right before it applies. SourceCommit is the commit the deploy
+	// is made from; "" is $GITHUB_SHA, else the working directory's HEAD.
+	Record       bool
+	SourceCommit string
 }

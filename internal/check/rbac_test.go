@@ -82,6 +82,17 @@ func TestCheckerRBAC(t *testing.T) {
 		}
 	}
 
+	// The role lists the autoscalers, so the fight over web's replicas is
+	// seen, and nothing says fights went unchecked.
+	if fs := findings(rep, "Deployment", "web", model.Fight); len(fs) != 1 || fs[0].Controller == nil || fs[0].Controller.Object.Name != "web" {
+		t.Errorf("web: fights %+v, want one with the HorizontalPodAutoscaler web", fs)
+	}
+	for _, n := range rep.Notes {
+		if strings.Contains(n, "not checked") {
+			t.Errorf("note: %s", n)
+		}
+	}
+
 	// A namespace and a CRD created by the same render (dry-run creates).
 	nn := newScenario(t, "new-namespace-crd")
 	code, rep, stderr = nn.checkAs(kubeconfig, "pr")

@@ -127,6 +127,7 @@ func (run *actionRun) checkOptions() (*checkOptions, func(), error) {
 			Concurrency:    16,
 		},
 		FailOn:      in.FailOn,
+		Record:      in.Record,
 		ToolVersion: run.version,
 	}
 	if o.FailOn == "" {

@@ -254,7 +254,7 @@ func TestActionYAML(t *testing.T) {
 			t.Errorf("input %s has neither a default nor required: true", name)
 		}
 	}
-	spec := []string{"mode", "paths", "field-manager", "environment", "kubeconfig", "snapshot-branch", "config", "fail-on", "offline", "comment", "github-token"}
+	spec := []string{"mode", "paths", "field-manager", "environment", "kubeconfig", "snapshot-branch", "config", "fail-on", "offline", "comment", "github-token", "record"}
 	sort.Strings(declared)
 	sort.Strings(spec)
 	if strings.Join(declared, ",") != strings.Join(spec, ",") {

@@ -61,7 +61,8 @@ func checkCommand(ctx context.Context, o *checkOptions, paths []string, stdout, 
 // too. An error means the tool could not do its job (exit 2); findings
 // that fail the check show in Report.Failed.
 func runCheck(ctx context.Context, o *checkOptions, paths []string, progress io.Writer) (*report.Report, error) {
-	opts := check.Options{Target: o.target(o.ToolVersion), Paths: paths, Offline: o.Offline, FailOn: o.FailOn}
+	opts := check.Options{Target: o.target(o.ToolVersion), Paths: paths, Offline: o.Offline, FailOn: o.FailOn,
+		Record: o.Record, SourceCommit: o.SourceCommit}
 	// Progress lines are for a person watching a terminal.
 	if progress != nil && isTerminal(progress) {
 		opts.Progress = progress

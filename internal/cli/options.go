@@ -51,6 +51,10 @@ type checkOptions struct {
 	Output     string
 	ReportFile string
 	FailOn     string
+	// Record appends the check's findings to the environment's history;
+	// SourceCommit is the commit the deploy is made from.
+	Record       bool
+	SourceCommit string
 	// ToolVersion goes into the report; not a flag.
 	ToolVersion string
 }
@@ -60,5 +64,7 @@ func (o *checkOptions) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.Offline, "offline", false, "predict from the snapshot alone, without a cluster")
 	fs.StringVarP(&o.Output, "output", "o", "", "report format: text, markdown or json (default text)")
 	fs.StringVar(&o.ReportFile, "report-file", "", "also write the JSON report to this file")
-	fs.StringVar(&o.FailOn, "fail-on", DefaultFailOn, "categories that fail the check: comma list of any finding category (drift, taking-conflict, update-conflict, split-ownership, anomaly, reset, retained, taking, release, new, removed, dry-run-error or its short name error), or none")
+	fs.BoolVar(&o.Record, "record", false, "also record the findings (never values) in the environment's history on the snapshot branch: run by the deploy pipeline right before it applies")
+	fs.StringVar(&o.SourceCommit, "source-commit", "", "with --record: commit the deploy is made from (default: $GITHUB_SHA, else HEAD of the working directory's repository)")
+	fs.StringVar(&o.FailOn, "fail-on", DefaultFailOn, "categories that fail the check: comma list of any finding category (drift, taking-conflict, update-conflict, split-ownership, fight, anomaly, reset, retained, taking, release, new, removed, dry-run-error or its short name error), or none")
 }

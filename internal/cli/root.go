@@ -52,6 +52,7 @@ manager, and reports drift, conflicts, releases and split ownership.`,
 		newSnapshotCommand(version),
 		newMigrateCommand(),
 		newRenderCommand(),
+		newHistoryCommand(),
 		newActionCommand(version),
 		newVersionCommand(version),
 	)

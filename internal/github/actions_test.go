@@ -31,9 +31,13 @@ func TestReadInputs(t *testing.T) {
 	if fmt.Sprintf("%+v", in) != fmt.Sprintf("%+v", want) {
 		t.Errorf("inputs %+v, want %+v", in, want)
 	}
-	a, _ = action(map[string]string{"INPUT_MODE": "deploy", "INPUT_OFFLINE": "yes"})
+	a, _ = action(map[string]string{"INPUT_FIELD-MANAGER": "deployer", "INPUT_RECORD": "true"})
+	if in, err := ReadInputs(a); err != nil || !in.Record {
+		t.Errorf("record: true read as %+v, %v", in, err)
+	}
+	a, _ = action(map[string]string{"INPUT_MODE": "deploy", "INPUT_OFFLINE": "yes", "INPUT_RECORD": "yes"})
 	_, err = ReadInputs(a)
-	for _, want := range []string{"input mode", "input offline", "input field-manager is required"} {
+	for _, want := range []string{"input mode", "input offline", "input record", "input field-manager is required"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not mention %q", err, want)
 		}

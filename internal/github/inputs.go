@@ -23,6 +23,7 @@ type Inputs struct {
 	Config         string
 	FailOn         string // empty: the command line's default
 	Offline        string // auto, true or false
+	Record         bool   // check --record
 	Comment        string // update, new or off
 	GitHubToken    string
 }
@@ -49,6 +50,7 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 		Comment:        get("comment", "update"),
 		GitHubToken:    get("github-token", ""),
 	}
+	record := get("record", "false")
 	var errs []error
 	for _, c := range []struct {
 		name, value string
@@ -57,11 +59,13 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 		{"mode", in.Mode, []string{"check", "snapshot", "migrate"}},
 		{"offline", in.Offline, []string{"auto", "true", "false"}},
 		{"comment", in.Comment, []string{"update", "new", "off"}},
+		{"record", record, []string{"true", "false"}},
 	} {
 		if !slices.Contains(c.allowed, c.value) {
 			errs = append(errs, fmt.Errorf("input %s: %q is not one of %s", c.name, c.value, strings.Join(c.allowed, ", ")))
 		}
 	}
+	in.Record = record == "true"
 	if in.FieldManager == "" {
 		errs = append(errs, errors.New("input field-manager is required: the manager name the deploy applies with"))
 	}

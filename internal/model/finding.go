@@ -17,6 +17,9 @@ const (
 	New            Category = "new"
 	Removed        Category = "removed"
 	Anomaly        Category = "anomaly"
+	// Fight: the deploy sends a field that a controller in the cluster is
+	// set up to manage (an autoscaler's replicas), before values even differ.
+	Fight Category = "fight"
 )
 
 // WholeObject is the path of a finding about the whole object rather than
@@ -27,7 +30,7 @@ const WholeObject = "."
 // Categories lists every category in report order: warnings and errors
 // first, then notes.
 var Categories = []Category{
-	DryRunError, SplitOwnership, TakingConflict, UpdateConflict, Drift, Anomaly,
+	DryRunError, SplitOwnership, TakingConflict, UpdateConflict, Drift, Fight, Anomaly,
 	Reset, Retained, Taking, Release, New, Removed,
 }
 
@@ -45,7 +48,7 @@ func LevelOf(c Category) Level {
 	switch c {
 	case DryRunError, Anomaly:
 		return LevelError
-	case Drift, TakingConflict, UpdateConflict, SplitOwnership:
+	case Drift, TakingConflict, UpdateConflict, SplitOwnership, Fight:
 		return LevelWarning
 	default:
 		return LevelNote
@@ -113,6 +116,15 @@ type Finding struct {
 	// Reason is the API server's reason for a dry-run-error (Invalid,
 	// Forbidden, NotFound, Conflict, ...).
 	Reason string `json:"reason,omitempty"`
+	// Controller is what sets up the controller a fight is with.
+	Controller *Controller `json:"controller,omitempty"`
+	// History is set when the same manager changed the path before
+	// several of the environment's recent deploys: a persistent fight.
+	History *History `json:"history,omitempty"`
 
 	Message string `json:"message"`
+	// Remediation is a paste-ready fix: an ignore rule's YAML, a migrate
+	// command, or which value wins and how to keep the other. Free of
+	// values wherever the Secret rule hides them.
+	Remediation string `json:"remediation,omitempty"`
 }

@@ -70,7 +70,8 @@ func secretObj(ns, name string, data map[string]string, stringData map[string]st
 
 // TestSecretCanary: Secret values (data, stringData, a client-side
 // last-applied annotation), deployed, drifted and changed, go through
-// render, check in every format, the report file, the action's comment,
+// render, check in every format, the report file, check --record and the
+// deploy history it writes (and history prints), the action's comment,
 // job summary, annotations, outputs and log, and the snapshot branch's
 // whole history; none of them, nor the kubeconfig's token, appears
 // anywhere. klog is silenced and the tool has no debug logging, so there
@@ -137,6 +138,27 @@ func TestSecretCanary(t *testing.T) {
 	jsonRun := run(t, checkArgs(kubeconfig, repo, manifests)...)
 	if jsonRun.rep == nil || jsonRun.rep.Summary.Drift+jsonRun.rep.Summary.UpdateConflict == 0 || jsonRun.rep.Summary.DryRunError == 0 {
 		t.Fatalf("the check must see the drift and the refused dry-run, or the test proves nothing:\n%s", jsonRun.stdout)
+	}
+	// The deploy pipeline records the check in the history twice, so that
+	// the action's check below finds the drift persistent (its remedy and
+	// persistence lines are searched too), and the history is printed;
+	// the branch's history files are searched with the rest of the
+	// repository.
+	for i := 0; i < 2; i++ {
+		rec := run(t, checkArgs(kubeconfig, repo, manifests, "--record", "--report-file", reportFile)...)
+		if rec.code != 1 {
+			t.Fatalf("check --record: want exit 1, got %d\n%s", rec.code, rec.stderr)
+		}
+		record("check --record", rec)
+		b, _ := os.ReadFile(reportFile)
+		seen.Write(b)
+	}
+	for _, format := range []string{"text", "json"} {
+		h := run(t, "history", "--snapshot-repo", repo, "--output", format)
+		if h.code != 0 || !strings.Contains(h.stdout, ".data.password") {
+			t.Fatalf("history -o %s: exit %d, no record of the Secret's drift: the search would prove nothing\n%s\n%s", format, h.code, h.stdout, h.stderr)
+		}
+		record("history -o "+format, h)
 	}
 	r := run(t, "render", manifests)
 	record("render", r)

@@ -39,6 +39,7 @@ func (o Object) Groups() []Group {
 		}
 		gs = append(gs, Group{Category: c, Level: model.LevelOf(c), Findings: fs, Message: aggregate(c, fs)})
 	}
+	persistentFirst(gs)
 	return gs
 }
 
@@ -68,6 +69,9 @@ func aggregate(c model.Category, fs []model.Finding) string {
 		managers = append(managers, f.Managers...)
 		for _, ow := range f.Owners {
 			managers = append(managers, ow.Manager)
+		}
+		if f.Controller != nil {
+			managers = append(managers, model.Manager{Manager: f.Controller.String()})
 		}
 	}
 	return sentence(c, paths, managers, fs[0].Transition)
@@ -118,6 +122,9 @@ func sentence(c model.Category, paths []string, managers []model.Manager, t *mod
 	case model.Reset:
 		return fmt.Sprintf("the deploy stops managing %s and no one else owns %s: the API server removes %s and may reset %s to %s default%s",
 			p, it, it, it, pick(n, "its", "their"), pick(n, "", "s"))
+	case model.Fight:
+		return fmt.Sprintf("the deploy sends %s, which %s manage%s: each deploy overwrites what the controller set, and it sets it again",
+			p, m, pick(len(uniqueNames(managers)), "s", ""))
 	case model.Taking:
 		return fmt.Sprintf("the deploy starts managing %s", p)
 	case model.Release:

@@ -18,7 +18,7 @@ func loud(l model.Level) bool {
 
 // mdObjectBlock writes the collapsible block of an object with warnings or
 // errors: one bullet per category and, with rows, a table per field.
-func mdObjectBlock(c Commit, o Object, groups []Group, open, rows bool) string {
+func mdObjectBlock(c Commit, o Object, env string, groups []Group, open, rows bool) string {
 	var b strings.Builder
 	var cats []string
 	icon := "⚠️"
@@ -38,8 +38,10 @@ func mdObjectBlock(c Commit, o Object, groups []Group, open, rows bool) string {
 	for _, g := range groups {
 		b.WriteString(mdBullet(g))
 	}
+	b.WriteString(mdPersistent(o, env, groups))
 	if rows {
 		b.WriteString(mdTable(o, groups))
+		b.WriteString(mdRemedies(groups))
 	}
 	b.WriteString("\n</details>\n")
 	return b.String()

@@ -45,6 +45,7 @@ type SnapshotInfo struct {
 type Summary struct {
 	Objects        int `json:"objects"`
 	Drift          int `json:"drift"`
+	Fight          int `json:"fight"`
 	TakingConflict int `json:"taking-conflict"`
 	UpdateConflict int `json:"update-conflict"`
 	Taking         int `json:"taking"`

@@ -26,6 +26,7 @@ func (o Object) redact() Object {
 	out.Findings = make([]model.Finding, len(o.Findings))
 	for i, f := range o.Findings {
 		if o.hidesValue(f.Path) && f.Category != model.DryRunError {
+			f.Remediation = hideValuesIn(f.Remediation, f.DeployedValue, f.LiveValue, f.DesiredValue)
 			f.DeployedValue = hide(f.DeployedValue)
 			f.LiveValue = hide(f.LiveValue)
 			f.DesiredValue = hide(f.DesiredValue)

@@ -90,8 +90,8 @@ func (s *Section) layout() *layout {
 	c := s.opts.Commit
 	for _, e := range es {
 		if len(e.objs) == 1 {
-			l.full = append(l.full, mdObjectBlock(c, e.objs[0], e.groups, open, true)+"\n")
-			l.short = append(l.short, mdObjectBlock(c, e.objs[0], e.groups, open, false)+"\n")
+			l.full = append(l.full, mdObjectBlock(c, e.objs[0], s.report.Environment, e.groups, open, true)+"\n")
+			l.short = append(l.short, mdObjectBlock(c, e.objs[0], s.report.Environment, e.groups, open, false)+"\n")
 		} else {
 			l.full = append(l.full, mdRepeatBlock(c, e, open, true)+"\n")
 			l.short = append(l.short, mdRepeatBlock(c, e, open, false)+"\n")

@@ -10,6 +10,8 @@ func (s *Summary) Count(c model.Category) *int {
 	switch c {
 	case model.Drift:
 		return &s.Drift
+	case model.Fight:
+		return &s.Fight
 	case model.TakingConflict:
 		return &s.TakingConflict
 	case model.UpdateConflict:

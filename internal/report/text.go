@@ -100,6 +100,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		fmt.Fprintf(bw, "  %s\n", p.paint("baseline: "+obj.Baseline, ansiDim))
 		for _, g := range e.groups {
 			writeTextGroup(bw, p, obj, g)
+			writeTextPersistent(bw, p, r.Environment, obj, g)
 		}
 	}
 	if clean > 0 && clean < len(r.Objects) {
@@ -168,7 +169,10 @@ func byLevel(objs []Object) []Object {
 	}
 	rs := make([]ranked, len(objs))
 	for i, o := range objs {
-		rs[i] = ranked{rank(o.Level()), o}
+		rs[i] = ranked{2 * rank(o.Level()), o}
+		if o.persistent() {
+			rs[i].rank-- // persistent fights lead their level
+		}
 	}
 	slices.SortStableFunc(rs, func(a, b ranked) int { return a.rank - b.rank })
 	out := make([]Object, len(rs))

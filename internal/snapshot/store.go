@@ -181,7 +181,8 @@ func (s *Store) Environments(ctx context.Context, commit string) ([]string, erro
 	}
 	var envs []string
 	for _, e := range entries {
-		if e.typ == "tree" {
+		// Log folders (_history) are no environment.
+		if e.typ == "tree" && ValidateEnvironment(e.path) == nil {
 			envs = append(envs, e.path)
 		}
 	}

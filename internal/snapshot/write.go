@@ -49,6 +49,19 @@ func (s *Store) Write(ctx context.Context, snap *Snapshot, message string) (stri
 	if err != nil {
 		return "", fmt.Errorf("snapshot %s: %w", env, err)
 	}
+	commit, err := retryRace(ctx, func() (string, error) { return s.commitOnTip(ctx, env, folder, message) })
+	if err != nil {
+		return "", fmt.Errorf("snapshot %s: %w", env, err)
+	}
+	snap.Commit = commit
+	return commit, nil
+}
+
+// retryRace runs attempt until it does not lose a race on the branch
+// (errRace), with jittered exponential backoff, at most maxAttempts times:
+// every writer of the branch (snapshots, the deploy history) publishes
+// this way.
+func retryRace(ctx context.Context, attempt func() (string, error)) (string, error) {
 	var commit string
 	loop := retry.Loop{
 		Attempts: maxAttempts,
@@ -57,12 +70,11 @@ func (s *Store) Write(ctx context.Context, snap *Snapshot, message string) (stri
 		},
 	}
 	attempts, err := loop.Do(ctx, func() (err error) {
-		commit, err = s.commitOnTip(ctx, env, folder, message)
+		commit, err = attempt()
 		return err
 	})
 	switch {
 	case err == nil:
-		snap.Commit = commit
 		return commit, nil
 	case errors.Is(err, errRace) && ctx.Err() != nil:
 		// Cut short while waiting for another try.
@@ -70,7 +82,7 @@ func (s *Store) Write(ctx context.Context, snap *Snapshot, message string) (stri
 	case errors.Is(err, errRace):
 		err = fmt.Errorf("%w; gave up after %d attempts", err, attempts)
 	}
-	return "", fmt.Errorf("snapshot %s: %w", env, err)
+	return "", err
 }
 
 // commitOnTip makes one attempt: fetch the tip, put the folder into its

@@ -1,0 +1,200 @@
+// Package remedy writes the paste-ready fix of every warning: the ignore
+// rule for a field a controller or another manager keeps taking back, the
+// migrate command for split ownership, which value wins an update
+// conflict and how to keep the other.
+//
+// A remedy is plain text in paragraphs separated by blank lines; a
+// paragraph whose every line is indented by four spaces is something to
+// paste (YAML, a command), which the markdown report fences. No value
+// appears where the Secret rule hides values.
+package remedy
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// Context is what a remedy may quote besides the finding: how the check
+// was run.
+type Context struct {
+	FieldManager string
+	// Paths are the rendered paths as given on the command line.
+	Paths []string
+}
+
+// Object sets the Remediation of every warning among an object's
+// findings (source is the object's file, "" when unknown). A fight and a
+// persistent drift or conflict on the same path get the same remedy, so
+// that the report shows it once.
+func Object(id model.ID, source string, findings []model.Finding, c Context) {
+	fights := map[string]*model.Finding{}
+	for i := range findings {
+		if findings[i].Category == model.Fight {
+			fights[findings[i].Path] = &findings[i]
+		}
+	}
+	for i := range findings {
+		f := &findings[i]
+		if f.Remediation != "" {
+			continue
+		}
+		if fight := fights[f.Path]; fight != nil && f.History != nil && f.Category != model.Fight {
+			f.Remediation = For(id, source, *fight, c)
+			continue
+		}
+		f.Remediation = For(id, source, *f, c)
+	}
+}
+
+// For returns the remedy of one finding on object id, "" for a category
+// that is no warning.
+func For(id model.ID, source string, f model.Finding, c Context) string {
+	hidden := id.IsSecret() && model.HiddenPathString(f.Path)
+	switch f.Category {
+	case model.Fight:
+		return letGo(id, f.Path, "managed by "+controllerName(f), c)
+	case model.Drift, model.TakingConflict, model.UpdateConflict:
+		if f.History != nil {
+			h := f.History
+			return letGo(id, f.Path, fmt.Sprintf("changed by %s before %d of the last %d deploys", nonEmpty(h.Manager, "another manager"), h.Seen, h.Deploys), c)
+		}
+		return oneOff(id, source, f, hidden)
+	case model.SplitOwnership:
+		return migrate(f.Path, c)
+	}
+	return ""
+}
+
+func controllerName(f model.Finding) string {
+	if f.Controller == nil {
+		return "a controller"
+	}
+	return f.Controller.String()
+}
+
+// letGo is the remedy of a field someone else keeps setting: an ignore
+// rule, and the reminder that the deploy must then stop sending the field.
+func letGo(id model.ID, path, reason string, c Context) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Leave %s to the one that keeps setting it: add this rule to %s (under its ignore: list if it has one)\n\n", path, config.DefaultFile)
+	b.WriteString(indent(IgnoreRule(id, path, reason)))
+	b.WriteString("\n\nand deploy what ownership-check render prints, so that the deploy stops sending the field, e.g.\n\n")
+	b.WriteString(indent(fmt.Sprintf("ownership-check render --show-secrets %s | kubectl apply --server-side --field-manager %s -f -",
+		shellWords(c.Paths, "."), shellWord(nonEmpty(c.FieldManager, "FIELD_MANAGER")))))
+	return b.String()
+}
+
+// IgnoreRule is the YAML of the ignore rule that stops the deploy from
+// sending path of object id, as config.Load reads it.
+func IgnoreRule(id model.ID, path, reason string) string {
+	group := id.Group
+	if group == "" {
+		group = config.CoreGroup
+	}
+	r := config.IgnoreRule{Group: group, Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Path: path, Reason: reason}
+	b, err := yaml.Marshal(map[string][]config.IgnoreRule{"ignore": {r}})
+	if err != nil {
+		// Strings only: cannot fail.
+		panic(err)
+	}
+	return strings.TrimRight(string(b), "\n")
+}
+
+// oneOff is the remedy of a drift or conflict seen once: which value wins,
+// and how to keep the other.
+func oneOff(id model.ID, source string, f model.Finding, hidden bool) string {
+	who := "another manager"
+	if len(f.Managers) > 0 {
+		var names []string
+		for _, m := range f.Managers {
+			names = append(names, m.String())
+		}
+		who = model.JoinAnd(names)
+	}
+	where := "the manifest"
+	if source != "" {
+		where = source
+	}
+	// desired and live as a sentence names them; keep is the other value.
+	desired, live, keep := "its own value", "the one", "that value"
+	if !hidden {
+		desired, live, keep = show(f.DesiredValue), "the "+show(f.LiveValue), show(f.LiveValue)
+	}
+	switch f.Category {
+	case model.Drift:
+		return fmt.Sprintf("The deploy puts back %s over %s that %s set. To keep %s, set it in %s; if %s is not the deploy's to set, ignore it in %s.",
+			desired, live, who, keep, where, f.Path, config.DefaultFile)
+	case model.TakingConflict:
+		return fmt.Sprintf("The deploy takes %s over from %s: %s wins over %s that %s set. If %s should keep managing it, keep the field out of the deploy:\n\n%s",
+			f.Path, who, desired, live, who, who, indent(IgnoreRule(id, f.Path, "managed by "+who)))
+	default:
+		return fmt.Sprintf("The deploy's change wins: %s replaces %s that %s set since the last deploy. To keep %s instead, set it in %s in this pull request.",
+			desired, live, who, keep, where)
+	}
+}
+
+func migrate(path string, c Context) string {
+	return "Before deploying, give the deploy whole ownership of the item (this prints the plan; add --apply to carry it out):\n\n" +
+		indent(fmt.Sprintf("ownership-check migrate %s --field-manager %s --scope %s",
+			shellWords(c.Paths, "."), shellWord(nonEmpty(c.FieldManager, "FIELD_MANAGER")), shellWord(path)))
+}
+
+// show writes a value as the report does: compact JSON, "(unset)" when
+// absent.
+func show(v any) string {
+	if v == nil {
+		return "(unset)"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func indent(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = "    " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+func shellWords(ws []string, def string) string {
+	if len(ws) == 0 {
+		return def
+	}
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = shellWord(w)
+	}
+	return strings.Join(out, " ")
+}
+
+// shellWord quotes a word for a POSIX shell when it needs it.
+func shellWord(w string) string {
+	safe := w != ""
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/:=+@,", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+func nonEmpty(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
