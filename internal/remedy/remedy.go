@@ -60,7 +60,8 @@ func For(id model.ID, source string, f model.Finding, c Context) string {
 	case model.Fight:
 		return letGo(id, f.Path, "managed by "+controllerName(f), c)
 	case model.Drift, model.TakingConflict, model.UpdateConflict:
-		if f.History != nil {
+		// An object deleted again and again has no field to ignore.
+		if f.History != nil && f.Path != model.WholeObject && f.Path != "" {
 			h := f.History
 			return letGo(id, f.Path, fmt.Sprintf("changed by %s before %d of the last %d deploys", nonEmpty(h.Manager, "another manager"), h.Seen, h.Deploys), c)
 		}
@@ -126,11 +127,13 @@ func oneOff(id model.ID, source string, f model.Finding, hidden bool) string {
 	if !hidden {
 		desired, live, keep = show(f.DesiredValue), "the "+show(f.LiveValue), show(f.LiveValue)
 	}
-	switch f.Category {
-	case model.Drift:
+	switch {
+	case f.Category == model.Drift && (f.Path == model.WholeObject || f.Path == ""):
+		return fmt.Sprintf("The deploy creates the object again. If it should stay deleted, remove it from %s (the manifests the deploy renders) in this pull request.", where)
+	case f.Category == model.Drift:
 		return fmt.Sprintf("The deploy puts back %s over %s that %s set. To keep %s, set it in %s; if %s is not the deploy's to set, ignore it in %s.",
 			desired, live, who, keep, where, f.Path, config.DefaultFile)
-	case model.TakingConflict:
+	case f.Category == model.TakingConflict:
 		return fmt.Sprintf("The deploy takes %s over from %s: %s wins over %s that %s set. If %s should keep managing it, keep the field out of the deploy:\n\n%s",
 			f.Path, who, desired, live, who, who, indent(IgnoreRule(id, f.Path, "managed by "+who)))
 	default:

@@ -86,6 +86,10 @@ func TestOneOffs(t *testing.T) {
 	if !strings.HasPrefix(drift, "The deploy puts back 3 over the 5 that kubectl-edit (Update) set. To keep 5, set it in deploy/web.yaml") {
 		t.Errorf("drift: %s", drift)
 	}
+	gone := For(web, "deploy/web.yaml", model.Finding{Category: model.Drift, Path: model.WholeObject, History: &model.History{Seen: 2, Deploys: 2}}, ctx)
+	if gone != "The deploy creates the object again. If it should stay deleted, remove it from deploy/web.yaml (the manifests the deploy renders) in this pull request." {
+		t.Errorf("deleted out of band: %s", gone)
+	}
 	taking := For(web, "", model.Finding{Category: model.TakingConflict, Path: ".spec.replicas", LiveValue: 4, DesiredValue: 2, Managers: []model.Manager{{Manager: "hpa", Operation: "Apply"}}}, ctx)
 	if !strings.Contains(taking, "      path: .spec.replicas\n      reason: managed by hpa (Apply)") {
 		t.Errorf("taking-conflict: %s", taking)
