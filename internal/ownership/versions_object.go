@@ -45,7 +45,10 @@ func (a *analysis) inDeployVersion(in Input) (Input, *versions, error) {
 		}
 		c, why := v.relabel(*o.u)
 		if why != "" {
-			return in, v, fmt.Errorf("%s is %s and cannot be read in %s: %s", o.what, (*o.u).GetAPIVersion(), v.target, why)
+			// Only the offline engine's live (the snapshot's record) can be
+			// in another version: the cluster engine reads in Desired's.
+			return in, v, fmt.Errorf("%s is %s and cannot be read in %s, the version the deploy sends: %s; the API server converts it: check against the cluster",
+				o.what, (*o.u).GetAPIVersion(), v.target, why)
 		}
 		*o.u = c
 	}
