@@ -62,7 +62,7 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 // buildCluster is the cluster engine: a force dry-run Server-Side Apply of
 // every object under the deploy's field manager.
 func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Report, error) {
-	cfg, err := config.Load(o.Config)
+	cfg, configNote, err := o.loadConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 		if err != nil {
 			return analysis{}, err
 		}
-		var notes []string
+		notes := withNote(nil, configNote)
 		if snap == nil {
 			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
 		}
@@ -140,6 +140,14 @@ func newAnalysis(o Options, engine string, snap *snapshot.Snapshot, hasher secre
 		},
 		Notes: notes,
 	}
+}
+
+// withNote appends a note unless it is empty.
+func withNote(notes []string, note string) []string {
+	if note == "" {
+		return notes
+	}
+	return append(notes, note)
 }
 
 // progressf writes a progress line, when the caller wants them.

@@ -6,7 +6,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -20,7 +19,7 @@ import (
 // buildOffline is check --offline: the snapshot's deployed objects stand
 // in for the cluster, and a local Server-Side Apply for its dry-run.
 func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Report, error) {
-	cfg, err := config.Load(o.Config)
+	cfg, configNote, err := o.loadConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +59,7 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 		FieldManager: o.FieldManager, Live: snapshotDeployed(snap), Types: types, Hasher: hasher,
 	})
 	progressf(o.Progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, shortCommit(snap.Commit), o.Environment)
-	notes := []string{offlineNote(snap)}
+	notes := withNote(withNote(nil, configNote), offlineNote(snap))
 	// Before run, which lets go of the snapshot's objects.
 	set := controllers.NewSet(sources(renderedObjects(objs)), snapshotSources(snap))
 	return run(ctx, engine, objs, func() (analysis, error) {

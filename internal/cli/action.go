@@ -93,7 +93,7 @@ func runAction(ctx context.Context, version string, stdout, stderr io.Writer) er
 
 // check runs the check and publishes its report everywhere.
 func (run *actionRun) check(ctx context.Context) error {
-	o, cleanup, err := run.checkOptions()
+	o, cleanup, err := run.checkOptions(ctx)
 	if err != nil {
 		return run.checkFailed(ctx, err)
 	}
@@ -116,7 +116,7 @@ func (run *actionRun) check(ctx context.Context) error {
 
 // checkOptions maps the inputs to the check's options. The returned
 // cleanup removes the kubeconfig written from the input.
-func (run *actionRun) checkOptions() (*checkOptions, func(), error) {
+func (run *actionRun) checkOptions(ctx context.Context) (*checkOptions, func(), error) {
 	in := run.in
 	o := &checkOptions{
 		commonOptions: commonOptions{
@@ -141,9 +141,19 @@ func (run *actionRun) checkOptions() (*checkOptions, func(), error) {
 	case "true":
 		o.Offline = true
 	case "auto":
-		if !run.hasClusterCredentials() {
-			o.Offline = true
-			run.a.Infof("offline: auto: no cluster credentials (no kubeconfig input, no KUBECONFIG, no ~/.kube/config), predicting from the snapshot alone")
+		if o.Offline, err = run.offlineAuto(); err != nil {
+			return nil, cleanup, err
+		}
+	}
+	if in.ConfigRef == "base" {
+		pr, isPR, err := run.pullRequest()
+		if err != nil {
+			return nil, cleanup, fmt.Errorf("config-ref: base: %w", err)
+		}
+		if isPR {
+			if o.BaseConfig, err = run.baseConfig(ctx, pr); err != nil {
+				return nil, cleanup, err
+			}
 		}
 	}
 	return o, cleanup, nil

@@ -52,8 +52,10 @@ type Server struct {
 	comments []*Comment
 	nextID   int64
 	readOnly bool
-	latency  time.Duration
-	calls    []Call
+	// files are the contents API's files by commit, then path (repo.go).
+	files   map[string]map[string][]byte
+	latency time.Duration
+	calls   []Call
 	// intercept answers faults instead of handling (faults.go).
 	intercept func(method, path string) *Fault
 }
@@ -154,6 +156,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) int {
 	w.Header().Set("X-RateLimit-Limit", "5000")
 	w.Header().Set("X-RateLimit-Remaining", "4999")
 	w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
+	if raw, ok := body.(rawBody); ok {
+		w.Header().Set("Content-Type", "application/vnd.github.sha")
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(raw))
+		return status
+	}
 	w.WriteHeader(status)
 	if body != nil {
 		_ = json.NewEncoder(w).Encode(body)
@@ -175,6 +183,11 @@ func (s *Server) route(r *http.Request) (int, any, map[string]string) {
 		}
 	}
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	if len(parts) >= 4 && parts[0] == "repos" && parts[1]+"/"+parts[2] == s.repo {
+		if status, body, header, ok := s.routeRepo(r, parts); ok {
+			return status, body, header
+		}
+	}
 	if len(parts) < 5 || parts[0] != "repos" || parts[1]+"/"+parts[2] != s.repo || parts[3] != "issues" {
 		return http.StatusNotFound, apiError("Not Found", ""), nil
 	}
