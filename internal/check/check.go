@@ -49,6 +49,8 @@ type analysis struct {
 	History *history.Index
 	// RenderPaths are the paths rendered, as given, for remedies to quote.
 	RenderPaths []string
+	// NotChecked are the categories the engine cannot see.
+	NotChecked []model.Category
 }
 
 // build analyses every object the engine answered for and returns the
@@ -84,6 +86,7 @@ func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool)
 		Snapshot:      snapshotInfo(in.Snapshot),
 		Notes:         in.Notes,
 		Objects:       objects,
+		Summary:       report.Summary{NotChecked: in.NotChecked},
 	}
 	rep.Objects = append(rep.Objects, in.removed(rendered)...)
 	sortObjects(rep.Objects)

@@ -65,9 +65,15 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	return run(ctx, engine, objs, func() (analysis, error) {
 		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil)
 		in.Types = types
+		in.NotChecked = offlineNotChecked
 		return in, nil
 	})
 }
+
+// offlineNotChecked are the categories the offline engine cannot see: it
+// takes the cluster to be as the snapshot left it, so nothing changed
+// since (drift, conflicts), and no API server validates or admits.
+var offlineNotChecked = []model.Category{model.Drift, model.TakingConflict, model.UpdateConflict, model.DryRunError}
 
 // snapshotDeployed looks objects up in the snapshot rather than copying
 // them into a map, so that an object the check has analysed (and
