@@ -88,6 +88,7 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	if err != nil {
 		return nil, err
 	}
+	objs, skipped, skipNote := skipSecrets(cfg, objs)
 	progressf(o.Progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
 	fightsRead := discoverAsync(ctx, client, objs, o.Concurrency)
 	engine := predict.NewCluster(client, engineOpts)
@@ -107,7 +108,7 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 		if err != nil {
 			return analysis{}, err
 		}
-		notes := withNote(nil, configNote)
+		notes := withNote(withNote(nil, configNote), skipNote)
 		if snap == nil {
 			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
 		}
@@ -121,6 +122,7 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 			}
 			return snap.Objects[obj.ID].APIVersion
 		})
+		in.Public, in.Skipped = kube.PublicFor(client.Config), skipped
 		return in, nil
 	})
 }
@@ -138,7 +140,8 @@ func newAnalysis(o Options, engine string, snap *snapshot.Snapshot, hasher secre
 		Ignored: func(id model.ID, p fieldpath.Path) bool {
 			return cfg.IsIgnored(id.Group, id.Kind, id.Namespace, id.Name, p)
 		},
-		Notes: notes,
+		Notes:     notes,
+		Redaction: redaction(cfg),
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/history"
+	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/secrets"
@@ -51,6 +52,13 @@ type analysis struct {
 	RenderPaths []string
 	// NotChecked are the categories the engine cannot see.
 	NotChecked []model.Category
+	// Redaction hides secret-like values that are not in a Secret.
+	Redaction *model.Redaction
+	// Public hides the API server's address in messages; nil offline.
+	Public *kube.Public
+	// Skipped are rendered objects left unchecked on purpose (secrets.skip):
+	// not "removed" because the engine did not see them.
+	Skipped map[model.ID]bool
 }
 
 // build analyses every object the engine answered for and returns the

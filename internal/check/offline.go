@@ -42,6 +42,7 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	if err != nil {
 		return nil, err
 	}
+	objs, skipped, skipNote := skipSecrets(cfg, objs)
 	// The render's CRDs type their kinds over everything the snapshot
 	// recorded: the deploy installs them first.
 	crds := make([]*unstructured.Unstructured, 0, len(snap.Schemas))
@@ -59,13 +60,13 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 		FieldManager: o.FieldManager, Live: snapshotDeployed(snap), Types: types, Hasher: hasher,
 	})
 	progressf(o.Progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, shortCommit(snap.Commit), o.Environment)
-	notes := withNote(withNote(nil, configNote), offlineNote(snap))
+	notes := withNote(withNote(withNote(nil, configNote), skipNote), offlineNote(snap))
 	// Before run, which lets go of the snapshot's objects.
 	set := controllers.NewSet(sources(renderedObjects(objs)), snapshotSources(snap))
 	return run(ctx, engine, objs, func() (analysis, error) {
 		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil)
 		in.Types = types
-		in.NotChecked = offlineNotChecked
+		in.NotChecked, in.Skipped = offlineNotChecked, skipped
 		return in, nil
 	})
 }

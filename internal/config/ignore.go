@@ -116,3 +116,20 @@ func (c *Config) IsIgnored(group, kind, namespace, name string, fp fieldpath.Pat
 	}
 	return false
 }
+
+// Redacts tells whether a redact.paths rule hides the value at fp of an
+// object, or a value below fp (a whole container holds its env).
+func (c *Config) Redacts(group, kind, namespace, name string, fp fieldpath.Path) bool {
+	if c == nil {
+		return false
+	}
+	for _, r := range c.Redact.Paths {
+		if !r.Selects(group, kind, namespace, name) {
+			continue
+		}
+		if p, err := r.Pattern(); err == nil && p.Touches(fp) {
+			return true
+		}
+	}
+	return false
+}

@@ -291,25 +291,31 @@ func equalValues(a, b any) bool {
 // Covers tells whether fp is at or below a location the path selects: an
 // ignored subtree hides all its leaves.
 func (p Path) Covers(fp fieldpath.Path) bool {
-	return coversFrom(p.elements, 0, fp)
+	return coversFrom(p.elements, 0, fp, false)
 }
 
-func coversFrom(elements []Element, i int, fp fieldpath.Path) bool {
+// Touches tells whether fp is at or below a location the path selects, or
+// above one: the value at fp then holds a selected value.
+func (p Path) Touches(fp fieldpath.Path) bool {
+	return coversFrom(p.elements, 0, fp, true)
+}
+
+func coversFrom(elements []Element, i int, fp fieldpath.Path, above bool) bool {
 	if i == len(elements) {
 		return true
 	}
 	if len(fp) == 0 {
-		return false
+		return above
 	}
 	pe := fp[0]
 	e := elements[i]
 	switch {
 	case pe.FieldName != nil:
 		n := FieldSpan(elements, i, *pe.FieldName)
-		return n > 0 && coversFrom(elements, i+n, fp[1:])
+		return n > 0 && coversFrom(elements, i+n, fp[1:], above)
 	case pe.Key != nil:
 		if e.Kind == AnyItem {
-			return coversFrom(elements, i+1, fp[1:])
+			return coversFrom(elements, i+1, fp[1:], above)
 		}
 		if e.Kind != Keys || len(e.Keys) != len(*pe.Key) {
 			return false
@@ -320,15 +326,15 @@ func coversFrom(elements []Element, i int, fp fieldpath.Path) bool {
 				return false
 			}
 		}
-		return coversFrom(elements, i+1, fp[1:])
+		return coversFrom(elements, i+1, fp[1:], above)
 	case pe.Value != nil:
 		if e.Kind == AnyItem || (e.Kind == Value && value.Equals(value.NewValueInterface(e.Value), *pe.Value)) {
-			return coversFrom(elements, i+1, fp[1:])
+			return coversFrom(elements, i+1, fp[1:], above)
 		}
 		return false
 	case pe.Index != nil:
 		if e.Kind == AnyItem || (e.Kind == Index && e.Index == *pe.Index) {
-			return coversFrom(elements, i+1, fp[1:])
+			return coversFrom(elements, i+1, fp[1:], above)
 		}
 		return false
 	}
