@@ -14,6 +14,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
+	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -137,6 +138,7 @@ func (run *actionRun) checkOptions(ctx context.Context) (*checkOptions, func(), 
 	if err != nil {
 		return nil, cleanup, err
 	}
+	run.pub.Public = kube.PublicForKubeconfig(kube.LoadOptions{Kubeconfig: o.Kubeconfig}).Hide
 	switch in.Offline {
 	case "true":
 		o.Offline = true

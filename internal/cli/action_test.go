@@ -496,6 +496,13 @@ func TestActionCheckError(t *testing.T) {
 	if strings.Contains(body, "no ownership conflicts") || !strings.Contains(body, "could not run") || !strings.Contains(body, "connection refused") {
 		t.Errorf("comment after a failed run:\n%s", body)
 	}
+	// The runner is in the cluster at 10.0.0.1: a pull request is not told
+	// where the API server is, the log is.
+	for what, text := range map[string]string{"comment": body, "summary": e.summaryText(), "annotation": log} {
+		if strings.Contains(text, "10.0.0.1") || (what != "annotation" && !strings.Contains(text, "(the API server)")) {
+			t.Errorf("the %s names the API server's address:\n%s", what, text)
+		}
+	}
 	if !strings.Contains(log, "::error::Deployment/shop/web: dry-run failed") {
 		t.Error("no error annotation")
 	}

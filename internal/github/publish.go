@@ -47,6 +47,11 @@ type Publisher struct {
 	Issues Issues
 	// Now is the clock of the footer's time; nil: time.Now.
 	Now func() time.Time
+	// Public hides the API server's address and the cluster credentials
+	// in an error shown to the pull request (comment, job summary,
+	// annotation); nil shows the error as it is. The report's messages
+	// are already clean (check).
+	Public func(string) string
 }
 
 // Publish publishes a finished check.
@@ -70,6 +75,7 @@ func (p *Publisher) Publish(ctx context.Context, rep *report.Report) {
 // the comment and the job summary say so (an earlier "no conflicts" must
 // not stand), and the error and the outputs as Error does.
 func (p *Publisher) Fail(ctx context.Context, cause error) {
+	cause = p.public(cause)
 	sec := ErrorSection(p.Environment, cause, p.Tool, report.MarkdownOptions{RunURL: p.runURL(), Commit: p.commit(), At: p.now()})
 	note := p.comment(ctx, sec)
 	AddSummary(p.Action, RenderComment([]*Section{sec}, maxSummaryLen)+note)
@@ -79,8 +85,20 @@ func (p *Publisher) Fail(ctx context.Context, cause error) {
 // Error reports an error of the tool itself: an error annotation, failed,
 // and no counts (unknown, not zero).
 func (p *Publisher) Error(cause error) {
-	p.Action.Errorf("%s", cause)
+	p.Action.Errorf("%s", p.public(cause))
 	SetOutputs(p.Action, nil, true, "")
+}
+
+// public is cause as a pull request may read it; the log keeps the whole
+// error (the command prints it).
+func (p *Publisher) public(cause error) error {
+	if p.Public == nil {
+		return cause
+	}
+	if s := p.Public(cause.Error()); s != cause.Error() {
+		return errors.New(s)
+	}
+	return cause
 }
 
 func fullReportWhere(runURL string) string {

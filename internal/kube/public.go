@@ -75,7 +75,10 @@ func PublicForKubeconfig(o LoadOptions) *Public {
 		}
 	}
 	if host := os.Getenv("KUBERNETES_SERVICE_HOST"); host != "" {
-		b.server("https://" + net.JoinHostPort(host, os.Getenv("KUBERNETES_SERVICE_PORT")))
+		if port := os.Getenv("KUBERNETES_SERVICE_PORT"); port != "" {
+			b.server("https://" + net.JoinHostPort(host, port))
+		}
+		b.server("https://" + host)
 	}
 	return b.build()
 }
