@@ -114,7 +114,7 @@ func newActionEnv(t *testing.T, event string, rep *report.Report, checkErr error
 	for k, v := range map[string]string{
 		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_PATH": eventPath, "GITHUB_EVENT_NAME": strings.Split(event, ".")[0],
 		"GITHUB_REPOSITORY": repoName, "GITHUB_REPOSITORY_OWNER": "Codertocat",
-		"GITHUB_API_URL": e.srv.URL, "GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "4242", "GITHUB_RUN_ATTEMPT": "1",
+		"GITHUB_API_URL": e.srv.URL, "GITHUB_GRAPHQL_URL": e.srv.GraphQLURL, "GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "4242", "GITHUB_RUN_ATTEMPT": "1",
 		"GITHUB_OUTPUT": e.output, "GITHUB_STEP_SUMMARY": e.summary, "RUNNER_TEMP": e.temp,
 		"HOME": t.TempDir(), "GITHUB_WORKSPACE": workspace, "KUBECONFIG": "", "NO_COLOR": "1",
 		// A runner inside the cluster: credentials without a kubeconfig.
@@ -349,6 +349,8 @@ func TestActionPullRequest(t *testing.T) {
 	}
 
 	wantCalls := []string{
+		"GET /user", // refused for GITHUB_TOKEN
+		"POST /graphql",
 		"GET /repos/Codertocat/Hello-World/issues/2/comments",
 		"POST /repos/Codertocat/Hello-World/issues/2/comments",
 		"GET /repos/Codertocat/Hello-World/issues/2/comments",
@@ -415,7 +417,7 @@ func TestActionPullRequest(t *testing.T) {
 	if v := strings.SplitN(body, "\n", 5)[3]; !strings.HasPrefix(v, "❌ **staging**: ") || !strings.HasSuffix(v, "; no ownership conflicts in prod.") {
 		t.Errorf("verdict line: %s", strings.SplitN(body, "\n", 5)[3])
 	}
-	if n := strings.Count(strings.Join(e.calls(), "\n"), "POST"); n != 1 {
+	if n := strings.Count(strings.Join(e.calls(), "\n"), "POST /repos"); n != 1 {
 		t.Errorf("%d comments created, want 1", n)
 	}
 

@@ -45,6 +45,9 @@ type Publisher struct {
 	// Issues is the API the comment is written with; nil: GitHub's REST
 	// API at the runner's GITHUB_API_URL, with Token.
 	Issues Issues
+	// Author is the login the token writes as; empty: asked of GitHub
+	// (Author) when Issues is nil, else ActionsBot.
+	Author string
 	// Now is the clock of the footer's time; nil: time.Now.
 	Now func() time.Time
 	// Public hides the API server's address and the cluster credentials
@@ -188,18 +191,25 @@ func (p *Publisher) comment(ctx context.Context, sec *Section) string {
 		p.Action.Infof("not a pull request event (%s): no comment", ghctx.EventName)
 		return ""
 	}
-	issues := p.Issues
+	ctx, cancel := context.WithTimeout(ctx, commentTimeout)
+	defer cancel()
+	issues, author := p.Issues, p.Author
 	if issues == nil {
 		client, err := NewClient(ghctx.APIURL, p.Token)
 		if err != nil {
 			return p.commentFailed(pr, err)
 		}
 		issues = client.Issues
+		if author == "" {
+			var how string
+			// Not ghctx.GraphqlURL: without the variable it is github.com's,
+			// even on GitHub Enterprise Server.
+			author, how = Author(ctx, client, p.Action.Getenv("GITHUB_GRAPHQL_URL"))
+			p.Action.Infof("the comment is the one %s writes (%s); a marked comment of anyone else is left alone", author, how)
+		}
 	}
 	owner, repo := ghctx.Repo()
-	sticky := &Sticky{Issues: issues, Owner: owner, Repo: repo, Number: pr.Number, Marker: CommentMarker, Settle: p.Settle}
-	ctx, cancel := context.WithTimeout(ctx, commentTimeout)
-	defer cancel()
+	sticky := &Sticky{Issues: issues, Owner: owner, Repo: repo, Number: pr.Number, Marker: CommentMarker, Author: author, Settle: p.Settle}
 	var res Result
 	if p.Comment == "new" {
 		res, err = sticky.Post(ctx, RenderComment([]*Section{sec}, MaxCommentLen))

@@ -214,7 +214,7 @@ func runActionForCanary(t *testing.T, repo, manifests, kubeconfig string) string
 		"INPUT_OFFLINE": "false", "INPUT_COMMENT": "update", "INPUT_GITHUB-TOKEN": "ghs_canarytoken",
 		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_PATH": filepath.Join(root, "testdata", "github", "pull_request.synchronize.json"),
 		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_REPOSITORY": "Codertocat/Hello-World",
-		"GITHUB_API_URL": srv.URL, "GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "1",
+		"GITHUB_API_URL": srv.URL, "GITHUB_GRAPHQL_URL": srv.GraphQLURL, "GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "1",
 		"GITHUB_OUTPUT": output, "GITHUB_STEP_SUMMARY": summary, "RUNNER_TEMP": temp,
 		"HOME": t.TempDir(), "KUBECONFIG": "", "NO_COLOR": "1",
 	} {

@@ -44,6 +44,11 @@ type Server struct {
 	URL string
 	// Token is the token requests must carry; empty accepts any.
 	Token string
+	// Login is who the token writes as (identity.go); empty:
+	// "github-actions[bot]", the identity of a workflow's GITHUB_TOKEN.
+	Login string
+	// GraphQLURL is what GITHUB_GRAPHQL_URL would be.
+	GraphQLURL string
 
 	srv      *httptest.Server
 	repo     string
@@ -66,8 +71,12 @@ func New(t testing.TB, repo string, pulls ...int) *Server {
 	for _, n := range pulls {
 		s.issues[n] = true
 	}
-	s.srv = httptest.NewServer(http.StripPrefix("/api/v3", http.HandlerFunc(s.serve)))
+	mux := http.NewServeMux()
+	mux.Handle("/api/v3/", http.StripPrefix("/api/v3", http.HandlerFunc(s.serve)))
+	mux.HandleFunc("/api/graphql", s.serveGraphQL)
+	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL + "/api/v3"
+	s.GraphQLURL = s.srv.URL + "/api/graphql"
 	t.Cleanup(s.srv.Close)
 	return s
 }
@@ -183,6 +192,9 @@ func (s *Server) route(r *http.Request) (int, any, map[string]string) {
 		}
 	}
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	if r.URL.Path == "/user" && r.Method == http.MethodGet {
+		return s.user()
+	}
 	if len(parts) >= 4 && parts[0] == "repos" && parts[1]+"/"+parts[2] == s.repo {
 		if status, body, header, ok := s.routeRepo(r, parts); ok {
 			return status, body, header
@@ -262,7 +274,7 @@ func (s *Server) create(r *http.Request, issue int) (int, any, map[string]string
 	if code != 0 {
 		return code, ans, nil
 	}
-	c := s.add(issue, "github-actions[bot]", body)
+	c := s.add(issue, s.login(), body)
 	return http.StatusCreated, s.json(c), map[string]string{"Location": fmt.Sprintf("%s/repos/%s/issues/comments/%d", s.URL, s.repo, c.ID)}
 }
 
