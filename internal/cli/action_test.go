@@ -189,12 +189,12 @@ func (e *actionEnv) summaryText() string {
 	return string(b)
 }
 
-// comment is the one marked comment of the pull request.
+// comment is the action's one marked comment of the pull request.
 func (e *actionEnv) comment() string {
 	e.t.Helper()
 	var bodies []string
 	for _, c := range e.srv.Comments(prNumber) {
-		if strings.HasPrefix(c.Body, ghaction.CommentMarker) {
+		if c.Author == ghaction.ActionsBot && strings.HasPrefix(c.Body, ghaction.CommentMarker) {
 			bodies = append(bodies, c.Body)
 		}
 	}

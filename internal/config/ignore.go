@@ -118,7 +118,8 @@ func (c *Config) IsIgnored(group, kind, namespace, name string, fp fieldpath.Pat
 }
 
 // Redacts tells whether a redact.paths rule hides the value at fp of an
-// object, or a value below fp (a whole container holds its env).
+// object: fp is at or below a path a rule selects. (A value above, such
+// as a whole container, is judged by what it holds: model.Redaction.)
 func (c *Config) Redacts(group, kind, namespace, name string, fp fieldpath.Path) bool {
 	if c == nil {
 		return false
@@ -127,7 +128,7 @@ func (c *Config) Redacts(group, kind, namespace, name string, fp fieldpath.Path)
 		if !r.Selects(group, kind, namespace, name) {
 			continue
 		}
-		if p, err := r.Pattern(); err == nil && p.Touches(fp) {
+		if p, err := r.Pattern(); err == nil && p.Covers(fp) {
 			return true
 		}
 	}

@@ -291,31 +291,25 @@ func equalValues(a, b any) bool {
 // Covers tells whether fp is at or below a location the path selects: an
 // ignored subtree hides all its leaves.
 func (p Path) Covers(fp fieldpath.Path) bool {
-	return coversFrom(p.elements, 0, fp, false)
+	return coversFrom(p.elements, 0, fp)
 }
 
-// Touches tells whether fp is at or below a location the path selects, or
-// above one: the value at fp then holds a selected value.
-func (p Path) Touches(fp fieldpath.Path) bool {
-	return coversFrom(p.elements, 0, fp, true)
-}
-
-func coversFrom(elements []Element, i int, fp fieldpath.Path, above bool) bool {
+func coversFrom(elements []Element, i int, fp fieldpath.Path) bool {
 	if i == len(elements) {
 		return true
 	}
 	if len(fp) == 0 {
-		return above
+		return false
 	}
 	pe := fp[0]
 	e := elements[i]
 	switch {
 	case pe.FieldName != nil:
 		n := FieldSpan(elements, i, *pe.FieldName)
-		return n > 0 && coversFrom(elements, i+n, fp[1:], above)
+		return n > 0 && coversFrom(elements, i+n, fp[1:])
 	case pe.Key != nil:
 		if e.Kind == AnyItem {
-			return coversFrom(elements, i+1, fp[1:], above)
+			return coversFrom(elements, i+1, fp[1:])
 		}
 		if e.Kind != Keys || len(e.Keys) != len(*pe.Key) {
 			return false
@@ -326,15 +320,15 @@ func coversFrom(elements []Element, i int, fp fieldpath.Path, above bool) bool {
 				return false
 			}
 		}
-		return coversFrom(elements, i+1, fp[1:], above)
+		return coversFrom(elements, i+1, fp[1:])
 	case pe.Value != nil:
 		if e.Kind == AnyItem || (e.Kind == Value && value.Equals(value.NewValueInterface(e.Value), *pe.Value)) {
-			return coversFrom(elements, i+1, fp[1:], above)
+			return coversFrom(elements, i+1, fp[1:])
 		}
 		return false
 	case pe.Index != nil:
 		if e.Kind == AnyItem || (e.Kind == Index && e.Index == *pe.Index) {
-			return coversFrom(elements, i+1, fp[1:], above)
+			return coversFrom(elements, i+1, fp[1:])
 		}
 		return false
 	}

@@ -85,7 +85,9 @@ type Redaction struct {
 	// case-insensitively.
 	Names []string
 	// Paths tells whether a rule of the repository config hides the value
-	// at p of an object, or a value below p; nil for none.
+	// at p of an object (p is at or below a path it selects); nil for
+	// none. A value above such a path is hidden for what it holds: list
+	// items are addressed by their name key, else by position.
 	Paths func(id ID, p fieldpath.Path) bool
 }
 

@@ -193,6 +193,8 @@ func TestSecretCanary(t *testing.T) {
 func runActionForCanary(t *testing.T, repo, manifests, kubeconfig string) string {
 	t.Helper()
 	srv := githubtest.New(t, "Codertocat/Hello-World", 2)
+	// The pull request's base commit (config-ref: base), without a config.
+	srv.AddCommit("f95f852bd8fca8fcc58a9a2d6c842781e32a215e")
 	dir := t.TempDir()
 	output, summary, temp := filepath.Join(dir, "output"), filepath.Join(dir, "summary"), t.TempDir()
 	for _, f := range []string{output, summary} {
