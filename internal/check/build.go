@@ -62,7 +62,7 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 // buildCluster is the cluster engine: a force dry-run Server-Side Apply of
 // every object under the deploy's field manager.
 func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Report, error) {
-	cfg, err := config.Load(o.Config)
+	cfg, configNote, err := o.loadConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +88,7 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	if err != nil {
 		return nil, err
 	}
+	objs, skipped, skipNote := skipSecrets(cfg, objs)
 	progressf(o.Progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
 	fightsRead := discoverAsync(ctx, client, objs, o.Concurrency)
 	engine := predict.NewCluster(client, engineOpts)
@@ -107,7 +108,7 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 		if err != nil {
 			return analysis{}, err
 		}
-		var notes []string
+		notes := withNote(withNote(nil, configNote), skipNote)
 		if snap == nil {
 			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
 		}
@@ -121,6 +122,7 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 			}
 			return snap.Objects[obj.ID].APIVersion
 		})
+		in.Public, in.Skipped = kube.PublicFor(client.Config), skipped
 		return in, nil
 	})
 }
@@ -138,8 +140,17 @@ func newAnalysis(o Options, engine string, snap *snapshot.Snapshot, hasher secre
 		Ignored: func(id model.ID, p fieldpath.Path) bool {
 			return cfg.IsIgnored(id.Group, id.Kind, id.Namespace, id.Name, p)
 		},
-		Notes: notes,
+		Notes:     notes,
+		Redaction: redaction(cfg),
 	}
+}
+
+// withNote appends a note unless it is empty.
+func withNote(notes []string, note string) []string {
+	if note == "" {
+		return notes
+	}
+	return append(notes, note)
 }
 
 // progressf writes a progress line, when the caller wants them.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/history"
+	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/secrets"
@@ -49,6 +50,15 @@ type analysis struct {
 	History *history.Index
 	// RenderPaths are the paths rendered, as given, for remedies to quote.
 	RenderPaths []string
+	// NotChecked are the categories the engine cannot see.
+	NotChecked []model.Category
+	// Redaction hides secret-like values that are not in a Secret.
+	Redaction *model.Redaction
+	// Public hides the API server's address in messages; nil offline.
+	Public *kube.Public
+	// Skipped are rendered objects left unchecked on purpose (secrets.skip):
+	// not "removed" because the engine did not see them.
+	Skipped map[model.ID]bool
 }
 
 // build analyses every object the engine answered for and returns the
@@ -84,6 +94,7 @@ func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool)
 		Snapshot:      snapshotInfo(in.Snapshot),
 		Notes:         in.Notes,
 		Objects:       objects,
+		Summary:       report.Summary{NotChecked: in.NotChecked},
 	}
 	rep.Objects = append(rep.Objects, in.removed(rendered)...)
 	sortObjects(rep.Objects)

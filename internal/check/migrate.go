@@ -65,7 +65,7 @@ func Migrate(ctx context.Context, o MigrateOptions, planned func(*migrate.Plan))
 		}
 		opts.Scope = &scope
 	}
-	cfg, err := config.Load(o.Config)
+	cfg, _, err := o.loadConfig()
 	if err != nil {
 		return nil, err
 	}

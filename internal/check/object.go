@@ -35,7 +35,7 @@ func (in analysis) object(res predict.Result) report.Object {
 		if e == nil {
 			e = res.LiveErr
 		}
-		ro.Findings = []model.Finding{dryRunFinding(e, nil)}
+		ro.Findings = []model.Finding{in.dryRunFinding(res, e, nil)}
 		return ro
 	}
 	ai := ownership.Input{
@@ -43,6 +43,7 @@ func (in analysis) object(res predict.Result) report.Object {
 		Desired:      in.redact(res.Object.Object),
 		Live:         in.redact(res.Live),
 		Predicted:    in.redact(res.Predicted),
+		Redaction:    in.Redaction,
 	}
 	if in.Ignored != nil {
 		id := res.Object.ID
@@ -60,7 +61,7 @@ func (in analysis) object(res predict.Result) report.Object {
 		ro.Findings = []model.Finding{{
 			Category: model.DryRunError,
 			Reason:   ReasonCheckFailed,
-			Message:  "could not be checked: " + err.Error(),
+			Message:  in.public("could not be checked: "+err.Error(), res),
 		}}
 		return ro
 	}
@@ -73,7 +74,7 @@ func (in analysis) object(res predict.Result) report.Object {
 		}
 	}
 	if res.Err != nil {
-		findings = append([]model.Finding{dryRunFinding(res.Err, findings)}, findings...)
+		findings = append([]model.Finding{in.dryRunFinding(res, res.Err, findings)}, findings...)
 	}
 	ro.Findings = findings
 	in.persist(res.Object, &ro)
@@ -86,8 +87,12 @@ func (in analysis) object(res predict.Result) report.Object {
 // dryRunFinding words a refusal. When the object has split-owned items the
 // refusal is most likely their doing (seed 004), so it says so and names
 // the owners.
-func dryRunFinding(e *predict.DryRunError, findings []model.Finding) model.Finding {
-	f := model.Finding{Category: model.DryRunError, Reason: e.Reason, Message: dryRunMessage(e)}
+func (in analysis) dryRunFinding(res predict.Result, e *predict.DryRunError, findings []model.Finding) model.Finding {
+	f := model.Finding{Category: model.DryRunError, Reason: e.Reason, Message: in.public(dryRunMessage(e), res)}
+	if res.Object.ID.IsSecret() && e.Reason == "Forbidden" {
+		f.Message += "; the checker may not read or dry-run Secrets (deploy/rbac/no-secrets): grant it Secrets, " +
+			"or set `secrets: {skip: true}` in the repository config to leave Secrets unchecked"
+	}
 	var splits []string
 	seen := map[model.Manager]bool{}
 	for _, s := range findings {
@@ -149,7 +154,10 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 		ro.APIVersion = e.APIVersion
 		ro.Kind, ro.Namespace, ro.Name = id.Kind, id.Namespace, id.Name
 		ro.Baseline = ownership.BaselineSnapshot
-		ai := ownership.Input{FieldManager: in.FieldManager, Applied: e.Applied, Deployed: e.Deployed}
+		if in.Skipped[id] {
+			continue
+		}
+		ai := ownership.Input{FieldManager: in.FieldManager, Applied: e.Applied, Deployed: e.Deployed, Redaction: in.Redaction}
 		if in.Types != nil && ro.APIVersion != "" {
 			if gv, err := schema.ParseGroupVersion(ro.APIVersion); err == nil {
 				ai.Types = in.Types.Kind(gv.WithKind(id.Kind)).Types

@@ -6,7 +6,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -20,7 +19,7 @@ import (
 // buildOffline is check --offline: the snapshot's deployed objects stand
 // in for the cluster, and a local Server-Side Apply for its dry-run.
 func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Report, error) {
-	cfg, err := config.Load(o.Config)
+	cfg, configNote, err := o.loadConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -43,6 +42,7 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	if err != nil {
 		return nil, err
 	}
+	objs, skipped, skipNote := skipSecrets(cfg, objs)
 	// The render's CRDs type their kinds over everything the snapshot
 	// recorded: the deploy installs them first.
 	crds := make([]*unstructured.Unstructured, 0, len(snap.Schemas))
@@ -60,15 +60,21 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 		FieldManager: o.FieldManager, Live: snapshotDeployed(snap), Types: types, Hasher: hasher,
 	})
 	progressf(o.Progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, shortCommit(snap.Commit), o.Environment)
-	notes := []string{offlineNote(snap)}
+	notes := withNote(withNote(withNote(nil, configNote), skipNote), offlineNote(snap))
 	// Before run, which lets go of the snapshot's objects.
 	set := controllers.NewSet(sources(renderedObjects(objs)), snapshotSources(snap))
 	return run(ctx, engine, objs, func() (analysis, error) {
 		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil)
 		in.Types = types
+		in.NotChecked, in.Skipped = offlineNotChecked, skipped
 		return in, nil
 	})
 }
+
+// offlineNotChecked are the categories the offline engine cannot see: it
+// takes the cluster to be as the snapshot left it, so nothing changed
+// since (drift, conflicts), and no API server validates or admits.
+var offlineNotChecked = []model.Category{model.Drift, model.TakingConflict, model.UpdateConflict, model.DryRunError}
 
 // snapshotDeployed looks objects up in the snapshot rather than copying
 // them into a map, so that an object the check has analysed (and

@@ -1,6 +1,10 @@
 package check
 
-import "io"
+import (
+	"io"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+)
 
 // Target is what every command that renders for a cluster shares: where
 // the objects go, under which manager, and where their record is kept.
@@ -13,6 +17,12 @@ type Target struct {
 	// Config is the repository config file; "" is .ownership-check.yaml
 	// when present, else the defaults.
 	Config string
+	// BaseConfig, when set, is the repository config to run with, read
+	// from a trusted revision: the pull request's base commit (the
+	// action's config-ref: base), so that a pull request cannot loosen its
+	// own check. Config then names the pull request's own copy, read only
+	// to say in the report what the pull request changes.
+	BaseConfig *config.Config
 	// Kubeconfig, Context and Namespace select the cluster as kubectl does.
 	Kubeconfig string
 	Context    string

@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -29,7 +28,7 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	cfg, err := config.Load(t.Config)
+	cfg, _, err := t.loadConfig()
 	if err != nil {
 		return nil, nil, err
 	}

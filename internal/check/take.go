@@ -9,7 +9,6 @@ import (
 	"os/user"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/secrets"
@@ -49,7 +48,7 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 	if err := snapshot.ValidateEnvironment(o.Environment); err != nil {
 		return nil, fmt.Errorf("--environment: %w", err)
 	}
-	cfg, err := config.Load(o.Config)
+	cfg, _, err := o.loadConfig()
 	if err != nil {
 		return nil, err
 	}

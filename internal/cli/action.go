@@ -14,6 +14,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
+	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -93,7 +94,7 @@ func runAction(ctx context.Context, version string, stdout, stderr io.Writer) er
 
 // check runs the check and publishes its report everywhere.
 func (run *actionRun) check(ctx context.Context) error {
-	o, cleanup, err := run.checkOptions()
+	o, cleanup, err := run.checkOptions(ctx)
 	if err != nil {
 		return run.checkFailed(ctx, err)
 	}
@@ -116,7 +117,7 @@ func (run *actionRun) check(ctx context.Context) error {
 
 // checkOptions maps the inputs to the check's options. The returned
 // cleanup removes the kubeconfig written from the input.
-func (run *actionRun) checkOptions() (*checkOptions, func(), error) {
+func (run *actionRun) checkOptions(ctx context.Context) (*checkOptions, func(), error) {
 	in := run.in
 	o := &checkOptions{
 		commonOptions: commonOptions{
@@ -137,13 +138,24 @@ func (run *actionRun) checkOptions() (*checkOptions, func(), error) {
 	if err != nil {
 		return nil, cleanup, err
 	}
+	run.pub.Public = kube.PublicForKubeconfig(kube.LoadOptions{Kubeconfig: o.Kubeconfig}).Hide
 	switch in.Offline {
 	case "true":
 		o.Offline = true
 	case "auto":
-		if !run.hasClusterCredentials() {
-			o.Offline = true
-			run.a.Infof("offline: auto: no cluster credentials (no kubeconfig input, no KUBECONFIG, no ~/.kube/config), predicting from the snapshot alone")
+		if o.Offline, err = run.offlineAuto(); err != nil {
+			return nil, cleanup, err
+		}
+	}
+	if in.ConfigRef == "base" {
+		pr, isPR, err := run.pullRequest()
+		if err != nil {
+			return nil, cleanup, fmt.Errorf("config-ref: base: %w", err)
+		}
+		if isPR {
+			if o.BaseConfig, err = run.baseConfig(ctx, pr); err != nil {
+				return nil, cleanup, err
+			}
 		}
 	}
 	return o, cleanup, nil

@@ -27,6 +27,8 @@ const (
 	actionToken = "ghs_16C7e42F292c6912E7710c838347Ae178B4a"
 	repoName    = "Codertocat/Hello-World"
 	prNumber    = 2 // the number in testdata/github/pull_request.*.json
+	// baseSHA is the base commit in testdata/github/pull_request.*.json.
+	baseSHA = "f95f852bd8fca8fcc58a9a2d6c842781e32a215e"
 )
 
 // actionYAML is what the tests read of action.yml.
@@ -103,12 +105,20 @@ func newActionEnv(t *testing.T, event string, rep *report.Report, checkErr error
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The pull requests' base commit, without a repository config: the
+	// defaults. The working directory is no git repository, so the action
+	// reads it through the API.
+	e.srv.AddCommit(baseSHA)
+	workspace := t.TempDir()
+	t.Chdir(workspace)
 	for k, v := range map[string]string{
 		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_PATH": eventPath, "GITHUB_EVENT_NAME": strings.Split(event, ".")[0],
 		"GITHUB_REPOSITORY": repoName, "GITHUB_REPOSITORY_OWNER": "Codertocat",
-		"GITHUB_API_URL": e.srv.URL, "GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "4242", "GITHUB_RUN_ATTEMPT": "1",
+		"GITHUB_API_URL": e.srv.URL, "GITHUB_GRAPHQL_URL": e.srv.GraphQLURL, "GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "4242", "GITHUB_RUN_ATTEMPT": "1",
 		"GITHUB_OUTPUT": e.output, "GITHUB_STEP_SUMMARY": e.summary, "RUNNER_TEMP": e.temp,
-		"HOME": t.TempDir(), "GITHUB_WORKSPACE": t.TempDir(), "KUBECONFIG": "", "KUBERNETES_SERVICE_HOST": "", "NO_COLOR": "1",
+		"HOME": t.TempDir(), "GITHUB_WORKSPACE": workspace, "KUBECONFIG": "", "NO_COLOR": "1",
+		// A runner inside the cluster: credentials without a kubeconfig.
+		"KUBERNETES_SERVICE_HOST": "10.0.0.1",
 	} {
 		t.Setenv(k, v)
 	}
@@ -179,12 +189,12 @@ func (e *actionEnv) summaryText() string {
 	return string(b)
 }
 
-// comment is the one marked comment of the pull request.
+// comment is the action's one marked comment of the pull request.
 func (e *actionEnv) comment() string {
 	e.t.Helper()
 	var bodies []string
 	for _, c := range e.srv.Comments(prNumber) {
-		if strings.HasPrefix(c.Body, ghaction.CommentMarker) {
+		if c.Author == ghaction.ActionsBot && strings.HasPrefix(c.Body, ghaction.CommentMarker) {
 			bodies = append(bodies, c.Body)
 		}
 	}
@@ -194,9 +204,14 @@ func (e *actionEnv) comment() string {
 	return bodies[0]
 }
 
+// calls are the comment's API calls: reading the base commit's config
+// through the API is left out.
 func (e *actionEnv) calls() []string {
 	var out []string
 	for _, c := range e.srv.Calls() {
+		if strings.Contains(c.Path, "/contents/") || strings.Contains(c.Path, "/commits/") {
+			continue
+		}
 		out = append(out, c.Method+" "+c.Path)
 	}
 	return out
@@ -254,7 +269,7 @@ func TestActionYAML(t *testing.T) {
 			t.Errorf("input %s has neither a default nor required: true", name)
 		}
 	}
-	spec := []string{"mode", "paths", "field-manager", "environment", "kubeconfig", "snapshot-branch", "config", "fail-on", "offline", "comment", "github-token", "record"}
+	spec := []string{"mode", "paths", "field-manager", "environment", "kubeconfig", "snapshot-branch", "config", "config-ref", "fail-on", "offline", "comment", "github-token", "record"}
 	sort.Strings(declared)
 	sort.Strings(spec)
 	if strings.Join(declared, ",") != strings.Join(spec, ",") {
@@ -326,7 +341,7 @@ func TestActionPullRequest(t *testing.T) {
 
 	o := e.opts[0]
 	if o.FieldManager != "deployer" || o.Environment != "staging" || o.FailOn != DefaultFailOn ||
-		o.SnapshotBranch != "ownership-snapshots" || !o.Offline || o.Kubeconfig != "" {
+		o.SnapshotBranch != "ownership-snapshots" || o.Offline || o.Kubeconfig != "" || o.BaseConfig == nil {
 		t.Errorf("check options %+v", o)
 	}
 	if strings.Join(e.paths[0], "|") != "deploy/overlays/staging|deploy/base" {
@@ -334,6 +349,8 @@ func TestActionPullRequest(t *testing.T) {
 	}
 
 	wantCalls := []string{
+		"GET /user", // refused for GITHUB_TOKEN
+		"POST /graphql",
 		"GET /repos/Codertocat/Hello-World/issues/2/comments",
 		"POST /repos/Codertocat/Hello-World/issues/2/comments",
 		"GET /repos/Codertocat/Hello-World/issues/2/comments",
@@ -400,7 +417,7 @@ func TestActionPullRequest(t *testing.T) {
 	if v := strings.SplitN(body, "\n", 5)[3]; !strings.HasPrefix(v, "❌ **staging**: ") || !strings.HasSuffix(v, "; no ownership conflicts in prod.") {
 		t.Errorf("verdict line: %s", strings.SplitN(body, "\n", 5)[3])
 	}
-	if n := strings.Count(strings.Join(e.calls(), "\n"), "POST"); n != 1 {
+	if n := strings.Count(strings.Join(e.calls(), "\n"), "POST /repos"); n != 1 {
 		t.Errorf("%d comments created, want 1", n)
 	}
 
@@ -480,6 +497,13 @@ func TestActionCheckError(t *testing.T) {
 	body := e.comment()
 	if strings.Contains(body, "no ownership conflicts") || !strings.Contains(body, "could not run") || !strings.Contains(body, "connection refused") {
 		t.Errorf("comment after a failed run:\n%s", body)
+	}
+	// The runner is in the cluster at 10.0.0.1: a pull request is not told
+	// where the API server is, the log is.
+	for what, text := range map[string]string{"comment": body, "summary": e.summaryText(), "annotation": log} {
+		if strings.Contains(text, "10.0.0.1") || (what != "annotation" && !strings.Contains(text, "(the API server)")) {
+			t.Errorf("the %s names the API server's address:\n%s", what, text)
+		}
 	}
 	if !strings.Contains(log, "::error::Deployment/shop/web: dry-run failed") {
 		t.Error("no error annotation")

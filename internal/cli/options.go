@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/config"
 )
 
 // DefaultFailOn is the spec's default set of categories that fail the check.
@@ -21,6 +22,9 @@ type commonOptions struct {
 	SnapshotBranch string
 	Config         string
 	Concurrency    int
+	// BaseConfig is the trusted repository config the action read from the
+	// pull request's base commit; not a flag.
+	BaseConfig *config.Config
 }
 
 func (o *commonOptions) addFlags(fs *pflag.FlagSet) {
@@ -41,6 +45,7 @@ func (o *commonOptions) target(toolVersion string) check.Target {
 		FieldManager: o.FieldManager, Environment: o.Environment, Config: o.Config,
 		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency,
 		SnapshotRepo: o.SnapshotRepo, SnapshotBranch: o.SnapshotBranch, ToolVersion: toolVersion,
+		BaseConfig: o.BaseConfig,
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 
 	"sigs.k8s.io/yaml"
 )
@@ -26,6 +27,8 @@ const maxFileSize = 1 << 20
 type Config struct {
 	Ignore    []IgnoreRule     `json:"ignore,omitempty"`
 	Kustomize KustomizeOptions `json:"kustomize,omitempty"`
+	Redact    RedactOptions    `json:"redact,omitempty"`
+	Secrets   SecretsOptions   `json:"secrets,omitempty"`
 
 	// File is where the config was read from; empty for the defaults.
 	File string `json:"-"`
@@ -46,6 +49,30 @@ type KustomizeOptions struct {
 	// AllowRemote lets kustomize fetch remote bases, resources and files
 	// (git repositories and http(s) URLs) and helm charts from repositories.
 	AllowRemote bool `json:"allowRemote,omitempty"`
+}
+
+// RedactOptions hide more values than the default redaction rule, which
+// hides env vars and ConfigMap keys with secret-like names (password,
+// token, secret, key, credential: docs/trust-model.md). A hidden value is
+// still compared; it is never shown.
+type RedactOptions struct {
+	// Names are more env var names and ConfigMap keys whose values are
+	// hidden: shell patterns ("*_DSN"), matched against the whole name,
+	// case-insensitively.
+	Names []string `json:"names,omitempty"`
+	// Paths are fields whose values are hidden, selected as ignore rules
+	// select fields ("reason" is for people).
+	Paths []IgnoreRule `json:"paths,omitempty"`
+}
+
+// SecretsOptions say what the check does with Secret objects.
+type SecretsOptions struct {
+	// Skip leaves Secrets unchecked: they are neither read nor dry-run,
+	// and the report names them as not checked. For a checker whose role
+	// may not read Secrets (deploy/rbac/no-secrets); without it, such a
+	// checker reports every Secret as a Forbidden dry-run-error, and the
+	// check fails.
+	Skip bool `json:"skip,omitempty"`
 }
 
 // Default is the config used when the repository has none.
@@ -99,6 +126,16 @@ func (c *Config) Validate() error {
 	for i, r := range c.Ignore {
 		if err := r.validate(); err != nil {
 			return fmt.Errorf("ignore[%d]: %w", i, err)
+		}
+	}
+	for i, r := range c.Redact.Paths {
+		if err := r.validate(); err != nil {
+			return fmt.Errorf("redact.paths[%d]: %w", i, err)
+		}
+	}
+	for i, n := range c.Redact.Names {
+		if _, err := path.Match(n, ""); err != nil || n == "" {
+			return fmt.Errorf("redact.names[%d]: bad pattern %q", i, n)
 		}
 	}
 	return nil

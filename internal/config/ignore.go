@@ -116,3 +116,21 @@ func (c *Config) IsIgnored(group, kind, namespace, name string, fp fieldpath.Pat
 	}
 	return false
 }
+
+// Redacts tells whether a redact.paths rule hides the value at fp of an
+// object: fp is at or below a path a rule selects. (A value above, such
+// as a whole container, is judged by what it holds: model.Redaction.)
+func (c *Config) Redacts(group, kind, namespace, name string, fp fieldpath.Path) bool {
+	if c == nil {
+		return false
+	}
+	for _, r := range c.Redact.Paths {
+		if !r.Selects(group, kind, namespace, name) {
+			continue
+		}
+		if p, err := r.Pattern(); err == nil && p.Covers(fp) {
+			return true
+		}
+	}
+	return false
+}

@@ -73,21 +73,27 @@ func Annotate(a *githubactions.Action, r *report.Report) {
 }
 
 // SetOutputs sets the action's outputs: a count per category (named as
-// the category; empty when r is nil, the check could not run), failed and
-// report-file. It does nothing outside a runner
+// the category; empty when r is nil, the check could not run, and for a
+// category the engine could not see), engine, failed and report-file. It does nothing outside a runner
 // (no GITHUB_OUTPUT), where go-githubactions would panic.
 func SetOutputs(a *githubactions.Action, r *report.Report, failed bool, reportFile string) {
 	if a.Getenv("GITHUB_OUTPUT") == "" {
 		return
 	}
 	for _, c := range model.Categories {
-		// Without a report the counts are unknown, not zero.
+		// Without a report, or for a category the engine could not see,
+		// the count is unknown, not zero.
 		n := ""
-		if r != nil {
+		if r != nil && r.Summary.Known(c) {
 			n = strconv.Itoa(*r.Summary.Count(c))
 		}
 		a.SetOutput(string(c), n)
 	}
+	engine := ""
+	if r != nil {
+		engine = r.Engine
+	}
+	a.SetOutput("engine", engine)
 	a.SetOutput("failed", strconv.FormatBool(failed))
 	a.SetOutput("report-file", reportFile)
 }

@@ -15,6 +15,9 @@ type PullRequest struct {
 	// is read-only and it gets no secrets (no kubeconfig).
 	Fork    bool
 	HeadSHA string
+	// BaseSHA is the base branch's commit the pull request is compared
+	// with: where the trusted repository config is read (config-ref: base).
+	BaseSHA string
 }
 
 // ReadPullRequest reads the payload at path (GITHUB_EVENT_PATH) of the
@@ -56,7 +59,7 @@ func ReadPullRequest(name, path string) (pr PullRequest, ok bool, err error) {
 // pullRequestOf is what the action needs of p; number is the event's own
 // number, for a payload whose pull request lacks one.
 func pullRequestOf(p *gh.PullRequest, number int) PullRequest {
-	pr := PullRequest{Number: p.GetNumber(), HeadSHA: p.GetHead().GetSHA()}
+	pr := PullRequest{Number: p.GetNumber(), HeadSHA: p.GetHead().GetSHA(), BaseSHA: p.GetBase().GetSHA()}
 	if pr.Number == 0 {
 		pr.Number = number
 	}

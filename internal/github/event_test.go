@@ -22,11 +22,11 @@ func TestReadPullRequest(t *testing.T) {
 		ok                bool
 	}{
 		{"pull_request", "pull_request", recorded("pull_request.synchronize.json"),
-			PullRequest{Number: 2, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821"}, true},
+			PullRequest{Number: 2, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e"}, true},
 		{"pull_request from a fork", "pull_request", recorded("pull_request.fork.json"),
-			PullRequest{Number: 2, Fork: true, HeadSHA: "0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c"}, true},
+			PullRequest{Number: 2, Fork: true, HeadSHA: "0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c", BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e"}, true},
 		{"pull_request_target", "pull_request_target", recorded("pull_request.fork.json"),
-			PullRequest{Number: 2, Fork: true, HeadSHA: "0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c"}, true},
+			PullRequest{Number: 2, Fork: true, HeadSHA: "0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c", BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e"}, true},
 		{"push", "push", recorded("push.json"), PullRequest{}, false},
 		{"issue_comment on a pull request", "issue_comment",
 			write("comment.json", `{"issue": {"number": 9, "pull_request": {"url": "x"}}}`), PullRequest{Number: 9}, true},

@@ -21,11 +21,14 @@ type Inputs struct {
 	Kubeconfig     string
 	SnapshotBranch string
 	Config         string
-	FailOn         string // empty: the command line's default
-	Offline        string // auto, true or false
-	Record         bool   // check --record
-	Comment        string // update, new or off
-	GitHubToken    string
+	// ConfigRef is where a pull request's check reads Config: "base", its
+	// base commit (a pull request cannot loosen its own check), or "head".
+	ConfigRef   string
+	FailOn      string // empty: the command line's default
+	Offline     string // auto, true or false
+	Record      bool   // check --record
+	Comment     string // update, new or off
+	GitHubToken string
 }
 
 // ReadInputs reads and checks every input. An input the runner did not set
@@ -45,6 +48,7 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 		Kubeconfig:     get("kubeconfig", ""),
 		SnapshotBranch: get("snapshot-branch", "ownership-snapshots"),
 		Config:         get("config", ""),
+		ConfigRef:      get("config-ref", "base"),
 		FailOn:         get("fail-on", ""),
 		Offline:        get("offline", "auto"),
 		Comment:        get("comment", "update"),
@@ -58,6 +62,7 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 	}{
 		{"mode", in.Mode, []string{"check", "snapshot", "migrate"}},
 		{"offline", in.Offline, []string{"auto", "true", "false"}},
+		{"config-ref", in.ConfigRef, []string{"base", "head"}},
 		{"comment", in.Comment, []string{"update", "new", "off"}},
 		{"record", record, []string{"true", "false"}},
 	} {

@@ -45,8 +45,16 @@ type Publisher struct {
 	// Issues is the API the comment is written with; nil: GitHub's REST
 	// API at the runner's GITHUB_API_URL, with Token.
 	Issues Issues
+	// Author is the login the token writes as; empty: asked of GitHub
+	// (Author) when Issues is nil, else ActionsBot.
+	Author string
 	// Now is the clock of the footer's time; nil: time.Now.
 	Now func() time.Time
+	// Public hides the API server's address and the cluster credentials
+	// in an error shown to the pull request (comment, job summary,
+	// annotation); nil shows the error as it is. The report's messages
+	// are already clean (check).
+	Public func(string) string
 }
 
 // Publish publishes a finished check.
@@ -70,6 +78,7 @@ func (p *Publisher) Publish(ctx context.Context, rep *report.Report) {
 // the comment and the job summary say so (an earlier "no conflicts" must
 // not stand), and the error and the outputs as Error does.
 func (p *Publisher) Fail(ctx context.Context, cause error) {
+	cause = p.public(cause)
 	sec := ErrorSection(p.Environment, cause, p.Tool, report.MarkdownOptions{RunURL: p.runURL(), Commit: p.commit(), At: p.now()})
 	note := p.comment(ctx, sec)
 	AddSummary(p.Action, RenderComment([]*Section{sec}, maxSummaryLen)+note)
@@ -79,8 +88,20 @@ func (p *Publisher) Fail(ctx context.Context, cause error) {
 // Error reports an error of the tool itself: an error annotation, failed,
 // and no counts (unknown, not zero).
 func (p *Publisher) Error(cause error) {
-	p.Action.Errorf("%s", cause)
+	p.Action.Errorf("%s", p.public(cause))
 	SetOutputs(p.Action, nil, true, "")
+}
+
+// public is cause as a pull request may read it; the log keeps the whole
+// error (the command prints it).
+func (p *Publisher) public(cause error) error {
+	if p.Public == nil {
+		return cause
+	}
+	if s := p.Public(cause.Error()); s != cause.Error() {
+		return errors.New(s)
+	}
+	return cause
 }
 
 func fullReportWhere(runURL string) string {
@@ -170,18 +191,25 @@ func (p *Publisher) comment(ctx context.Context, sec *Section) string {
 		p.Action.Infof("not a pull request event (%s): no comment", ghctx.EventName)
 		return ""
 	}
-	issues := p.Issues
+	ctx, cancel := context.WithTimeout(ctx, commentTimeout)
+	defer cancel()
+	issues, author := p.Issues, p.Author
 	if issues == nil {
 		client, err := NewClient(ghctx.APIURL, p.Token)
 		if err != nil {
 			return p.commentFailed(pr, err)
 		}
 		issues = client.Issues
+		if author == "" {
+			var how string
+			// Not ghctx.GraphqlURL: without the variable it is github.com's,
+			// even on GitHub Enterprise Server.
+			author, how = Author(ctx, client, p.Action.Getenv("GITHUB_GRAPHQL_URL"))
+			p.Action.Infof("the comment is the one %s writes (%s); a marked comment of anyone else is left alone", author, how)
+		}
 	}
 	owner, repo := ghctx.Repo()
-	sticky := &Sticky{Issues: issues, Owner: owner, Repo: repo, Number: pr.Number, Marker: CommentMarker, Settle: p.Settle}
-	ctx, cancel := context.WithTimeout(ctx, commentTimeout)
-	defer cancel()
+	sticky := &Sticky{Issues: issues, Owner: owner, Repo: repo, Number: pr.Number, Marker: CommentMarker, Author: author, Settle: p.Settle}
 	var res Result
 	if p.Comment == "new" {
 		res, err = sticky.Post(ctx, RenderComment([]*Section{sec}, MaxCommentLen))

@@ -24,7 +24,7 @@ func publisher(t *testing.T, srv *githubtest.Server, event string) (*Publisher, 
 	}
 	env := map[string]string{
 		"GITHUB_EVENT_PATH": "../../testdata/github/" + event, "GITHUB_EVENT_NAME": strings.Split(event, ".")[0],
-		"GITHUB_REPOSITORY": "Codertocat/Hello-World", "GITHUB_API_URL": srv.URL,
+		"GITHUB_REPOSITORY": "Codertocat/Hello-World", "GITHUB_API_URL": srv.URL, "GITHUB_GRAPHQL_URL": srv.GraphQLURL,
 		"GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "4242", "GITHUB_STEP_SUMMARY": summary,
 	}
 	a, _ := action(env)

@@ -28,7 +28,9 @@ type Issues interface {
 const DefaultSettle = 5 * time.Second
 
 // Sticky is the one comment of a pull request that the jobs of a workflow
-// share, found again by Marker at the start of its body.
+// share, found again by Marker at the start of its body, among the
+// comments Author wrote: the marker in anyone else's comment is ignored,
+// and that comment is never edited or deleted.
 //
 // GitHub has no conditional update of a comment, so two jobs that read the
 // same body and each add their section would lose one of them. Every
@@ -43,6 +45,9 @@ type Sticky struct {
 	Repo   string
 	Number int
 	Marker string
+	// Author is the login the token writes as (Author finds it); empty:
+	// ActionsBot.
+	Author string
 	// Settle is the wait before checking a write (0: DefaultSettle); a
 	// random part of up to half of it is added so that writers spread out.
 	Settle time.Duration
@@ -117,6 +122,11 @@ func (s *Sticky) Update(ctx context.Context, merge func(old string) string, pres
 			}
 			created = c.GetID()
 			res.Outcome = first(res.Outcome, Created)
+			if login := c.GetUser().GetLogin(); login != "" && !strings.EqualFold(login, s.author()) {
+				// The guess was wrong (Author could not ask): GitHub has
+				// just said who the token is.
+				s.Author = login
+			}
 		} else {
 			body := merge(cur.GetBody())
 			if body == cur.GetBody() {
@@ -152,7 +162,7 @@ func (s *Sticky) Post(ctx context.Context, body string) (Result, error) {
 }
 
 // find lists every comment of the pull request (all pages) and returns the
-// marked ones, oldest first.
+// marked ones written by Author, oldest first.
 func (s *Sticky) find(ctx context.Context) ([]*gh.IssueComment, error) {
 	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
 	var marked []*gh.IssueComment
@@ -162,7 +172,7 @@ func (s *Sticky) find(ctx context.Context) ([]*gh.IssueComment, error) {
 			return nil, classify(fmt.Sprintf("listing the comments of pull request #%d", s.Number), err)
 		}
 		for _, c := range page {
-			if strings.HasPrefix(strings.TrimSpace(c.GetBody()), s.Marker) {
+			if strings.EqualFold(c.GetUser().GetLogin(), s.author()) && strings.HasPrefix(strings.TrimSpace(c.GetBody()), s.Marker) {
 				marked = append(marked, c)
 			}
 		}
@@ -173,6 +183,13 @@ func (s *Sticky) find(ctx context.Context) ([]*gh.IssueComment, error) {
 	}
 	slices.SortStableFunc(marked, func(a, b *gh.IssueComment) int { return cmpID(a.GetID(), b.GetID()) })
 	return marked, nil
+}
+
+func (s *Sticky) author() string {
+	if s.Author == "" {
+		return ActionsBot
+	}
+	return s.Author
 }
 
 func cmpID(a, b int64) int {

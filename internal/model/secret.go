@@ -161,11 +161,22 @@ func SecretValues(objs ...*unstructured.Unstructured) []string {
 			add(base64.StdEncoding.EncodeToString([]byte(str)))
 		}
 	}
+	return sortedLongestFirst(set)
+}
+
+// sortedLongestFirst lists a set of values longest first, so that HideIn
+// replaces a value containing another whole.
+func sortedLongestFirst(set map[string]bool) []string {
 	out := make([]string, 0, len(set))
 	for v := range set {
 		out = append(out, v)
 	}
-	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	sort.Slice(out, func(i, j int) bool {
+		if len(out[i]) != len(out[j]) {
+			return len(out[i]) > len(out[j])
+		}
+		return out[i] < out[j]
+	})
 	return out
 }
 

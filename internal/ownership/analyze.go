@@ -41,6 +41,9 @@ type Input struct {
 	// none do. It only words messages: a path that moved into or out of
 	// the ignore list already differs between Desired and Applied.
 	Ignore func(p fieldpath.Path) bool
+	// Redaction hides the values of secret-like fields that are not in a
+	// Secret (a password in an env var); nil means the default rule.
+	Redaction *model.Redaction
 	// Types types the kind in Desired's apiVersion (the API server's
 	// schema); nil means DefaultTypeConverter.
 	Types managedfields.TypeConverter

@@ -82,7 +82,7 @@ type pathValues struct {
 }
 
 func (a *analysis) values(p fieldpath.Path) pathValues {
-	v := pathValues{hidden: a.secret && model.HiddenPath(p)}
+	var v pathValues
 	v.desired, v.desiredOK = valueAt(a.desired, p)
 	v.applied, v.appliedOK = a.earlierAt(p)
 	v.deployed, v.deployedOK = valueAt(a.deployed, p)
@@ -93,7 +93,22 @@ func (a *analysis) values(p fieldpath.Path) pathValues {
 	if !v.targetOK {
 		v.target, v.targetOK = valueAt(a.predict, p)
 	}
+	v.hidden = a.hides(p, v.desired, v.applied, v.deployed, v.live, v.target)
 	return v
+}
+
+// hides is the Secret and redaction rules' decision for a path, given
+// every value it holds in any version of the object.
+func (a *analysis) hides(p fieldpath.Path, values ...any) bool {
+	if a.secret {
+		return model.HiddenPath(p)
+	}
+	for _, x := range values {
+		if a.in.Redaction.Hides(a.id, p, x) {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *analysis) setValues(f *model.Finding, v pathValues) {

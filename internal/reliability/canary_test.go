@@ -193,6 +193,8 @@ func TestSecretCanary(t *testing.T) {
 func runActionForCanary(t *testing.T, repo, manifests, kubeconfig string) string {
 	t.Helper()
 	srv := githubtest.New(t, "Codertocat/Hello-World", 2)
+	// The pull request's base commit (config-ref: base), without a config.
+	srv.AddCommit("f95f852bd8fca8fcc58a9a2d6c842781e32a215e")
 	dir := t.TempDir()
 	output, summary, temp := filepath.Join(dir, "output"), filepath.Join(dir, "summary"), t.TempDir()
 	for _, f := range []string{output, summary} {
@@ -214,7 +216,7 @@ func runActionForCanary(t *testing.T, repo, manifests, kubeconfig string) string
 		"INPUT_OFFLINE": "false", "INPUT_COMMENT": "update", "INPUT_GITHUB-TOKEN": "ghs_canarytoken",
 		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_PATH": filepath.Join(root, "testdata", "github", "pull_request.synchronize.json"),
 		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_REPOSITORY": "Codertocat/Hello-World",
-		"GITHUB_API_URL": srv.URL, "GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "1",
+		"GITHUB_API_URL": srv.URL, "GITHUB_GRAPHQL_URL": srv.GraphQLURL, "GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "1",
 		"GITHUB_OUTPUT": output, "GITHUB_STEP_SUMMARY": summary, "RUNNER_TEMP": temp,
 		"HOME": t.TempDir(), "KUBECONFIG": "", "NO_COLOR": "1",
 	} {

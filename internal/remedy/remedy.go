@@ -6,7 +6,7 @@
 // A remedy is plain text in paragraphs separated by blank lines; a
 // paragraph whose every line is indented by four spaces is something to
 // paste (YAML, a command), which the markdown report fences. No value
-// appears where the Secret rule hides values.
+// appears where the Secret rule or the redaction rule hides values.
 package remedy
 
 import (
@@ -55,7 +55,10 @@ func Object(id model.ID, source string, findings []model.Finding, c Context) {
 // For returns the remedy of one finding on object id, "" for a category
 // that is no warning.
 func For(id model.ID, source string, f model.Finding, c Context) string {
-	hidden := id.IsSecret() && model.HiddenPathString(f.Path)
+	// The Secret rule, or the redaction rule, which ownership applied:
+	// the finding's values are model.HiddenValue then.
+	hidden := id.IsSecret() && model.HiddenPathString(f.Path) ||
+		f.DesiredValue == model.HiddenValue || f.LiveValue == model.HiddenValue || f.DeployedValue == model.HiddenValue
 	switch f.Category {
 	case model.Fight:
 		return letGo(id, f.Path, "managed by "+controllerName(f), c)

@@ -66,11 +66,14 @@ func Overview(outs []Outcome) string {
 	b.WriteString("## ownership-check\n\n")
 	b.WriteString(verdictLine(outs) + "\n\n")
 
-	// Only the categories some environment has a finding of get a column;
-	// past the table's width the rest share the last one.
+	// Only the categories some environment has a finding of, or could not
+	// look for, get a column; past the table's width the rest share the
+	// last one.
 	var cats []model.Category
 	for _, c := range model.Categories {
-		if slices.ContainsFunc(outs, func(o Outcome) bool { return !o.Status.Error && *o.Status.Summary.Count(c) > 0 }) {
+		if slices.ContainsFunc(outs, func(o Outcome) bool {
+			return !o.Status.Error && (*o.Status.Summary.Count(c) > 0 || !o.Status.Summary.Known(c))
+		}) {
 			cats = append(cats, c)
 		}
 	}
@@ -101,13 +104,13 @@ func Overview(outs []Outcome) string {
 		} else {
 			fmt.Fprintf(&b, " %d |", o.Status.Summary.Objects)
 			for _, c := range cols {
-				fmt.Fprintf(&b, " %d |", *o.Status.Summary.Count(c))
+				fmt.Fprintf(&b, " %s |", o.Status.Summary.Cell(c))
 			}
 			if rest != nil {
 				var ps []string
 				for _, c := range rest {
-					if n := *o.Status.Summary.Count(c); n > 0 {
-						ps = append(ps, fmt.Sprintf("%s %d", c, n))
+					if cell := o.Status.Summary.Cell(c); cell != "0" {
+						ps = append(ps, fmt.Sprintf("%s %s", c, cell))
 					}
 				}
 				fmt.Fprintf(&b, " %s |", nonEmpty(strings.Join(ps, ", "), "0"))

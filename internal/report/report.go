@@ -57,6 +57,11 @@ type Summary struct {
 	New            int `json:"new"`
 	Removed        int `json:"removed"`
 	Anomaly        int `json:"anomaly"`
+	// NotChecked are the categories the engine could not look for (the
+	// offline engine sees no change made in the cluster since the
+	// snapshot). Their counts are unknown, never 0: JSON writes them as
+	// null, or as the number found anyway by what the engine did check.
+	NotChecked []model.Category `json:"notChecked,omitempty"`
 }
 
 // Object is one checked object. Objects with no findings are listed too, so

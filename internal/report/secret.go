@@ -12,14 +12,17 @@ func (o Object) isSecret() bool { return model.SecretKind(o.APIVersion, o.Kind) 
 // its values. The renderers check it themselves rather than trusting that the
 // producer put model.HiddenValue there.
 func (o Object) hidesValue(path string) bool {
-	return o.isSecret() && model.HiddenPathString(path)
+	if o.isSecret() {
+		return model.HiddenPathString(path)
+	}
+	return model.SecretLikePathString(o.APIVersion, o.Kind, path)
 }
 
 // redact returns the object with every value under a Secret's data replaced
 // by model.HiddenValue and the messages of those findings rewritten
 // without values, so that no renderer can leak one.
 func (o Object) redact() Object {
-	if !o.isSecret() {
+	if !o.isSecret() && !o.hasSecretLike() {
 		return o
 	}
 	out := o
@@ -35,6 +38,18 @@ func (o Object) redact() Object {
 		out.Findings[i] = f
 	}
 	return out
+}
+
+// hasSecretLike tells whether a finding of an object that is not a
+// Secret is at a path the default redaction rule hides (the
+// repository config's rules are applied where findings are made).
+func (o Object) hasSecretLike() bool {
+	for _, f := range o.Findings {
+		if f.Path != "" && model.SecretLikePathString(o.APIVersion, o.Kind, f.Path) {
+			return true
+		}
+	}
+	return false
 }
 
 func hide(v any) any {

@@ -1,6 +1,11 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -40,7 +45,7 @@ func (s *Summary) Count(c model.Category) *int {
 
 // Summarize recounts the summary from the objects' findings.
 func (r *Report) Summarize() {
-	r.Summary = Summary{Objects: len(r.Objects)}
+	r.Summary = Summary{Objects: len(r.Objects), NotChecked: r.Summary.NotChecked}
 	for _, o := range r.Objects {
 		for _, f := range o.Findings {
 			if n := r.Summary.Count(f.Category); n != nil {
@@ -48,4 +53,41 @@ func (r *Report) Summarize() {
 			}
 		}
 	}
+}
+
+// Checked tells whether the engine looked for findings of category c.
+func (s Summary) Checked(c model.Category) bool { return !slices.Contains(s.NotChecked, c) }
+
+// Known tells whether the count of c is a fact: checked, or found anyway.
+func (s Summary) Known(c model.Category) bool {
+	n := s.Count(c)
+	return s.Checked(c) || (n != nil && *n > 0)
+}
+
+// Cell is the count of c for people: the number, or "not checked".
+func (s Summary) Cell(c model.Category) string {
+	if !s.Known(c) {
+		return "not checked"
+	}
+	return strconv.Itoa(*s.Count(c))
+}
+
+// MarshalJSON writes the count of a category that was not checked as null:
+// a reader must never take it for "none found".
+func (s Summary) MarshalJSON() ([]byte, error) {
+	type plain Summary
+	b, err := json.Marshal(plain(s))
+	if err != nil || len(s.NotChecked) == 0 {
+		return b, err
+	}
+	for _, c := range s.NotChecked {
+		if s.Known(c) {
+			continue
+		}
+		key := strconv.Quote(string(c))
+		for _, end := range []string{",", "}"} {
+			b = bytes.Replace(b, []byte(key+":0"+end), []byte(key+":null"+end), 1)
+		}
+	}
+	return b, nil
 }

@@ -199,10 +199,16 @@ func snapshotLine(s SnapshotInfo) string {
 // countsLine lists the non-zero counts in report order.
 func countsLine(s Summary) string {
 	parts := []string{fmt.Sprintf("objects %d", s.Objects)}
+	var unknown []string
 	for _, c := range model.Categories {
 		if n := *s.Count(c); n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", c, n))
+		} else if !s.Known(c) {
+			unknown = append(unknown, string(c))
 		}
+	}
+	if len(unknown) > 0 {
+		parts = append(parts, "not checked: "+strings.Join(unknown, ", "))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -73,9 +73,23 @@ func (st Status) Verdict() string {
 	case st.Summary.Objects == 0:
 		return "no objects were rendered, nothing was checked"
 	case lc.Notes > 0:
-		return fmt.Sprintf("no ownership conflicts in %d %s (%s)", st.Summary.Objects, pick(st.Summary.Objects, "object", "objects"), lc)
+		return fmt.Sprintf("no ownership conflicts in %d %s (%s)%s", st.Summary.Objects, pick(st.Summary.Objects, "object", "objects"), lc, st.Summary.notCheckedTail())
 	}
-	return fmt.Sprintf("no ownership conflicts in %d %s", st.Summary.Objects, pick(st.Summary.Objects, "object", "objects"))
+	return fmt.Sprintf("no ownership conflicts in %d %s%s", st.Summary.Objects, pick(st.Summary.Objects, "object", "objects"), st.Summary.notCheckedTail())
+}
+
+// notCheckedTail qualifies a clean verdict by what was not looked for.
+func (s Summary) notCheckedTail() string {
+	var unknown []string
+	for _, c := range model.Categories {
+		if !s.Known(c) {
+			unknown = append(unknown, string(c))
+		}
+	}
+	if len(unknown) == 0 {
+		return ""
+	}
+	return "; not checked: " + model.JoinAnd(unknown)
 }
 
 // Icon is the verdict's emoji in markdown.

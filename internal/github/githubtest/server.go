@@ -44,6 +44,11 @@ type Server struct {
 	URL string
 	// Token is the token requests must carry; empty accepts any.
 	Token string
+	// Login is who the token writes as (identity.go); empty:
+	// "github-actions[bot]", the identity of a workflow's GITHUB_TOKEN.
+	Login string
+	// GraphQLURL is what GITHUB_GRAPHQL_URL would be.
+	GraphQLURL string
 
 	srv      *httptest.Server
 	repo     string
@@ -52,8 +57,10 @@ type Server struct {
 	comments []*Comment
 	nextID   int64
 	readOnly bool
-	latency  time.Duration
-	calls    []Call
+	// files are the contents API's files by commit, then path (repo.go).
+	files   map[string]map[string][]byte
+	latency time.Duration
+	calls   []Call
 	// intercept answers faults instead of handling (faults.go).
 	intercept func(method, path string) *Fault
 }
@@ -64,8 +71,12 @@ func New(t testing.TB, repo string, pulls ...int) *Server {
 	for _, n := range pulls {
 		s.issues[n] = true
 	}
-	s.srv = httptest.NewServer(http.StripPrefix("/api/v3", http.HandlerFunc(s.serve)))
+	mux := http.NewServeMux()
+	mux.Handle("/api/v3/", http.StripPrefix("/api/v3", http.HandlerFunc(s.serve)))
+	mux.HandleFunc("/api/graphql", s.serveGraphQL)
+	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL + "/api/v3"
+	s.GraphQLURL = s.srv.URL + "/api/graphql"
 	t.Cleanup(s.srv.Close)
 	return s
 }
@@ -154,6 +165,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) int {
 	w.Header().Set("X-RateLimit-Limit", "5000")
 	w.Header().Set("X-RateLimit-Remaining", "4999")
 	w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
+	if raw, ok := body.(rawBody); ok {
+		w.Header().Set("Content-Type", "application/vnd.github.sha")
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(raw))
+		return status
+	}
 	w.WriteHeader(status)
 	if body != nil {
 		_ = json.NewEncoder(w).Encode(body)
@@ -175,6 +192,14 @@ func (s *Server) route(r *http.Request) (int, any, map[string]string) {
 		}
 	}
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	if r.URL.Path == "/user" && r.Method == http.MethodGet {
+		return s.user()
+	}
+	if len(parts) >= 4 && parts[0] == "repos" && parts[1]+"/"+parts[2] == s.repo {
+		if status, body, header, ok := s.routeRepo(r, parts); ok {
+			return status, body, header
+		}
+	}
 	if len(parts) < 5 || parts[0] != "repos" || parts[1]+"/"+parts[2] != s.repo || parts[3] != "issues" {
 		return http.StatusNotFound, apiError("Not Found", ""), nil
 	}
@@ -249,7 +274,7 @@ func (s *Server) create(r *http.Request, issue int) (int, any, map[string]string
 	if code != 0 {
 		return code, ans, nil
 	}
-	c := s.add(issue, "github-actions[bot]", body)
+	c := s.add(issue, s.login(), body)
 	return http.StatusCreated, s.json(c), map[string]string{"Location": fmt.Sprintf("%s/repos/%s/issues/comments/%d", s.URL, s.repo, c.ID)}
 }
 

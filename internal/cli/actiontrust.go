@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	ghaction "github.com/ownership-check/ownership-check/internal/github"
+)
+
+// What a pull request may not decide about its own check: the repository
+// config it runs with (config-ref) and whether it runs against the cluster
+// at all (offline: auto). docs/trust-model.md.
+
+// pullRequest is the pull request of the run's event; ok is false for
+// other events (a push) or when the run has no event.
+func (run *actionRun) pullRequest() (pr ghaction.PullRequest, ok bool, err error) {
+	ghctx, err := run.a.Context()
+	if err != nil {
+		return pr, false, fmt.Errorf("reading the GitHub context: %w", err)
+	}
+	if ghctx.EventPath == "" {
+		return pr, false, nil
+	}
+	return ghaction.ReadPullRequest(ghctx.EventName, ghctx.EventPath)
+}
+
+// baseConfig reads the repository config as the pull request's base
+// commit has it: from the checkout, fetching that one commit when the
+// checkout is shallow, else through the contents API with the token. A
+// base commit without the file means the defaults.
+func (run *actionRun) baseConfig(ctx context.Context, pr ghaction.PullRequest) (*config.Config, error) {
+	if pr.BaseSHA == "" {
+		return nil, fmt.Errorf("input config-ref: base: the event names no base commit of pull request #%d; use config-ref: head for this event", pr.Number)
+	}
+	file := run.in.Config
+	if file == "" {
+		file = config.DefaultFile
+	}
+	data, found, gitErr := config.ReadAtCommit(ctx, ".", pr.BaseSHA, file)
+	if gitErr != nil {
+		run.a.Infof("config-ref: base: %s; reading %s through the GitHub API instead", gitErr, file)
+		var apiErr error
+		data, found, apiErr = run.fileThroughAPI(ctx, config.RepoPath(ctx, ".", file), pr.BaseSHA)
+		if apiErr != nil {
+			return nil, fmt.Errorf("config-ref: base: cannot read %s at the base commit %s: from the checkout: %w; through the GitHub API: %w (check out with the default persist-credentials, or give the token contents: read)", file, pr.BaseSHA, gitErr, apiErr)
+		}
+	}
+	if !found {
+		run.a.Infof("config-ref: base: no %s at the base commit %s: the defaults apply", file, shortSHA(pr.BaseSHA))
+		return config.Default(), nil
+	}
+	cfg, err := config.Parse(fmt.Sprintf("%s (base commit %s)", file, shortSHA(pr.BaseSHA)), data)
+	if err != nil {
+		return nil, err
+	}
+	run.a.Infof("config-ref: base: using %s as the base commit %s has it", file, shortSHA(pr.BaseSHA))
+	return cfg, nil
+}
+
+func (run *actionRun) fileThroughAPI(ctx context.Context, path, commit string) ([]byte, bool, error) {
+	ghctx, err := run.a.Context()
+	if err != nil {
+		return nil, false, err
+	}
+	owner, repo := ghctx.Repo()
+	if owner == "" || repo == "" {
+		return nil, false, errors.New("GITHUB_REPOSITORY is not set")
+	}
+	client, err := ghaction.NewClient(ghctx.APIURL, run.in.GitHubToken)
+	if err != nil {
+		return nil, false, err
+	}
+	return ghaction.FileAt(ctx, client, owner, repo, path, commit)
+}
+
+// errNoCredentials is offline: auto on a run that is not a pull request
+// from a fork, without a way to the cluster: a misspelt secret, one scoped
+// to an environment the job does not name, a Dependabot run. Passing
+// offline would hide every change made in the cluster.
+var errNoCredentials = errors.New("offline: auto: no cluster credentials, and this is not a pull request from a fork: " +
+	"the kubeconfig input is empty, KUBECONFIG names no file, ~/.kube/config does not exist, and the job does not run in a cluster. " +
+	"Pass the checker's kubeconfig as the kubeconfig input (kubeconfig: ${{ secrets.NAME }}: is the secret's name right, " +
+	"and does this job see it? An environment's secrets need the job's environment:, Dependabot runs see Dependabot secrets only), " +
+	"log in to the cluster in an earlier step, or set offline: true to predict from the snapshot alone")
+
+// offlineAuto decides offline: auto: offline only for a pull request from
+// a fork without credentials (GitHub gives such runs no secrets).
+func (run *actionRun) offlineAuto() (bool, error) {
+	if run.hasClusterCredentials() {
+		return false, nil
+	}
+	pr, ok, err := run.pullRequest()
+	if err != nil {
+		return false, fmt.Errorf("offline: auto: %w", err)
+	}
+	if !ok || !pr.Fork {
+		return false, errNoCredentials
+	}
+	run.a.Infof("offline: auto: a pull request from a fork gets no cluster credentials: predicting from the snapshot alone")
+	return true, nil
+}
+
+func shortSHA(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}

@@ -1,0 +1,133 @@
+package config
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// fetchTimeout bounds fetching one commit: it is one small pack, and a
+// hung remote must not hang the check.
+const fetchTimeout = 2 * time.Minute
+
+var commitID = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
+
+// ReadAtCommit reads file (relative to dir, or absolute inside the
+// repository) as commit has it, in the git repository that holds dir.
+// A checkout of any depth works: when commit is missing, as in the default
+// depth-1 checkout of a pull request's merge commit, that one commit is
+// fetched from origin (`git fetch --depth=1 origin <commit>`), with the
+// credentials the checkout left. found is false when the commit has no
+// such file; an error means the commit could not be read at all.
+func ReadAtCommit(ctx context.Context, dir, commit, file string) (data []byte, found bool, err error) {
+	if !commitID.MatchString(commit) {
+		return nil, false, fmt.Errorf("commit %q: not a full commit id", commit)
+	}
+	rel, err := repoPath(ctx, dir, file)
+	if err != nil {
+		return nil, false, err
+	}
+	if _, err := git(ctx, dir, "cat-file", "-e", commit+"^{commit}"); err != nil {
+		fctx, cancel := context.WithTimeout(ctx, fetchTimeout)
+		defer cancel()
+		if _, ferr := git(fctx, dir, "fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--depth=1", "origin", commit); ferr != nil {
+			return nil, false, fmt.Errorf("commit %s is not in the checkout and fetching it failed: %w", commit, ferr)
+		}
+	}
+	spec := commit + ":" + rel
+	kind, err := git(ctx, dir, "cat-file", "-t", spec)
+	if err != nil {
+		// The commit is there (checked above): the path is not.
+		return nil, false, nil
+	}
+	if strings.TrimSpace(string(kind)) != "blob" {
+		return nil, false, fmt.Errorf("%s at commit %s is a %s, not a file", rel, short(commit), strings.TrimSpace(string(kind)))
+	}
+	size, err := git(ctx, dir, "cat-file", "-s", spec)
+	if err != nil {
+		return nil, false, err
+	}
+	if n, err := strconv.ParseInt(strings.TrimSpace(string(size)), 10, 64); err != nil || n > maxFileSize {
+		return nil, false, fmt.Errorf("%s at commit %s: larger than %d bytes", rel, short(commit), maxFileSize)
+	}
+	data, err = git(ctx, dir, "cat-file", "blob", spec)
+	if err != nil {
+		return nil, false, err
+	}
+	return data, true, nil
+}
+
+// RepoPath gives file (relative to dir, or absolute) relative to the root
+// of the git repository that holds dir, with forward slashes: the path
+// GitHub's contents API takes. Outside a git repository it is file,
+// cleaned.
+func RepoPath(ctx context.Context, dir, file string) string {
+	if rel, err := repoPath(ctx, dir, file); err == nil {
+		return rel
+	}
+	return filepath.ToSlash(filepath.Clean(file))
+}
+
+func repoPath(ctx context.Context, dir, file string) (string, error) {
+	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", err
+	}
+	root := strings.TrimSpace(string(top))
+	abs := file
+	if !filepath.IsAbs(abs) {
+		if abs, err = filepath.Abs(filepath.Join(dir, file)); err != nil {
+			return "", err
+		}
+	}
+	// The checkout may sit behind a symlink (macOS's /tmp): compare real
+	// paths, as git does.
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	if d, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(d, filepath.Base(abs))
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is outside the git repository %s: a file of the base commit must be in the repository", file, root)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// git runs git in dir and returns its stdout; errors keep git's words.
+func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	// The checkout may belong to another user (a container action), which
+	// git refuses as "dubious ownership" unless allowed on the command line;
+	// a fetch must never wait for a password nobody will type.
+	full := append([]string{"-c", "safe.directory=*", "-c", "gc.auto=0", "-C", dir}, args...)
+	cmd := exec.CommandContext(ctx, "git", full...)
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("git %s: %w", args[0], ctx.Err())
+		}
+		msg := strings.Join(strings.Fields(stderr.String()), " ")
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("git %s: %s", args[0], msg)
+	}
+	return stdout.Bytes(), nil
+}
+
+func short(commit string) string {
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	return commit
+}

@@ -1,0 +1,101 @@
+package internal_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+)
+
+var fenced = regexp.MustCompile("(?ms)^ *```(\\w*)\n(.*?)^ *```")
+
+// TestTrustDocsExamples keeps the examples of the trust pages true: every
+// repository config loads as the tool loads it, every workflow passes only
+// inputs action.yml declares and runs the required check on every pull
+// request, and every shell command is run by a test (TestRBACDocCommands
+// runs docs/rbac.md's; docs/trust-model.md has none to run).
+func TestTrustDocsExamples(t *testing.T) {
+	var action struct {
+		Inputs map[string]any `json:"inputs"`
+	}
+	b, err := os.ReadFile("../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(b, &action); err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range []string{"trust-model.md", "rbac.md"} {
+		doc, err := os.ReadFile(filepath.Join("..", "docs", page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		configs, workflows := 0, 0
+		for _, m := range fenced.FindAllStringSubmatch(string(doc), -1) {
+			lang, body := m[1], m[2]
+			switch {
+			case lang == "sh" && page != "rbac.md":
+				t.Errorf("%s: a sh block no test runs:\n%s", page, body)
+			case lang == "yaml" && strings.HasPrefix(body, "# .ownership-check.yaml"):
+				configs++
+				if _, err := config.Parse(page, []byte(body)); err != nil {
+					t.Errorf("%s: %v", page, err)
+				}
+			case lang == "yaml" && strings.HasPrefix(body, "# .github/workflows/"):
+				workflows++
+				checkWorkflow(t, page, body, action.Inputs)
+			}
+		}
+		if configs == 0 {
+			t.Errorf("%s: no repository config example found", page)
+		}
+		if page == "trust-model.md" && workflows == 0 {
+			t.Errorf("%s: no workflow example found", page)
+		}
+	}
+}
+
+func checkWorkflow(t *testing.T, page, body string, inputs map[string]any) {
+	t.Helper()
+	var wf struct {
+		On   map[string]map[string]any `json:"on"`
+		Jobs map[string]struct {
+			Name  string `json:"name"`
+			Steps []struct {
+				Uses string         `json:"uses"`
+				With map[string]any `json:"with"`
+			} `json:"steps"`
+		} `json:"jobs"`
+	}
+	if err := yaml.Unmarshal([]byte(body), &wf); err != nil {
+		t.Errorf("%s: workflow: %v", page, err)
+		return
+	}
+	if pr, ok := wf.On["pull_request"]; ok {
+		for _, filter := range []string{"paths", "paths-ignore", "branches-ignore"} {
+			if _, ok := pr[filter]; ok {
+				t.Errorf("%s: a required check must run on every pull request: no %s filter", page, filter)
+			}
+		}
+	}
+	for id, job := range wf.Jobs {
+		if strings.Contains(job.Name, "secrets.") {
+			t.Errorf("%s: job %s: a check name must not be built from a secret", page, id)
+		}
+		for _, st := range job.Steps {
+			if !strings.HasPrefix(st.Uses, "ownership-check/ownership-check@") {
+				continue
+			}
+			for k := range st.With {
+				if _, ok := inputs[k]; !ok {
+					t.Errorf("%s: job %s passes %s, which action.yml does not declare", page, id, k)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,291 @@
+package model
+
+import (
+	"path"
+	"strings"
+	"unicode"
+
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v4/value"
+)
+
+// The redaction rule, the Secret rule's neighbour: values that are
+// secret-like without being in a Secret (a password in a container's env,
+// set by hand; a token in a ConfigMap) are hidden like a Secret's, in every
+// comment, summary, annotation, log and JSON report. Values are still
+// compared; only their text is never shown.
+//
+// Hidden by default: the value of an env var (env[name=N].value, in any
+// container of any object) and of a ConfigMap's data or binaryData key K
+// whose name is secret-like (SecretLikeName). The repository config adds
+// names and paths (Redaction).
+
+// secretWords are the words that make a name secret-like, whole words
+// only: "API_KEY" and "apiKey" are secret-like, "KEYBOARD" and "MONKEY"
+// are not. A trailing "s" is allowed ("SECRETS", "keys").
+var secretWords = map[string]bool{
+	"password": true, "passwd": true, "passphrase": true, "pwd": true,
+	"secret": true, "token": true, "key": true, "credential": true, "creds": true,
+	// Words commonly written as one: "APIKEY", "privatekey".
+	"apikey": true, "privatekey": true, "accesskey": true, "secretkey": true,
+}
+
+// SecretLikeName tells whether an env var name or a ConfigMap key names a
+// secret-like value: one of its words is a secret word (secretWords).
+// Words are split at every character that is not a letter or digit and at
+// case changes (dbPassword, APIKey → api, key), and compared in lower case.
+func SecretLikeName(name string) bool {
+	for _, w := range words(name) {
+		w = strings.ToLower(w)
+		if secretWords[w] || (len(w) > 1 && strings.HasSuffix(w, "s") && secretWords[w[:len(w)-1]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// words splits an identifier: at non-alphanumerics, between a lower-case
+// letter or digit and an upper-case one (dbPassword), and before the last
+// upper-case letter of a run followed by lower case (APIKey → API, Key).
+func words(s string) []string {
+	var out []string
+	r := []rune(s)
+	start := -1
+	for i, c := range r {
+		if !unicode.IsLetter(c) && !unicode.IsDigit(c) {
+			if start >= 0 {
+				out = append(out, string(r[start:i]))
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := r[i-1]
+		boundary := unicode.IsUpper(c) && (unicode.IsLower(prev) || unicode.IsDigit(prev)) ||
+			unicode.IsUpper(c) && unicode.IsUpper(prev) && i+1 < len(r) && unicode.IsLower(r[i+1])
+		if boundary {
+			out = append(out, string(r[start:i]))
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, string(r[start:]))
+	}
+	return out
+}
+
+// Redaction is the redaction rule of one check: the defaults and the
+// repository config's additions. The zero value (and nil) is the defaults.
+type Redaction struct {
+	// Names are more env var names and ConfigMap keys whose values are
+	// hidden: shell patterns (path.Match), matched against the whole name,
+	// case-insensitively.
+	Names []string
+	// Paths tells whether a rule of the repository config hides the value
+	// at p of an object (p is at or below a path it selects); nil for
+	// none. A value above such a path is hidden for what it holds: list
+	// items are addressed by their name key, else by position.
+	Paths func(id ID, p fieldpath.Path) bool
+}
+
+// Hides tells whether the value at p of object id must never be shown: a
+// Secret's (HiddenPath), or a secret-like one at p, or anywhere in v, the
+// value at p (a whole container, or a whole ConfigMap's data, holds the
+// values below it).
+func (r *Redaction) Hides(id ID, p fieldpath.Path, v any) bool {
+	if id.IsSecret() {
+		return HiddenPath(p)
+	}
+	if r.hidesAt(id, p) {
+		return true
+	}
+	return r.hidesWithin(id, p, v)
+}
+
+// hidesAt applies the rule to one path, without looking at its value.
+func (r *Redaction) hidesAt(id ID, p fieldpath.Path) bool {
+	if r != nil && r.Paths != nil && r.Paths(id, p) {
+		return true
+	}
+	if id.Group == "" && id.Kind == "ConfigMap" && len(p) >= 2 && p[0].FieldName != nil && p[1].FieldName != nil &&
+		(*p[0].FieldName == "data" || *p[0].FieldName == "binaryData") {
+		return r.secretLike(*p[1].FieldName)
+	}
+	// env[name=N] and env[name=N].value; valueFrom only names a Secret.
+	for i := 0; i+1 < len(p); i++ {
+		if p[i].FieldName == nil || *p[i].FieldName != "env" || p[i+1].Key == nil {
+			continue
+		}
+		rest := p[i+2:]
+		if len(rest) > 0 && (rest[0].FieldName == nil || *rest[0].FieldName != "value") {
+			continue
+		}
+		if name, ok := keyName(*p[i+1].Key); ok && r.secretLike(name) {
+			return true
+		}
+	}
+	return false
+}
+
+func keyName(key value.FieldList) (string, bool) {
+	for _, f := range key {
+		if f.Name == "name" && f.Value.IsString() {
+			return f.Value.AsString(), true
+		}
+	}
+	return "", false
+}
+
+// hidesWithin walks v, the value at p, for a hidden path below p. List
+// items are addressed by their name key when they have one, as env items
+// are, else by position.
+func (r *Redaction) hidesWithin(id ID, p fieldpath.Path, v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			child := append(p.Copy(), fieldpath.PathElement{FieldName: &k})
+			if r.hidesAt(id, child) || r.hidesWithin(id, child, e) {
+				return true
+			}
+		}
+	case []any:
+		for i, e := range x {
+			var pe fieldpath.PathElement
+			if m, ok := e.(map[string]any); ok {
+				if name, ok := m["name"].(string); ok {
+					pe.Key = &value.FieldList{{Name: "name", Value: value.NewValueInterface(name)}}
+				}
+			}
+			if pe.Key == nil {
+				i := i
+				pe.Index = &i
+			}
+			child := append(p.Copy(), pe)
+			if r.hidesAt(id, child) || r.hidesWithin(id, child, e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (r *Redaction) secretLike(name string) bool {
+	if SecretLikeName(name) {
+		return true
+	}
+	if r == nil {
+		return false
+	}
+	lower := strings.ToLower(name)
+	for _, pattern := range r.Names {
+		if ok, err := path.Match(strings.ToLower(pattern), lower); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Values lists the values the rule hides in the given objects, longest
+// first, for HideIn: an API server's error may quote one. Secrets' values
+// are SecretValues.
+func (r *Redaction) Values(objs ...map[string]any) []string {
+	set := map[string]bool{}
+	for _, obj := range objs {
+		if obj == nil {
+			continue
+		}
+		id := idOfContent(obj)
+		if id.IsSecret() {
+			continue
+		}
+		r.collect(id, fieldpath.Path{}, obj, false, set)
+	}
+	return sortedLongestFirst(set)
+}
+
+// collect adds every scalar at or below a hidden path.
+func (r *Redaction) collect(id ID, p fieldpath.Path, v any, hidden bool, set map[string]bool) {
+	hidden = hidden || (len(p) > 0 && r.hidesAt(id, p))
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			// An item's name key is in every path that names the item:
+			// not a value to hide.
+			h := hidden && !(k == "name" && isKeyOf(p, e))
+			r.collect(id, append(p.Copy(), fieldpath.PathElement{FieldName: &k}), e, h, set)
+		}
+	case []any:
+		for i, e := range x {
+			var pe fieldpath.PathElement
+			if m, ok := e.(map[string]any); ok {
+				if name, ok := m["name"].(string); ok {
+					pe.Key = &value.FieldList{{Name: "name", Value: value.NewValueInterface(name)}}
+				}
+			}
+			if pe.Key == nil {
+				i := i
+				pe.Index = &i
+			}
+			r.collect(id, append(p.Copy(), pe), e, hidden, set)
+		}
+	default:
+		if hidden && v != nil {
+			if s := valueText(v); s != "" {
+				set[s] = true
+			}
+		}
+	}
+}
+
+// isKeyOf tells whether v is the name key of the item p ends at.
+func isKeyOf(p fieldpath.Path, v any) bool {
+	if len(p) == 0 || p[len(p)-1].Key == nil {
+		return false
+	}
+	name, ok := keyName(*p[len(p)-1].Key)
+	return ok && v == name
+}
+
+// idOfContent is the identity of an object's content, enough for the
+// rule: group, kind, namespace and name.
+func idOfContent(obj map[string]any) ID {
+	apiVersion, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	group := ""
+	if i := strings.LastIndex(apiVersion, "/"); i >= 0 {
+		group = apiVersion[:i]
+	}
+	meta, _ := obj["metadata"].(map[string]any)
+	ns, _ := meta["namespace"].(string)
+	name, _ := meta["name"].(string)
+	return ID{Group: group, Kind: kind, Namespace: ns, Name: name}
+}
+
+// SecretLikePathString is the default redaction rule for a path in
+// structured-merge-diff's string form, as findings carry it: the report's
+// own check, which needs no repository config.
+func SecretLikePathString(apiVersion, kind, p string) bool {
+	if (apiVersion == "v1" && kind == "ConfigMap") && (strings.HasPrefix(p, ".data.") || strings.HasPrefix(p, ".binaryData.")) {
+		_, key, _ := strings.Cut(p[1:], ".")
+		return SecretLikeName(key)
+	}
+	for rest := p; ; {
+		i := strings.Index(rest, `.env[name="`)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(`.env[name="`):]
+		end := strings.Index(rest, `"]`)
+		if end < 0 {
+			return false
+		}
+		name, after := rest[:end], rest[end+2:]
+		if (after == "" || after == ".value") && SecretLikeName(name) {
+			return true
+		}
+		rest = after
+	}
+}

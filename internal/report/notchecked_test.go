@@ -1,0 +1,64 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// TestNotChecked: a category the engine could not look for is "not
+// checked" everywhere, never 0; a finding it made anyway is counted.
+func TestNotChecked(t *testing.T) {
+	r := &Report{SchemaVersion: SchemaVersion, Environment: "dev", FieldManager: "deployer", Engine: "offline",
+		Summary: Summary{NotChecked: []model.Category{model.Drift, model.TakingConflict, model.UpdateConflict, model.DryRunError}},
+		Objects: []Object{
+			{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "a", Baseline: "snapshot", Findings: []model.Finding{{Category: model.DryRunError, Message: "cannot merge"}}},
+			{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "b", Baseline: "snapshot", Findings: []model.Finding{}},
+		}}
+	r.Summarize()
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Summary map[string]any `json:"summary"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"drift", "taking-conflict", "update-conflict"} {
+		if v, ok := doc.Summary[c]; !ok || v != nil {
+			t.Errorf("summary.%s = %v, want null", c, v)
+		}
+	}
+	if doc.Summary["dry-run-error"] != 1.0 || doc.Summary["reset"] != 0.0 {
+		t.Errorf("counts found anyway and checked zeros: %v", doc.Summary)
+	}
+	if nc, _ := doc.Summary["notChecked"].([]any); len(nc) != 4 {
+		t.Errorf("notChecked %v", doc.Summary["notChecked"])
+	}
+	var back Report
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back.Summary.Known(model.Drift) || back.Summary.Cell(model.DryRunError) != "1" {
+		t.Errorf("read back: %v %+v", err, back.Summary)
+	}
+
+	var text bytes.Buffer
+	if err := WriteText(&text, r, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "not checked: taking-conflict, update-conflict, drift") {
+		t.Errorf("text:\n%s", text.String())
+	}
+	r.Objects = r.Objects[1:]
+	r.Summarize()
+	if v := r.Status().Verdict(); v != "no ownership conflicts in 1 object; not checked: dry-run-error, taking-conflict, update-conflict and drift" {
+		t.Errorf("verdict %q", v)
+	}
+	body := Markdown(r, MarkdownOptions{})
+	if !strings.Contains(body, "| dev | ✅ passes | 1 | not checked | not checked | not checked | not checked |") {
+		t.Errorf("document header:\n%s", body)
+	}
+}
