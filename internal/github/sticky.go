@@ -79,9 +79,13 @@ type Result struct {
 // tells whether a body already holds this job's part. It returns when the
 // newest marked comment holds the part after a settle time, or an error
 // (wrapping ErrCannotComment when the token may not write).
-func (s *Sticky) Update(ctx context.Context, merge func(old string) string, present func(body string) bool) (Result, error) {
-	var res Result
+func (s *Sticky) Update(ctx context.Context, merge func(old string) string, present func(body string) bool) (res Result, err error) {
 	var created int64
+	defer func() {
+		if err != nil && created != 0 {
+			s.dropDuplicate(ctx, created)
+		}
+	}()
 	var failed int // transient failures of writes
 	attempts := s.Attempts
 	if attempts <= 0 {
@@ -149,6 +153,20 @@ func (s *Sticky) Update(ctx context.Context, merge func(old string) string, pres
 		if err := retry.Sleep(ctx, s.settle()); err != nil {
 			return res, fmt.Errorf("waiting to check the comment: %w", err)
 		}
+	}
+}
+
+// dropDuplicate deletes the comment this job created when a newer marked
+// comment is the one in use, for a job that gives up (it says so in its
+// job summary): its comment would otherwise be left as a second report.
+// The newest comment is never deleted: other jobs' sections are in it.
+func (s *Sticky) dropDuplicate(ctx context.Context, created int64) {
+	comments, err := s.find(ctx)
+	if err != nil || len(comments) == 0 || comments[len(comments)-1].GetID() == created {
+		return
+	}
+	if slices.ContainsFunc(comments, func(c *gh.IssueComment) bool { return c.GetID() == created }) {
+		_, _ = s.api().DeleteComment(ctx, s.Owner, s.Repo, created)
 	}
 }
 
