@@ -4,12 +4,21 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 BIN      := dist/ownership-check
 
-.PHONY: all build demo test test-deps unit lint bench bench-go clean
+.PHONY: all build release-local demo test test-deps unit lint bench bench-go clean
 
 all: lint test
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/ownership-check
+
+# What the release workflow publishes, built here: every target's binary and
+# SHA256SUMS in dist/release (hack/release-build.sh). The version is the
+# VERSION file's, which a release tag must equal; RELEASE_TARGETS=linux/amd64
+# builds one.
+RELEASE_VERSION ?= $(shell cat VERSION)
+RELEASE_TARGETS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+release-local:
+	./hack/release-build.sh $(RELEASE_VERSION) dist/release $(RELEASE_TARGETS)
 
 # The main job on an embedded default, no cluster needed: check the demo's
 # pull request offline against the snapshot branch committed as a git bundle

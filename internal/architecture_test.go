@@ -54,6 +54,7 @@ var packages = map[string]kind{
 	"github/githubtest": testInfra,
 	"report/reporttest": testInfra,
 	"reliability":       testInfra,
+	"release":           testInfra,
 }
 
 // stageImports are the only imports between stages: github publishes a

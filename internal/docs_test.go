@@ -99,3 +99,73 @@ func checkWorkflow(t *testing.T, page, body string, inputs map[string]any) {
 		}
 	}
 }
+
+// TestDocsActionSteps keeps every example step of the action, in every doc
+// page and the README, to the inputs action.yml declares: a workflow
+// copied from the docs must not pass an input the action ignores.
+func TestDocsActionSteps(t *testing.T) {
+	var action struct {
+		Inputs map[string]any `json:"inputs"`
+	}
+	b, err := os.ReadFile("../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(b, &action); err != nil {
+		t.Fatal(err)
+	}
+	pages, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = append(pages, filepath.Join("..", "README.md"))
+	steps := 0
+	for _, page := range pages {
+		doc, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range fenced.FindAllStringSubmatch(string(doc), -1) {
+			if m[1] != "yaml" || !strings.Contains(m[2], "ownership-check/ownership-check@") {
+				continue
+			}
+			var v any
+			if err := yaml.Unmarshal([]byte(m[2]), &v); err != nil {
+				t.Errorf("%s: a workflow example that is no YAML: %v\n%s", page, err, m[2])
+				continue
+			}
+			walkSteps(v, func(uses string, with map[string]any) {
+				if !strings.HasPrefix(uses, "ownership-check/ownership-check@") {
+					return
+				}
+				steps++
+				for k := range with {
+					if _, ok := action.Inputs[k]; !ok {
+						t.Errorf("%s: a step of %s passes %s, which action.yml does not declare", page, uses, k)
+					}
+				}
+			})
+		}
+	}
+	if steps == 0 {
+		t.Error("no step of the action found in the docs")
+	}
+}
+
+// walkSteps calls f with every map in v that has a uses key.
+func walkSteps(v any, f func(uses string, with map[string]any)) {
+	switch v := v.(type) {
+	case map[string]any:
+		if uses, ok := v["uses"].(string); ok {
+			with, _ := v["with"].(map[string]any)
+			f(uses, with)
+		}
+		for _, c := range v {
+			walkSteps(c, f)
+		}
+	case []any:
+		for _, c := range v {
+			walkSteps(c, f)
+		}
+	}
+}

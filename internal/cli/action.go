@@ -53,7 +53,7 @@ type actionRun struct {
 }
 
 func runAction(ctx context.Context, version string, stdout, stderr io.Writer) error {
-	if err := dropToWorkspaceOwner(actionGetenv("GITHUB_WORKSPACE")); err != nil {
+	if err := switchActionUser(actionGetenv); err != nil {
 		return &ExitCodeError{Code: ExitError, Err: err}
 	}
 	a := githubactions.New(githubactions.WithWriter(stdout), githubactions.WithGetenv(actionGetenv))
@@ -67,7 +67,7 @@ func runAction(ctx context.Context, version string, stdout, stderr io.Writer) er
 		a.AddMask(in.GitHubToken)
 	}
 	run.pub = &ghaction.Publisher{Action: a, Environment: in.Environment, Tool: report.Tool{Name: "ownership-check", Version: version},
-		Comment: in.Comment, Token: in.GitHubToken, ReportDir: run.tempDir, Settle: commentSettle}
+		Comment: in.Comment, Token: in.GitHubToken, Workspace: a.Getenv("GITHUB_WORKSPACE"), ReportDir: run.tempDir, Settle: commentSettle}
 
 	switch in.Mode {
 	case "snapshot":
@@ -123,6 +123,7 @@ func (run *actionRun) checkOptions(ctx context.Context) (*checkOptions, func(), 
 		commonOptions: commonOptions{
 			FieldManager:   in.FieldManager,
 			Environment:    in.Environment,
+			SnapshotRepo:   in.SnapshotRepo,
 			SnapshotBranch: in.SnapshotBranch,
 			Config:         in.Config,
 			Concurrency:    16,
@@ -198,7 +199,7 @@ func (run *actionRun) snapshot(ctx context.Context) error {
 	in := run.in
 	o := &snapshotOptions{
 		commonOptions: commonOptions{
-			FieldManager: in.FieldManager, Environment: in.Environment,
+			FieldManager: in.FieldManager, Environment: in.Environment, SnapshotRepo: in.SnapshotRepo,
 			SnapshotBranch: in.SnapshotBranch, Config: in.Config, Concurrency: 16,
 		},
 		ToolVersion: run.version,

@@ -42,11 +42,32 @@ type actionYAML struct {
 	} `json:"inputs"`
 	Outputs map[string]struct {
 		Description string `json:"description"`
+		Value       string `json:"value"`
 	} `json:"outputs"`
 	Runs struct {
-		Using string   `json:"using"`
-		Args  []string `json:"args"`
+		Using string       `json:"using"`
+		Steps []actionStep `json:"steps"`
 	} `json:"runs"`
+}
+
+// actionStep is one step of the composite action.
+type actionStep struct {
+	ID    string            `json:"id"`
+	Shell string            `json:"shell"`
+	Env   map[string]string `json:"env"`
+	Run   string            `json:"run"`
+}
+
+// step is the composite action's step with that id.
+func (a actionYAML) step(t *testing.T, id string) actionStep {
+	t.Helper()
+	for _, s := range a.Runs.Steps {
+		if s.ID == id {
+			return s
+		}
+	}
+	t.Fatalf("action.yml has no step %q", id)
+	return actionStep{}
 }
 
 func readActionYAML(t *testing.T) actionYAML {
@@ -65,11 +86,12 @@ func readActionYAML(t *testing.T) actionYAML {
 // actionEnv is one simulated runner: files the runner provides and what
 // the action sent to the fake GitHub API.
 type actionEnv struct {
-	t       *testing.T
-	srv     *githubtest.Server
-	output  string
-	summary string
-	temp    string
+	t         *testing.T
+	srv       *githubtest.Server
+	output    string
+	summary   string
+	temp      string
+	workspace string
 	// opts are the check options the action passed, paths its paths.
 	mu    sync.Mutex
 	opts  []checkOptions
@@ -80,13 +102,13 @@ type actionEnv struct {
 	kubeconfigMode os.FileMode
 }
 
-// newActionEnv sets the environment as the runner does for a docker
-// action: every input with a default from action.yml (the token expression
-// resolved), the field manager the workflow gives, and the GitHub context
-// with GITHUB_API_URL at the fake API under /api/v3.
+// newActionEnv sets the environment as action.yml's run step does: every
+// input with a default from action.yml (the token expression resolved), the
+// field manager the workflow gives, and the GitHub context with
+// GITHUB_API_URL at the fake API under /api/v3.
 func newActionEnv(t *testing.T, event string, rep *report.Report, checkErr error) *actionEnv {
 	t.Helper()
-	e := &actionEnv{t: t, srv: githubtest.New(t, repoName, prNumber), temp: t.TempDir()}
+	e := &actionEnv{t: t, srv: githubtest.New(t, repoName, prNumber), temp: t.TempDir(), workspace: t.TempDir()}
 	e.srv.Token = actionToken
 	dir := t.TempDir()
 	e.output, e.summary = filepath.Join(dir, "output"), filepath.Join(dir, "summary")
@@ -96,7 +118,7 @@ func newActionEnv(t *testing.T, event string, rep *report.Report, checkErr error
 		}
 	}
 	for name, in := range readActionYAML(t).Inputs {
-		if in.Default != nil {
+		if in.Default != nil && name != "version" {
 			t.Setenv(inputVar(name), strings.ReplaceAll(*in.Default, "${{ github.token }}", actionToken))
 		}
 	}
@@ -109,14 +131,13 @@ func newActionEnv(t *testing.T, event string, rep *report.Report, checkErr error
 	// defaults. The working directory is no git repository, so the action
 	// reads it through the API.
 	e.srv.AddCommit(baseSHA)
-	workspace := t.TempDir()
-	t.Chdir(workspace)
+	t.Chdir(e.workspace)
 	for k, v := range map[string]string{
 		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_PATH": eventPath, "GITHUB_EVENT_NAME": strings.Split(event, ".")[0],
 		"GITHUB_REPOSITORY": repoName, "GITHUB_REPOSITORY_OWNER": "Codertocat",
 		"GITHUB_API_URL": e.srv.URL, "GITHUB_GRAPHQL_URL": e.srv.GraphQLURL, "GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "4242", "GITHUB_RUN_ATTEMPT": "1",
 		"GITHUB_OUTPUT": e.output, "GITHUB_STEP_SUMMARY": e.summary, "RUNNER_TEMP": e.temp,
-		"HOME": t.TempDir(), "GITHUB_WORKSPACE": workspace, "KUBECONFIG": "", "NO_COLOR": "1",
+		"HOME": t.TempDir(), "GITHUB_WORKSPACE": e.workspace, "KUBECONFIG": "", "NO_COLOR": "1",
 		// A runner inside the cluster: credentials without a kubeconfig.
 		"KUBERNETES_SERVICE_HOST": "10.0.0.1",
 	} {
@@ -256,8 +277,17 @@ func TestActionYAML(t *testing.T) {
 	if a.Name == "" || a.Description == "" {
 		t.Error("action.yml needs a name and a description")
 	}
-	if a.Runs.Using != "docker" || strings.Join(a.Runs.Args, " ") != "action" {
-		t.Errorf("runs: %+v, want a docker action running `action`", a.Runs)
+	if a.Runs.Using != "composite" || len(a.Runs.Steps) != 2 || a.Runs.Steps[0].ID != "install" || a.Runs.Steps[1].ID != "run" {
+		t.Fatalf("runs: %+v, want a composite action: install, then run", a.Runs)
+	}
+	install, runStep := a.step(t, "install"), a.step(t, "run")
+	if install.Shell != "bash" || !strings.Contains(install.Run, "$GITHUB_ACTION_PATH/scripts/install.sh") ||
+		install.Env["OWNERSHIP_CHECK_VERSION"] != "${{ inputs.version }}" {
+		t.Errorf("install step %+v: want bash running scripts/install.sh with the version input", install)
+	}
+	if runStep.Shell != "bash" || strings.TrimSpace(runStep.Run) != `"$OWNERSHIP_CHECK_BIN" action` ||
+		runStep.Env["OWNERSHIP_CHECK_BIN"] != "${{ steps.install.outputs.path }}" {
+		t.Errorf("run step %+v: want bash running the installed binary's `action`", runStep)
 	}
 	var declared []string
 	for name, in := range a.Inputs {
@@ -269,7 +299,8 @@ func TestActionYAML(t *testing.T) {
 			t.Errorf("input %s has neither a default nor required: true", name)
 		}
 	}
-	spec := []string{"mode", "paths", "field-manager", "environment", "kubeconfig", "snapshot-branch", "config", "config-ref", "fail-on", "offline", "comment", "github-token", "record"}
+	spec := []string{"mode", "paths", "field-manager", "environment", "kubeconfig", "snapshot-repo", "snapshot-branch",
+		"config", "config-ref", "fail-on", "offline", "comment", "github-token", "record", "version"}
 	sort.Strings(declared)
 	sort.Strings(spec)
 	if strings.Join(declared, ",") != strings.Join(spec, ",") {
@@ -293,17 +324,34 @@ func TestActionYAML(t *testing.T) {
 		return os.Getenv(k)
 	}
 	e.run()
-	var readNames, want []string
+	// Every input but version (the install step's) reaches the binary
+	// under the name it reads, and the run step passes nothing else.
+	var readNames, want, passed []string
 	for k := range read {
 		readNames = append(readNames, k)
 	}
 	for _, n := range declared {
+		if n == "version" {
+			continue
+		}
 		want = append(want, inputVar(n))
+		if v := runStep.Env[inputVar(n)]; v != "${{ inputs."+n+" }}" {
+			t.Errorf("run step: %s is %q, want the input %s", inputVar(n), v, n)
+		}
+	}
+	for k := range runStep.Env {
+		if strings.HasPrefix(k, "INPUT_") {
+			passed = append(passed, k)
+		}
 	}
 	sort.Strings(readNames)
 	sort.Strings(want)
+	sort.Strings(passed)
 	if strings.Join(readNames, ",") != strings.Join(want, ",") {
 		t.Errorf("the action reads %v, action.yml declares %v", readNames, want)
+	}
+	if strings.Join(passed, ",") != strings.Join(want, ",") {
+		t.Errorf("the run step passes %v, want %v", passed, want)
 	}
 
 	var outDeclared, outWritten []string
@@ -311,6 +359,9 @@ func TestActionYAML(t *testing.T) {
 		outDeclared = append(outDeclared, name)
 		if o.Description == "" {
 			t.Errorf("output %s has no description", name)
+		}
+		if o.Value != "${{ steps.run.outputs."+name+" }}" {
+			t.Errorf("output %s: value %q, want the run step's output of that name", name, o.Value)
 		}
 	}
 	for name := range e.outputs() {
@@ -341,7 +392,7 @@ func TestActionPullRequest(t *testing.T) {
 
 	o := e.opts[0]
 	if o.FieldManager != "deployer" || o.Environment != "staging" || o.FailOn != DefaultFailOn ||
-		o.SnapshotBranch != "ownership-snapshots" || o.Offline || o.Kubeconfig != "" || o.BaseConfig == nil {
+		o.SnapshotBranch != "ownership-snapshots" || o.SnapshotRepo != "" || o.Offline || o.Kubeconfig != "" || o.BaseConfig == nil {
 		t.Errorf("check options %+v", o)
 	}
 	if strings.Join(e.paths[0], "|") != "deploy/overlays/staging|deploy/base" {
@@ -370,12 +421,18 @@ func TestActionPullRequest(t *testing.T) {
 		t.Errorf("outputs %v", out)
 	}
 	rf := out["report-file"]
-	if filepath.Dir(rf) != e.temp {
-		t.Errorf("report-file %q is not under RUNNER_TEMP", rf)
+	if rf != "ownership-check-reports/staging.json" {
+		t.Errorf("report-file %q, want a path relative to the workspace", rf)
 	}
 	var doc map[string]any
-	if b, err := os.ReadFile(rf); err != nil || json.Unmarshal(b, &doc) != nil || doc["environment"] != "staging" {
+	if b, err := os.ReadFile(filepath.Join(e.workspace, rf)); err != nil || json.Unmarshal(b, &doc) != nil || doc["environment"] != "staging" {
 		t.Errorf("report file %s: %v %v", rf, err, doc["environment"])
+	}
+	if b, err := os.ReadFile(filepath.Join(e.workspace, "ownership-check-reports", ".gitignore")); err != nil || string(b) != "*\n" {
+		t.Errorf("the reports' directory does not keep itself out of git: %q %v", b, err)
+	}
+	if out["engine"] != "offline" || !strings.HasPrefix(out["comment-url"], "https://") {
+		t.Errorf("engine %q, comment-url %q", out["engine"], out["comment-url"])
 	}
 
 	summary := e.summaryText()

@@ -9,12 +9,13 @@ import (
 )
 
 // dropToWorkspaceOwner switches a root process to the user and group that
-// own the workspace. GitHub starts a Docker action's container as root and
-// an image USER breaks on runners whose uid differs (the workspace and the
-// GITHUB_OUTPUT files belong to the runner's user), so the image has none
-// and the action drops root itself, before it reads anything: it then runs
-// unprivileged and leaves files the runner's user owns. Not root, or a
-// workspace owned by root (a runner running as root): nothing to do.
+// own the workspace; only the container image asks for it (actionUserEnv).
+// GitHub starts a container action as root and an image USER breaks on
+// runners whose uid differs (the workspace and the GITHUB_OUTPUT files belong
+// to the runner's user), so the image has none and the action drops root
+// itself, before it reads anything: it then runs unprivileged and leaves
+// files the runner's user owns. Not root, or a workspace owned by root (a
+// runner running as root): nothing to do.
 func dropToWorkspaceOwner(workspace string) error {
 	if os.Geteuid() != 0 || workspace == "" {
 		return nil

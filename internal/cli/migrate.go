@@ -90,7 +90,7 @@ func (run *actionRun) migrate(ctx context.Context) error {
 	in := run.in
 	o := &migrateOptions{
 		commonOptions: commonOptions{
-			FieldManager: in.FieldManager, Environment: in.Environment,
+			FieldManager: in.FieldManager, Environment: in.Environment, SnapshotRepo: in.SnapshotRepo,
 			SnapshotBranch: in.SnapshotBranch, Config: in.Config, Concurrency: 16,
 		},
 		Apply: true,

@@ -18,7 +18,9 @@ type Inputs struct {
 	Environment  string
 	// Kubeconfig is the content of a kubeconfig file; empty: the runner's
 	// KUBECONFIG.
-	Kubeconfig     string
+	Kubeconfig string
+	// SnapshotRepo is a path or URL; empty: the workspace's repository.
+	SnapshotRepo   string
 	SnapshotBranch string
 	Config         string
 	// ConfigRef is where a pull request's check reads Config: "base", its
@@ -46,6 +48,7 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 		FieldManager:   get("field-manager", ""),
 		Environment:    get("environment", "default"),
 		Kubeconfig:     get("kubeconfig", ""),
+		SnapshotRepo:   get("snapshot-repo", ""),
 		SnapshotBranch: get("snapshot-branch", "ownership-snapshots"),
 		Config:         get("config", ""),
 		ConfigRef:      get("config-ref", "base"),

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"regexp"
 	"time"
 
 	"github.com/sethvargo/go-githubactions"
@@ -38,7 +35,9 @@ type Publisher struct {
 	// the one comment), new (a comment per run) or off.
 	Comment string
 	Token   string
-	// ReportDir is where the JSON report file goes (RUNNER_TEMP).
+	// Workspace is GITHUB_WORKSPACE, where the JSON report file goes;
+	// empty (outside a runner): ReportDir.
+	Workspace string
 	ReportDir string
 	// Settle: see Sticky.Settle.
 	Settle time.Duration
@@ -55,6 +54,10 @@ type Publisher struct {
 	// annotation); nil shows the error as it is. The report's messages
 	// are already clean (check).
 	Public func(string) string
+
+	// commentURL is the comment this run wrote or found, for the
+	// comment-url output.
+	commentURL string
 }
 
 // Publish publishes a finished check.
@@ -71,7 +74,7 @@ func (p *Publisher) Publish(ctx context.Context, rep *report.Report) {
 	AddSummary(p.Action, CommentBody(rep, report.MarkdownOptions{RunURL: runURL, Limit: maxSummaryLen,
 		FullReport: "the JSON report file (`report-file` output)", Commit: commit, At: at})+note)
 	Annotate(p.Action, rep)
-	SetOutputs(p.Action, rep, rep.Failed, reportFile)
+	p.setOutputs(rep, rep.Failed, reportFile)
 }
 
 // Fail publishes a check that could not run: the environment's section of
@@ -89,7 +92,7 @@ func (p *Publisher) Fail(ctx context.Context, cause error) {
 // and no counts (unknown, not zero).
 func (p *Publisher) Error(cause error) {
 	p.Action.Errorf("%s", p.public(cause))
-	SetOutputs(p.Action, nil, true, "")
+	p.setOutputs(nil, true, "")
 }
 
 // public is cause as a pull request may read it; the log keeps the whole
@@ -146,27 +149,6 @@ func (p *Publisher) commit() report.Commit {
 	return report.GitHubCommit(ghctx.ServerURL, ghctx.Repository, sha)
 }
 
-var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
-// writeReportFile writes the JSON report into ReportDir, one file per
-// environment so that jobs sharing a runner do not overwrite each other.
-func (p *Publisher) writeReportFile(rep *report.Report) (string, error) {
-	name := "ownership-check-" + unsafeFileChars.ReplaceAllString(p.Environment, "_") + ".json"
-	path := filepath.Join(p.ReportDir, name)
-	f, err := os.Create(path)
-	if err != nil {
-		return "", fmt.Errorf("report file: %w", err)
-	}
-	if err := report.WriteJSON(f, rep); err != nil {
-		f.Close()
-		return "", err
-	}
-	if err := f.Close(); err != nil {
-		return "", fmt.Errorf("report file: %w", err)
-	}
-	return path, nil
-}
-
 // comment writes the section into the pull request's comment, as Comment
 // says. It never fails: when the comment cannot be written it warns and
 // returns a note for the job summary.
@@ -219,6 +201,7 @@ func (p *Publisher) comment(ctx context.Context, sec *Section) string {
 	if err != nil {
 		return p.commentFailed(pr, err)
 	}
+	p.commentURL = res.URL
 	p.Action.Infof("pull request #%d: comment %s (%s)", pr.Number, res.Outcome, res.URL)
 	return ""
 }
