@@ -153,23 +153,25 @@ func (r *Redaction) hidesWithin(id ID, p fieldpath.Path, v any) bool {
 		}
 	case []any:
 		for i, e := range x {
-			var pe fieldpath.PathElement
-			if m, ok := e.(map[string]any); ok {
-				if name, ok := m["name"].(string); ok {
-					pe.Key = &value.FieldList{{Name: "name", Value: value.NewValueInterface(name)}}
-				}
-			}
-			if pe.Key == nil {
-				i := i
-				pe.Index = &i
-			}
-			child := append(p.Copy(), pe)
+			child := append(p.Copy(), itemElement(i, e))
 			if r.hidesAt(id, child) || r.hidesWithin(id, child, e) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// itemElement is the path element of item i of a list: keyed by its name
+// where it has one (env, containers, volumes: the lists the rule selects
+// in), else by position.
+func itemElement(i int, e any) fieldpath.PathElement {
+	if m, ok := e.(map[string]any); ok {
+		if name, ok := m["name"].(string); ok {
+			return fieldpath.PathElement{Key: &value.FieldList{{Name: "name", Value: value.NewValueInterface(name)}}}
+		}
+	}
+	return fieldpath.PathElement{Index: &i}
 }
 
 func (r *Redaction) secretLike(name string) bool {
@@ -219,17 +221,7 @@ func (r *Redaction) collect(id ID, p fieldpath.Path, v any, hidden bool, set map
 		}
 	case []any:
 		for i, e := range x {
-			var pe fieldpath.PathElement
-			if m, ok := e.(map[string]any); ok {
-				if name, ok := m["name"].(string); ok {
-					pe.Key = &value.FieldList{{Name: "name", Value: value.NewValueInterface(name)}}
-				}
-			}
-			if pe.Key == nil {
-				i := i
-				pe.Index = &i
-			}
-			r.collect(id, append(p.Copy(), pe), e, hidden, set)
+			r.collect(id, append(p.Copy(), itemElement(i, e)), e, hidden, set)
 		}
 	default:
 		if hidden && v != nil {

@@ -12,29 +12,30 @@ import (
 func (s *Server) SetFile(commit, path string, content []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.files == nil {
-		s.files = map[string]map[string][]byte{}
-	}
-	if s.files[commit] == nil {
-		s.files[commit] = map[string][]byte{}
-	}
+	files := s.commit(commit)
 	if content == nil {
-		delete(s.files[commit], path)
+		delete(files, path)
 		return
 	}
-	s.files[commit][path] = content
+	files[path] = content
 }
 
 // AddCommit makes a commit known, with no files.
 func (s *Server) AddCommit(commit string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.commit(commit)
+}
+
+// commit returns the files of commit, making the commit known; s.mu held.
+func (s *Server) commit(commit string) map[string][]byte {
 	if s.files == nil {
 		s.files = map[string]map[string][]byte{}
 	}
 	if s.files[commit] == nil {
 		s.files[commit] = map[string][]byte{}
 	}
+	return s.files[commit]
 }
 
 // routeRepo answers the repository endpoints besides issues: a commit
