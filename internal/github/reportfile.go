@@ -31,12 +31,25 @@ func (p *Publisher) writeReportFile(rep *report.Report) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("report file: %w", err)
 	}
+	// The workspace is the pull request's checkout: a symlink committed
+	// there must not choose what file of the runner the report overwrites.
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("report file: %s is not a directory (a symlink committed to the repository?): remove it, the action writes its reports there", dir)
+	}
 	// Keeps the reports out of `git status` and of a later step's commit.
-	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*\n"), 0o644); err != nil {
+	ignore, err := createFresh(filepath.Join(dir, ".gitignore"))
+	if err != nil {
+		return "", fmt.Errorf("report file: %w", err)
+	}
+	_, err = ignore.WriteString("*\n")
+	if cerr := ignore.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return "", fmt.Errorf("report file: %w", err)
 	}
 	path := filepath.Join(dir, name)
-	f, err := os.Create(path)
+	f, err := createFresh(path)
 	if err != nil {
 		return "", fmt.Errorf("report file: %w", err)
 	}
@@ -51,6 +64,15 @@ func (p *Publisher) writeReportFile(rep *report.Report) (string, error) {
 		return path, nil
 	}
 	return rel, nil
+}
+
+// createFresh creates path as a new file, removing what was there first:
+// never writing through a symlink that stood at path.
+func createFresh(path string) (*os.File, error) {
+	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 }
 
 // setOutputs sets every output action.yml declares: SetOutputs' and the
