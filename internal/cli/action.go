@@ -149,12 +149,12 @@ func (run *actionRun) checkOptions(ctx context.Context) (*checkOptions, func(), 
 		}
 	}
 	if in.ConfigRef == "base" {
-		pr, isPR, err := run.pullRequest()
+		base, what, err := run.trustedBase()
 		if err != nil {
 			return nil, cleanup, fmt.Errorf("config-ref: base: %w", err)
 		}
-		if isPR {
-			if o.BaseConfig, err = run.baseConfig(ctx, pr); err != nil {
+		if what != "" {
+			if o.BaseConfig, err = run.baseConfig(ctx, base, what); err != nil {
 				return nil, cleanup, err
 			}
 		}

@@ -10,8 +10,9 @@ import (
 )
 
 // What a pull request may not decide about its own check: the repository
-// config it runs with (config-ref) and whether it runs against the cluster
-// at all (offline: auto). docs/trust-model.md.
+// config it runs with (config-ref), also once queued for merging
+// (merge_group), and whether it runs against the cluster at all (offline:
+// auto). docs/trust-model.md.
 
 // pullRequest is the pull request of the run's event; ok is false for
 // other events (a push) or when the run has no event.
@@ -26,36 +27,60 @@ func (run *actionRun) pullRequest() (pr ghaction.PullRequest, ok bool, err error
 	return ghaction.ReadPullRequest(ghctx.EventName, ghctx.EventPath)
 }
 
-// baseConfig reads the repository config as the pull request's base
-// commit has it: from the checkout, fetching that one commit when the
-// checkout is shallow, else through the contents API with the token. A
-// base commit without the file means the defaults.
-func (run *actionRun) baseConfig(ctx context.Context, pr ghaction.PullRequest) (*config.Config, error) {
-	if pr.BaseSHA == "" {
-		return nil, fmt.Errorf("input config-ref: base: the event names no base commit of pull request #%d; use config-ref: head for this event", pr.Number)
+// trustedBase is the commit whose repository config a run that carries
+// someone's unmerged changes must use: the base commit of a pull request,
+// or the commit a merge queue's group goes onto (merge_group). what names
+// it for messages; "" for other events (a push), whose checkout is the
+// trusted branch's.
+func (run *actionRun) trustedBase() (base, what string, err error) {
+	pr, isPR, err := run.pullRequest()
+	if err != nil {
+		return "", "", err
 	}
+	if isPR {
+		if pr.BaseSHA == "" {
+			return "", "", fmt.Errorf("the event names no base commit of pull request #%d; use config-ref: head for this event", pr.Number)
+		}
+		return pr.BaseSHA, fmt.Sprintf("pull request #%d", pr.Number), nil
+	}
+	ghctx, err := run.a.Context()
+	if err != nil {
+		return "", "", fmt.Errorf("reading the GitHub context: %w", err)
+	}
+	base, isMG, err := ghaction.ReadMergeGroup(ghctx.EventName, ghctx.EventPath)
+	if err != nil || !isMG {
+		return "", "", err
+	}
+	return base, "the merge group", nil
+}
+
+// baseConfig reads the repository config as the trusted base commit of
+// what (a pull request, a merge group) has it: from the checkout, fetching
+// that one commit when the checkout is shallow, else through the contents
+// API with the token. A base commit without the file means the defaults.
+func (run *actionRun) baseConfig(ctx context.Context, base, what string) (*config.Config, error) {
 	file := run.in.Config
 	if file == "" {
 		file = config.DefaultFile
 	}
-	data, found, gitErr := config.ReadAtCommit(ctx, ".", pr.BaseSHA, file)
+	data, found, gitErr := config.ReadAtCommit(ctx, ".", base, file)
 	if gitErr != nil {
 		run.a.Infof("config-ref: base: %s; reading %s through the GitHub API instead", gitErr, file)
 		var apiErr error
-		data, found, apiErr = run.fileThroughAPI(ctx, config.RepoPath(ctx, ".", file), pr.BaseSHA)
+		data, found, apiErr = run.fileThroughAPI(ctx, config.RepoPath(ctx, ".", file), base)
 		if apiErr != nil {
-			return nil, fmt.Errorf("config-ref: base: cannot read %s at the base commit %s: from the checkout: %w; through the GitHub API: %w (check out with the default persist-credentials, or give the token contents: read)", file, pr.BaseSHA, gitErr, apiErr)
+			return nil, fmt.Errorf("config-ref: base: cannot read %s at the base commit %s of %s: from the checkout: %w; through the GitHub API: %w (check out with the default persist-credentials, or give the token contents: read)", file, base, what, gitErr, apiErr)
 		}
 	}
 	if !found {
-		run.a.Infof("config-ref: base: no %s at the base commit %s: the defaults apply", file, shortSHA(pr.BaseSHA))
+		run.a.Infof("config-ref: base: no %s at the base commit %s of %s: the defaults apply", file, shortSHA(base), what)
 		return config.Default(), nil
 	}
-	cfg, err := config.Parse(fmt.Sprintf("%s (base commit %s)", file, shortSHA(pr.BaseSHA)), data)
+	cfg, err := config.Parse(fmt.Sprintf("%s (base commit %s)", file, shortSHA(base)), data)
 	if err != nil {
 		return nil, err
 	}
-	run.a.Infof("config-ref: base: using %s as the base commit %s has it", file, shortSHA(pr.BaseSHA))
+	run.a.Infof("config-ref: base: using %s as the base commit %s of %s has it", file, shortSHA(base), what)
 	return cfg, nil
 }
 

@@ -48,6 +48,25 @@ func TestActionConfigRef(t *testing.T) {
 	}
 }
 
+// TestActionConfigRefMergeGroup: a merge queue runs the required check on
+// a commit that holds the queued pull requests' changes, config included:
+// the config comes from the commit the group goes onto.
+func TestActionConfigRefMergeGroup(t *testing.T) {
+	const queueBase = "6113728f27ae82c7b1a177c8d03f9e96e0adf246" // testdata/github/merge_group.json
+	e := newActionEnv(t, "merge_group.json", cleanActionReport(), nil)
+	e.srv.SetFile(queueBase, ".ownership-check.yaml", []byte("ignore:\n- path: .spec.replicas\n  kind: Deployment\n"))
+	if err := os.WriteFile(".ownership-check.yaml", []byte("ignore:\n- path: .spec\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, log := e.run()
+	if code != ExitOK || !strings.Contains(log, "as the base commit 6113728f27ae of the merge group has it") {
+		t.Fatalf("exit %d", code)
+	}
+	if base := e.opts[0].BaseConfig; base == nil || len(base.Ignore) != 1 || base.Ignore[0].Path != ".spec.replicas" {
+		t.Fatalf("base config %+v", base)
+	}
+}
+
 // TestActionConfigRefUnreadable: neither git nor the API can read the base
 // commit: exit 2 naming both, never the pull request's own config.
 func TestActionConfigRefUnreadable(t *testing.T) {

@@ -70,3 +70,27 @@ func pullRequestOf(p *gh.PullRequest, number int) PullRequest {
 	pr.Fork = base != "" && p.GetHead().GetRepo().GetFullName() != base
 	return pr
 }
+
+// ReadMergeGroup reads the payload of a merge_group event (a merge queue
+// asking for the required checks) and returns the commit of the branch
+// the group goes onto: the trusted side, whose repository config the
+// check uses (config-ref: base), as a pull request's base commit. ok is
+// false for other events.
+func ReadMergeGroup(name, path string) (baseSHA string, ok bool, err error) {
+	if name != "merge_group" {
+		return "", false, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", false, fmt.Errorf("event payload: %w", err)
+	}
+	ev, err := gh.ParseWebHook(name, b)
+	if err != nil {
+		return "", false, fmt.Errorf("event payload %s: %w", path, err)
+	}
+	mg, isMG := ev.(*gh.MergeGroupEvent)
+	if !isMG || mg.GetMergeGroup().GetBaseSHA() == "" {
+		return "", false, fmt.Errorf("event payload %s: a merge_group event without merge_group.base_sha", path)
+	}
+	return mg.GetMergeGroup().GetBaseSHA(), true, nil
+}
