@@ -202,3 +202,24 @@ func valueText(v any) string {
 	}
 	return string(b)
 }
+
+// FoldStringData does to a core Secret's content what the API server does
+// with its stringData: the keys go into data (stringData wins) and
+// stringData is not stored. Values are hashes where this runs, and a
+// string hashes as its bytes do in data, so a folded value compares equal
+// to the one the server stores.
+func FoldStringData(obj map[string]any) {
+	sd, ok := obj["stringData"].(map[string]any)
+	if !ok {
+		return
+	}
+	data, _ := obj["data"].(map[string]any)
+	if data == nil {
+		data = map[string]any{}
+	}
+	for k, v := range sd {
+		data[k] = v
+	}
+	obj["data"] = data
+	delete(obj, "stringData")
+}

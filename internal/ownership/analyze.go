@@ -108,14 +108,17 @@ type analysis struct {
 	live     map[string]any
 	predict  map[string]any
 
-	liveOwners   Ownership
-	liveOthers   Ownership
-	prevM        *fieldpath.Set // M's fields in the baseline
-	liveM        *fieldpath.Set // M's fields in live
-	predictedM   *fieldpath.Set // M's fields in the prediction
-	desiredSet   *fieldpath.Set
-	appliedSet   *fieldpath.Set
-	desiredTyped *typed.TypedValue
+	liveOwners Ownership
+	liveOthers Ownership
+	prevM      *fieldpath.Set // M's fields in the baseline
+	liveM      *fieldpath.Set // M's fields in live
+	// liveViaStringData are the Secret data keys M owns in live only
+	// through stringData (foldStringDataOwners); nil for other kinds.
+	liveViaStringData *fieldpath.Set
+	predictedM        *fieldpath.Set // M's fields in the prediction
+	desiredSet        *fieldpath.Set
+	appliedSet        *fieldpath.Set
+	desiredTyped      *typed.TypedValue
 
 	// appliedSetOverride is the applied config's fields when they were
 	// converted from another version; earlierFromDeployed are the paths
@@ -128,8 +131,11 @@ type analysis struct {
 }
 
 func prepare(in Input) (*analysis, error) {
-	a := &analysis{in: in, id: idOf(in), baseline: BaselineLive}
-	a.secret = isSecret(in.Desired, in.Live, in.Applied, in.Deployed, in.Predicted)
+	secret := isSecret(in.Desired, in.Live, in.Applied, in.Deployed, in.Predicted)
+	if secret {
+		in = foldSecretConfigs(in)
+	}
+	a := &analysis{in: in, id: idOf(in), baseline: BaselineLive, secret: secret}
 	if in.FieldManager == "" {
 		return a, fmt.Errorf("%s: no field manager given", a.id)
 	}
@@ -163,6 +169,13 @@ func prepare(in Input) (*analysis, error) {
 		for _, x := range d {
 			if !slices.Contains(dropped, x) {
 				dropped = append(dropped, x)
+			}
+		}
+		if a.secret {
+			var via *fieldpath.Set
+			o, via = foldStringDataOwners(o, in.FieldManager)
+			if what == "live" {
+				a.liveViaStringData = via
 			}
 		}
 		return o, nil

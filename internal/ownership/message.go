@@ -99,6 +99,10 @@ func (a *analysis) message(c model.Category, t model.Transition, p fieldpath.Pat
 		return msg
 	case model.Retained:
 		msg := "still owned by " + describeManagers(others) + ", so the deploy leaves it in place"
+		if len(others) == 0 {
+			// A Secret key set through stringData (foldStringDataOwners).
+			msg = "set through stringData, which the API server never removes from data: the deploy leaves it in place, owned by no one (delete the key by hand if it must go)"
+		}
 		if !v.hidden {
 			msg += " (" + show(v.live, false) + ")"
 		}

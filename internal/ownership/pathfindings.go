@@ -60,7 +60,7 @@ func (a *analysis) pathFindings(p fieldpath.Path) []model.Finding {
 	if cat == model.Release && v.liveOK {
 		g := model.Finding{Path: f.Path, Managers: f.Managers}
 		a.setValues(&g, v)
-		if len(f.Managers) > 0 {
+		if len(f.Managers) > 0 || a.liveViaStringData != nil && a.liveViaStringData.Has(p) {
 			g.Category = model.Retained
 		} else {
 			g.Category = model.Reset

@@ -198,7 +198,7 @@ func (e *Offline) predict(m *managers, o model.Object) Result {
 		return r
 	}
 	if secret {
-		foldStringData(u)
+		model.FoldStringData(u.Object)
 	}
 	r.Predicted = u
 	return r
@@ -214,23 +214,4 @@ func offlineError(id model.ID, err error) *DryRunError {
 		reason = string(metav1.StatusReasonInvalid)
 	}
 	return &DryRunError{ID: id, Op: OpDryRun, Reason: reason, Message: "offline merge: " + msg, Err: err}
-}
-
-// foldStringData does what the API server does with a Secret's stringData:
-// its keys go into data (stringData wins) and stringData is not stored.
-// Both are hashes here, and a string hashes as its bytes do in data.
-func foldStringData(u *unstructured.Unstructured) {
-	sd, ok := u.Object["stringData"].(map[string]any)
-	if !ok {
-		return
-	}
-	data, _ := u.Object["data"].(map[string]any)
-	if data == nil {
-		data = map[string]any{}
-	}
-	for k, v := range sd {
-		data[k] = v
-	}
-	u.Object["data"] = data
-	delete(u.Object, "stringData")
 }

@@ -117,6 +117,11 @@ func sentence(c model.Category, paths []string, managers []model.Manager, t *mod
 		return fmt.Sprintf("the deploy removes or changes %s, but %s own%s parts of %s: the rest survives and may fail validation; run `ownership-check migrate` first",
 			p, m, pick(len(uniqueNames(managers)), "s", ""), it)
 	case model.Retained:
+		if len(managers) == 0 {
+			// A Secret's key the deploy set through stringData.
+			return fmt.Sprintf("the deploy stops setting %s through stringData, and the API server never removes a key set that way: %s stay%s, owned by no one (delete %s by hand if %s must go)",
+				p, them, pick(n, "s", ""), it, them)
+		}
 		return fmt.Sprintf("the deploy stops managing %s, but %s still own%s %s, so %s stay%s on the object",
 			p, m, pick(len(uniqueNames(managers)), "s", ""), it, them, pick(n, "s", ""))
 	case model.Reset:
