@@ -33,7 +33,7 @@ func (t Target) loadConfig() (*config.Config, string, error) {
 		}
 		head = nil
 	case err != nil:
-		return t.BaseConfig, fmt.Sprintf("this pull request's repository config %s does not load, and would fail every check after merge: %s (this check used the base commit's)", name, oneLine(err.Error())), nil
+		return t.BaseConfig, fmt.Sprintf("%s's repository config %s does not load, and would fail every check after merge: %s (this check used the base commit's)", t.changedBy(), name, oneLine(err.Error())), nil
 	case head.File == "":
 		head = nil // no file: the defaults
 	}
@@ -45,7 +45,14 @@ func (t Target) loadConfig() (*config.Config, string, error) {
 	if len(changes) == 0 {
 		return t.BaseConfig, "", nil
 	}
-	return t.BaseConfig, fmt.Sprintf("this pull request changes the repository config %s, effective after merge (this check used the base commit's): %s", name, strings.Join(changes, "; ")), nil
+	return t.BaseConfig, fmt.Sprintf("%s changes the repository config %s, effective after merge (this check used the base commit's): %s", t.changedBy(), name, strings.Join(changes, "; ")), nil
+}
+
+func (t Target) changedBy() string {
+	if t.ChangedBy == "" {
+		return "this pull request"
+	}
+	return t.ChangedBy
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -23,6 +23,9 @@ type Target struct {
 	// own check. Config then names the pull request's own copy, read only
 	// to say in the report what the pull request changes.
 	BaseConfig *config.Config
+	// ChangedBy names what carries the unmerged config, for the report's
+	// note: "" is "this pull request" ("the merge group" in a merge queue).
+	ChangedBy string
 	// Kubeconfig, Context and Namespace select the cluster as kubectl does.
 	Kubeconfig string
 	Context    string

@@ -157,6 +157,9 @@ func (run *actionRun) checkOptions(ctx context.Context) (*checkOptions, func(), 
 			if o.BaseConfig, err = run.baseConfig(ctx, base, what); err != nil {
 				return nil, cleanup, err
 			}
+			if what == mergeGroup {
+				o.ChangedBy = mergeGroup
+			}
 		}
 	}
 	return o, cleanup, nil

@@ -51,8 +51,10 @@ func (run *actionRun) trustedBase() (base, what string, err error) {
 	if err != nil || !isMG {
 		return "", "", err
 	}
-	return base, "the merge group", nil
+	return base, mergeGroup, nil
 }
+
+const mergeGroup = "the merge group"
 
 // baseConfig reads the repository config as the trusted base commit of
 // what (a pull request, a merge group) has it: from the checkout, fetching

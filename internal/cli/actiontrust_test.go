@@ -65,6 +65,9 @@ func TestActionConfigRefMergeGroup(t *testing.T) {
 	if base := e.opts[0].BaseConfig; base == nil || len(base.Ignore) != 1 || base.Ignore[0].Path != ".spec.replicas" {
 		t.Fatalf("base config %+v", base)
 	}
+	if e.opts[0].ChangedBy != "the merge group" {
+		t.Errorf("the config change would be credited to %q", e.opts[0].ChangedBy)
+	}
 }
 
 // TestActionConfigRefUnreadable: neither git nor the API can read the base

@@ -25,6 +25,8 @@ type commonOptions struct {
 	// BaseConfig is the trusted repository config the action read from the
 	// pull request's base commit; not a flag.
 	BaseConfig *config.Config
+	// ChangedBy names what carries the unmerged config (check.Target).
+	ChangedBy string
 }
 
 func (o *commonOptions) addFlags(fs *pflag.FlagSet) {
@@ -45,7 +47,7 @@ func (o *commonOptions) target(toolVersion string) check.Target {
 		FieldManager: o.FieldManager, Environment: o.Environment, Config: o.Config,
 		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency,
 		SnapshotRepo: o.SnapshotRepo, SnapshotBranch: o.SnapshotBranch, ToolVersion: toolVersion,
-		BaseConfig: o.BaseConfig,
+		BaseConfig: o.BaseConfig, ChangedBy: o.ChangedBy,
 	}
 }
 
