@@ -32,6 +32,10 @@ func TestBaseConfigRules(t *testing.T) {
 		t.Errorf("note:\n%s\nwant:\n%s", note, want)
 	}
 
+	if _, note, _ := (Target{BaseConfig: base, ChangedBy: "the merge group"}).loadConfig(); !strings.HasPrefix(note, "the merge group changes the repository config") {
+		t.Errorf("in a merge queue: note %q", note)
+	}
+
 	write("ignore:\n- path: .metadata.labels\n")
 	if _, note, _ := (Target{BaseConfig: base}).loadConfig(); note != "" {
 		t.Errorf("an unchanged config: note %q", note)
