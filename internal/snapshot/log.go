@@ -170,19 +170,7 @@ func (s *Store) appendOnTip(ctx context.Context, folder string, added treeEntry,
 	if err != nil {
 		return "", err
 	}
-	args := []string{"commit-tree", "--no-gpg-sign", root, "-F", "-"}
-	if tip != "" {
-		args = append(args, "-p", tip)
-	}
-	out, err := s.git.run(ctx, []byte(message+"\n"), args...)
-	if err != nil {
-		return "", err
-	}
-	commit := strings.TrimSpace(string(out))
-	if err := s.publish(ctx, commit, tip); err != nil {
-		return "", err
-	}
-	return commit, nil
+	return s.commitRoot(ctx, root, tip, message)
 }
 
 // putTree returns the tree of dir ("" = the root) at tip with the path

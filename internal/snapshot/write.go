@@ -100,6 +100,12 @@ func (s *Store) commitOnTip(ctx context.Context, env, folder, message string) (s
 	if err != nil {
 		return "", err
 	}
+	return s.commitRoot(ctx, root, tip, message)
+}
+
+// commitRoot commits the tree root on top of tip (none: the branch's
+// first commit) and publishes it as the branch's new tip.
+func (s *Store) commitRoot(ctx context.Context, root, tip, message string) (string, error) {
 	args := []string{"commit-tree", "--no-gpg-sign", root, "-F", "-"}
 	if tip != "" {
 		args = append(args, "-p", tip)
