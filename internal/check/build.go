@@ -71,9 +71,7 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	snapshotRead := readSnapshotAsync(ctx, o.Target)
-	client, err := kube.Load(kube.LoadOptions{
-		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency,
-	})
+	client, err := o.cluster()
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/migrate"
 	"github.com/ownership-check/ownership-check/internal/render"
 )
@@ -69,9 +68,7 @@ func Migrate(ctx context.Context, o MigrateOptions, planned func(*migrate.Plan))
 	if err != nil {
 		return nil, err
 	}
-	client, err := kube.Load(kube.LoadOptions{
-		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency,
-	})
+	client, err := o.cluster()
 	if err != nil {
 		return nil, err
 	}

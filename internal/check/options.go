@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/kube"
 )
 
 // Target is what every command that renders for a cluster shares: where
@@ -59,4 +60,11 @@ type Options struct {
 	// is made from; "" is $GITHUB_SHA, else the working directory's HEAD.
 	Record       bool
 	SourceCommit string
+}
+
+// cluster connects to the cluster the target names, as kubectl would.
+func (t Target) cluster() (*kube.Client, error) {
+	return kube.Load(kube.LoadOptions{
+		Kubeconfig: t.Kubeconfig, Context: t.Context, Namespace: t.Namespace, Concurrency: t.Concurrency,
+	})
 }

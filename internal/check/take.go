@@ -9,7 +9,6 @@ import (
 	"os/user"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
@@ -52,9 +51,7 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 	if err != nil {
 		return nil, err
 	}
-	client, err := kube.Load(kube.LoadOptions{
-		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency,
-	})
+	client, err := o.cluster()
 	if err != nil {
 		return nil, err
 	}
