@@ -20,18 +20,8 @@ func loud(l model.Level) bool {
 // errors: one bullet per category and, with rows, a table per field.
 func mdObjectBlock(c Commit, o Object, env string, groups []Group, open, rows bool) string {
 	var b strings.Builder
-	var cats []string
-	icon := "⚠️"
-	for _, g := range groups {
-		cats = append(cats, string(g.Category))
-		if g.Level == model.LevelError {
-			icon = "❌"
-		}
-	}
-	attr := ""
-	if open {
-		attr = " open"
-	}
+	icon, cats := summaryOf(groups)
+	attr := openAttr(open)
 	fmt.Fprintf(&b, "<details%s>\n<summary>%s <code>%s</code>: %s</summary>\n\n",
 		attr, icon, htmlText(o.ID().String()), htmlText(strings.Join(cats, ", ")))
 	b.WriteString(mdWhere(c, o))
@@ -94,18 +84,8 @@ func mdWhere(c Commit, o Object) string {
 // source (named only, with rows folded).
 func mdRepeatBlock(c Commit, e entry, open, rows bool) string {
 	var b strings.Builder
-	var cats []string
-	icon := "⚠️"
-	for _, g := range e.groups {
-		cats = append(cats, string(g.Category))
-		if g.Level == model.LevelError {
-			icon = "❌"
-		}
-	}
-	attr := ""
-	if open {
-		attr = " open"
-	}
+	icon, cats := summaryOf(e.groups)
+	attr := openAttr(open)
 	what := htmlText(strings.Join(cats, ", "))
 	switch ps := entryPaths(e.groups); {
 	case len(ps) == 1:
@@ -209,4 +189,24 @@ func mdOwners(f model.Finding) string {
 		return "—"
 	}
 	return mdText(listManagers(f.Managers))
+}
+
+// summaryOf is what a <details> summary shows of its groups: ❌ when one
+// is an error, else ⚠️, and their categories in order.
+func summaryOf(groups []Group) (icon string, cats []string) {
+	icon = "⚠️"
+	for _, g := range groups {
+		cats = append(cats, string(g.Category))
+		if g.Level == model.LevelError {
+			icon = "❌"
+		}
+	}
+	return icon, cats
+}
+
+func openAttr(open bool) string {
+	if open {
+		return " open"
+	}
+	return ""
 }
