@@ -73,6 +73,26 @@ func actionWorkspaceIn(t *testing.T, ns string) string {
 }
 
 // deployAsPipeline force-applies the rendered objects as the deployer.
+// deployedStaging deploys the workspace's deploy/staging as the pipeline
+// does and points the action's inputs at it, the cluster reached through
+// the kubeconfig input; it returns that kubeconfig and an admin client.
+func deployedStaging(t *testing.T) (string, *kube.Client) {
+	t.Helper()
+	kubeconfig, err := os.ReadFile(cluster.KubeconfigFile(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("INPUT_KUBECONFIG", string(kubeconfig))
+	t.Setenv("INPUT_ENVIRONMENT", "staging")
+	t.Setenv("INPUT_PATHS", "deploy/staging")
+	client, err := kube.New(cluster.Config(), "default", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deployAsPipeline(t, client, "deploy/staging")
+	return string(kubeconfig), client
+}
+
 func deployAsPipeline(t *testing.T, client *kube.Client, path string) {
 	t.Helper()
 	ctx := context.Background()
@@ -103,18 +123,7 @@ func TestActionEndToEnd(t *testing.T) {
 	e := newActionEnv(t, "push.json", nil, nil)
 	checkRunner = runCheck
 	ws := actionWorkspace(t)
-	kubeconfig, err := os.ReadFile(cluster.KubeconfigFile(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("INPUT_KUBECONFIG", string(kubeconfig))
-	t.Setenv("INPUT_ENVIRONMENT", "staging")
-	t.Setenv("INPUT_PATHS", "deploy/staging")
-	client, err := kube.New(cluster.Config(), "default", 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	deployAsPipeline(t, client, "deploy/staging")
+	kubeconfig, client := deployedStaging(t)
 
 	// The deploy workflow, after `kubectl apply --server-side`.
 	t.Setenv("INPUT_MODE", "snapshot")
@@ -132,7 +141,7 @@ func TestActionEndToEnd(t *testing.T) {
 	if calls := e.calls(); len(calls) != 0 {
 		t.Errorf("snapshot mode called GitHub: %v", calls)
 	}
-	assertMasked(t, log, string(kubeconfig))
+	assertMasked(t, log, kubeconfig)
 	resetRunnerFiles(t, e)
 
 	// kubectl scale deployment web --replicas=5
@@ -189,7 +198,7 @@ func TestActionEndToEnd(t *testing.T) {
 	if dep.Line == 0 || !strings.Contains(log, ann) {
 		t.Errorf("log lacks the annotation %q", ann)
 	}
-	assertMasked(t, log, string(kubeconfig))
+	assertMasked(t, log, kubeconfig)
 
 	// The same pull request from a fork: no secrets, a read-only token.
 	resetRunnerFiles(t, e)

@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
-	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
 
@@ -58,20 +57,9 @@ func TestActionTrustEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := strings.TrimSpace(string(head))
-	kubeconfig, err := os.ReadFile(cluster.KubeconfigFile(t))
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The runner is no pod: its only way to the cluster is the input.
 	t.Setenv("KUBERNETES_SERVICE_HOST", "")
-	t.Setenv("INPUT_KUBECONFIG", string(kubeconfig))
-	t.Setenv("INPUT_ENVIRONMENT", "staging")
-	t.Setenv("INPUT_PATHS", "deploy/staging")
-	client, err := kube.New(cluster.Config(), "default", 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	deployAsPipeline(t, client, "deploy/staging")
+	_, client := deployedStaging(t)
 	t.Setenv("INPUT_MODE", "snapshot")
 	if code, _ := e.run(); code != ExitOK {
 		t.Fatalf("snapshot: exit %d", code)
