@@ -1,6 +1,8 @@
 package check
 
 import (
+	"slices"
+
 	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
@@ -97,6 +99,10 @@ func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool)
 		Summary:       report.Summary{NotChecked: in.NotChecked},
 	}
 	rep.Objects = append(rep.Objects, in.removed(rendered)...)
+	in.relateChanges(rep.Objects)
+	if in.Engine == "offline" {
+		rep.Notes = append(slices.Clip(rep.Notes), "offline: what the deploy changes (change, diff, rollout) is computed against the snapshot's record of each object, not the live cluster")
+	}
 	sortObjects(rep.Objects)
 	rep.Summarize()
 	rep.Failed = in.fails(rep)

@@ -15,7 +15,9 @@ const DefaultFailOn = "drift,taking-conflict,update-conflict,split-ownership,err
 // (model.Categories), and "error" for dry-run-error, the objects that could
 // not be checked.
 var failOnNames = func() map[string][]model.Category {
-	m := map[string][]model.Category{"error": {model.DryRunError}}
+	// A change refused for an immutable field fails the apply as any
+	// refusal does: "error" covers it.
+	m := map[string][]model.Category{"error": {model.DryRunError, model.RecreateRequired}}
 	for _, c := range model.Categories {
 		m[string(c)] = []model.Category{c}
 	}

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
+	"github.com/ownership-check/ownership-check/internal/changes"
 	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/report"
@@ -74,8 +75,15 @@ func (in analysis) object(res predict.Result) report.Object {
 		}
 	}
 	if res.Err != nil {
-		findings = append([]model.Finding{in.dryRunFinding(res, res.Err, findings)}, findings...)
+		refusal := in.dryRunFinding(res, res.Err, findings)
+		if f, ok := changes.Immutable(res.Object.ID, res.Err.Reason, res.Err.Message, res.Err.Causes); ok {
+			refusal = f
+		}
+		findings = append([]model.Finding{refusal}, findings...)
 	}
+	ch := changes.Of(changes.Input{ID: res.Object.ID, Live: ai.Live, Predicted: ai.Predicted, Desired: ai.Desired, Redaction: in.Redaction})
+	ro.Change, ro.Diff, ro.Rollout = ch.Change, ch.Diff, ch.Rollout
+	findings = append(findings, ch.Findings...)
 	ro.Findings = findings
 	in.persist(res.Object, &ro)
 	if ro.Findings == nil {
@@ -157,6 +165,7 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 		if in.Skipped[id] {
 			continue
 		}
+		ro.Change = model.ChangeDelete
 		ai := ownership.Input{FieldManager: in.FieldManager, Applied: e.Applied, Deployed: e.Deployed, Redaction: in.Redaction}
 		if in.Types != nil && ro.APIVersion != "" {
 			if gv, err := schema.ParseGroupVersion(ro.APIVersion); err == nil {
@@ -169,6 +178,8 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 		} else {
 			ro.Findings = result.Findings
 		}
+		ro.Findings = append(ro.Findings, model.Finding{Category: model.Delete, Path: model.WholeObject,
+			Message: "gone from the render: a pruning deploy deletes it (the last deploy applied it)"})
 		out = append(out, ro)
 	}
 	return out

@@ -20,6 +20,16 @@ const (
 	// Fight: the deploy sends a field that a controller in the cluster is
 	// set up to manage (an autoscaler's replicas), before values even differ.
 	Fight Category = "fight"
+	// RecreateRequired: the API server refuses the change because a field
+	// is immutable (a selector, a Job's template): the object must be
+	// deleted and created again.
+	RecreateRequired Category = "recreate-required"
+	// ScaleDown: a workload's replica count goes down, a release that
+	// resets it to the default included.
+	ScaleDown Category = "scale-down"
+	// Delete: an object of the last deploy is gone from the render; a
+	// pruning deploy deletes it.
+	Delete Category = "delete"
 )
 
 // WholeObject is the path of a finding about the whole object rather than
@@ -30,8 +40,8 @@ const WholeObject = "."
 // Categories lists every category in report order: warnings and errors
 // first, then notes.
 var Categories = []Category{
-	DryRunError, SplitOwnership, TakingConflict, UpdateConflict, Drift, Fight, Anomaly,
-	Reset, Retained, Taking, Release, New, Removed,
+	DryRunError, RecreateRequired, SplitOwnership, TakingConflict, UpdateConflict, Drift, Fight, Anomaly,
+	Delete, ScaleDown, Reset, Retained, Taking, Release, New, Removed,
 }
 
 // Level is how loudly a category is reported.
@@ -48,7 +58,7 @@ func LevelOf(c Category) Level {
 	switch c {
 	case DryRunError, Anomaly:
 		return LevelError
-	case Drift, TakingConflict, UpdateConflict, SplitOwnership, Fight:
+	case Drift, TakingConflict, UpdateConflict, SplitOwnership, Fight, RecreateRequired, ScaleDown, Delete:
 		return LevelWarning
 	default:
 		return LevelNote

@@ -71,6 +71,8 @@ func For(id model.ID, source string, f model.Finding, c Context) string {
 		return oneOff(id, source, f, hidden)
 	case model.SplitOwnership:
 		return migrate(f.Path, c)
+	case model.RecreateRequired:
+		return recreate(id, source, c)
 	}
 	return ""
 }

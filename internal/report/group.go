@@ -130,6 +130,12 @@ func sentence(c model.Category, paths []string, managers []model.Manager, t *mod
 	case model.Fight:
 		return fmt.Sprintf("the deploy sends %s, which %s manage%s: each deploy overwrites what the controller set, and it sets it again",
 			p, m, pick(len(uniqueNames(managers)), "s", ""))
+	case model.RecreateRequired:
+		return fmt.Sprintf("the API server refuses to change %s, which %s immutable: the object must be deleted and created again", p, pick(n, "is", "are"))
+	case model.ScaleDown:
+		return "the deploy scales the workload down"
+	case model.Delete:
+		return "the last deploy applied this object and it is no longer rendered: a pruning deploy deletes it"
 	case model.Taking:
 		return fmt.Sprintf("the deploy starts managing %s", p)
 	case model.Release:

@@ -43,20 +43,27 @@ type SnapshotInfo struct {
 
 // Summary counts the checked objects and the findings of each category.
 type Summary struct {
-	Objects        int `json:"objects"`
-	Drift          int `json:"drift"`
-	Fight          int `json:"fight"`
-	TakingConflict int `json:"taking-conflict"`
-	UpdateConflict int `json:"update-conflict"`
-	Taking         int `json:"taking"`
-	Release        int `json:"release"`
-	SplitOwnership int `json:"split-ownership"`
-	Retained       int `json:"retained"`
-	Reset          int `json:"reset"`
-	DryRunError    int `json:"dry-run-error"`
-	New            int `json:"new"`
-	Removed        int `json:"removed"`
-	Anomaly        int `json:"anomaly"`
+	Objects          int `json:"objects"`
+	Drift            int `json:"drift"`
+	Fight            int `json:"fight"`
+	TakingConflict   int `json:"taking-conflict"`
+	UpdateConflict   int `json:"update-conflict"`
+	Taking           int `json:"taking"`
+	Release          int `json:"release"`
+	SplitOwnership   int `json:"split-ownership"`
+	Retained         int `json:"retained"`
+	Reset            int `json:"reset"`
+	DryRunError      int `json:"dry-run-error"`
+	New              int `json:"new"`
+	Removed          int `json:"removed"`
+	Anomaly          int `json:"anomaly"`
+	RecreateRequired int `json:"recreate-required"`
+	ScaleDown        int `json:"scale-down"`
+	Delete           int `json:"delete"`
+	// Changes counts the objects by what the deploy does to them;
+	// Rollouts the workloads whose pods it replaces.
+	Changes  Changes `json:"changes"`
+	Rollouts int     `json:"rollouts"`
 	// NotChecked are the categories the engine could not look for (the
 	// offline engine sees no change made in the cluster since the
 	// snapshot). Their counts are unknown, never 0: JSON writes them as
@@ -79,4 +86,21 @@ type Object struct {
 	// Notes are caveats about the object that are not findings and never
 	// fail the check (a scope guessed without a cluster).
 	Notes []string `json:"notes,omitempty"`
+	// Change, Diff and Rollout say what the deploy does to the object
+	// (ownership-model.md, "What the deploy changes"). Rollout is nil but
+	// for workloads; Rename is set on both names of a renamed generated
+	// ConfigMap or Secret.
+	Change  model.Change        `json:"change,omitempty"`
+	Diff    []model.FieldChange `json:"diff"`
+	Rollout *model.Rollout      `json:"rollout"`
+	Rename  *model.Rename       `json:"rename,omitempty"`
+}
+
+// Changes counts objects by model.Change.
+type Changes struct {
+	Create int `json:"create"`
+	Update int `json:"update"`
+	Delete int `json:"delete"`
+	Rename int `json:"rename"`
+	None   int `json:"none"`
 }

@@ -39,6 +39,12 @@ func (s *Summary) Count(c model.Category) *int {
 		return &s.Removed
 	case model.Anomaly:
 		return &s.Anomaly
+	case model.RecreateRequired:
+		return &s.RecreateRequired
+	case model.ScaleDown:
+		return &s.ScaleDown
+	case model.Delete:
+		return &s.Delete
 	}
 	return nil
 }
@@ -51,6 +57,10 @@ func (r *Report) Summarize() {
 			if n := r.Summary.Count(f.Category); n != nil {
 				*n++
 			}
+		}
+		r.Summary.Changes.add(o)
+		if o.Rollout != nil && o.Rollout.Replaces {
+			r.Summary.Rollouts++
 		}
 	}
 }
@@ -90,4 +100,22 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// add counts one object's change. A rename counts once, on its new name.
+func (c *Changes) add(o Object) {
+	switch o.Change {
+	case model.ChangeRename:
+		if o.Rename != nil && o.Rename.To == o.Name {
+			c.Rename++
+		}
+	case model.ChangeCreate:
+		c.Create++
+	case model.ChangeUpdate:
+		c.Update++
+	case model.ChangeDelete:
+		c.Delete++
+	case model.ChangeNone:
+		c.None++
+	}
 }

@@ -1,0 +1,194 @@
+package changes
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// workload is a kind whose pod template the deploy may change: where the
+// template is, and whether the kind has .spec.replicas.
+type workload struct {
+	kind     string
+	template []string
+	replicas bool
+}
+
+// workloads is one row per kind that runs pods from a template.
+var workloads = map[model.ID]workload{
+	{Group: "apps", Kind: "Deployment"}:  {"Deployment", []string{"spec", "template"}, true},
+	{Group: "apps", Kind: "StatefulSet"}: {"StatefulSet", []string{"spec", "template"}, true},
+	{Group: "apps", Kind: "DaemonSet"}:   {"DaemonSet", []string{"spec", "template"}, false},
+	{Group: "apps", Kind: "ReplicaSet"}:  {"ReplicaSet", []string{"spec", "template"}, true},
+	{Group: "batch", Kind: "Job"}:        {"Job", []string{"spec", "template"}, false},
+	{Group: "batch", Kind: "CronJob"}:    {"CronJob", []string{"spec", "jobTemplate", "spec", "template"}, false},
+}
+
+func workloadOf(id model.ID) (workload, bool) {
+	w, ok := workloads[model.ID{Group: id.Group, Kind: id.Kind}]
+	return w, ok
+}
+
+// IsWorkload tells whether objects of id's kind run pods from a template.
+func IsWorkload(id model.ID) bool {
+	_, ok := workloadOf(id)
+	return ok
+}
+
+func (w workload) prefix() string { return "." + strings.Join(w.template, ".") }
+
+// rollout reads what the diff does to the workload's pods.
+func rollout(w workload, live, after map[string]any, diff []model.FieldChange) *model.Rollout {
+	r := &model.Rollout{Why: []string{}, Images: []model.ImageChange{}}
+	prefix := w.prefix()
+	for _, c := range diff {
+		if c.Path == prefix || strings.HasPrefix(c.Path, prefix+".") {
+			r.Replaces = true
+			addWhy(r, reason(strings.TrimPrefix(c.Path, prefix), c))
+		}
+	}
+	if r.Replaces {
+		r.Images = images(w, live, after)
+	}
+	if w.replicas {
+		from, okFrom := replicas(live)
+		to, okTo := replicas(after)
+		if okFrom && okTo && from != to {
+			r.Replicas = &model.Replicas{From: from, To: to}
+		}
+	}
+	r.Pods, r.Strategy = size(w, live, after)
+	r.Uses = uses(after, nestedMap(after, w.template...))
+	r.Reloads = reloads(after)
+	return r
+}
+
+func addWhy(r *model.Rollout, why string) {
+	for _, w := range r.Why {
+		if w == why {
+			return
+		}
+	}
+	r.Why = append(r.Why, why)
+}
+
+// reason names what a change under the pod template is, for people:
+// images, env, volumes, a referenced ConfigMap's or Secret's name.
+func reason(rest string, c model.FieldChange) string {
+	container := ""
+	if i := strings.Index(rest, `containers[name="`); i >= 0 {
+		n := rest[i+len(`containers[name="`):]
+		container, _, _ = strings.Cut(n, `"]`)
+	}
+	switch {
+	case strings.HasSuffix(rest, ".configMap.name"), strings.HasSuffix(rest, ".configMapRef.name"), strings.HasSuffix(rest, ".configMapKeyRef.name"):
+		return fmt.Sprintf("ConfigMap %v → %v", text(c.Before), text(c.After))
+	case strings.HasSuffix(rest, ".secret.secretName"), strings.HasSuffix(rest, ".secretRef.name"), strings.HasSuffix(rest, ".secretKeyRef.name"):
+		return fmt.Sprintf("Secret %v → %v", text(c.Before), text(c.After))
+	case container != "" && strings.HasSuffix(rest, ".image"):
+		return "image of " + container
+	case container != "" && (strings.Contains(rest, ".env[") || strings.Contains(rest, ".env.") || strings.HasSuffix(rest, ".env") || strings.Contains(rest, ".envFrom")):
+		return "env of " + container
+	case strings.HasPrefix(rest, ".spec.volumes"):
+		return "volumes"
+	case container != "":
+		return "container " + container
+	case strings.HasPrefix(rest, ".metadata.annotations"):
+		return "pod annotations"
+	case strings.HasPrefix(rest, ".metadata.labels"):
+		return "pod labels"
+	}
+	return "pod template " + strings.TrimPrefix(rest, ".")
+}
+
+func text(v any) string {
+	if v == nil {
+		return "(none)"
+	}
+	return fmt.Sprint(v)
+}
+
+// images lists the containers (init containers too) whose image changes.
+func images(w workload, live, after map[string]any) []model.ImageChange {
+	out := []model.ImageChange{}
+	spec := func(obj map[string]any) map[string]any {
+		return nestedMap(obj, append(append([]string{}, w.template...), "spec")...)
+	}
+	before := containerImages(spec(live))
+	for _, c := range containerList(spec(after)) {
+		name, image := c[0], c[1]
+		if from, ok := before[name]; ok && from != image {
+			out = append(out, model.ImageChange{Container: name, From: from, To: image})
+		}
+	}
+	return out
+}
+
+func containerImages(spec map[string]any) map[string]string {
+	m := map[string]string{}
+	for _, c := range containerList(spec) {
+		m[c[0]] = c[1]
+	}
+	return m
+}
+
+// containerList gives [name, image] of every init container and container.
+func containerList(spec map[string]any) [][2]string {
+	var out [][2]string
+	for _, field := range []string{"initContainers", "containers"} {
+		l, _ := spec[field].([]any)
+		for _, it := range l {
+			m, _ := it.(map[string]any)
+			name, _ := m["name"].(string)
+			image, _ := m["image"].(string)
+			out = append(out, [2]string{name, image})
+		}
+	}
+	return out
+}
+
+func replicas(obj map[string]any) (int64, bool) {
+	v, ok := nested(obj, "spec", "replicas")
+	if !ok {
+		return 0, false
+	}
+	n, ok := number(v)
+	return int64(n), ok
+}
+
+// scaleDown is the warning of a replica count that goes down.
+func scaleDown(r *model.Rollout) (model.Finding, bool) {
+	if r == nil || r.Replicas == nil || r.Replicas.To >= r.Replicas.From {
+		return model.Finding{}, false
+	}
+	from, to := r.Replicas.From, r.Replicas.To
+	return model.Finding{
+		Category:     model.ScaleDown,
+		Path:         ".spec.replicas",
+		LiveValue:    from,
+		DesiredValue: to,
+		Message: fmt.Sprintf("scales down from %d to %d %s: %d %s stopped (a manifest without replicas resets them to the default)",
+			from, to, plural(to, "pod", "pods"), from-to, plural(from-to, "pod is", "pods are")),
+	}, true
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func nested(obj map[string]any, path ...string) (any, bool) {
+	v, ok, err := unstructured.NestedFieldNoCopy(obj, path...)
+	return v, ok && err == nil
+}
+
+func nestedMap(obj map[string]any, path ...string) map[string]any {
+	v, _ := nested(obj, path...)
+	m, _ := v.(map[string]any)
+	return m
+}

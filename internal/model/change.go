@@ -1,0 +1,75 @@
+package model
+
+// What a deploy does to an object, beside who owns what (spec:
+// ownership-model.md, "What the deploy changes"; interfaces.md: change,
+// diff, rollout).
+
+// Change is what the deploy does to an object as a whole.
+type Change string
+
+const (
+	ChangeCreate Change = "create"
+	ChangeUpdate Change = "update"
+	ChangeNone   Change = "none"
+	// ChangeDelete: in the snapshot, gone from the render: what a pruning
+	// deploy deletes.
+	ChangeDelete Change = "delete"
+	// ChangeRename: a generated ConfigMap or Secret whose kustomize hash
+	// suffix changed. Both names carry it, with Rename saying which is
+	// which, so that one rename is not read as a create plus a delete.
+	ChangeRename Change = "rename"
+)
+
+// Changes lists the changes in the order they are counted and shown.
+var Changes = []Change{ChangeCreate, ChangeUpdate, ChangeDelete, ChangeRename, ChangeNone}
+
+// FieldChange is one leaf that differs between live and predicted. A nil
+// Before is a field the deploy adds, a nil After one it removes; values
+// the Secret rule or the redaction rule hide are HiddenValue.
+type FieldChange struct {
+	Path   string `json:"path"`
+	Before any    `json:"before"`
+	After  any    `json:"after"`
+}
+
+// Rename names both sides of a generated ConfigMap's or Secret's rename.
+type Rename struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// Rollout is what a workload's change does to its pods.
+type Rollout struct {
+	// Replaces is true when the pod template changes: every pod is
+	// replaced (a CronJob's next jobs start with the new template).
+	Replaces bool `json:"replaces"`
+	// Why names what in the template changed, for people.
+	Why      []string      `json:"why"`
+	Images   []ImageChange `json:"images"`
+	Replicas *Replicas     `json:"replicas,omitempty"`
+	// Pods is the live replica count the rollout replaces (what an
+	// autoscaler set, not the manifest's); nil when not known.
+	Pods *int64 `json:"pods,omitempty"`
+	// Strategy says how the pods are replaced: "3 at a time",
+	// "OnDelete: only as pods are deleted", "partition 2: ordinals ≥ 2".
+	Strategy string `json:"strategy,omitempty"`
+	// Uses are the ConfigMaps and Secrets the pod template references by
+	// name, for telling whether a change of theirs is picked up.
+	Uses []ID `json:"-"`
+	// Reloads is true when the workload asks a reloader to restart it on a
+	// ConfigMap or Secret change (reloader.stakater.com annotations).
+	Reloads bool `json:"-"`
+}
+
+// ImageChange is one container's image before and after.
+type ImageChange struct {
+	Container string `json:"container"`
+	From      string `json:"from"`
+	To        string `json:"to"`
+}
+
+// Replicas is a replica count before (live) and after (predicted).
+type Replicas struct {
+	From int64 `json:"from"`
+	To   int64 `json:"to"`
+}
