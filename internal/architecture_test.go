@@ -40,6 +40,7 @@ var packages = map[string]kind{
 	"controllers":       stage,
 	"history":           stage,
 	"remedy":            stage,
+	"changes":           stage,
 	"check":             pipeline,
 	"cli":               pipeline,
 	"cli/printer":       pipeline,
