@@ -30,6 +30,9 @@ func TestScenarioChanges(t *testing.T) {
 	}
 	_, text, _ := s.run(append(args, "--output", "text")...)
 	_, md, _ := s.run(append(args, "--output", "markdown")...)
+	if testing.Verbose() {
+		t.Logf("text:\n%s\nmarkdown:\n%s", text, md)
+	}
 	for _, secret := range []string{"Canary-New-7f3a9", "Canary-Old-2b8c1"} {
 		for _, form := range []string{secret, base64.StdEncoding.EncodeToString([]byte(secret))} {
 			for name, out := range map[string]string{"json": stdout, "text": text, "markdown": md} {
@@ -139,7 +142,7 @@ func TestScenarioChanges(t *testing.T) {
 		if o := obj("ConfigMap", "old-thing"); o.Change != model.ChangeDelete {
 			t.Errorf("change %q, want delete", o.Change)
 		}
-		onlyFinding(t, &rep, "ConfigMap", "old-thing", model.Delete, model.WholeObject)
+		onlyFinding(t, &rep, "ConfigMap", "old-thing", model.Delete, "")
 	})
 	t.Run("Secret value change", func(t *testing.T) {
 		o := obj("Secret", "db")

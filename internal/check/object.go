@@ -178,7 +178,7 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 		} else {
 			ro.Findings = result.Findings
 		}
-		ro.Findings = append(ro.Findings, model.Finding{Category: model.Delete, Path: model.WholeObject,
+		ro.Findings = append(ro.Findings, model.Finding{Category: model.Delete,
 			Message: "gone from the render: a pruning deploy deletes it (the last deploy applied it)"})
 		out = append(out, ro)
 	}

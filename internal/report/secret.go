@@ -26,6 +26,15 @@ func (o Object) redact() Object {
 		return o
 	}
 	out := o
+	if o.Diff != nil {
+		out.Diff = make([]model.FieldChange, len(o.Diff))
+		for i, c := range o.Diff {
+			if o.hidesValue(c.Path) {
+				c.Before, c.After = hide(c.Before), hide(c.After)
+			}
+			out.Diff[i] = c
+		}
+	}
 	out.Findings = make([]model.Finding, len(o.Findings))
 	for i, f := range o.Findings {
 		if o.hidesValue(f.Path) && f.Category != model.DryRunError {
@@ -46,6 +55,11 @@ func (o Object) redact() Object {
 func (o Object) hasSecretLike() bool {
 	for _, f := range o.Findings {
 		if f.Path != "" && model.SecretLikePathString(o.APIVersion, o.Kind, f.Path) {
+			return true
+		}
+	}
+	for _, c := range o.Diff {
+		if model.SecretLikePathString(o.APIVersion, o.Kind, c.Path) {
 			return true
 		}
 	}

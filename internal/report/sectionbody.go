@@ -62,13 +62,14 @@ type layout struct {
 	counts      []int
 	notesBlock  string
 	notesLine   string
+	plan        plan
 }
 
 func (s *Section) layout() *layout {
 	if s.lay != nil {
 		return s.lay
 	}
-	l := &layout{}
+	l := &layout{plan: s.report.plan()}
 	for _, o := range byLevel(s.report.Objects) {
 		var lg, ng []Group
 		for _, g := range o.Groups() {
@@ -156,10 +157,11 @@ func (s *Section) render(f fold, budget int) string {
 		b.WriteString(s.footer())
 		return b.String()
 	}
+	l := s.layout()
+	b.WriteString(mdLead(l.plan))
 	for _, n := range s.caveats() {
 		fmt.Fprintf(&b, "> %s\n\n", mdProse(truncate(n, 1000)))
 	}
-	l := s.layout()
 	if len(l.loud) == 0 && len(l.notes) == 0 && len(r.Objects) > 0 {
 		fmt.Fprintf(&b, "Checked %d %s: no findings.\n\n", len(r.Objects), pick(len(r.Objects), "object", "objects"))
 	}
@@ -199,6 +201,15 @@ func (s *Section) render(f fold, budget int) string {
 	if n := len(l.loud) - shown; n > 0 {
 		folded = append(folded, foldedObjectsNote(n))
 		b.WriteString(foldedObjects(n, len(blocks) > 0))
+	}
+	if f <= foldNotes {
+		share := 0
+		if budget > 0 {
+			share = budget / planShare
+		}
+		b.WriteString(mdPlanBlock(l.plan, share))
+	} else if !l.plan.empty() {
+		folded = append(folded, "the per-object diffs")
 	}
 	b.WriteString(notes)
 	if len(folded) > 0 {

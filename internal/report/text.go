@@ -74,6 +74,8 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	case lc.Errors+lc.Warnings > 0:
 		verdict = lc.String() + " (not in --fail-on)"
 	}
+	pl := r.plan()
+	writeTextLead(bw, p, pl)
 	fmt.Fprintf(bw, "%s %s\n", p.paint(word, color, ansiBold), verdict)
 
 	clean := 0
@@ -106,6 +108,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	if clean > 0 && clean < len(r.Objects) {
 		fmt.Fprintf(bw, "\n%d more %s checked without findings.\n", clean, pick(clean, "object", "objects"))
 	}
+	writeTextPlan(bw, p, pl)
 	fmt.Fprintf(bw, "\n%s\n", p.paint("counts: "+countsLine(r.Summary), ansiDim))
 	return bw.Flush()
 }

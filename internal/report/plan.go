@@ -1,0 +1,225 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// The plan: what the deploy does to the cluster, read before who owns
+// what (ownership-model.md, "What the deploy changes"). The text and
+// markdown forms both start from it.
+
+// repeatMin is how many objects make the same change one line with a
+// count: folded by meaning, never hidden.
+const repeatMin = 3
+
+// maxDiffValue is the most characters of a value a diff line shows; the
+// rest is counted, and the JSON report has it whole.
+const maxDiffValue = 120
+
+// plan is the report's changes, grouped for reading.
+type plan struct {
+	counts   Changes
+	rolls    []Object
+	images   []imageLine
+	repeated []repeatedChange
+	// objects are the changed objects with the diff lines not folded into
+	// repeated ones.
+	objects []planObject
+}
+
+type imageLine struct {
+	from, to  string
+	workloads []string
+}
+
+// repeatedChange is one change (path, before, after) made on many objects.
+type repeatedChange struct {
+	model.FieldChange
+	objects int
+}
+
+type planObject struct {
+	obj  Object
+	diff []model.FieldChange
+	// folded counts the diff lines shown as repeated changes instead.
+	folded int
+}
+
+func (r *Report) plan() plan {
+	p := plan{counts: r.Summary.Changes}
+	type key struct{ path, before, after string }
+	seen := map[key]int{}
+	keyOf := func(c model.FieldChange) key {
+		return key{c.Path, diffValue(c.Before), diffValue(c.After)}
+	}
+	for _, o := range r.Objects {
+		for _, c := range o.Diff {
+			seen[keyOf(c)]++
+		}
+	}
+	images := map[[2]string][]string{}
+	var imageOrder [][2]string
+	repeated := map[key]bool{}
+	for _, o := range r.Objects {
+		o = o.redact()
+		if o.Rollout != nil && o.Rollout.Replaces {
+			p.rolls = append(p.rolls, o)
+			for _, im := range o.Rollout.Images {
+				k := [2]string{im.From, im.To}
+				if images[k] == nil {
+					imageOrder = append(imageOrder, k)
+				}
+				images[k] = append(images[k], o.Name)
+			}
+		}
+		if o.Change == "" || o.Change == model.ChangeNone || (o.Rename != nil && o.Rename.From == o.Name) {
+			// A rename is shown once, on its new name.
+			continue
+		}
+		po := planObject{obj: o}
+		for _, c := range o.Diff {
+			k := keyOf(c)
+			if seen[k] >= repeatMin {
+				po.folded++
+				if !repeated[k] {
+					repeated[k] = true
+					p.repeated = append(p.repeated, repeatedChange{c, seen[k]})
+				}
+				continue
+			}
+			po.diff = append(po.diff, c)
+		}
+		p.objects = append(p.objects, po)
+	}
+	for _, k := range imageOrder {
+		p.images = append(p.images, imageLine{k[0], k[1], images[k]})
+	}
+	sort.SliceStable(p.repeated, func(i, j int) bool { return p.repeated[i].objects > p.repeated[j].objects })
+	sort.SliceStable(p.objects, func(i, j int) bool { return changeRank(p.objects[i].obj) < changeRank(p.objects[j].obj) })
+	return p
+}
+
+// changeRank puts what a reviewer must not miss first: deletions, then
+// refused and scaled-down objects, updates, renames, creations.
+func changeRank(o Object) int {
+	switch o.Change {
+	case model.ChangeDelete:
+		return 0
+	case model.ChangeUpdate:
+		if o.Level() != model.LevelNote {
+			return 1
+		}
+		return 2
+	case model.ChangeRename:
+		return 3
+	}
+	return 4
+}
+
+// empty tells whether the deploy changes nothing anyone can see.
+func (p plan) empty() bool {
+	c := p.counts
+	return c.Create+c.Update+c.Delete+c.Rename == 0
+}
+
+// lead is the plan's one line: to create, to change, to delete; renames;
+// the workloads that roll; the images changed.
+func (p plan) lead(code func(string) string) string {
+	c := p.counts
+	parts := []string{fmt.Sprintf("%d to create, %d to change, %d to delete", c.Create, c.Update, c.Delete)}
+	if c.Rename > 0 {
+		parts[0] += fmt.Sprintf(", %d generated %s renamed", c.Rename, pick(c.Rename, "ConfigMap/Secret", "ConfigMaps/Secrets"))
+	}
+	if n := len(p.rolls); n > 0 {
+		names := make([]string, 0, 3)
+		for _, o := range p.rolls[:min(n, 3)] {
+			names = append(names, code(o.Name))
+		}
+		s := fmt.Sprintf("%d %s %s (%s", n, pick(n, "workload", "workloads"), pick(n, "rolls", "roll"), strings.Join(names, ", "))
+		if n > 3 {
+			s += fmt.Sprintf(" and %d more", n-3)
+		}
+		parts = append(parts, s+")")
+	}
+	if len(p.images) > 0 {
+		var ims []string
+		for _, im := range p.images[:min(len(p.images), 3)] {
+			ims = append(ims, imageChange(im, code))
+		}
+		s := "images: " + strings.Join(ims, "; ")
+		if n := len(p.images) - 3; n > 0 {
+			s += fmt.Sprintf("; %d more", n)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// imageChange is "web: nginx 1.26 → 1.27", or "nginx 1.26 → 1.27 on 20
+// workloads".
+func imageChange(im imageLine, code func(string) string) string {
+	from, to := im.from, im.to
+	repo, tag, ok := strings.Cut(from, ":")
+	repo2, tag2, ok2 := strings.Cut(to, ":")
+	s := from + " → " + to
+	if ok && ok2 && repo == repo2 && !strings.Contains(tag, "/") {
+		s = repo + " " + tag + " → " + tag2
+	}
+	if len(im.workloads) == 1 {
+		return code(im.workloads[0]) + ": " + s
+	}
+	return fmt.Sprintf("%s on %d workloads", s, len(im.workloads))
+}
+
+// diffValue is a value for a diff line: a string as it is (quoted when it
+// spans lines), anything else as JSON, cut at maxDiffValue characters with
+// the rest counted.
+func diffValue(v any) string {
+	if v == nil {
+		return unset
+	}
+	s, ok := v.(string)
+	if ok && strings.ContainsAny(s, "\n\r\t") {
+		s = strconv.Quote(s)
+	} else if !ok {
+		s = formatJSON(v)
+	}
+	if n := utf8.RuneCountInString(s); n > maxDiffValue {
+		r := []rune(s)
+		return fmt.Sprintf("%s… (%d more characters)", string(r[:maxDiffValue]), n-maxDiffValue)
+	}
+	return s
+}
+
+// rolloutLine says why a workload's pods are replaced and how.
+func rolloutLine(r *model.Rollout) string {
+	if r == nil {
+		return ""
+	}
+	var parts []string
+	if r.Replaces {
+		parts = append(parts, "pods replaced: "+strings.Join(r.Why, ", "))
+		if r.Strategy != "" {
+			parts = append(parts, r.Strategy)
+		}
+	}
+	if r.Replicas != nil {
+		parts = append(parts, fmt.Sprintf("replicas %d → %d", r.Replicas.From, r.Replicas.To))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func formatJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}

@@ -1,0 +1,107 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// The plan in markdown: the lead line under the environment's heading, and
+// one folded block with the changes, each object's diff folded again.
+
+// planShare is the part of a section's budget the folded diffs may take:
+// the ownership findings are what fails the check and keep the rest.
+const planShare = 3
+
+func mdLead(pl plan) string {
+	return "**Changes:** " + pl.lead(mdCode) + "\n\n"
+}
+
+// mdPlanBlock renders the folded changes within budget bytes (<= 0: no
+// limit): the repeated changes first, then object after object while they
+// fit, then a count of those left out.
+func mdPlanBlock(pl plan, budget int) string {
+	if pl.empty() {
+		return ""
+	}
+	var b strings.Builder
+	n := len(pl.objects)
+	fmt.Fprintf(&b, "<details>\n<summary>📋 What the deploy changes: %d %s</summary>\n\n", n, pick(n, "object", "objects"))
+	for _, rc := range pl.repeated {
+		fmt.Fprintf(&b, "- %s %s → %s on %d objects\n", mdCode(rc.Path), mdCode(diffValue(rc.Before)), mdCode(diffValue(rc.After)), rc.objects)
+	}
+	if len(pl.repeated) > 0 {
+		b.WriteString("\n")
+	}
+	const closing = "</details>\n\n"
+	left := 0
+	for i, po := range pl.objects {
+		blk := mdPlanObject(po)
+		if budget > 0 && b.Len()+len(blk)+len(closing)+200 > budget {
+			left = n - i
+			break
+		}
+		b.WriteString(blk)
+	}
+	if left > 0 {
+		fmt.Fprintf(&b, "…and %d more changed %s (folded to fit; the JSON report has every diff).\n\n", left, pick(left, "object", "objects"))
+	}
+	b.WriteString(closing)
+	return b.String()
+}
+
+func mdPlanObject(po planObject) string {
+	o := po.obj
+	var b strings.Builder
+	what := string(o.Change)
+	if o.Rename != nil {
+		what = fmt.Sprintf("renamed from %s", htmlCode(o.Rename.From))
+	}
+	if line := rolloutLine(o.Rollout); line != "" {
+		what += " · " + htmlText(line)
+	}
+	if len(po.diff) == 0 {
+		if po.folded > 0 {
+			what += fmt.Sprintf(" · %d %s listed above", po.folded, pick(po.folded, "change", "changes"))
+		}
+		fmt.Fprintf(&b, "- %s: %s\n\n", htmlCode(o.ID().String()), what)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "<details>\n<summary>%s: %s</summary>\n\n", htmlCode(o.ID().String()), what)
+	var d strings.Builder
+	for _, c := range po.diff {
+		writeDiffLines(&d, c)
+	}
+	b.WriteString("```diff\n")
+	b.WriteString(strings.ReplaceAll(d.String(), "```", "`\u200b``"))
+	b.WriteString("```\n\n")
+	if po.folded > 0 {
+		fmt.Fprintf(&b, "and %d %s listed above.\n\n", po.folded, pick(po.folded, "change", "changes"))
+	}
+	b.WriteString("</details>\n\n")
+	return b.String()
+}
+
+// writeDiffLines is one change as a diff: the path, then - and + lines.
+func writeDiffLines(b *strings.Builder, c model.FieldChange) {
+	fmt.Fprintf(b, "  %s\n", oneLine(c.Path))
+	if hiddenChange(c) {
+		b.WriteString("!   changed (value hidden)\n")
+		return
+	}
+	if c.Before != nil {
+		fmt.Fprintf(b, "-   %s\n", oneLine(diffValue(c.Before)))
+	}
+	if c.After != nil {
+		fmt.Fprintf(b, "+   %s\n", oneLine(diffValue(c.After)))
+	}
+}
+
+func htmlCode(s string) string { return "<code>" + htmlText(s) + "</code>" }
+
+// hiddenChange tells whether a change is of a value the rules hide on both
+// sides: only that it changed is said.
+func hiddenChange(c model.FieldChange) bool {
+	return c.Before == model.HiddenValue && c.After == model.HiddenValue
+}
