@@ -25,6 +25,9 @@ const maxDiffValue = 120
 
 // plan is the report's changes, grouped for reading.
 type plan struct {
+	// known is false when no object says what the deploy does to it (a
+	// report of an older version): there is no plan to show then.
+	known    bool
 	counts   Changes
 	rolls    []Object
 	images   []imageLine
@@ -69,6 +72,7 @@ func (r *Report) plan() plan {
 	repeated := map[key]bool{}
 	for _, o := range r.Objects {
 		o = o.redact()
+		p.known = p.known || o.Change != ""
 		if o.Rollout != nil && o.Rollout.Replaces {
 			p.rolls = append(p.rolls, o)
 			for _, im := range o.Rollout.Images {

@@ -15,6 +15,9 @@ import (
 const planShare = 3
 
 func mdLead(pl plan) string {
+	if !pl.known {
+		return ""
+	}
 	return "**Changes:** " + pl.lead(mdCode) + "\n\n"
 }
 

@@ -11,6 +11,9 @@ import (
 // - and + lines, one block per changed object.
 
 func writeTextLead(w io.Writer, p painter, pl plan) {
+	if !pl.known {
+		return
+	}
 	fmt.Fprintf(w, "%s %s\n", p.paint("changes:", ansiBold), pl.lead(func(s string) string { return s }))
 }
 
