@@ -53,6 +53,25 @@ type planObject struct {
 	diff []model.FieldChange
 	// folded counts the diff lines shown as repeated changes instead.
 	folded int
+	// same are further objects of obj's kind whose every change is a
+	// repeated one and whose rollout reads the same: shown as one line.
+	same []Object
+}
+
+// name is the object, or the objects with a count.
+func (po planObject) name(code func(string) string) string {
+	if len(po.same) == 0 {
+		return code(po.obj.ID().String())
+	}
+	names := []string{code(po.obj.Name)}
+	for _, o := range po.same[:min(len(po.same), 2)] {
+		names = append(names, code(o.Name))
+	}
+	s := fmt.Sprintf("%d %ss (%s", len(po.same)+1, po.obj.Kind, strings.Join(names, ", "))
+	if n := len(po.same) - 2; n > 0 {
+		s += fmt.Sprintf(" and %d more", n)
+	}
+	return s + ")"
 }
 
 func (r *Report) plan() plan {
@@ -102,6 +121,7 @@ func (r *Report) plan() plan {
 		}
 		p.objects = append(p.objects, po)
 	}
+	p.objects = collapse(p.objects)
 	for _, k := range imageOrder {
 		p.images = append(p.images, imageLine{k[0], k[1], images[k]})
 	}
@@ -226,4 +246,34 @@ func formatJSON(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// collapse makes one entry of the objects whose changes are all repeated
+// ones and that say the same otherwise (kind, change, rollout).
+func collapse(objs []planObject) []planObject {
+	out := objs[:0:0]
+	at := map[string]int{}
+	for _, po := range objs {
+		if len(po.diff) > 0 || po.folded == 0 {
+			out = append(out, po)
+			continue
+		}
+		k := fmt.Sprintf("%s\x00%s\x00%s\x00%d", po.obj.ID().Kind, po.obj.Change, rolloutLine(po.obj.Rollout), po.folded)
+		if i, ok := at[k]; ok {
+			out[i].same = append(out[i].same, po.obj)
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, po)
+	}
+	return out
+}
+
+// changed counts the objects the plan lists.
+func (p plan) changed() int {
+	n := 0
+	for _, po := range p.objects {
+		n += 1 + len(po.same)
+	}
+	return n
 }

@@ -29,7 +29,7 @@ func mdPlanBlock(pl plan, budget int) string {
 		return ""
 	}
 	var b strings.Builder
-	n := len(pl.objects)
+	n := pl.changed()
 	fmt.Fprintf(&b, "<details>\n<summary>📋 What the deploy changes: %d %s</summary>\n\n", n, pick(n, "object", "objects"))
 	for _, rc := range pl.repeated {
 		fmt.Fprintf(&b, "- %s %s → %s on %d objects\n", mdCode(rc.Path), mdCode(diffValue(rc.Before)), mdCode(diffValue(rc.After)), rc.objects)
@@ -42,7 +42,7 @@ func mdPlanBlock(pl plan, budget int) string {
 	for i, po := range pl.objects {
 		blk := mdPlanObject(po)
 		if budget > 0 && b.Len()+len(blk)+len(closing)+200 > budget {
-			left = n - i
+			left = plan{objects: pl.objects[i:]}.changed()
 			break
 		}
 		b.WriteString(blk)
@@ -68,7 +68,7 @@ func mdPlanObject(po planObject) string {
 		if po.folded > 0 {
 			what += fmt.Sprintf(" · %d %s listed above", po.folded, pick(po.folded, "change", "changes"))
 		}
-		fmt.Fprintf(&b, "- %s: %s\n\n", htmlCode(o.ID().String()), what)
+		fmt.Fprintf(&b, "- %s: %s\n\n", po.name(htmlCode), what)
 		return b.String()
 	}
 	fmt.Fprintf(&b, "<details>\n<summary>%s: %s</summary>\n\n", htmlCode(o.ID().String()), what)

@@ -37,7 +37,7 @@ func writeTextPlan(w io.Writer, p painter, pl plan) {
 		case model.ChangeRename:
 			sign = "→"
 		}
-		fmt.Fprintf(w, "\n%s %s  %s", p.paint(sign, color, ansiBold), p.paint(o.ID().String(), ansiBold), o.Change)
+		fmt.Fprintf(w, "\n%s %s  %s", p.paint(sign, color, ansiBold), p.paint(po.name(func(s string) string { return s }), ansiBold), o.Change)
 		if o.Rename != nil {
 			fmt.Fprintf(w, " %s → %s", o.Rename.From, o.Rename.To)
 		}

@@ -1,0 +1,54 @@
+package github
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/report/reporttest"
+)
+
+// TestCommentChanges: the section leads with what the deploy does, each
+// object's diff is folded, a long value is cut with a count, and Secret
+// values stay hidden though the producer left them in.
+func TestCommentChanges(t *testing.T) {
+	body := CommentBody(reporttest.Changes(), report.MarkdownOptions{RunURL: reporttest.RunURL})
+	golden(t, "changes.md", body)
+	reporttest.Parse(t, body).DetailsBalance(t)
+	reporttest.NoSecrets(t, body)
+	heading := strings.Index(body, "### ")
+	lead := strings.Index(body, "**Changes:** 1 to create, 5 to change, 1 to delete, 1 generated ConfigMap/Secret renamed · 1 workload rolls (`web`) · images: `web`: nginx 1.26 → 1.27")
+	if heading < 0 || lead < heading || strings.Contains(body[heading:lead], "<details") {
+		t.Errorf("the section does not lead with the changes line:\n%s", body)
+	}
+	for _, want := range []string{
+		"<summary>📋 What the deploy changes: 8 objects</summary>",
+		"(1116 more characters)",
+		"checksum/config",
+		"changed (value hidden)",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the comment lacks %q", want)
+		}
+	}
+}
+
+// TestCommentImageBump: the same image bump on 120 Deployments is one line
+// with a count, and the comment stays far under GitHub's limit.
+func TestCommentImageBump(t *testing.T) {
+	body := CommentBody(reporttest.ImageBump("prod", 120), report.MarkdownOptions{RunURL: reporttest.RunURL})
+	golden(t, "image-bump.md", body)
+	if len(body) > 8000 {
+		t.Fatalf("comment of %d bytes, want the 120 objects said in a few lines (GitHub's limit: %d)", len(body), MaxCommentLen)
+	}
+	for _, want := range []string{
+		"**Changes:** 0 to create, 120 to change, 0 to delete · 120 workloads roll (`svc-000`, `svc-001`, `svc-002` and 117 more) · images: nginx 1.26 → 1.27 on 120 workloads",
+		"`.spec.template.spec.containers[name=\"app\"].image` `nginx:1.26` → `nginx:1.27` on 120 objects",
+		"`.metadata.labels.helm.sh/chart` `shop-1.8.0` → `shop-1.8.1` on 120 objects",
+		"- 120 Deployments (<code>svc-000</code>, <code>svc-001</code>, <code>svc-002</code> and 117 more): update · pods replaced: image of app; 4 pods, 2 at a time (maxSurge 25%, maxUnavailable 25%) · 2 changes listed above",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the comment lacks %q", want)
+		}
+	}
+}
