@@ -167,6 +167,37 @@ func TestScenarioChanges(t *testing.T) {
 			t.Errorf("change %q diff %+v, want the selector's change", o.Change, o.Diff)
 		}
 	})
+	t.Run("offline, from the snapshot", func(t *testing.T) {
+		code, out, stderr := s.run(append(args, "--offline", "--output", "json")...)
+		if code == 2 {
+			t.Fatalf("offline check could not run: %s", stderr)
+		}
+		for _, secret := range []string{"Canary-New-7f3a9", "Canary-Old-2b8c1", base64.StdEncoding.EncodeToString([]byte("Canary-New-7f3a9"))} {
+			if strings.Contains(out, secret) {
+				t.Errorf("the offline report shows a Secret value")
+			}
+		}
+		var off report.Report
+		if err := json.Unmarshal([]byte(out), &off); err != nil {
+			t.Fatal(err)
+		}
+		if !containsPrefix(off.Notes, "offline: what the deploy changes") {
+			t.Errorf("notes %q do not say the changes are against the snapshot", off.Notes)
+		}
+		want := map[string]model.Change{"web": model.ChangeUpdate, "api": model.ChangeUpdate, "new-thing": model.ChangeCreate,
+			"old-thing": model.ChangeDelete, "flags": model.ChangeUpdate, "db": model.ChangeUpdate}
+		for _, o := range off.Objects {
+			if w, ok := want[o.Name]; ok && o.Change != w {
+				t.Errorf("offline %s/%s: change %q, want %q", o.Kind, o.Name, o.Change, w)
+			}
+			if o.Name == "web" && (o.Rollout == nil || len(o.Rollout.Images) != 1) {
+				t.Errorf("offline web: rollout %+v, want the image bump", o.Rollout)
+			}
+		}
+		if off.Summary.Changes.Rename != 1 || off.Summary.ScaleDown != 1 {
+			t.Errorf("offline summary %+v, want the rename and the scale-down", off.Summary)
+		}
+	})
 	t.Run("summary", func(t *testing.T) {
 		c := rep.Summary.Changes
 		if c.Create != 1 || c.Delete != 1 || c.Rename != 1 || c.Update < 6 {
