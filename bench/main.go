@@ -22,6 +22,7 @@ type options struct {
 	runs        int
 	concurrency int
 	binary      string
+	base        string
 	kubectl     string
 	measure     string
 	floor       string
@@ -55,6 +56,7 @@ func parseFlags() (options, error) {
 	flag.IntVar(&o.runs, "runs", 3, "timed runs of each tool per size; the table shows medians")
 	flag.IntVar(&o.concurrency, "concurrency", 16, "parallel requests of check, the floor and kubectl diff --concurrency")
 	flag.StringVar(&o.binary, "binary", "dist/ownership-check", "the ownership-check binary to time (make build)")
+	flag.StringVar(&o.base, "base", "", "another ownership-check binary (e.g. built at the merge base) to time beside -binary: only the two checks run, interleaved")
 	flag.StringVar(&o.kubectl, "kubectl", ".bin/kubectl", "kubectl to time (make test-deps builds it)")
 	flag.StringVar(&o.measure, "measure", "dist/bench-measure", "the measuring wrapper (go build -o dist/bench-measure ./bench/measure)")
 	flag.StringVar(&o.floor, "floor", "dist/bench-floor", "the floor program (go build -o dist/bench-floor ./bench/floor)")
@@ -82,6 +84,9 @@ func parseFlags() (options, error) {
 	}
 	o.binary = bin
 	paths := []*string{&o.measure, &o.floor}
+	if o.base != "" {
+		paths = append(paths, &o.base)
+	}
 	if strings.ContainsRune(o.kubectl, filepath.Separator) {
 		// The tools run in the bench's temporary directory.
 		paths = append(paths, &o.kubectl)

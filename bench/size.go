@@ -44,6 +44,7 @@ const (
 	toolOffline    = "check --offline"
 	toolKubectl    = "kubectl diff"
 	toolKubectlPar = "kubectl diff --concurrency"
+	toolCheckBase  = "check (-base binary)"
 )
 
 // benchSize runs everything for n objects on a fresh API server.
@@ -134,6 +135,15 @@ func benchTools(o options, n, drifted int, kubeconfig, repo, floorInput string) 
 		"--output", "json", "--concurrency", conc}
 	kubectl := []string{o.kubectl, "diff", "--server-side", "--force-conflicts", "--field-manager=" + deployer,
 		"-f", "manifests", "--kubeconfig", kubeconfig}
+	if o.base != "" {
+		baseArgs := append([]string{o.base}, checkArgs[1:]...)
+		return []tool{
+			{name: toolCheck, args: append(checkArgs, "--kubeconfig", kubeconfig), ok: exit01,
+				check: func(out []byte) error { return checkReport(out, n, drifted) }},
+			{name: toolCheckBase, args: append(baseArgs, "--kubeconfig", kubeconfig), ok: exit01,
+				check: func(out []byte) error { return checkReport(out, n, drifted) }},
+		}
+	}
 	return []tool{
 		{name: toolFloor, args: []string{o.floor, kubeconfig, floorInput, conc},
 			ok: func(code int) bool { return code == 0 }},

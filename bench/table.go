@@ -68,6 +68,7 @@ func ratios(r sizeResult) []string {
 		out = append(out, fmt.Sprintf("%s %.2f", label, ta.medianWall().Seconds()/tb.medianWall().Seconds()))
 	}
 	ratio("check/floor", toolCheck, toolFloor)
+	ratio("check/check (-base binary)", toolCheck, toolCheckBase)
 	ratio("kubectl diff/check", toolKubectl, toolCheck)
 	ratio("kubectl diff --concurrency/check", toolKubectlPar, toolCheck)
 	return out
