@@ -26,6 +26,25 @@ func TestChangesAgreeWithKubectlDiff(t *testing.T) {
 	s := newScenario(t, "kubectl-diff")
 	s.deploy("crd", "")
 	waitForSchema(t, s, schema.GroupVersionKind{Group: "s21.diff-example.com", Version: "v1", Kind: "Widget"})
+	agreeWithKubectlDiff(t, s, 9)
+}
+
+// TestChangesAgreeWithKubectlDiffOnPublicManifests: the same on real
+// public manifests, Kubernetes' own add-ons: metrics-server, the
+// volume snapshot controller, its CRDs (one of them changed) and a
+// custom resource of one.
+func TestChangesAgreeWithKubectlDiffOnPublicManifests(t *testing.T) {
+	s := newScenario(t, "kubectl-diff-public")
+	s.deploy("crd", "")
+	waitForSchema(t, s, schema.GroupVersionKind{Group: "snapshot.storage.k8s.io", Version: "v1", Kind: "VolumeSnapshotClass"})
+	agreeWithKubectlDiff(t, s, 4)
+}
+
+// agreeWithKubectlDiff deploys "deployed", snapshots, and compares
+// check's changes of "pr" with kubectl diff's; kubectl must show at least
+// want changed objects (the fixture's).
+func agreeWithKubectlDiff(t *testing.T, s *scenario, want int) {
+	t.Helper()
 	s.deploy("deployed", "")
 	s.snapshot("deployed", "")
 
@@ -51,15 +70,12 @@ func TestChangesAgreeWithKubectlDiff(t *testing.T) {
 		t.Errorf("changed objects:\n ours    %v\n kubectl %v", got, want)
 	}
 	t.Logf("kubectl diff: %d changed objects: %v", len(oracle), oracle)
-	if len(oracle) < 9 {
-		t.Errorf("kubectl diff shows %d changed objects, want the fixture's 9: %v", len(oracle), sortedKeys(oracle))
+	if len(oracle) < want {
+		t.Errorf("kubectl diff shows %d changed objects, want the fixture's %d: %v", len(oracle), want, sortedKeys(oracle))
 	}
 	for name, paths := range oracle {
 		o, ok := ours[name]
-		if !ok {
-			continue
-		}
-		if o.Change == model.ChangeCreate {
+		if !ok || o.Change == model.ChangeCreate {
 			continue
 		}
 		for _, p := range paths {
@@ -80,7 +96,7 @@ func kubectlDiff(t *testing.T, s *scenario, manifests string) (live, merged map[
 		t.Fatal(err)
 	}
 	cmd := exec.Command(testcluster.Tool(t, "kubectl"), "--kubeconfig", s.kubeconfig, "diff", "--server-side", "--force-conflicts",
-		"--field-manager", deployer, "-f", s.path(filepath.Join(manifests, "app.yaml")))
+		"--field-manager", deployer, "-f", s.path(manifests))
 	cmd.Env = append(os.Environ(), "KUBECTL_EXTERNAL_DIFF="+script)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
@@ -112,18 +128,15 @@ func readFolder(t *testing.T, dir string) map[string]map[string]any {
 }
 
 // kubectlFileName is the name kubectl diff gives an object's file:
-// group.version.Kind.namespace.name (the group left out for core kinds).
+// group.version.Kind.namespace.name (the group left out for core kinds,
+// the namespace empty for cluster-scoped ones).
 func kubectlFileName(o report.Object) string {
 	gv, _ := schema.ParseGroupVersion(o.APIVersion)
 	parts := []string{}
 	if gv.Group != "" {
 		parts = append(parts, gv.Group)
 	}
-	parts = append(parts, gv.Version, o.Kind)
-	if o.Namespace != "" {
-		parts = append(parts, o.Namespace)
-	}
-	return strings.Join(append(parts, o.Name), ".")
+	return strings.Join(append(parts, gv.Version, o.Kind, o.Namespace, o.Name), ".")
 }
 
 // leafChanges lists the leaves that differ, in the paths our diff uses:
