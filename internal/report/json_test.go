@@ -11,7 +11,8 @@ import (
 )
 
 func TestWriteJSONGolden(t *testing.T) {
-	for name, r := range map[string]*report.Report{"clean": reporttest.Clean(), "mixed": reporttest.Mixed(), "offline": reporttest.Offline()} {
+	for name, r := range map[string]*report.Report{"clean": reporttest.Clean(), "mixed": reporttest.Mixed(), "offline": reporttest.Offline(),
+		"changes": reporttest.Changes()} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := report.WriteJSON(&buf, r); err != nil {
@@ -39,7 +40,8 @@ func TestWriteJSONSchema(t *testing.T) {
 		}
 	}
 	summary := doc["summary"].(map[string]any)
-	for _, k := range []string{"objects", "drift", "taking-conflict", "update-conflict", "taking", "release", "split-ownership", "retained", "reset", "dry-run-error", "new", "removed", "anomaly"} {
+	for _, k := range []string{"objects", "drift", "taking-conflict", "update-conflict", "taking", "release", "split-ownership", "retained", "reset", "dry-run-error", "new", "removed", "anomaly",
+		"recreate-required", "scale-down", "delete", "changes", "rollouts"} {
 		if _, ok := summary[k]; !ok {
 			t.Errorf("summary field %q missing", k)
 		}

@@ -10,7 +10,8 @@ import (
 )
 
 func TestWriteTextGolden(t *testing.T) {
-	for name, r := range map[string]*report.Report{"clean": reporttest.Clean(), "mixed": reporttest.Mixed(), "offline": reporttest.Offline()} {
+	for name, r := range map[string]*report.Report{"clean": reporttest.Clean(), "mixed": reporttest.Mixed(), "offline": reporttest.Offline(),
+		"changes": reporttest.Changes()} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := report.WriteText(&buf, r, report.TextOptions{}); err != nil {
