@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
@@ -17,6 +20,15 @@ func TestScenarioChanges(t *testing.T) {
 	s := newScenario(t, "changes")
 	s.deploy("deployed", "")
 	s.snapshot("deployed", "")
+	// Removed from the render, and already gone from the cluster: nothing
+	// left to delete.
+	cm, err := s.client.Resource(schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, "s20-changes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cm.Delete(ctxTimeout(t), "gone-thing", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
 
 	args := []string{"check", s.path("pr"), "--field-manager", deployer,
 		"--kubeconfig", s.kubeconfig, "--snapshot-repo", s.repo}
@@ -143,6 +155,9 @@ func TestScenarioChanges(t *testing.T) {
 			t.Errorf("change %q, want delete", o.Change)
 		}
 		onlyFinding(t, &rep, "ConfigMap", "old-thing", model.Delete, "")
+		if o := obj("ConfigMap", "gone-thing"); o.Change != model.ChangeNone || len(findings(&rep, "ConfigMap", "gone-thing", model.Delete)) != 0 {
+			t.Errorf("gone-thing: change %q, findings %+v; want none: it is no longer in the cluster", o.Change, o.Findings)
+		}
 	})
 	t.Run("Secret value change", func(t *testing.T) {
 		o := obj("Secret", "db")

@@ -15,6 +15,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
 
 // ReasonCheckFailed marks an object whose managedFields or manifest the
@@ -165,8 +166,16 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 		if in.Skipped[id] {
 			continue
 		}
-		ro.Change = model.ChangeDelete
-		ai := ownership.Input{FieldManager: in.FieldManager, Applied: e.Applied, Deployed: e.Deployed, Redaction: in.Redaction}
+		live, gone, note := in.stillLive(id, e)
+		ro.Change, ro.Diff = model.ChangeDelete, []model.FieldChange{}
+		if gone {
+			// Nothing is left to delete: the deploy changes nothing.
+			ro.Change = model.ChangeNone
+		}
+		if note != "" {
+			ro.Notes = append(ro.Notes, note)
+		}
+		ai := ownership.Input{FieldManager: in.FieldManager, Applied: e.Applied, Deployed: e.Deployed, Live: in.redact(live), Redaction: in.Redaction}
 		if in.Types != nil && ro.APIVersion != "" {
 			if gv, err := schema.ParseGroupVersion(ro.APIVersion); err == nil {
 				ai.Types = in.Types.Kind(gv.WithKind(id.Kind)).Types
@@ -178,11 +187,32 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 		} else {
 			ro.Findings = result.Findings
 		}
-		ro.Findings = append(ro.Findings, model.Finding{Category: model.Delete,
-			Message: "gone from the render: a pruning deploy deletes it (the last deploy applied it)"})
+		if !gone {
+			ro.Findings = append(ro.Findings, model.Finding{Category: model.Delete,
+				Message: "gone from the render: a pruning deploy deletes it (the last deploy applied it)"})
+		}
 		out = append(out, ro)
 	}
 	return out
+}
+
+// stillLive reads an object the render no longer produces from the
+// cluster: gone is true when it is not there any more (nothing to
+// delete). Offline, or when it cannot be read, the snapshot's word is
+// taken that it exists, and the note says so.
+func (in analysis) stillLive(id model.ID, e *snapshot.Entry) (live *unstructured.Unstructured, gone bool, note string) {
+	obj := e.Deployed
+	if obj == nil {
+		obj = e.Applied
+	}
+	if in.ReadAs == nil || obj == nil || e.APIVersion == "" {
+		return nil, false, ""
+	}
+	u, err := in.ReadAs(model.Object{ID: id, Object: obj}, e.APIVersion)
+	if err != nil {
+		return nil, false, in.Public.Hide("whether it is still in the cluster could not be read (" + err.Error() + "): taken from the snapshot that it is")
+	}
+	return u, u == nil, ""
 }
 
 func reportObject(u *unstructured.Unstructured, source string, line int) report.Object {
