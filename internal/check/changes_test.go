@@ -213,13 +213,27 @@ func TestScenarioChanges(t *testing.T) {
 			t.Errorf("offline summary %+v, want the rename and the scale-down", off.Summary)
 		}
 	})
+	t.Run("immutable Job template and claim spec", func(t *testing.T) {
+		for _, c := range []struct{ kind, name, path, cmd string }{
+			{"Job", "once", ".spec.template", "kubectl delete job.batch/once -n s20-changes --cascade=orphan"},
+			{"PersistentVolumeClaim", "data", ".spec", "kubectl delete persistentvolumeclaim/data -n s20-changes"},
+		} {
+			f := onlyFinding(t, &rep, c.kind, c.name, model.RecreateRequired, c.path)
+			if !strings.Contains(f.Remediation, c.cmd) {
+				t.Errorf("%s: remediation %q, want %q", c.name, f.Remediation, c.cmd)
+			}
+		}
+		if f := onlyFinding(t, &rep, "PersistentVolumeClaim", "data", model.RecreateRequired, ".spec"); !strings.Contains(f.Message, "data") {
+			t.Errorf("the claim's message %q does not say its data may be lost", f.Message)
+		}
+	})
 	t.Run("summary", func(t *testing.T) {
 		c := rep.Summary.Changes
 		if c.Create != 1 || c.Delete != 1 || c.Rename != 1 || c.Update < 6 {
 			t.Errorf("summary.changes %+v", c)
 		}
-		if rep.Summary.Rollouts != 2 {
-			t.Errorf("summary.rollouts = %d, want 2 (web, and sel once recreated)", rep.Summary.Rollouts)
+		if rep.Summary.Rollouts != 3 {
+			t.Errorf("summary.rollouts = %d, want 3 (web; sel and once once recreated)", rep.Summary.Rollouts)
 		}
 	})
 }
