@@ -52,3 +52,18 @@ func TestCommentImageBump(t *testing.T) {
 		}
 	}
 }
+
+// TestCommentManyChangesFits: more diff than GitHub takes is folded, the
+// lead line and the count of what was left out stay.
+func TestCommentManyChangesFits(t *testing.T) {
+	body := CommentBody(reporttest.ManyChanges("prod", 2000), report.MarkdownOptions{RunURL: reporttest.RunURL, Limit: MaxCommentLen})
+	if len(body) > MaxCommentLen {
+		t.Fatalf("comment of %d bytes, over GitHub's %d", len(body), MaxCommentLen)
+	}
+	reporttest.Parse(t, body).DetailsBalance(t)
+	for _, want := range []string{"**Changes:** 0 to create, 2000 to change, 0 to delete", "more changed objects (folded to fit"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the comment lacks %q", want)
+		}
+	}
+}

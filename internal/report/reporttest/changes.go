@@ -80,3 +80,16 @@ func ImageBump(env string, n int) *report.Report {
 	r.Summarize()
 	return r
 }
+
+// ManyChanges is n ConfigMaps, each with its own long change: more diff
+// than any comment can hold.
+func ManyChanges(env string, n int) *report.Report {
+	r := base(env)
+	for i := 0; i < n; i++ {
+		r.Objects = append(r.Objects, report.Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "shop", Name: fmt.Sprintf("cm-%04d", i),
+			Source: "deploy/base/cms.yaml", Line: 1 + 6*i, Baseline: "snapshot", Change: model.ChangeUpdate, Findings: []model.Finding{},
+			Diff: []model.FieldChange{{Path: ".data.config", Before: strings.Repeat(fmt.Sprintf("old-%04d ", i), 40), After: strings.Repeat(fmt.Sprintf("new-%04d ", i), 40)}}})
+	}
+	r.Summarize()
+	return r
+}
