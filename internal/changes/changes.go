@@ -58,7 +58,7 @@ func Of(in Input) Result {
 		r.Change = model.ChangeUpdate
 	}
 	if w, ok := workloadOf(in.ID); ok {
-		r.Rollout = rollout(w, in.Live.Object, after.Object, d)
+		r.Rollout = rollout(w, in.Live.Object, after.Object, d, !sparse)
 		if f, ok := scaleDown(r.Rollout); ok {
 			r.Findings = append(r.Findings, f)
 		}

@@ -148,3 +148,25 @@ func TestStatefulSetStrategy(t *testing.T) {
 		t.Errorf("strategy %q", r.Rollout.Strategy)
 	}
 }
+
+func TestScaleDownToldByADriftIsNotRepeated(t *testing.T) {
+	sd := model.Finding{Category: model.ScaleDown, Path: ".spec.replicas"}
+	drift := model.Finding{Category: model.Drift, Path: ".spec.replicas"}
+	release := model.Finding{Category: model.Release, Path: ".spec.replicas"}
+	if got := Untold([]model.Finding{sd}, []model.Finding{drift}); len(got) != 0 {
+		t.Errorf("scale-down beside a drift: %+v", got)
+	}
+	if got := Untold([]model.Finding{sd}, []model.Finding{release}); len(got) != 1 {
+		t.Errorf("scale-down beside a release (a note) is dropped: %+v", got)
+	}
+}
+
+func TestOfflineResetOfReplicasIsAScaleDown(t *testing.T) {
+	live := deploymentWith(t, "3", "nginx:1.26", "x", "c")
+	pred := deploymentWith(t, "3", "nginx:1.26", "x", "c")
+	unstructured.RemoveNestedField(pred.Object, "spec", "replicas")
+	r := Of(Input{ID: model.ID{Group: "apps", Kind: "Deployment", Name: "web"}, Live: live, Predicted: pred})
+	if r.Rollout.Replicas == nil || *r.Rollout.Replicas != (model.Replicas{From: 3, To: 1}) || len(r.Findings) != 1 {
+		t.Errorf("replicas %+v findings %+v, want 3 → 1 and a scale-down", r.Rollout.Replicas, r.Findings)
+	}
+}

@@ -41,7 +41,11 @@ func IsWorkload(id model.ID) bool {
 func (w workload) prefix() string { return "." + strings.Join(w.template, ".") }
 
 // rollout reads what the diff does to the workload's pods.
-func rollout(w workload, live, after map[string]any, diff []model.FieldChange) *model.Rollout {
+//
+// With predicted (after is the engine's answer, not a manifest), a
+// replica count it lacks is the API's default of 1: the offline engine
+// applies no defaults, where the API server fills them in.
+func rollout(w workload, live, after map[string]any, diff []model.FieldChange, predicted bool) *model.Rollout {
 	r := &model.Rollout{Why: []string{}, Images: []model.ImageChange{}}
 	prefix := w.prefix()
 	for _, c := range diff {
@@ -56,6 +60,9 @@ func rollout(w workload, live, after map[string]any, diff []model.FieldChange) *
 	if w.replicas {
 		from, okFrom := replicas(live)
 		to, okTo := replicas(after)
+		if !okTo && predicted {
+			to, okTo = 1, true
+		}
 		if okFrom && okTo && from != to {
 			r.Replicas = &model.Replicas{From: from, To: to}
 		}
@@ -157,6 +164,26 @@ func replicas(obj map[string]any) (int64, bool) {
 	}
 	n, ok := number(v)
 	return int64(n), ok
+}
+
+// Untold keeps the findings of Of that no warning among told already
+// gives: a drift, conflict or fight on .spec.replicas says the count
+// goes back, and a scale-down beside it would say it twice.
+func Untold(found, told []model.Finding) []model.Finding {
+	var out []model.Finding
+	for _, f := range found {
+		dup := false
+		for _, t := range told {
+			if t.Path == f.Path && model.LevelOf(t.Category) != model.LevelNote {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // scaleDown is the warning of a replica count that goes down.

@@ -84,7 +84,7 @@ func (in analysis) object(res predict.Result) report.Object {
 	}
 	ch := changes.Of(changes.Input{ID: res.Object.ID, Live: ai.Live, Predicted: ai.Predicted, Desired: ai.Desired, Redaction: in.Redaction})
 	ro.Change, ro.Diff, ro.Rollout = ch.Change, ch.Diff, ch.Rollout
-	findings = append(findings, ch.Findings...)
+	findings = append(findings, changes.Untold(ch.Findings, findings)...)
 	ro.Findings = findings
 	in.persist(res.Object, &ro)
 	if ro.Findings == nil {

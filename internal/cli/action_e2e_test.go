@@ -215,7 +215,7 @@ func TestActionEndToEnd(t *testing.T) {
 	}
 	s := e.summaryText()
 	if !strings.Contains(s, "offline engine") || !strings.Contains(s, "The pull request comment could not be written") ||
-		!strings.Contains(s, "not checked: dry-run-error, taking-conflict, update-conflict and drift") {
+		!strings.Contains(s, "not checked: dry-run-error, recreate-required, taking-conflict, update-conflict and drift") {
 		t.Errorf("fork: job summary:\n%s", s)
 	}
 	// Unknown, not 0: the offline engine cannot see the drift.

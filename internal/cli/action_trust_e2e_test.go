@@ -152,7 +152,7 @@ func TestActionTrustEndToEnd(t *testing.T) {
 	}
 	body = e.comment()
 	for _, want := range []string{
-		"not checked: dry-run-error, taking-conflict, update-conflict and drift",
+		"not checked: dry-run-error, recreate-required, taking-conflict, update-conflict and drift",
 		"| drift |", "not checked |",
 		"offline engine",
 	} {
