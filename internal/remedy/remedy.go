@@ -72,7 +72,9 @@ func For(id model.ID, source string, f model.Finding, c Context) string {
 	case model.SplitOwnership:
 		return migrate(f.Path, c)
 	case model.RecreateRequired:
-		return recreate(id, source, c)
+		return recreate(id, c)
+	case model.ScaleDown:
+		return keepPods(source, f)
 	}
 	return ""
 }

@@ -110,3 +110,19 @@ func TestSecretValuesStayHidden(t *testing.T) {
 		}
 	}
 }
+
+func TestRecreateAndKeepPods(t *testing.T) {
+	id := model.ID{Group: "apps", Kind: "StatefulSet", Namespace: "prod", Name: "db"}
+	c := Context{FieldManager: "deployer", Paths: []string{"deploy/prod"}}
+	got := For(id, "deploy/prod/db.yaml", model.Finding{Category: model.RecreateRequired, Path: ".spec"}, c)
+	for _, want := range []string{"    kubectl delete statefulset.apps/db -n prod --cascade=orphan",
+		"    ownership-check render --show-secrets deploy/prod | kubectl apply --server-side --field-manager deployer -f -"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("recreate remedy %q lacks %q", got, want)
+		}
+	}
+	got = For(id, "deploy/prod/db.yaml", model.Finding{Category: model.ScaleDown, Path: ".spec.replicas", LiveValue: int64(5), DesiredValue: int64(1)}, c)
+	if got != "To keep 5 pods, set replicas: 5 in deploy/prod/db.yaml." {
+		t.Errorf("scale-down remedy %q", got)
+	}
+}
