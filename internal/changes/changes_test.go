@@ -170,3 +170,20 @@ func TestOfflineResetOfReplicasIsAScaleDown(t *testing.T) {
 		t.Errorf("replicas %+v findings %+v, want 3 → 1 and a scale-down", r.Rollout.Replicas, r.Findings)
 	}
 }
+
+func TestDaemonSetAndOnDeleteStrategies(t *testing.T) {
+	ds := func(image, strategy string) *unstructured.Unstructured {
+		return obj(t, `{apiVersion: apps/v1, kind: DaemonSet, metadata: {name: agent}, spec: {updateStrategy: `+strategy+`,
+  template: {spec: {containers: [{name: agent, image: `+image+`}]}}}, status: {desiredNumberScheduled: 40}}`)
+	}
+	id := model.ID{Group: "apps", Kind: "DaemonSet", Name: "agent"}
+	r := Of(Input{ID: id, Live: ds("fb:3.0", "{type: RollingUpdate, rollingUpdate: {maxUnavailable: 10%}}"),
+		Predicted: ds("fb:3.1", "{type: RollingUpdate, rollingUpdate: {maxUnavailable: 10%}}")})
+	if r.Rollout.Strategy != "40 pods (one per node), 4 at a time" || r.Rollout.Pods == nil || *r.Rollout.Pods != 40 {
+		t.Errorf("DaemonSet: %q %v", r.Rollout.Strategy, r.Rollout.Pods)
+	}
+	r = Of(Input{ID: id, Live: ds("fb:3.0", "{type: OnDelete}"), Predicted: ds("fb:3.1", "{type: OnDelete}")})
+	if !r.Rollout.Replaces || !strings.HasPrefix(r.Rollout.Strategy, "OnDelete") {
+		t.Errorf("OnDelete: %+v", r.Rollout)
+	}
+}

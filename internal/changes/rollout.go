@@ -32,12 +32,6 @@ func workloadOf(id model.ID) (workload, bool) {
 	return w, ok
 }
 
-// IsWorkload tells whether objects of id's kind run pods from a template.
-func IsWorkload(id model.ID) bool {
-	_, ok := workloadOf(id)
-	return ok
-}
-
 func (w workload) prefix() string { return "." + strings.Join(w.template, ".") }
 
 // rollout reads what the diff does to the workload's pods.
