@@ -136,7 +136,7 @@ func TestSecretCanary(t *testing.T) {
 		seen.Write(b)
 	}
 	jsonRun := run(t, checkArgs(kubeconfig, repo, manifests)...)
-	if jsonRun.rep == nil || jsonRun.rep.Summary.Drift+jsonRun.rep.Summary.UpdateConflict == 0 || jsonRun.rep.Summary.DryRunError == 0 {
+	if jsonRun.rep == nil || jsonRun.rep.Summary.Drift+jsonRun.rep.Summary.UpdateConflict == 0 || jsonRun.rep.Summary.DryRunError+jsonRun.rep.Summary.RecreateRequired == 0 {
 		t.Fatalf("the check must see the drift and the refused dry-run, or the test proves nothing:\n%s", jsonRun.stdout)
 	}
 	// The deploy pipeline records the check in the history twice, so that
