@@ -11,15 +11,12 @@ import (
 
 // bookkeeping are the fields the API server keeps for itself: they differ
 // between any live object and any answer without saying what the deploy
-// does. Keyed by their path below the object's root.
-var bookkeeping = map[string]bool{
-	"status":                     true,
-	"metadata.managedFields":     true,
-	"metadata.resourceVersion":   true,
-	"metadata.generation":        true,
-	"metadata.uid":               true,
-	"metadata.creationTimestamp": true,
-	"metadata.selfLink":          true,
+// does. Top-level fields map to true; metadata's to their names.
+var bookkeeping = map[string]bool{"status": true}
+
+var bookkeepingMetadata = map[string]bool{
+	"managedFields": true, "resourceVersion": true, "generation": true, "uid": true,
+	"creationTimestamp": true, "selfLink": true,
 }
 
 // Diff lists every leaf that differs between before and after, in path
@@ -32,18 +29,36 @@ var bookkeeping = map[string]bool{
 // objects by position; lists of scalars are one leaf.
 func Diff(id model.ID, before, after map[string]any, r *model.Redaction, sparse bool) []model.FieldChange {
 	d := differ{id: id, r: r, sparse: sparse, out: []model.FieldChange{}}
-	d.maps(nil, "", before, after)
+	d.maps(before, after)
 	return d.out
 }
 
+// differ walks two objects with one path stack: a path is copied only for
+// a leaf that differs, so that the walk of an unchanged object (most of
+// them) allocates little.
 type differ struct {
 	id     model.ID
 	r      *model.Redaction
 	sparse bool
+	path   fieldpath.Path
 	out    []model.FieldChange
 }
 
-func (d *differ) maps(p fieldpath.Path, dotted string, a, b map[string]any) {
+func (d *differ) push(e fieldpath.PathElement) { d.path = append(d.path, e) }
+func (d *differ) pop()                         { d.path = d.path[:len(d.path)-1] }
+
+// skipped tells whether field k at the current depth is bookkeeping.
+func (d *differ) skipped(k string) bool {
+	switch len(d.path) {
+	case 0:
+		return bookkeeping[k]
+	case 1:
+		return *d.path[0].FieldName == "metadata" && bookkeepingMetadata[k]
+	}
+	return false
+}
+
+func (d *differ) maps(a, b map[string]any) {
 	keys := make([]string, 0, len(a)+len(b))
 	for k := range a {
 		keys = append(keys, k)
@@ -55,69 +70,79 @@ func (d *differ) maps(p fieldpath.Path, dotted string, a, b map[string]any) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		name := dotted + k
-		if bookkeeping[name] {
+		if d.skipped(k) {
 			continue
 		}
 		bv, inB := b[k]
 		if d.sparse && !inB {
 			continue
 		}
+		av := a[k]
+		if equalScalar(av, bv) {
+			// Most leaves are equal: no path element is made for them.
+			continue
+		}
 		k := k
-		d.value(append(p[:len(p):len(p)], fieldpath.PathElement{FieldName: &k}), name+".", a[k], bv)
+		d.push(fieldpath.PathElement{FieldName: &k})
+		d.value(av, bv)
+		d.pop()
 	}
 }
 
-func (d *differ) value(p fieldpath.Path, dotted string, a, b any) {
+func (d *differ) value(a, b any) {
 	am, aMap := a.(map[string]any)
 	bm, bMap := b.(map[string]any)
 	switch {
 	case aMap && bMap:
-		d.maps(p, dotted, am, bm)
+		d.maps(am, bm)
 		return
 	case aMap && b == nil:
-		d.maps(p, dotted, am, map[string]any{})
+		d.maps(am, map[string]any{})
 		return
 	case a == nil && bMap:
-		d.maps(p, dotted, map[string]any{}, bm)
+		d.maps(map[string]any{}, bm)
 		return
 	}
 	al, aList := a.([]any)
 	bl, bList := b.([]any)
 	if (aList || a == nil) && (bList || b == nil) && (aList || bList) && objectList(al) && objectList(bl) {
-		d.lists(p, dotted, al, bl)
+		d.lists(al, bl)
 		return
 	}
 	if equal(a, b) {
 		return
 	}
-	d.leaf(p, a, b)
+	d.leaf(a, b)
 }
 
-func (d *differ) lists(p fieldpath.Path, dotted string, a, b []any) {
+func (d *differ) lists(a, b []any) {
 	if named(a) && named(b) {
-		byName := map[string]any{}
+		inA := make(map[string]any, len(a))
 		for _, it := range a {
-			byName[nameOf(it)] = it
+			inA[nameOf(it)] = it
 		}
-		seen := map[string]bool{}
-		var order []string
-		for _, it := range append(append([]any{}, a...), b...) {
-			if n := nameOf(it); !seen[n] {
-				seen[n] = true
-				order = append(order, n)
-			}
-		}
-		inB := map[string]any{}
+		inB := make(map[string]any, len(b))
 		for _, it := range b {
 			inB[nameOf(it)] = it
 		}
+		// a's order, then b's new items.
+		order := make([]string, 0, len(a)+len(b))
+		for _, it := range a {
+			order = append(order, nameOf(it))
+		}
+		for _, it := range b {
+			if n := nameOf(it); inA[n] == nil {
+				order = append(order, n)
+			}
+		}
 		for _, n := range order {
-			key := value.FieldList{{Name: "name", Value: value.NewValueInterface(n)}}
 			if d.sparse && inB[n] == nil {
 				continue
 			}
-			d.value(append(p[:len(p):len(p)], fieldpath.PathElement{Key: &key}), dotted, byName[n], inB[n])
+			key := value.FieldList{{Name: "name", Value: value.NewValueInterface(n)}}
+			d.push(fieldpath.PathElement{Key: &key})
+			d.value(inA[n], inB[n])
+			d.pop()
 		}
 		return
 	}
@@ -132,15 +157,17 @@ func (d *differ) lists(p fieldpath.Path, dotted string, a, b []any) {
 			continue
 		}
 		i := i
-		d.value(append(p[:len(p):len(p)], fieldpath.PathElement{Index: &i}), dotted, x, y)
+		d.push(fieldpath.PathElement{Index: &i})
+		d.value(x, y)
+		d.pop()
 	}
 }
 
-func (d *differ) leaf(p fieldpath.Path, a, b any) {
-	if d.r.Hides(d.id, p, a) || d.r.Hides(d.id, p, b) {
+func (d *differ) leaf(a, b any) {
+	if d.r.Hides(d.id, d.path, a) || d.r.Hides(d.id, d.path, b) {
 		a, b = hidden(a), hidden(b)
 	}
-	d.out = append(d.out, model.FieldChange{Path: p.String(), Before: a, After: b})
+	d.out = append(d.out, model.FieldChange{Path: d.path.String(), Before: a, After: b})
 }
 
 func hidden(v any) any {
@@ -178,6 +205,20 @@ func nameOf(it any) string {
 	m, _ := it.(map[string]any)
 	n, _ := m["name"].(string)
 	return n
+}
+
+// equalScalar tells cheaply whether two values are the same scalar;
+// false for maps and lists, which the walk compares item by item.
+func equalScalar(a, b any) bool {
+	switch a.(type) {
+	case map[string]any, []any:
+		return false
+	}
+	switch b.(type) {
+	case map[string]any, []any:
+		return false
+	}
+	return equal(a, b)
 }
 
 // equal compares JSON values, numbers by value whatever their Go type
