@@ -109,7 +109,7 @@ func (d *differ) value(a, b any) {
 		d.lists(al, bl)
 		return
 	}
-	if equal(a, b) {
+	if model.EqualValues(a, b) {
 		return
 	}
 	d.leaf(a, b)
@@ -218,42 +218,7 @@ func equalScalar(a, b any) bool {
 	case map[string]any, []any:
 		return false
 	}
-	return equal(a, b)
-}
-
-// equal compares JSON values, numbers by value whatever their Go type
-// (a manifest's 3 is an int64, a float64 decoded elsewhere).
-func equal(a, b any) bool {
-	if x, ok := number(a); ok {
-		y, ok := number(b)
-		return ok && x == y
-	}
-	switch av := a.(type) {
-	case []any:
-		bv, ok := b.([]any)
-		if !ok || len(av) != len(bv) {
-			return false
-		}
-		for i := range av {
-			if !equal(av[i], bv[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		bv, ok := b.(map[string]any)
-		if !ok || len(av) != len(bv) {
-			return false
-		}
-		for k, x := range av {
-			y, ok := bv[k]
-			if !ok || !equal(x, y) {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b
+	return model.EqualValues(a, b)
 }
 
 func number(v any) (float64, bool) {

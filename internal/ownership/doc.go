@@ -12,7 +12,7 @@
 // and the pieces they are made of, for other packages (migrate, predict):
 // ManagedSets (managedFields to per-owner field sets), ParseFieldsV1,
 // FieldSet (an object to the fields an apply of it owns), CanonicalKeys,
-// ValueAt, EqualValues, Covers, Classify.
+// ValueAt, Covers, Classify.
 //
 // An error from Analyze starts with the object's id and means the object
 // could not be checked: it must fail the check (fail closed).
@@ -49,7 +49,7 @@
 //     presence change; Input.Ignore only words the release message.
 //   - externalChanged: the value in live differs from the value in deployed.
 //
-// Values are compared as JSON values (EqualValues): 3 equals 3.0, map order
+// Values are compared as JSON values (model.EqualValues): 3 equals 3.0, map order
 // does not matter, and server-normalised values are compared with
 // server-normalised values (live with deployed), never with manifest text.
 // A null counts as absent: applying null unsets a field.

@@ -1,6 +1,8 @@
 package ownership
 
 import (
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -196,7 +198,7 @@ func superKey(s *fieldpath.Set, pe fieldpath.PathElement) (fieldpath.PathElement
 		}
 		for _, f := range *pe.Key {
 			v, ok := keyField(*c.Key, f.Name)
-			if !ok || !EqualValues(v, f.Value.Unstructured()) {
+			if !ok || !model.EqualValues(v, f.Value.Unstructured()) {
 				return
 			}
 		}

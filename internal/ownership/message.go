@@ -120,7 +120,7 @@ func (a *analysis) message(c model.Category, t model.Transition, p fieldpath.Pat
 }
 
 func (a *analysis) takingMessage(v pathValues, others []model.Manager) string {
-	same := v.liveOK && v.targetOK && EqualValues(v.live, v.target)
+	same := v.liveOK && v.targetOK && model.EqualValues(v.live, v.target)
 	switch {
 	case len(others) > 0 && same:
 		msg := "now shared with " + describeManagers(others)

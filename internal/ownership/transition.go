@@ -23,7 +23,7 @@ func (a *analysis) transition(p fieldpath.Path) model.Transition {
 		// With nothing recorded, a value another manager holds that the
 		// deploy replaces is the external change: it is what an
 		// autoscaler or a hand edit leaves behind.
-		external = dok && lok && !EqualValues(lv, dv) && len(a.liveOthers.OwnersOf(p)) > 0
+		external = dok && lok && !model.EqualValues(lv, dv) && len(a.liveOthers.OwnersOf(p)) > 0
 	}
 	return model.NewTransition(prev, now, config, external)
 }
@@ -62,7 +62,7 @@ func differ(a any, aok bool, b any, bok bool) bool {
 	if aok != bok {
 		return true
 	}
-	return aok && !EqualValues(a, b)
+	return aok && !model.EqualValues(a, b)
 }
 
 // valueAt reads a value. A null counts as absent: an apply of null unsets

@@ -1,6 +1,8 @@
 package ownership
 
 import (
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"fmt"
 
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
@@ -88,7 +90,7 @@ func matchKey(item map[string]any, pe fieldpath.PathElement) keyMatch {
 		if !ok {
 			continue
 		}
-		if !EqualValues(v, f.Value.Unstructured()) {
+		if !model.EqualValues(v, f.Value.Unstructured()) {
 			return keyNone
 		}
 		present++
@@ -108,7 +110,7 @@ func itemByValue(cur any, want any) (any, bool) {
 		return nil, false
 	}
 	for _, item := range l {
-		if EqualValues(item, want) {
+		if model.EqualValues(item, want) {
 			return item, true
 		}
 	}

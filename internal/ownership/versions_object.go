@@ -209,5 +209,5 @@ func sameContent(a, b *unstructured.Unstructured) bool {
 		}
 		return out
 	}
-	return EqualValues(strip(a), strip(b))
+	return model.EqualValues(strip(a), strip(b))
 }

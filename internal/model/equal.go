@@ -1,4 +1,4 @@
-package ownership
+package model
 
 import (
 	"encoding/json"
