@@ -51,7 +51,7 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	}
 	var renderCRDs []*unstructured.Unstructured
 	for _, obj := range objs {
-		if gvk := obj.Object.GroupVersionKind(); gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition" {
+		if gvk := obj.Object.GroupVersionKind(); model.IsCRD(gvk.GroupKind()) {
 			renderCRDs = append(renderCRDs, obj.Object)
 		}
 	}
@@ -59,7 +59,7 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	engine := predict.NewOffline(predict.OfflineOptions{
 		FieldManager: o.FieldManager, Live: snapshotDeployed(snap), Types: types, Hasher: hasher,
 	})
-	progressf(o.Progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, shortCommit(snap.Commit), o.Environment)
+	progressf(o.Progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, model.ShortCommit(snap.Commit), o.Environment)
 	notes := withNote(withNote(withNote(nil, configNote), skipNote), offlineNote(snap))
 	// Before run, which lets go of the snapshot's objects.
 	set := controllers.NewSet(sources(renderedObjects(objs)), snapshotSources(snap))
@@ -93,14 +93,7 @@ func offlineNote(snap *snapshot.Snapshot) string {
 	if !snap.Index.DeployedAt.IsZero() {
 		when = " (deployed " + snap.Index.DeployedAt.UTC().Format("2006-01-02T15:04:05Z") + ")"
 	}
-	return fmt.Sprintf("offline engine: the cluster is taken to be as snapshot %s%s left it. Changes made since (drift, objects deleted by hand, conflicts with other managers) cannot be seen, and the API server's defaulting, validation and admission do not run, so no dry-run error is predicted: a split-owned item shows as split-ownership only", shortCommit(snap.Commit), when)
-}
-
-func shortCommit(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
+	return fmt.Sprintf("offline engine: the cluster is taken to be as snapshot %s%s left it. Changes made since (drift, objects deleted by hand, conflicts with other managers) cannot be seen, and the API server's defaulting, validation and admission do not run, so no dry-run error is predicted: a split-owned item shows as split-ownership only", model.ShortCommit(snap.Commit), when)
 }
 
 // offlineNamespace is the namespace of objects that set none: the flag,

@@ -179,7 +179,7 @@ func recordDeploy(ctx context.Context, o Options, rep *report.Report) error {
 		return fmt.Errorf("--record: history: %w", err)
 	}
 	rep.Notes = append(rep.Notes, fmt.Sprintf("recorded in the history of %s: %s/%s, commit %s of branch %s",
-		o.Environment, history.Folder(d.Environment), f.Name, shortCommit(commit), store.Branch()))
+		o.Environment, history.Folder(d.Environment), f.Name, model.ShortCommit(commit), store.Branch()))
 	return nil
 }
 

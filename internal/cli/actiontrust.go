@@ -7,6 +7,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // What a pull request may not decide about its own check: the repository
@@ -75,14 +76,14 @@ func (run *actionRun) baseConfig(ctx context.Context, base, what string) (*confi
 		}
 	}
 	if !found {
-		run.a.Infof("config-ref: base: no %s at the base commit %s of %s: the defaults apply", file, shortSHA(base), what)
+		run.a.Infof("config-ref: base: no %s at the base commit %s of %s: the defaults apply", file, model.ShortCommit(base), what)
 		return config.Default(), nil
 	}
-	cfg, err := config.Parse(fmt.Sprintf("%s (base commit %s)", file, shortSHA(base)), data)
+	cfg, err := config.Parse(fmt.Sprintf("%s (base commit %s)", file, model.ShortCommit(base)), data)
 	if err != nil {
 		return nil, err
 	}
-	run.a.Infof("config-ref: base: using %s as the base commit %s of %s has it", file, shortSHA(base), what)
+	run.a.Infof("config-ref: base: using %s as the base commit %s of %s has it", file, model.ShortCommit(base), what)
 	return cfg, nil
 }
 
@@ -127,11 +128,4 @@ func (run *actionRun) offlineAuto() (bool, error) {
 	}
 	run.a.Infof("offline: auto: a pull request from a fork gets no cluster credentials: predicting from the snapshot alone")
 	return true, nil
-}
-
-func shortSHA(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/cli/printer"
 	"github.com/ownership-check/ownership-check/internal/history"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // historyOptions are the flags of `history`: it reads the snapshot branch
@@ -48,7 +49,7 @@ Exit status: 0 printed; 2 the history could not be read.`,
 	fs := cmd.Flags()
 	fs.StringVar(&o.Environment, "environment", "default", "snapshot name (one per cluster/overlay)")
 	fs.StringVar(&o.SnapshotRepo, "snapshot-repo", "", "git repository (path or URL) holding the snapshot branch (default: the working directory's)")
-	fs.StringVar(&o.SnapshotBranch, "snapshot-branch", "ownership-snapshots", "branch that holds snapshots")
+	fs.StringVar(&o.SnapshotBranch, "snapshot-branch", model.DefaultSnapshotBranch, "branch that holds snapshots")
 	fs.StringVarP(&o.Output, "output", "o", "text", "text or json")
 	return cmd
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // DefaultFailOn is the spec's default set of categories that fail the check.
@@ -36,7 +37,7 @@ func (o *commonOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.Namespace, "namespace", "n", "", "namespace for namespaced objects that set none (default: the context's)")
 	fs.StringVar(&o.Environment, "environment", "default", "snapshot name (one per cluster/overlay)")
 	fs.StringVar(&o.SnapshotRepo, "snapshot-repo", "", "git repository (path or URL) holding the snapshot branch (default: the working directory's)")
-	fs.StringVar(&o.SnapshotBranch, "snapshot-branch", "ownership-snapshots", "branch that holds snapshots")
+	fs.StringVar(&o.SnapshotBranch, "snapshot-branch", model.DefaultSnapshotBranch, "branch that holds snapshots")
 	fs.StringVar(&o.Config, "config", "", "repository config file with ignore rules and policy (default .ownership-check.yaml if present)")
 	fs.IntVar(&o.Concurrency, "concurrency", 16, "parallel requests to the API server")
 }

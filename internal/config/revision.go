@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // fetchTimeout bounds fetching one commit: it is one small pack, and a
@@ -48,14 +50,14 @@ func ReadAtCommit(ctx context.Context, dir, commit, file string) (data []byte, f
 		return nil, false, nil
 	}
 	if strings.TrimSpace(string(kind)) != "blob" {
-		return nil, false, fmt.Errorf("%s at commit %s is a %s, not a file", rel, short(commit), strings.TrimSpace(string(kind)))
+		return nil, false, fmt.Errorf("%s at commit %s is a %s, not a file", rel, model.ShortCommit(commit), strings.TrimSpace(string(kind)))
 	}
 	size, err := git(ctx, dir, "cat-file", "-s", spec)
 	if err != nil {
 		return nil, false, err
 	}
 	if n, err := strconv.ParseInt(strings.TrimSpace(string(size)), 10, 64); err != nil || n > maxFileSize {
-		return nil, false, fmt.Errorf("%s at commit %s: larger than %d bytes", rel, short(commit), maxFileSize)
+		return nil, false, fmt.Errorf("%s at commit %s: larger than %d bytes", rel, model.ShortCommit(commit), maxFileSize)
 	}
 	data, err = git(ctx, dir, "cat-file", "blob", spec)
 	if err != nil {
@@ -123,11 +125,4 @@ func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("git %s: %s", args[0], msg)
 	}
 	return stdout.Bytes(), nil
-}
-
-func short(commit string) string {
-	if len(commit) > 12 {
-		return commit[:12]
-	}
-	return commit
 }

@@ -169,7 +169,7 @@ func caInjection(obj *unstructured.Unstructured) []Target {
 			out = append(out, Target{Object: id, Why: why, Path: fieldpath.MakePathOrDie("webhooks", &key, "clientConfig", "caBundle")})
 		}
 		return out
-	case schema.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}:
+	case model.CRDGroupKind:
 		return []Target{{Object: id, Why: why, Path: fieldpath.MakePathOrDie("spec", "conversion", "webhook", "clientConfig", "caBundle")}}
 	case schema.GroupKind{Group: "apiregistration.k8s.io", Kind: "APIService"}:
 		return []Target{{Object: id, Why: why, Path: fieldpath.MakePathOrDie("spec", "caBundle")}}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/sethvargo/go-githubactions"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // Inputs are the action's inputs as action.yml declares them, read from the
@@ -49,7 +51,7 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 		Environment:    get("environment", "default"),
 		Kubeconfig:     get("kubeconfig", ""),
 		SnapshotRepo:   get("snapshot-repo", ""),
-		SnapshotBranch: get("snapshot-branch", "ownership-snapshots"),
+		SnapshotBranch: get("snapshot-branch", model.DefaultSnapshotBranch),
 		Config:         get("config", ""),
 		ConfigRef:      get("config-ref", "base"),
 		FailOn:         get("fail-on", ""),

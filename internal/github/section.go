@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -125,17 +126,10 @@ func (s *Section) staleStub(head string) string {
 	}
 	at := "an unknown commit"
 	if s.Head != "" {
-		at = "commit `" + short(s.Head) + "`"
+		at = "commit `" + model.LinkCommit(s.Head) + "`"
 	}
 	return s.open() + fmt.Sprintf("### ⏳ %s (stale)\n\n_Checked at %s%s, not at the head commit `%s`: its result no longer counts in the verdict above. It is checked again when its job runs for the head commit._\n\n",
-		report.EscapeText(s.Environment), at, run, short(head)) + s.close()
-}
-
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
+		report.EscapeText(s.Environment), at, run, model.LinkCommit(head)) + s.close()
 }
 
 var (

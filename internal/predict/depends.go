@@ -1,9 +1,10 @@
 package predict
 
 import (
-	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // renderDeps indexes what the render itself creates that other objects of
@@ -32,7 +33,7 @@ func indexDeps(objs []model.Object) renderDeps {
 		switch {
 		case gvk.Group == "" && gvk.Kind == "Namespace":
 			d.namespaces[u.GetName()] = true
-		case gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition":
+		case model.IsCRD(gvk.GroupKind()):
 			group, _, _ := unstructured.NestedString(u.Object, "spec", "group")
 			kind, _, _ := unstructured.NestedString(u.Object, "spec", "names", "kind")
 			crd := renderedCRD{name: u.GetName(), versions: map[string]bool{}}

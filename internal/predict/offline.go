@@ -151,7 +151,7 @@ func (e *Offline) Deduced(objs []model.Object) []string {
 }
 
 func isCRD(gvk schema.GroupVersionKind) bool {
-	return gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition"
+	return model.IsCRD(gvk.GroupKind())
 }
 
 // predict merges one object.

@@ -6,6 +6,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // ScopeResolver tells whether a kind is namespaced; *kube.Client answers
@@ -25,7 +27,7 @@ var clusterScoped = map[schema.GroupKind]bool{
 	{Group: "", Kind: "ComponentStatus"}:                                              true,
 	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:                         true,
 	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}:                  true,
-	{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}:                 true,
+	model.CRDGroupKind:                                                                true,
 	{Group: "apiregistration.k8s.io", Kind: "APIService"}:                             true,
 	{Group: "storage.k8s.io", Kind: "StorageClass"}:                                   true,
 	{Group: "storage.k8s.io", Kind: "CSIDriver"}:                                      true,
@@ -89,10 +91,7 @@ type scopes struct {
 func newScopes(resolver ScopeResolver, objs []rawObject) *scopes {
 	s := &scopes{resolver: resolver, crds: map[schema.GroupKind]bool{}}
 	for _, o := range objs {
-		if o.obj["kind"] != "CustomResourceDefinition" {
-			continue
-		}
-		if av, _ := o.obj["apiVersion"].(string); schema.FromAPIVersionAndKind(av, "").Group != "apiextensions.k8s.io" {
+		if av, _ := o.obj["apiVersion"].(string); !model.IsCRD(schema.FromAPIVersionAndKind(av, fmt.Sprint(o.obj["kind"])).GroupKind()) {
 			continue
 		}
 		spec, _ := o.obj["spec"].(map[string]any)

@@ -142,10 +142,7 @@ func shortResult(o Outcome) string {
 }
 
 func short7(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return nonEmpty(sha, "unknown")
+	return nonEmpty(model.LinkCommit(sha), "unknown")
 }
 
 // verdictLine says in one line what fails and where, worst first; stale

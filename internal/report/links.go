@@ -5,6 +5,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // Commit is the commit a check describes, as the forge shows it: findings
@@ -79,10 +81,7 @@ func (c Commit) mdObject(o Object) string {
 
 // mdShort is the commit's short SHA, linked to its page.
 func (c Commit) mdShort() string {
-	s := c.SHA
-	if len(s) > 7 {
-		s = s[:7]
-	}
+	s := model.LinkCommit(c.SHA)
 	if c.URL != "" {
 		return "[" + mdCode(s) + "](" + c.URL + ")"
 	}

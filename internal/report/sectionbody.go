@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // fold is how much detail a section gives up to fit a size limit, least
@@ -251,12 +253,12 @@ func (s *Section) footer() string {
 	}
 	if s.errText == "" {
 		if r.Snapshot.Found {
-			snap := "snapshot " + mdCode(short(r.Snapshot.Commit))
+			snap := "snapshot " + mdCode(model.ShortCommit(r.Snapshot.Commit))
 			if r.Snapshot.DeployedAt != "" {
 				snap += " deployed " + mdText(r.Snapshot.DeployedAt)
 			}
 			if r.Snapshot.SourceCommit != "" {
-				snap += " from " + mdCode(short(r.Snapshot.SourceCommit))
+				snap += " from " + mdCode(model.ShortCommit(r.Snapshot.SourceCommit))
 			}
 			parts = append(parts, snap)
 		}

@@ -189,12 +189,12 @@ func snapshotLine(s SnapshotInfo) string {
 	if !s.Found {
 		return "no snapshot of the last deploy: compared with live"
 	}
-	line := "snapshot " + short(s.Commit)
+	line := "snapshot " + model.ShortCommit(s.Commit)
 	if s.DeployedAt != "" {
 		line += ", deployed " + s.DeployedAt
 	}
 	if s.SourceCommit != "" {
-		line += " from " + short(s.SourceCommit)
+		line += " from " + model.ShortCommit(s.SourceCommit)
 	}
 	return line
 }
@@ -224,13 +224,6 @@ func distinctReasons(fs []model.Finding) string {
 		}
 	}
 	return strings.Join(rs, ", ")
-}
-
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }
 
 // oneLine collapses runs of white space, so that a message keeps to its

@@ -25,17 +25,10 @@ func (e *FileError) Error() string {
 	if errors.Is(e.Err, ErrNewerSchema) {
 		what = ""
 	}
-	return fmt.Sprintf("%s (snapshot branch %s at %s): %s%v", e.File, e.Branch, short(e.Commit), what, e.Err)
+	return fmt.Sprintf("%s (snapshot branch %s at %s): %s%v", e.File, e.Branch, model.ShortCommit(e.Commit), what, e.Err)
 }
 
 func (e *FileError) Unwrap() error { return e.Err }
-
-func short(commit string) string {
-	if len(commit) > 12 {
-		return commit[:12]
-	}
-	return commit
-}
 
 // Read reads an environment's snapshot at a commit of the branch; commit ""
 // is the branch's tip (fetched first when the repository has a remote).
@@ -54,7 +47,7 @@ func (s *Store) Read(ctx context.Context, env, commit string) (*Snapshot, error)
 		return nil, err
 	}
 	if len(entries) == 0 {
-		return nil, fmt.Errorf("environment %s at %s of %s: %w", env, short(c), s.branch, ErrNotFound)
+		return nil, fmt.Errorf("environment %s at %s of %s: %w", env, model.ShortCommit(c), s.branch, ErrNotFound)
 	}
 	oids := make([]string, len(entries))
 	for i, e := range entries {
@@ -178,7 +171,7 @@ func (s *Store) ReadIndex(ctx context.Context, env, commit string) (*Index, stri
 		return nil, "", err
 	}
 	if len(entries) != 1 {
-		return nil, "", fmt.Errorf("environment %s at %s of %s: %w", env, short(c), s.branch, ErrNotFound)
+		return nil, "", fmt.Errorf("environment %s at %s of %s: %w", env, model.ShortCommit(c), s.branch, ErrNotFound)
 	}
 	blobs, err := s.git.catBlobs(ctx, []string{entries[0].oid})
 	if err != nil {

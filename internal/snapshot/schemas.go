@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // Schemas of custom kinds, for the offline engine, which has no cluster to
@@ -26,8 +27,6 @@ import (
 // trimmed to group, names, scope and versions>}. Readers that predate
 // them ignore the folder; a snapshot without them is still complete.
 const schemasDir = "schemas"
-
-var crdGVK = schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}
 
 // SchemaPath is the file of a custom kind's schema, relative to the
 // environment's folder.
@@ -61,7 +60,7 @@ func CaptureSchemas(ctx context.Context, c *kube.Client, all []schema.GroupVersi
 	out := map[schema.GroupKind]*unstructured.Unstructured{}
 	problems := map[schema.GroupKind]string{}
 	if len(kinds) > 0 {
-		if crds, err := c.Resource(crdGVK, ""); err != nil {
+		if crds, err := c.Resource(model.CRDVersionKind, ""); err != nil {
 			for gvk := range kinds {
 				problems[gvk.GroupKind()] = fmt.Sprintf("CustomResourceDefinitions cannot be read: %v", err)
 			}

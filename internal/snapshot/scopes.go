@@ -3,6 +3,8 @@ package snapshot
 import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // Scopes tells, for each kind the snapshot knows, whether it is
@@ -36,7 +38,7 @@ func (s *Snapshot) Scopes() map[schema.GroupKind]bool {
 }
 
 func isCRD(group, kind string) bool {
-	return group == crdGVK.Group && kind == crdGVK.Kind
+	return model.IsCRD(schema.GroupKind{Group: group, Kind: kind})
 }
 
 // crdScope reads the kind a CustomResourceDefinition defines and its scope.

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // ErrNotFound is wrapped by Read's error when the branch or the
@@ -37,7 +39,7 @@ type Store struct {
 // repository. Call Close when done.
 func Open(ctx context.Context, repo, branch string) (*Store, error) {
 	if branch == "" {
-		branch = "ownership-snapshots"
+		branch = model.DefaultSnapshotBranch
 	}
 	if err := exec.CommandContext(ctx, "git", "check-ref-format", "refs/heads/"+branch).Run(); err != nil {
 		var ee *exec.ExitError

@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/client-go/openapi"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // Kind is how one kind in one version is typed.
@@ -259,7 +261,7 @@ func (c *Cache) serves(gvk schema.GroupVersionKind) bool {
 }
 
 func isCRD(gvk schema.GroupVersionKind) bool {
-	return gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition"
+	return model.IsCRD(gvk.GroupKind())
 }
 
 // TypesOf returns a kind's type converter in any apiVersion, as

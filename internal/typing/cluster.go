@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/openapi"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // Mapper is what a cluster's cache needs of its client besides the
@@ -19,8 +21,6 @@ type Mapper interface {
 	Mapping(schema.GroupVersionKind) (*meta.RESTMapping, error)
 	Resource(gvk schema.GroupVersionKind, namespace string) (dynamic.ResourceInterface, error)
 }
-
-var crdGVK = schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}
 
 // ForCluster returns a cache of the API server's schemas for one run: its
 // OpenAPI v3 documents (oa: discovery.OpenAPIV3()), read once per
@@ -36,7 +36,7 @@ func ForCluster(ctx context.Context, oa openapi.Client, m Mapper) *Cache {
 			if err != nil {
 				return nil, err
 			}
-			crds, err := m.Resource(crdGVK, "")
+			crds, err := m.Resource(model.CRDVersionKind, "")
 			if err != nil {
 				return nil, err
 			}

@@ -19,7 +19,7 @@ func History(w io.Writer, l *history.Log, f history.Filter) error {
 	bw := bufio.NewWriter(w)
 	where := "snapshot branch " + l.Branch
 	if l.Commit != "" {
-		where += " at " + short(l.Commit)
+		where += " at " + model.ShortCommit(l.Commit)
 	}
 	fmt.Fprintf(bw, "history of %s: %d recorded %s, oldest first (%s)\n", l.Environment, len(l.Deploys), plural(len(l.Deploys), "deploy", "deploys"), where)
 	if len(l.Deploys) == 0 {
@@ -28,7 +28,7 @@ func History(w io.Writer, l *history.Log, f history.Filter) error {
 	for _, d := range f.Apply(l.Deploys) {
 		source := "an unknown commit"
 		if d.SourceCommit != "" {
-			source = short(d.SourceCommit)
+			source = model.ShortCommit(d.SourceCommit)
 		}
 		fmt.Fprintf(bw, "\n%s  deploy of %s as %s\n", d.RecordedAt.UTC().Format(time.RFC3339), source, d.FieldManager)
 		if len(d.Objects) == 0 {
@@ -128,13 +128,6 @@ func historyLine(id model.ID, f history.Finding) string {
 		s = "recorded"
 	}
 	return fmt.Sprintf("%s: %s (%s)", where, s, f.Category)
-}
-
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }
 
 func plural(n int, one, many string) string {
