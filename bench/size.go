@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
@@ -86,7 +87,7 @@ func benchSize(ctx context.Context, o options, n int) (sizeResult, error) {
 	res.deploy = time.Since(start)
 
 	repo := filepath.Join(work, "snapshots")
-	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+	if out, err := gitexec.Command(ctx, gitexec.Where{}, "init", "-q", repo).CombinedOutput(); err != nil {
 		return res, fmt.Errorf("git init: %v: %s", err, out)
 	}
 	progress("%d objects: snapshot", n)

@@ -50,6 +50,7 @@ var packages = map[string]kind{
 	"parallel":          infra,
 	"retry":             infra,
 	"typing":            infra,
+	"gitexec":           infra,
 	"testcluster":       testInfra,
 	"faultproxy":        testInfra,
 	"github/githubtest": testInfra,

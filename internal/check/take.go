@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/user"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
@@ -89,7 +89,7 @@ func sourceCommit(ctx context.Context, flag string) string {
 	if sha := os.Getenv("GITHUB_SHA"); sha != "" {
 		return sha
 	}
-	out, err := exec.CommandContext(ctx, "git", "-c", "safe.directory=*", "rev-parse", "--verify", "--quiet", "HEAD").Output()
+	out, err := gitexec.Command(ctx, gitexec.Where{}, "rev-parse", "--verify", "--quiet", "HEAD").Output()
 	if err != nil {
 		return ""
 	}

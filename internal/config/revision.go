@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -106,12 +105,7 @@ func repoPath(ctx context.Context, dir, file string) (string, error) {
 
 // git runs git in dir and returns its stdout; errors keep git's words.
 func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	// The checkout may belong to another user (a container action), which
-	// git refuses as "dubious ownership" unless allowed on the command line;
-	// a fetch must never wait for a password nobody will type.
-	full := append([]string{"-c", "safe.directory=*", "-c", "gc.auto=0", "-C", dir}, args...)
-	cmd := exec.CommandContext(ctx, "git", full...)
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	cmd := gitexec.Command(ctx, gitexec.Where{Dir: dir}, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -10,9 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 )
 
 // gitRepo runs the git CLI against one repository through GIT_DIR only, so
@@ -30,33 +31,9 @@ const (
 	defaultEmail = "ownership-check@users.invalid"
 )
 
-// repoVars locate a repository; inherited from a git hook or a wrapper they
-// would point our commands at the user's index or work tree.
-var repoVars = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
-	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX"}
-
-// cleanEnv is the process environment without repoVars.
-func cleanEnv() []string {
+// identity is the committer when the environment names none.
+func identity() []string {
 	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(repoVars, k) {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
-
-func (g *gitRepo) env(extra []string) []string {
-	env := append(cleanEnv(),
-		"GIT_DIR="+g.gitDir,
-		// Messages are matched below (push rejections, missing refs).
-		"LC_ALL=C",
-		// Never wait for a password on a runner.
-		"GIT_TERMINAL_PROMPT=0",
-		"GIT_ASKPASS=",
-		"SSH_ASKPASS=",
-	)
 	for _, kv := range [][2]string{
 		{"GIT_AUTHOR_NAME", defaultName}, {"GIT_AUTHOR_EMAIL", defaultEmail},
 		{"GIT_COMMITTER_NAME", defaultName}, {"GIT_COMMITTER_EMAIL", defaultEmail},
@@ -65,24 +42,11 @@ func (g *gitRepo) env(extra []string) []string {
 			env = append(env, kv[0]+"="+kv[1])
 		}
 	}
-	env = append(env, g.extraEnv...)
-	return append(env, extra...)
+	return env
 }
 
 func (g *gitRepo) command(ctx context.Context, args ...string) *exec.Cmd {
-	// The action's container runs as another user than the one that checked
-	// the repository out, which git refuses as "dubious ownership" unless
-	// allowed on the command line (the only place we can without writing
-	// the user's global config). gc and maintenance would otherwise run in
-	// the user's repository behind their back.
-	full := append([]string{
-		"-c", "safe.directory=*",
-		"-c", "gc.auto=0",
-		"-c", "maintenance.auto=false",
-	}, args...)
-	cmd := exec.CommandContext(ctx, "git", full...)
-	cmd.Env = g.env(nil)
-	return cmd
+	return gitexec.Command(ctx, gitexec.Where{GitDir: g.gitDir, Env: append(identity(), g.extraEnv...)}, args...)
 }
 
 // gitError keeps git's own words, which say what went wrong and where.

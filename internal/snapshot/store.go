@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -41,7 +42,7 @@ func Open(ctx context.Context, repo, branch string) (*Store, error) {
 	if branch == "" {
 		branch = model.DefaultSnapshotBranch
 	}
-	if err := exec.CommandContext(ctx, "git", "check-ref-format", "refs/heads/"+branch).Run(); err != nil {
+	if err := gitexec.Command(ctx, gitexec.Where{}, "check-ref-format", "refs/heads/"+branch).Run(); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			return nil, fmt.Errorf("snapshot branch %q: not a valid branch name", branch)
@@ -84,8 +85,7 @@ func isURL(repo string) bool {
 }
 
 func discoverGitDir(ctx context.Context, dir string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", "-c", "safe.directory=*", "-C", dir, "rev-parse", "--absolute-git-dir")
-	cmd.Env = append(cleanEnv(), "LC_ALL=C")
+	cmd := gitexec.Command(ctx, gitexec.Where{Dir: dir}, "rev-parse", "--absolute-git-dir")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -1,0 +1,85 @@
+package gitexec
+
+import (
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestCommandIsHardened(t *testing.T) {
+	t.Setenv("GIT_DIR", "/somewhere/else")
+	t.Setenv("GIT_INDEX_FILE", "/somewhere/index")
+	cmd := Command(context.Background(), Where{Dir: "/repo"}, "status")
+	for _, want := range []string{"GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=", "LC_ALL=C"} {
+		if !slices.Contains(cmd.Env, want) {
+			t.Errorf("env lacks %s", want)
+		}
+	}
+	for _, kv := range cmd.Env {
+		if strings.HasPrefix(kv, "GIT_DIR=") || strings.HasPrefix(kv, "GIT_INDEX_FILE=") {
+			t.Errorf("inherited %s reaches git", kv)
+		}
+	}
+	args := strings.Join(cmd.Args, " ")
+	for _, want := range []string{"-c safe.directory=*", "-c gc.auto=0", "-c maintenance.auto=false", "-C /repo status"} {
+		if !strings.Contains(args, want) {
+			t.Errorf("args %q lack %q", args, want)
+		}
+	}
+	if cmd := Command(context.Background(), Where{GitDir: "/repo/.git"}, "log"); !slices.Contains(cmd.Env, "GIT_DIR=/repo/.git") {
+		t.Error("GitDir is not passed as GIT_DIR")
+	}
+}
+
+// TestGitRunsFromHereOnly: no other non-test file of the module starts
+// git, so every git command gets the hardening above.
+func TestGitRunsFromHereOnly(t *testing.T) {
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); n == "testdata" || n == ".git" || n == ".bin" || n == "dist" || n == "tools" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || filepath.Base(filepath.Dir(path)) == "gitexec" {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || (sel.Sel.Name != "Command" && sel.Sel.Name != "CommandContext") {
+				return true
+			}
+			for _, a := range call.Args {
+				if lit, ok := a.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					if s, _ := strconv.Unquote(lit.Value); s == "git" {
+						t.Errorf("%s: runs git itself; use gitexec.Command", fset.Position(call.Pos()))
+					}
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
