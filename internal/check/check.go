@@ -148,5 +148,5 @@ func (in analysis) redact(u *unstructured.Unstructured) *unstructured.Unstructur
 	if u == nil || !model.IsSecret(u) {
 		return u
 	}
-	return in.Hasher.Redact(u)
+	return in.Hasher.HashSecretValues(u)
 }

@@ -11,7 +11,7 @@
 // schemas: the API server's, read while the dry-runs run, or offline the
 // snapshot's), hands each stage its input and assembles the analysed
 // objects into one report, with the fights, persistence and remedies of
-// each object (persist.go). With Options.Record it appends the report's
+// each object (fights.go). With Options.Record it appends the report's
 // findings to the history. The
 // stages import none of each other; this package is where they meet. It
 // decides nothing about ownership (package ownership does), prints nothing

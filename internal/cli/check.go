@@ -35,8 +35,8 @@ Exit status: 0 nothing at or above --fail-on; 1 findings fail the check;
 
 // checkCommand runs the check and prints its report in the chosen format.
 func checkCommand(ctx context.Context, o *checkOptions, paths []string, stdout, stderr io.Writer) error {
-	if o.Output != "" && o.Output != "text" && o.Output != "json" && o.Output != "markdown" {
-		return &ExitCodeError{Code: ExitError, Err: fmt.Errorf("--output %q: use text, markdown or json", o.Output)}
+	if err := report.CheckFormat(o.Output); err != nil {
+		return &ExitCodeError{Code: ExitError, Err: err}
 	}
 	rep, err := runCheck(ctx, o, paths, stderr)
 	if err != nil {

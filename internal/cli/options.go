@@ -6,6 +6,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/report"
 )
 
 // DefaultFailOn is the spec's default set of categories that fail the check.
@@ -70,7 +71,7 @@ type checkOptions struct {
 func (o *checkOptions) addFlags(fs *pflag.FlagSet) {
 	o.commonOptions.addFlags(fs)
 	fs.BoolVar(&o.Offline, "offline", false, "predict from the snapshot alone, without a cluster")
-	fs.StringVarP(&o.Output, "output", "o", "", "report format: text, markdown or json (default text)")
+	fs.StringVarP(&o.Output, "output", "o", "", "report format: "+report.FormatChoice()+" (default text)")
 	fs.StringVar(&o.ReportFile, "report-file", "", "also write the JSON report to this file")
 	fs.BoolVar(&o.Record, "record", false, "also record the findings (never values) in the environment's history on the snapshot branch: run by the deploy pipeline right before it applies")
 	fs.StringVar(&o.SourceCommit, "source-commit", "", "with --record: commit the deploy is made from (default: $GITHUB_SHA, else HEAD of the working directory's repository)")

@@ -62,8 +62,8 @@ func TestSecretValuesNeverLeave(t *testing.T) {
 		disown("deployer", OperationApply, path(t, ".stringData.token")).obj()
 
 	r := analyze(t, Input{
-		Desired: h.Redact(desired), Applied: h.Redact(applied), Deployed: h.Redact(deployed),
-		Live: h.Redact(live), Predicted: h.Redact(predicted),
+		Desired: h.HashSecretValues(desired), Applied: h.HashSecretValues(applied), Deployed: h.HashSecretValues(deployed),
+		Live: h.HashSecretValues(live), Predicted: h.HashSecretValues(predicted),
 	})
 
 	want := map[string]string{
@@ -118,9 +118,9 @@ func TestSecretValuesNeverLeave(t *testing.T) {
 func TestSecretUnchangedIsSilent(t *testing.T) {
 	h, _ := secrets.New("test-salt-0123456789", nil)
 	r := analyze(t, Input{
-		Desired: h.Redact(manifest(t, "secret")), Applied: h.Redact(manifest(t, "secret")),
-		Deployed: h.Redact(captured(t, "secret.live")), Live: h.Redact(captured(t, "secret.live")),
-		Predicted: h.Redact(captured(t, "secret.predicted")),
+		Desired: h.HashSecretValues(manifest(t, "secret")), Applied: h.HashSecretValues(manifest(t, "secret")),
+		Deployed: h.HashSecretValues(captured(t, "secret.live")), Live: h.HashSecretValues(captured(t, "secret.live")),
+		Predicted: h.HashSecretValues(captured(t, "secret.predicted")),
 	})
 	if len(r.Findings) != 0 {
 		t.Fatalf("unchanged Secret reported:\n%s", dump(t, r))
@@ -136,8 +136,8 @@ func TestSecretDeletedOutOfBand(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := analyze(t, Input{
-		Desired: h.Redact(desired), Applied: h.Redact(manifest(t, "secret")),
-		Deployed: h.Redact(captured(t, "secret.live")), Predicted: h.Redact(captured(t, "secret.predicted")),
+		Desired: h.HashSecretValues(desired), Applied: h.HashSecretValues(manifest(t, "secret")),
+		Deployed: h.HashSecretValues(captured(t, "secret.live")), Predicted: h.HashSecretValues(captured(t, "secret.predicted")),
 	})
 	if len(r.Findings) != 1 || r.Findings[0].Category != model.Drift || r.Findings[0].Path != model.WholeObject {
 		t.Fatalf("deleted Secret:\n%s", dump(t, r))

@@ -174,7 +174,7 @@ func (e *Offline) predict(m *managers, o model.Object) Result {
 	body := applyBody(o.Object, o.Object.GetNamespace() != "", o.Object.GetNamespace())
 	secret := model.IsSecret(body)
 	if secret {
-		body = e.opts.Hasher.Redact(body)
+		body = e.opts.Hasher.HashSecretValues(body)
 	}
 	var live *unstructured.Unstructured
 	if r.Live != nil {

@@ -3,21 +3,55 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 )
 
-// Formats are the values of `check --output`.
-var Formats = []string{"text", "markdown", "json"}
+// formats are the values of `check --output`, in the order its help names
+// them: a new format is one row here and its writer.
+var formats = []struct {
+	name  string
+	write func(io.Writer, *Report, TextOptions) error
+}{
+	{"text", WriteText},
+	{"markdown", func(w io.Writer, r *Report, _ TextOptions) error {
+		_, err := io.WriteString(w, Markdown(r, MarkdownOptions{}))
+		return err
+	}},
+	{"json", func(w io.Writer, r *Report, _ TextOptions) error { return WriteJSON(w, r) }},
+}
+
+// Formats are the names of formats, for flags' help and checks.
+var Formats = func() []string {
+	var names []string
+	for _, f := range formats {
+		names = append(names, f.name)
+	}
+	return names
+}()
+
+// FormatChoice is "text, markdown or json": the formats as help text names them.
+func FormatChoice() string {
+	return strings.Join(Formats[:len(Formats)-1], ", ") + " or " + Formats[len(Formats)-1]
+}
+
+// CheckFormat refuses a format Write does not know; "" is text.
+func CheckFormat(format string) error {
+	if format == "" || slices.Contains(Formats, format) {
+		return nil
+	}
+	return fmt.Errorf("--output %q: use %s", format, FormatChoice())
+}
 
 // Write renders the report in one of Formats: what `check --output` prints.
 func Write(w io.Writer, r *Report, format string, o TextOptions) error {
-	switch format {
-	case "", "text":
-		return WriteText(w, r, o)
-	case "json":
-		return WriteJSON(w, r)
-	case "markdown":
-		_, err := io.WriteString(w, Markdown(r, MarkdownOptions{}))
-		return err
+	if format == "" {
+		format = Formats[0]
 	}
-	return fmt.Errorf("--output %q: use text, markdown or json", format)
+	for _, f := range formats {
+		if f.name == format {
+			return f.write(w, r, o)
+		}
+	}
+	return CheckFormat(format)
 }

@@ -13,7 +13,7 @@ func NewEntry(applied model.Object, live *unstructured.Unstructured, h secrets.H
 		SchemaVersion: SchemaVersion,
 		ID:            applied.ID,
 		APIVersion:    live.GetAPIVersion(),
-		Applied:       h.Redact(applied.Object),
+		Applied:       h.HashSecretValues(applied.Object),
 		Deployed:      Deployed(live, h),
 	}
 }
@@ -29,7 +29,7 @@ func NewEntry(applied model.Object, live *unstructured.Unstructured, h secrets.H
 // uid, generation and creationTimestamp stay: they change only when the
 // object is recreated or its spec is written.
 func Deployed(live *unstructured.Unstructured, h secrets.Hasher) *unstructured.Unstructured {
-	out := h.Redact(live)
+	out := h.HashSecretValues(live)
 	delete(out.Object, "status")
 	if md, ok := out.Object["metadata"].(map[string]any); ok {
 		delete(md, "resourceVersion")

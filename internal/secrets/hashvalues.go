@@ -8,17 +8,17 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-// Redact returns a deep copy of u. For a Secret, every value of data (the
+// HashSecretValues returns a deep copy of u. For a Secret, every value of data (the
 // hash of the base64-decoded bytes) and of stringData (the hash of the
 // string's bytes, so the same content hashes equal in both) is replaced by
 // its hash, and so is the last-applied-configuration annotation. Anything
 // else is returned unchanged.
 //
-// A data value that already is a hash of this Hasher is kept, so redacting
+// A data value that already is a hash of this Hasher is kept, so hashing
 // twice is harmless: such a value cannot be base64 (it contains ':'), so it
 // never is a real Secret value. stringData has no such guarantee and is
 // always hashed.
-func (h Hasher) Redact(u *unstructured.Unstructured) *unstructured.Unstructured {
+func (h Hasher) HashSecretValues(u *unstructured.Unstructured) *unstructured.Unstructured {
 	if u == nil {
 		return nil
 	}

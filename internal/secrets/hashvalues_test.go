@@ -44,7 +44,7 @@ func TestRedactHidesEveryValue(t *testing.T) {
 	for _, key := range []string{"", "k3y"} {
 		h := mustHasher(t, key)
 		in := secret()
-		out := h.Redact(in)
+		out := h.HashSecretValues(in)
 		b, err := json.Marshal(out.Object)
 		if err != nil {
 			t.Fatal(err)
@@ -72,7 +72,7 @@ func TestRedactHidesEveryValue(t *testing.T) {
 		if in.Object["stringData"].(map[string]any)["password"] != canary {
 			t.Error("Redact modified its input")
 		}
-		if again := h.Redact(out); again.Object["data"].(map[string]any)["password"] != data["password"] {
+		if again := h.HashSecretValues(out); again.Object["data"].(map[string]any)["password"] != data["password"] {
 			t.Error("redacting data twice changed it")
 		}
 	}
@@ -107,7 +107,7 @@ func TestRedactLeavesOtherKindsAlone(t *testing.T) {
 		"metadata": map[string]any{"name": "c", "annotations": map[string]any{model.LastAppliedAnnotation: "{}"}},
 		"data":     map[string]any{"k": "v"},
 	}}
-	out := h.Redact(cm)
+	out := h.HashSecretValues(cm)
 	if out.Object["data"].(map[string]any)["k"] != "v" || out.GetAnnotations()[model.LastAppliedAnnotation] != "{}" {
 		t.Fatalf("ConfigMap changed: %v", out.Object)
 	}
@@ -119,7 +119,7 @@ func TestRedactLeavesOtherKindsAlone(t *testing.T) {
 		"apiVersion": "example.com/v1", "kind": "Secret",
 		"metadata": map[string]any{"name": "s"}, "data": map[string]any{"k": "v"},
 	}}
-	if h.Redact(crd).Object["data"].(map[string]any)["k"] != "v" {
+	if h.HashSecretValues(crd).Object["data"].(map[string]any)["k"] != "v" {
 		t.Fatal("a Secret kind of another group is not a core Secret")
 	}
 }
