@@ -83,10 +83,15 @@ func (d *differ) maps(a, b map[string]any) {
 			continue
 		}
 		k := k
-		d.push(fieldpath.PathElement{FieldName: &k})
-		d.value(av, bv)
-		d.pop()
+		d.at(fieldpath.PathElement{FieldName: &k}, av, bv)
 	}
+}
+
+// at compares a and b one element below the current path.
+func (d *differ) at(e fieldpath.PathElement, a, b any) {
+	d.push(e)
+	d.value(a, b)
+	d.pop()
 }
 
 func (d *differ) value(a, b any) {
@@ -140,9 +145,7 @@ func (d *differ) lists(a, b []any) {
 				continue
 			}
 			key := value.FieldList{{Name: "name", Value: value.NewValueInterface(n)}}
-			d.push(fieldpath.PathElement{Key: &key})
-			d.value(inA[n], inB[n])
-			d.pop()
+			d.at(fieldpath.PathElement{Key: &key}, inA[n], inB[n])
 		}
 		return
 	}
@@ -157,9 +160,7 @@ func (d *differ) lists(a, b []any) {
 			continue
 		}
 		i := i
-		d.push(fieldpath.PathElement{Index: &i})
-		d.value(x, y)
-		d.pop()
+		d.at(fieldpath.PathElement{Index: &i}, x, y)
 	}
 }
 
