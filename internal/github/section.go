@@ -17,30 +17,14 @@ import (
 // in a hidden line so that the summary at the top can be rebuilt from the
 // comment alone.
 type Section struct {
-	Environment string
-	Status      report.Status
-	RunURL      string
-	// Digest identifies the content of the section whatever it was folded
-	// to, so that a job can tell its own section in a comment.
-	Digest string
-	// Head is the commit the section describes; Headline names its
-	// findings for the verdict (report.Section's).
-	Head     string
-	Headline string
+	report.SectionInfo
 
 	own *report.Section // set for the section this run renders
 	raw string          // set for a section read back from a comment
 }
 
 // sectionMeta is the hidden status line of a section.
-type sectionMeta struct {
-	Environment string `json:"environment"`
-	report.Status
-	RunURL   string `json:"run,omitempty"`
-	Digest   string `json:"digest"`
-	Head     string `json:"head,omitempty"`
-	Headline string `json:"headline,omitempty"`
-}
+type sectionMeta = report.SectionInfo
 
 // NewSection is the section of a finished check.
 func NewSection(r *report.Report, o report.MarkdownOptions) *Section {
@@ -54,7 +38,7 @@ func ErrorSection(env string, err error, tool report.Tool, o report.MarkdownOpti
 }
 
 func ownSection(s *report.Section) *Section {
-	return &Section{Environment: s.Environment, Status: s.Status, RunURL: s.RunURL, Digest: s.Digest, Head: s.Head, Headline: s.Headline, own: s}
+	return &Section{SectionInfo: s.SectionInfo, own: s}
 }
 
 // In tells whether body holds this section (at any fold level).
@@ -77,7 +61,7 @@ func endMarker(env string) string {
 
 func (s *Section) metaLine() string {
 	// json.Marshal escapes "<" and ">", so no value can close the comment.
-	b, _ := json.Marshal(sectionMeta{Environment: s.Environment, Status: s.Status, RunURL: s.RunURL, Digest: s.Digest, Head: s.Head, Headline: s.Headline})
+	b, _ := json.Marshal(s.SectionInfo)
 	return fmt.Sprintf("<!-- ownership-check:meta %s -->", b)
 }
 
@@ -161,8 +145,7 @@ func ParseSections(body string) []*Section {
 		if err := json.Unmarshal([]byte(mm[1]), &meta); err != nil || meta.Environment != env {
 			continue
 		}
-		out = append(out, &Section{Environment: env, Status: meta.Status, RunURL: meta.RunURL, Digest: meta.Digest,
-			Head: meta.Head, Headline: meta.Headline, raw: raw + "\n"})
+		out = append(out, &Section{SectionInfo: meta, raw: raw + "\n"})
 	}
 	return out
 }

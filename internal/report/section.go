@@ -26,22 +26,29 @@ type MarkdownOptions struct {
 	At time.Time
 }
 
+// SectionInfo is what a section says of itself: the comment keeps it in
+// the section's hidden line, so that the summary at the top can be rebuilt
+// from the comment alone (github).
+type SectionInfo struct {
+	Environment string `json:"environment"`
+	Status
+	RunURL string `json:"run,omitempty"`
+	// Digest identifies the content of the section whatever it was folded
+	// to, so that a section can be recognised among others.
+	Digest string `json:"digest"`
+	// Head is the SHA of the commit checked ("" when unknown): a section of
+	// another commit than the pull request's head is stale.
+	Head string `json:"head,omitempty"`
+	// Headline names the section's loudest findings (Report.Headline).
+	Headline string `json:"headline,omitempty"`
+}
+
 // Section is one environment's part of a markdown document: its heading,
 // findings and footer, rendered with as much detail as a size allows. A
 // document of several environments (the pull request comment of a matrix)
 // is a summary table over their sections.
 type Section struct {
-	Environment string
-	Status      Status
-	RunURL      string
-	// Digest identifies the content of the section whatever it was folded
-	// to, so that a section can be recognised among others.
-	Digest string
-	// Head is the SHA of the commit checked ("" when unknown): a section of
-	// another commit than the pull request's head is stale.
-	Head string
-	// Headline names the section's loudest findings (Report.Headline).
-	Headline string
+	SectionInfo
 
 	report  *Report
 	errText string // set for a section saying the check could not run
@@ -53,7 +60,7 @@ type Section struct {
 
 // NewSection is the section of a finished check.
 func NewSection(r *Report, o MarkdownOptions) *Section {
-	s := &Section{Environment: envName(r.Environment), Status: r.Status(), RunURL: o.RunURL, Head: o.Commit.SHA, Headline: r.Headline(), report: r, opts: o}
+	s := &Section{SectionInfo: SectionInfo{Environment: envName(r.Environment), Status: r.Status(), RunURL: o.RunURL, Head: o.Commit.SHA, Headline: r.Headline()}, report: r, opts: o}
 	s.Digest = s.digest()
 	return s
 }
@@ -62,13 +69,15 @@ func NewSection(r *Report, o MarkdownOptions) *Section {
 // may keep claiming an earlier result.
 func ErrorSection(env string, err error, tool Tool, o MarkdownOptions) *Section {
 	s := &Section{
-		Environment: envName(env),
-		Status:      Status{Failed: true, Error: true},
-		RunURL:      o.RunURL,
-		Head:        o.Commit.SHA,
-		report:      &Report{Environment: env, Tool: tool},
-		errText:     err.Error(),
-		opts:        o,
+		SectionInfo: SectionInfo{
+			Environment: envName(env),
+			Status:      Status{Failed: true, Error: true},
+			RunURL:      o.RunURL,
+			Head:        o.Commit.SHA,
+		},
+		report:  &Report{Environment: env, Tool: tool},
+		errText: err.Error(),
+		opts:    o,
 	}
 	s.Digest = s.digest()
 	return s
