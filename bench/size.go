@@ -16,6 +16,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
@@ -174,10 +175,10 @@ func checkReport(out []byte, n, drift int) error {
 	switch {
 	case s.Objects != n:
 		return fmt.Errorf("report has %d objects, want %d", s.Objects, n)
-	case s.DryRunError != 0:
-		return fmt.Errorf("report has %d dry-run errors", s.DryRunError)
-	case drift >= 0 && s.Drift != drift:
-		return fmt.Errorf("report has %d drift findings, want %d", s.Drift, drift)
+	case s.Count(model.DryRunError) != 0:
+		return fmt.Errorf("report has %d dry-run errors", s.Count(model.DryRunError))
+	case drift >= 0 && s.Count(model.Drift) != drift:
+		return fmt.Errorf("report has %d drift findings, want %d", s.Count(model.Drift), drift)
 	}
 	return nil
 }

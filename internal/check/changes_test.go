@@ -209,7 +209,7 @@ func TestScenarioChanges(t *testing.T) {
 				t.Errorf("offline web: rollout %+v, want the image bump", o.Rollout)
 			}
 		}
-		if off.Summary.Changes.Rename != 1 || off.Summary.ScaleDown != 1 {
+		if off.Summary.Changes.Rename != 1 || off.Summary.Count(model.ScaleDown) != 1 {
 			t.Errorf("offline summary %+v, want the rename and the scale-down", off.Summary)
 		}
 	})

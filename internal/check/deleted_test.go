@@ -53,7 +53,7 @@ func TestScenarioDeletedOutOfBand(t *testing.T) {
 			t.Errorf("%s/%s: findings %+v, want none (untouched)", o.Kind, o.Name, o.Findings)
 		}
 	}
-	if rep.Summary.New != 0 || rep.Summary.Drift != 2 {
+	if rep.Summary.Count(model.New) != 0 || rep.Summary.Count(model.Drift) != 2 {
 		t.Errorf("summary %+v, want 2 drift and no new", rep.Summary)
 	}
 

@@ -185,7 +185,7 @@ func stagingExample(t *testing.T) *report.Report {
 		t.Fatalf("staging: exit %d, want 1; stderr: %s", code, stderr)
 	}
 	for _, c := range []model.Category{model.Drift, model.UpdateConflict, model.Retained, model.Reset, model.SplitOwnership, model.DryRunError} {
-		if *rep.Summary.Count(c) == 0 {
+		if rep.Summary.Count(c) == 0 {
 			t.Errorf("staging: no %s finding\n%s", c, dump(rep))
 		}
 	}
@@ -214,7 +214,7 @@ func prodExample(t *testing.T) *report.Report {
 	if code != 1 {
 		t.Fatalf("prod: exit %d, want 1; stderr: %s", code, stderr)
 	}
-	if len(findings(rep, "ConfigMap", "settings", model.DryRunError)) != 1 || rep.Summary.TakingConflict != 1 {
+	if len(findings(rep, "ConfigMap", "settings", model.DryRunError)) != 1 || rep.Summary.Count(model.TakingConflict) != 1 {
 		t.Errorf("prod: want a Forbidden ConfigMap and a taking conflict\n%s", dump(rep))
 	}
 	return rep

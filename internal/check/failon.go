@@ -8,21 +8,46 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
-// DefaultFailOn is the spec's default set of categories that fail the check.
-const DefaultFailOn = "drift,taking-conflict,update-conflict,split-ownership,error"
+// DefaultFailOn is the spec's default set of categories that fail the
+// check, read from the category table.
+var DefaultFailOn = model.DefaultFailOn()
 
-// failOnNames are the words --fail-on accepts: every category of the spec
-// (model.Categories), and "error" for dry-run-error, the objects that could
-// not be checked.
+// failOnNames are the words --fail-on accepts: every category of the table,
+// and each row's short alias ("error": the objects that could not be
+// applied, a dry-run refusal or an immutable field).
 var failOnNames = func() map[string][]model.Category {
-	// A change refused for an immutable field fails the apply as any
-	// refusal does: "error" covers it.
-	m := map[string][]model.Category{"error": {model.DryRunError, model.RecreateRequired}}
-	for _, c := range model.Categories {
-		m[string(c)] = []model.Category{c}
+	m := map[string][]model.Category{}
+	for _, r := range model.CategoryTable() {
+		m[string(r.Category)] = []model.Category{r.Category}
+		if r.FailOnAlias != "" {
+			m[r.FailOnAlias] = append(m[r.FailOnAlias], r.Category)
+		}
 	}
 	return m
 }()
+
+// FailOnHelp is --fail-on's help: every word it takes, from the table.
+func FailOnHelp() string {
+	var b strings.Builder
+	b.WriteString("categories that fail the check: comma list of")
+	aliases := map[string][]string{}
+	var aliasOrder []string
+	for _, c := range model.Categories {
+		r, _ := model.InfoOf(c)
+		fmt.Fprintf(&b, "\n  %-18s %s (%s)", r.Category, r.Meaning, r.Level)
+		if r.FailOnAlias != "" {
+			if _, seen := aliases[r.FailOnAlias]; !seen {
+				aliasOrder = append(aliasOrder, r.FailOnAlias)
+			}
+			aliases[r.FailOnAlias] = append(aliases[r.FailOnAlias], string(r.Category))
+		}
+	}
+	for _, a := range aliasOrder {
+		fmt.Fprintf(&b, "\n  %-18s short for %s", a, model.JoinAnd(aliases[a]))
+	}
+	b.WriteString("\nor none")
+	return b.String()
+}
 
 // FailPolicy is the set of categories that fail the check.
 type FailPolicy map[model.Category]bool

@@ -82,8 +82,8 @@ func TestScenarioPersistentFight(t *testing.T) {
 	if wf := onlyFinding(t, rep, "Deployment", "worker", model.Fight, ".spec.replicas"); wf.Controller.Object.Name != "worker" {
 		t.Errorf("worker's fight names %+v, want the cluster's autoscaler worker", wf.Controller)
 	}
-	if rep.Summary.Fight != 2 {
-		t.Errorf("summary counts %d fights, want 2", rep.Summary.Fight)
+	if rep.Summary.Count(model.Fight) != 2 {
+		t.Errorf("summary counts %d fights, want 2", rep.Summary.Count(model.Fight))
 	}
 	// fight is not in the default --fail-on: without the drift it passes.
 	if code, _, _ := s.check("pr", "--environment", fightEnv, "--fail-on", "taking-conflict,update-conflict,split-ownership,error"); code != 0 {

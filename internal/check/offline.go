@@ -74,7 +74,7 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 // offlineNotChecked are the categories the offline engine cannot see: it
 // takes the cluster to be as the snapshot left it, so nothing changed
 // since (drift, conflicts), and no API server validates or admits.
-var offlineNotChecked = []model.Category{model.Drift, model.TakingConflict, model.UpdateConflict, model.DryRunError, model.RecreateRequired}
+var offlineNotChecked = model.CategoriesWhere(func(r model.CategoryInfo) bool { return r.NeedsCluster })
 
 // snapshotDeployed looks objects up in the snapshot rather than copying
 // them into a map, so that an object the check has analysed (and

@@ -67,8 +67,8 @@ func checkClusterScoped(t *testing.T, rep *report.Report) {
 	if !found {
 		t.Fatalf("%s engine: no ClusterRuntime in the report\n%s", rep.Engine, dump(rep))
 	}
-	if rep.Summary.New != 0 || rep.Summary.Removed != 0 {
-		t.Errorf("%s engine: %d new, %d removed, want none\n%s", rep.Engine, rep.Summary.New, rep.Summary.Removed, dump(rep))
+	if rep.Summary.Count(model.New) != 0 || rep.Summary.Count(model.Removed) != 0 {
+		t.Errorf("%s engine: %d new, %d removed, want none\n%s", rep.Engine, rep.Summary.Count(model.New), rep.Summary.Count(model.Removed), dump(rep))
 	}
 	onlyFinding(t, rep, "ClusterRuntime", "torch", model.Release, ".metadata.labels.team")
 	for _, n := range rep.Notes {

@@ -17,6 +17,7 @@ import (
 
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
@@ -177,7 +178,7 @@ func TestActionEndToEnd(t *testing.T) {
 		}
 	}
 	secs := ghaction.ParseSections(body)
-	if len(secs) != 1 || secs[0].Environment != "staging" || secs[0].Status.Summary.Drift != 1 || !secs[0].Status.Failed {
+	if len(secs) != 1 || secs[0].Environment != "staging" || secs[0].Status.Summary.Count(model.Drift) != 1 || !secs[0].Status.Failed {
 		t.Errorf("comment sections %+v", secs)
 	}
 
@@ -187,7 +188,7 @@ func TestActionEndToEnd(t *testing.T) {
 	}
 	var rep report.Report
 	if b, err := os.ReadFile(o["report-file"]); err != nil || json.Unmarshal(b, &rep) != nil ||
-		rep.Engine != "cluster" || !rep.Snapshot.Found || rep.Summary.Drift != 1 {
+		rep.Engine != "cluster" || !rep.Snapshot.Found || rep.Summary.Count(model.Drift) != 1 {
 		t.Errorf("report file %q: %v %+v", o["report-file"], err, rep.Summary)
 	}
 	if s := e.summaryText(); !strings.Contains(s, "Deployment.apps/"+e2eNamespace+"/web") || !strings.Contains(s, "`3` → `5` → `3`") {

@@ -10,7 +10,7 @@ import (
 )
 
 // DefaultFailOn is the spec's default set of categories that fail the check.
-const DefaultFailOn = check.DefaultFailOn
+var DefaultFailOn = check.DefaultFailOn
 
 // commonOptions are the flags shared by the commands that render and talk to
 // a cluster or the snapshot store (spec: interfaces.md, "Shared flags").
@@ -75,5 +75,5 @@ func (o *checkOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.ReportFile, "report-file", "", "also write the JSON report to this file")
 	fs.BoolVar(&o.Record, "record", false, "also record the findings (never values) in the environment's history on the snapshot branch: run by the deploy pipeline right before it applies")
 	fs.StringVar(&o.SourceCommit, "source-commit", "", "with --record: commit the deploy is made from (default: $GITHUB_SHA, else HEAD of the working directory's repository)")
-	fs.StringVar(&o.FailOn, "fail-on", DefaultFailOn, "categories that fail the check: comma list of any finding category (drift, taking-conflict, update-conflict, split-ownership, fight, anomaly, reset, retained, taking, release, new, removed, dry-run-error or its short name error), or none")
+	fs.StringVar(&o.FailOn, "fail-on", DefaultFailOn, check.FailOnHelp())
 }

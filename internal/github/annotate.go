@@ -85,7 +85,7 @@ func SetOutputs(a *githubactions.Action, r *report.Report, failed bool, reportFi
 		// the count is unknown, not zero.
 		n := ""
 		if r != nil && r.Summary.Known(c) {
-			n = strconv.Itoa(*r.Summary.Count(c))
+			n = strconv.Itoa(r.Summary.Count(c))
 		}
 		a.SetOutput(string(c), n)
 	}

@@ -39,7 +39,7 @@ func checkCounts(t *testing.T, row map[string]string, r *report.Report) {
 		t.Errorf("%s: objects = %s, want %d", r.Environment, row["objects"], r.Summary.Objects)
 	}
 	for _, c := range model.Categories {
-		if got, want := row[string(c)], fmt.Sprint(*r.Summary.Count(c)); got != want {
+		if got, want := row[string(c)], fmt.Sprint(r.Summary.Count(c)); got != want {
 			t.Errorf("%s: %s = %s, want %s", r.Environment, c, got, want)
 		}
 	}

@@ -20,15 +20,20 @@ const (
 )
 
 // changes are the recorded categories that say somebody else changed the
-// path before the deploy (rows 7, 13 and 15 of the table).
-var changes = map[model.Category]bool{
-	model.Drift: true, model.TakingConflict: true, model.UpdateConflict: true,
-}
+// path before the deploy; escalates those that can be persistent (a fight
+// too: the controller's manager changing the path is what makes it one).
+// Both are columns of the category table.
+var (
+	changes   = categorySet(func(r model.CategoryInfo) bool { return r.External })
+	escalates = categorySet(func(r model.CategoryInfo) bool { return r.Escalates })
+)
 
-// escalates are the categories that can be persistent: the changes, and a
-// fight (the controller's manager changing the path is what makes it one).
-var escalates = map[model.Category]bool{
-	model.Drift: true, model.TakingConflict: true, model.UpdateConflict: true, model.Fight: true,
+func categorySet(keep func(model.CategoryInfo) bool) map[model.Category]bool {
+	m := map[model.Category]bool{}
+	for _, c := range model.CategoriesWhere(keep) {
+		m[c] = true
+	}
+	return m
 }
 
 type fieldKey struct {

@@ -37,13 +37,6 @@ const (
 // since every one of its paths is row 13.
 const WholeObject = "."
 
-// Categories lists every category in report order: warnings and errors
-// first, then notes.
-var Categories = []Category{
-	DryRunError, RecreateRequired, SplitOwnership, TakingConflict, UpdateConflict, Drift, Fight, Anomaly,
-	Delete, ScaleDown, Reset, Retained, Taking, Release, New, Removed,
-}
-
 // Level is how loudly a category is reported.
 type Level string
 
@@ -52,18 +45,6 @@ const (
 	LevelWarning Level = "warning"
 	LevelNote    Level = "note"
 )
-
-// LevelOf gives the level a category is reported at.
-func LevelOf(c Category) Level {
-	switch c {
-	case DryRunError, Anomaly:
-		return LevelError
-	case Drift, TakingConflict, UpdateConflict, SplitOwnership, Fight, RecreateRequired, ScaleDown, Delete:
-		return LevelWarning
-	default:
-		return LevelNote
-	}
-}
 
 // Transition is the four answers of the 16-row table for one path.
 type Transition struct {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/faultproxy"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
 
@@ -85,7 +86,7 @@ func TestAPIServerTransientFaults(t *testing.T) {
 			if r.code != 0 || r.rep == nil {
 				t.Fatalf("want exit 0 with a report, got %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 			}
-			if n := len(r.rep.Objects); n != 4 || r.rep.Summary.DryRunError != 0 {
+			if n := len(r.rep.Objects); n != 4 || r.rep.Summary.Count(model.DryRunError) != 0 {
 				t.Fatalf("want 4 objects checked without errors:\n%s", dump(r.rep))
 			}
 			for _, rule := range tc.rules {
@@ -201,7 +202,7 @@ func TestAPIServerDiscoveryTransient(t *testing.T) {
 	rule := &faultproxy.Rule{Path: faultproxy.Discovery, Times: 2, Action: faultproxy.Status(429, "1")}
 	f.proxy.Add(rule)
 	r := f.check(t)
-	if r.code != 0 || r.rep == nil || r.rep.Summary.DryRunError != 0 {
+	if r.code != 0 || r.rep == nil || r.rep.Summary.Count(model.DryRunError) != 0 {
 		t.Fatalf("want exit 0 with a clean report, got %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/ownership-check/ownership-check/internal/github/githubtest"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/testcluster"
 )
 
@@ -136,7 +137,7 @@ func TestSecretCanary(t *testing.T) {
 		seen.Write(b)
 	}
 	jsonRun := run(t, checkArgs(kubeconfig, repo, manifests)...)
-	if jsonRun.rep == nil || jsonRun.rep.Summary.Drift+jsonRun.rep.Summary.UpdateConflict == 0 || jsonRun.rep.Summary.DryRunError+jsonRun.rep.Summary.RecreateRequired == 0 {
+	if jsonRun.rep == nil || jsonRun.rep.Summary.Count(model.Drift)+jsonRun.rep.Summary.Count(model.UpdateConflict) == 0 || jsonRun.rep.Summary.Count(model.DryRunError)+jsonRun.rep.Summary.Count(model.RecreateRequired) == 0 {
 		t.Fatalf("the check must see the drift and the refused dry-run, or the test proves nothing:\n%s", jsonRun.stdout)
 	}
 	// The deploy pipeline records the check in the history twice, so that

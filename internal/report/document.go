@@ -72,7 +72,7 @@ func Overview(outs []Outcome) string {
 	var cats []model.Category
 	for _, c := range model.Categories {
 		if slices.ContainsFunc(outs, func(o Outcome) bool {
-			return !o.Status.Error && (*o.Status.Summary.Count(c) > 0 || !o.Status.Summary.Known(c))
+			return !o.Status.Error && (o.Status.Summary.Count(c) > 0 || !o.Status.Summary.Known(c))
 		}) {
 			cats = append(cats, c)
 		}

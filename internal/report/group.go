@@ -98,62 +98,93 @@ func valueFreeMessage(f model.Finding) string {
 	return msg
 }
 
-// sentence is the user-facing wording of each category.
-func sentence(c model.Category, paths []string, managers []model.Manager, t *model.Transition) string {
-	p, n := listPaths(paths), len(paths)
-	it, them := pick(n, "it", "them"), pick(n, "it", "they")
-	m := listManagers(managers)
-	switch c {
-	case model.Drift:
-		if n == 1 && paths[0] == model.WholeObject {
+// words are what a category's wording is made of: the fields, how many,
+// the owners, and the pronouns that agree with them.
+type words struct {
+	paths    []string
+	managers []model.Manager
+	t        *model.Transition
+	p        string // the fields, at most three named
+	n        int
+	it, them string
+	m        string // the owners, each once
+	owns     string // "s" after one owner, "" after several
+}
+
+// wordings are the user-facing sentence of each category: one row per
+// category of the table (a test walks it).
+var wordings = map[model.Category]func(w words) string{
+	model.Drift: func(w words) string {
+		if w.n == 1 && w.paths[0] == model.WholeObject {
 			return "deleted since the last deploy; the deploy creates it again"
 		}
-		return fmt.Sprintf("%s changed by %s since the last deploy; the deploy reverts %s", p, m, it)
-	case model.TakingConflict:
-		return fmt.Sprintf("the deploy takes %s from %s and overwrites the value%s %s set", p, m, pick(n, "", "s"), pick(len(uniqueNames(managers)), "it", "they"))
-	case model.UpdateConflict:
-		return fmt.Sprintf("%s changed by %s since the last deploy and changed by this deploy too; the deploy's value wins", p, m)
-	case model.SplitOwnership:
+		return fmt.Sprintf("%s changed by %s since the last deploy; the deploy reverts %s", w.p, w.m, w.it)
+	},
+	model.TakingConflict: func(w words) string {
+		return fmt.Sprintf("the deploy takes %s from %s and overwrites the value%s %s set", w.p, w.m, pick(w.n, "", "s"), pick(len(uniqueNames(w.managers)), "it", "they"))
+	},
+	model.UpdateConflict: func(w words) string {
+		return fmt.Sprintf("%s changed by %s since the last deploy and changed by this deploy too; the deploy's value wins", w.p, w.m)
+	},
+	model.SplitOwnership: func(w words) string {
 		return fmt.Sprintf("the deploy removes or changes %s, but %s own%s parts of %s: the rest survives and may fail validation; run `ownership-check migrate` first",
-			p, m, pick(len(uniqueNames(managers)), "s", ""), it)
-	case model.Retained:
-		if len(managers) == 0 {
+			w.p, w.m, w.owns, w.it)
+	},
+	model.Retained: func(w words) string {
+		if len(w.managers) == 0 {
 			// A Secret's key the deploy set through stringData.
 			return fmt.Sprintf("the deploy stops setting %s through stringData, and the API server never removes a key set that way: %s stay%s, owned by no one (delete %s by hand if %s must go)",
-				p, them, pick(n, "s", ""), it, them)
+				w.p, w.them, pick(w.n, "s", ""), w.it, w.them)
 		}
 		return fmt.Sprintf("the deploy stops managing %s, but %s still own%s %s, so %s stay%s on the object",
-			p, m, pick(len(uniqueNames(managers)), "s", ""), it, them, pick(n, "s", ""))
-	case model.Reset:
+			w.p, w.m, w.owns, w.it, w.them, pick(w.n, "s", ""))
+	},
+	model.Reset: func(w words) string {
 		return fmt.Sprintf("the deploy stops managing %s and no one else owns %s: the API server removes %s and may reset %s to %s default%s",
-			p, it, it, it, pick(n, "its", "their"), pick(n, "", "s"))
-	case model.Fight:
+			w.p, w.it, w.it, w.it, pick(w.n, "its", "their"), pick(w.n, "", "s"))
+	},
+	model.Fight: func(w words) string {
 		return fmt.Sprintf("the deploy sends %s, which %s manage%s: each deploy overwrites what the controller set, and it sets it again",
-			p, m, pick(len(uniqueNames(managers)), "s", ""))
-	case model.RecreateRequired:
-		return fmt.Sprintf("the API server refuses to change %s, which %s immutable: the object must be deleted and created again", p, pick(n, "is", "are"))
-	case model.ScaleDown:
-		return "the deploy scales the workload down"
-	case model.Delete:
+			w.p, w.m, w.owns)
+	},
+	model.RecreateRequired: func(w words) string {
+		return fmt.Sprintf("the API server refuses to change %s, which %s immutable: the object must be deleted and created again", w.p, pick(w.n, "is", "are"))
+	},
+	model.ScaleDown: func(words) string { return "the deploy scales the workload down" },
+	model.Delete: func(words) string {
 		return "the last deploy applied this object and it is no longer rendered: a pruning deploy deletes it"
-	case model.Taking:
-		return fmt.Sprintf("the deploy starts managing %s", p)
-	case model.Release:
-		return fmt.Sprintf("the deploy stops managing %s", p)
-	case model.New:
-		return "the deploy creates this object"
-	case model.Removed:
-		return "the last deploy applied this object and it is no longer rendered"
-	case model.DryRunError:
-		return "the API server refused the dry-run"
-	case model.Anomaly:
+	},
+	model.Taking:      func(w words) string { return fmt.Sprintf("the deploy starts managing %s", w.p) },
+	model.Release:     func(w words) string { return fmt.Sprintf("the deploy stops managing %s", w.p) },
+	model.New:         func(words) string { return "the deploy creates this object" },
+	model.Removed:     func(words) string { return "the last deploy applied this object and it is no longer rendered" },
+	model.DryRunError: func(words) string { return "the API server refused the dry-run" },
+	model.Anomaly: func(w words) string {
 		row := ""
-		if t != nil && n == 1 {
-			row = fmt.Sprintf(" (row %d)", t.Row)
+		if w.t != nil && w.n == 1 {
+			row = fmt.Sprintf(" (row %d)", w.t.Row)
 		}
-		return fmt.Sprintf("ownership of %s contradicts the model%s; please report it", p, row)
+		return fmt.Sprintf("ownership of %s contradicts the model%s; please report it", w.p, row)
+	},
+}
+
+// HasWording tells whether category c has its own sentence.
+func HasWording(c model.Category) bool {
+	_, ok := wordings[c]
+	return ok
+}
+
+// sentence is the user-facing wording of category c, "category: paths" for
+// one this version does not know.
+func sentence(c model.Category, paths []string, managers []model.Manager, t *model.Transition) string {
+	n := len(paths)
+	w := words{paths: paths, managers: managers, t: t, p: listPaths(paths), n: n,
+		it: pick(n, "it", "them"), them: pick(n, "it", "they"), m: listManagers(managers),
+		owns: pick(len(uniqueNames(managers)), "s", "")}
+	if f, ok := wordings[c]; ok {
+		return f(w)
 	}
-	return fmt.Sprintf("%s: %s", c, p)
+	return fmt.Sprintf("%s: %s", c, w.p)
 }
 
 // listPaths names at most three paths, then how many more.

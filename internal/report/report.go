@@ -42,33 +42,22 @@ type SnapshotInfo struct {
 }
 
 // Summary counts the checked objects and the findings of each category.
+// JSON writes one count per category of the table, in the table's order,
+// between objects and changes (summary.go).
 type Summary struct {
-	Objects          int `json:"objects"`
-	Drift            int `json:"drift"`
-	Fight            int `json:"fight"`
-	TakingConflict   int `json:"taking-conflict"`
-	UpdateConflict   int `json:"update-conflict"`
-	Taking           int `json:"taking"`
-	Release          int `json:"release"`
-	SplitOwnership   int `json:"split-ownership"`
-	Retained         int `json:"retained"`
-	Reset            int `json:"reset"`
-	DryRunError      int `json:"dry-run-error"`
-	New              int `json:"new"`
-	Removed          int `json:"removed"`
-	Anomaly          int `json:"anomaly"`
-	RecreateRequired int `json:"recreate-required"`
-	ScaleDown        int `json:"scale-down"`
-	Delete           int `json:"delete"`
+	Objects int
+	// Counts holds the findings of each category; a category of the table
+	// that is absent counts 0.
+	Counts map[model.Category]int
 	// Changes counts the objects by what the deploy does to them;
 	// Rollouts the workloads whose pods it replaces.
-	Changes  Changes `json:"changes"`
-	Rollouts int     `json:"rollouts"`
+	Changes  Changes
+	Rollouts int
 	// NotChecked are the categories the engine could not look for (the
 	// offline engine sees no change made in the cluster since the
 	// snapshot). Their counts are unknown, never 0: JSON writes them as
 	// null, or as the number found anyway by what the engine did check.
-	NotChecked []model.Category `json:"notChecked,omitempty"`
+	NotChecked []model.Category
 }
 
 // Object is one checked object. Objects with no findings are listed too, so

@@ -3,50 +3,22 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
-// Count returns a pointer to the counter of category c, or nil for a
-// category the summary does not know.
-func (s *Summary) Count(c model.Category) *int {
-	switch c {
-	case model.Drift:
-		return &s.Drift
-	case model.Fight:
-		return &s.Fight
-	case model.TakingConflict:
-		return &s.TakingConflict
-	case model.UpdateConflict:
-		return &s.UpdateConflict
-	case model.Taking:
-		return &s.Taking
-	case model.Release:
-		return &s.Release
-	case model.SplitOwnership:
-		return &s.SplitOwnership
-	case model.Retained:
-		return &s.Retained
-	case model.Reset:
-		return &s.Reset
-	case model.DryRunError:
-		return &s.DryRunError
-	case model.New:
-		return &s.New
-	case model.Removed:
-		return &s.Removed
-	case model.Anomaly:
-		return &s.Anomaly
-	case model.RecreateRequired:
-		return &s.RecreateRequired
-	case model.ScaleDown:
-		return &s.ScaleDown
-	case model.Delete:
-		return &s.Delete
+// Count returns the number of findings of category c.
+func (s Summary) Count(c model.Category) int { return s.Counts[c] }
+
+// add counts one finding of category c.
+func (s *Summary) add(c model.Category) {
+	if s.Counts == nil {
+		s.Counts = map[model.Category]int{}
 	}
-	return nil
+	s.Counts[c]++
 }
 
 // Summarize recounts the summary from the objects' findings.
@@ -54,9 +26,7 @@ func (r *Report) Summarize() {
 	r.Summary = Summary{Objects: len(r.Objects), NotChecked: r.Summary.NotChecked}
 	for _, o := range r.Objects {
 		for _, f := range o.Findings {
-			if n := r.Summary.Count(f.Category); n != nil {
-				*n++
-			}
+			r.Summary.add(f.Category)
 		}
 		r.Summary.Changes.add(o)
 		if o.Rollout != nil && o.Rollout.Replaces {
@@ -70,8 +40,7 @@ func (s Summary) Checked(c model.Category) bool { return !slices.Contains(s.NotC
 
 // Known tells whether the count of c is a fact: checked, or found anyway.
 func (s Summary) Known(c model.Category) bool {
-	n := s.Count(c)
-	return s.Checked(c) || (n != nil && *n > 0)
+	return s.Checked(c) || s.Count(c) > 0
 }
 
 // Cell is the count of c for people: the number, or "not checked".
@@ -79,27 +48,66 @@ func (s Summary) Cell(c model.Category) string {
 	if !s.Known(c) {
 		return "not checked"
 	}
-	return strconv.Itoa(*s.Count(c))
+	return strconv.Itoa(s.Count(c))
 }
 
-// MarshalJSON writes the count of a category that was not checked as null:
-// a reader must never take it for "none found".
+// summaryJSON is the summary's JSON beside the counts: objects first, the
+// counts in the category table's order, then these.
+type summaryJSON struct {
+	Changes    Changes          `json:"changes"`
+	Rollouts   int              `json:"rollouts"`
+	NotChecked []model.Category `json:"notChecked,omitempty"`
+}
+
+// MarshalJSON writes a count for every category of the table, and the count
+// of a category that was not checked as null: a reader must never take it
+// for "none found".
 func (s Summary) MarshalJSON() ([]byte, error) {
-	type plain Summary
-	b, err := json.Marshal(plain(s))
-	if err != nil || len(s.NotChecked) == 0 {
-		return b, err
-	}
-	for _, c := range s.NotChecked {
-		if s.Known(c) {
-			continue
-		}
-		key := strconv.Quote(string(c))
-		for _, end := range []string{",", "}"} {
-			b = bytes.Replace(b, []byte(key+":0"+end), []byte(key+":null"+end), 1)
+	var b bytes.Buffer
+	b.WriteString(`{"objects":`)
+	b.WriteString(strconv.Itoa(s.Objects))
+	for _, r := range model.CategoryTable() {
+		fmt.Fprintf(&b, ",%q:", r.Category)
+		if s.Known(r.Category) {
+			b.WriteString(strconv.Itoa(s.Count(r.Category)))
+		} else {
+			b.WriteString("null")
 		}
 	}
-	return b, nil
+	rest, err := json.Marshal(summaryJSON{s.Changes, s.Rollouts, s.NotChecked})
+	if err != nil {
+		return nil, err
+	}
+	b.WriteByte(',')
+	b.Write(rest[1:])
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, and the counts of categories
+// a newer version added.
+func (s *Summary) UnmarshalJSON(data []byte) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return err
+	}
+	var rest summaryJSON
+	if err := json.Unmarshal(data, &rest); err != nil {
+		return err
+	}
+	*s = Summary{Changes: rest.Changes, Rollouts: rest.Rollouts, NotChecked: rest.NotChecked}
+	for k, v := range fields {
+		var n *int
+		if err := json.Unmarshal(v, &n); err != nil || n == nil {
+			continue // changes, notChecked, or an unknown count
+		}
+		if k == "objects" {
+			s.Objects = *n
+		} else if k != "rollouts" && *n > 0 {
+			s.add(model.Category(k))
+			s.Counts[model.Category(k)] = *n
+		}
+	}
+	return nil
 }
 
 // add counts one object's change. A rename counts once, on its new name.

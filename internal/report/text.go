@@ -204,7 +204,7 @@ func countsLine(s Summary) string {
 	parts := []string{fmt.Sprintf("objects %d", s.Objects)}
 	var unknown []string
 	for _, c := range model.Categories {
-		if n := *s.Count(c); n > 0 {
+		if n := s.Count(c); n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", c, n))
 		} else if !s.Known(c) {
 			unknown = append(unknown, string(c))

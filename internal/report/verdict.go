@@ -16,7 +16,7 @@ type LevelCounts struct {
 func (s Summary) Levels() LevelCounts {
 	var lc LevelCounts
 	for _, c := range model.Categories {
-		n := *s.Count(c)
+		n := s.Count(c)
 		switch model.LevelOf(c) {
 		case model.LevelError:
 			lc.Errors += n

@@ -22,8 +22,8 @@ func TestDeletedOutOfBand(t *testing.T) {
 				Findings: []model.Finding{{Category: model.Drift, Transition: &row13, Path: model.WholeObject,
 					Message: "deleted since the last deploy (the last deploy left it in the cluster, and it is gone); the deploy creates it again"}}}}
 			r.Summarize()
-			if r.Summary.Drift != 1 {
-				t.Errorf("summary counts %d drift, want 1", r.Summary.Drift)
+			if r.Summary.Count(model.Drift) != 1 {
+				t.Errorf("summary counts %d drift, want 1", r.Summary.Count(model.Drift))
 			}
 			gs := r.Objects[0].Groups()
 			if len(gs) != 1 || !strings.HasPrefix(gs[0].Message, "deleted since the last deploy") {
