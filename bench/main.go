@@ -1,5 +1,5 @@
 // Command bench measures `ownership-check check` against the real API server
-// of internal/testcluster, beside `check --offline`, `kubectl diff
+// of internal/testkit/testcluster, beside `check --offline`, `kubectl diff
 // --server-side --force-conflicts` and a floor (the dry-run PATCHes alone), in
 // one run on the same server. See docs/benchmarks.md for the numbers and how
 // to read them.

@@ -2,7 +2,6 @@ package check
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -28,21 +27,15 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if o.FieldManager == "" {
-		return nil, errors.New("--field-manager is required: the manager name your deploy applies with (kubectl apply --server-side --field-manager=NAME)")
-	}
-	if o.Environment == "" {
-		o.Environment = "default"
-	}
-	if err := snapshot.ValidateEnvironment(o.Environment); err != nil {
-		return nil, fmt.Errorf("--environment: %w", err)
+	if err := o.requireTarget(); err != nil {
+		return nil, err
 	}
 	policy, err := ParseFailOn(o.FailOn)
 	if err != nil {
 		return nil, err
 	}
 	if o.Record && o.Offline {
-		return nil, errors.New("--record needs the cluster engine: offline, changes made since the last deploy cannot be seen, so the findings are no record of what the deploy fights")
+		return nil, inputError("record", "needs the cluster engine: offline, changes made since the last deploy cannot be seen, so the findings are no record of what the deploy fights")
 	}
 	var rep *report.Report
 	if o.Offline {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/report"
-	"github.com/ownership-check/ownership-check/internal/testcluster"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
 // docs/example-comment.md is the comment of a pull request checked against

@@ -67,14 +67,14 @@ func ParseFailOn(s string) (FailPolicy, error) {
 		}
 		cats, ok := failOnNames[word]
 		if !ok {
-			return nil, fmt.Errorf("--fail-on: unknown category %q (use a comma list of %s, or none)", word, strings.Join(failOnWords(), ","))
+			return nil, inputError("fail-on", "unknown category %q (use a comma list of %s, or none)", word, strings.Join(failOnWords(), ","))
 		}
 		for _, c := range cats {
 			p[c] = true
 		}
 	}
 	if len(p) == 0 {
-		return nil, fmt.Errorf("--fail-on: empty; use none to never fail on findings")
+		return nil, inputError("fail-on", "empty; use none to never fail on findings")
 	}
 	return p, nil
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/report"
-	"github.com/ownership-check/ownership-check/internal/testcluster"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden JSON reports in testdata/golden")

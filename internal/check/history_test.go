@@ -142,7 +142,7 @@ func TestScenarioPersistentFight(t *testing.T) {
 	}
 	// --record needs the cluster engine.
 	if code, _, stderr := s.run("check", s.path("pr"), "--offline", "--record", "--field-manager", deployer, "--snapshot-repo", s.repo,
-		"--environment", fightEnv); code != 2 || !strings.Contains(stderr, "--record needs the cluster engine") {
+		"--environment", fightEnv); code != 2 || !strings.Contains(stderr, "--record: needs the cluster engine") {
 		t.Errorf("check --offline --record: exit %d, %s", code, stderr)
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
-	"github.com/ownership-check/ownership-check/internal/testcluster"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
 // TestChangesAgreeWithKubectlDiff takes `kubectl diff --server-side` as the

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/testcluster"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
 var cluster *testcluster.Cluster

@@ -3,13 +3,11 @@ package check
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/migrate"
-	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // migrateDeadline bounds the whole cluster conversation of one migrate.
@@ -48,8 +46,8 @@ func Migrate(ctx context.Context, o MigrateOptions, planned func(*migrate.Plan))
 	}
 	ctx, cancel := context.WithTimeout(ctx, migrateDeadline)
 	defer cancel()
-	if o.FieldManager == "" {
-		return nil, errors.New("--field-manager is required: the manager name your deploy applies with (kubectl apply --server-side --field-manager=NAME)")
+	if err := o.requireTarget(); err != nil {
+		return nil, err
 	}
 	opts := migrate.Options{FieldManager: o.FieldManager}
 	for _, m := range o.FromManagers {
@@ -60,22 +58,15 @@ func Migrate(ctx context.Context, o MigrateOptions, planned func(*migrate.Plan))
 	if o.Scope != "" {
 		scope, err := config.ParsePath(o.Scope)
 		if err != nil {
-			return nil, fmt.Errorf("--scope: %w", err)
+			return nil, &InputError{Input: "scope", Problem: err.Error()}
 		}
 		opts.Scope = &scope
 	}
-	cfg, _, err := o.loadConfig()
+	r, err := o.renderForCluster(ctx, o.Paths, false)
 	if err != nil {
 		return nil, err
 	}
-	client, err := o.cluster()
-	if err != nil {
-		return nil, err
-	}
-	objs, err := render.Render(ctx, o.Paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg})
-	if err != nil {
-		return nil, err
-	}
+	client, objs := r.client, r.objs
 	plan, err := migrate.Make(ctx, client, objs, opts, o.Concurrency)
 	if err != nil {
 		return nil, err

@@ -23,7 +23,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
-	"github.com/ownership-check/ownership-check/internal/testcluster"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
 // The identity of deploy/rbac: what the manifests users apply bind.

@@ -74,7 +74,7 @@ func History(ctx context.Context, t Target) (*history.Log, error) {
 		t.Environment = "default"
 	}
 	if err := snapshot.ValidateEnvironment(t.Environment); err != nil {
-		return nil, fmt.Errorf("--environment: %w", err)
+		return nil, &InputError{Input: "environment", Problem: err.Error()}
 	}
 	store, err := snapshot.Open(ctx, t.SnapshotRepo, t.SnapshotBranch)
 	if err != nil {
@@ -161,13 +161,13 @@ func discoverAsync(ctx context.Context, c *kube.Client, objs []model.Object, con
 func recordDeploy(ctx context.Context, o Options, rep *report.Report) error {
 	store, err := snapshot.Open(ctx, o.SnapshotRepo, o.SnapshotBranch)
 	if err != nil {
-		return fmt.Errorf("--record: snapshot store: %w", err)
+		return fmt.Errorf("recording the deploy: snapshot store: %w", err)
 	}
 	defer store.Close()
 	d := deployOf(rep, time.Now(), sourceCommit(ctx, o.SourceCommit))
 	f, err := history.Encode(d)
 	if err != nil {
-		return fmt.Errorf("--record: %w", err)
+		return fmt.Errorf("recording the deploy: %w", err)
 	}
 	source := d.SourceCommit
 	if source == "" {
@@ -176,7 +176,7 @@ func recordDeploy(ctx context.Context, o Options, rep *report.Report) error {
 	commit, err := store.AppendLog(ctx, history.Folder(d.Environment), f.Name, f.Data, history.Keep,
 		fmt.Sprintf("history %s: deploy of %s", d.Environment, source))
 	if err != nil {
-		return fmt.Errorf("--record: history: %w", err)
+		return fmt.Errorf("recording the deploy: history: %w", err)
 	}
 	rep.Notes = append(rep.Notes, fmt.Sprintf("recorded in the history of %s: %s/%s, commit %s of branch %s",
 		o.Environment, history.Folder(d.Environment), f.Name, model.ShortCommit(commit), store.Branch()))

@@ -2,14 +2,11 @@ package check
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"os/user"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
-	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
@@ -41,27 +38,11 @@ type Recorded struct {
 // object missing from the cluster fails it and commits nothing. The
 // warnings come back with an error too.
 func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
-	if o.FieldManager == "" {
-		return nil, errors.New("--field-manager is required: the manager name the deploy applies with")
-	}
-	if err := snapshot.ValidateEnvironment(o.Environment); err != nil {
-		return nil, fmt.Errorf("--environment: %w", err)
-	}
-	cfg, _, err := o.loadConfig()
+	r, err := o.renderForCluster(ctx, o.Paths, true)
 	if err != nil {
 		return nil, err
 	}
-	client, err := o.cluster()
-	if err != nil {
-		return nil, err
-	}
-	if err := reach(ctx, client, checkDeadline); err != nil {
-		return nil, err
-	}
-	objs, err := render.Render(ctx, o.Paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg})
-	if err != nil {
-		return nil, err
-	}
+	client, objs := r.client, r.objs
 	store, err := snapshot.Open(ctx, o.SnapshotRepo, o.SnapshotBranch)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/sethvargo/go-githubactions"
 	"github.com/spf13/cobra"
@@ -83,7 +82,7 @@ func runAction(ctx context.Context, version string, stdout, stderr io.Writer) er
 	}
 	if in.FailOn != "" {
 		if _, err := check.ParseFailOn(in.FailOn); err != nil {
-			inErr = errors.Join(inErr, fmt.Errorf("input fail-on: %s", strings.TrimPrefix(err.Error(), "--fail-on: ")))
+			inErr = errors.Join(inErr, err)
 		}
 	}
 	if inErr != nil {
@@ -187,12 +186,14 @@ func (run *actionRun) hasClusterCredentials() bool {
 // checkFailed is the end of a check that could not run: exit status 2,
 // and the comment and job summary say so.
 func (run *actionRun) checkFailed(ctx context.Context, cause error) error {
+	cause = asActionInputs(cause)
 	run.pub.Fail(ctx, cause)
 	return &ExitCodeError{Code: ExitError, Err: cause}
 }
 
 // toolError reports an error of the tool itself: exit status 2.
 func (run *actionRun) toolError(cause error) error {
+	cause = asActionInputs(cause)
 	run.pub.Error(cause)
 	return &ExitCodeError{Code: ExitError, Err: cause}
 }
@@ -235,4 +236,21 @@ func (run *actionRun) useKubeconfigInput(o *commonOptions) (func(), error) {
 	}
 	o.Kubeconfig = path
 	return func() { os.Remove(path) }, nil
+}
+
+// actionWorded is an error as the action words it: the pipeline's input
+// errors named as the action's inputs ("input fail-on: ...").
+type actionWorded struct {
+	err  error
+	text string
+}
+
+func (e *actionWorded) Error() string { return e.text }
+func (e *actionWorded) Unwrap() error { return e.err }
+
+func asActionInputs(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &actionWorded{err: err, text: check.Word(err, func(input string) string { return "input " + input })}
 }

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/testcluster"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
 // cluster is the real API server of the action's end-to-end tests; nil in

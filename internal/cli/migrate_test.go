@@ -11,7 +11,7 @@ func TestMigrateBadFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"migrate", "x.yaml"}, "--field-manager is required"},
+		{[]string{"migrate", "x.yaml"}, "--field-manager: required"},
 		{[]string{"migrate", "x.yaml", "--field-manager", "d", "--scope", "spec.template"}, `--scope: path "spec.template" must start with a field`},
 		{[]string{"migrate", "x.yaml", "--field-manager", "d", "--scope", `.spec.template.spec.initContainers[name="a"`}, "--scope: "},
 	} {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/spf13/cobra"
 	"k8s.io/klog/v2"
 )
@@ -28,7 +29,7 @@ func Run(version string, args []string, stdout, stderr io.Writer) int {
 	err := root.Execute()
 	code := exitCode(err)
 	if err != nil && err != errFindingsFailed {
-		fmt.Fprintf(stderr, "ownership-check: %s\n", err)
+		fmt.Fprintf(stderr, "ownership-check: %s\n", check.Word(err, func(input string) string { return "--" + input }))
 	}
 	return code
 }

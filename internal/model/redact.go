@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v4/value"
 )
@@ -110,7 +111,7 @@ func (r *Redaction) hidesAt(id ID, p fieldpath.Path) bool {
 	if r != nil && r.Paths != nil && r.Paths(id, p) {
 		return true
 	}
-	if id.Group == "" && id.Kind == "ConfigMap" && len(p) >= 2 && p[0].FieldName != nil && p[1].FieldName != nil &&
+	if isCore(id.Group, id.Kind, "ConfigMap") && len(p) >= 2 && p[0].FieldName != nil && p[1].FieldName != nil &&
 		(*p[0].FieldName == "data" || *p[0].FieldName == "binaryData") {
 		return r.secretLike(*p[1].FieldName)
 	}
@@ -246,10 +247,7 @@ func isKeyOf(p fieldpath.Path, v any) bool {
 func idOfContent(obj map[string]any) ID {
 	apiVersion, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
-	group := ""
-	if i := strings.LastIndex(apiVersion, "/"); i >= 0 {
-		group = apiVersion[:i]
-	}
+	group := schema.FromAPIVersionAndKind(apiVersion, kind).Group
 	meta, _ := obj["metadata"].(map[string]any)
 	ns, _ := meta["namespace"].(string)
 	name, _ := meta["name"].(string)
@@ -260,7 +258,7 @@ func idOfContent(obj map[string]any) ID {
 // structured-merge-diff's string form, as findings carry it: the report's
 // own check, which needs no repository config.
 func SecretLikePathString(apiVersion, kind, p string) bool {
-	if (apiVersion == "v1" && kind == "ConfigMap") && (strings.HasPrefix(p, ".data.") || strings.HasPrefix(p, ".binaryData.")) {
+	if isCore(schema.FromAPIVersionAndKind(apiVersion, kind).Group, kind, "ConfigMap") && (strings.HasPrefix(p, ".data.") || strings.HasPrefix(p, ".binaryData.")) {
 		_, key, _ := strings.Cut(p[1:], ".")
 		return SecretLikeName(key)
 	}

@@ -29,14 +29,18 @@ const LastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
 // valueFields are the top-level fields where a Secret keeps its values.
 var valueFields = []string{"data", "stringData"}
 
+// isCore tells whether group and kind name the core kind want: the one
+// test behind every "is it a Secret" and "is it a ConfigMap" of the rules.
+func isCore(group, kind, want string) bool { return group == "" && kind == want }
+
 // SecretKind tells whether apiVersion and kind name a core Secret, the only
 // kind whose values are hidden.
 func SecretKind(apiVersion, kind string) bool {
-	return schema.FromAPIVersionAndKind(apiVersion, kind).Group == "" && kind == "Secret"
+	return isCore(schema.FromAPIVersionAndKind(apiVersion, kind).Group, kind, "Secret")
 }
 
 // IsSecret tells whether the object is a core Secret.
-func (id ID) IsSecret() bool { return id.Group == "" && id.Kind == "Secret" }
+func (id ID) IsSecret() bool { return isCore(id.Group, id.Kind, "Secret") }
 
 // IsSecret tells whether u is a core Secret; false for nil.
 func IsSecret(u *unstructured.Unstructured) bool {
@@ -44,7 +48,7 @@ func IsSecret(u *unstructured.Unstructured) bool {
 		return false
 	}
 	gvk := u.GroupVersionKind()
-	return gvk.Group == "" && gvk.Kind == "Secret"
+	return isCore(gvk.Group, gvk.Kind, "Secret")
 }
 
 // HiddenPath tells whether a Secret's value at p must never be shown: data,

@@ -16,7 +16,7 @@ import (
 )
 
 // capturesDir holds objects as a real kube-apiserver returned them
-// (written by internal/testcluster's TestCaptureManagedFields).
+// (written by internal/testkit/testcluster's TestCaptureManagedFields).
 var capturesDir = filepath.Join("..", "..", "testdata", "managedfields")
 
 // captured loads one capture, e.g. "deploy-scaled.live".

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ownership-check/ownership-check/internal/testcluster"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
 type roundTripperFunc func(*http.Request) (*http.Response, error)

@@ -16,7 +16,7 @@ import (
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
-	"github.com/ownership-check/ownership-check/internal/testcluster"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
 // kubectl cannot apply (or create) with --dry-run=client without a server:

@@ -1,6 +1,6 @@
 package snapshot
 
-import "github.com/ownership-check/ownership-check/internal/testcluster"
+import "github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 
 // For the command's end-to-end tests in package snapshot_test, which cannot
 // live in package snapshot: they import the cli, which imports snapshot.

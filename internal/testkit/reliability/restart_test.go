@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ownership-check/ownership-check/internal/faultproxy"
+	"github.com/ownership-check/ownership-check/internal/testkit/faultproxy"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 

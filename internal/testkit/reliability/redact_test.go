@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/model"
-	"github.com/ownership-check/ownership-check/internal/testcluster"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
 func webDeployment(ns, password, logLevel string) map[string]any {

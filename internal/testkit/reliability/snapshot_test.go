@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/testcluster"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
 func gitIn(t *testing.T, dir string, args ...string) string {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/model"
-	"github.com/ownership-check/ownership-check/internal/testcluster"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
 // writeTree writes files (path → content) under a new git repository and

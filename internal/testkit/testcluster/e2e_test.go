@@ -18,7 +18,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
-	"github.com/ownership-check/ownership-check/internal/testcluster"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
 var replicasPath = fieldpath.MakePathOrDie("spec", "replicas")

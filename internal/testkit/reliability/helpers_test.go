@@ -24,7 +24,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/cli"
 	"github.com/ownership-check/ownership-check/internal/report"
-	"github.com/ownership-check/ownership-check/internal/testcluster"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
 const deployer = "deployer"

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ownership-check/ownership-check/internal/faultproxy"
+	"github.com/ownership-check/ownership-check/internal/testkit/faultproxy"
 	"github.com/ownership-check/ownership-check/internal/model"
-	"github.com/ownership-check/ownership-check/internal/testcluster"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
 // faultFixture is a namespace holding four ConfigMaps the deployer applied,

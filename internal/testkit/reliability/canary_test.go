@@ -20,7 +20,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/github/githubtest"
 	"github.com/ownership-check/ownership-check/internal/model"
-	"github.com/ownership-check/ownership-check/internal/testcluster"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
 func newCanary(t *testing.T, what string) string {

@@ -1,0 +1,112 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/snapshot"
+)
+
+// InputError is an input the pipeline cannot run with: which input, in the
+// pipeline's own name for it (the CLI's flag and the action's input carry
+// the same name), and what is wrong. The pipeline does not know whether a
+// flag or an action input gave it; Word lets each caller say.
+type InputError struct {
+	Input   string // "field-manager", "environment", "fail-on", ...
+	Problem string
+}
+
+func (e *InputError) Error() string { return e.Input + ": " + e.Problem }
+
+// inputError makes an InputError; Problem is the formatted text.
+func inputError(input, format string, args ...any) error {
+	return &InputError{Input: input, Problem: fmt.Sprintf(format, args...)}
+}
+
+// Word rewrites the input errors within err's text as name(input) says:
+// "--"+input on the command line, "input "+input in the action. Other text
+// is kept.
+func Word(err error, name func(input string) string) string {
+	msg := err.Error()
+	for _, ie := range inputErrors(err) {
+		msg = strings.Replace(msg, ie.Error(), name(ie.Input)+": "+ie.Problem, 1)
+	}
+	return msg
+}
+
+// inputErrors finds every InputError in err's tree, wrapped or joined.
+func inputErrors(err error) []*InputError {
+	if ie, ok := err.(*InputError); ok {
+		return []*InputError{ie}
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		if next := u.Unwrap(); next != nil {
+			return inputErrors(next)
+		}
+	case interface{ Unwrap() []error }:
+		var all []*InputError
+		for _, e := range u.Unwrap() {
+			all = append(all, inputErrors(e)...)
+		}
+		return all
+	}
+	return nil
+}
+
+// requireTarget checks the inputs every command of the pipeline needs:
+// the deploy's field manager and an environment name that can name files
+// on the snapshot branch ("" is "default").
+func (t *Target) requireTarget() error {
+	if t.FieldManager == "" {
+		return inputError("field-manager", "required: the manager name your deploy applies with (kubectl apply --server-side --field-manager=NAME)")
+	}
+	if t.Environment == "" {
+		t.Environment = "default"
+	}
+	if err := snapshot.ValidateEnvironment(t.Environment); err != nil {
+		return &InputError{Input: "environment", Problem: err.Error()}
+	}
+	return nil
+}
+
+// rendered is what the pipeline's commands against a cluster start from:
+// the repository config, a client of the target's cluster and the render of
+// the paths, namespaced and scoped by that cluster.
+type rendered struct {
+	cfg    *config.Config
+	client *kube.Client
+	objs   []model.Object
+}
+
+// renderForCluster is the one way snapshot and migrate start: inputs
+// checked, config read, cluster connected (and reached within
+// checkDeadline when reach is set), paths rendered.
+func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirst bool) (*rendered, error) {
+	if err := t.requireTarget(); err != nil {
+		return nil, err
+	}
+	cfg, _, err := t.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	client, err := t.cluster()
+	if err != nil {
+		return nil, err
+	}
+	if reachFirst {
+		if err := reach(ctx, client, checkDeadline); err != nil {
+			return nil, err
+		}
+	}
+	objs, err := render.Render(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg})
+	if err != nil {
+		return nil, err
+	}
+	return &rendered{cfg: cfg, client: client, objs: objs}, nil
+}
