@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ownership-check/ownership-check/internal/testkit/faultproxy"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/testkit/faultproxy"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
