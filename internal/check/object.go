@@ -2,10 +2,12 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/remedy"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -66,6 +68,9 @@ func (in analysis) object(res predict.Result) report.Object {
 			Message:  in.public("could not be checked: "+err.Error(), res),
 		}}
 		return ro
+	}
+	for _, a := range result.Adopted {
+		ro.Notes = append(slices.Clip(ro.Notes), remedy.AdoptionNote(a, remedy.Context{FieldManager: in.FieldManager, Paths: in.RenderPaths}))
 	}
 	findings := result.Findings
 	if res.Blocked != "" {

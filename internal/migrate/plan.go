@@ -6,7 +6,6 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/model"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -81,7 +80,7 @@ type Item struct {
 func (p *ObjectPlan) Empty() bool { return len(p.Upgrades) == 0 && len(p.Items) == 0 }
 
 // lastApplied is the annotation client-side `kubectl apply` keeps.
-var lastApplied = fieldpath.MakePathOrDie("metadata", "annotations", corev1.LastAppliedConfigAnnotation)
+var lastApplied = model.LastAppliedPath
 
 // PlanObject plans the migration of one live object; desired is the
 // rendered object, which tells what the next deploy will remove.

@@ -26,6 +26,11 @@ const HiddenValue = "(hidden)"
 // object, values included.
 const LastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
 
+// LastAppliedPath is the annotation's field path, built by parts: the
+// annotation's dots are not separators. Its owner is client-side apply's
+// manager.
+var LastAppliedPath = fieldpath.MakePathOrDie("metadata", "annotations", LastAppliedAnnotation)
+
 // valueFields are the top-level fields where a Secret keeps its values.
 var valueFields = []string{"data", "stringData"}
 

@@ -67,6 +67,9 @@ type Result struct {
 	Baseline string `json:"baseline"`
 	// Findings are sorted by category (report order) and path.
 	Findings []model.Finding `json:"findings"`
+	// Adopted are the managers whose fields the deploy comes to share on
+	// the live baseline (rows 4 and 5 against live), sorted by manager.
+	Adopted []model.Adoption `json:"adopted,omitempty"`
 }
 
 // Analyze classifies every path of one object (ownership-model.md) and
@@ -78,7 +81,8 @@ func Analyze(in Input) (Result, error) {
 	if err != nil {
 		return Result{Baseline: a.baseline}, err
 	}
-	return Result{Baseline: a.baseline, Findings: a.findings()}, nil
+	findings := a.findings()
+	return Result{Baseline: a.baseline, Findings: findings, Adopted: a.adoptions()}, nil
 }
 
 // Explain gives the transition of one path, including paths Analyze does not
@@ -128,6 +132,9 @@ type analysis struct {
 
 	// notes are object-level findings found while preparing.
 	notes []model.Finding
+	// adopted counts, per manager, the fields the deploy comes to share
+	// with it (adopt).
+	adopted map[model.Manager]int
 }
 
 func prepare(in Input) (*analysis, error) {

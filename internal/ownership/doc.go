@@ -60,8 +60,13 @@
 // prevOwned is M's set in live, configChanged compares desired with live,
 // and externalChanged is true when another manager owns the path in live
 // with a value other than desired's: the autoscaler's replica count or a
-// hand edit that the deploy is about to overwrite. A snapshot with only one
-// of applied/deployed is reported as an anomaly and compared against live.
+// hand edit that the deploy is about to overwrite. Rows 4 and 5 cannot
+// happen against live: a field the deploy sends with the value another
+// manager wrote is shared, not taken (Server-Side Apply makes M a
+// co-owner), so it is no finding but an adoption (Result.Adopted), which
+// the report turns into the environment's one note about the previous
+// tool. A snapshot with only one of applied/deployed is reported as an
+// anomaly and compared against live.
 //
 // # Schemas and versions
 //

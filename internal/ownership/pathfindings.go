@@ -43,6 +43,13 @@ func (a *analysis) paths() []fieldpath.Path {
 // pathFindings reports p's row, and for a release what happens to the value.
 func (a *analysis) pathFindings(p fieldpath.Path) []model.Finding {
 	t := a.transition(p)
+	if a.baseline == BaselineLive && !t.PrevOwned && t.NowOwned && !t.ConfigChanged {
+		// Rows 4 and 5 are impossible only against a snapshot. Against
+		// live they are the deploy applying the value another manager
+		// wrote: it becomes a co-owner (ownership-model.md, "no snapshot").
+		a.adopt(p)
+		return nil
+	}
 	cat, report := Classify(t)
 	if !report {
 		return nil

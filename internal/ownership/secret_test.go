@@ -9,7 +9,6 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/secrets"
 )
@@ -20,8 +19,7 @@ const (
 	passwordPath = ".data.password"
 )
 
-// lastAppliedPath is built by parts: the annotation's dots are not separators.
-var lastAppliedPath = fieldpath.MakePathOrDie("metadata", "annotations", model.LastAppliedAnnotation)
+var lastAppliedPath = model.LastAppliedPath
 
 // The check hands this package Secrets redacted by the same hasher that
 // wrote the snapshot; findings must carry neither values nor hashes.

@@ -8,10 +8,10 @@ import (
 // maxNamedObjects bounds how many objects a note lists by name.
 const maxNamedObjects = 3
 
-// allNotes is the report's own notes, then each distinct object note once,
+// AllNotes is the report's own notes, then each distinct object note once,
 // naming the objects it is about: notes are written per kind, and a render
 // may hold hundreds of objects of one kind.
-func (r *Report) allNotes() []string {
+func (r *Report) AllNotes() []string {
 	out := append([]string(nil), r.Notes...)
 	var order []string
 	objects := map[string][]string{}

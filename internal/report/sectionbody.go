@@ -120,7 +120,7 @@ func (s *Section) layout() *layout {
 func (s *Section) caveats() []string {
 	r := s.report
 	var cs []string
-	for _, n := range r.allNotes() {
+	for _, n := range r.AllNotes() {
 		if !slices.Contains(cs, n) {
 			cs = append(cs, n)
 		}

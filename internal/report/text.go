@@ -58,7 +58,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	fmt.Fprintf(bw, "%s %s: environment %s, field manager %s, %s engine\n",
 		nonEmpty(r.Tool.Name, "ownership-check"), r.Tool.Version, r.Environment, r.FieldManager, r.Engine)
 	fmt.Fprintln(bw, p.paint(snapshotLine(r.Snapshot), ansiDim))
-	for _, n := range r.allNotes() {
+	for _, n := range r.AllNotes() {
 		fmt.Fprintf(bw, "%s %s\n", p.level(model.LevelNote), n)
 	}
 	fmt.Fprintln(bw)

@@ -60,7 +60,7 @@ func TestModuleRootSkipsOtherModules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(root, "internal", "testcluster")); err != nil {
+	if _, err := os.Stat(filepath.Join(root, "internal", "testkit", "testcluster")); err != nil {
 		t.Errorf("ModuleRoot() = %s, not this module: %v", root, err)
 	}
 	if _, ok := findModuleRoot(filepath.Join(root, "tools", "kube")); !ok {
