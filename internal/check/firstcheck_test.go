@@ -223,3 +223,54 @@ func dumpIf(rep *report.Report) string {
 	}
 	return dump(rep)
 }
+
+// TestFirstCheckOnPublicManifests: the volume snapshot controller, its
+// CRDs and metrics-server, deployed with client-side `kubectl apply` as
+// their READMEs say, then checked for the first time. The server defaults
+// fields inside atomic values (a fieldRef's apiVersion) that the manifests
+// leave out: compared with live as the server will store them, nothing
+// differs, so the check passes with the adoption note; the pull request's
+// changes are taking-conflicts naming kubectl-client-side-apply.
+func TestFirstCheckOnPublicManifests(t *testing.T) {
+	s := newScenario(t, "kubectl-diff-public")
+	kubectl := testcluster.Tool(t, "kubectl")
+	runKubectl(t, kubectl, s.kubeconfig, "apply", "-f", s.path("crd"))
+	waitForSchema(t, s, schema.GroupVersionKind{Group: "snapshot.storage.k8s.io", Version: "v1", Kind: "VolumeSnapshotClass"})
+	runKubectl(t, kubectl, s.kubeconfig, "apply", "-f", s.path("deployed"))
+	t.Cleanup(func() {
+		// Leave the shared API server as other tests of the fixture expect.
+		_ = exec.Command(kubectl, "--kubeconfig", s.kubeconfig, "delete", "--wait", "-f", s.path("deployed")).Run()
+		_ = exec.Command(kubectl, "--kubeconfig", s.kubeconfig, "delete", "--wait", "-f", s.path("crd")).Run()
+	})
+
+	code, rep, stderr := s.check("deployed")
+	if code != 0 || rep == nil {
+		t.Fatalf("first check, nothing changed: exit %d, want 0; stderr: %s\n%s", code, stderr, dumpIf(rep))
+	}
+	noAnomaly(t, rep)
+	for _, o := range rep.Objects {
+		if len(o.Findings) != 0 {
+			t.Errorf("%s/%s: findings %+v, want none", o.Kind, o.Name, o.Findings)
+		}
+	}
+	adoptionNote(t, rep, "first deploy over client-side `kubectl apply` (manager kubectl-client-side-apply)")
+
+	code, rep, stderr = s.check("pr")
+	if code != 1 || rep == nil {
+		t.Fatalf("first check of the pull request: exit %d, want 1; stderr: %s", code, stderr)
+	}
+	noAnomaly(t, rep)
+	for _, o := range rep.Objects {
+		for _, f := range o.Findings {
+			if f.Category != model.TakingConflict || !hasManager(f.Managers, "kubectl-client-side-apply", "Update", "") {
+				t.Errorf("%s/%s: %s %s by %+v, want only taking-conflicts with kubectl-client-side-apply", o.Kind, o.Name, f.Category, f.Path, f.Managers)
+			}
+			if strings.HasSuffix(f.Path, ".fieldRef") {
+				t.Errorf("%s/%s: %s: a server-defaulted atomic value reported as changed", o.Kind, o.Name, f.Path)
+			}
+		}
+	}
+	if n := rep.Summary.Count(model.TakingConflict); n == 0 {
+		t.Errorf("no taking-conflict for the pull request's changes:\n%s", dump(rep))
+	}
+}

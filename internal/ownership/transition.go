@@ -11,6 +11,14 @@ func (a *analysis) transition(p fieldpath.Path) model.Transition {
 	now := a.sends(p) || Covers(a.predictedM, p)
 
 	dv, dok := valueAt(a.desired, p)
+	if a.baseline == BaselineLive && dok {
+		// Against live, compare like with like: the server's form of what
+		// the deploy sends (the prediction: defaults filled in, as in an
+		// atomic fieldRef's apiVersion) with the server's form of live.
+		if pv, ok := valueAt(a.predict, p); ok {
+			dv = pv
+		}
+	}
 	ev, eok := a.earlierAt(p)
 	config := differ(dv, dok, ev, eok)
 
