@@ -34,14 +34,18 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	causes, err := ParseFailOnCause(o.FailOnCause)
+	if err != nil {
+		return nil, err
+	}
 	if o.Record && o.Offline {
 		return nil, inputError("record", "needs the cluster engine: offline, changes made since the last deploy cannot be seen, so the findings are no record of what the deploy fights")
 	}
 	var rep *report.Report
 	if o.Offline {
-		rep, err = buildOffline(ctx, o, policy)
+		rep, err = buildOffline(ctx, o, policy, causes)
 	} else {
-		rep, err = buildCluster(ctx, o, policy)
+		rep, err = buildCluster(ctx, o, policy, causes)
 	}
 	if err == nil && o.Record {
 		err = recordDeploy(ctx, o, rep)
@@ -54,7 +58,7 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 
 // buildCluster is the cluster engine: a force dry-run Server-Side Apply of
 // every object under the deploy's field manager.
-func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Report, error) {
+func buildCluster(ctx context.Context, o Options, policy FailPolicy, causes CausePolicy) (*report.Report, error) {
 	cfg, configNote, err := o.loadConfig()
 	if err != nil {
 		return nil, err
@@ -75,7 +79,9 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	if err := reach(ctx, client, engineOpts.Deadline); err != nil {
 		return nil, err
 	}
-	objs, err := render.Render(ctx, o.Paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg})
+	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg}
+	baseRead := renderBaseAsync(ctx, o.Base, o.Paths, renderOpts)
+	objs, err := render.Render(ctx, o.Paths, renderOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -106,6 +112,7 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 		found := <-fightsRead
 		set := controllers.NewSet(sources(renderedObjects(objs)), found.objs)
 		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.notes)
+		in = in.withBase(<-baseRead, causes, objs)
 		in.Types = types
 		in.ReadAs = engine.ReadAllAs(ctx, objs, func(obj model.Object) string {
 			if snap == nil || snap.Objects[obj.ID] == nil {

@@ -29,8 +29,15 @@ type analysis struct {
 	Snapshot *snapshot.Snapshot
 	// Hasher redacts Secrets the way the snapshot did, so hashed values compare.
 	Hasher secrets.Hasher
-	// Fails tells whether a finding's category fails the check.
-	Fails func(model.Category) bool
+	// Fails tells whether a finding's category fails the check;
+	// FailsCause whether findings of a cause may fail it.
+	Fails      func(model.Category) bool
+	FailsCause func(model.Cause) bool
+	// Base is the pull request's base rendered, for causes; nil without
+	// --base (causes unknown).
+	Base *baseRender
+	// Unchanged says the head renders exactly what the base renders.
+	Unchanged bool
 	// Ignored tells whether the repository config's ignore rules cover a
 	// path of an object; it only words release messages. May be nil.
 	Ignored func(id model.ID, p fieldpath.Path) bool
@@ -109,13 +116,16 @@ func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool)
 	return rep
 }
 
+// fails tells whether the report fails the check: a finding the policy
+// fails, of a cause the policy fails; an object that could not be checked
+// fails whatever its cause (the check is incomplete).
 func (in analysis) fails(rep *report.Report) bool {
 	if in.Fails == nil {
 		return false
 	}
 	for _, o := range rep.Objects {
 		for _, f := range o.Findings {
-			if in.Fails(f.Category) {
+			if in.Fails(f.Category) && (unchecked(f) || in.FailsCause == nil || in.FailsCause(f.Cause)) {
 				return true
 			}
 		}

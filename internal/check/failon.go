@@ -87,3 +87,39 @@ func failOnWords() []string {
 	sort.Strings(words)
 	return words
 }
+
+// DefaultFailOnCause fails the pull request for its own findings only
+// (unknown included: without a base, fail closed).
+const DefaultFailOnCause = "pull-request"
+
+// CausePolicy is the set of causes whose findings --fail-on fails.
+type CausePolicy map[model.Cause]bool
+
+// ParseFailOnCause reads --fail-on-cause: a comma list of pull-request,
+// undeployed and cluster, or all. pull-request includes unknown.
+func ParseFailOnCause(s string) (CausePolicy, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		s = DefaultFailOnCause
+	}
+	p := CausePolicy{}
+	for _, word := range strings.Split(s, ",") {
+		switch c := model.Cause(strings.TrimSpace(word)); c {
+		case "all":
+			for _, c := range model.Causes {
+				p[c] = true
+			}
+		case model.CausePullRequest:
+			p[c], p[model.CauseUnknown] = true, true
+		case model.CauseUndeployed, model.CauseCluster:
+			p[c] = true
+		case "":
+		default:
+			return nil, inputError("fail-on-cause", "unknown cause %q (use a comma list of pull-request, undeployed, cluster, or all)", word)
+		}
+	}
+	if len(p) == 0 {
+		return nil, inputError("fail-on-cause", "empty; use pull-request, undeployed, cluster or all")
+	}
+	return p, nil
+}

@@ -24,8 +24,15 @@ import (
 // analysis could not read: it was not checked, so it fails like a refusal.
 const ReasonCheckFailed = "CheckFailed"
 
-// object analyses one rendered object with what the engine said about it.
+// object analyses one rendered object with what the engine said about it,
+// and gives each finding its cause.
 func (in analysis) object(res predict.Result) report.Object {
+	ro := in.analyse(res)
+	in.setCauses(&ro, in.statesOf(res.Object.ID, res.Object.Object))
+	return ro
+}
+
+func (in analysis) analyse(res predict.Result) report.Object {
 	ro := reportObject(res.Object.Object, res.Object.Source, res.Object.Line)
 	ro.Notes = res.Object.Notes
 	ro.Baseline = ownership.BaselineLive
@@ -196,6 +203,7 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 			ro.Findings = append(ro.Findings, model.Finding{Category: model.Delete,
 				Message: "gone from the render: a pruning deploy deletes it (the last deploy applied it)"})
 		}
+		in.setCauses(&ro, in.statesOf(id, nil))
 		out = append(out, ro)
 	}
 	return out

@@ -18,7 +18,7 @@ import (
 
 // buildOffline is check --offline: the snapshot's deployed objects stand
 // in for the cluster, and a local Server-Side Apply for its dry-run.
-func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Report, error) {
+func buildOffline(ctx context.Context, o Options, policy FailPolicy, causes CausePolicy) (*report.Report, error) {
 	cfg, configNote, err := o.loadConfig()
 	if err != nil {
 		return nil, err
@@ -36,9 +36,9 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	if err != nil {
 		return nil, err
 	}
-	objs, err := render.Render(ctx, o.Paths, render.Options{
-		Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg,
-	})
+	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg}
+	baseRead := renderBaseAsync(ctx, o.Base, o.Paths, renderOpts)
+	objs, err := render.Render(ctx, o.Paths, renderOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +65,7 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy) (*report.Re
 	set := controllers.NewSet(sources(renderedObjects(objs)), snapshotSources(snap))
 	return run(ctx, engine, objs, func() (analysis, error) {
 		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil)
+		in = in.withBase(<-baseRead, causes, objs)
 		in.Types = types
 		in.NotChecked, in.Skipped = offlineNotChecked, skipped
 		return in, nil

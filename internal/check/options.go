@@ -54,6 +54,12 @@ type Options struct {
 	FailOn string
 	// Progress receives a line when the prediction starts; nil for none.
 	Progress io.Writer
+	// Base is the git revision of the pull request's base: the same paths
+	// and config rendered there give every finding its cause; "" gives
+	// cause unknown. FailOnCause is the comma list of causes whose
+	// findings FailOn fails ("" is DefaultFailOnCause).
+	Base        string
+	FailOnCause string
 	// Record appends the check's findings (never values) to the
 	// environment's history on the snapshot branch: the deploy pipeline's
 	// check right before it applies. SourceCommit is the commit the deploy

@@ -85,6 +85,9 @@ func runAction(ctx context.Context, version string, stdout, stderr io.Writer) er
 			inErr = errors.Join(inErr, err)
 		}
 	}
+	if _, err := check.ParseFailOnCause(in.FailOnCause); err != nil {
+		inErr = errors.Join(inErr, err)
+	}
 	if inErr != nil {
 		return run.checkFailed(ctx, inErr)
 	}
@@ -128,6 +131,7 @@ func (run *actionRun) checkOptions(ctx context.Context) (*checkOptions, func(), 
 			Concurrency:    16,
 		},
 		FailOn:      in.FailOn,
+		FailOnCause: in.FailOnCause,
 		Record:      in.Record,
 		ToolVersion: run.version,
 	}
@@ -147,10 +151,15 @@ func (run *actionRun) checkOptions(ctx context.Context) (*checkOptions, func(), 
 			return nil, cleanup, err
 		}
 	}
+	base, what, baseErr := run.trustedBase()
+	if baseErr == nil && what != "" {
+		// Causes judge the pull request (or merge group) against the
+		// commit it goes onto.
+		o.Base = base
+	}
 	if in.ConfigRef == "base" {
-		base, what, err := run.trustedBase()
-		if err != nil {
-			return nil, cleanup, fmt.Errorf("config-ref: base: %w", err)
+		if baseErr != nil {
+			return nil, cleanup, fmt.Errorf("config-ref: base: %w", baseErr)
 		}
 		if what != "" {
 			if o.BaseConfig, err = run.baseConfig(ctx, base, what); err != nil {

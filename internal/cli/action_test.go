@@ -300,7 +300,7 @@ func TestActionYAML(t *testing.T) {
 		}
 	}
 	spec := []string{"mode", "paths", "field-manager", "environment", "kubeconfig", "snapshot-repo", "snapshot-branch",
-		"config", "config-ref", "fail-on", "offline", "comment", "github-token", "record", "version"}
+		"config", "config-ref", "fail-on", "fail-on-cause", "offline", "comment", "github-token", "record", "version"}
 	sort.Strings(declared)
 	sort.Strings(spec)
 	if strings.Join(declared, ",") != strings.Join(spec, ",") {

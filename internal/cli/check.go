@@ -62,7 +62,7 @@ func checkCommand(ctx context.Context, o *checkOptions, paths []string, stdout, 
 // that fail the check show in Report.Failed.
 func runCheck(ctx context.Context, o *checkOptions, paths []string, progress io.Writer) (*report.Report, error) {
 	opts := check.Options{Target: o.target(o.ToolVersion), Paths: paths, Offline: o.Offline, FailOn: o.FailOn,
-		Record: o.Record, SourceCommit: o.SourceCommit}
+		Base: o.Base, FailOnCause: o.FailOnCause, Record: o.Record, SourceCommit: o.SourceCommit}
 	// Progress lines are for a person watching a terminal.
 	if progress != nil && isTerminal(progress) {
 		opts.Progress = progress

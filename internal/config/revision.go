@@ -35,12 +35,8 @@ func ReadAtCommit(ctx context.Context, dir, commit, file string) (data []byte, f
 	if err != nil {
 		return nil, false, err
 	}
-	if _, err := git(ctx, dir, "cat-file", "-e", commit+"^{commit}"); err != nil {
-		fctx, cancel := context.WithTimeout(ctx, fetchTimeout)
-		defer cancel()
-		if _, ferr := git(fctx, dir, "fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--depth=1", "origin", commit); ferr != nil {
-			return nil, false, fmt.Errorf("commit %s is not in the checkout and fetching it failed: %w", commit, ferr)
-		}
+	if err := EnsureCommit(ctx, dir, commit); err != nil {
+		return nil, false, err
 	}
 	spec := commit + ":" + rel
 	kind, err := git(ctx, dir, "cat-file", "-t", spec)
@@ -64,6 +60,27 @@ func ReadAtCommit(ctx context.Context, dir, commit, file string) (data []byte, f
 	}
 	return data, true, nil
 }
+
+// EnsureCommit makes commit readable in the git repository that holds
+// dir: present already, or fetched alone from origin (a depth-1 checkout of
+// a pull request's merge commit lacks its base).
+func EnsureCommit(ctx context.Context, dir, commit string) error {
+	if _, err := git(ctx, dir, "cat-file", "-e", commit+"^{commit}"); err == nil {
+		return nil
+	}
+	if !commitID.MatchString(commit) {
+		return fmt.Errorf("revision %q is not in the repository (a full commit id is fetched from origin when missing)", commit)
+	}
+	fctx, cancel := context.WithTimeout(ctx, fetchTimeout)
+	defer cancel()
+	if _, ferr := git(fctx, dir, "fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--depth=1", "origin", commit); ferr != nil {
+		return fmt.Errorf("commit %s is not in the checkout and fetching it failed: %w", commit, ferr)
+	}
+	return nil
+}
+
+// Git runs git in dir and returns its stdout; errors keep git's words.
+func Git(ctx context.Context, dir string, args ...string) ([]byte, error) { return git(ctx, dir, args...) }
 
 // RepoPath gives file (relative to dir, or absolute) relative to the root
 // of the git repository that holds dir, with forward slashes: the path

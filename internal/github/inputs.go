@@ -29,6 +29,7 @@ type Inputs struct {
 	// base commit (a pull request cannot loosen its own check), or "head".
 	ConfigRef   string
 	FailOn      string // empty: the command line's default
+	FailOnCause string // empty: the command line's default
 	Offline     string // auto, true or false
 	Record      bool   // check --record
 	Comment     string // update, new or off
@@ -55,6 +56,7 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 		Config:         get("config", ""),
 		ConfigRef:      get("config-ref", "base"),
 		FailOn:         get("fail-on", ""),
+		FailOnCause:    get("fail-on-cause", ""),
 		Offline:        get("offline", "auto"),
 		Comment:        get("comment", "update"),
 		GitHubToken:    get("github-token", ""),

@@ -114,6 +114,9 @@ type Finding struct {
 	History *History `json:"history,omitempty"`
 
 	Message string `json:"message"`
+	// Cause says whose change the finding is (pull request, undeployed,
+	// cluster, unknown); every finding of a check has one.
+	Cause Cause `json:"cause,omitempty"`
 	// Remediation is a paste-ready fix: an ignore rule's YAML, a migrate
 	// command, or which value wins and how to keep the other. Free of
 	// values wherever the Secret rule hides them.

@@ -17,13 +17,16 @@ type boundary struct {
 	roots   []string // resolved, absolute
 }
 
-func newBoundary(cwd string, paths []string) (*boundary, error) {
+func newBoundary(cwd, root string, paths []string) (*boundary, error) {
 	realCwd, err := filepath.EvalSymlinks(cwd)
 	if err != nil {
 		return nil, err
 	}
 	b := &boundary{cwd: cwd, realCwd: realCwd}
-	top, err := filepath.EvalSymlinks(repositoryRoot(cwd))
+	if root == "" {
+		root = repositoryRoot(cwd)
+	}
+	top, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return nil, err
 	}

@@ -65,7 +65,7 @@ func TestKustomizeMatchesKubectl(t *testing.T) {
 func buildRaw(t testing.TB, dir string, opts config.KustomizeOptions) []rawObject {
 	t.Helper()
 	cwd, _ := os.Getwd()
-	b, err := newBoundary(cwd, []string{dir})
+	b, err := newBoundary(cwd, "", []string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,10 @@ type Options struct {
 	// Config holds the ignore rules and the kustomize features enabled;
 	// nil is the secure default.
 	Config *config.Config
+	// Root, when set, is the repository the paths are in, in place of the
+	// one holding the working directory: a base revision's tree read out
+	// of git into a temporary directory.
+	Root string
 }
 
 // maxReported bounds how many object errors one Render reports at once.
@@ -65,7 +69,7 @@ func Render(ctx context.Context, paths []string, opts Options) ([]model.Object, 
 			return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
 		}
 	}
-	b, err := newBoundary(cwd, paths)
+	b, err := newBoundary(cwd, opts.Root, paths)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 func buildSourced(t *testing.T, dir string) (map[string]string, int32) {
 	t.Helper()
 	cwd, _ := os.Getwd()
-	b, err := newBoundary(cwd, []string{dir})
+	b, err := newBoundary(cwd, "", []string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,283 @@
+package check
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/gitexec"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render"
+)
+
+// baseRender is what the pull request's base desires: the same paths,
+// rendered with the same config and rules at the base revision.
+type baseRender struct {
+	// Commit is the base revision's commit id.
+	Commit  string
+	objects map[model.ID]model.Object
+	// Err is why the base could not be rendered; causes are unknown then.
+	Err error
+}
+
+// object is the base's object id, and whether the base renders it.
+func (b *baseRender) object(id model.ID) (model.Object, bool) {
+	o, ok := b.objects[id]
+	return o, ok
+}
+
+// renderBase renders paths as revision rev has them. The tree is read
+// straight from git objects (ls-tree and cat-file) into a temporary
+// directory, without a checkout, the index or the network (a missing
+// base commit of a depth-1 checkout is fetched alone, as for the config),
+// and rendered with opts: the same config, the same kustomize rules, the
+// repository's tree as the boundary. A path the base does not have renders
+// nothing.
+func renderBase(ctx context.Context, rev string, paths []string, opts render.Options) *baseRender {
+	b := &baseRender{objects: map[model.ID]model.Object{}}
+	b.Err = b.render(ctx, rev, paths, opts)
+	if b.Err != nil {
+		b.Err = fmt.Errorf("base %s: %w", rev, b.Err)
+	}
+	return b
+}
+
+func (b *baseRender) render(ctx context.Context, rev string, paths []string, opts render.Options) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	top, err := repositoryOf(ctx, paths[0])
+	if err != nil {
+		return err
+	}
+	if err := config.EnsureCommit(ctx, top, rev); err != nil {
+		return err
+	}
+	out, err := config.Git(ctx, top, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return err
+	}
+	b.Commit = strings.TrimSpace(string(out))
+	tmp, err := os.MkdirTemp("", "ownership-check-base-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := extractTree(ctx, top, b.Commit, tmp); err != nil {
+		return err
+	}
+	var basePaths []string
+	for _, p := range paths {
+		rel, err := relativeTo(top, p)
+		if err != nil {
+			return err
+		}
+		at := filepath.Join(tmp, rel)
+		if _, err := os.Lstat(at); err == nil {
+			basePaths = append(basePaths, at)
+		}
+	}
+	if len(basePaths) == 0 {
+		return nil
+	}
+	opts.Root = tmp
+	objs, err := render.Render(ctx, basePaths, opts)
+	if err != nil {
+		// Name files as the repository does, not by the temporary copy.
+		return fmt.Errorf("%s", strings.NewReplacer(tmp+string(filepath.Separator), "", tmp, ".").Replace(err.Error()))
+	}
+	for _, o := range objs {
+		b.objects[o.ID] = o
+	}
+	return nil
+}
+
+// repositoryOf is the top of the git repository holding path.
+func repositoryOf(ctx context.Context, path string) (string, error) {
+	dir := path
+	if info, err := os.Stat(path); err != nil || !info.IsDir() {
+		dir = filepath.Dir(path)
+	}
+	out, err := config.Git(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", fmt.Errorf("%s: not in a git repository, so there is no base to render: %w", path, err)
+	}
+	top := strings.TrimSpace(string(out))
+	if real, err := filepath.EvalSymlinks(top); err == nil {
+		top = real
+	}
+	return top, nil
+}
+
+// relativeTo gives path relative to the repository top, refusing one
+// outside it.
+func relativeTo(top, path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	rel, err := filepath.Rel(top, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is outside the git repository %s", path, top)
+	}
+	return rel, nil
+}
+
+// treeEntry is one line of ls-tree: a file of the commit.
+type treeEntry struct {
+	mode, sha, path string
+}
+
+// extractTree writes commit's files into dir: regular files and symlinks
+// (rendering refuses a symlink that leaves dir); submodules are left out.
+func extractTree(ctx context.Context, top, commit, dir string) error {
+	list, err := config.Git(ctx, top, "ls-tree", "-r", "-z", "--full-tree", commit)
+	if err != nil {
+		return err
+	}
+	var entries []treeEntry
+	for _, line := range bytes.Split(list, []byte{0}) {
+		if len(line) == 0 {
+			continue
+		}
+		meta, path, ok := bytes.Cut(line, []byte{'\t'})
+		f := strings.Fields(string(meta))
+		if !ok || len(f) != 3 {
+			return fmt.Errorf("git ls-tree: unexpected line %q", line)
+		}
+		if f[1] != "blob" {
+			continue
+		}
+		p := filepath.FromSlash(string(path))
+		if filepath.IsAbs(p) || p == ".." || strings.HasPrefix(p, ".."+string(filepath.Separator)) || strings.Contains(p, string(filepath.Separator)+".."+string(filepath.Separator)) {
+			return fmt.Errorf("git ls-tree: path %q leaves the tree", path)
+		}
+		entries = append(entries, treeEntry{mode: f[0], sha: f[2], path: p})
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	cmd := gitexec.Command(ctx, gitexec.Where{Dir: top}, "cat-file", "--batch")
+	var stdin bytes.Buffer
+	for _, e := range entries {
+		stdin.WriteString(e.sha + "\n")
+	}
+	cmd.Stdin = &stdin
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	werr := writeBlobs(bufio.NewReaderSize(stdout, 1<<16), entries, dir)
+	if werr != nil {
+		_, _ = io.Copy(io.Discard, stdout)
+	}
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("git cat-file: %s", nonEmptyText(strings.TrimSpace(stderr.String()), err.Error()))
+	}
+	return werr
+}
+
+// writeBlobs reads cat-file --batch's answers, one per entry in order,
+// and writes each where its entry says.
+func writeBlobs(r *bufio.Reader, entries []treeEntry, dir string) error {
+	made := map[string]bool{}
+	for _, e := range entries {
+		header, err := r.ReadString('\n')
+		if err != nil {
+			return fmt.Errorf("git cat-file: %w", err)
+		}
+		f := strings.Fields(header)
+		if len(f) != 3 || f[0] != e.sha {
+			return fmt.Errorf("git cat-file: unexpected answer %q for %s", strings.TrimSpace(header), e.path)
+		}
+		size, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil {
+			return fmt.Errorf("git cat-file: %q: %w", header, err)
+		}
+		data := make([]byte, size)
+		if _, err := io.ReadFull(r, data); err != nil {
+			return fmt.Errorf("git cat-file: %s: %w", e.path, err)
+		}
+		if _, err := r.Discard(1); err != nil { // the newline after the content
+			return fmt.Errorf("git cat-file: %w", err)
+		}
+		target := filepath.Join(dir, e.path)
+		if parent := filepath.Dir(target); !made[parent] {
+			if err := os.MkdirAll(parent, 0o755); err != nil {
+				return err
+			}
+			made[parent] = true
+		}
+		switch e.mode {
+		case "120000":
+			err = os.Symlink(string(data), target)
+		case "100755":
+			err = os.WriteFile(target, data, 0o755)
+		default:
+			err = os.WriteFile(target, data, 0o644)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func nonEmptyText(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// renderBaseAsync renders the base beside the head; the channel gives nil
+// when there is no base to render.
+func renderBaseAsync(ctx context.Context, rev string, paths []string, opts render.Options) <-chan *baseRender {
+	ch := make(chan *baseRender, 1)
+	if rev == "" {
+		ch <- nil
+		return ch
+	}
+	go func() { ch <- renderBase(ctx, rev, paths, opts) }()
+	return ch
+}
+
+// withBase sets what causes are judged by: the base render, the causes
+// that may fail the check, and whether the head renders exactly the base.
+// A base that could not be rendered leaves causes unknown, and says why.
+func (in analysis) withBase(base *baseRender, causes CausePolicy, head []model.Object) analysis {
+	in.Base = base
+	in.FailsCause = func(c model.Cause) bool { return causes[c] }
+	if base == nil {
+		return in
+	}
+	if base.Err != nil {
+		in.Notes = append(slices.Clip(in.Notes), fmt.Sprintf("%v: every finding's cause is unknown, and judged as this pull request's", base.Err))
+		return in
+	}
+	in.Unchanged = len(head) == len(base.objects)
+	for _, o := range head {
+		b, ok := base.object(o.ID)
+		if !in.Unchanged || !ok || !model.EqualValues(o.Object.Object, b.Object.Object) {
+			in.Unchanged = false
+			break
+		}
+	}
+	return in
+}

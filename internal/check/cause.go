@@ -1,0 +1,136 @@
+package check
+
+import (
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/report"
+)
+
+// states are one object's three desired states, in the form the snapshot
+// keeps them (a Secret's values hashed): the pull request's head, its
+// base, and what the last deploy applied.
+type states struct {
+	head, base map[string]any
+	baseKnown  bool
+	// applied is nil when nothing records the last deploy (no snapshot of
+	// the environment); else the snapshot's applied config, or nil content
+	// when the last deploy did not apply the object.
+	applied       *map[string]any
+	changedObject bool // head and base render the object differently
+}
+
+// statesOf gathers an object's states; head is the rendered object, nil
+// when the head does not render it.
+func (in analysis) statesOf(id model.ID, head *unstructured.Unstructured) states {
+	var s states
+	if head != nil {
+		s.head = in.redact(head).Object
+	}
+	if in.Base != nil && in.Base.Err == nil {
+		s.baseKnown = true
+		if o, ok := in.Base.object(id); ok && o.Object != nil {
+			s.base = in.redact(o.Object).Object
+		}
+	}
+	if in.Snapshot != nil {
+		var applied map[string]any
+		if e := in.entry(id); e != nil && e.Applied != nil {
+			applied = e.Applied.Object
+		}
+		s.applied = &applied
+	}
+	s.changedObject = !presence(s.head).Same(presence(s.base))
+	return s
+}
+
+func presence(obj map[string]any) model.Presence {
+	return model.Presence{Value: obj, OK: obj != nil}
+}
+
+// setCauses gives every finding of the object its cause.
+func (in analysis) setCauses(ro *report.Object, s states) {
+	for i := range ro.Findings {
+		ro.Findings[i].Cause = s.causeOf(ro.Findings[i])
+	}
+}
+
+// causeOf decides one finding's cause (ownership-model.md, "Whose change
+// is it"): per path, or for the whole object when the finding has no path.
+// A refusal is the pull request's when it changes the object at all: the
+// server judges the object, not a field.
+func (s states) causeOf(f model.Finding) model.Cause {
+	if !s.baseKnown {
+		return model.CauseUnknown
+	}
+	if refusal(f.Category) {
+		if s.changedObject {
+			return model.CausePullRequest
+		}
+		return model.CauseCluster
+	}
+	if f.Path == "" || f.Path == model.WholeObject {
+		return model.CauseAt(presenceOnly(s.head), presenceOnly(s.base), true, appliedPresence(s.applied, nil))
+	}
+	p, err := config.ParsePath(f.Path)
+	if err != nil {
+		// A path this version cannot read: judge the object.
+		return model.CauseAt(presence(s.head), presence(s.base), true, appliedPresence(s.applied, nil))
+	}
+	at := func(obj map[string]any) model.Presence {
+		if obj == nil {
+			return model.Presence{}
+		}
+		v, ok := p.Lookup(obj)
+		return model.Presence{Value: v, OK: ok}
+	}
+	return model.CauseAt(at(s.head), at(s.base), true, appliedPresence(s.applied, at))
+}
+
+// presenceOnly is whether the object exists, its content aside.
+func presenceOnly(obj map[string]any) model.Presence {
+	return model.Presence{Value: true, OK: obj != nil}
+}
+
+func appliedPresence(applied *map[string]any, at func(map[string]any) model.Presence) *model.Presence {
+	if applied == nil {
+		return nil
+	}
+	p := presenceOnly(*applied)
+	if at != nil {
+		p = at(*applied)
+	}
+	return &p
+}
+
+// refusal tells whether the category is the API server refusing the
+// object (a dry-run error, an immutable field).
+func refusal(c model.Category) bool {
+	return c == model.DryRunError || c == model.RecreateRequired
+}
+
+// refusedReasons are the dry-run errors that are the server's judgement
+// of the object: invalid, or denied by admission. Every other error (the
+// checker forbidden by RBAC, an unknown kind, a timeout, an unreadable
+// object) means the object was not checked at all.
+var refusedReasons = map[string]bool{"Invalid": true, "BadRequest": true, "RequestEntityTooLarge": true}
+
+// unchecked tells whether a finding says the object could not be checked:
+// it fails the check whatever its cause, since the check is incomplete.
+func unchecked(f model.Finding) bool {
+	if f.Category != model.DryRunError {
+		return false
+	}
+	if refusedReasons[f.Reason] {
+		return false
+	}
+	// An admission webhook or policy denies with Forbidden too; RBAC's
+	// Forbidden says who "cannot" do what.
+	if f.Reason == "Forbidden" && strings.Contains(f.Message, "denied") && !strings.Contains(f.Message, " cannot ") {
+		return false
+	}
+	return true
+}
