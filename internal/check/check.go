@@ -105,6 +105,10 @@ func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool)
 		Objects:       objects,
 		Summary:       report.Summary{NotChecked: in.NotChecked},
 	}
+	if in.Base != nil && in.Base.Err == nil {
+		rep.Base = &report.BaseInfo{Commit: in.Base.Commit}
+		rep.Unchanged = in.Unchanged
+	}
 	rep.Objects = append(rep.Objects, in.removed(rendered)...)
 	in.relateChanges(rep.Objects)
 	if in.Engine == "offline" {

@@ -202,7 +202,7 @@ func deployOf(rep *report.Report, at time.Time, sourceCommit string) *history.De
 		}
 		ro := history.Object{ID: o.ID(), Findings: make([]history.Finding, 0, len(o.Findings))}
 		for _, f := range o.Findings {
-			r := history.Finding{Category: f.Category, Path: f.Path, Reason: f.Reason}
+			r := history.Finding{Category: f.Category, Path: f.Path, Reason: f.Reason, Cause: f.Cause}
 			r.Managers = append(r.Managers, f.Managers...)
 			for _, ow := range f.Owners {
 				r.Managers = append(r.Managers, ow.Manager)

@@ -2,6 +2,7 @@ package github
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,7 +19,9 @@ const shownPerLevel = 10
 
 // Annotate writes one ::error or ::warning per object with warnings or
 // errors, on the object's source file (and line when known). Notes are left
-// to the summary: annotations are for what needs a change.
+// to the summary: annotations are for what needs a change in this pull
+// request, so findings the environment causes (undeployed, cluster) are
+// left to the comment and summary too.
 func Annotate(a *githubactions.Action, r *report.Report) {
 	type ann struct {
 		obj    report.Object
@@ -26,6 +29,7 @@ func Annotate(a *githubactions.Action, r *report.Report) {
 	}
 	byLevel := map[model.Level][]ann{}
 	for _, o := range r.Objects {
+		o.Findings = slices.DeleteFunc(slices.Clone(o.Findings), func(f model.Finding) bool { return !f.Cause.OfPullRequest() })
 		var loud []report.Group
 		lvl := model.LevelWarning
 		for _, g := range o.Groups() {

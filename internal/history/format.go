@@ -51,6 +51,9 @@ type Finding struct {
 	Controller *model.Controller `json:"controller,omitempty"`
 	// Reason is a dry-run error's reason (Invalid, Forbidden, ...).
 	Reason string `json:"reason,omitempty"`
+	// Cause is whose change it was (pull-request, undeployed, cluster,
+	// unknown); a deploy's own check usually has no base, so unknown.
+	Cause model.Cause `json:"cause,omitempty"`
 }
 
 // fileName names a deploy's file so that names sort oldest first: the

@@ -19,12 +19,23 @@ type Report struct {
 	FieldManager  string       `json:"fieldManager"`
 	Engine        string       `json:"engine"` // "cluster" or "offline"
 	Snapshot      SnapshotInfo `json:"snapshot"`
-	Summary       Summary      `json:"summary"`
-	Failed        bool         `json:"failed"`
+	// Base is the pull request's base the causes were judged against;
+	// nil without one (causes unknown).
+	Base *BaseInfo `json:"base,omitempty"`
+	// Unchanged says the head renders exactly what the base renders: the
+	// pull request changes nothing in this environment.
+	Unchanged bool    `json:"unchanged,omitempty"`
+	Summary   Summary `json:"summary"`
+	Failed    bool    `json:"failed"`
 	// Notes are report-wide caveats, e.g. that the offline engine cannot see
 	// drift since the deploy.
 	Notes   []string `json:"notes,omitempty"`
 	Objects []Object `json:"objects"`
+}
+
+// BaseInfo names the base revision the pull request was compared with.
+type BaseInfo struct {
+	Commit string `json:"commit"`
 }
 
 // Tool names the tool and its version.
@@ -53,6 +64,10 @@ type Summary struct {
 	// Rollouts the workloads whose pods it replaces.
 	Changes  Changes
 	Rollouts int
+	// Causes counts the warnings and errors of each known cause: who must
+	// act (ownership-model.md, "Whose change is it"). Empty when no base
+	// was given.
+	Causes map[model.Cause]int
 	// NotChecked are the categories the engine could not look for (the
 	// offline engine sees no change made in the cluster since the
 	// snapshot). Their counts are unknown, never 0: JSON writes them as

@@ -72,34 +72,45 @@ func (s *Section) layout() *layout {
 		return s.lay
 	}
 	l := &layout{plan: s.report.plan()}
-	for _, o := range byLevel(s.report.Objects) {
-		var lg, ng []Group
-		for _, g := range o.Groups() {
-			if loud(g.Level) {
-				lg = append(lg, g)
-			} else {
-				ng = append(ng, g)
+	mine, theirs := split(s.report.Objects)
+	c := s.opts.Commit
+	for part, objs := range [][]Object{mine, theirs} {
+		var loudOnes []objGroups
+		for _, o := range byLevel(objs) {
+			var lg, ng []Group
+			for _, g := range o.Groups() {
+				if loud(g.Level) {
+					lg = append(lg, g)
+				} else {
+					ng = append(ng, g)
+				}
+			}
+			if len(lg) > 0 {
+				loudOnes = append(loudOnes, objGroups{o, lg})
+			}
+			if len(ng) > 0 {
+				l.notes = append(l.notes, objGroups{o, ng})
 			}
 		}
-		if len(lg) > 0 {
-			l.loud = append(l.loud, objGroups{o, lg})
+		l.loud = append(l.loud, loudOnes...)
+		es := entries(loudOnes)
+		open := len(es) <= openLimit
+		for i, e := range es {
+			heading := ""
+			if part == 1 && i == 0 {
+				// The environment's part, after the pull request's: for
+				// whoever runs it.
+				heading = "#### " + mdProse(environmentHeading(s.report.Environment, theirs)) + "\n\n"
+			}
+			if len(e.objs) == 1 {
+				l.full = append(l.full, heading+mdObjectBlock(c, e.objs[0], s.report.Environment, e.groups, open, true)+"\n")
+				l.short = append(l.short, heading+mdObjectBlock(c, e.objs[0], s.report.Environment, e.groups, open, false)+"\n")
+			} else {
+				l.full = append(l.full, heading+mdRepeatBlock(c, e, open, true)+"\n")
+				l.short = append(l.short, heading+mdRepeatBlock(c, e, open, false)+"\n")
+			}
+			l.counts = append(l.counts, len(e.objs))
 		}
-		if len(ng) > 0 {
-			l.notes = append(l.notes, objGroups{o, ng})
-		}
-	}
-	es := entries(l.loud)
-	open := len(es) <= openLimit
-	c := s.opts.Commit
-	for _, e := range es {
-		if len(e.objs) == 1 {
-			l.full = append(l.full, mdObjectBlock(c, e.objs[0], s.report.Environment, e.groups, open, true)+"\n")
-			l.short = append(l.short, mdObjectBlock(c, e.objs[0], s.report.Environment, e.groups, open, false)+"\n")
-		} else {
-			l.full = append(l.full, mdRepeatBlock(c, e, open, true)+"\n")
-			l.short = append(l.short, mdRepeatBlock(c, e, open, false)+"\n")
-		}
-		l.counts = append(l.counts, len(e.objs))
 	}
 	if len(l.notes) > 0 {
 		l.notesBlock = mdNotesBlock(c, l.notes) + "\n"
@@ -160,6 +171,9 @@ func (s *Section) render(f fold, budget int) string {
 		return b.String()
 	}
 	l := s.layout()
+	if r.Unchanged {
+		fmt.Fprintf(&b, "This pull request changes nothing in %s: its head renders exactly what its base renders.\n\n", mdText(r.Environment))
+	}
 	b.WriteString(mdLead(l.plan))
 	for _, n := range s.caveats() {
 		fmt.Fprintf(&b, "> %s\n\n", mdProse(truncate(n, 1000)))

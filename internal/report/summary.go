@@ -27,12 +27,26 @@ func (r *Report) Summarize() {
 	for _, o := range r.Objects {
 		for _, f := range o.Findings {
 			r.Summary.add(f.Category)
+			if model.LevelOf(f.Category) != model.LevelNote && f.Cause != "" && f.Cause != model.CauseUnknown {
+				if r.Summary.Causes == nil {
+					r.Summary.Causes = map[model.Cause]int{}
+				}
+				r.Summary.Causes[f.Cause]++
+			}
 		}
 		r.Summary.Changes.add(o)
 		if o.Rollout != nil && o.Rollout.Replaces {
 			r.Summary.Rollouts++
 		}
 	}
+}
+
+// Loud counts the warnings and errors of the pull request (its own, and
+// those of unknown cause) and of the environment (undeployed, cluster).
+func (s Summary) Loud() (pullRequest, environment int) {
+	lc := s.Levels()
+	environment = s.Causes[model.CauseUndeployed] + s.Causes[model.CauseCluster]
+	return lc.Errors + lc.Warnings - environment, environment
 }
 
 // Checked tells whether the engine looked for findings of category c.
@@ -54,9 +68,10 @@ func (s Summary) Cell(c model.Category) string {
 // summaryJSON is the summary's JSON beside the counts: objects first, the
 // counts in the category table's order, then these.
 type summaryJSON struct {
-	Changes    Changes          `json:"changes"`
-	Rollouts   int              `json:"rollouts"`
-	NotChecked []model.Category `json:"notChecked,omitempty"`
+	Changes    Changes             `json:"changes"`
+	Rollouts   int                 `json:"rollouts"`
+	Causes     map[model.Cause]int `json:"causes,omitempty"`
+	NotChecked []model.Category    `json:"notChecked,omitempty"`
 }
 
 // MarshalJSON writes a count for every category of the table, and the count
@@ -74,7 +89,7 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 			b.WriteString("null")
 		}
 	}
-	rest, err := json.Marshal(summaryJSON{s.Changes, s.Rollouts, s.NotChecked})
+	rest, err := json.Marshal(summaryJSON{s.Changes, s.Rollouts, s.Causes, s.NotChecked})
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +109,7 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &rest); err != nil {
 		return err
 	}
-	*s = Summary{Changes: rest.Changes, Rollouts: rest.Rollouts, NotChecked: rest.NotChecked}
+	*s = Summary{Changes: rest.Changes, Rollouts: rest.Rollouts, Causes: rest.Causes, NotChecked: rest.NotChecked}
 	for k, v := range fields {
 		var n *int
 		if err := json.Unmarshal(v, &n); err != nil || n == nil {

@@ -65,9 +65,15 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 
 	word, color, verdict := "PASS", ansiGreen, st.Verdict()
 	lc := st.Summary.Levels()
-	switch {
-	case st.Failed:
+	if st.Failed {
 		word, color = "FAIL", ansiRed
+	}
+	_, env := st.Summary.Loud()
+	switch {
+	case env > 0 || st.Unchanged:
+		// The verdict names who must act.
+		verdict = strings.TrimPrefix(strings.TrimPrefix(verdict, "fails: "), "passes: ")
+	case st.Failed:
 		if lc.String() != "" {
 			verdict = lc.String()
 		}
@@ -75,12 +81,31 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		verdict = lc.String() + " (not in --fail-on)"
 	}
 	pl := r.plan()
+	if r.Unchanged {
+		fmt.Fprintf(bw, "this pull request changes nothing in %s: its head renders exactly what its base renders\n", r.Environment)
+	}
 	writeTextLead(bw, p, pl)
 	fmt.Fprintf(bw, "%s %s\n", p.paint(word, color, ansiBold), verdict)
 
-	clean := 0
+	mine, theirs := split(r.Objects)
+	clean := writeTextObjects(bw, p, r, mine)
+	if len(theirs) > 0 {
+		fmt.Fprintf(bw, "\n%s\n", p.paint(environmentHeading(r.Environment, theirs), ansiBold))
+		writeTextObjects(bw, p, r, theirs)
+	}
+	if clean > 0 && clean < len(r.Objects) {
+		fmt.Fprintf(bw, "\n%d more %s checked without findings.\n", clean, pick(clean, "object", "objects"))
+	}
+	writeTextPlan(bw, p, pl)
+	fmt.Fprintf(bw, "\n%s\n", p.paint("counts: "+countsLine(r.Summary), ansiDim))
+	return bw.Flush()
+}
+
+// writeTextObjects writes the objects with findings, loudest first, and
+// returns how many had none.
+func writeTextObjects(bw io.Writer, p painter, r *Report, objs []Object) (clean int) {
 	var withFindings []objGroups
-	for _, obj := range byLevel(r.Objects) {
+	for _, obj := range byLevel(objs) {
 		groups := obj.Groups()
 		if len(groups) == 0 {
 			clean++
@@ -105,12 +130,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 			writeTextPersistent(bw, p, r.Environment, obj, g)
 		}
 	}
-	if clean > 0 && clean < len(r.Objects) {
-		fmt.Fprintf(bw, "\n%d more %s checked without findings.\n", clean, pick(clean, "object", "objects"))
-	}
-	writeTextPlan(bw, p, pl)
-	fmt.Fprintf(bw, "\n%s\n", p.paint("counts: "+countsLine(r.Summary), ansiDim))
-	return bw.Flush()
+	return clean
 }
 
 func writeTextGroup(w io.Writer, p painter, obj Object, g Group) {

@@ -50,24 +50,43 @@ type Status struct {
 	// Error is set when the tool could not do its job: nothing may then
 	// claim that there are no conflicts.
 	Error bool `json:"error,omitempty"`
+	// Unchanged: the pull request's head renders what its base renders.
+	Unchanged bool `json:"unchanged,omitempty"`
 }
 
 // Status of the report.
 func (r *Report) Status() Status {
-	return Status{Summary: r.Summary, Failed: r.Failed}
+	return Status{Summary: r.Summary, Failed: r.Failed, Unchanged: r.Unchanged}
 }
 
-// Verdict is the one line that says how a check came out, without markup.
+// Verdict is the one line that says how a check came out, without markup,
+// and who must act: the pull request's author for its own findings, the
+// environment's owners for the rest.
 func (st Status) Verdict() string {
 	lc := st.Summary.Levels()
+	pr, env := st.Summary.Loud()
+	owners := ""
+	if env > 0 {
+		owners = fmt.Sprintf("%d %s for the environment's owners, not caused by this pull request", env, pick(env, "finding", "findings"))
+	}
 	switch {
 	case st.Error:
 		return "the check could not run"
+	case st.Failed && env > 0:
+		return fmt.Sprintf("fails: %d %s for this pull request's author; %s", pr, pick(pr, "finding", "findings"), owners)
 	case st.Failed:
 		if s := lc.String(); s != "" {
 			return "fails: " + s
 		}
 		return "fails"
+	case st.Unchanged && env > 0:
+		return "passes: this pull request changes nothing here; " + owners
+	case st.Unchanged:
+		return "passes: this pull request changes nothing here"
+	case env > 0 && pr == 0:
+		return "passes: no finding of this pull request; " + owners
+	case env > 0:
+		return fmt.Sprintf("passes with %d %s of this pull request (not in fail-on); %s", pr, pick(pr, "finding", "findings"), owners)
 	case lc.Errors+lc.Warnings > 0:
 		return fmt.Sprintf("passes with %s (not in fail-on)", lc)
 	case st.Summary.Objects == 0:

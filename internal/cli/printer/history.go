@@ -127,6 +127,9 @@ func historyLine(id model.ID, f history.Finding) string {
 	default:
 		s = "recorded"
 	}
+	if f.Cause != "" && f.Cause != model.CauseUnknown {
+		return fmt.Sprintf("%s: %s (%s, cause %s)", where, s, f.Category, f.Cause)
+	}
 	return fmt.Sprintf("%s: %s (%s)", where, s, f.Category)
 }
 
