@@ -12,7 +12,7 @@ import (
 
 func TestWriteJSONGolden(t *testing.T) {
 	for name, r := range map[string]*report.Report{"clean": reporttest.Clean(), "mixed": reporttest.Mixed(), "offline": reporttest.Offline(),
-		"changes": reporttest.Changes()} {
+		"changes": reporttest.Changes(), "causes": reporttest.Causes()} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := report.WriteJSON(&buf, r); err != nil {

@@ -88,8 +88,25 @@ func entryPaths(groups []Group) []string {
 
 // Headline says in a few words what a report's loudest findings are, in
 // markdown: "drift on 120 objects (`.data.mode`, kubectl-edit (Update))".
-// It is what the first line of a comment names for an environment.
+// It is what the first line of a comment names for an environment. It
+// names the pull request's findings, then says how many are the
+// environment owners' (undeployed, cluster).
 func (r *Report) Headline() string {
+	mine, theirs := split(r.Objects)
+	_, env := r.Summary.Loud()
+	own := headlineOf(mine)
+	switch {
+	case env == 0:
+		return headlineOf(r.Objects)
+	case own == "" || !slices.ContainsFunc(mine, func(o Object) bool { return loud(o.Level()) }):
+		return fmt.Sprintf("none of this pull request; for the environment's owners: %s", headlineOf(theirs))
+	}
+	return fmt.Sprintf("%s; and %d %s for the environment's owners, not caused by this pull request", own, env, pick(env, "finding", "findings"))
+}
+
+// headlineOf is the headline of some objects' findings.
+func headlineOf(objs []Object) string {
+	r := &Report{Objects: objs}
 	type cat struct {
 		objects  int
 		paths    []string

@@ -11,7 +11,7 @@ import (
 
 func TestWriteTextGolden(t *testing.T) {
 	for name, r := range map[string]*report.Report{"clean": reporttest.Clean(), "mixed": reporttest.Mixed(), "offline": reporttest.Offline(),
-		"changes": reporttest.Changes()} {
+		"changes": reporttest.Changes(), "causes": reporttest.Causes()} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := report.WriteText(&buf, r, report.TextOptions{}); err != nil {
