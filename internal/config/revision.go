@@ -80,7 +80,9 @@ func EnsureCommit(ctx context.Context, dir, commit string) error {
 }
 
 // Git runs git in dir and returns its stdout; errors keep git's words.
-func Git(ctx context.Context, dir string, args ...string) ([]byte, error) { return git(ctx, dir, args...) }
+func Git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	return git(ctx, dir, args...)
+}
 
 // RepoPath gives file (relative to dir, or absolute) relative to the root
 // of the git repository that holds dir, with forward slashes: the path
