@@ -23,30 +23,6 @@ import (
 
 const trustNamespace = "action-trust"
 
-// eventWithBase writes the recorded payload name with the pull request's
-// base commit set to base (a commit of the test's workspace).
-func eventWithBase(t *testing.T, name, base string) string {
-	t.Helper()
-	b, err := os.ReadFile(eventFile(t, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ev map[string]any
-	if err := json.Unmarshal(b, &ev); err != nil {
-		t.Fatal(err)
-	}
-	ev["pull_request"].(map[string]any)["base"].(map[string]any)["sha"] = base
-	out, err := json.Marshal(ev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 func TestActionTrustEndToEnd(t *testing.T) {
 	testcluster.Require(t, cluster)
 	e := newActionEnv(t, "push.json", nil, nil)
@@ -90,9 +66,13 @@ func TestActionTrustEndToEnd(t *testing.T) {
 	}
 
 	// The pull request adds an ignore rule for the very field that drifted.
+	// The drift is the cluster's, which fails the check only with
+	// fail-on-cause: all: the team that asks for it must not see the pull
+	// request hide it.
+	t.Setenv("INPUT_FAIL-ON-CAUSE", "all")
 	t.Setenv("INPUT_MODE", "check")
 	t.Setenv("GITHUB_EVENT_NAME", "pull_request")
-	t.Setenv("GITHUB_EVENT_PATH", eventWithBase(t, "pull_request.synchronize.json", base))
+	t.Setenv("GITHUB_EVENT_PATH", eventWithBase(t, "pull_request.synchronize.json", "pull_request.base.sha", base))
 	if err := os.WriteFile(filepath.Join(ws, ".ownership-check.yaml"), []byte(
 		"ignore:\n- path: .spec.replicas\n  kind: Deployment\n  reason: not drift, honest\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -119,6 +99,7 @@ func TestActionTrustEndToEnd(t *testing.T) {
 
 	// config-ref: head, the opt-out, trusts the pull request's own copy.
 	t.Setenv("INPUT_CONFIG-REF", "head")
+	t.Setenv("INPUT_FAIL-ON-CAUSE", "all")
 	resetRunnerFiles(t, e)
 	if code, _ := e.run(); code != ExitOK {
 		t.Errorf("config-ref: head: exit %d, want 0 (the pull request's ignore rule applies)", code)
@@ -144,7 +125,7 @@ func TestActionTrustEndToEnd(t *testing.T) {
 	// The pull request from a fork (its token may comment, as with
 	// pull_request_target): offline, and the comment says what was not
 	// checked.
-	t.Setenv("GITHUB_EVENT_PATH", eventWithBase(t, "pull_request.fork.json", base))
+	t.Setenv("GITHUB_EVENT_PATH", eventWithBase(t, "pull_request.fork.json", "pull_request.base.sha", base))
 	resetRunnerFiles(t, e)
 	code, _ = e.run()
 	if code != ExitOK {

@@ -80,9 +80,9 @@ func (st Status) Verdict() string {
 		}
 		return "fails"
 	case st.Unchanged && env > 0:
-		return "passes: this pull request changes nothing here; " + owners
+		return "passes: this pull request changes nothing here; " + owners + st.Summary.notCheckedTail()
 	case st.Unchanged:
-		return "passes: this pull request changes nothing here"
+		return "passes: this pull request changes nothing here" + st.Summary.notCheckedTail()
 	case env > 0 && pr == 0:
 		return "passes: no finding of this pull request; " + owners
 	case env > 0:
