@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -47,6 +48,10 @@ const (
 	toolKubectl    = "kubectl diff"
 	toolKubectlPar = "kubectl diff --concurrency"
 	toolCheckBase  = "check (-base binary)"
+	// toolCheckGit is check with --base HEAD: the same manifests rendered a
+	// second time from git objects, which is what a pull request's check
+	// pays for its causes.
+	toolCheckGit = "check --base"
 )
 
 // benchSize runs everything for n objects on a fresh API server.
@@ -79,6 +84,14 @@ func benchSize(ctx context.Context, o options, n int) (sizeResult, error) {
 	objs := generate(n)
 	if err := writeManifests(filepath.Join(work, "manifests"), objs); err != nil {
 		return res, err
+	}
+	// The manifests are a commit, so that check --base HEAD renders them
+	// again from git objects.
+	for _, args := range [][]string{{"init", "-q"}, {"add", "manifests"},
+		{"-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-q", "-m", "manifests"}} {
+		if out, err := gitexec.Command(ctx, gitexec.Where{Dir: work}, args...).CombinedOutput(); err != nil {
+			return res, fmt.Errorf("git %s: %v: %s", args[0], err, out)
+		}
 	}
 	progress("%d objects: deploying as %s", n, deployer)
 	start := time.Now()
@@ -150,6 +163,8 @@ func benchTools(o options, n, drifted int, kubeconfig, repo, floorInput string) 
 		{name: toolFloor, args: []string{o.floor, kubeconfig, floorInput, conc},
 			ok: func(code int) bool { return code == 0 }},
 		{name: toolCheck, args: append(checkArgs, "--kubeconfig", kubeconfig), ok: exit01,
+			check: func(out []byte) error { return checkReport(out, n, drifted) }},
+		{name: toolCheckGit, args: append(slices.Clone(checkArgs), "--kubeconfig", kubeconfig, "--base", "HEAD"), ok: exit01,
 			check: func(out []byte) error { return checkReport(out, n, drifted) }},
 		{name: toolOffline, args: append(checkArgs, "--offline"), ok: exit01,
 			skip: func(stderr string) string {

@@ -69,6 +69,7 @@ func ratios(r sizeResult) []string {
 	}
 	ratio("check/floor", toolCheck, toolFloor)
 	ratio("check/check (-base binary)", toolCheck, toolCheckBase)
+	ratio("check --base/check", toolCheckGit, toolCheck)
 	ratio("kubectl diff/check", toolKubectl, toolCheck)
 	ratio("kubectl diff --concurrency/check", toolKubectlPar, toolCheck)
 	return out
