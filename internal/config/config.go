@@ -29,6 +29,8 @@ type Config struct {
 	Kustomize KustomizeOptions `json:"kustomize,omitempty"`
 	Redact    RedactOptions    `json:"redact,omitempty"`
 	Secrets   SecretsOptions   `json:"secrets,omitempty"`
+	// Targets are a monorepo's deploy targets (targets.go).
+	Targets []Target `json:"targets,omitempty"`
 
 	// File is where the config was read from; empty for the defaults.
 	File string `json:"-"`
@@ -138,5 +140,5 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("redact.names[%d]: bad pattern %q", i, n)
 		}
 	}
-	return nil
+	return c.validateTargets()
 }

@@ -31,6 +31,8 @@ type guardFS struct {
 	scratch []string
 	mu      sync.Mutex
 	cache   map[string][]byte
+	// reads records what the render read; nil records nothing.
+	reads *Reads
 }
 
 func newGuardFS(b *boundary) *guardFS {
@@ -82,6 +84,7 @@ func (g *guardFS) ReadFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.reads.file(real)
 	return g.readChecked(real, g.boundary.rel(name), checkYAML)
 }
 
@@ -174,6 +177,7 @@ func (g *guardFS) Open(name string) (filesys.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.reads.file(real)
 	return g.disk.Open(real)
 }
 
@@ -182,6 +186,7 @@ func (g *guardFS) ReadDir(name string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.reads.dir(real)
 	return g.disk.ReadDir(real)
 }
 
@@ -200,9 +205,12 @@ func (g *guardFS) Glob(pattern string) ([]string, error) {
 }
 
 func (g *guardFS) Walk(path string, walkFn filepath.WalkFunc) error {
-	if _, err := g.resolve(path); err != nil {
+	real, err := g.resolve(path)
+	if err != nil {
 		return err
 	}
+	// Everything below may matter: the directory stands for all of it.
+	g.reads.dir(real)
 	return g.disk.Walk(path, walkFn)
 }
 

@@ -84,6 +84,8 @@ func (s *scanner) scanDir(dir string) (int, error) {
 		return max(n, 0), nil
 	}
 	s.counts[dir] = -1
+	// Adding or removing a kustomization file here changes the build.
+	s.fs.reads.dir(dir)
 	file := kustomizationFile(dir)
 	if file == "" {
 		return 0, fmt.Errorf("%s: no kustomization file (%s)", s.fs.boundary.rel(dir), strings.Join(konfig.RecognizedKustomizationFileNames(), ", "))

@@ -111,6 +111,7 @@ func (l *loader) plan(p string) (pathJobs, error) {
 	if err != nil {
 		return pathJobs{}, err
 	}
+	l.fs.reads.dir(real)
 	pj := pathJobs{dir: abs}
 	for _, e := range entries {
 		if !e.IsDir() && isManifestName(e.Name()) {
@@ -127,6 +128,7 @@ func (l *loader) file(abs string) ([]rawObject, error) {
 		return nil, err
 	}
 	display := l.fs.boundary.rel(abs)
+	l.fs.reads.file(real)
 	data, err := readBounded(real, display)
 	if err != nil {
 		return nil, err

@@ -38,6 +38,9 @@ type Options struct {
 	// Config holds the ignore rules and the kustomize features enabled;
 	// nil is the secure default.
 	Config *config.Config
+	// Reads, when set, records every file and directory the render reads
+	// (affected targets).
+	Reads *Reads
 	// Root, when set, is the repository the paths are in, in place of the
 	// one holding the working directory: a base revision's tree read out
 	// of git into a temporary directory.
@@ -74,6 +77,7 @@ func Render(ctx context.Context, paths []string, opts Options) ([]model.Object, 
 		return nil, err
 	}
 	fs := newGuardFS(b)
+	fs.reads = opts.Reads
 	l := &loader{fs: fs, kustomize: newKustomizer(fs, cfg.Kustomize)}
 	raws, err := l.loadAll(ctx, paths)
 	if err != nil {

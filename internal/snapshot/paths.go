@@ -3,7 +3,6 @@ package snapshot
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -18,16 +17,9 @@ const (
 	clusterScope = "_cluster"
 )
 
-var envName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
-
 // ValidateEnvironment checks that an environment name can be a folder of the
-// branch on every platform.
-func ValidateEnvironment(env string) error {
-	if !envName.MatchString(env) || strings.Contains(env, "..") {
-		return fmt.Errorf("environment %q: use letters, digits, '.', '_' and '-' (at most 100, starting with a letter or digit)", env)
-	}
-	return nil
-}
+// branch on every platform (model.ValidateEnvironment).
+func ValidateEnvironment(env string) error { return model.ValidateEnvironment(env) }
 
 // ObjectPath is the file of an object, relative to its environment's folder.
 func ObjectPath(id model.ID) string {

@@ -1,0 +1,66 @@
+package config
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// Target is one deploy target of a monorepo: an environment (its snapshot
+// folder and comment section), the paths its deploy renders, the manager
+// it applies with, and the cluster (a kubeconfig context, or a kubeconfig
+// file; neither: the run's own). It is read from the trusted config like
+// the rest: a pull request cannot point its check at another cluster.
+type Target struct {
+	Name         string   `json:"name"`
+	Paths        []string `json:"paths"`
+	FieldManager string   `json:"fieldManager,omitempty"`
+	Context      string   `json:"context,omitempty"`
+	Kubeconfig   string   `json:"kubeconfig,omitempty"`
+}
+
+// Cluster names the cluster the target is checked against, for sharing
+// one client among targets: the kubeconfig file and its context.
+func (t Target) Cluster() string { return t.Kubeconfig + "\x00" + t.Context }
+
+func (t Target) validate() error {
+	if err := model.ValidateEnvironment(t.Name); err != nil {
+		return fmt.Errorf("name: %w: it names the snapshot folder and the comment section", err)
+	}
+	if len(t.Paths) == 0 {
+		return fmt.Errorf("%s: paths: give the kustomizations or YAML directories its deploy renders", t.Name)
+	}
+	for _, p := range t.Paths {
+		clean := path.Clean(p)
+		if p == "" || path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+			return fmt.Errorf("%s: path %q: give a path inside the repository, relative to its top", t.Name, p)
+		}
+	}
+	return nil
+}
+
+// TargetNamed returns the target called name.
+func (c *Config) TargetNamed(name string) (Target, bool) {
+	for _, t := range c.Targets {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Target{}, false
+}
+
+func (c *Config) validateTargets() error {
+	seen := map[string]bool{}
+	for i, t := range c.Targets {
+		if err := t.validate(); err != nil {
+			return fmt.Errorf("targets[%d]: %w", i, err)
+		}
+		if seen[t.Name] {
+			return fmt.Errorf("targets[%d]: %s: two targets of one name would share a snapshot and a comment section", i, t.Name)
+		}
+		seen[t.Name] = true
+	}
+	return nil
+}
