@@ -82,6 +82,7 @@ type rendered struct {
 	cfg    *config.Config
 	client *kube.Client
 	objs   []model.Object
+	reads  *render.Reads
 }
 
 // renderForCluster is the one way snapshot and migrate start: inputs
@@ -104,9 +105,10 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 			return nil, err
 		}
 	}
-	objs, err := render.Render(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg})
+	reads := render.NewReads()
+	objs, err := render.Render(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads})
 	if err != nil {
 		return nil, err
 	}
-	return &rendered{cfg: cfg, client: client, objs: objs}, nil
+	return &rendered{cfg: cfg, client: client, objs: objs, reads: reads}, nil
 }

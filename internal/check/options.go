@@ -33,6 +33,9 @@ type Target struct {
 	Namespace  string
 	// Concurrency bounds the parallel requests to the API server.
 	Concurrency int
+	// Client, when set, is the cluster's client shared by the targets of
+	// one run (in place of Kubeconfig and Context).
+	Client *kube.Client
 	// SnapshotRepo is the git repository (path or URL) holding
 	// SnapshotBranch; "" is the working directory's.
 	SnapshotRepo   string
@@ -68,8 +71,12 @@ type Options struct {
 	SourceCommit string
 }
 
-// cluster connects to the cluster the target names, as kubectl would.
+// cluster connects to the cluster the target names, as kubectl would, or
+// gives the client the run shares among its targets.
 func (t Target) cluster() (*kube.Client, error) {
+	if t.Client != nil {
+		return t.Client, nil
+	}
 	return kube.Load(kube.LoadOptions{
 		Kubeconfig: t.Kubeconfig, Context: t.Context, Namespace: t.Namespace, Concurrency: t.Concurrency,
 	})

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
+	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
@@ -57,6 +58,7 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 		DeployedBy:   deployedBy(),
 		Concurrency:  o.Concurrency,
 		SecretKey:    secrets.KeyFromEnv(),
+		Inputs:       inputsOf(ctx, o.Paths, r.reads),
 	})
 	return rec, err
 }
@@ -87,4 +89,18 @@ func deployedBy() string {
 		return u.Username
 	}
 	return ""
+}
+
+// inputsOf is what the render read, relative to the repository holding the
+// paths; nil outside a git repository.
+func inputsOf(ctx context.Context, paths []string, reads *render.Reads) *snapshot.Inputs {
+	if len(paths) == 0 || reads == nil {
+		return nil
+	}
+	top, err := repositoryOf(ctx, paths[0])
+	if err != nil {
+		return nil
+	}
+	files, dirs, outside := reads.Relative(top)
+	return &snapshot.Inputs{Files: files, Dirs: dirs, Outside: outside}
 }

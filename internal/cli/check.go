@@ -38,6 +38,12 @@ func checkCommand(ctx context.Context, o *checkOptions, paths []string, stdout, 
 	if err := report.CheckFormat(o.Output); err != nil {
 		return &ExitCodeError{Code: ExitError, Err: err}
 	}
+	if o.usesTargets() {
+		if len(paths) > 0 {
+			return &ExitCodeError{Code: ExitError, Err: &check.InputError{Input: "target", Problem: "give PATHs or targets, not both: a target's paths are in the repository config"}}
+		}
+		return checkTargetsCommand(ctx, o, stdout, stderr)
+	}
 	rep, err := runCheck(ctx, o, paths, stderr)
 	if err != nil {
 		return err
@@ -61,8 +67,7 @@ func checkCommand(ctx context.Context, o *checkOptions, paths []string, stdout, 
 // too. An error means the tool could not do its job (exit 2); findings
 // that fail the check show in Report.Failed.
 func runCheck(ctx context.Context, o *checkOptions, paths []string, progress io.Writer) (*report.Report, error) {
-	opts := check.Options{Target: o.target(o.ToolVersion), Paths: paths, Offline: o.Offline, FailOn: o.FailOn,
-		Base: o.Base, FailOnCause: o.FailOnCause, Record: o.Record, SourceCommit: o.SourceCommit}
+	opts := o.checkOptions(paths)
 	// Progress lines are for a person watching a terminal.
 	if progress != nil && isTerminal(progress) {
 		opts.Progress = progress
@@ -72,6 +77,11 @@ func runCheck(ctx context.Context, o *checkOptions, paths []string, progress io.
 		return nil, &ExitCodeError{Code: ExitError, Err: err}
 	}
 	return rep, nil
+}
+
+func (o *checkOptions) checkOptions(paths []string) check.Options {
+	return check.Options{Target: o.target(o.ToolVersion), Paths: paths, Offline: o.Offline, FailOn: o.FailOn,
+		Base: o.Base, FailOnCause: o.FailOnCause, Record: o.Record, SourceCommit: o.SourceCommit}
 }
 
 func writeReportFile(path string, rep *report.Report) error {

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+
 	"github.com/spf13/pflag"
 
 	"github.com/ownership-check/ownership-check/internal/check"
@@ -29,6 +31,16 @@ type commonOptions struct {
 	BaseConfig *config.Config
 	// ChangedBy names what carries the unmerged config (check.Target).
 	ChangedBy string
+	// Targets, ChangedFrom and Shard select the repository config's
+	// targets (monorepos) instead of the paths.
+	Targets     []string
+	ChangedFrom string
+	Shard       string
+}
+
+// usesTargets tells whether the run is over the config's targets.
+func (o *commonOptions) usesTargets() bool {
+	return len(o.Targets) > 0 || o.ChangedFrom != "" || o.Shard != ""
 }
 
 func (o *commonOptions) addFlags(fs *pflag.FlagSet) {
@@ -41,6 +53,28 @@ func (o *commonOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.SnapshotBranch, "snapshot-branch", model.DefaultSnapshotBranch, "branch that holds snapshots")
 	fs.StringVar(&o.Config, "config", "", "repository config file with ignore rules and policy (default .ownership-check.yaml if present)")
 	fs.IntVar(&o.Concurrency, "concurrency", 16, "parallel requests to the API server")
+	fs.StringSliceVar(&o.Targets, "target", nil, "run the repository config's targets of these names (comma list, or all) instead of PATHs")
+	fs.StringVar(&o.ChangedFrom, "changed-from", "", "run the repository config's targets whose inputs (every file their render reads, and the config) changed since this git revision")
+	fs.StringVar(&o.Shard, "shard", "", "i/n: only the i-th of n stable shares of the selected targets")
+}
+
+// selectTargets picks the config's targets the flags name.
+func (o *commonOptions) selectTargets(ctx context.Context) (check.Selection, error) {
+	cfg := o.BaseConfig
+	if cfg == nil {
+		var err error
+		if cfg, err = config.Load(o.Config); err != nil {
+			return check.Selection{}, err
+		}
+	}
+	shard, err := check.ParseShard(o.Shard)
+	if err != nil {
+		return check.Selection{}, err
+	}
+	return check.SelectTargets(ctx, cfg, check.SelectOptions{
+		Names: o.Targets, ChangedFrom: o.ChangedFrom, Shard: shard, ConfigFile: o.Config,
+		SnapshotRepo: o.SnapshotRepo, SnapshotBranch: o.SnapshotBranch,
+	})
 }
 
 // target is what the pipeline needs of the shared flags.

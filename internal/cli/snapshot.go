@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/ownership-check/ownership-check/internal/check"
@@ -28,6 +29,13 @@ every rendered object back from the cluster and commits the environment's
 snapshot to the snapshot branch (pushing it when the repository has a remote).
 A rendered object missing from the cluster fails the run and commits nothing.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.usesTargets() {
+				if len(args) > 0 {
+					return &ExitCodeError{Code: ExitError, Err: &check.InputError{Input: "target", Problem: "give PATHs or targets, not both: a target's paths are in the repository config"}}
+				}
+				_, err := runSnapshotTargets(cmd.Context(), &o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+				return err
+			}
 			_, err := runSnapshot(cmd.Context(), &o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return err
 		},
@@ -51,4 +59,32 @@ func runSnapshot(ctx context.Context, o *snapshotOptions, paths []string, stdout
 	}
 	printer.Snapshot(stdout, rec.Snapshot, rec.Branch, rec.Remote)
 	return rec.Snapshot, nil
+}
+
+// runSnapshotTargets records the selected targets' snapshots, each after
+// the other; one that fails does not stop the rest, and fails the run.
+func runSnapshotTargets(ctx context.Context, o *snapshotOptions, stdout, stderr io.Writer) (int, error) {
+	sel, err := o.selectTargets(ctx)
+	if err != nil {
+		return 0, &ExitCodeError{Code: ExitError, Err: err}
+	}
+	fmt.Fprintln(stderr, "ownership-check: "+sel.Line())
+	recs, errs := check.SnapshotTargets(ctx, check.SnapshotOptions{Target: o.target(o.ToolVersion), SourceCommit: o.SourceCommit}, sel.Targets)
+	failed := 0
+	for i, rec := range recs {
+		if rec != nil {
+			printer.Warnings(stderr, sel.Targets[i].Name+": ", rec.Warnings)
+			if errs[i] == nil {
+				printer.Snapshot(stdout, rec.Snapshot, rec.Branch, rec.Remote)
+			}
+		}
+		if errs[i] != nil {
+			failed++
+			fmt.Fprintf(stderr, "ownership-check: %s\n", errs[i])
+		}
+	}
+	if failed > 0 {
+		return len(recs) - failed, &ExitCodeError{Code: ExitError, Err: fmt.Errorf("%d of %d targets could not be recorded", failed, len(recs))}
+	}
+	return len(recs), nil
 }

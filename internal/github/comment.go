@@ -40,6 +40,12 @@ func MergeComment(old string, s *Section, limit int) string {
 // folds this run's sections first, then reduces the largest other sections
 // to their status; the summary counts are never folded.
 func RenderComment(sections []*Section, limit int) string {
+	return RenderTargets(sections, "", limit)
+}
+
+// RenderTargets is RenderComment with a line under the verdict that says
+// which of a monorepo's targets were checked ("" for none).
+func RenderTargets(sections []*Section, lead string, limit int) string {
 	secs := slices.Clone(sections)
 	head := ""
 	for _, s := range secs {
@@ -67,7 +73,7 @@ func RenderComment(sections []*Section, limit int) string {
 			secs[i] = &c
 		}
 	}
-	top := CommentMarker + "\n" + report.Overview(outs)
+	top := CommentMarker + "\n" + report.Overview(outs, lead)
 
 	bodies := make([]string, len(secs))
 	if limit <= 0 {

@@ -4,6 +4,7 @@ package kube
 
 import (
 	"fmt"
+	"net/http"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -138,3 +139,30 @@ func (c *Client) Resource(gvk schema.GroupVersionKind, namespace string) (dynami
 
 // ResetDiscovery forgets cached discovery, e.g. after CRDs were created.
 func (c *Client) ResetDiscovery() { c.Mapper.Reset() }
+
+// LimitInFlight makes every client built from cfg share one bound on the
+// requests in flight: many targets checked in one process against one
+// cluster stay within the run's concurrency together.
+func LimitInFlight(cfg *rest.Config, n int) *rest.Config {
+	cfg = rest.CopyConfig(cfg)
+	if n < 1 {
+		return cfg
+	}
+	sem := make(chan struct{}, n)
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			select {
+			case sem <- struct{}{}:
+			case <-req.Context().Done():
+				return nil, req.Context().Err()
+			}
+			defer func() { <-sem }()
+			return rt.RoundTrip(req)
+		})
+	})
+	return cfg
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -12,7 +12,7 @@ import (
 // the environment's section, folded to fit o.Limit.
 func Markdown(r *Report, o MarkdownOptions) string {
 	s := NewSection(r, o)
-	head := Overview([]Outcome{{Environment: s.Environment, Status: s.Status, Headline: s.Headline, Head: s.Head}})
+	head := Overview([]Outcome{{Environment: s.Environment, Status: s.Status, Headline: s.Headline, Head: s.Head}}, "")
 	if o.Limit <= 0 {
 		return head + s.Render(0)
 	}
@@ -57,14 +57,27 @@ func (o Outcome) Rank() int {
 // maxColumns bounds the summary table: it is read at a glance.
 const maxColumns = 8
 
+// maxRows is how many environments get a row each; past it, those that
+// pass share one.
+const maxRows = 12
+
 // Overview is the top of a document over the sections of outs, in their
 // order: the title, the verdict naming what fails where, and a narrow table
 // of each environment's result and its non-zero counts. The counts are
-// never folded.
-func Overview(outs []Outcome) string {
+// never folded. lead, when set, is a line under the verdict (which of a
+// monorepo's targets were checked). With many environments the passing
+// ones share one row.
+func Overview(outs []Outcome, lead string) string {
 	var b strings.Builder
 	b.WriteString("## ownership-check\n\n")
+	if len(outs) == 0 && lead != "" {
+		b.WriteString("✅ " + mdProse(lead) + ": nothing to check.\n\n")
+		return b.String()
+	}
 	b.WriteString(verdictLine(outs) + "\n\n")
+	if lead != "" {
+		b.WriteString(mdProse(lead) + ".\n\n")
+	}
 
 	// Only the categories some environment has a finding of, or could not
 	// look for, get a column; past the table's width the rest share the
@@ -93,7 +106,20 @@ func Overview(outs []Outcome) string {
 		b.WriteString(" --- |")
 	}
 	b.WriteString("\n")
-	for _, o := range outs {
+	rows, passing := outs, 0
+	if len(outs) > maxRows {
+		// Read at a glance with 90 targets: every one that needs a look,
+		// then one row for those that pass.
+		rows = nil
+		for _, o := range outs {
+			if o.Rank() == 4 {
+				passing++
+			} else {
+				rows = append(rows, o)
+			}
+		}
+	}
+	for _, o := range rows {
 		fmt.Fprintf(&b, "| %s | %s |", mdText(o.Environment), shortResult(o))
 		if o.Status.Error {
 			// Unknown, not zero: nothing was checked.
@@ -115,6 +141,13 @@ func Overview(outs []Outcome) string {
 				}
 				fmt.Fprintf(&b, " %s |", nonEmpty(strings.Join(ps, ", "), "0"))
 			}
+		}
+		b.WriteString("\n")
+	}
+	if passing > 0 {
+		fmt.Fprintf(&b, "| %d more | ✅ pass |%s", passing, strings.Repeat(" |", len(cols)+1))
+		if rest != nil {
+			b.WriteString(" |")
 		}
 		b.WriteString("\n")
 	}

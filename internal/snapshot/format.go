@@ -30,6 +30,17 @@ type Index struct {
 	Secrets    Hashing   `json:"secrets"`
 	// Objects is filled by Store.Write from the snapshot's entries, sorted.
 	Objects []IndexEntry `json:"objects"`
+	// Inputs are what the deploy's render read: a change to the repository
+	// affects the environment only if it touches one of them (targets).
+	Inputs *Inputs `json:"inputs,omitempty"`
+}
+
+// Inputs are the files and directories a render read, relative to the
+// repository's top, sorted; Outside counts reads outside it.
+type Inputs struct {
+	Files   []string `json:"files"`
+	Dirs    []string `json:"dirs"`
+	Outside int      `json:"outside,omitempty"`
 }
 
 // Hashing says how the Secret values in this environment's files were

@@ -186,3 +186,47 @@ func (s *Store) ReadIndex(ctx context.Context, env, commit string) (*Index, stri
 	}
 	return ix, c, nil
 }
+
+// ReadIndexes reads the index.json of many environments at once (one
+// ls-tree, one cat-file): choosing a monorepo's affected targets reads
+// hundreds. An environment with no snapshot is missing from the map.
+func (s *Store) ReadIndexes(ctx context.Context, envs []string, commit string) (map[string]*Index, error) {
+	out := map[string]*Index{}
+	c, err := s.commitOf(ctx, commit)
+	if errors.Is(err, ErrNotFound) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	files := make([]string, 0, len(envs))
+	for _, env := range envs {
+		if err := ValidateEnvironment(env); err != nil {
+			return nil, err
+		}
+		files = append(files, path.Join(env, indexFile))
+	}
+	if len(files) == 0 {
+		return out, nil
+	}
+	entries, err := s.git.lsTree(ctx, c, true, files...)
+	if err != nil {
+		return nil, err
+	}
+	oids := make([]string, len(entries))
+	for i, e := range entries {
+		oids[i] = e.oid
+	}
+	blobs, err := s.git.catBlobs(ctx, oids)
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range entries {
+		ix, err := decodeIndex(blobs[i])
+		if err != nil {
+			return nil, &FileError{Branch: s.branch, Commit: c, File: e.path, Err: err}
+		}
+		out[ix.Environment] = ix
+	}
+	return out, nil
+}

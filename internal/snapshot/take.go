@@ -27,6 +27,8 @@ type TakeOptions struct {
 	// SecretKey is the optional HMAC key for Secret values
 	// (secrets.KeyFromEnv()).
 	SecretKey []byte
+	// Inputs are what the render read; nil when not recorded.
+	Inputs *Inputs
 }
 
 // Take records the cluster's state of the rendered objects as the
@@ -85,6 +87,7 @@ func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o
 			DeployedBy:   o.DeployedBy,
 			DeployedAt:   time.Now(),
 			Secrets:      HashingOf(h),
+			Inputs:       o.Inputs,
 		},
 		Objects:   entries,
 		Schemas:   schemas.crds,

@@ -1,0 +1,147 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/parallel"
+	"github.com/ownership-check/ownership-check/internal/report"
+)
+
+// targetWorkers is how many targets are checked at once: their renders
+// are CPU-bound, their dry-runs wait on the API server; the requests of
+// all of them share the run's concurrency.
+const targetWorkers = 4
+
+// TargetResult is one target's check: its report, or why it could not run.
+type TargetResult struct {
+	Selected
+	Report *report.Report
+	Err    error
+}
+
+// BuildTargets checks the selected targets in one process, as Build checks
+// one: the same options, each target's name as the environment, its
+// paths (relative to the repository's top), field manager and cluster.
+// Targets on one cluster share one client and one bound on requests in
+// flight (o.Concurrency); one target's failure never hides another's
+// result.
+func BuildTargets(ctx context.Context, o Options, sel []Selected) []TargetResult {
+	out := make([]TargetResult, len(sel))
+	clients := &clientPool{concurrency: o.Concurrency, clients: map[string]*kube.Client{}}
+	parallel.For(len(sel), targetWorkers, func(i int) {
+		out[i].Selected = sel[i]
+		to, err := o.forTarget(ctx, sel[i], clients)
+		if err != nil {
+			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, err)
+			return
+		}
+		out[i].Report, out[i].Err = Build(ctx, to)
+		if out[i].Err != nil {
+			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, out[i].Err)
+		}
+	})
+	return out
+}
+
+// SnapshotTargets records each selected target's snapshot, one after the
+// other (each is a commit on the one branch).
+func SnapshotTargets(ctx context.Context, o SnapshotOptions, sel []Selected) ([]*Recorded, []error) {
+	recs := make([]*Recorded, len(sel))
+	errs := make([]error, len(sel))
+	clients := &clientPool{concurrency: o.Concurrency, clients: map[string]*kube.Client{}}
+	for i, s := range sel {
+		t, paths, err := o.Target.forTarget(ctx, s, clients)
+		if err == nil {
+			to := o
+			to.Target, to.Paths = t, paths
+			recs[i], err = TakeSnapshot(ctx, to)
+		}
+		if err != nil {
+			errs[i] = fmt.Errorf("target %s: %w", s.Name, err)
+		}
+	}
+	return recs, errs
+}
+
+func (o Options) forTarget(ctx context.Context, s Selected, clients *clientPool) (Options, error) {
+	if o.Offline {
+		clients = nil // no cluster to connect to
+	}
+	t, paths, err := o.Target.forTarget(ctx, s, clients)
+	if err != nil {
+		return o, err
+	}
+	o.Target, o.Paths = t, paths
+	return o, nil
+}
+
+// forTarget is the run's target settings for one configured target.
+func (t Target) forTarget(ctx context.Context, s Selected, clients *clientPool) (Target, []string, error) {
+	top, err := repositoryOf(ctx, ".")
+	if err != nil {
+		return t, nil, err
+	}
+	paths := make([]string, len(s.Paths))
+	for i, p := range s.Paths {
+		paths[i] = filepath.Join(top, filepath.FromSlash(p))
+	}
+	t.Environment = s.Name
+	if s.FieldManager != "" {
+		t.FieldManager = s.FieldManager
+	}
+	if s.Kubeconfig != "" {
+		t.Kubeconfig = filepath.Join(top, filepath.FromSlash(s.Kubeconfig))
+		if filepath.IsAbs(s.Kubeconfig) {
+			t.Kubeconfig = s.Kubeconfig
+		}
+	}
+	if s.Context != "" {
+		t.Context = s.Context
+	}
+	if clients != nil {
+		c, err := clients.get(t)
+		if err != nil {
+			return t, nil, err
+		}
+		t.Client = c
+	}
+	return t, paths, nil
+}
+
+// clientPool holds one client per cluster of a run.
+type clientPool struct {
+	concurrency int
+	mu          sync.Mutex
+	clients     map[string]*kube.Client
+	errs        map[string]error
+}
+
+func (p *clientPool) get(t Target) (*kube.Client, error) {
+	key := t.Kubeconfig + "\x00" + t.Context + "\x00" + t.Namespace
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c, ok := p.clients[key]; ok {
+		return c, nil
+	}
+	if err, ok := p.errs[key]; ok {
+		return nil, err
+	}
+	cfg, ns, err := kube.LoadConfig(kube.LoadOptions{Kubeconfig: t.Kubeconfig, Context: t.Context, Namespace: t.Namespace})
+	var c *kube.Client
+	if err == nil {
+		c, err = kube.New(kube.LimitInFlight(cfg, p.concurrency), ns, p.concurrency)
+	}
+	if err != nil {
+		if p.errs == nil {
+			p.errs = map[string]error{}
+		}
+		p.errs[key] = err
+		return nil, err
+	}
+	p.clients[key] = c
+	return c, nil
+}

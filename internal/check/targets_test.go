@@ -1,0 +1,136 @@
+package check_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/report"
+)
+
+const targetsNS = "targets"
+
+var overlays = []string{"dev", "staging", "prod"}
+
+// monorepo writes 30 apps × 3 overlays sharing a component, and the
+// repository config listing the 90 targets, and commits them.
+func monorepo(t *testing.T) *causeRepo {
+	t.Helper()
+	r := &causeRepo{t: t, dir: t.TempDir()}
+	r.git("init", "-q")
+	r.write("README.md", "# platform\n")
+	r.write("components/common/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nlabels:\n- pairs:\n    team: platform\n")
+	var cfg strings.Builder
+	cfg.WriteString("targets:\n")
+	for a := range 30 {
+		app := fmt.Sprintf("app%02d", a)
+		r.write("apps/"+app+"/base/kustomization.yaml", "resources:\n- settings.yaml\n")
+		r.write("apps/"+app+"/base/settings.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "+app+"\ndata:\n  mode: fast\n")
+		for _, env := range overlays {
+			r.write("apps/"+app+"/overlays/"+env+"/kustomization.yaml",
+				"namespace: "+targetsNS+"\nnamePrefix: "+env+"-\nresources:\n- ../../base\ncomponents:\n- ../../../../components/common\n")
+			fmt.Fprintf(&cfg, "- name: %s-%s\n  paths: [apps/%s/overlays/%s]\n  fieldManager: %s\n", app, env, app, env, deployer)
+		}
+	}
+	r.write(".ownership-check.yaml", cfg.String())
+	return r
+}
+
+// TestScenarioTargets: a monorepo's pull request checks exactly the
+// targets whose render reads what it changed, in one process.
+func TestScenarioTargets(t *testing.T) {
+	s := newScenario(t, "first-check")
+	r := monorepo(t)
+	base := r.commit("platform")
+	t.Chdir(r.dir)
+	s.apply(deployer, map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": targetsNS}}, true)
+	for a := range 30 {
+		for _, env := range overlays {
+			s.deployPath(filepath.Join(r.dir, "apps", fmt.Sprintf("app%02d", a), "overlays", env))
+		}
+	}
+	run := func(args ...string) (int, string, string) {
+		return s.run(append(args, "--field-manager", deployer, "--kubeconfig", s.kubeconfig, "--snapshot-repo", s.repo)...)
+	}
+	// After the deploy, the snapshots record what each target's render reads.
+	if code, out, errOut := run("snapshot", "--target", "all", "--source-commit", base); code != 0 {
+		t.Fatalf("snapshot of all targets: exit %d\n%s%s", code, out, errOut)
+	}
+	checked := func(args ...string) ([]string, string) {
+		t.Helper()
+		code, out, errOut := run(append([]string{"check", "--output", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("check %v: exit %d\n%s", args, code, errOut)
+		}
+		var reps []report.Report
+		if err := json.Unmarshal([]byte(out), &reps); err != nil {
+			t.Fatalf("check %v: not a JSON array: %v\n%s", args, err, out)
+		}
+		var envs []string
+		for _, rep := range reps {
+			envs = append(envs, rep.Environment)
+			if rep.Summary.Objects != 1 {
+				t.Errorf("%s: %d objects, want its ConfigMap", rep.Environment, rep.Summary.Objects)
+			}
+		}
+		sort.Strings(envs)
+		return envs, errOut
+	}
+
+	// One app's base: its three targets.
+	r.write("apps/app07/base/settings.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app07\ndata:\n  mode: slow\n")
+	envs, line := checked("--changed-from", base)
+	if strings.Join(envs, " ") != "app07-dev app07-prod app07-staging" || !strings.Contains(line, "3 of 90 targets checked, 87 not affected by this change") {
+		t.Errorf("one app's base: checked %v (%s)", envs, line)
+	}
+	r.restore()
+
+	// A new file in a directory a render lists is no change to a
+	// kustomization that does not name it; a new overlay file named by
+	// nothing changes nothing either. The shared component: every target.
+	r.write("components/common/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nlabels:\n- pairs:\n    team: platform-2\n")
+	if envs, _ := checked("--changed-from", base); len(envs) != 90 {
+		t.Errorf("the shared component: %d targets checked, want 90", len(envs))
+	}
+	r.restore()
+
+	// The README: none, and the run says so.
+	r.write("README.md", "# platform\n\nmore\n")
+	envs, line = checked("--changed-from", base)
+	if len(envs) != 0 || !strings.Contains(line, "0 of 90 targets checked, 90 not affected by this change") {
+		t.Errorf("README: checked %v (%s)", envs, line)
+	}
+	r.restore()
+
+	// Shards partition the selection.
+	one, _ := checked("--target", "all", "--shard", "1/2")
+	two, _ := checked("--target", "all", "--shard", "2/2")
+	seen := map[string]int{}
+	for _, e := range append(one, two...) {
+		seen[e]++
+	}
+	if len(one) != 45 || len(two) != 45 || len(seen) != 90 {
+		t.Errorf("shards: %d and %d targets, %d distinct; want 45, 45, 90", len(one), len(two), len(seen))
+	}
+
+	// A target with no record yet is checked, and the run says why.
+	if err := os.WriteFile(filepath.Join(r.dir, ".ownership-check.yaml"), append(must(os.ReadFile(filepath.Join(r.dir, ".ownership-check.yaml"))),
+		[]byte("- name: extra\n  paths: [apps/app00/overlays/dev]\n  fieldManager: deployer\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.commit("extra target")
+	if envs, _ := checked("--changed-from", "HEAD"); strings.Join(envs, " ") != "extra" {
+		t.Errorf("a target without a record: checked %v, want extra alone", envs)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/ownership-check/ownership-check/internal/check"
+	ghaction "github.com/ownership-check/ownership-check/internal/github"
+	"github.com/ownership-check/ownership-check/internal/report"
+)
+
+// checkTargetsCommand checks the selected targets in one process and
+// prints their reports: text one after the other, markdown as one comment,
+// JSON as an array. The exit status is the worst of them.
+func checkTargetsCommand(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) error {
+	sel, results, err := runCheckTargets(ctx, o)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stderr, "ownership-check: "+sel.Line())
+	var reps []*report.Report
+	failed, broken := false, false
+	for _, r := range results {
+		if r.Err != nil {
+			broken = true
+			fmt.Fprintf(stderr, "ownership-check: %s\n", check.Word(r.Err, func(input string) string { return "--" + input }))
+			continue
+		}
+		reps = append(reps, r.Report)
+		failed = failed || r.Report.Failed
+	}
+	if o.ReportFile != "" {
+		if err := writeReportsFile(o.ReportFile, reps); err != nil {
+			return &ExitCodeError{Code: ExitError, Err: err}
+		}
+	}
+	switch o.Output {
+	case "json":
+		if err := writeReports(stdout, reps); err != nil {
+			return &ExitCodeError{Code: ExitError, Err: err}
+		}
+	case "markdown":
+		var secs []*ghaction.Section
+		for _, r := range results {
+			if r.Err != nil {
+				secs = append(secs, ghaction.ErrorSection(r.Name, r.Err, report.Tool{Name: "ownership-check", Version: o.ToolVersion}, report.MarkdownOptions{}))
+			} else {
+				secs = append(secs, ghaction.NewSection(r.Report, report.MarkdownOptions{}))
+			}
+		}
+		fmt.Fprint(stdout, ghaction.RenderTargets(secs, sel.Line(), 0))
+	default:
+		color := isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
+		for i, rep := range reps {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			if err := report.WriteText(stdout, rep, report.TextOptions{Color: color}); err != nil {
+				return &ExitCodeError{Code: ExitError, Err: err}
+			}
+		}
+	}
+	switch {
+	case broken:
+		return &ExitCodeError{Code: ExitError, Err: fmt.Errorf("%d of %d targets could not be checked", countErrs(results), len(results))}
+	case failed:
+		return errFindingsFailed
+	}
+	return nil
+}
+
+// runCheckTargets selects and checks the targets; the action calls it too.
+func runCheckTargets(ctx context.Context, o *checkOptions) (check.Selection, []check.TargetResult, error) {
+	sel, err := o.selectTargets(ctx)
+	if err != nil {
+		return sel, nil, &ExitCodeError{Code: ExitError, Err: err}
+	}
+	return sel, check.BuildTargets(ctx, o.checkOptions(nil), sel.Targets), nil
+}
+
+func countErrs(rs []check.TargetResult) int {
+	n := 0
+	for _, r := range rs {
+		if r.Err != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// writeReports writes the reports as one JSON array.
+func writeReports(w io.Writer, reps []*report.Report) error {
+	if reps == nil {
+		reps = []*report.Report{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(reps)
+}
+
+func writeReportsFile(path string, reps []*report.Report) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("--report-file: %w", err)
+	}
+	if err := writeReports(f, reps); err != nil {
+		f.Close()
+		return fmt.Errorf("--report-file %s: %w", path, err)
+	}
+	return f.Close()
+}
