@@ -57,6 +57,7 @@ var packages = map[string]kind{
 	"report/reporttest":   testInfra,
 	"testkit/reliability": testInfra,
 	"testkit/release":     testInfra,
+	"testkit/monorepo":    testInfra,
 }
 
 // stageImports are the only imports between stages: github publishes a

@@ -95,6 +95,10 @@ set_output() {
 installed() {
 	set_output path "$bin"
 	set_output version "$version"
+	# Later steps may run the CLI by name, e.g. to loop over overlays.
+	if [ -n "${GITHUB_PATH:-}" ]; then
+		printf '%s\n' "$dir" >>"$GITHUB_PATH"
+	fi
 	log "$1"
 }
 

@@ -9,34 +9,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/testkit/monorepo"
+
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
 const targetsNS = "targets"
 
-var overlays = []string{"dev", "staging", "prod"}
-
-// monorepo writes 30 apps × 3 overlays sharing a component, and the
-// repository config listing the 90 targets, and commits them.
-func monorepo(t *testing.T) *causeRepo {
+// committedMonorepo is the 30 apps × 3 overlays repository, committed.
+func committedMonorepo(t *testing.T) *causeRepo {
 	t.Helper()
 	r := &causeRepo{t: t, dir: t.TempDir()}
 	r.git("init", "-q")
-	r.write("README.md", "# platform\n")
-	r.write("components/common/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nlabels:\n- pairs:\n    team: platform\n")
-	var cfg strings.Builder
-	cfg.WriteString("targets:\n")
-	for a := range 30 {
-		app := fmt.Sprintf("app%02d", a)
-		r.write("apps/"+app+"/base/kustomization.yaml", "resources:\n- settings.yaml\n")
-		r.write("apps/"+app+"/base/settings.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "+app+"\ndata:\n  mode: fast\n")
-		for _, env := range overlays {
-			r.write("apps/"+app+"/overlays/"+env+"/kustomization.yaml",
-				"namespace: "+targetsNS+"\nnamePrefix: "+env+"-\nresources:\n- ../../base\ncomponents:\n- ../../../../components/common\n")
-			fmt.Fprintf(&cfg, "- name: %s-%s\n  paths: [apps/%s/overlays/%s]\n  fieldManager: %s\n", app, env, app, env, deployer)
-		}
+	if err := monorepo.Write(r.dir, 30, targetsNS, deployer); err != nil {
+		t.Fatal(err)
 	}
-	r.write(".ownership-check.yaml", cfg.String())
 	return r
 }
 
@@ -44,12 +31,12 @@ func monorepo(t *testing.T) *causeRepo {
 // targets whose render reads what it changed, in one process.
 func TestScenarioTargets(t *testing.T) {
 	s := newScenario(t, "first-check")
-	r := monorepo(t)
+	r := committedMonorepo(t)
 	base := r.commit("platform")
 	t.Chdir(r.dir)
 	s.apply(deployer, map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": targetsNS}}, true)
 	for a := range 30 {
-		for _, env := range overlays {
+		for _, env := range monorepo.Overlays {
 			s.deployPath(filepath.Join(r.dir, "apps", fmt.Sprintf("app%02d", a), "overlays", env))
 		}
 	}
@@ -82,7 +69,7 @@ func TestScenarioTargets(t *testing.T) {
 	}
 
 	// One app's base: its three targets.
-	r.write("apps/app07/base/settings.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app07\ndata:\n  mode: slow\n")
+	r.write("apps/app07/base/settings.yaml", monorepo.Settings("app07", "slow"))
 	envs, line := checked("--changed-from", base)
 	if strings.Join(envs, " ") != "app07-dev app07-prod app07-staging" || !strings.Contains(line, "3 of 90 targets checked, 87 not affected by this change") {
 		t.Errorf("one app's base: checked %v (%s)", envs, line)

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/config"
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/report"
@@ -101,6 +102,11 @@ func (run *actionRun) check(ctx context.Context) error {
 		return run.checkFailed(ctx, err)
 	}
 	defer cleanup()
+	if targets, err := run.targetsOf(o); err != nil {
+		return run.checkFailed(ctx, err)
+	} else if targets {
+		return run.checkTargets(ctx, o)
+	}
 	rep, err := checkRunner(ctx, o, run.in.Paths, run.stderr)
 	if err != nil {
 		return run.checkFailed(ctx, err)
@@ -222,6 +228,21 @@ func (run *actionRun) snapshot(ctx context.Context) error {
 	if err != nil {
 		return run.toolError(err)
 	}
+	if targets, err := run.targetsOf(&checkOptions{commonOptions: o.commonOptions}); err != nil {
+		return run.toolError(err)
+	} else if targets {
+		o.Targets, o.Shard = run.in.Targets, run.in.Shard
+		if len(o.Targets) == 0 || o.Targets[0] == "changed" {
+			// After a deploy every target's record is refreshed.
+			o.Targets = []string{"all"}
+		}
+		n, err := runSnapshotTargets(ctx, o, run.stdout, run.stderr)
+		ghaction.AddSummary(run.a, fmt.Sprintf("### ownership-check snapshot\n\nRecorded %d targets on the snapshot branch `%s`.\n", n, in.SnapshotBranch))
+		if err != nil {
+			return run.toolError(err)
+		}
+		return nil
+	}
 	snap, err := runSnapshot(ctx, o, in.Paths, run.stdout, run.stderr)
 	if err != nil {
 		return run.toolError(err)
@@ -262,4 +283,66 @@ func asActionInputs(err error) error {
 		return nil
 	}
 	return &actionWorded{err: err, text: check.Word(err, func(input string) string { return "input " + input })}
+}
+
+// targetsOf tells whether the run is over the repository config's targets:
+// the config (as trusted: the base commit's) lists them, or the targets
+// input names some.
+func (run *actionRun) targetsOf(o *checkOptions) (bool, error) {
+	cfg := o.BaseConfig
+	if cfg == nil {
+		var err error
+		if cfg, err = config.Load(o.Config); err != nil {
+			return false, err
+		}
+	}
+	if len(cfg.Targets) == 0 {
+		if len(run.in.Targets) > 0 || run.in.Shard != "" {
+			return false, &check.InputError{Input: "targets", Problem: "the repository config lists no targets"}
+		}
+		return false, nil
+	}
+	return true, nil
+}
+
+// checkTargets checks the config's targets the targets input selects in
+// this one job and publishes them as one comment.
+func (run *actionRun) checkTargets(ctx context.Context, o *checkOptions) error {
+	o.Targets, o.Shard = run.in.Targets, run.in.Shard
+	if len(o.Targets) == 0 || len(o.Targets) == 1 && o.Targets[0] == "changed" {
+		o.Targets = nil
+		if o.Base != "" {
+			o.ChangedFrom = o.Base
+		} else {
+			// Not a pull request: nothing to compare with.
+			o.Targets = []string{"all"}
+		}
+	}
+	sel, results, err := runCheckTargets(ctx, o)
+	if err != nil {
+		return run.checkFailed(ctx, err)
+	}
+	run.a.Infof("%s", sel.Line())
+	color := run.a.Getenv("NO_COLOR") == ""
+	outs := make([]ghaction.TargetOutcome, len(results))
+	failed, broken := false, false
+	for i, r := range results {
+		outs[i] = ghaction.TargetOutcome{Name: r.Name, Report: r.Report, Err: r.Err}
+		if r.Err != nil {
+			broken = true
+			continue
+		}
+		run.a.Group(r.Name)
+		_ = report.WriteText(run.stdout, r.Report, report.TextOptions{Color: color})
+		run.a.EndGroup()
+		failed = failed || r.Report.Failed
+	}
+	run.pub.PublishTargets(ctx, outs, sel.Line())
+	switch {
+	case broken:
+		return &ExitCodeError{Code: ExitError, Err: fmt.Errorf("%d of %d targets could not be checked", countErrs(results), len(results))}
+	case failed:
+		return errFindingsFailed
+	}
+	return nil
 }

@@ -300,7 +300,7 @@ func TestActionYAML(t *testing.T) {
 		}
 	}
 	spec := []string{"mode", "paths", "field-manager", "environment", "kubeconfig", "snapshot-repo", "snapshot-branch",
-		"config", "config-ref", "fail-on", "fail-on-cause", "offline", "comment", "github-token", "record", "version"}
+		"config", "config-ref", "fail-on", "fail-on-cause", "offline", "comment", "targets", "shard", "github-token", "record", "version"}
 	sort.Strings(declared)
 	sort.Strings(spec)
 	if strings.Join(declared, ",") != strings.Join(spec, ",") {
@@ -356,10 +356,17 @@ func TestActionYAML(t *testing.T) {
 
 	var outDeclared, outWritten []string
 	for name, o := range a.Outputs {
-		outDeclared = append(outDeclared, name)
 		if o.Description == "" {
 			t.Errorf("output %s has no description", name)
 		}
+		if name == "binary" {
+			// The install step's.
+			if o.Value != "${{ steps.install.outputs.path }}" {
+				t.Errorf("output binary: value %q, want the install step's path", o.Value)
+			}
+			continue
+		}
+		outDeclared = append(outDeclared, name)
 		if o.Value != "${{ steps.run.outputs."+name+" }}" {
 			t.Errorf("output %s: value %q, want the run step's output of that name", name, o.Value)
 		}

@@ -24,13 +24,21 @@ func CommentBody(r *report.Report, o report.MarkdownOptions) string {
 // MergeComment puts s into the comment body old, replacing the section of
 // the same environment and keeping every other environment's section.
 func MergeComment(old string, s *Section, limit int) string {
+	return MergeSections(old, []*Section{s}, "", limit)
+}
+
+// MergeSections puts this run's sections into the comment body old,
+// keeping every other environment's, with lead under the verdict
+// (RenderTargets): a monorepo's run writes all its targets in one edit.
+func MergeSections(old string, mine []*Section, lead string, limit int) string {
 	var secs []*Section
 	for _, p := range ParseSections(old) {
-		if p.Environment != s.Environment && !slices.ContainsFunc(secs, func(q *Section) bool { return q.Environment == p.Environment }) {
+		ours := slices.ContainsFunc(mine, func(s *Section) bool { return s.Environment == p.Environment })
+		if !ours && !slices.ContainsFunc(secs, func(q *Section) bool { return q.Environment == p.Environment }) {
 			secs = append(secs, p)
 		}
 	}
-	return RenderComment(append(secs, s), limit)
+	return RenderTargets(append(secs, mine...), lead, limit)
 }
 
 // RenderComment writes the marker, the verdict, the summary table and the

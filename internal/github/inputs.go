@@ -34,6 +34,11 @@ type Inputs struct {
 	Record      bool   // check --record
 	Comment     string // update, new or off
 	GitHubToken string
+	// Targets selects the repository config's targets: "changed" (those
+	// the pull request affects), "all", or names; "" is changed when the
+	// config lists targets. Shard is i/n of them.
+	Targets []string
+	Shard   string
 }
 
 // ReadInputs reads and checks every input. An input the runner did not set
@@ -60,6 +65,8 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 		Offline:        get("offline", "auto"),
 		Comment:        get("comment", "update"),
 		GitHubToken:    get("github-token", ""),
+		Targets:        words(get("targets", "")),
+		Shard:          get("shard", ""),
 	}
 	record := get("record", "false")
 	var errs []error
@@ -94,6 +101,19 @@ func lines(s string) []string {
 		l = strings.TrimSpace(l)
 		if l != "" && !strings.HasPrefix(l, "#") {
 			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// words splits a list given one per line or comma-separated.
+func words(s string) []string {
+	var out []string
+	for _, l := range lines(s) {
+		for _, w := range strings.Split(l, ",") {
+			if w = strings.TrimSpace(w); w != "" {
+				out = append(out, w)
+			}
 		}
 	}
 	return out

@@ -56,8 +56,9 @@ type Publisher struct {
 	Public func(string) string
 
 	// commentURL is the comment this run wrote or found, for the
-	// comment-url output.
-	commentURL string
+	// comment-url output; targetsChecked the targets-checked output.
+	commentURL     string
+	targetsChecked string
 }
 
 // Publish publishes a finished check.
@@ -153,6 +154,12 @@ func (p *Publisher) commit() report.Commit {
 // says. It never fails: when the comment cannot be written it warns and
 // returns a note for the job summary.
 func (p *Publisher) comment(ctx context.Context, sec *Section) string {
+	return p.commentSections(ctx, []*Section{sec}, "")
+}
+
+// commentSections writes sections into the comment in one edit, with lead
+// under the verdict (RenderTargets).
+func (p *Publisher) commentSections(ctx context.Context, secs []*Section, lead string) string {
 	if p.Comment != "update" && p.Comment != "new" {
 		return ""
 	}
@@ -194,9 +201,17 @@ func (p *Publisher) comment(ctx context.Context, sec *Section) string {
 	sticky := &Sticky{Issues: issues, Owner: owner, Repo: repo, Number: pr.Number, Marker: CommentMarker, Author: author, Settle: p.Settle}
 	var res Result
 	if p.Comment == "new" {
-		res, err = sticky.Post(ctx, RenderComment([]*Section{sec}, MaxCommentLen))
+		res, err = sticky.Post(ctx, RenderTargets(secs, lead, MaxCommentLen))
 	} else {
-		res, err = sticky.Update(ctx, func(old string) string { return MergeComment(old, sec, MaxCommentLen) }, sec.In)
+		res, err = sticky.Update(ctx, func(old string) string { return MergeSections(old, secs, lead, MaxCommentLen) },
+			func(body string) bool {
+				for _, s := range secs {
+					if !s.In(body) {
+						return false
+					}
+				}
+				return true
+			})
 	}
 	if err != nil {
 		return p.commentFailed(pr, err)

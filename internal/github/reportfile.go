@@ -1,6 +1,7 @@
 package github
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,7 +24,12 @@ var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 // in a container that mounts the workspace elsewhere. Without a workspace
 // it goes to ReportDir, by absolute path.
 func (p *Publisher) writeReportFile(rep *report.Report) (string, error) {
-	name := unsafeFileChars.ReplaceAllString(p.Environment, "_") + ".json"
+	return p.writeJSONFile(unsafeFileChars.ReplaceAllString(p.Environment, "_")+".json", rep)
+}
+
+// writeJSONFile writes v as JSON to name in the report directory and
+// returns its path as writeReportFile does.
+func (p *Publisher) writeJSONFile(name string, v any) (string, error) {
 	dir, rel := filepath.Join(p.ReportDir, ReportDirName), ""
 	if p.Workspace != "" {
 		dir, rel = filepath.Join(p.Workspace, ReportDirName), filepath.Join(ReportDirName, name)
@@ -53,7 +59,15 @@ func (p *Publisher) writeReportFile(rep *report.Report) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("report file: %w", err)
 	}
-	if err := report.WriteJSON(f, rep); err != nil {
+	if rep, ok := v.(*report.Report); ok {
+		err = report.WriteJSON(f, rep)
+	} else {
+		enc := json.NewEncoder(f)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		err = enc.Encode(v)
+	}
+	if err != nil {
 		f.Close()
 		return "", fmt.Errorf("report file %s: %w", path, err)
 	}
@@ -83,4 +97,5 @@ func (p *Publisher) setOutputs(rep *report.Report, failed bool, reportFile strin
 		return
 	}
 	p.Action.SetOutput("comment-url", p.commentURL)
+	p.Action.SetOutput("targets-checked", p.targetsChecked)
 }

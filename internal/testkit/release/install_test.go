@@ -69,6 +69,9 @@ func TestInstallAndRun(t *testing.T) {
 	if _, err := os.Stat(dir + ".complete"); err != nil {
 		t.Errorf("no tool cache marker: %v", err)
 	}
+	if b, err := os.ReadFile(filepath.Join(r.temp, "..", filepath.Base(r.temp)+"-github-path")); err != nil || !strings.Contains(string(b), dir+"\n") {
+		t.Errorf("GITHUB_PATH %q (%v): the binary's directory is not put on PATH for later steps", b, err)
+	}
 	if entries, _ := os.ReadDir(r.temp); len(entries) != 0 {
 		t.Errorf("RUNNER_TEMP keeps %d download leftovers", len(entries))
 	}

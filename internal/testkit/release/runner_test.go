@@ -161,6 +161,7 @@ func (r *runner) run(with map[string]string) result {
 		}
 		dir := r.t.TempDir()
 		script, output, summary := filepath.Join(dir, "step.sh"), filepath.Join(dir, "output"), filepath.Join(dir, "summary")
+		ghPath := filepath.Join(r.temp, "..", filepath.Base(r.temp)+"-github-path")
 		if err := os.WriteFile(script, []byte(r.eval(step.Run, ctx)), 0o644); err != nil {
 			r.t.Fatal(err)
 		}
@@ -175,6 +176,7 @@ func (r *runner) run(with map[string]string) result {
 			"PATH=" + os.Getenv("PATH"), "HOME=" + r.home, "GITHUB_ACTIONS=true",
 			"GITHUB_ACTION_PATH=" + repoRoot(r.t), "GITHUB_WORKSPACE=" + r.workspace,
 			"GITHUB_OUTPUT=" + output, "GITHUB_STEP_SUMMARY=" + summary, "RUNNER_TOOL_CACHE=" + r.toolCache, "RUNNER_TEMP=" + r.temp,
+			"GITHUB_PATH=" + ghPath,
 		}
 		for k, v := range r.env {
 			cmd.Env = append(cmd.Env, k+"="+v)

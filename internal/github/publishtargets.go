@@ -1,0 +1,91 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/report"
+)
+
+// TargetOutcome is one target's check for publishing: its report, or why
+// it could not run.
+type TargetOutcome struct {
+	Name   string
+	Report *report.Report
+	Err    error
+}
+
+// PublishTargets publishes the checks of a monorepo's targets from one
+// run: a report file each and one array of them (the report-file output),
+// every target's section in one edit of the comment (the GitHub API calls
+// do not grow with the targets), one job summary, the annotations, and
+// outputs that add the targets' counts up. lead says which targets were
+// checked (check.Selection.Line).
+func (p *Publisher) PublishTargets(ctx context.Context, outs []TargetOutcome, lead string) {
+	runURL := p.runURL()
+	commit, at := p.commit(), p.now()
+	var secs []*Section
+	var reps []*report.Report
+	failed := false
+	for _, o := range outs {
+		opts := report.MarkdownOptions{RunURL: runURL, FullReport: fullReportWhere(runURL), Commit: commit, At: at}
+		if o.Err != nil {
+			failed = true
+			secs = append(secs, ErrorSection(o.Name, p.public(o.Err), p.Tool, opts))
+			p.Action.Errorf("%s", p.public(o.Err))
+			continue
+		}
+		if _, err := p.writeReportFileAs(o.Name, o.Report); err != nil {
+			p.Action.Warningf("%s", err)
+		}
+		reps = append(reps, o.Report)
+		failed = failed || o.Report.Failed
+		secs = append(secs, NewSection(o.Report, opts))
+		Annotate(p.Action, o.Report)
+	}
+	reportFile, err := p.writeReportsArray(reps)
+	if err != nil {
+		p.Action.Warningf("%s", err)
+	}
+	note := p.commentSections(ctx, secs, lead)
+	AddSummary(p.Action, RenderTargets(secs, lead, maxSummaryLen)+note)
+	p.targetsChecked = strconv.Itoa(len(outs))
+	p.setOutputs(sum(reps), failed, reportFile)
+}
+
+// sum adds the reports' counts up for the outputs; a category one of them
+// could not see is unknown for all. nil without reports.
+func sum(reps []*report.Report) *report.Report {
+	if len(reps) == 0 {
+		return nil
+	}
+	total := &report.Report{Engine: reps[0].Engine, Summary: report.Summary{Counts: map[model.Category]int{}}}
+	for _, r := range reps {
+		total.Summary.Objects += r.Summary.Objects
+		for c, n := range r.Summary.Counts {
+			total.Summary.Counts[c] += n
+		}
+		for _, c := range r.Summary.NotChecked {
+			if total.Summary.Checked(c) {
+				total.Summary.NotChecked = append(total.Summary.NotChecked, c)
+			}
+		}
+	}
+	return total
+}
+
+func (p *Publisher) writeReportsArray(reps []*report.Report) (string, error) {
+	return p.writeReportFileAs("targets", reps)
+}
+
+// writeReportFileAs writes v (a report, or an array of them) as name.json
+// in the report directory (writeReportFile).
+func (p *Publisher) writeReportFileAs(name string, v any) (string, error) {
+	path, err := p.writeJSONFile(unsafeFileChars.ReplaceAllString(name, "_")+".json", v)
+	if err != nil {
+		return "", fmt.Errorf("report file: %w", err)
+	}
+	return path, nil
+}
