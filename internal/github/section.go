@@ -62,7 +62,47 @@ func endMarker(env string) string {
 func (s *Section) metaLine() string {
 	// json.Marshal escapes "<" and ">", so no value can close the comment.
 	b, _ := json.Marshal(s.SectionInfo)
-	return fmt.Sprintf("<!-- ownership-check:meta %s -->", b)
+	return fmt.Sprintf("<!-- ownership-check:meta %s -->", compactMeta(b))
+}
+
+// compactMeta drops the summary's zero counts from a meta line: they read
+// back as zero, and a comment of 90 targets must fit GitHub's limit. A
+// count that is null (not checked) stays.
+func compactMeta(b []byte) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
+		return b
+	}
+	var sum map[string]json.RawMessage
+	if json.Unmarshal(m["summary"], &sum) != nil {
+		return b
+	}
+	for k, v := range sum {
+		if string(v) == "0" {
+			delete(sum, k)
+		}
+	}
+	var ch map[string]json.RawMessage
+	if json.Unmarshal(sum["changes"], &ch) == nil {
+		for k, v := range ch {
+			if string(v) == "0" {
+				delete(ch, k)
+			}
+		}
+		if len(ch) == 0 {
+			delete(sum, "changes")
+		} else if c, err := json.Marshal(ch); err == nil {
+			sum["changes"] = c
+		}
+	}
+	if sb, err := json.Marshal(sum); err == nil {
+		m["summary"] = sb
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return b
+	}
+	return out
 }
 
 // open and close frame the section's markdown in the comment.
