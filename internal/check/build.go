@@ -138,8 +138,9 @@ func newAnalysis(o Options, engine string, snap *snapshot.Snapshot, hasher secre
 		Ignored: func(id model.ID, p fieldpath.Path) bool {
 			return cfg.IsIgnored(id.Group, id.Kind, id.Namespace, id.Name, p)
 		},
-		Notes:     notes,
-		Redaction: redaction(cfg),
+		Notes:      notes,
+		Redaction:  redaction(cfg),
+		StaleAfter: cfg.Snapshot.StaleAfter(),
 	}
 }
 

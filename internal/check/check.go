@@ -2,6 +2,7 @@ package check
 
 import (
 	"slices"
+	"time"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -38,6 +39,9 @@ type analysis struct {
 	Base *baseRender
 	// Unchanged says the head renders exactly what the base renders.
 	Unchanged bool
+	// StaleAfter is the age past which the snapshot is called stale; 0:
+	// never.
+	StaleAfter time.Duration
 	// Ignored tells whether the repository config's ignore rules cover a
 	// path of an object; it only words release messages. May be nil.
 	Ignored func(id model.ID, p fieldpath.Path) bool
@@ -100,7 +104,7 @@ func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool)
 		Environment:   in.Environment,
 		FieldManager:  in.FieldManager,
 		Engine:        in.Engine,
-		Snapshot:      snapshotInfo(in.Snapshot),
+		Snapshot:      snapshotInfo(in.Snapshot, in.StaleAfter, time.Now()),
 		Notes:         in.Notes,
 		Objects:       objects,
 		Summary:       report.Summary{NotChecked: in.NotChecked},
@@ -137,13 +141,16 @@ func (in analysis) fails(rep *report.Report) bool {
 	return false
 }
 
-func snapshotInfo(s *snapshot.Snapshot) report.SnapshotInfo {
+func snapshotInfo(s *snapshot.Snapshot, staleAfter time.Duration, now time.Time) report.SnapshotInfo {
 	if s == nil {
 		return report.SnapshotInfo{Found: false}
 	}
 	info := report.SnapshotInfo{Found: true, Commit: s.Commit, SourceCommit: s.Index.SourceCommit}
-	if !s.Index.DeployedAt.IsZero() {
-		info.DeployedAt = s.Index.DeployedAt.UTC().Format("2006-01-02T15:04:05Z07:00")
+	if at := s.Index.DeployedAt; !at.IsZero() {
+		info.DeployedAt = at.UTC().Format("2006-01-02T15:04:05Z07:00")
+		if age := now.Sub(at); staleAfter > 0 && age > staleAfter {
+			info.StaleDays = int(age.Hours() / 24)
+		}
 	}
 	return info
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/sethvargo/go-githubactions"
 	"github.com/spf13/cobra"
@@ -107,13 +109,22 @@ func (run *actionRun) check(ctx context.Context) error {
 	} else if targets {
 		return run.checkTargets(ctx, o)
 	}
-	rep, err := checkRunner(ctx, o, run.in.Paths, run.stderr)
+	run.a.Group("ownership-check: checking " + run.in.Environment)
+	start := time.Now()
+	rep, err := checkRunner(ctx, o, run.in.Paths, run.progress())
+	if err == nil {
+		run.a.Infof("checked %d objects in %.1f s: %s", rep.Summary.Objects, time.Since(start).Seconds(), rep.Status().Verdict())
+	}
+	run.a.EndGroup()
 	if err != nil {
 		return run.checkFailed(ctx, err)
 	}
 
 	color := run.a.Getenv("NO_COLOR") == ""
-	if err := report.WriteText(run.stdout, rep, report.TextOptions{Color: color}); err != nil {
+	run.a.Group("ownership-check: report of " + run.in.Environment)
+	err = report.WriteText(run.stdout, rep, report.TextOptions{Color: color})
+	run.a.EndGroup()
+	if err != nil {
 		return run.checkFailed(ctx, err)
 	}
 	run.pub.Publish(ctx, rep)
@@ -345,4 +356,31 @@ func (run *actionRun) checkTargets(ctx context.Context, o *checkOptions) error {
 		return errFindingsFailed
 	}
 	return nil
+}
+
+// progress is where the check's progress lines go: the job log's debug
+// lines when the run is re-run with debug logging (RUNNER_DEBUG), the API
+// server's address hidden; else stderr, which shows them only on a
+// terminal.
+func (run *actionRun) progress() io.Writer {
+	if run.a.Getenv("RUNNER_DEBUG") == "1" {
+		return &debugLog{a: run.a, public: run.pub.Public}
+	}
+	return run.stderr
+}
+
+// debugLog writes each line as a ::debug:: line.
+type debugLog struct {
+	a      *githubactions.Action
+	public func(string) string
+}
+
+func (d *debugLog) Write(p []byte) (int, error) {
+	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		if d.public != nil {
+			line = d.public(line)
+		}
+		d.a.Debugf("%s", line)
+	}
+	return len(p), nil
 }

@@ -76,8 +76,12 @@ func TestActionCausesEndToEnd(t *testing.T) {
 			if strings.Contains(log, "::warning file=deploy/staging/app.yaml") {
 				t.Errorf("the cluster's drift is annotated on the pull request:\n%s", log)
 			}
-			if o := e.outputs(); o["failed"] != "false" || o["drift"] != "1" {
+			if o := e.outputs(); o["failed"] != "false" || o["drift"] != "1" ||
+				!strings.Contains(o["headline"], "staging passes with warnings not in fail-on: none of this pull request") {
 				t.Errorf("outputs %v", o)
+			}
+			if !strings.Contains(log, "::group::ownership-check: checking staging") || !strings.Contains(log, "::group::ownership-check: report of staging") {
+				t.Errorf("the log has no groups for the check and the report:\n%s", log)
 			}
 		})
 	}

@@ -68,8 +68,9 @@ func checkCommand(ctx context.Context, o *checkOptions, paths []string, stdout, 
 // that fail the check show in Report.Failed.
 func runCheck(ctx context.Context, o *checkOptions, paths []string, progress io.Writer) (*report.Report, error) {
 	opts := o.checkOptions(paths)
-	// Progress lines are for a person watching a terminal.
-	if progress != nil && isTerminal(progress) {
+	// Progress lines are for a person watching a terminal, or the job
+	// log's debug lines (RUNNER_DEBUG).
+	if _, debug := progress.(*debugLog); progress != nil && (isTerminal(progress) || debug) {
 		opts.Progress = progress
 	}
 	rep, err := check.Build(ctx, opts)

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"time"
 
 	"sigs.k8s.io/yaml"
 )
@@ -31,6 +32,8 @@ type Config struct {
 	Secrets   SecretsOptions   `json:"secrets,omitempty"`
 	// Targets are a monorepo's deploy targets (targets.go).
 	Targets []Target `json:"targets,omitempty"`
+	// Snapshot tunes how snapshots are judged.
+	Snapshot SnapshotOptions `json:"snapshot,omitempty"`
 
 	// File is where the config was read from; empty for the defaults.
 	File string `json:"-"`
@@ -75,6 +78,28 @@ type SecretsOptions struct {
 	// checker reports every Secret as a Forbidden dry-run-error, and the
 	// check fails.
 	Skip bool `json:"skip,omitempty"`
+}
+
+// SnapshotOptions tune how the last-deploy snapshot is judged.
+type SnapshotOptions struct {
+	// StaleAfterDays: a snapshot older than this is called stale in the
+	// verdict; 0 is DefaultStaleAfterDays, negative never.
+	StaleAfterDays int `json:"staleAfterDays,omitempty"`
+}
+
+// DefaultStaleAfterDays is when a snapshot no deploy has refreshed is
+// called stale.
+const DefaultStaleAfterDays = 30
+
+// StaleAfter is the age past which a snapshot is stale; 0: never.
+func (o SnapshotOptions) StaleAfter() time.Duration {
+	switch {
+	case o.StaleAfterDays < 0:
+		return 0
+	case o.StaleAfterDays == 0:
+		return DefaultStaleAfterDays * 24 * time.Hour
+	}
+	return time.Duration(o.StaleAfterDays) * 24 * time.Hour
 }
 
 // Default is the config used when the repository has none.

@@ -59,6 +59,8 @@ type Publisher struct {
 	// comment-url output; targetsChecked the targets-checked output.
 	commentURL     string
 	targetsChecked string
+	// headline is the verdict line, for the headline output.
+	headline string
 }
 
 // Publish publishes a finished check.
@@ -75,6 +77,7 @@ func (p *Publisher) Publish(ctx context.Context, rep *report.Report) {
 	AddSummary(p.Action, CommentBody(rep, report.MarkdownOptions{RunURL: runURL, Limit: maxSummaryLen,
 		FullReport: "the JSON report file (`report-file` output)", Commit: commit, At: at})+note)
 	Annotate(p.Action, rep)
+	p.headline = report.VerdictText([]report.Outcome{report.OutcomeOf(rep)})
 	p.setOutputs(rep, rep.Failed, reportFile)
 }
 
@@ -93,6 +96,9 @@ func (p *Publisher) Fail(ctx context.Context, cause error) {
 // and no counts (unknown, not zero).
 func (p *Publisher) Error(cause error) {
 	p.Action.Errorf("%s", p.public(cause))
+	if p.headline == "" {
+		p.headline = fmt.Sprintf("❌ %s: the check could not run", p.Environment)
+	}
 	p.setOutputs(nil, true, "")
 }
 

@@ -98,4 +98,5 @@ func (p *Publisher) setOutputs(rep *report.Report, failed bool, reportFile strin
 	}
 	p.Action.SetOutput("comment-url", p.commentURL)
 	p.Action.SetOutput("targets-checked", p.targetsChecked)
+	p.Action.SetOutput("headline", p.headline)
 }

@@ -178,6 +178,17 @@ func short7(sha string) string {
 	return nonEmpty(model.LinkCommit(sha), "unknown")
 }
 
+// VerdictText is the comment's verdict line for chat and logs: the same
+// words, without the bold.
+func VerdictText(outs []Outcome) string {
+	return strings.ReplaceAll(verdictLine(outs), "**", "")
+}
+
+// OutcomeOf is a report's row of the summary table.
+func OutcomeOf(r *Report) Outcome {
+	return Outcome{Environment: r.Environment, Status: r.Status(), Headline: r.Headline()}
+}
+
 // verdictLine says in one line what fails and where, worst first; stale
 // environments are named but do not count.
 func verdictLine(outs []Outcome) string {
@@ -203,7 +214,7 @@ func verdictLine(outs []Outcome) string {
 		case 0:
 			parts = append(parts, env+": the check could not run")
 		case 1:
-			parts = append(parts, env+": "+nonEmpty(o.Headline, "fails"))
+			parts = append(parts, env+": "+nonEmpty(o.Headline, "fails")+o.Status.staleTail())
 		case 2:
 			parts = append(parts, env+" passes with warnings not in fail-on: "+nonEmpty(o.Headline, "see below"))
 		case 3:

@@ -50,6 +50,11 @@ type SnapshotInfo struct {
 	Commit       string `json:"commit,omitempty"`
 	DeployedAt   string `json:"deployedAt,omitempty"`
 	SourceCommit string `json:"sourceCommit,omitempty"`
+	// StaleDays is the snapshot's age in days when it is older than the
+	// repository config allows (snapshot.staleAfterDays, default 30): no
+	// deploy recorded one since, so the baseline may be far from what the
+	// next deploy starts from.
+	StaleDays int `json:"staleDays,omitempty"`
 }
 
 // Summary counts the checked objects and the findings of each category.

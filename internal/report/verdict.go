@@ -52,17 +52,26 @@ type Status struct {
 	Error bool `json:"error,omitempty"`
 	// Unchanged: the pull request's head renders what its base renders.
 	Unchanged bool `json:"unchanged,omitempty"`
+	// StaleDays is the snapshot's age when it is stale (SnapshotInfo).
+	StaleDays int `json:"staleSnapshotDays,omitempty"`
 }
 
 // Status of the report.
 func (r *Report) Status() Status {
-	return Status{Summary: r.Summary, Failed: r.Failed, Unchanged: r.Unchanged}
+	return Status{Summary: r.Summary, Failed: r.Failed, Unchanged: r.Unchanged, StaleDays: r.Snapshot.StaleDays}
 }
 
 // Verdict is the one line that says how a check came out, without markup,
 // and who must act: the pull request's author for its own findings, the
 // environment's owners for the rest.
 func (st Status) Verdict() string {
+	if st.Error {
+		return st.verdict()
+	}
+	return st.verdict() + st.staleTail()
+}
+
+func (st Status) verdict() string {
 	lc := st.Summary.Levels()
 	pr, env := st.Summary.Loud()
 	owners := ""
@@ -121,4 +130,12 @@ func (st Status) Icon() string {
 		return "⚠️"
 	}
 	return "✅"
+}
+
+// staleTail says the snapshot is stale, for lines that do not use Verdict.
+func (st Status) staleTail() string {
+	if st.StaleDays == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (the last-deploy snapshot is %d days old: stale)", st.StaleDays)
 }
