@@ -54,14 +54,22 @@ func TestTrustDocsExamples(t *testing.T) {
 func checkWorkflow(t *testing.T, page, body string) {
 	t.Helper()
 	var wf struct {
-		On   map[string]map[string]any `json:"on"`
-		Jobs map[string]struct {
+		On map[string]map[string]any `json:"on"`
+		// YAML 1.1 (sigs.k8s.io/yaml) reads the key on as true.
+		OnTrue map[string]map[string]any `json:"true"`
+		Jobs   map[string]struct {
 			Name string `json:"name"`
 		} `json:"jobs"`
 	}
 	if err := yaml.Unmarshal([]byte(body), &wf); err != nil {
 		t.Errorf("%s: workflow: %v", page, err)
 		return
+	}
+	if wf.On == nil {
+		wf.On = wf.OnTrue
+	}
+	if len(wf.On) == 0 {
+		t.Errorf("%s: a workflow without events", page)
 	}
 	if pr, ok := wf.On["pull_request"]; ok {
 		for _, filter := range []string{"paths", "paths-ignore", "branches-ignore"} {
