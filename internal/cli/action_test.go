@@ -606,6 +606,29 @@ func TestActionCommentModes(t *testing.T) {
 			t.Errorf("API calls with comment: off: %v", calls)
 		}
 	})
+	t.Run("on-findings", func(t *testing.T) {
+		rep := cleanActionReport()
+		e := newActionEnv(t, "pull_request.synchronize.json", rep, nil)
+		t.Setenv("INPUT_COMMENT", "on-findings")
+		e.run()
+		if n := len(e.srv.Comments(prNumber)); n != 0 {
+			t.Fatalf("clean: %d comments, want none", n)
+		}
+		*rep = *failingReport()
+		e.run()
+		cs := e.srv.Comments(prNumber)
+		if len(cs) != 1 || !strings.Contains(cs[0].Body, "drift") {
+			t.Fatalf("findings: %d comments, want one naming the drift", len(cs))
+		}
+		id := cs[0].ID
+		*rep = *cleanActionReport()
+		e.run()
+		cs = e.srv.Comments(prNumber)
+		if len(cs) != 1 || cs[0].ID != id || !strings.Contains(cs[0].Body, "✅ All clear: nothing warns or fails any more in default") ||
+			strings.Contains(cs[0].Body, "drift") {
+			t.Errorf("clean again: want the same comment turned all-clear, got %d comments:\n%v", len(cs), cs)
+		}
+	})
 	t.Run("new", func(t *testing.T) {
 		e := newActionEnv(t, "pull_request.synchronize.json", failingReport(), nil)
 		t.Setenv("INPUT_COMMENT", "new")

@@ -165,3 +165,34 @@ func largestRaw(secs []*Section, bodies []string, ok func(int) bool) int {
 	}
 	return j
 }
+
+// allClear tells whether every section passes with nothing that warns:
+// what comment: on-findings stays silent about.
+func allClear(secs []*Section) bool {
+	for _, s := range secs {
+		if (report.Outcome{Environment: s.Environment, Status: s.Status}).Rank() != 4 {
+			return false
+		}
+	}
+	return true
+}
+
+// AllClearBody is the comment once nothing warns or fails any more
+// (comment: on-findings): one line, and the sections' hidden lines that
+// later jobs merge with.
+func AllClearBody(secs []*Section) string {
+	var b strings.Builder
+	b.WriteString(CommentMarker + "\n## ownership-check\n\n✅ All clear: nothing warns or fails any more")
+	var envs []string
+	for _, s := range secs {
+		envs = append(envs, report.EscapeText(s.Environment))
+	}
+	if len(envs) > 0 {
+		b.WriteString(" in " + strings.Join(envs, ", "))
+	}
+	b.WriteString(" (the job summary of each run has the details).\n\n")
+	for _, s := range secs {
+		b.WriteString(s.open() + s.close())
+	}
+	return b.String()
+}

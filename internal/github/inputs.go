@@ -32,7 +32,7 @@ type Inputs struct {
 	FailOnCause string // empty: the command line's default
 	Offline     string // auto, true or false
 	Record      bool   // check --record
-	Comment     string // update, new or off
+	Comment     string // update, new, off or on-findings
 	GitHubToken string
 	// Targets selects the repository config's targets: "changed" (those
 	// the pull request affects), "all", or names; "" is changed when the
@@ -77,7 +77,7 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 		{"mode", in.Mode, []string{"check", "snapshot", "migrate"}},
 		{"offline", in.Offline, []string{"auto", "true", "false"}},
 		{"config-ref", in.ConfigRef, []string{"base", "head"}},
-		{"comment", in.Comment, []string{"update", "new", "off"}},
+		{"comment", in.Comment, []string{"update", "new", "off", "on-findings"}},
 		{"record", record, []string{"true", "false"}},
 	} {
 		if !slices.Contains(c.allowed, c.value) {

@@ -166,7 +166,7 @@ func (p *Publisher) comment(ctx context.Context, sec *Section) string {
 // commentSections writes sections into the comment in one edit, with lead
 // under the verdict (RenderTargets).
 func (p *Publisher) commentSections(ctx context.Context, secs []*Section, lead string) string {
-	if p.Comment != "update" && p.Comment != "new" {
+	if p.Comment != "update" && p.Comment != "new" && p.Comment != "on-findings" {
 		return ""
 	}
 	ghctx, err := p.Action.Context()
@@ -205,11 +205,24 @@ func (p *Publisher) commentSections(ctx context.Context, secs []*Section, lead s
 	}
 	owner, repo := ghctx.Repo()
 	sticky := &Sticky{Issues: issues, Owner: owner, Repo: repo, Number: pr.Number, Marker: CommentMarker, Author: author, Settle: p.Settle}
+	merge := func(old string) string { return MergeSections(old, secs, lead, MaxCommentLen) }
+	if p.Comment == "on-findings" {
+		// No comment while nothing warns or fails; an earlier one says
+		// all clear once nothing does.
+		sticky.NoCreate = allClear(secs)
+		merge = func(old string) string {
+			body := MergeSections(old, secs, lead, MaxCommentLen)
+			if all := ParseSections(body); allClear(all) {
+				return AllClearBody(all)
+			}
+			return body
+		}
+	}
 	var res Result
 	if p.Comment == "new" {
 		res, err = sticky.Post(ctx, RenderTargets(secs, lead, MaxCommentLen))
 	} else {
-		res, err = sticky.Update(ctx, func(old string) string { return MergeSections(old, secs, lead, MaxCommentLen) },
+		res, err = sticky.Update(ctx, merge,
 			func(body string) bool {
 				for _, s := range secs {
 					if !s.In(body) {
@@ -221,6 +234,10 @@ func (p *Publisher) commentSections(ctx context.Context, secs []*Section, lead s
 	}
 	if err != nil {
 		return p.commentFailed(pr, err)
+	}
+	if res.Outcome == NotCreated {
+		p.Action.Infof("pull request #%d: nothing warns or fails, no comment (comment: on-findings)", pr.Number)
+		return ""
 	}
 	p.commentURL = res.URL
 	p.Action.Infof("pull request #%d: comment %s (%s)", pr.Number, res.Outcome, res.URL)

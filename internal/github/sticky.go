@@ -53,6 +53,9 @@ type Sticky struct {
 	Settle time.Duration
 	// Attempts bounds the writes (0: 5).
 	Attempts int
+	// NoCreate leaves a pull request without a comment as it is: Update
+	// edits an existing one only (comment: on-findings, all clear).
+	NoCreate bool
 }
 
 // Outcome says what Update or Post did.
@@ -62,6 +65,8 @@ const (
 	Created   Outcome = "created"
 	Updated   Outcome = "updated"
 	Unchanged Outcome = "unchanged"
+	// NotCreated: there was no comment, and NoCreate kept it so.
+	NotCreated Outcome = "not created"
 )
 
 // Result is the comment written.
@@ -116,6 +121,10 @@ func (s *Sticky) Update(ctx context.Context, merge func(old string) string, pres
 			return res, fmt.Errorf("pull request #%d: the comment lost this job's section %d times to concurrent jobs", s.Number, res.Writes)
 		}
 
+		if cur == nil && s.NoCreate {
+			res.Outcome = NotCreated
+			return res, nil
+		}
 		if cur == nil {
 			c, _, err := s.Issues.CreateComment(ctx, s.Owner, s.Repo, s.Number, &gh.IssueComment{Body: gh.String(merge(""))})
 			if err != nil {
