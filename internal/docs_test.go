@@ -161,3 +161,56 @@ func walkSteps(v any, f func(uses string, with map[string]any)) {
 		}
 	}
 }
+
+// TestDocsGitOpsRecipes keeps the Flux recipe consistent: the snapshot
+// workflow listens for the event the Alert's Provider sends, which
+// githubdispatch names Kind/name.namespace after the event's source.
+func TestDocsGitOpsRecipes(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "github-action.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent, listened []string
+	for _, m := range fenced.FindAllStringSubmatch(string(doc), -1) {
+		if m[1] != "yaml" {
+			continue
+		}
+		for _, part := range strings.Split(m[2], "\n---\n") {
+			var obj struct {
+				Kind     string `json:"kind"`
+				Metadata struct {
+					Namespace string `json:"namespace"`
+				} `json:"metadata"`
+				Spec struct {
+					EventSources []struct{ Kind, Name string } `json:"eventSources"`
+				} `json:"spec"`
+				OnTrue map[string]struct {
+					Types []string `json:"types"`
+				} `json:"true"`
+			}
+			if err := yaml.Unmarshal([]byte(part), &obj); err != nil {
+				continue
+			}
+			if obj.Kind == "Alert" {
+				for _, src := range obj.Spec.EventSources {
+					sent = append(sent, src.Kind+"/"+src.Name+"."+obj.Metadata.Namespace)
+				}
+			}
+			if rd, ok := obj.OnTrue["repository_dispatch"]; ok {
+				listened = append(listened, rd.Types...)
+			}
+		}
+	}
+	if len(sent) == 0 {
+		t.Fatal("no Flux Alert in docs/github-action.md")
+	}
+	for _, ev := range sent {
+		found := false
+		for _, l := range listened {
+			found = found || l == ev
+		}
+		if !found {
+			t.Errorf("the Alert sends %s, which no snapshot workflow of the page listens for (%v)", ev, listened)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
@@ -140,7 +141,7 @@ func newAnalysis(o Options, engine string, snap *snapshot.Snapshot, hasher secre
 		},
 		Notes:      notes,
 		Redaction:  redaction(cfg),
-		StaleAfter: cfg.Snapshot.StaleAfter(),
+		StaleAfter: staleAfter(cfg),
 	}
 }
 
@@ -157,4 +158,13 @@ func progressf(w io.Writer, format string, args ...any) {
 	if w != nil {
 		fmt.Fprintf(w, "ownership-check: "+format+"\n", args...)
 	}
+}
+
+// staleAfter is the config's age of a stale snapshot; the default's
+// without a config.
+func staleAfter(cfg *config.Config) time.Duration {
+	if cfg == nil {
+		return config.SnapshotOptions{}.StaleAfter()
+	}
+	return cfg.Snapshot.StaleAfter()
 }

@@ -111,7 +111,7 @@ func (in analysis) analyse(res predict.Result) report.Object {
 func (in analysis) dryRunFinding(res predict.Result, e *predict.DryRunError, findings []model.Finding) model.Finding {
 	f := model.Finding{Category: model.DryRunError, Reason: e.Reason, Message: in.public(dryRunMessage(e), res)}
 	if res.Object.ID.IsSecret() && e.Reason == "Forbidden" {
-		f.Message += "; the checker may not read or dry-run Secrets (deploy/rbac/no-secrets): grant it Secrets, " +
+		f.Message += "; the checker may not read or dry-run Secrets (deploy/rbac, the default): grant it Secrets (deploy/rbac/with-secrets), " +
 			"or set `secrets: {skip: true}` in the repository config to leave Secrets unchecked"
 	}
 	var splits []string

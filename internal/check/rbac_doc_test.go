@@ -76,9 +76,8 @@ func TestRBACDocCommands(t *testing.T) {
 		"HOME="+t.TempDir(),
 		"GH_SECRETS="+secrets,
 	)
-	// The page ends with the Secrets role removed; the other tests of the
-	// package expect the full role.
-	t.Cleanup(func() { s.deployPath(filepath.Join(root, "deploy", "rbac")) })
+	// The other tests of the package expect the role with Secrets.
+	t.Cleanup(func() { s.deployPath(filepath.Join(root, "deploy", "rbac", "with-secrets")) })
 
 	var out strings.Builder
 	for i, b := range blocks {

@@ -2,6 +2,7 @@ package check_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,8 +14,8 @@ import (
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
-// TestCheckerWithoutSecrets applies deploy/rbac/no-secrets, as docs/rbac.md
-// tells a user who will not let the checker read Secrets, and checks the
+// TestCheckerWithoutSecrets applies deploy/rbac, the default, which gives
+// the checker nothing on Secrets (kubectl auth can-i says no), and checks the
 // checker scenario, which renders Secret/s9-checker/db: the Secret is a
 // Forbidden dry-run-error that says what to do, and the check fails; with
 // `secrets: {skip: true}` in the repository config the Secret is left out,
@@ -27,10 +28,17 @@ func TestCheckerWithoutSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	admin := kubernetes.NewForConfigOrDie(cluster.Config())
-	// Switching from deploy/rbac: the Secrets binding goes (docs/rbac.md).
+	// Switching from with-secrets: the Secrets binding goes (docs/rbac.md).
 	_ = admin.RbacV1().ClusterRoleBindings().Delete(ctx, "ownership-check-secrets", metav1.DeleteOptions{})
-	t.Cleanup(func() { s.deployPath(filepath.Join(root, "deploy", "rbac")) })
-	s.deployPath(filepath.Join(root, "deploy", "rbac", "no-secrets"))
+	t.Cleanup(func() { s.deployPath(filepath.Join(root, "deploy", "rbac", "with-secrets")) })
+	s.deployPath(filepath.Join(root, "deploy", "rbac"))
+	for _, verb := range []string{"get", "list", "create", "patch"} {
+		out, _ := exec.Command(testcluster.Tool(t, "kubectl"), "--kubeconfig", cluster.KubeconfigFile(t), "auth", "can-i", verb, "secrets",
+			"--all-namespaces", "--as", "system:serviceaccount:"+checkerNamespace+":"+checkerName).CombinedOutput()
+		if strings.TrimSpace(string(out)) != "no" {
+			t.Errorf("kubectl auth can-i %s secrets as the default checker: %q, want no", verb, out)
+		}
+	}
 	s.deployPath(s.path("deployed"))
 	s.snapshot("deployed", "")
 

@@ -26,13 +26,14 @@ import (
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
-// The identity of deploy/rbac: what the manifests users apply bind.
+// The identity of deploy/rbac (and with-secrets): what the manifests users
+// apply bind.
 const (
 	checkerNamespace = "ownership-check"
 	checkerName      = "ownership-check"
 )
 
-// TestCheckerRBAC applies deploy/rbac as a user would and checks, as its
+// TestCheckerRBAC applies deploy/rbac/with-secrets as a user would and checks, as its
 // ServiceAccount, that the role reads and dry-runs every kind of the
 // checker scenario (updates, creates, CRDs, RBAC that grants more than the
 // checker holds), and that every real write is refused.
@@ -43,7 +44,7 @@ func TestCheckerRBAC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.deployPath(filepath.Join(root, "deploy", "rbac"))
+	s.deployPath(filepath.Join(root, "deploy", "rbac", "with-secrets"))
 	s.deployPath(s.path("deployed"))
 	s.snapshot("deployed", "")
 

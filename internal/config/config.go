@@ -74,7 +74,7 @@ type RedactOptions struct {
 type SecretsOptions struct {
 	// Skip leaves Secrets unchecked: they are neither read nor dry-run,
 	// and the report names them as not checked. For a checker whose role
-	// may not read Secrets (deploy/rbac/no-secrets); without it, such a
+	// may not read Secrets (deploy/rbac, the default); without it, such a
 	// checker reports every Secret as a Forbidden dry-run-error, and the
 	// check fails.
 	Skip bool `json:"skip,omitempty"`
