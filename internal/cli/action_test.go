@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -300,7 +301,7 @@ func TestActionYAML(t *testing.T) {
 		}
 	}
 	spec := []string{"mode", "paths", "field-manager", "environment", "kubeconfig", "snapshot-repo", "snapshot-branch",
-		"config", "config-ref", "fail-on", "fail-on-cause", "offline", "comment", "targets", "shard", "github-token", "record", "version"}
+		"config", "config-ref", "fail-on", "fail-on-cause", "offline", "comment", "targets", "shard", "pr-number", "github-token", "record", "version"}
 	sort.Strings(declared)
 	sort.Strings(spec)
 	if strings.Join(declared, ",") != strings.Join(spec, ",") {
@@ -679,5 +680,49 @@ current-context: staging
 	}
 	if strings.Count(log, token) != 1 {
 		t.Error("the token appears in the log beyond its mask command")
+	}
+}
+
+// TestActionPublishFromWorkflowRun: a fork's run left its report as an
+// artifact; a workflow_run job with pr-number publishes it as the pull
+// request's comment, saying where it comes from, without checking.
+func TestActionPublishFromWorkflowRun(t *testing.T) {
+	e := newActionEnv(t, "push.json", failingReport(), nil)
+	dir := filepath.Join(e.workspace, ghaction.ReportDirName)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rep := failingReport()
+	rep.Environment = "staging"
+	f, err := os.Create(filepath.Join(dir, "staging.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteJSON(f, rep); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	event := filepath.Join(t.TempDir(), "workflow_run.json")
+	if err := os.WriteFile(event, []byte(`{"action":"completed","workflow_run":{"id":1,"event":"pull_request","conclusion":"failure"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GITHUB_EVENT_NAME", "workflow_run")
+	t.Setenv("GITHUB_EVENT_PATH", event)
+	t.Setenv("INPUT_PR-NUMBER", strconv.Itoa(prNumber))
+	code, log := e.run()
+	if code != ExitOK {
+		t.Fatalf("exit %d, want 0: publishing is not a check\n%s", code, log)
+	}
+	if len(e.opts) != 0 {
+		t.Error("the publishing job ran a check")
+	}
+	body := e.comment()
+	for _, want := range []string{"ownership-check:env=staging:begin", "drift", "from the report file of pull request", "its result is that run's, not checked here"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("comment lacks %q:\n%s", want, body)
+		}
+	}
+	if o := e.outputs(); o["failed"] != "true" || o["drift"] != "1" {
+		t.Errorf("outputs %v: want the report's", o)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sethvargo/go-githubactions"
@@ -39,6 +40,11 @@ type Inputs struct {
 	// config lists targets. Shard is i/n of them.
 	Targets []string
 	Shard   string
+	// PRNumber, set in a workflow_run job, publishes the report files the
+	// pull request's own run left (an artifact downloaded into the
+	// workspace's report folder) on that pull request, instead of
+	// checking: how a fork's report gets its comment.
+	PRNumber int
 }
 
 // ReadInputs reads and checks every input. An input the runner did not set
@@ -70,6 +76,13 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 	}
 	record := get("record", "false")
 	var errs []error
+	if n := get("pr-number", ""); n != "" {
+		v, err := strconv.Atoi(n)
+		if err != nil || v < 1 {
+			errs = append(errs, fmt.Errorf("input pr-number: %q is not a pull request number", n))
+		}
+		in.PRNumber = v
+	}
 	for _, c := range []struct {
 		name, value string
 		allowed     []string

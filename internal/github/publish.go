@@ -61,6 +61,9 @@ type Publisher struct {
 	targetsChecked string
 	// headline is the verdict line, for the headline output.
 	headline string
+	// PRNumber writes the comment on this pull request whatever the event
+	// (a workflow_run job publishing a fork's report).
+	PRNumber int
 }
 
 // Publish publishes a finished check.
@@ -174,10 +177,13 @@ func (p *Publisher) commentSections(ctx context.Context, secs []*Section, lead s
 		p.Action.Warningf("no pull request comment: reading the GitHub context: %s", err)
 		return ""
 	}
-	if ghctx.EventPath == "" {
+	if ghctx.EventPath == "" && p.PRNumber == 0 {
 		return ""
 	}
 	pr, ok, err := ReadPullRequest(ghctx.EventName, ghctx.EventPath)
+	if p.PRNumber > 0 {
+		pr, ok, err = PullRequest{Number: p.PRNumber}, true, nil
+	}
 	if err != nil {
 		p.Action.Warningf("no pull request comment: %s", err)
 		return ""
