@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 type options struct {
@@ -30,6 +31,10 @@ type options struct {
 	profileDir  string
 	keep        bool
 	pause       bool
+	// latency, when set, also times check and kubectl diff through a TCP
+	// proxy that delays every byte this much each way (a round trip of
+	// twice it): a remote cluster as a hosted runner sees one.
+	latency time.Duration
 }
 
 func main() {
@@ -63,6 +68,7 @@ func parseFlags() (options, error) {
 	flag.StringVar(&o.markdown, "markdown", "", "also write the table as markdown to this file")
 	flag.StringVar(&o.profileDir, "profile", "", "write CPU and heap profiles of one in-process check per size into this directory")
 	flag.BoolVar(&o.keep, "keep", false, "keep the generated manifests and reports (printed at the end)")
+	flag.DurationVar(&o.latency, "latency", 0, "also time check and kubectl diff through a proxy adding this delay each way (15ms: a 30 ms round trip)")
 	flag.BoolVar(&o.pause, "pause", false, "set up the first size, print where, and wait for Ctrl-C instead of timing (for profiling by hand)")
 	flag.Parse()
 	for _, s := range strings.Split(*sizes, ",") {

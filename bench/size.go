@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"k8s.io/client-go/rest"
+
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -52,6 +54,9 @@ const (
 	// second time from git objects, which is what a pull request's check
 	// pays for its causes.
 	toolCheckGit = "check --base"
+	// The same through the latency proxy (-latency).
+	toolCheckRemote   = "check (remote)"
+	toolKubectlRemote = "kubectl diff --concurrency (remote)"
 )
 
 // benchSize runs everything for n objects on a fresh API server.
@@ -126,6 +131,20 @@ func benchSize(ctx context.Context, o options, n int) (sizeResult, error) {
 		return res, pause(work, kubeconfig, repo)
 	}
 	tools := benchTools(o, n, res.drifted, kubeconfig, repo, floorInput)
+	if o.latency > 0 {
+		proxy, url, err := startDelayProxy(cl.Config().Host, o.latency)
+		if err != nil {
+			return res, err
+		}
+		defer proxy.Close()
+		remote := rest.CopyConfig(cl.Config())
+		remote.Host = url
+		remoteKubeconfig := filepath.Join(work, "kubeconfig-remote")
+		if err := testcluster.WriteKubeconfig(remote, remoteKubeconfig); err != nil {
+			return res, err
+		}
+		tools = append(tools, remoteTools(o, n, res.drifted, remoteKubeconfig, repo)...)
+	}
 	server, err := findServer(cl.Config().Host)
 	if err != nil {
 		progress("%d objects: no server CPU times: %v", n, err)
@@ -176,6 +195,20 @@ func benchTools(o options, n, drifted int, kubeconfig, repo, floorInput string) 
 			check: func(out []byte) error { return checkReport(out, n, -1) }},
 		{name: toolKubectl, args: kubectl, ok: exit01},
 		{name: toolKubectlPar, args: append(kubectl, "--concurrency", conc), ok: exit01},
+	}
+}
+
+// remoteTools are check and kubectl diff against the cluster behind the
+// latency proxy.
+func remoteTools(o options, n, drifted int, kubeconfig, repo string) []tool {
+	conc := strconv.Itoa(o.concurrency)
+	exit01 := func(code int) bool { return code == 0 || code == 1 }
+	return []tool{
+		{name: toolCheckRemote, args: []string{o.binary, "check", "manifests", "--field-manager", deployer, "--snapshot-repo", repo,
+			"--output", "json", "--concurrency", conc, "--kubeconfig", kubeconfig}, ok: exit01,
+			check: func(out []byte) error { return checkReport(out, n, drifted) }},
+		{name: toolKubectlRemote, args: []string{o.kubectl, "diff", "--server-side", "--force-conflicts", "--field-manager=" + deployer,
+			"-f", "manifests", "--kubeconfig", kubeconfig, "--concurrency", conc}, ok: exit01},
 	}
 }
 

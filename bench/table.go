@@ -70,6 +70,8 @@ func ratios(r sizeResult) []string {
 	ratio("check/floor", toolCheck, toolFloor)
 	ratio("check/check (-base binary)", toolCheck, toolCheckBase)
 	ratio("check --base/check", toolCheckGit, toolCheck)
+	ratio("check remote/local", toolCheckRemote, toolCheck)
+	ratio("kubectl diff --concurrency remote/check remote", toolKubectlRemote, toolCheckRemote)
 	ratio("kubectl diff/check", toolKubectl, toolCheck)
 	ratio("kubectl diff --concurrency/check", toolKubectlPar, toolCheck)
 	return out
