@@ -77,8 +77,14 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy, causes Caus
 	if err != nil {
 		return nil, err
 	}
-	if err := reach(ctx, client, engineOpts.Deadline); err != nil {
+	rtt, err := reachTimed(ctx, client, engineOpts.Deadline)
+	if err != nil {
 		return nil, err
+	}
+	if o.Client == nil {
+		// A run's own client: its window follows the round trip. Targets
+		// sharing a client share its bound instead.
+		engineOpts.Concurrency = inFlight(o.Concurrency, rtt, o.MaxInFlight)
 	}
 	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg}
 	baseRead := renderBaseAsync(ctx, o.Base, o.Paths, renderOpts)

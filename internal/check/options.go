@@ -31,8 +31,11 @@ type Target struct {
 	Kubeconfig string
 	Context    string
 	Namespace  string
-	// Concurrency bounds the parallel requests to the API server.
+	// Concurrency is the parallel requests the API server works on; the
+	// requests in flight grow with the round trip up to MaxInFlight (0:
+	// DefaultMaxInFlight).
 	Concurrency int
+	MaxInFlight int
 	// Client, when set, is the cluster's client shared by the targets of
 	// one run (in place of Kubeconfig and Context).
 	Client *kube.Client

@@ -66,7 +66,41 @@ func envDuration(name string, def time.Duration) (time.Duration, error) {
 // reach reads discovery once before rendering, within the check's
 // deadline (kube.Client.Reach says why).
 func reach(ctx context.Context, client *kube.Client, deadline time.Duration) error {
+	_, err := reachTimed(ctx, client, deadline)
+	return err
+}
+
+// reachTimed is reach, and how long the answer took: discovery is one
+// round trip (its documents are fetched side by side), so its time bounds
+// the round trip to the API server from above.
+func reachTimed(ctx context.Context, client *kube.Client, deadline time.Duration) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
-	return client.Reach(ctx)
+	start := time.Now()
+	err := client.Reach(ctx)
+	return time.Since(start), err
+}
+
+// serviceTime is what the API server spends on one dry-run here
+// (docs/benchmarks.md): requests in flight beyond the concurrency wait on
+// the network, not on the server.
+const serviceTime = 5 * time.Millisecond
+
+// DefaultMaxInFlight caps the window of requests in flight
+// (--max-in-flight): within what API Priority and Fairness gives a client
+// by default, whose 429s are retried after their Retry-After.
+const DefaultMaxInFlight = 64
+
+// inFlight sizes the window of requests in flight to the round trip: with
+// concurrency requests the server stays busy on loopback; across a round
+// trip of rtt each request also waits rtt on the network, so
+// concurrency*(1+rtt/serviceTime) keep it as busy (Little's law), up to
+// limit. A remote cluster is then about as fast as a local one, and a
+// local one gets what it got.
+func inFlight(concurrency int, rtt time.Duration, limit int) int {
+	if limit <= 0 {
+		limit = DefaultMaxInFlight
+	}
+	w := concurrency * (1 + int(rtt/serviceTime))
+	return max(concurrency, min(w, limit))
 }

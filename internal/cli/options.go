@@ -26,6 +26,7 @@ type commonOptions struct {
 	SnapshotBranch string
 	Config         string
 	Concurrency    int
+	MaxInFlight    int
 	// BaseConfig is the trusted repository config the action read from the
 	// pull request's base commit; not a flag.
 	BaseConfig *config.Config
@@ -52,7 +53,8 @@ func (o *commonOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.SnapshotRepo, "snapshot-repo", "", "git repository (path or URL) holding the snapshot branch (default: the working directory's)")
 	fs.StringVar(&o.SnapshotBranch, "snapshot-branch", model.DefaultSnapshotBranch, "branch that holds snapshots")
 	fs.StringVar(&o.Config, "config", "", "repository config file with ignore rules and policy (default .ownership-check.yaml if present)")
-	fs.IntVar(&o.Concurrency, "concurrency", 16, "parallel requests to the API server")
+	fs.IntVar(&o.Concurrency, "concurrency", 16, "parallel requests the API server works on; more are in flight across a slow round trip, up to --max-in-flight")
+	fs.IntVar(&o.MaxInFlight, "max-in-flight", check.DefaultMaxInFlight, "most requests in flight at once, whatever the round trip")
 	fs.StringSliceVar(&o.Targets, "target", nil, "run the repository config's targets of these names (comma list, or all) instead of PATHs")
 	fs.StringVar(&o.ChangedFrom, "changed-from", "", "run the repository config's targets whose inputs (every file their render reads, and the config) changed since this git revision")
 	fs.StringVar(&o.Shard, "shard", "", "i/n: only the i-th of n stable shares of the selected targets")
@@ -81,7 +83,7 @@ func (o *commonOptions) selectTargets(ctx context.Context) (check.Selection, err
 func (o *commonOptions) target(toolVersion string) check.Target {
 	return check.Target{
 		FieldManager: o.FieldManager, Environment: o.Environment, Config: o.Config,
-		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency,
+		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency, MaxInFlight: o.MaxInFlight,
 		SnapshotRepo: o.SnapshotRepo, SnapshotBranch: o.SnapshotBranch, ToolVersion: toolVersion,
 		BaseConfig: o.BaseConfig, ChangedBy: o.ChangedBy,
 	}
