@@ -30,14 +30,8 @@ func redaction(cfg *config.Config) *model.Redaction {
 // server.
 func (in analysis) public(msg string, res predict.Result) string {
 	if !res.Object.ID.IsSecret() {
-		var objs []map[string]any
-		if res.Object.Object != nil {
-			objs = append(objs, res.Object.Object.Object)
-		}
-		if res.Live != nil {
-			objs = append(objs, res.Live.Object)
-		}
-		msg = model.HideIn(msg, in.Redaction.Values(objs...))
+		// A Secret's values are gone already: predict scrubbed them.
+		msg = model.HideIn(msg, in.Redaction.HiddenValues(res.Object.Object, res.Live))
 	}
 	return in.Public.Hide(msg)
 }

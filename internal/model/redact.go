@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v4/value"
@@ -195,6 +196,29 @@ func (r *Redaction) secretLike(name string) bool {
 // first, for HideIn: an API server's error may quote one. Secrets' values
 // are SecretValues.
 func (r *Redaction) Values(objs ...map[string]any) []string {
+	return r.valuesOf(objs...)
+}
+
+// HiddenValues lists every value the two rules hide in the given copies of
+// one object (rendered, live, predicted), longest first: a Secret's values
+// in both encodings, else the secret-like values of the redaction rule.
+// HideIn takes them out of text: the one way a server's message about the
+// object is made fit to show.
+func (r *Redaction) HiddenValues(objs ...*unstructured.Unstructured) []string {
+	var contents []map[string]any
+	for _, u := range objs {
+		if u == nil {
+			continue
+		}
+		if IsSecret(u) {
+			return SecretValues(objs...)
+		}
+		contents = append(contents, u.Object)
+	}
+	return r.valuesOf(contents...)
+}
+
+func (r *Redaction) valuesOf(objs ...map[string]any) []string {
 	set := map[string]bool{}
 	for _, obj := range objs {
 		if obj == nil {
@@ -256,26 +280,14 @@ func idOfContent(obj map[string]any) ID {
 
 // SecretLikePathString is the default redaction rule for a path in
 // structured-merge-diff's string form, as findings carry it: the report's
-// own check, which needs no repository config.
-func SecretLikePathString(apiVersion, kind, p string) bool {
-	if isCore(schema.FromAPIVersionAndKind(apiVersion, kind).Group, kind, "ConfigMap") && (strings.HasPrefix(p, ".data.") || strings.HasPrefix(p, ".binaryData.")) {
-		_, key, _ := strings.Cut(p[1:], ".")
-		return SecretLikeName(key)
+// own check, which needs no repository config. The same rule as Hides,
+// the path parsed first (ParsePathString); a path that cannot be read is
+// left to the rule the producer applied.
+func SecretLikePathString(apiVersion, kind, path string) bool {
+	p, err := ParsePathString(path)
+	if err != nil {
+		return false
 	}
-	for rest := p; ; {
-		i := strings.Index(rest, `.env[name="`)
-		if i < 0 {
-			return false
-		}
-		rest = rest[i+len(`.env[name="`):]
-		end := strings.Index(rest, `"]`)
-		if end < 0 {
-			return false
-		}
-		name, after := rest[:end], rest[end+2:]
-		if (after == "" || after == ".value") && SecretLikeName(name) {
-			return true
-		}
-		rest = after
-	}
+	id := ID{Group: schema.FromAPIVersionAndKind(apiVersion, kind).Group, Kind: kind}
+	return (*Redaction)(nil).hidesAt(id, p)
 }

@@ -79,22 +79,16 @@ func HiddenPath(p fieldpath.Path) bool {
 }
 
 // HiddenPathString is HiddenPath for a path in structured-merge-diff's
-// string form, as findings carry it. A finding without a path ("" or ".")
-// is about the whole Secret, values included, so it is hidden too.
+// string form, as findings carry it: the same rule, the path parsed first
+// (ParsePathString). A finding without a path ("" or ".") is about the
+// whole Secret, values included, so it is hidden too, and so is a path
+// that cannot be read.
 func HiddenPathString(path string) bool {
-	if path == "" || path == "." {
+	if path == "" || path == WholeObject {
 		return true
 	}
-	prefixes := []string{".metadata.annotations." + LastAppliedAnnotation}
-	for _, f := range valueFields {
-		prefixes = append(prefixes, "."+f)
-	}
-	for _, p := range prefixes {
-		if path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[") {
-			return true
-		}
-	}
-	return path == ".metadata" || path == ".metadata.annotations"
+	p, err := ParsePathString(path)
+	return err != nil || HiddenPath(p)
 }
 
 // HideValues returns a copy of a Secret's content with every value of data

@@ -13,7 +13,7 @@ import (
 // given copies of the Secret is replaced, in both encodings, however short:
 // a garbled message is acceptable, a leaked value is not.
 func redactSecretValues(e *DryRunError, secrets ...*unstructured.Unstructured) {
-	values := model.SecretValues(secrets...)
+	values := (*model.Redaction)(nil).HiddenValues(secrets...)
 	if len(values) == 0 {
 		return
 	}
