@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 )
@@ -120,7 +121,7 @@ func (b *publicBuilder) secret(values ...string) {
 	for _, v := range values {
 		for _, l := range strings.Split(v, "\n") {
 			if l = strings.TrimSpace(l); len(l) >= 4 && !strings.HasPrefix(l, "-----") {
-				b.add(l, "(hidden)")
+				b.add(l, model.HiddenValue)
 			}
 		}
 	}
