@@ -60,31 +60,24 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 // buildCluster is the cluster engine: a force dry-run Server-Side Apply of
 // every object under the deploy's field manager.
 func buildCluster(ctx context.Context, o Options, policy FailPolicy, causes CausePolicy) (*report.Report, error) {
-	cfg, configNote, err := o.loadConfig()
-	if err != nil {
-		return nil, err
-	}
 	// The snapshot comes from git while discovery and rendering run: neither
 	// needs the other, and both stand before the first dry-run.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	snapshotRead := readSnapshotAsync(ctx, o.Target)
-	client, err := o.cluster()
-	if err != nil {
-		return nil, err
-	}
 	engineOpts, err := clusterOptions(o.Target)
 	if err != nil {
 		return nil, err
 	}
-	rtt, err := reachTimed(ctx, client, engineOpts.Deadline)
+	sess, err := o.open(ctx, engineOpts.Deadline)
 	if err != nil {
 		return nil, err
 	}
+	cfg, configNote, client := sess.cfg, sess.configNote, sess.client
 	if o.Client == nil {
 		// A run's own client: its window follows the round trip. Targets
 		// sharing a client share its bound instead.
-		engineOpts.Concurrency = inFlight(o.Concurrency, rtt, o.MaxInFlight)
+		engineOpts.Concurrency = inFlight(o.Concurrency, sess.rtt, o.MaxInFlight)
 	}
 	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg}
 	baseRead := renderBaseAsync(ctx, o.Base, o.Paths, renderOpts)

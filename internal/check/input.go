@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/kube"
@@ -75,24 +76,24 @@ func (t *Target) requireTarget() error {
 	return nil
 }
 
-// rendered is what the pipeline's commands against a cluster start from:
-// the repository config, a client of the target's cluster and the render of
-// the paths, namespaced and scoped by that cluster.
-type rendered struct {
-	cfg    *config.Config
-	client *kube.Client
-	objs   []model.Object
-	reads  *render.Reads
+// session is where the pipeline's commands against a cluster start:
+// inputs checked, the repository config read (and the note on what a pull
+// request changes in it), the cluster's client, and, when reached, how
+// long the first answer took (the round trip, bounded from above).
+type session struct {
+	cfg        *config.Config
+	configNote string
+	client     *kube.Client
+	rtt        time.Duration
 }
 
-// renderForCluster is the one way snapshot and migrate start: inputs
-// checked, config read, cluster connected (and reached within
-// checkDeadline when reach is set), paths rendered.
-func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirst bool) (*rendered, error) {
+// open is the one way check, snapshot and migrate start; reachWithin > 0
+// first makes sure the API server answers within it.
+func (t *Target) open(ctx context.Context, reachWithin time.Duration) (*session, error) {
 	if err := t.requireTarget(); err != nil {
 		return nil, err
 	}
-	cfg, _, err := t.loadConfig()
+	cfg, note, err := t.loadConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -100,15 +101,39 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 	if err != nil {
 		return nil, err
 	}
-	if reachFirst {
-		if err := reach(ctx, client, checkDeadline); err != nil {
+	s := &session{cfg: cfg, configNote: note, client: client}
+	if reachWithin > 0 {
+		if s.rtt, err = reachTimed(ctx, client, reachWithin); err != nil {
 			return nil, err
 		}
 	}
+	return s, nil
+}
+
+// rendered is a session and the render of its paths, namespaced and
+// scoped by its cluster, with what the render read.
+type rendered struct {
+	*session
+	objs  []model.Object
+	reads *render.Reads
+}
+
+// renderForCluster is open, then the render: how snapshot and migrate
+// start.
+func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirst bool) (*rendered, error) {
+	within := time.Duration(0)
+	if reachFirst {
+		within = checkDeadline
+	}
+	sess, err := t.open(ctx, within)
+	if err != nil {
+		return nil, err
+	}
+	cfg, client := sess.cfg, sess.client
 	reads := render.NewReads()
 	objs, err := render.Render(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads})
 	if err != nil {
 		return nil, err
 	}
-	return &rendered{cfg: cfg, client: client, objs: objs, reads: reads}, nil
+	return &rendered{session: sess, objs: objs, reads: reads}, nil
 }
