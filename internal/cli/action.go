@@ -341,26 +341,17 @@ func (run *actionRun) checkTargets(ctx context.Context, o *checkOptions) error {
 	run.a.Infof("%s", sel.Line())
 	color := run.a.Getenv("NO_COLOR") == ""
 	outs := make([]ghaction.TargetOutcome, len(results))
-	failed, broken := false, false
 	for i, r := range results {
 		outs[i] = ghaction.TargetOutcome{Name: r.Name, Report: r.Report, Err: r.Err}
 		if r.Err != nil {
-			broken = true
 			continue
 		}
 		run.a.Group(r.Name)
 		_ = report.WriteText(run.stdout, r.Report, report.TextOptions{Color: color})
 		run.a.EndGroup()
-		failed = failed || r.Report.Failed
 	}
 	run.pub.PublishTargets(ctx, outs, sel.Line())
-	switch {
-	case broken:
-		return &ExitCodeError{Code: ExitError, Err: fmt.Errorf("%d of %d targets could not be checked", countErrs(results), len(results))}
-	case failed:
-		return errFindingsFailed
-	}
-	return nil
+	return targetsExit(results)
 }
 
 // progress is where the check's progress lines go: the job log's debug

@@ -22,15 +22,12 @@ func checkTargetsCommand(ctx context.Context, o *checkOptions, stdout, stderr io
 	}
 	fmt.Fprintln(stderr, "ownership-check: "+sel.Line())
 	var reps []*report.Report
-	failed, broken := false, false
 	for _, r := range results {
 		if r.Err != nil {
-			broken = true
 			fmt.Fprintf(stderr, "ownership-check: %s\n", check.Word(r.Err, func(input string) string { return "--" + input }))
 			continue
 		}
 		reps = append(reps, r.Report)
-		failed = failed || r.Report.Failed
 	}
 	if o.ReportFile != "" {
 		if err := writeReportsFile(o.ReportFile, reps); err != nil {
@@ -63,10 +60,21 @@ func checkTargetsCommand(ctx context.Context, o *checkOptions, stdout, stderr io
 			}
 		}
 	}
-	switch {
-	case broken:
-		return &ExitCodeError{Code: ExitError, Err: fmt.Errorf("%d of %d targets could not be checked", countErrs(results), len(results))}
-	case failed:
+	return targetsExit(results)
+}
+
+// targetsExit is the exit status of many targets: the worst of theirs.
+func targetsExit(results []check.TargetResult) error {
+	failed := 0
+	for _, r := range results {
+		if r.Err == nil && r.Report.Failed {
+			failed++
+		}
+	}
+	switch n := countErrs(results); {
+	case n > 0:
+		return &ExitCodeError{Code: ExitError, Err: fmt.Errorf("%d of %d targets could not be checked", n, len(results))}
+	case failed > 0:
 		return errFindingsFailed
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v4/value"
 )
@@ -147,27 +149,10 @@ func parseSelector(s string) (Element, string, error) {
 // selectorEnd finds the ']' closing a selector, skipping quoted strings
 // (a key value may contain ']' or ',').
 func selectorEnd(s string) (int, error) {
-	if i := indexUnquoted(s, ']'); i >= 0 {
+	if i := model.IndexUnquoted(s, ']'); i >= 0 {
 		return i, nil
 	}
 	return 0, fmt.Errorf("missing ']' in %q", "["+s)
-}
-
-// indexUnquoted is the index of the first stop byte outside a quoted
-// string, or -1.
-func indexUnquoted(s string, stop byte) int {
-	inQuote := false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case inQuote && c == '\\':
-			i++
-		case c == '"':
-			inQuote = !inQuote
-		case !inQuote && c == stop:
-			return i
-		}
-	}
-	return -1
 }
 
 func parseKeys(body string) ([]Key, error) {
@@ -198,7 +183,7 @@ func parseKeys(body string) ([]Key, error) {
 
 // valueEnd is where a key's value ends: the next ',' outside quotes.
 func valueEnd(s string) int {
-	if i := indexUnquoted(s, ','); i >= 0 {
+	if i := model.IndexUnquoted(s, ','); i >= 0 {
 		return i
 	}
 	return len(s)

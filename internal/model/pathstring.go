@@ -58,16 +58,27 @@ func ParsePathString(s string) (fieldpath.Path, error) {
 }
 
 // selectorEnd is the index of the "]" that closes the selector rest starts
-// with, skipping quoted strings; -1 when there is none.
+// with; -1 when there is none.
 func selectorEnd(rest string) int {
+	i := IndexUnquoted(rest[1:], ']')
+	if i < 0 {
+		return -1
+	}
+	return i + 1
+}
+
+// IndexUnquoted is the index of the first stop byte of s outside a quoted
+// string (a key's value may hold ']' or ','), or -1: the one scanner of the
+// string form, for config's paths too.
+func IndexUnquoted(s string, stop byte) int {
 	quoted := false
-	for i := 1; i < len(rest); i++ {
-		switch c := rest[i]; {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
 		case quoted && c == '\\':
 			i++
 		case c == '"':
 			quoted = !quoted
-		case !quoted && c == ']':
+		case !quoted && c == stop:
 			return i
 		}
 	}
@@ -117,17 +128,12 @@ func jsonValue(raw string) (value.Value, error) {
 // splitUnquoted splits s at sep outside quoted strings.
 func splitUnquoted(s string, sep byte) []string {
 	var out []string
-	quoted, start := false, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case quoted && c == '\\':
-			i++
-		case c == '"':
-			quoted = !quoted
-		case !quoted && c == sep:
-			out = append(out, s[start:i])
-			start = i + 1
+	for {
+		i := IndexUnquoted(s, sep)
+		if i < 0 {
+			return append(out, s)
 		}
+		out = append(out, s[:i])
+		s = s[i+1:]
 	}
-	return append(out, s[start:])
 }
