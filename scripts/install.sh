@@ -14,6 +14,14 @@
 #   OWNERSHIP_CHECK_DOWNLOAD_URL  base URL holding <version>/<asset>, for GitHub
 #                               Enterprise Server or a mirror; default
 #                               $GITHUB_SERVER_URL/<repository>/releases/download
+#   OWNERSHIP_CHECK_TOKEN       the workflow's token (the github-token input):
+#                               sent with downloads from $GITHUB_SERVER_URL
+#                               only (an internal mirror of the action on
+#                               GitHub Enterprise Server needs it), and given
+#                               to `gh attestation verify`
+#   OWNERSHIP_CHECK_PROVENANCE  auto (default: verify the build's provenance
+#                               on github.com when the GitHub CLI and a token
+#                               are there), require (verify or refuse), off
 set -euo pipefail
 
 action_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -123,9 +131,14 @@ trap 'rm -rf "$tmp"' EXIT
 # download URL FILE: 200 or a clear error. curl retries what may pass on a
 # second try (timeouts, 5xx, 429); a 404 means no such release or asset.
 download() {
-	local code status=0
+	local code status=0 auth=()
+	# The token goes to the GitHub server the workflow runs on, never to a
+	# mirror elsewhere; curl drops it on a redirect to another host.
+	if [ -n "${OWNERSHIP_CHECK_TOKEN:-}" ] && [[ $1 == "${GITHUB_SERVER_URL:-https://github.com}/"* ]]; then
+		auth=(--header "Authorization: Bearer $OWNERSHIP_CHECK_TOKEN")
+	fi
 	code=$(curl --silent --show-error --location --retry 3 --connect-timeout 20 --max-time 300 \
-		--output "$2" --write-out '%{http_code}' "$1") || status=$?
+		"${auth[@]}" --output "$2" --write-out '%{http_code}' "$1") || status=$?
 	if [ "$status" -ne 0 ]; then
 		fail "downloading $1 failed (curl exit status $status): check the runner's network access to $base, or set OWNERSHIP_CHECK_DOWNLOAD_URL to a mirror"
 	fi
@@ -151,6 +164,34 @@ if [ "$got" != "$want" ]; then
 	fail "checksum mismatch: $asset of release $version has SHA-256 $got, but its SHA256SUMS says $want. The download is corrupt or was altered; it was deleted and not run"
 fi
 log "$asset $version: SHA-256 $got matches the release's SHA256SUMS"
+
+# SHA256SUMS comes from the same release as the binary: the build's
+# provenance, signed by GitHub's attestation service, is what ties the
+# binary to this repository's release workflow. Verified when the GitHub
+# CLI is there (it is on GitHub's hosted runners) and a token lets it ask.
+provenance=${OWNERSHIP_CHECK_PROVENANCE:-auto}
+verify=no
+case $provenance in
+require) verify=yes ;;
+auto)
+	if command -v gh >/dev/null 2>&1 && [ -n "${OWNERSHIP_CHECK_TOKEN:-}" ] &&
+		[ "${GITHUB_SERVER_URL:-https://github.com}" = https://github.com ]; then
+		verify=yes
+	fi ;;
+off) ;;
+*) fail "OWNERSHIP_CHECK_PROVENANCE=$provenance: use auto, require or off" ;;
+esac
+if [ $verify = yes ]; then
+	command -v gh >/dev/null 2>&1 || fail "provenance: OWNERSHIP_CHECK_PROVENANCE=require, but the GitHub CLI (gh) is not installed"
+	host=${GITHUB_SERVER_URL:-https://github.com}
+	host=${host#https://}
+	if ! GH_TOKEN=${OWNERSHIP_CHECK_TOKEN:-} GH_HOST=$host gh attestation verify "$tmp/$asset" --repo "$repository" >"$tmp/attestation.log" 2>&1; then
+		fail "provenance: gh attestation verify refused $asset of release $version for $repository ($(tr '\n' ' ' <"$tmp/attestation.log")): it was deleted and not run"
+	fi
+	log "$asset $version: provenance verified (gh attestation verify --repo $repository)"
+else
+	log "$asset $version: provenance not verified (OWNERSHIP_CHECK_PROVENANCE=$provenance; on github.com it is when the GitHub CLI and a token are there); the checksum was"
+fi
 
 # Install next to the cache entry, then rename: a concurrent job sharing
 # this tool cache sees either nothing or a complete entry.

@@ -1,6 +1,7 @@
 package release
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -206,5 +207,52 @@ func TestInstallPlatforms(t *testing.T) {
 		if res.failed != "install" || !strings.Contains(res.log, want) {
 			t.Errorf("%v: failed step %q, want install with %q", env, res.failed, want)
 		}
+	}
+}
+
+// TestInstallProvenance: with the GitHub CLI on the runner and a token,
+// the install asks `gh attestation verify` about the downloaded binary for
+// the action's repository, runs it when the attestation holds and refuses
+// it when not; the token goes with the downloads from the GitHub server.
+func TestInstallProvenance(t *testing.T) {
+	for _, ok := range []bool{true, false} {
+		t.Run(fmt.Sprintf("attested=%v", ok), func(t *testing.T) {
+			srv := newFakeRelease(t)
+			stub := map[string][]byte{assetName(): []byte(stubBinary)}
+			srv.publish(testRepo, "v1.2.3", stub, stub)
+			r := releaseRunner(t, srv, "v1.2.3")
+			bin := t.TempDir()
+			calls := filepath.Join(t.TempDir(), "gh-calls")
+			exit := "0"
+			if !ok {
+				exit = "1"
+			}
+			gh := "#!/bin/sh\necho \"$GH_TOKEN $*\" >> " + calls + "\n[ " + exit + " = 0 ] || echo 'no attestation found' >&2\nexit " + exit + "\n"
+			if err := os.WriteFile(filepath.Join(bin, "gh"), []byte(gh), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			r.env["PATH"] = bin + string(os.PathListSeparator) + os.Getenv("PATH")
+			// The fake release server is no github.com, where auto verifies.
+			r.env["OWNERSHIP_CHECK_PROVENANCE"] = "require"
+			res := r.run(map[string]string{"field-manager": "deployer", "github-token": "ghs_install"})
+			b, _ := os.ReadFile(calls)
+			if !strings.Contains(string(b), "ghs_install attestation verify ") || !strings.Contains(string(b), "--repo "+testRepo) {
+				t.Errorf("gh calls %q: want attestation verify of the binary for %s with the token", b, testRepo)
+			}
+			if ok {
+				if res.failed != "" || r.stubRuns() != 1 || !strings.Contains(res.log, "provenance verified") {
+					t.Errorf("attested: failed %q, %d runs", res.failed, r.stubRuns())
+				}
+			} else if res.failed != "install" || r.stubRuns() != 0 || !strings.Contains(res.log, "provenance: gh attestation verify refused") {
+				t.Errorf("not attested: failed %q, %d runs: want refused, not run", res.failed, r.stubRuns())
+			}
+			srv.mu.Lock()
+			defer srv.mu.Unlock()
+			for i, a := range srv.auth {
+				if a != "Bearer ghs_install" {
+					t.Errorf("request %s: Authorization %q, want the token (the GitHub server's own download)", srv.requests[i], a)
+				}
+			}
+		})
 	}
 }

@@ -265,6 +265,8 @@ type fakeRelease struct {
 	mu       sync.Mutex
 	files    map[string][]byte
 	requests []string
+	// auth is the Authorization header of each request.
+	auth []string
 }
 
 func newFakeRelease(t testing.TB) *fakeRelease {
@@ -273,6 +275,7 @@ func newFakeRelease(t testing.TB) *fakeRelease {
 	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		f.mu.Lock()
 		f.requests = append(f.requests, req.URL.Path)
+		f.auth = append(f.auth, req.Header.Get("Authorization"))
 		b, ok := f.files[req.URL.Path]
 		f.mu.Unlock()
 		if !ok {
