@@ -726,3 +726,21 @@ func TestActionPublishFromWorkflowRun(t *testing.T) {
 		t.Errorf("outputs %v: want the report's", o)
 	}
 }
+
+// TestActionStaleSnapshot: a snapshot no deploy has refreshed for longer
+// than the config allows is called stale in the comment's first line and
+// in the headline output.
+func TestActionStaleSnapshot(t *testing.T) {
+	rep := failingReport()
+	rep.Snapshot.StaleDays = 45
+	e := newActionEnv(t, "pull_request.synchronize.json", rep, nil)
+	e.run()
+	body := e.comment()
+	first := strings.SplitN(strings.SplitN(body, "## ownership-check\n\n", 2)[1], "\n", 2)[0]
+	if !strings.Contains(first, "the last-deploy snapshot is 45 days old: stale") {
+		t.Errorf("the verdict line does not call the snapshot stale: %q", first)
+	}
+	if h := e.outputs()["headline"]; !strings.Contains(h, "45 days old: stale") {
+		t.Errorf("headline %q", h)
+	}
+}
