@@ -75,9 +75,13 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy, causes Caus
 	}
 	cfg, configNote, client := sess.cfg, sess.configNote, sess.client
 	if o.Client == nil {
-		// A run's own client: its window follows the round trip. Targets
-		// sharing a client share its bound instead.
-		engineOpts.Concurrency = inFlight(o.Concurrency, sess.rtt, o.MaxInFlight)
+		// A run's own client: its window starts at what the round trip
+		// asks for and adapts to the server's answers (429s shrink it) up
+		// to the cap; the engine may have that many requests waiting on it.
+		// Targets sharing a client share its window instead.
+		limit := maxInFlight(o.MaxInFlight)
+		client.Window.Resize(inFlight(o.Concurrency, sess.rtt, limit), limit)
+		engineOpts.Concurrency = limit
 	}
 	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg}
 	baseRead := renderBaseAsync(ctx, o.Base, o.Paths, renderOpts)

@@ -133,7 +133,9 @@ func (p *clientPool) get(t Target) (*kube.Client, error) {
 	cfg, ns, err := kube.LoadConfig(kube.LoadOptions{Kubeconfig: t.Kubeconfig, Context: t.Context, Namespace: t.Namespace})
 	var c *kube.Client
 	if err == nil {
-		c, err = kube.New(kube.LimitInFlight(cfg, p.concurrency), ns, p.concurrency)
+		// One client per cluster: its window bounds the requests of all
+		// the targets on it together.
+		c, err = kube.New(cfg, ns, p.concurrency)
 	}
 	if err != nil {
 		if p.errs == nil {

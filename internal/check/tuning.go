@@ -98,9 +98,15 @@ const DefaultMaxInFlight = 64
 // limit. A remote cluster is then about as fast as a local one, and a
 // local one gets what it got.
 func inFlight(concurrency int, rtt time.Duration, limit int) int {
-	if limit <= 0 {
-		limit = DefaultMaxInFlight
-	}
+	limit = maxInFlight(limit)
 	w := concurrency * (1 + int(rtt/serviceTime))
 	return max(concurrency, min(w, limit))
+}
+
+// maxInFlight is the --max-in-flight cap, its default for 0.
+func maxInFlight(n int) int {
+	if n <= 0 {
+		return DefaultMaxInFlight
+	}
+	return n
 }

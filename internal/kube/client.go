@@ -27,6 +27,9 @@ type Client struct {
 	// Namespace is the kubeconfig context's namespace ("default" when unset),
 	// given to namespaced objects that set none, as kubectl does.
 	Namespace string
+	// Window bounds every request of the client in flight (window.go):
+	// the concurrency it was built with, until resized.
+	Window *Window
 }
 
 // LoadOptions select a kubeconfig and context as kubectl's flags do.
@@ -76,6 +79,8 @@ func New(cfg *rest.Config, namespace string, concurrency int) (*Client, error) {
 	// parallel dry-run far below what the API server can answer.
 	cfg.QPS = float32(50 * concurrency)
 	cfg.Burst = 100 * concurrency
+	window := NewWindow(concurrency, concurrency)
+	window.wrap(cfg)
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dynamic client: %w", err)
@@ -94,6 +99,7 @@ func New(cfg *rest.Config, namespace string, concurrency int) (*Client, error) {
 		Discovery: cached,
 		Mapper:    restmapper.NewDeferredDiscoveryRESTMapper(cached),
 		Namespace: namespace,
+		Window:    window,
 	}, nil
 }
 
@@ -139,29 +145,6 @@ func (c *Client) Resource(gvk schema.GroupVersionKind, namespace string) (dynami
 
 // ResetDiscovery forgets cached discovery, e.g. after CRDs were created.
 func (c *Client) ResetDiscovery() { c.Mapper.Reset() }
-
-// LimitInFlight makes every client built from cfg share one bound on the
-// requests in flight: many targets checked in one process against one
-// cluster stay within the run's concurrency together.
-func LimitInFlight(cfg *rest.Config, n int) *rest.Config {
-	cfg = rest.CopyConfig(cfg)
-	if n < 1 {
-		return cfg
-	}
-	sem := make(chan struct{}, n)
-	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
-		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
-			select {
-			case sem <- struct{}{}:
-			case <-req.Context().Done():
-				return nil, req.Context().Err()
-			}
-			defer func() { <-sem }()
-			return rt.RoundTrip(req)
-		})
-	})
-	return cfg
-}
 
 type roundTripFunc func(*http.Request) (*http.Response, error)
 

@@ -1,0 +1,120 @@
+package kube
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/rest"
+)
+
+// Window bounds the requests in flight to the API server and adapts the
+// bound to the server's answers, as TCP's congestion window does: a 429
+// (API Priority and Fairness turning requests away, or a server at its
+// limit) halves it, a window's worth of answered requests widens it by one,
+// never past its cap. Every client built from one config shares it, so
+// everything a run sends stays within what the server's answers allow.
+type Window struct {
+	mu       sync.Mutex
+	wake     chan struct{} // closed and replaced whenever a slot may be free
+	limit    int
+	max      int
+	inFlight int
+	answered int // answers since the window last widened
+	shrunk   time.Time
+	rejected int
+}
+
+// shrinkEvery keeps one burst of 429s (every request of a full window
+// turned away together) from halving the window once per request.
+const shrinkEvery = 100 * time.Millisecond
+
+// NewWindow starts at limit requests in flight, widening up to max.
+func NewWindow(limit, max int) *Window {
+	w := &Window{wake: make(chan struct{})}
+	w.Resize(limit, max)
+	return w
+}
+
+// Resize sets the window and its cap (a measured round trip asks for more
+// requests in flight than loopback does).
+func (w *Window) Resize(limit, max int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.max = maxInt(max, 1)
+	w.limit = min(maxInt(limit, 1), w.max)
+	w.signal()
+}
+
+// Limit is the current bound; Rejected how many 429s the server answered.
+func (w *Window) Limit() int    { w.mu.Lock(); defer w.mu.Unlock(); return w.limit }
+func (w *Window) Rejected() int { w.mu.Lock(); defer w.mu.Unlock(); return w.rejected }
+
+func (w *Window) acquire(ctx context.Context) error {
+	for {
+		w.mu.Lock()
+		if w.inFlight < w.limit {
+			w.inFlight++
+			w.mu.Unlock()
+			return nil
+		}
+		wake := w.wake
+		w.mu.Unlock()
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (w *Window) release(status int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.inFlight--
+	switch {
+	case status == http.StatusTooManyRequests:
+		w.rejected++
+		if now := time.Now(); now.Sub(w.shrunk) > shrinkEvery {
+			w.limit = maxInt(w.limit/2, 1)
+			w.shrunk, w.answered = now, 0
+		}
+	case status > 0 && status < 500:
+		if w.answered++; w.answered >= w.limit && w.limit < w.max {
+			w.limit++
+			w.answered = 0
+		}
+	}
+	w.signal()
+}
+
+func (w *Window) signal() {
+	close(w.wake)
+	w.wake = make(chan struct{})
+}
+
+// wrap makes every request of cfg's clients go through the window.
+func (w *Window) wrap(cfg *rest.Config) {
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			if err := w.acquire(req.Context()); err != nil {
+				return nil, err
+			}
+			resp, err := rt.RoundTrip(req)
+			status := 0
+			if err == nil {
+				status = resp.StatusCode
+			}
+			w.release(status)
+			return resp, err
+		})
+	})
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
