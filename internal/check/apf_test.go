@@ -129,4 +129,3 @@ func rejectedBy(t *testing.T, admin *kubernetes.Clientset, level string) int {
 	}
 	return n
 }
-
