@@ -55,6 +55,11 @@ func (o *commonOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Config, "config", "", "repository config file with ignore rules and policy (default .ownership-check.yaml if present)")
 	fs.IntVar(&o.Concurrency, "concurrency", 16, "parallel requests the API server works on; more are in flight across a slow round trip, up to --max-in-flight")
 	fs.IntVar(&o.MaxInFlight, "max-in-flight", check.DefaultMaxInFlight, "most requests in flight at once, whatever the round trip")
+}
+
+// addTargetFlags are the flags that run the repository config's targets:
+// check's and snapshot's.
+func (o *commonOptions) addTargetFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.Targets, "target", nil, "run the repository config's targets of these names (comma list, or all) instead of PATHs")
 	fs.StringVar(&o.ChangedFrom, "changed-from", "", "run the repository config's targets whose inputs (every file their render reads, and the config) changed since this git revision")
 	fs.StringVar(&o.Shard, "shard", "", "i/n: only the i-th of n stable shares of the selected targets")
@@ -110,6 +115,7 @@ type checkOptions struct {
 
 func (o *checkOptions) addFlags(fs *pflag.FlagSet) {
 	o.commonOptions.addFlags(fs)
+	o.addTargetFlags(fs)
 	fs.BoolVar(&o.Offline, "offline", false, "predict from the snapshot alone, without a cluster")
 	fs.StringVarP(&o.Output, "output", "o", "", "report format: "+report.FormatChoice()+" (default text)")
 	fs.StringVar(&o.ReportFile, "report-file", "", "also write the JSON report to this file")

@@ -41,6 +41,7 @@ A rendered object missing from the cluster fails the run and commits nothing.`,
 		},
 	}
 	o.addFlags(cmd.Flags())
+	o.addTargetFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.SourceCommit, "source-commit", "", "commit the deploy was made from (default: $GITHUB_SHA, else HEAD of the working directory's repository)")
 	return cmd
 }
