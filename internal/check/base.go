@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
@@ -41,16 +42,16 @@ func (b *baseRender) object(id model.ID) (model.Object, bool) {
 // and rendered with opts: the same config, the same kustomize rules, the
 // repository's tree as the boundary. A path the base does not have renders
 // nothing.
-func renderBase(ctx context.Context, rev string, paths []string, opts render.Options) *baseRender {
+func renderBase(ctx context.Context, rev string, paths []string, opts render.Options, trees *baseTrees) *baseRender {
 	b := &baseRender{objects: map[model.ID]model.Object{}}
-	b.Err = b.render(ctx, rev, paths, opts)
+	b.Err = b.render(ctx, rev, paths, opts, trees)
 	if b.Err != nil {
 		b.Err = fmt.Errorf("base %s: %w", rev, b.Err)
 	}
 	return b
 }
 
-func (b *baseRender) render(ctx context.Context, rev string, paths []string, opts render.Options) error {
+func (b *baseRender) render(ctx context.Context, rev string, paths []string, opts render.Options, trees *baseTrees) error {
 	if len(paths) == 0 {
 		return nil
 	}
@@ -66,12 +67,13 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 		return err
 	}
 	b.Commit = strings.TrimSpace(string(out))
-	tmp, err := os.MkdirTemp("", "ownership-check-base-")
-	if err != nil {
-		return err
+	if trees == nil {
+		// One target: its own copy of the tree, gone when it is rendered.
+		trees = &baseTrees{}
+		defer trees.close()
 	}
-	defer os.RemoveAll(tmp)
-	if err := extractTree(ctx, top, b.Commit, tmp); err != nil {
+	tmp, err := trees.tree(ctx, top, b.Commit)
+	if err != nil {
 		return err
 	}
 	var basePaths []string
@@ -248,14 +250,59 @@ func nonEmptyText(s, def string) string {
 
 // renderBaseAsync renders the base beside the head; the channel gives nil
 // when there is no base to render.
-func renderBaseAsync(ctx context.Context, rev string, paths []string, opts render.Options) <-chan *baseRender {
+func renderBaseAsync(ctx context.Context, rev string, paths []string, opts render.Options, trees *baseTrees) <-chan *baseRender {
 	ch := make(chan *baseRender, 1)
 	if rev == "" {
 		ch <- nil
 		return ch
 	}
-	go func() { ch <- renderBase(ctx, rev, paths, opts) }()
+	go func() { ch <- renderBase(ctx, rev, paths, opts, trees) }()
 	return ch
+}
+
+// baseTrees are the base commits' trees read out of git for one run: a
+// run of many targets reads each once, and removes them when it ends.
+type baseTrees struct {
+	mu    sync.Mutex
+	trees map[string]*baseTree
+}
+
+type baseTree struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// tree is commit's tree in a temporary directory, read on first use.
+func (bt *baseTrees) tree(ctx context.Context, top, commit string) (string, error) {
+	bt.mu.Lock()
+	if bt.trees == nil {
+		bt.trees = map[string]*baseTree{}
+	}
+	t := bt.trees[top+"\x00"+commit]
+	if t == nil {
+		t = &baseTree{}
+		bt.trees[top+"\x00"+commit] = t
+	}
+	bt.mu.Unlock()
+	t.once.Do(func() {
+		if t.dir, t.err = os.MkdirTemp("", "ownership-check-base-"); t.err != nil {
+			return
+		}
+		t.err = extractTree(ctx, top, commit, t.dir)
+	})
+	return t.dir, t.err
+}
+
+// close removes every tree read.
+func (bt *baseTrees) close() {
+	bt.mu.Lock()
+	defer bt.mu.Unlock()
+	for _, t := range bt.trees {
+		if t.dir != "" {
+			os.RemoveAll(t.dir)
+		}
+	}
 }
 
 // withBase sets what causes are judged by: the base render, the causes

@@ -66,6 +66,9 @@ type Options struct {
 	// findings FailOn fails ("" is DefaultFailOnCause).
 	Base        string
 	FailOnCause string
+	// baseTrees, set by BuildTargets, share the base's tree among the
+	// run's targets; nil: each check reads its own.
+	baseTrees *baseTrees
 	// Record appends the check's findings (never values) to the
 	// environment's history on the snapshot branch: the deploy pipeline's
 	// check right before it applies. SourceCommit is the commit the deploy

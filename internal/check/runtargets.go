@@ -32,6 +32,8 @@ type TargetResult struct {
 func BuildTargets(ctx context.Context, o Options, sel []Selected) []TargetResult {
 	out := make([]TargetResult, len(sel))
 	clients := &clientPool{concurrency: o.Concurrency, clients: map[string]*kube.Client{}}
+	o.baseTrees = &baseTrees{}
+	defer o.baseTrees.close()
 	parallel.For(len(sel), targetWorkers, func(i int) {
 		out[i].Selected = sel[i]
 		to, err := o.forTarget(ctx, sel[i], clients)

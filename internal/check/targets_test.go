@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -60,6 +61,9 @@ func TestScenarioTargets(t *testing.T) {
 		var envs []string
 		for _, rep := range reps {
 			envs = append(envs, rep.Environment)
+			if slices.Contains(args, "--base") && (rep.Base == nil || rep.Base.Commit == "") {
+				t.Errorf("%s: no base in the report with --base", rep.Environment)
+			}
 			if rep.Summary.Objects != 1 {
 				t.Errorf("%s: %d objects, want its ConfigMap", rep.Environment, rep.Summary.Objects)
 			}
@@ -70,7 +74,9 @@ func TestScenarioTargets(t *testing.T) {
 
 	// One app's base: its three targets.
 	r.write("apps/app07/base/settings.yaml", monorepo.Settings("app07", "slow"))
-	envs, line := checked("--changed-from", base)
+	// With --base too, as the action runs it: the base's tree is read once
+	// for the three.
+	envs, line := checked("--changed-from", base, "--base", base)
 	if strings.Join(envs, " ") != "app07-dev app07-prod app07-staging" || !strings.Contains(line, "3 of 90 targets checked, 87 not affected by this change") {
 		t.Errorf("one app's base: checked %v (%s)", envs, line)
 	}
