@@ -40,6 +40,9 @@ type toolResult struct {
 	name    string
 	samples []sample
 	skipped string
+	// rejected counts the 429s the API server answered during the timed
+	// runs.
+	rejected int
 }
 
 // runTool runs t once in dir, through the wrapper of bench/measure, and

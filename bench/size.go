@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
@@ -149,7 +150,7 @@ func benchSize(ctx context.Context, o options, n int) (sizeResult, error) {
 	if err != nil {
 		progress("%d objects: no server CPU times: %v", n, err)
 	}
-	results, err := timeTools(work, o, n, server, tools)
+	results, err := timeTools(work, o, n, server, tools, func() int { return rejectedRequests(ctx, kc) })
 	if err != nil {
 		return res, err
 	}
@@ -234,7 +235,7 @@ func checkReport(out []byte, n, drift int) error {
 // timeTools runs one untimed warm-up of every tool, then o.runs rounds of
 // all of them, interleaved so that load from elsewhere on the machine
 // falls on every tool alike.
-func timeTools(work string, o options, n int, server *serverProcs, tools []tool) ([]toolResult, error) {
+func timeTools(work string, o options, n int, server *serverProcs, tools []tool, rejected func() int) ([]toolResult, error) {
 	results := make([]toolResult, len(tools))
 	outDir := ""
 	if o.keep {
@@ -251,7 +252,11 @@ func timeTools(work string, o options, n int, server *serverProcs, tools []tool)
 				continue
 			}
 			progress("%d objects: %s (%s)", n, t.name, roundName(round))
+			before := rejected()
 			s, skipped, err := runTool(o.measure, work, server, t, outDir, round)
+			if round > 0 {
+				r.rejected += rejected() - before
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -291,4 +296,29 @@ var errPaused = errors.New("paused: nothing timed")
 
 func progress(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+}
+
+// rejectedRequests is how many requests the API server has turned away
+// with 429 so far (API Priority and Fairness, its max-in-flight limits),
+// from its metrics; 0 when they cannot be read.
+func rejectedRequests(ctx context.Context, kc *kube.Client) int {
+	cs, err := kubernetes.NewForConfig(kc.Config)
+	if err != nil {
+		return 0
+	}
+	body, err := cs.RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+	if err != nil {
+		return 0
+	}
+	n := 0.0
+	for _, line := range strings.Split(string(body), "\n") {
+		if strings.HasPrefix(line, "apiserver_flowcontrol_rejected_requests_total{") ||
+			strings.HasPrefix(line, "apiserver_dropped_requests_total{") {
+			if f := strings.Fields(line); len(f) == 2 {
+				v, _ := strconv.ParseFloat(f[1], 64)
+				n += v
+			}
+		}
+	}
+	return int(n)
 }

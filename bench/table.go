@@ -74,6 +74,16 @@ func ratios(r sizeResult) []string {
 	ratio("kubectl diff --concurrency remote/check remote", toolKubectlRemote, toolCheckRemote)
 	ratio("kubectl diff/check", toolKubectl, toolCheck)
 	ratio("kubectl diff --concurrency/check", toolKubectlPar, toolCheck)
+	var rejected []string
+	for _, t := range r.tools {
+		if t.rejected > 0 {
+			rejected = append(rejected, fmt.Sprintf("%s %d", t.name, t.rejected))
+		}
+	}
+	if len(rejected) == 0 {
+		rejected = []string{"none"}
+	}
+	out = append(out, "429s answered: "+strings.Join(rejected, ", "))
 	return out
 }
 
