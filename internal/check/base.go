@@ -1,15 +1,11 @@
 package check
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -62,7 +58,7 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 	if err := config.EnsureCommit(ctx, top, rev); err != nil {
 		return err
 	}
-	out, err := config.Git(ctx, top, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+	out, err := gitexec.Output(ctx, gitexec.Where{Dir: top}, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
 	if err != nil {
 		return err
 	}
@@ -108,7 +104,7 @@ func repositoryOf(ctx context.Context, path string) (string, error) {
 	if info, err := os.Stat(path); err != nil || !info.IsDir() {
 		dir = filepath.Dir(path)
 	}
-	out, err := config.Git(ctx, dir, "rev-parse", "--show-toplevel")
+	out, err := gitexec.Output(ctx, gitexec.Where{Dir: dir}, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return "", fmt.Errorf("%s: not in a git repository, so there is no base to render: %w", path, err)
 	}
@@ -136,116 +132,50 @@ func relativeTo(top, path string) (string, error) {
 	return rel, nil
 }
 
-// treeEntry is one line of ls-tree: a file of the commit.
-type treeEntry struct {
-	mode, sha, path string
-}
-
 // extractTree writes commit's files into dir: regular files and symlinks
 // (rendering refuses a symlink that leaves dir); submodules are left out.
 func extractTree(ctx context.Context, top, commit, dir string) error {
-	list, err := config.Git(ctx, top, "ls-tree", "-r", "-z", "--full-tree", commit)
+	where := gitexec.Where{Dir: top}
+	list, err := gitexec.Output(ctx, where, "ls-tree", "-r", "-z", "--full-tree", commit)
 	if err != nil {
 		return err
 	}
-	var entries []treeEntry
-	for _, line := range bytes.Split(list, []byte{0}) {
-		if len(line) == 0 {
+	all, err := gitexec.ParseTree(list)
+	if err != nil {
+		return err
+	}
+	var files []gitexec.TreeEntry
+	var oids []string
+	for _, e := range all {
+		if e.Type != "blob" {
 			continue
 		}
-		meta, path, ok := bytes.Cut(line, []byte{'\t'})
-		f := strings.Fields(string(meta))
-		if !ok || len(f) != 3 {
-			return fmt.Errorf("git ls-tree: unexpected line %q", line)
-		}
-		if f[1] != "blob" {
-			continue
-		}
-		p := filepath.FromSlash(string(path))
+		p := filepath.FromSlash(e.Path)
 		if filepath.IsAbs(p) || p == ".." || strings.HasPrefix(p, ".."+string(filepath.Separator)) || strings.Contains(p, string(filepath.Separator)+".."+string(filepath.Separator)) {
-			return fmt.Errorf("git ls-tree: path %q leaves the tree", path)
+			return fmt.Errorf("git ls-tree: path %q leaves the tree", e.Path)
 		}
-		entries = append(entries, treeEntry{mode: f[0], sha: f[2], path: p})
+		e.Path = p
+		files = append(files, e)
+		oids = append(oids, e.OID)
 	}
-	if len(entries) == 0 {
-		return nil
-	}
-	cmd := gitexec.Command(ctx, gitexec.Where{Dir: top}, "cat-file", "--batch")
-	var stdin bytes.Buffer
-	for _, e := range entries {
-		stdin.WriteString(e.sha + "\n")
-	}
-	cmd.Stdin = &stdin
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	werr := writeBlobs(bufio.NewReaderSize(stdout, 1<<16), entries, dir)
-	if werr != nil {
-		_, _ = io.Copy(io.Discard, stdout)
-	}
-	if err := cmd.Wait(); err != nil {
-		return fmt.Errorf("git cat-file: %s", nonEmptyText(strings.TrimSpace(stderr.String()), err.Error()))
-	}
-	return werr
-}
-
-// writeBlobs reads cat-file --batch's answers, one per entry in order,
-// and writes each where its entry says.
-func writeBlobs(r *bufio.Reader, entries []treeEntry, dir string) error {
 	made := map[string]bool{}
-	for _, e := range entries {
-		header, err := r.ReadString('\n')
-		if err != nil {
-			return fmt.Errorf("git cat-file: %w", err)
-		}
-		f := strings.Fields(header)
-		if len(f) != 3 || f[0] != e.sha {
-			return fmt.Errorf("git cat-file: unexpected answer %q for %s", strings.TrimSpace(header), e.path)
-		}
-		size, err := strconv.ParseInt(f[2], 10, 64)
-		if err != nil {
-			return fmt.Errorf("git cat-file: %q: %w", header, err)
-		}
-		data := make([]byte, size)
-		if _, err := io.ReadFull(r, data); err != nil {
-			return fmt.Errorf("git cat-file: %s: %w", e.path, err)
-		}
-		if _, err := r.Discard(1); err != nil { // the newline after the content
-			return fmt.Errorf("git cat-file: %w", err)
-		}
-		target := filepath.Join(dir, e.path)
+	return gitexec.CatBlobs(ctx, where, oids, func(i int, data []byte) error {
+		e := files[i]
+		target := filepath.Join(dir, e.Path)
 		if parent := filepath.Dir(target); !made[parent] {
 			if err := os.MkdirAll(parent, 0o755); err != nil {
 				return err
 			}
 			made[parent] = true
 		}
-		switch e.mode {
+		switch e.Mode {
 		case "120000":
-			err = os.Symlink(string(data), target)
+			return os.Symlink(string(data), target)
 		case "100755":
-			err = os.WriteFile(target, data, 0o755)
-		default:
-			err = os.WriteFile(target, data, 0o644)
+			return os.WriteFile(target, data, 0o755)
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func nonEmptyText(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
+		return os.WriteFile(target, data, 0o644)
+	})
 }
 
 // renderBaseAsync renders the base beside the head; the channel gives nil

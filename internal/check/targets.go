@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
 
@@ -63,7 +64,7 @@ type Selection struct {
 // Line says in one line what was selected: "3 of 90 targets checked, 87
 // not affected by this change", and the shard.
 func (s Selection) Line() string {
-	line := fmt.Sprintf("%d of %d %s checked", len(s.Targets), s.Total, plural(s.Total, "target", "targets"))
+	line := fmt.Sprintf("%d of %d %s checked", len(s.Targets), s.Total, pick(s.Total, "target", "targets"))
 	if rest := s.Total - s.Affected; rest > 0 {
 		line += fmt.Sprintf(", %d not affected by this change", rest)
 	}
@@ -71,13 +72,6 @@ func (s Selection) Line() string {
 		line += fmt.Sprintf(", %d in other shards", shardOut)
 	}
 	return line
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // SelectOptions say which targets a run checks.
@@ -160,12 +154,11 @@ func affected(ctx context.Context, targets []config.Target, o SelectOptions) ([]
 	if err != nil {
 		return nil, err
 	}
-	cfgFile := ""
-	if o.ConfigFile != "" {
-		cfgFile = config.RepoPath(ctx, ".", o.ConfigFile)
-	} else {
-		cfgFile = config.RepoPath(ctx, ".", config.DefaultFile)
+	cfgFile := o.ConfigFile
+	if cfgFile == "" {
+		cfgFile = config.DefaultFile
 	}
+	cfgFile = config.RepoPath(ctx, ".", cfgFile)
 	for _, c := range changes {
 		if c.path == cfgFile {
 			out := make([]Selected, len(targets))
@@ -248,7 +241,7 @@ func touches(in *snapshot.Inputs, changes []change) string {
 // the working tree, or a range a..b); with untracked, new files not yet
 // added count as added.
 func changedSince(ctx context.Context, top, rng string, untracked bool) ([]change, error) {
-	out, err := config.Git(ctx, top, "diff", "--name-status", "--no-renames", "-z", rng, "--")
+	out, err := gitexec.Output(ctx, gitexec.Where{Dir: top}, "diff", "--name-status", "--no-renames", "-z", rng, "--")
 	if err != nil {
 		return nil, fmt.Errorf("changes since %s: %w", rng, err)
 	}
@@ -261,7 +254,7 @@ func changedSince(ctx context.Context, top, rng string, untracked bool) ([]chang
 		cs = append(cs, change{status: fields[i][0], path: string(fields[i+1])})
 	}
 	if untracked {
-		out, err := config.Git(ctx, top, "ls-files", "--others", "--exclude-standard", "-z")
+		out, err := gitexec.Output(ctx, gitexec.Where{Dir: top}, "ls-files", "--others", "--exclude-standard", "-z")
 		if err != nil {
 			return nil, err
 		}

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -79,11 +78,6 @@ func EnsureCommit(ctx context.Context, dir, commit string) error {
 	return nil
 }
 
-// Git runs git in dir and returns its stdout; errors keep git's words.
-func Git(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	return git(ctx, dir, args...)
-}
-
 // RepoPath gives file (relative to dir, or absolute) relative to the root
 // of the git repository that holds dir, with forward slashes: the path
 // GitHub's contents API takes. Outside a git repository it is file,
@@ -122,20 +116,7 @@ func repoPath(ctx context.Context, dir, file string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-// git runs git in dir and returns its stdout; errors keep git's words.
+// git runs git in dir (gitexec.Output).
 func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := gitexec.Command(ctx, gitexec.Where{Dir: dir}, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("git %s: %w", args[0], ctx.Err())
-		}
-		msg := strings.Join(strings.Fields(stderr.String()), " ")
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, fmt.Errorf("git %s: %s", args[0], msg)
-	}
-	return stdout.Bytes(), nil
+	return gitexec.Output(ctx, gitexec.Where{Dir: dir}, args...)
 }

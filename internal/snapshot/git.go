@@ -1,12 +1,10 @@
 package snapshot
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,7 +44,11 @@ func identity() []string {
 }
 
 func (g *gitRepo) command(ctx context.Context, args ...string) *exec.Cmd {
-	return gitexec.Command(ctx, gitexec.Where{GitDir: g.gitDir, Env: append(identity(), g.extraEnv...)}, args...)
+	return gitexec.Command(ctx, g.where(), args...)
+}
+
+func (g *gitRepo) where() gitexec.Where {
+	return gitexec.Where{GitDir: g.gitDir, Env: append(identity(), g.extraEnv...)}
 }
 
 // gitError keeps git's own words, which say what went wrong and where.
@@ -124,84 +126,26 @@ func (g *gitRepo) lsTree(ctx context.Context, treeish string, recursive bool, pa
 	if err != nil {
 		return nil, err
 	}
-	var entries []treeEntry
-	for _, rec := range strings.Split(string(out), "\x00") {
-		if rec == "" {
-			continue
-		}
-		meta, p, ok := strings.Cut(rec, "\t")
-		f := strings.Fields(meta)
-		if !ok || len(f) != 3 {
-			return nil, fmt.Errorf("git ls-tree: unexpected line %q", rec)
-		}
-		entries = append(entries, treeEntry{mode: f[0], typ: f[1], oid: f[2], path: p})
+	parsed, err := gitexec.ParseTree(out)
+	if err != nil {
+		return nil, err
+	}
+	entries := make([]treeEntry, len(parsed))
+	for i, e := range parsed {
+		entries[i] = treeEntry{mode: e.Mode, typ: e.Type, oid: e.OID, path: e.Path}
 	}
 	return entries, nil
 }
 
 // catBlobs reads many blobs with one git process.
 func (g *gitRepo) catBlobs(ctx context.Context, oids []string) ([][]byte, error) {
-	if len(oids) == 0 {
-		return nil, nil
-	}
-	cmd := g.command(ctx, "cat-file", "--batch")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
-	}
-	// Feed the ids while reading the answers, or both pipes fill up.
-	go func() {
-		w := bufio.NewWriter(in)
-		for _, oid := range oids {
-			w.WriteString(oid + "\n")
-		}
-		w.Flush()
-		in.Close()
-	}()
-	r := bufio.NewReader(out)
 	blobs := make([][]byte, len(oids))
-	var readErr error
-	for i, oid := range oids {
-		header, err := r.ReadString('\n')
-		if err != nil {
-			readErr = fmt.Errorf("git cat-file: reading %s: %w", oid, err)
-			break
-		}
-		f := strings.Fields(header)
-		if len(f) != 3 || f[1] != "blob" {
-			readErr = fmt.Errorf("git cat-file: %s: %s", oid, strings.TrimSpace(header))
-			break
-		}
-		size, err := strconv.Atoi(f[2])
-		if err != nil {
-			readErr = fmt.Errorf("git cat-file: %s: bad size %q", oid, f[2])
-			break
-		}
-		buf := make([]byte, size+1) // content and its trailing newline
-		if _, err := io.ReadFull(r, buf); err != nil {
-			readErr = fmt.Errorf("git cat-file: reading %s: %w", oid, err)
-			break
-		}
-		blobs[i] = buf[:size]
-	}
-	if readErr != nil {
-		cmd.Process.Kill()
-	}
-	io.Copy(io.Discard, r)
-	if err := cmd.Wait(); err != nil && readErr == nil {
-		readErr = &gitError{args: []string{"cat-file", "--batch"}, stderr: stderr.String(), err: err}
-	}
-	if readErr != nil {
-		return nil, readErr
+	err := gitexec.CatBlobs(ctx, g.where(), oids, func(i int, b []byte) error {
+		blobs[i] = b
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return blobs, nil
 }
