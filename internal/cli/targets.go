@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -101,13 +100,7 @@ func countErrs(rs []check.TargetResult) int {
 
 // writeReports writes the reports as one JSON array.
 func writeReports(w io.Writer, reps []*report.Report) error {
-	if reps == nil {
-		reps = []*report.Report{}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(reps)
+	return report.WriteJSONArray(w, reps)
 }
 
 func writeReportsFile(path string, reps []*report.Report) error {

@@ -21,10 +21,6 @@ type Target struct {
 	Kubeconfig   string   `json:"kubeconfig,omitempty"`
 }
 
-// Cluster names the cluster the target is checked against, for sharing
-// one client among targets: the kubeconfig file and its context.
-func (t Target) Cluster() string { return t.Kubeconfig + "\x00" + t.Context }
-
 func (t Target) validate() error {
 	if err := model.ValidateEnvironment(t.Name); err != nil {
 		return fmt.Errorf("name: %w: it names the snapshot folder and the comment section", err)

@@ -2,7 +2,6 @@ package github
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -45,7 +44,7 @@ func (p *Publisher) PublishTargets(ctx context.Context, outs []TargetOutcome, le
 		secs = append(secs, NewSection(o.Report, opts))
 		Annotate(p.Action, o.Report)
 	}
-	reportFile, err := p.writeReportsArray(reps)
+	reportFile, err := p.writeReportFileAs("targets", reps)
 	if err != nil {
 		p.Action.Warningf("%s", err)
 	}
@@ -82,18 +81,4 @@ func sum(reps []*report.Report) *report.Report {
 		}
 	}
 	return total
-}
-
-func (p *Publisher) writeReportsArray(reps []*report.Report) (string, error) {
-	return p.writeReportFileAs("targets", reps)
-}
-
-// writeReportFileAs writes v (a report, or an array of them) as name.json
-// in the report directory (writeReportFile).
-func (p *Publisher) writeReportFileAs(name string, v any) (string, error) {
-	path, err := p.writeJSONFile(unsafeFileChars.ReplaceAllString(name, "_")+".json", v)
-	if err != nil {
-		return "", fmt.Errorf("report file: %w", err)
-	}
-	return path, nil
 }

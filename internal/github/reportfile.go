@@ -1,7 +1,6 @@
 package github
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,12 +23,13 @@ var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 // in a container that mounts the workspace elsewhere. Without a workspace
 // it goes to ReportDir, by absolute path.
 func (p *Publisher) writeReportFile(rep *report.Report) (string, error) {
-	return p.writeJSONFile(unsafeFileChars.ReplaceAllString(p.Environment, "_")+".json", rep)
+	return p.writeReportFileAs(p.Environment, rep)
 }
 
-// writeJSONFile writes v as JSON to name in the report directory and
-// returns its path as writeReportFile does.
-func (p *Publisher) writeJSONFile(name string, v any) (string, error) {
+// writeReportFileAs writes v, a report or an array of them, as name.json
+// in the report directory and returns its path as writeReportFile does.
+func (p *Publisher) writeReportFileAs(name string, v any) (string, error) {
+	name = unsafeFileChars.ReplaceAllString(name, "_") + ".json"
 	dir, rel := filepath.Join(p.ReportDir, ReportDirName), ""
 	if p.Workspace != "" {
 		dir, rel = filepath.Join(p.Workspace, ReportDirName), filepath.Join(ReportDirName, name)
@@ -59,13 +59,13 @@ func (p *Publisher) writeJSONFile(name string, v any) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("report file: %w", err)
 	}
-	if rep, ok := v.(*report.Report); ok {
-		err = report.WriteJSON(f, rep)
-	} else {
-		enc := json.NewEncoder(f)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		err = enc.Encode(v)
+	switch v := v.(type) {
+	case *report.Report:
+		err = report.WriteJSON(f, v)
+	case []*report.Report:
+		err = report.WriteJSONArray(f, v)
+	default:
+		err = fmt.Errorf("%T is no report", v)
 	}
 	if err != nil {
 		f.Close()

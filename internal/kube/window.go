@@ -19,7 +19,7 @@ type Window struct {
 	mu       sync.Mutex
 	wake     chan struct{} // closed and replaced whenever a slot may be free
 	limit    int
-	max      int
+	ceiling  int
 	inFlight int
 	answered int // answers since the window last widened
 	shrunk   time.Time
@@ -30,20 +30,20 @@ type Window struct {
 // turned away together) from halving the window once per request.
 const shrinkEvery = 100 * time.Millisecond
 
-// NewWindow starts at limit requests in flight, widening up to max.
-func NewWindow(limit, max int) *Window {
+// NewWindow starts at limit requests in flight, widening up to ceiling.
+func NewWindow(limit, ceiling int) *Window {
 	w := &Window{wake: make(chan struct{})}
-	w.Resize(limit, max)
+	w.Resize(limit, ceiling)
 	return w
 }
 
 // Resize sets the window and its cap (a measured round trip asks for more
 // requests in flight than loopback does).
-func (w *Window) Resize(limit, max int) {
+func (w *Window) Resize(limit, ceiling int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.max = maxInt(max, 1)
-	w.limit = min(maxInt(limit, 1), w.max)
+	w.ceiling = max(ceiling, 1)
+	w.limit = min(max(limit, 1), w.ceiling)
 	w.signal()
 }
 
@@ -77,11 +77,11 @@ func (w *Window) release(status int) {
 	case status == http.StatusTooManyRequests:
 		w.rejected++
 		if now := time.Now(); now.Sub(w.shrunk) > shrinkEvery {
-			w.limit = maxInt(w.limit/2, 1)
+			w.limit = max(w.limit/2, 1)
 			w.shrunk, w.answered = now, 0
 		}
 	case status > 0 && status < 500:
-		if w.answered++; w.answered >= w.limit && w.limit < w.max {
+		if w.answered++; w.answered >= w.limit && w.limit < w.ceiling {
 			w.limit++
 			w.answered = 0
 		}
@@ -110,11 +110,4 @@ func (w *Window) wrap(cfg *rest.Config) {
 			return resp, err
 		})
 	})
-}
-
-func maxInt(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
 }

@@ -29,6 +29,28 @@ func WriteJSON(w io.Writer, r *Report) error {
 	return nil
 }
 
+// WriteJSONArray writes several reports (a run of many targets) as one JSON
+// array, each exactly as WriteJSON writes it: Secret values hidden, empty
+// lists as [].
+func WriteJSONArray(w io.Writer, reps []*Report) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("[")
+	for i, r := range reps {
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n")
+		if err := writeJSON(bw, r); err != nil {
+			return fmt.Errorf("writing the JSON reports: %w", err)
+		}
+	}
+	bw.WriteString("]\n")
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing the JSON reports: %w", err)
+	}
+	return nil
+}
+
 func writeJSON(w *bufio.Writer, r *Report) error {
 	head := *r
 	head.Objects = []Object{}

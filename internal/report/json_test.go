@@ -69,3 +69,43 @@ func TestWriteJSONEmpty(t *testing.T) {
 		t.Errorf("no objects must be written as [], got\n%s", buf.String())
 	}
 }
+
+// TestWriteJSONArray: the reports of many targets are one JSON array of
+// the same reports WriteJSON writes, Secret values hidden the same way.
+func TestWriteJSONArray(t *testing.T) {
+	reps := []*report.Report{reporttest.Mixed(), reporttest.Clean()}
+	var buf bytes.Buffer
+	if err := report.WriteJSONArray(&buf, reps); err != nil {
+		t.Fatal(err)
+	}
+	reporttest.NoSecrets(t, buf.String())
+	var back []json.RawMessage
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || len(back) != 2 {
+		t.Fatalf("not an array of 2 reports: %v\n%s", err, buf.String())
+	}
+	for i, r := range reps {
+		var one bytes.Buffer
+		if err := report.WriteJSON(&one, r); err != nil {
+			t.Fatal(err)
+		}
+		var want, got any
+		_ = json.Unmarshal(one.Bytes(), &want)
+		_ = json.Unmarshal(back[i], &got)
+		if w, _ := json.Marshal(want); string(w) != string(mustJSON(t, got)) {
+			t.Errorf("report %d differs from WriteJSON's", i)
+		}
+	}
+	var empty bytes.Buffer
+	if err := report.WriteJSONArray(&empty, nil); err != nil || strings.TrimSpace(empty.String()) != "[]" {
+		t.Errorf("no reports: %q, %v", empty.String(), err)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
