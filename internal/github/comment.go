@@ -66,9 +66,10 @@ func RenderTargets(sections []*Section, lead string, limit int) string {
 			head = s.Head
 		}
 	}
-	stale := func(s *Section) bool { return s.raw != "" && head != "" && s.Head != head }
 	outcome := func(s *Section) report.Outcome {
-		return report.Outcome{Environment: s.Environment, Status: s.Status, Headline: s.Headline, Head: s.Head, Stale: stale(s)}
+		o := s.Outcome()
+		o.Stale = s.raw != "" && head != "" && s.Head != head
+		return o
 	}
 	slices.SortStableFunc(secs, func(a, b *Section) int {
 		if d := outcome(a).Rank() - outcome(b).Rank(); d != 0 {
@@ -170,7 +171,7 @@ func largestRaw(secs []*Section, bodies []string, ok func(int) bool) int {
 // what comment: on-findings stays silent about.
 func allClear(secs []*Section) bool {
 	for _, s := range secs {
-		if (report.Outcome{Environment: s.Environment, Status: s.Status}).Rank() != 4 {
+		if s.Outcome().Rank() != 4 {
 			return false
 		}
 	}

@@ -80,7 +80,7 @@ func (p *Publisher) Publish(ctx context.Context, rep *report.Report) {
 	AddSummary(p.Action, CommentBody(rep, report.MarkdownOptions{RunURL: runURL, Limit: maxSummaryLen,
 		FullReport: "the JSON report file (`report-file` output)", Commit: commit, At: at})+note)
 	Annotate(p.Action, rep)
-	p.headline = report.VerdictText([]report.Outcome{report.OutcomeOf(rep)})
+	p.headline = report.VerdictText([]report.Outcome{report.OutcomeOf(rep)}, "")
 	p.setOutputs(rep, rep.Failed, reportFile)
 }
 

@@ -51,14 +51,11 @@ func (p *Publisher) PublishTargets(ctx context.Context, outs []TargetOutcome, le
 	note := p.commentSections(ctx, secs, lead)
 	AddSummary(p.Action, RenderTargets(secs, lead, maxSummaryLen)+note)
 	p.targetsChecked = strconv.Itoa(len(outs))
-	var rows []report.Outcome
-	for _, s := range secs {
-		rows = append(rows, report.Outcome{Environment: s.Environment, Status: s.Status, Headline: s.Headline})
+	rows := make([]report.Outcome, len(secs))
+	for i, s := range secs {
+		rows[i] = s.Outcome()
 	}
-	p.headline = report.VerdictText(rows)
-	if len(rows) == 0 {
-		p.headline = "✅ " + lead + ": nothing to check"
-	}
+	p.headline = report.VerdictText(rows, lead)
 	p.setOutputs(sum(reps), failed, reportFile)
 }
 

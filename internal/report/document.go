@@ -12,7 +12,7 @@ import (
 // the environment's section, folded to fit o.Limit.
 func Markdown(r *Report, o MarkdownOptions) string {
 	s := NewSection(r, o)
-	head := Overview([]Outcome{{Environment: s.Environment, Status: s.Status, Headline: s.Headline, Head: s.Head}}, "")
+	head := Overview([]Outcome{s.Outcome()}, "")
 	if o.Limit <= 0 {
 		return head + s.Render(0)
 	}
@@ -70,11 +70,10 @@ const maxRows = 12
 func Overview(outs []Outcome, lead string) string {
 	var b strings.Builder
 	b.WriteString("## ownership-check\n\n")
+	b.WriteString(verdictLine(outs, lead) + "\n\n")
 	if len(outs) == 0 && lead != "" {
-		b.WriteString("✅ " + mdProse(lead) + ": nothing to check.\n\n")
 		return b.String()
 	}
-	b.WriteString(verdictLine(outs) + "\n\n")
 	if lead != "" {
 		b.WriteString(mdProse(lead) + ".\n\n")
 	}
@@ -180,8 +179,8 @@ func short7(sha string) string {
 
 // VerdictText is the comment's verdict line for chat and logs: the same
 // words, without the bold.
-func VerdictText(outs []Outcome) string {
-	return strings.ReplaceAll(verdictLine(outs), "**", "")
+func VerdictText(outs []Outcome, lead string) string {
+	return strings.ReplaceAll(verdictLine(outs, lead), "**", "")
 }
 
 // OutcomeOf is a report's row of the summary table.
@@ -190,8 +189,13 @@ func OutcomeOf(r *Report) Outcome {
 }
 
 // verdictLine says in one line what fails and where, worst first; stale
-// environments are named but do not count.
-func verdictLine(outs []Outcome) string {
+// environments are named but do not count. With no environment but a lead
+// (a monorepo's run that selected no target) it says there was nothing to
+// check.
+func verdictLine(outs []Outcome, lead string) string {
+	if len(outs) == 0 && lead != "" {
+		return "✅ " + mdProse(lead) + ": nothing to check."
+	}
 	icon := "✅"
 	var parts, passing, stale []string
 	current := 0

@@ -43,6 +43,11 @@ type SectionInfo struct {
 	Headline string `json:"headline,omitempty"`
 }
 
+// Outcome is the section's row of the summary table.
+func (si SectionInfo) Outcome() Outcome {
+	return Outcome{Environment: si.Environment, Status: si.Status, Headline: si.Headline, Head: si.Head}
+}
+
 // Section is one environment's part of a markdown document: its heading,
 // findings and footer, rendered with as much detail as a size allows. A
 // document of several environments (the pull request comment of a matrix)
