@@ -39,8 +39,8 @@ func checkCommand(ctx context.Context, o *checkOptions, paths []string, stdout, 
 		return &ExitCodeError{Code: ExitError, Err: err}
 	}
 	if o.usesTargets() {
-		if len(paths) > 0 {
-			return &ExitCodeError{Code: ExitError, Err: &check.InputError{Input: "target", Problem: "give PATHs or targets, not both: a target's paths are in the repository config"}}
+		if err := targetsWithoutPaths(paths); err != nil {
+			return err
 		}
 		return checkTargetsCommand(ctx, o, stdout, stderr)
 	}

@@ -65,6 +65,15 @@ func (o *commonOptions) addTargetFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Shard, "shard", "", "i/n: only the i-th of n stable shares of the selected targets")
 }
 
+// targetsWithoutPaths refuses PATHs beside the target flags: a target's
+// paths are in the repository config.
+func targetsWithoutPaths(paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	return &ExitCodeError{Code: ExitError, Err: &check.InputError{Input: "target", Problem: "give PATHs or targets, not both: a target's paths are in the repository config"}}
+}
+
 // selectTargets picks the config's targets the flags name.
 func (o *commonOptions) selectTargets(ctx context.Context) (check.Selection, error) {
 	cfg := o.BaseConfig

@@ -30,8 +30,8 @@ snapshot to the snapshot branch (pushing it when the repository has a remote).
 A rendered object missing from the cluster fails the run and commits nothing.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.usesTargets() {
-				if len(args) > 0 {
-					return &ExitCodeError{Code: ExitError, Err: &check.InputError{Input: "target", Problem: "give PATHs or targets, not both: a target's paths are in the repository config"}}
+				if err := targetsWithoutPaths(args); err != nil {
+					return err
 				}
 				_, err := runSnapshotTargets(cmd.Context(), &o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 				return err
