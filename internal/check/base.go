@@ -104,13 +104,9 @@ func repositoryOf(ctx context.Context, path string) (string, error) {
 	if info, err := os.Stat(path); err != nil || !info.IsDir() {
 		dir = filepath.Dir(path)
 	}
-	out, err := gitexec.Output(ctx, gitexec.Where{Dir: dir}, "rev-parse", "--show-toplevel")
+	top, err := gitexec.TopLevel(ctx, dir)
 	if err != nil {
 		return "", fmt.Errorf("%s: not in a git repository, so there is no base to render: %w", path, err)
-	}
-	top := strings.TrimSpace(string(out))
-	if real, err := filepath.EvalSymlinks(top); err == nil {
-		top = real
 	}
 	return top, nil
 }
@@ -248,13 +244,9 @@ func (in analysis) withBase(base *baseRender, causes CausePolicy, head []model.O
 		in.Notes = append(slices.Clip(in.Notes), fmt.Sprintf("%v: every finding's cause is unknown, and judged as this pull request's", base.Err))
 		return in
 	}
-	in.Unchanged = len(head) == len(base.objects)
-	for _, o := range head {
+	in.Unchanged = len(head) == len(base.objects) && !slices.ContainsFunc(head, func(o model.Object) bool {
 		b, ok := base.object(o.ID)
-		if !in.Unchanged || !ok || !model.EqualValues(o.Object.Object, b.Object.Object) {
-			in.Unchanged = false
-			break
-		}
-	}
+		return !ok || !model.EqualValues(o.Object.Object, b.Object.Object)
+	})
 	return in
 }

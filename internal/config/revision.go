@@ -90,22 +90,17 @@ func RepoPath(ctx context.Context, dir, file string) string {
 }
 
 func repoPath(ctx context.Context, dir, file string) (string, error) {
-	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	root, err := gitexec.TopLevel(ctx, dir)
 	if err != nil {
 		return "", err
 	}
-	root := strings.TrimSpace(string(top))
 	abs := file
 	if !filepath.IsAbs(abs) {
 		if abs, err = filepath.Abs(filepath.Join(dir, file)); err != nil {
 			return "", err
 		}
 	}
-	// The checkout may sit behind a symlink (macOS's /tmp): compare real
-	// paths, as git does.
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
-	}
+	// Compare real paths, as git does.
 	if d, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
 		abs = filepath.Join(d, filepath.Base(abs))
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -27,6 +28,21 @@ func Output(ctx context.Context, w Where, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("git %s: %s", args[0], msg)
 	}
 	return stdout.Bytes(), nil
+}
+
+// TopLevel is the top of the git repository holding dir, symlinks resolved
+// (the checkout may sit behind one, as macOS's /tmp does), as git compares
+// paths.
+func TopLevel(ctx context.Context, dir string) (string, error) {
+	out, err := Output(ctx, Where{Dir: dir}, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", err
+	}
+	top := strings.TrimSpace(string(out))
+	if real, err := filepath.EvalSymlinks(top); err == nil {
+		top = real
+	}
+	return top, nil
 }
 
 // TreeEntry is one record of `git ls-tree -z`.
