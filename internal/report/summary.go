@@ -118,7 +118,9 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 		if k == "objects" {
 			s.Objects = *n
 		} else if k != "rollouts" && *n > 0 {
-			s.add(model.Category(k))
+			if s.Counts == nil {
+				s.Counts = map[model.Category]int{}
+			}
 			s.Counts[model.Category(k)] = *n
 		}
 	}
