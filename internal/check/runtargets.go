@@ -31,12 +31,16 @@ type TargetResult struct {
 // result.
 func BuildTargets(ctx context.Context, o Options, sel []Selected) []TargetResult {
 	out := make([]TargetResult, len(sel))
-	clients := &clientPool{concurrency: o.Concurrency, clients: map[string]*kube.Client{}}
+	run, runErr := newTargetRun(ctx, o.Concurrency)
 	o.baseTrees = &baseTrees{}
 	defer o.baseTrees.close()
 	parallel.For(len(sel), targetWorkers, func(i int) {
 		out[i].Selected = sel[i]
-		to, err := o.forTarget(ctx, sel[i], clients)
+		if runErr != nil {
+			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, runErr)
+			return
+		}
+		to, err := o.forTarget(run, sel[i])
 		if err != nil {
 			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, err)
 			return
@@ -54,9 +58,12 @@ func BuildTargets(ctx context.Context, o Options, sel []Selected) []TargetResult
 func SnapshotTargets(ctx context.Context, o SnapshotOptions, sel []Selected) ([]*Recorded, []error) {
 	recs := make([]*Recorded, len(sel))
 	errs := make([]error, len(sel))
-	clients := &clientPool{concurrency: o.Concurrency, clients: map[string]*kube.Client{}}
+	run, runErr := newTargetRun(ctx, o.Concurrency)
 	for i, s := range sel {
-		t, paths, err := o.Target.forTarget(ctx, s, clients)
+		t, paths, err := Target{}, []string(nil), runErr
+		if err == nil {
+			t, paths, err = o.Target.forTarget(run, s)
+		}
 		if err == nil {
 			to := o
 			to.Target, to.Paths = t, paths
@@ -69,11 +76,23 @@ func SnapshotTargets(ctx context.Context, o SnapshotOptions, sel []Selected) ([]
 	return recs, errs
 }
 
-func (o Options) forTarget(ctx context.Context, s Selected, clients *clientPool) (Options, error) {
+// targetRun is what the targets of one run share: the repository's top,
+// which their paths are relative to, and one client per cluster.
+type targetRun struct {
+	top     string
+	clients *clientPool
+}
+
+func newTargetRun(ctx context.Context, concurrency int) (targetRun, error) {
+	top, err := repositoryOf(ctx, ".")
+	return targetRun{top: top, clients: &clientPool{concurrency: concurrency, clients: map[string]*kube.Client{}}}, err
+}
+
+func (o Options) forTarget(run targetRun, s Selected) (Options, error) {
 	if o.Offline {
-		clients = nil // no cluster to connect to
+		run.clients = nil // no cluster to connect to
 	}
-	t, paths, err := o.Target.forTarget(ctx, s, clients)
+	t, paths, err := o.Target.forTarget(run, s)
 	if err != nil {
 		return o, err
 	}
@@ -82,11 +101,8 @@ func (o Options) forTarget(ctx context.Context, s Selected, clients *clientPool)
 }
 
 // forTarget is the run's target settings for one configured target.
-func (t Target) forTarget(ctx context.Context, s Selected, clients *clientPool) (Target, []string, error) {
-	top, err := repositoryOf(ctx, ".")
-	if err != nil {
-		return t, nil, err
-	}
+func (t Target) forTarget(run targetRun, s Selected) (Target, []string, error) {
+	top, clients := run.top, run.clients
 	paths := make([]string, len(s.Paths))
 	for i, p := range s.Paths {
 		paths[i] = filepath.Join(top, filepath.FromSlash(p))
