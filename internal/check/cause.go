@@ -8,6 +8,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
 
 // states are one object's three desired states, in the form the snapshot
@@ -24,8 +25,8 @@ type states struct {
 }
 
 // statesOf gathers an object's states; head is the rendered object, nil
-// when the head does not render it.
-func (in analysis) statesOf(id model.ID, head *unstructured.Unstructured) states {
+// when the head does not render it; e is its snapshot record, nil without.
+func (in analysis) statesOf(id model.ID, head *unstructured.Unstructured, e *snapshot.Entry) states {
 	var s states
 	if head != nil {
 		s.head = in.redact(head).Object
@@ -38,7 +39,7 @@ func (in analysis) statesOf(id model.ID, head *unstructured.Unstructured) states
 	}
 	if in.Snapshot != nil {
 		var applied map[string]any
-		if e := in.entry(id); e != nil && e.Applied != nil {
+		if e != nil && e.Applied != nil {
 			applied = e.Applied.Object
 		}
 		s.applied = &applied

@@ -86,16 +86,6 @@ func (in analysis) build(results []predict.Result) *report.Report {
 	return in.assemble(objects, rendered)
 }
 
-// forget drops the snapshot's objects of an analysed rendered object:
-// with thousands of objects the snapshot is most of the heap, and each
-// entry is needed once (removed objects are those not rendered, whose
-// entries stay).
-func (in analysis) forget(id model.ID) {
-	if e := in.entry(id); e != nil {
-		e.Applied, e.Deployed = nil, nil
-	}
-}
-
 // assemble completes the report from the analysed rendered objects.
 func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool) *report.Report {
 	rep := &report.Report{
@@ -155,12 +145,14 @@ func snapshotInfo(s *snapshot.Snapshot, staleAfter time.Duration, now time.Time)
 	return info
 }
 
-// entry returns the snapshot's record of an object, or nil.
-func (in analysis) entry(id model.ID) *snapshot.Entry {
+// entry decodes the snapshot's record of an object; nil when there is
+// none. Each call decodes anew (the snapshot holds files): call it once
+// per object.
+func (in analysis) entry(id model.ID) (*snapshot.Entry, error) {
 	if in.Snapshot == nil {
-		return nil
+		return nil, nil
 	}
-	return in.Snapshot.Objects[id]
+	return in.Snapshot.Entry(id)
 }
 
 // redact hashes a Secret's values with the snapshot's hasher; other kinds

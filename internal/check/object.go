@@ -27,16 +27,25 @@ const ReasonCheckFailed = "CheckFailed"
 // object analyses one rendered object with what the engine said about it,
 // and gives each finding its cause.
 func (in analysis) object(res predict.Result) report.Object {
-	ro := in.analyse(res)
-	in.setCauses(&ro, in.statesOf(res.Object.ID, res.Object.Object))
+	e, err := in.entry(res.Object.ID)
+	var ro report.Object
+	if err != nil {
+		ro = reportObject(res.Object.Object, res.Object.Source, res.Object.Line)
+		ro.Findings = []model.Finding{{Category: model.DryRunError, Reason: ReasonCheckFailed,
+			Message: "could not be checked: " + err.Error()}}
+	} else {
+		ro = in.analyse(res, e)
+	}
+	in.setCauses(&ro, in.statesOf(res.Object.ID, res.Object.Object, e))
 	return ro
 }
 
-func (in analysis) analyse(res predict.Result) report.Object {
+// analyse classifies one object; e is its snapshot record, nil without.
+func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object {
 	ro := reportObject(res.Object.Object, res.Object.Source, res.Object.Line)
 	ro.Notes = res.Object.Notes
 	ro.Baseline = ownership.BaselineLive
-	if in.entry(res.Object.ID) != nil {
+	if e != nil {
 		ro.Baseline = ownership.BaselineSnapshot
 	}
 	if res.LiveErr != nil || (res.Err != nil && res.Err.Op == predict.OpRead) {
@@ -60,7 +69,7 @@ func (in analysis) analyse(res predict.Result) report.Object {
 		id := res.Object.ID
 		ai.Ignore = func(p fieldpath.Path) bool { return in.Ignored(id, p) }
 	}
-	if e := in.entry(res.Object.ID); e != nil {
+	if e != nil {
 		ai.Applied, ai.Deployed = e.Applied, e.Deployed
 	}
 	if note := in.typeInput(&ai, res); note != "" {
@@ -164,8 +173,15 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 		return nil
 	}
 	var out []report.Object
-	for id, e := range in.Snapshot.Objects {
-		if rendered[id] {
+	for id := range in.Snapshot.Objects {
+		if rendered[id] || in.Skipped[id] {
+			continue
+		}
+		e, err := in.entry(id)
+		if err != nil {
+			ro := report.Object{Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Baseline: ownership.BaselineSnapshot,
+				Findings: []model.Finding{{Category: model.Anomaly, Message: "snapshot record unreadable: " + err.Error()}}}
+			out = append(out, ro)
 			continue
 		}
 		ro := reportObject(e.Deployed, "", 0)
@@ -175,9 +191,6 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 		ro.APIVersion = e.APIVersion
 		ro.Kind, ro.Namespace, ro.Name = id.Kind, id.Namespace, id.Name
 		ro.Baseline = ownership.BaselineSnapshot
-		if in.Skipped[id] {
-			continue
-		}
 		live, gone, note := in.stillLive(id, e)
 		ro.Change, ro.Diff = model.ChangeDelete, []model.FieldChange{}
 		if gone {
@@ -203,7 +216,7 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 			ro.Findings = append(ro.Findings, model.Finding{Category: model.Delete,
 				Message: "gone from the render: a pruning deploy deletes it (the last deploy applied it)"})
 		}
-		in.setCauses(&ro, in.statesOf(id, nil))
+		in.setCauses(&ro, in.statesOf(id, nil, e))
 		out = append(out, ro)
 	}
 	return out

@@ -77,12 +77,13 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy, causes Caus
 // since (drift, conflicts), and no API server validates or admits.
 var offlineNotChecked = model.CategoriesWhere(func(r model.CategoryInfo) bool { return r.NeedsCluster })
 
-// snapshotDeployed looks objects up in the snapshot rather than copying
-// them into a map, so that an object the check has analysed (and
-// forgotten, see run) is held by nothing.
+// snapshotDeployed decodes each object's deployed record when the engine
+// asks for it, so that the engine holds no object past its prediction.
+// An unreadable record is taken as none here; the analysis, which decodes
+// it too, reports it.
 func snapshotDeployed(snap *snapshot.Snapshot) func(model.ID) *unstructured.Unstructured {
 	return func(id model.ID) *unstructured.Unstructured {
-		if e := snap.Objects[id]; e != nil {
+		if e, err := snap.Entry(id); err == nil && e != nil {
 			return e.Deployed
 		}
 		return nil

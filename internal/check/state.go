@@ -134,8 +134,13 @@ func renderedObjects(objs []model.Object) []*unstructured.Unstructured {
 // controllers: what the offline engine knows of the cluster's.
 func snapshotSources(snap *snapshot.Snapshot) []*unstructured.Unstructured {
 	var out []*unstructured.Unstructured
-	for _, e := range snap.Objects {
-		out = append(out, e.Deployed)
+	for id := range snap.Objects {
+		if !controllers.Sources(schema.GroupKind{Group: id.Group, Kind: id.Kind}) {
+			continue
+		}
+		if e, err := snap.Entry(id); err == nil && e != nil {
+			out = append(out, e.Deployed)
+		}
 	}
 	return sources(out)
 }

@@ -21,9 +21,9 @@ import (
 // With an engine that streams (predict.Streamer) each object is analysed as
 // soon as the engine answers for it, on other goroutines, while the
 // requests for the other objects are in flight: the analysis no longer
-// follows the requests, and each object's live and predicted states are
-// dropped once analysed instead of all being held until the end, and so
-// is the snapshot's record of it (the snapshot is not for use afterwards).
+// follows the requests, and each object's live and predicted states, and
+// the snapshot's record decoded for it, are dropped once analysed instead
+// of all being held until the end.
 func run(ctx context.Context, engine predict.Engine, objs []model.Object, input func() (analysis, error)) (*report.Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -56,7 +56,6 @@ func run(ctx context.Context, engine predict.Engine, objs []model.Object, input 
 		pool.Go(func() {
 			if in, err := getInput(); err == nil {
 				objects[i] = in.object(r)
-				in.forget(r.Object.ID)
 			}
 		})
 	})

@@ -42,6 +42,13 @@ type entryFile struct {
 }
 
 func encodeEntry(e *Entry) ([]byte, error) {
+	if e.file != nil {
+		d, err := decodeEntry(e.file)
+		if err != nil {
+			return nil, err
+		}
+		e = d
+	}
 	f := entryFile{SchemaVersion: SchemaVersion, ID: e.ID, APIVersion: e.APIVersion}
 	if e.Applied != nil {
 		f.Applied = e.Applied.Object

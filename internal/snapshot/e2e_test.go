@@ -119,7 +119,7 @@ func TestTakeOnRealAPIServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := got.Objects[o.ID]
+		e := mustEntry(t, got, o.ID)
 		assertEqual(t, &Snapshot{Objects: map[model.ID]*Entry{o.ID: NewEntry(o, live, h)}}, &Snapshot{Objects: map[model.ID]*Entry{o.ID: e}})
 		var managers []string
 		for _, mf := range e.Deployed.GetManagedFields() {
@@ -129,7 +129,7 @@ func TestTakeOnRealAPIServer(t *testing.T) {
 			t.Errorf("%s: managedFields lack deployer: %v", o.ID, managers)
 		}
 	}
-	sec := got.Objects[model.ID{Kind: "Secret", Namespace: ns, Name: "db"}]
+	sec := mustEntry(t, got, model.ID{Kind: "Secret", Namespace: ns, Name: "db"})
 	if sec.Deployed.Object["data"].(map[string]any)["password"] != h.Hash([]byte(canary)) {
 		t.Errorf("Secret value not hashed with the index's hasher: %v", sec.Deployed.Object["data"])
 	}

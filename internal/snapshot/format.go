@@ -70,13 +70,19 @@ type Entry struct {
 	// Deployed is the live object right after the deploy, as Deployed()
 	// trims it: metadata with managedFields, spec, data; no status.
 	Deployed *unstructured.Unstructured `json:"deployed"`
+
+	// file is the entry's file, compacted, in a snapshot read from git;
+	// Applied and Deployed are then nil: Snapshot.Entry decodes them.
+	file []byte
 }
 
 // Snapshot is one environment's snapshot at one commit of the branch.
 type Snapshot struct {
 	Index Index
 	// Commit holds the snapshot; set by Read and Write.
-	Commit  string
+	Commit string
+	// Objects are the recorded objects. Read their Applied and Deployed
+	// through Entry: a snapshot read from git holds each as its file.
 	Objects map[model.ID]*Entry
 	// Schemas are the CustomResourceDefinitions of the custom kinds among
 	// Objects (trimmed, see TrimCRD), for the offline engine; a kind may be

@@ -37,7 +37,7 @@ func FuzzDecodeFolder(f *testing.F) {
 		}
 		in[indexFile] = index
 		in[objPath] = object
-		got, err := decodeFolder("staging", in)
+		got, err := decodeFolder("staging", in, nil)
 		if err != nil {
 			var fe *FileError
 			if !errors.As(err, &fe) || fe.File == "" {
@@ -51,6 +51,10 @@ func FuzzDecodeFolder(f *testing.F) {
 		for _, ie := range got.Index.Objects {
 			if e := got.Objects[ie.ID]; e == nil || e.ID != ie.ID {
 				t.Fatalf("index lists %s but the snapshot holds %v", ie.ID, e)
+			}
+			// A file that passed the read decodes when it is used.
+			if _, err := got.Entry(ie.ID); err != nil {
+				t.Fatalf("%s: read, then not decodable: %v", ie.ID, err)
 			}
 		}
 	})

@@ -7,7 +7,9 @@ import (
 	"path"
 	"runtime"
 	"strings"
+	"sync"
 
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	"github.com/ownership-check/ownership-check/internal/parallel"
@@ -56,15 +58,11 @@ func (s *Store) Read(ctx context.Context, env, commit string) (*Snapshot, error)
 		}
 		oids[i] = e.oid
 	}
-	blobs, err := s.git.catBlobs(ctx, oids)
+	files, sealed, err := s.readFolder(ctx, env, entries, oids)
 	if err != nil {
 		return nil, err
 	}
-	files := make(map[string][]byte, len(entries))
-	for i, e := range entries {
-		files[strings.TrimPrefix(e.path, env+"/")] = blobs[i]
-	}
-	snap, err := decodeFolder(env, files)
+	snap, err := decodeFolder(env, files, sealed)
 	if err != nil {
 		var fe *FileError
 		if errors.As(err, &fe) {
@@ -76,10 +74,43 @@ func (s *Store) Read(ctx context.Context, env, commit string) (*Snapshot, error)
 	return snap, nil
 }
 
+// readFolder reads an environment's files with one git process: each
+// object file is sealed (sealEntry) as it arrives, on other goroutines,
+// and its bytes let go, so that the files as stored are never all held at
+// once; the other files are returned as they are. Paths are relative to
+// the environment's folder.
+func (s *Store) readFolder(ctx context.Context, env string, entries []treeEntry, oids []string) (map[string][]byte, map[string]sealedEntry, error) {
+	files := map[string][]byte{}
+	sealed := make(map[string]sealedEntry, len(entries))
+	var mu sync.Mutex
+	workers := runtime.GOMAXPROCS(0)
+	pool := parallel.NewPool(workers, workers)
+	err := gitexec.CatBlobs(ctx, s.git.where(), oids, func(i int, b []byte) error {
+		rel := strings.TrimPrefix(entries[i].path, env+"/")
+		if !strings.HasPrefix(rel, objectsDir+"/") {
+			files[rel] = b
+			return nil
+		}
+		pool.Go(func() {
+			e, err := sealEntry(b)
+			mu.Lock()
+			sealed[rel] = sealedEntry{e, err}
+			mu.Unlock()
+		})
+		return nil
+	})
+	pool.Wait()
+	if err != nil {
+		return nil, nil, err
+	}
+	return files, sealed, nil
+}
+
 // decodeFolder decodes an environment's files (paths relative to its
-// folder) and checks that the index and the object files agree. It takes
-// files over: the object files leave it as they are decoded.
-func decodeFolder(env string, files map[string][]byte) (*Snapshot, error) {
+// folder) and checks that the index and the object files agree. Object
+// files come sealed already, or as they are in files; it takes files over:
+// the object files leave it as they are sealed.
+func decodeFolder(env string, files map[string][]byte, sealed map[string]sealedEntry) (*Snapshot, error) {
 	fail := func(file string, format string, args ...any) error {
 		return &FileError{File: file, Err: fmt.Errorf(format, args...)}
 	}
@@ -96,26 +127,38 @@ func decodeFolder(env string, files map[string][]byte) (*Snapshot, error) {
 	}
 	snap := &Snapshot{Index: *ix, Objects: make(map[model.ID]*Entry, len(ix.Objects))}
 	listed := make(map[string]bool, len(ix.Objects))
-	blobs := make([][]byte, len(ix.Objects))
-	for i, ie := range ix.Objects {
+	var unsealed []string
+	for _, ie := range ix.Objects {
 		if want := ObjectPath(ie.ID); ie.Path != want {
 			return nil, fail(indexFile, "%s: path %q, expected %q", ie.ID, ie.Path, want)
 		}
 		listed[ie.Path] = true
-		b, ok := files[ie.Path]
-		if !ok {
+		if _, ok := sealed[ie.Path]; ok {
+			continue
+		}
+		if _, ok := files[ie.Path]; !ok {
 			return nil, fail(ie.Path, "listed in %s but missing", indexFile)
 		}
-		blobs[i] = b
+		unsealed = append(unsealed, ie.Path)
 	}
-	// From here on the object files are held by blobs alone, which lets
-	// each go as soon as it is decoded.
-	for p := range listed {
-		delete(files, p)
+	if len(unsealed) > 0 {
+		blobs := make([][]byte, len(unsealed))
+		for i, p := range unsealed {
+			blobs[i] = files[p]
+			// From here on the file is held by blobs alone, which lets it
+			// go as soon as it is sealed.
+			delete(files, p)
+		}
+		if sealed == nil {
+			sealed = map[string]sealedEntry{}
+		}
+		for i, se := range sealEntries(blobs) {
+			sealed[unsealed[i]] = se
+		}
 	}
-	decoded := decodeEntries(blobs)
-	for i, ie := range ix.Objects {
-		e, err := decoded[i].entry, decoded[i].err
+	for _, ie := range ix.Objects {
+		se := sealed[ie.Path]
+		e, err := se.entry, se.err
 		if err != nil {
 			return nil, &FileError{File: ie.Path, Err: err}
 		}
@@ -123,6 +166,11 @@ func decodeFolder(env string, files map[string][]byte) (*Snapshot, error) {
 			return nil, fail(ie.Path, "holds %s, expected %s", e.ID, ie.ID)
 		}
 		snap.Objects[e.ID] = e
+	}
+	for p := range sealed {
+		if !listed[p] {
+			return nil, fail(p, "not listed in %s", indexFile)
+		}
 	}
 	if snap.Schemas, err = decodeSchemas(files); err != nil {
 		return nil, err
@@ -138,17 +186,17 @@ func decodeFolder(env string, files map[string][]byte) (*Snapshot, error) {
 	return snap, nil
 }
 
-type decodedEntry struct {
+type sealedEntry struct {
 	entry *Entry
 	err   error
 }
 
-// decodeEntries decodes object files side by side (decoding is most of a
-// read's CPU, and check waits for it), dropping each file once decoded.
-func decodeEntries(blobs [][]byte) []decodedEntry {
-	out := make([]decodedEntry, len(blobs))
+// sealEntries checks and compacts object files side by side (offline
+// check waits for it), dropping each file once sealed.
+func sealEntries(blobs [][]byte) []sealedEntry {
+	out := make([]sealedEntry, len(blobs))
 	parallel.For(len(blobs), runtime.GOMAXPROCS(0), func(i int) {
-		out[i].entry, out[i].err = decodeEntry(blobs[i])
+		out[i].entry, out[i].err = sealEntry(blobs[i])
 		blobs[i] = nil
 	})
 	return out

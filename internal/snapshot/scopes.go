@@ -15,12 +15,16 @@ import (
 // kind taken as namespaced by mistake gets a wrong identity.
 func (s *Snapshot) Scopes() map[schema.GroupKind]bool {
 	out := map[schema.GroupKind]bool{}
-	for id, e := range s.Objects {
+	for id := range s.Objects {
 		gk := schema.GroupKind{Group: id.Group, Kind: id.Kind}
 		if _, ok := out[gk]; !ok {
 			out[gk] = id.Namespace != ""
 		}
 		if isCRD(id.Group, id.Kind) {
+			e, err := s.Entry(id)
+			if err != nil {
+				continue
+			}
 			for _, u := range []*unstructured.Unstructured{e.Deployed, e.Applied} {
 				if gk, namespaced, ok := crdScope(u); ok {
 					out[gk] = namespaced
