@@ -86,10 +86,18 @@ func (k KnownScopes) IsNamespaced(gvk schema.GroupVersionKind) (bool, error) {
 type scopes struct {
 	resolver ScopeResolver
 	crds     map[schema.GroupKind]bool // from CustomResourceDefinitions in the render: namespaced?
+	// answered holds each kind's answer: a render has thousands of objects
+	// of a few kinds, and a REST mapper's lookup allocates on every call.
+	answered map[schema.GroupVersionKind]scopeAnswer
+}
+
+type scopeAnswer struct {
+	namespaced, guessed bool
+	err                 error
 }
 
 func newScopes(resolver ScopeResolver, objs []rawObject) *scopes {
-	s := &scopes{resolver: resolver, crds: map[schema.GroupKind]bool{}}
+	s := &scopes{resolver: resolver, crds: map[schema.GroupKind]bool{}, answered: map[schema.GroupVersionKind]scopeAnswer{}}
 	for _, o := range objs {
 		if av, _ := o.obj["apiVersion"].(string); !model.IsCRD(schema.FromAPIVersionAndKind(av, fmt.Sprint(o.obj["kind"])).GroupKind()) {
 			continue
@@ -107,8 +115,17 @@ func newScopes(resolver ScopeResolver, objs []rawObject) *scopes {
 }
 
 // namespaced tells whether objects of gvk are namespaced, and whether
-// that is a guess.
+// that is a guess. Not safe for concurrent use.
 func (s *scopes) namespaced(gvk schema.GroupVersionKind) (namespaced, guessed bool, err error) {
+	a, ok := s.answered[gvk]
+	if !ok {
+		a.namespaced, a.guessed, a.err = s.lookup(gvk)
+		s.answered[gvk] = a
+	}
+	return a.namespaced, a.guessed, a.err
+}
+
+func (s *scopes) lookup(gvk schema.GroupVersionKind) (namespaced, guessed bool, err error) {
 	if s.resolver != nil {
 		ns, err := s.resolver.IsNamespaced(gvk)
 		if err == nil {
