@@ -72,6 +72,9 @@ type analysis struct {
 	// Skipped are rendered objects left unchecked on purpose (secrets.skip):
 	// not "removed" because the engine did not see them.
 	Skipped map[model.ID]bool
+	// entries gives an object's snapshot record when the engine has decoded
+	// it already; nil: decoded from the snapshot.
+	entries func(model.ID) (*snapshot.Entry, error)
 }
 
 // build analyses every object the engine answered for and returns the
@@ -151,6 +154,9 @@ func snapshotInfo(s *snapshot.Snapshot, staleAfter time.Duration, now time.Time)
 func (in analysis) entry(id model.ID) (*snapshot.Entry, error) {
 	if in.Snapshot == nil {
 		return nil, nil
+	}
+	if in.entries != nil {
+		return in.entries(id)
 	}
 	return in.Snapshot.Entry(id)
 }

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -56,8 +57,9 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy, causes Caus
 		}
 	}
 	types := typing.New(typing.Options{RenderCRDs: renderCRDs, Recorded: snap.Documents, CRDs: crds})
+	shared := &sharedEntries{snap: snap}
 	engine := predict.NewOffline(predict.OfflineOptions{
-		FieldManager: o.FieldManager, Live: snapshotDeployed(snap), Types: types, Hasher: hasher,
+		FieldManager: o.FieldManager, Live: shared.deployed, Types: types, Hasher: hasher,
 	})
 	progressf(o.Progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, model.ShortCommit(snap.Commit), o.Environment)
 	notes := withNote(withNote(withNote(nil, configNote), skipNote), offlineNote(snap))
@@ -68,6 +70,7 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy, causes Caus
 		in = in.withBase(<-baseRead, causes, objs)
 		in.Types = types
 		in.NotChecked, in.Skipped = offlineNotChecked, skipped
+		in.entries = shared.take
 		return in, nil
 	})
 }
@@ -77,17 +80,32 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy, causes Caus
 // since (drift, conflicts), and no API server validates or admits.
 var offlineNotChecked = model.CategoriesWhere(func(r model.CategoryInfo) bool { return r.NeedsCluster })
 
-// snapshotDeployed decodes each object's deployed record when the engine
-// asks for it, so that the engine holds no object past its prediction.
-// An unreadable record is taken as none here; the analysis, which decodes
-// it too, reports it.
-func snapshotDeployed(snap *snapshot.Snapshot) func(model.ID) *unstructured.Unstructured {
-	return func(id model.ID) *unstructured.Unstructured {
-		if e, err := snap.Entry(id); err == nil && e != nil {
-			return e.Deployed
-		}
+// sharedEntries decodes each object's snapshot record once for both the
+// offline engine, which takes the deployed object for live, and the
+// analysis of its prediction, which takes the record over: nothing holds a
+// record past its analysis.
+type sharedEntries struct {
+	snap    *snapshot.Snapshot
+	decoded sync.Map // model.ID → *snapshot.Entry, decoded for the engine, not analysed yet
+}
+
+// deployed is the engine's Live. An unreadable record is taken as none
+// here; the analysis, which decodes it again, reports it.
+func (s *sharedEntries) deployed(id model.ID) *unstructured.Unstructured {
+	e, err := s.snap.Entry(id)
+	if err != nil || e == nil {
 		return nil
 	}
+	s.decoded.Store(id, e)
+	return e.Deployed
+}
+
+// take hands the analysis the record the engine had decoded.
+func (s *sharedEntries) take(id model.ID) (*snapshot.Entry, error) {
+	if e, ok := s.decoded.LoadAndDelete(id); ok {
+		return e.(*snapshot.Entry), nil
+	}
+	return s.snap.Entry(id)
 }
 
 func offlineNote(snap *snapshot.Snapshot) string {

@@ -42,12 +42,9 @@ type entryFile struct {
 }
 
 func encodeEntry(e *Entry) ([]byte, error) {
-	if e.file != nil {
-		d, err := decodeEntry(e.file)
-		if err != nil {
-			return nil, err
-		}
-		e = d
+	e, err := e.decoded()
+	if err != nil {
+		return nil, err
 	}
 	f := entryFile{SchemaVersion: SchemaVersion, ID: e.ID, APIVersion: e.APIVersion}
 	if e.Applied != nil {

@@ -85,6 +85,7 @@ func (s *Store) readFolder(ctx context.Context, env string, entries []treeEntry,
 	var mu sync.Mutex
 	workers := runtime.GOMAXPROCS(0)
 	pool := parallel.NewPool(workers, workers)
+	d := newDeflaters(workers)
 	err := gitexec.CatBlobs(ctx, s.git.where(), oids, func(i int, b []byte) error {
 		rel := strings.TrimPrefix(entries[i].path, env+"/")
 		if !strings.HasPrefix(rel, objectsDir+"/") {
@@ -92,7 +93,7 @@ func (s *Store) readFolder(ctx context.Context, env string, entries []treeEntry,
 			return nil
 		}
 		pool.Go(func() {
-			e, err := sealEntry(b)
+			e, err := sealEntry(b, d)
 			mu.Lock()
 			sealed[rel] = sealedEntry{e, err}
 			mu.Unlock()
@@ -195,8 +196,10 @@ type sealedEntry struct {
 // check waits for it), dropping each file once sealed.
 func sealEntries(blobs [][]byte) []sealedEntry {
 	out := make([]sealedEntry, len(blobs))
-	parallel.For(len(blobs), runtime.GOMAXPROCS(0), func(i int) {
-		out[i].entry, out[i].err = sealEntry(blobs[i])
+	workers := runtime.GOMAXPROCS(0)
+	d := newDeflaters(workers)
+	parallel.For(len(blobs), workers, func(i int) {
+		out[i].entry, out[i].err = sealEntry(blobs[i], d)
 		blobs[i] = nil
 	})
 	return out
