@@ -13,6 +13,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // baseRender is what the pull request's base desires: the same paths,
@@ -21,14 +22,34 @@ type baseRender struct {
 	// Commit is the base revision's commit id.
 	Commit  string
 	objects map[model.ID]model.Object
+	// sameAsHead are the objects the head renders exactly as the base
+	// does; objects holds no copy of them (in most pull requests, most).
+	sameAsHead map[model.ID]bool
 	// Err is why the base could not be rendered; causes are unknown then.
 	Err error
 }
 
-// object is the base's object id, and whether the base renders it.
-func (b *baseRender) object(id model.ID) (model.Object, bool) {
+// object is the base's object id, and whether the base renders it; an
+// object the head renders the same gives the head's.
+func (b *baseRender) object(id model.ID, head *unstructured.Unstructured) (*unstructured.Unstructured, bool) {
+	if b.sameAsHead[id] {
+		return head, true
+	}
 	o, ok := b.objects[id]
-	return o, ok
+	return o.Object, ok
+}
+
+// forgetSame lets go of the base's copies of the objects head renders the
+// same, and tells whether head renders exactly what the base renders.
+func (b *baseRender) forgetSame(head []model.Object) (unchanged bool) {
+	b.sameAsHead = map[model.ID]bool{}
+	for _, o := range head {
+		if bo, ok := b.objects[o.ID]; ok && model.EqualValues(o.Object.Object, bo.Object.Object) {
+			b.sameAsHead[o.ID] = true
+			delete(b.objects, o.ID)
+		}
+	}
+	return len(b.objects) == 0 && len(b.sameAsHead) == len(head)
 }
 
 // renderBase renders paths as revision rev has them. The tree is read
@@ -244,9 +265,6 @@ func (in analysis) withBase(base *baseRender, causes CausePolicy, head []model.O
 		in.Notes = append(slices.Clip(in.Notes), fmt.Sprintf("%v: every finding's cause is unknown, and judged as this pull request's", base.Err))
 		return in
 	}
-	in.Unchanged = len(head) == len(base.objects) && !slices.ContainsFunc(head, func(o model.Object) bool {
-		b, ok := base.object(o.ID)
-		return !ok || !model.EqualValues(o.Object.Object, b.Object.Object)
-	})
+	in.Unchanged = base.forgetSame(head)
 	return in
 }

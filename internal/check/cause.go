@@ -33,8 +33,8 @@ func (in analysis) statesOf(id model.ID, head *unstructured.Unstructured, e *sna
 	}
 	if in.Base != nil && in.Base.Err == nil {
 		s.baseKnown = true
-		if o, ok := in.Base.object(id); ok && o.Object != nil {
-			s.base = in.redact(o.Object).Object
+		if o, ok := in.Base.object(id, head); ok && o != nil {
+			s.base = in.redact(o).Object
 		}
 	}
 	if in.Snapshot != nil {

@@ -23,7 +23,11 @@ import (
 // requests for the other objects are in flight: the analysis no longer
 // follows the requests, and each object's live and predicted states, and
 // the snapshot's record decoded for it, are dropped once analysed instead
-// of all being held until the end.
+// of all being held until the end; so is the rendered object: run takes
+// objs over, and leaves only their ids.
+// analysisQueue is how many engine answers may wait for the analysis.
+const analysisQueue = 32
+
 func run(ctx context.Context, engine predict.Engine, objs []model.Object, input func() (analysis, error)) (*report.Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -47,15 +51,21 @@ func run(ctx context.Context, engine predict.Engine, objs []model.Object, input 
 		return in.build(results), nil
 	}
 	objects := make([]report.Object, len(objs))
-	// Room for every object: emit never waits for the analysis, so the
-	// requests go at the server's pace.
-	pool := parallel.NewPool(runtime.GOMAXPROCS(0), len(objs)+1)
+	// A few answers may wait for the analysis, so that the requests go at
+	// the server's pace; when more wait (the analysis falls behind, or the
+	// input is still being read), emit waits too: each waiting answer holds
+	// a live and a predicted object, and at 5,000 objects unbounded waiting
+	// piled up ~300 of them at the start of a run.
+	pool := parallel.NewPool(runtime.GOMAXPROCS(0), analysisQueue)
 	// The input is read meanwhile, and its failure stops the engine.
 	pool.Go(func() { _, _ = getInput() })
 	err := s.PredictEach(ctx, objs, func(i int, r predict.Result) {
 		pool.Go(func() {
 			if in, err := getInput(); err == nil {
 				objects[i] = in.object(r)
+				// The input was read before any analysis (getInput), and the
+				// engine is done with the object once it answered for it.
+				objs[i].Object = nil
 			}
 		})
 	})

@@ -192,7 +192,7 @@ func (c *Cluster) predict(ctx context.Context, objs []model.Object, emit func(in
 	c.run(ctx, targets, deps, func(t *target) {
 		r := t.result()
 		if forget {
-			t.live, t.predicted = nil, nil
+			t.live, t.predicted, t.obj.Object = nil, nil, nil
 		}
 		send(t.index, r)
 	})
