@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"strconv"
 	"time"
@@ -57,25 +58,29 @@ func profileChild(args []string) int {
 		return 2
 	}
 	stop := make(chan struct{})
-	peak := make(chan uint64)
+	peak := make(chan [2]uint64)
 	go func() {
-		var max, written uint64
+		var maxInuse, maxLive, written uint64
 		var ms runtime.MemStats
+		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		t := time.NewTicker(20 * time.Millisecond)
 		defer t.Stop()
 		for {
 			select {
 			case <-t.C:
 				runtime.ReadMemStats(&ms)
-				max = maxU(max, ms.HeapInuse)
-				// The heap profile near the peak: rewritten each time the
-				// heap grew by a tenth since the last one.
-				if max > written+written/10 {
-					written = max
+				maxInuse = maxU(maxInuse, ms.HeapInuse)
+				metrics.Read(live)
+				maxLive = maxU(maxLive, live[0].Value.Uint64())
+				// The heap profile at the peak of the live heap (what the
+				// last collection kept), which the heap's peak follows:
+				// rewritten each time it grew by a tenth since the last.
+				if maxLive > written+written/10 {
+					written = maxLive
 					writeHeap(fmt.Sprintf(pattern, "heap"))
 				}
 			case <-stop:
-				peak <- max
+				peak <- [2]uint64{maxInuse, maxLive}
 				return
 			}
 		}
@@ -90,7 +95,8 @@ func profileChild(args []string) int {
 	pprof.StopCPUProfile()
 	cpu.Close()
 	close(stop)
-	fmt.Printf("profiled check: exit %d, %.2f s, peak heap in use %.0f MiB\n", code, wall.Seconds(), float64(<-peak)/(1<<20))
+	p := <-peak
+	fmt.Printf("profiled check: exit %d, %.2f s, peak heap in use %.0f MiB, peak live heap %.0f MiB\n", code, wall.Seconds(), float64(p[0])/(1<<20), float64(p[1])/(1<<20))
 	allocs, err := os.Create(fmt.Sprintf(pattern, "allocs"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
