@@ -99,7 +99,7 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy, causes Caus
 	types.Prefetch(groupVersions(objs))
 	// The dry-runs need no snapshot: they go out while it is still being
 	// read; only their analysis waits for it.
-	return run(ctx, engine, objs, func() (analysis, error) {
+	return run(ctx, engine, objs, waitingFor(client.Window.Limit()), func() (analysis, error) {
 		read := <-snapshotRead
 		if read.err != nil {
 			return analysis{}, read.err

@@ -65,7 +65,7 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy, causes Caus
 	notes := withNote(withNote(withNote(nil, configNote), skipNote), offlineNote(snap))
 	// Before run, which lets go of the snapshot's objects.
 	set := controllers.NewSet(sources(renderedObjects(objs)), snapshotSources(snap))
-	return run(ctx, engine, objs, func() (analysis, error) {
+	return run(ctx, engine, objs, minWaiting, func() (analysis, error) {
 		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil)
 		in = in.withBase(<-baseRead, causes, objs)
 		in.Types = types

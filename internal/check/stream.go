@@ -25,10 +25,18 @@ import (
 // the snapshot's record decoded for it, are dropped once analysed instead
 // of all being held until the end; so is the rendered object: run takes
 // objs over, and leaves only their ids.
-// analysisQueue is how many engine answers may wait for the analysis.
-const analysisQueue = 32
+// minWaiting is how many engine answers may wait for the analysis at
+// least; see waitingFor.
+const minWaiting = 32
 
-func run(ctx context.Context, engine predict.Engine, objs []model.Object, input func() (analysis, error)) (*report.Report, error) {
+// waitingFor is how many answers may wait for the analysis with window
+// requests in flight: two windows' worth, so that the engine keeps its
+// window full while the input is read (against a remote cluster the input
+// takes round trips too), and no more, so that answers do not pile up when
+// the analysis falls behind.
+func waitingFor(window int) int { return max(minWaiting, 2*window) }
+
+func run(ctx context.Context, engine predict.Engine, objs []model.Object, waiting int, input func() (analysis, error)) (*report.Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	getInput := sync.OnceValues(func() (analysis, error) {
@@ -51,12 +59,12 @@ func run(ctx context.Context, engine predict.Engine, objs []model.Object, input 
 		return in.build(results), nil
 	}
 	objects := make([]report.Object, len(objs))
-	// A few answers may wait for the analysis, so that the requests go at
+	// Some answers may wait for the analysis, so that the requests go at
 	// the server's pace; when more wait (the analysis falls behind, or the
 	// input is still being read), emit waits too: each waiting answer holds
 	// a live and a predicted object, and at 5,000 objects unbounded waiting
 	// piled up ~300 of them at the start of a run.
-	pool := parallel.NewPool(runtime.GOMAXPROCS(0), analysisQueue)
+	pool := parallel.NewPool(runtime.GOMAXPROCS(0), waiting)
 	// The input is read meanwhile, and its failure stops the engine.
 	pool.Go(func() { _, _ = getInput() })
 	err := s.PredictEach(ctx, objs, func(i int, r predict.Result) {

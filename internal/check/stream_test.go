@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/predict"
+	"github.com/ownership-check/ownership-check/internal/report"
 )
 
 // streamer stands in for an engine's scheduling only (what the API server
@@ -61,7 +64,7 @@ func streamObjects(n int) []model.Object {
 func TestRunPredictsBeforeInputIsReady(t *testing.T) {
 	engine := &streamer{emitted: make(chan struct{})}
 	objs := streamObjects(20)
-	rep, err := run(context.Background(), engine, objs, func() (analysis, error) {
+	rep, err := run(context.Background(), engine, objs, minWaiting, func() (analysis, error) {
 		select {
 		case <-engine.emitted:
 			return analysis{FieldManager: "deployer", Environment: "staging"}, nil
@@ -84,7 +87,7 @@ func TestRunInputErrorStopsEngine(t *testing.T) {
 	unreadable := errors.New("snapshot: staging/index.json: schemaVersion 2 is newer than this tool; upgrade")
 	done := make(chan error, 1)
 	go func() {
-		rep, err := run(context.Background(), engine, streamObjects(3), func() (analysis, error) { return analysis{}, unreadable })
+		rep, err := run(context.Background(), engine, streamObjects(3), minWaiting, func() (analysis, error) { return analysis{}, unreadable })
 		if rep != nil {
 			err = fmt.Errorf("a report came back: %v", err)
 		}
@@ -97,5 +100,61 @@ func TestRunInputErrorStopsEngine(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("the engine was not stopped")
+	}
+}
+
+// countingStreamer counts the objects it has emitted.
+type countingStreamer struct{ emitted atomic.Int32 }
+
+func (s *countingStreamer) Predict(ctx context.Context, objs []model.Object) ([]predict.Result, error) {
+	panic("Run must stream")
+}
+
+func (s *countingStreamer) PredictEach(ctx context.Context, objs []model.Object, emit func(int, predict.Result)) error {
+	for i, o := range objs {
+		emit(i, predict.Result{Object: o, Blocked: "cannot be dry-run until Namespace/later exists"})
+		s.emitted.Add(1)
+	}
+	return nil
+}
+
+// Answers waiting for the analysis are bounded: past the bound the engine
+// waits (each answer holds a live and a predicted object), and carries on
+// once the input is there.
+func TestRunBoundsWaitingAnswers(t *testing.T) {
+	engine := &countingStreamer{}
+	const waiting = 4
+	release := make(chan struct{})
+	done := make(chan error, 1)
+	var rep *report.Report
+	go func() {
+		var err error
+		rep, err = run(context.Background(), engine, streamObjects(40), waiting, func() (analysis, error) {
+			<-release
+			return analysis{FieldManager: "deployer", Environment: "staging"}, nil
+		})
+		done <- err
+	}()
+	// Until the input is there, no more than the bound wait, besides one
+	// answer taken by each analysis worker (waiting for the input too) and
+	// one in the engine's hand.
+	deadline := time.After(500 * time.Millisecond)
+	for settled := false; !settled; {
+		select {
+		case <-deadline:
+			settled = true
+		case <-time.After(50 * time.Millisecond):
+			settled = int(engine.emitted.Load()) >= 40
+		}
+	}
+	if n, most := int(engine.emitted.Load()), waiting+runtime.GOMAXPROCS(0); n > most {
+		t.Fatalf("%d answers emitted before the input was there; want at most %d", n, most)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Objects) != 40 {
+		t.Fatalf("want 40 objects analysed, got %d", len(rep.Objects))
 	}
 }
