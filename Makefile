@@ -45,11 +45,13 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 # check vs check --offline vs kubectl diff vs the bare dry-run PATCHes on the
-# real test API server (docs/benchmarks.md). BENCH_N=100,1000,5000 for the
-# whole curve.
+# real test API server (docs/benchmarks.md), locally and through a proxy
+# that adds BENCH_LATENCY each way (a remote cluster; empty: local only).
+# BENCH_N=100,1000,5000 for the whole curve.
 BENCH_N ?= 100,1000
+BENCH_LATENCY ?= 15ms
 bench: test-deps
-	./bench/run -n $(BENCH_N) -markdown dist/benchmarks.md
+	./bench/run -n $(BENCH_N) $(if $(BENCH_LATENCY),-latency $(BENCH_LATENCY)) -markdown dist/benchmarks.md
 
 # The packages' Go micro-benchmarks.
 bench-go: test-deps
