@@ -11,10 +11,12 @@ import (
 	"sync"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 )
 
-// A snapshot read from git holds each object's file, compacted, instead of
-// its decoded objects: decoded, an object with its managedFields takes
+// A snapshot read from git holds each object's file, compacted and
+// deflated, instead of its decoded objects: decoded, an object with its managedFields takes
 // about seven times the bytes of its compact JSON, and a check needs each
 // object once, when it analyses it. Entry decodes a file on each call, so
 // what a caller decoded goes as soon as the caller lets go of it.
@@ -70,7 +72,9 @@ func sealEntry(b []byte, d deflaters) (*Entry, error) {
 		Applied       objectSlot `json:"applied"`
 		Deployed      objectSlot `json:"deployed"`
 	}
-	if err := json.Unmarshal(file, &h); err != nil {
+	// The decoder decodeEntry uses, so that what passes here decodes there
+	// (field names match case-sensitively).
+	if err := utiljson.Unmarshal(file, &h); err != nil {
 		// A newer tool's file may not fit this one's shape: say so first.
 		if verr := versionError(h.SchemaVersion); verr != nil {
 			return nil, verr
@@ -82,6 +86,14 @@ func sealEntry(b []byte, d deflaters) (*Entry, error) {
 	}
 	if h.ID.Kind == "" || h.ID.Name == "" {
 		return nil, errors.New("no id")
+	}
+	for _, f := range []struct {
+		name string
+		slot objectSlot
+	}{{"applied", h.Applied}, {"deployed", h.Deployed}} {
+		if !f.slot.ok() {
+			return nil, fmt.Errorf("%s: want an object or null, got %s", f.name, f.slot.got)
+		}
 	}
 	return &Entry{SchemaVersion: *h.SchemaVersion, ID: h.ID, APIVersion: h.APIVersion, file: d.deflate(file)}, nil
 }
@@ -131,13 +143,19 @@ func inflate(b []byte) ([]byte, error) {
 	return io.ReadAll(r)
 }
 
-// objectSlot accepts what decoding into an object accepts: an object or
-// null. It keeps nothing.
-type objectSlot struct{}
+// objectSlot records what a file holds where an object goes, without
+// keeping it: decoding into an object accepts an object or null (or the
+// key's absence).
+type objectSlot struct{ got string }
 
-func (*objectSlot) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '{' || string(b) == "null" {
-		return nil
+func (s *objectSlot) UnmarshalJSON(b []byte) error {
+	switch {
+	case len(b) > 0 && b[0] == '{':
+	case string(b) == "null":
+	default:
+		s.got = fmt.Sprintf("%.20s", b)
 	}
-	return fmt.Errorf("want an object or null, got %.20s", b)
+	return nil
 }
+
+func (s objectSlot) ok() bool { return s.got == "" }

@@ -71,7 +71,8 @@ type Entry struct {
 	// trims it: metadata with managedFields, spec, data; no status.
 	Deployed *unstructured.Unstructured `json:"deployed"`
 
-	// file is the entry's file, compacted, in a snapshot read from git;
+	// file is the entry's file, compacted and deflated, in a snapshot read
+	// from git;
 	// Applied and Deployed are then nil: Snapshot.Entry decodes them.
 	file []byte
 }

@@ -278,6 +278,11 @@ func TestReadErrors(t *testing.T) {
 		"corrupt":       {web, `{"schemaVersion": 1, "id": `, web, false},
 		"wrong id":      {web, `{"schemaVersion": 1, "id": {"kind": "Deployment", "namespace": "default", "name": "api"}}`, web, false},
 		"not versioned": {"staging/index.json", `{}`, "staging/index.json", false},
+		// Read keeps the files and decodes them when used: what it lets
+		// through must decode then, so it refuses what decoding would.
+		"id spelt ID":            {web, `{"schemaVersion": 1, "ID": {"kind": "Deployment", "namespace": "default", "name": "web"}}`, web, false},
+		"applied not an object":  {web, `{"schemaVersion": 1, "id": {"group": "apps", "kind": "Deployment", "namespace": "default", "name": "web"}, "applied": [1]}`, web, false},
+		"deployed not an object": {web, `{"schemaVersion": 1, "id": {"group": "apps", "kind": "Deployment", "namespace": "default", "name": "web"}, "deployed": "x"}`, web, false},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := plant(t, dir, tc.file, tc.content)
