@@ -25,6 +25,8 @@ type baseRender struct {
 	// sameAsHead are the objects the head renders exactly as the base
 	// does; objects holds no copy of them (in most pull requests, most).
 	sameAsHead map[model.ID]bool
+	// unchanged: the head renders exactly what the base renders.
+	unchanged bool
 	// Err is why the base could not be rendered; causes are unknown then.
 	Err error
 }
@@ -207,6 +209,21 @@ func renderBaseAsync(ctx context.Context, rev string, paths []string, opts rende
 	return ch
 }
 
+// comparedAsync hands on the base once compared with head (forgetSame), as
+// soon as it is rendered: until then the run holds two renders. head must
+// not change until the result is received.
+func comparedAsync(base <-chan *baseRender, head []model.Object) <-chan *baseRender {
+	ch := make(chan *baseRender, 1)
+	go func() {
+		b := <-base
+		if b != nil && b.Err == nil {
+			b.unchanged = b.forgetSame(head)
+		}
+		ch <- b
+	}()
+	return ch
+}
+
 // baseTrees are the base commits' trees read out of git for one run: a
 // run of many targets reads each once, and removes them when it ends.
 type baseTrees struct {
@@ -255,7 +272,7 @@ func (bt *baseTrees) close() {
 // withBase sets what causes are judged by: the base render, the causes
 // that may fail the check, and whether the head renders exactly the base.
 // A base that could not be rendered leaves causes unknown, and says why.
-func (in analysis) withBase(base *baseRender, causes CausePolicy, head []model.Object) analysis {
+func (in analysis) withBase(base *baseRender, causes CausePolicy) analysis {
 	in.Base = base
 	in.FailsCause = func(c model.Cause) bool { return causes[c] }
 	if base == nil {
@@ -265,6 +282,6 @@ func (in analysis) withBase(base *baseRender, causes CausePolicy, head []model.O
 		in.Notes = append(slices.Clip(in.Notes), fmt.Sprintf("%v: every finding's cause is unknown, and judged as this pull request's", base.Err))
 		return in
 	}
-	in.Unchanged = base.forgetSame(head)
+	in.Unchanged = base.unchanged
 	return in
 }

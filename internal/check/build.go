@@ -90,6 +90,7 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy, causes Caus
 		return nil, err
 	}
 	objs, skipped, skipNote := skipSecrets(cfg, objs)
+	baseRead = comparedAsync(baseRead, objs)
 	progressf(o.Progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
 	fightsRead := discoverAsync(ctx, client, objs, o.Concurrency)
 	engine := predict.NewCluster(client, engineOpts)
@@ -116,7 +117,7 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy, causes Caus
 		found := <-fightsRead
 		set := controllers.NewSet(sources(renderedObjects(objs)), found.objs)
 		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.notes)
-		in = in.withBase(<-baseRead, causes, objs)
+		in = in.withBase(<-baseRead, causes)
 		in.Types = types
 		in.ReadAs = engine.ReadAllAs(ctx, objs, func(obj model.Object) string {
 			if snap == nil || snap.Objects[obj.ID] == nil {

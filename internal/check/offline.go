@@ -44,6 +44,7 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy, causes Caus
 		return nil, err
 	}
 	objs, skipped, skipNote := skipSecrets(cfg, objs)
+	baseRead = comparedAsync(baseRead, objs)
 	// The render's CRDs type their kinds over everything the snapshot
 	// recorded: the deploy installs them first.
 	crds := make([]*unstructured.Unstructured, 0, len(snap.Schemas))
@@ -67,7 +68,7 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy, causes Caus
 	set := controllers.NewSet(sources(renderedObjects(objs)), snapshotSources(snap))
 	return run(ctx, engine, objs, minWaiting, func() (analysis, error) {
 		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil)
-		in = in.withBase(<-baseRead, causes, objs)
+		in = in.withBase(<-baseRead, causes)
 		in.Types = types
 		in.NotChecked, in.Skipped = offlineNotChecked, skipped
 		in.entries = shared.take
