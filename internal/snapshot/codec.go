@@ -125,6 +125,18 @@ func versionError(v *int) error {
 	return nil
 }
 
+// checkHeader is what every object file must have: a schema version this
+// tool reads, and an id.
+func checkHeader(version *int, id model.ID) error {
+	if err := versionError(version); err != nil {
+		return err
+	}
+	if id.Kind == "" || id.Name == "" {
+		return errors.New("no id")
+	}
+	return nil
+}
+
 func decodeIndex(b []byte) (*Index, error) {
 	if err := checkVersion(b); err != nil {
 		return nil, err
@@ -154,11 +166,8 @@ func decodeEntry(b []byte) (*Entry, error) {
 		}
 		return nil, err
 	}
-	if err := versionError(f.SchemaVersion); err != nil {
+	if err := checkHeader(f.SchemaVersion, f.ID); err != nil {
 		return nil, err
-	}
-	if f.ID.Kind == "" || f.ID.Name == "" {
-		return nil, errors.New("no id")
 	}
 	e := &Entry{SchemaVersion: *f.SchemaVersion, ID: f.ID, APIVersion: f.APIVersion}
 	if f.Applied != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -81,11 +80,8 @@ func sealEntry(b []byte, d deflaters) (*Entry, error) {
 		}
 		return nil, err
 	}
-	if err := versionError(h.SchemaVersion); err != nil {
+	if err := checkHeader(h.SchemaVersion, h.ID); err != nil {
 		return nil, err
-	}
-	if h.ID.Kind == "" || h.ID.Name == "" {
-		return nil, errors.New("no id")
 	}
 	for _, f := range []struct {
 		name string
