@@ -31,13 +31,18 @@ func FuzzDecodeFolder(f *testing.F) {
 	f.Add([]byte(`{"schemaVersion": -1}`), []byte(`null`))
 	f.Add([]byte(`{"schemaVersion": 1e400}`), []byte(`[`))
 	f.Fuzz(func(t *testing.T, index, object []byte) {
-		in := map[string][]byte{}
+		in := newFolder()
 		for p, b := range files {
-			in[p] = b
+			switch p {
+			case indexFile:
+				b = index
+			case objPath:
+				b = object
+			}
+			in.add(p, b)
 		}
-		in[indexFile] = index
-		in[objPath] = object
-		got, err := decodeFolder("staging", in, nil)
+		in.wait()
+		got, err := decodeFolder("staging", in)
 		if err != nil {
 			var fe *FileError
 			if !errors.As(err, &fe) || fe.File == "" {

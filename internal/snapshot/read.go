@@ -58,11 +58,11 @@ func (s *Store) Read(ctx context.Context, env, commit string) (*Snapshot, error)
 		}
 		oids[i] = e.oid
 	}
-	files, sealed, err := s.readFolder(ctx, env, entries, oids)
+	f, err := s.readFolder(ctx, env, entries, oids)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := decodeFolder(env, files, sealed)
+	snap, err := decodeFolder(env, f)
 	if err != nil {
 		var fe *FileError
 		if errors.As(err, &fe) {
@@ -74,48 +74,73 @@ func (s *Store) Read(ctx context.Context, env, commit string) (*Snapshot, error)
 	return snap, nil
 }
 
-// readFolder reads an environment's files with one git process: each
-// object file is sealed (sealEntry) as it arrives, on other goroutines,
-// and its bytes let go, so that the files as stored are never all held at
-// once; the other files are returned as they are. Paths are relative to
-// the environment's folder.
-func (s *Store) readFolder(ctx context.Context, env string, entries []treeEntry, oids []string) (map[string][]byte, map[string]sealedEntry, error) {
-	files := map[string][]byte{}
-	sealed := make(map[string]sealedEntry, len(entries))
-	var mu sync.Mutex
-	workers := runtime.GOMAXPROCS(0)
-	pool := parallel.NewPool(workers, workers)
-	d := newDeflaters(workers)
+// readFolder reads an environment's files with one git process, each
+// handed to a folder as it arrives.
+func (s *Store) readFolder(ctx context.Context, env string, entries []treeEntry, oids []string) (*folder, error) {
+	f := newFolder()
 	err := gitexec.CatBlobs(ctx, s.git.where(), oids, func(i int, b []byte) error {
-		rel := strings.TrimPrefix(entries[i].path, env+"/")
-		if !strings.HasPrefix(rel, objectsDir+"/") {
-			files[rel] = b
-			return nil
-		}
-		pool.Go(func() {
-			e, err := sealEntry(b, d)
-			mu.Lock()
-			sealed[rel] = sealedEntry{e, err}
-			mu.Unlock()
-		})
+		f.add(strings.TrimPrefix(entries[i].path, env+"/"), b)
 		return nil
 	})
-	pool.Wait()
+	f.wait()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return files, sealed, nil
+	return f, nil
 }
 
-// decodeFolder decodes an environment's files (paths relative to its
-// folder) and checks that the index and the object files agree. Object
-// files come sealed already, or as they are in files; it takes files over:
-// the object files leave it as they are sealed.
-func decodeFolder(env string, files map[string][]byte, sealed map[string]sealedEntry) (*Snapshot, error) {
+// folder gathers an environment's files, by path relative to its folder,
+// as they are read: each object file is sealed (sealEntry) on other
+// goroutines as it arrives and its bytes let go, so that the files as
+// stored are never all held at once; the other files are kept as they are.
+type folder struct {
+	files  map[string][]byte
+	sealed map[string]sealedEntry
+	mu     sync.Mutex
+	pool   *parallel.Pool
+	d      deflaters
+}
+
+type sealedEntry struct {
+	entry *Entry
+	err   error
+}
+
+func newFolder() *folder {
+	workers := runtime.GOMAXPROCS(0)
+	return &folder{
+		files:  map[string][]byte{},
+		sealed: map[string]sealedEntry{},
+		pool:   parallel.NewPool(workers, workers),
+		d:      newDeflaters(workers),
+	}
+}
+
+// add takes one file; not safe for concurrent use (the files come from one
+// reader).
+func (f *folder) add(rel string, b []byte) {
+	if !strings.HasPrefix(rel, objectsDir+"/") {
+		f.files[rel] = b
+		return
+	}
+	f.pool.Go(func() {
+		e, err := sealEntry(b, f.d)
+		f.mu.Lock()
+		f.sealed[rel] = sealedEntry{e, err}
+		f.mu.Unlock()
+	})
+}
+
+// wait returns once every object file added is sealed.
+func (f *folder) wait() { f.pool.Wait() }
+
+// decodeFolder decodes an environment's files and checks that the index
+// and the object files agree.
+func decodeFolder(env string, f *folder) (*Snapshot, error) {
 	fail := func(file string, format string, args ...any) error {
 		return &FileError{File: file, Err: fmt.Errorf(format, args...)}
 	}
-	b, ok := files[indexFile]
+	b, ok := f.files[indexFile]
 	if !ok {
 		return nil, fail(indexFile, "missing")
 	}
@@ -128,81 +153,35 @@ func decodeFolder(env string, files map[string][]byte, sealed map[string]sealedE
 	}
 	snap := &Snapshot{Index: *ix, Objects: make(map[model.ID]*Entry, len(ix.Objects))}
 	listed := make(map[string]bool, len(ix.Objects))
-	var unsealed []string
 	for _, ie := range ix.Objects {
 		if want := ObjectPath(ie.ID); ie.Path != want {
 			return nil, fail(indexFile, "%s: path %q, expected %q", ie.ID, ie.Path, want)
 		}
 		listed[ie.Path] = true
-		if _, ok := sealed[ie.Path]; ok {
-			continue
-		}
-		if _, ok := files[ie.Path]; !ok {
+		se, ok := f.sealed[ie.Path]
+		if !ok {
 			return nil, fail(ie.Path, "listed in %s but missing", indexFile)
 		}
-		unsealed = append(unsealed, ie.Path)
+		if se.err != nil {
+			return nil, &FileError{File: ie.Path, Err: se.err}
+		}
+		if se.entry.ID != ie.ID {
+			return nil, fail(ie.Path, "holds %s, expected %s", se.entry.ID, ie.ID)
+		}
+		snap.Objects[ie.ID] = se.entry
 	}
-	if len(unsealed) > 0 {
-		blobs := make([][]byte, len(unsealed))
-		for i, p := range unsealed {
-			blobs[i] = files[p]
-			// From here on the file is held by blobs alone, which lets it
-			// go as soon as it is sealed.
-			delete(files, p)
-		}
-		if sealed == nil {
-			sealed = map[string]sealedEntry{}
-		}
-		for i, se := range sealEntries(blobs) {
-			sealed[unsealed[i]] = se
-		}
-	}
-	for _, ie := range ix.Objects {
-		se := sealed[ie.Path]
-		e, err := se.entry, se.err
-		if err != nil {
-			return nil, &FileError{File: ie.Path, Err: err}
-		}
-		if e.ID != ie.ID {
-			return nil, fail(ie.Path, "holds %s, expected %s", e.ID, ie.ID)
-		}
-		snap.Objects[e.ID] = e
-	}
-	for p := range sealed {
+	for p := range f.sealed {
 		if !listed[p] {
 			return nil, fail(p, "not listed in %s", indexFile)
 		}
 	}
-	if snap.Schemas, err = decodeSchemas(files); err != nil {
+	if snap.Schemas, err = decodeSchemas(f.files); err != nil {
 		return nil, err
 	}
-	if snap.Documents, err = decodeDocuments(files); err != nil {
+	if snap.Documents, err = decodeDocuments(f.files); err != nil {
 		return nil, err
-	}
-	for p := range files {
-		if strings.HasPrefix(p, objectsDir+"/") && !listed[p] {
-			return nil, fail(p, "not listed in %s", indexFile)
-		}
 	}
 	return snap, nil
-}
-
-type sealedEntry struct {
-	entry *Entry
-	err   error
-}
-
-// sealEntries checks and compacts object files side by side (offline
-// check waits for it), dropping each file once sealed.
-func sealEntries(blobs [][]byte) []sealedEntry {
-	out := make([]sealedEntry, len(blobs))
-	workers := runtime.GOMAXPROCS(0)
-	d := newDeflaters(workers)
-	parallel.For(len(blobs), workers, func(i int) {
-		out[i].entry, out[i].err = sealEntry(blobs[i], d)
-		blobs[i] = nil
-	})
-	return out
 }
 
 // ReadIndex reads only an environment's index.json (the deploy's metadata
