@@ -22,7 +22,7 @@ const causeNS = "cause"
 // Deployments and a ConfigMap; the pull request is the working tree, its
 // base a commit.
 type causeRepo struct {
-	t   *testing.T
+	t   testing.TB
 	dir string
 }
 

@@ -33,17 +33,9 @@ func BenchmarkTargets90(b *testing.B) {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v: %s", err, out)
 	}
-	dir := b.TempDir()
-	if err := monorepo.Write(dir, 30, "bench-targets", deployer); err != nil {
-		b.Fatal(err)
-	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=b", "-c", "user.email=b@example.com", "commit", "-q", "-m", "x"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("git %v: %v: %s", args, err, out)
-		}
-	}
+	r := monorepoRepo(b, 30, "bench-targets")
+	r.commit("x")
+	dir := r.dir
 	kubeconfig := cluster.KubeconfigFile(b)
 	repo := filepath.Join(b.TempDir(), "snapshots")
 	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
@@ -92,25 +84,11 @@ func BenchmarkTargets90(b *testing.B) {
 //
 //	go test -short -run '^$' -bench SelectTargets500 -benchtime 5x ./internal/check
 func BenchmarkSelectTargets500(b *testing.B) {
-	dir := b.TempDir()
 	ctx := context.Background()
 	const apps = 167 // × 3 overlays: 501 targets
-	if err := monorepo.Write(dir, apps, "bench", deployer); err != nil {
-		b.Fatal(err)
-	}
-	git := func(args ...string) string {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=b", "-c", "user.email=b@example.com"}, args...)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			b.Fatalf("git %v: %v: %s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("init", "-q")
-	git("add", ".")
-	git("commit", "-q", "-m", "x")
-	base := git("rev-parse", "HEAD")
+	r := monorepoRepo(b, apps, "bench")
+	base := r.commit("x")
+	dir := r.dir
 	cfg, err := config.Load(filepath.Join(dir, config.DefaultFile))
 	if err != nil {
 		b.Fatal(err)

@@ -17,12 +17,13 @@ import (
 
 const targetsNS = "targets"
 
-// committedMonorepo is the 30 apps × 3 overlays repository, committed.
-func committedMonorepo(t *testing.T) *causeRepo {
+// monorepoRepo is a git repository holding apps × 3 overlays (monorepo)
+// whose objects go to namespace ns, written, not committed yet.
+func monorepoRepo(t testing.TB, apps int, ns string) *causeRepo {
 	t.Helper()
 	r := &causeRepo{t: t, dir: t.TempDir()}
 	r.git("init", "-q")
-	if err := monorepo.Write(r.dir, 30, targetsNS, deployer); err != nil {
+	if err := monorepo.Write(r.dir, apps, ns, deployer); err != nil {
 		t.Fatal(err)
 	}
 	return r
@@ -32,7 +33,7 @@ func committedMonorepo(t *testing.T) *causeRepo {
 // targets whose render reads what it changed, in one process.
 func TestScenarioTargets(t *testing.T) {
 	s := newScenario(t, "first-check")
-	r := committedMonorepo(t)
+	r := monorepoRepo(t, 30, targetsNS)
 	base := r.commit("platform")
 	t.Chdir(r.dir)
 	s.apply(deployer, map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": targetsNS}}, true)
