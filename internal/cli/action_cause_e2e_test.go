@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,11 +38,7 @@ func TestActionCausesEndToEnd(t *testing.T) {
 		metav1.PatchOptions{FieldManager: "kubectl"}, "scale"); err != nil {
 		t.Fatal(err)
 	}
-	head, err := exec.Command("git", "-C", ws, "rev-parse", "HEAD").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := strings.TrimSpace(string(head))
+	base := gitIn(t, ws, "rev-parse", "HEAD")
 
 	// A README-only pull request: its head renders what its base renders.
 	if err := os.WriteFile(filepath.Join(ws, "README.md"), []byte("# docs only\n"), 0o644); err != nil {

@@ -58,19 +58,24 @@ func actionWorkspaceIn(t *testing.T, ns string) string {
 	if err := os.WriteFile(filepath.Join(ws, "deploy", "staging", "app.yaml"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{
-		{"init", "-q"}, {"add", "."},
-		{"-c", "user.name=dev", "-c", "user.email=dev@example.com", "commit", "-q", "-m", "deploy"},
-	} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = ws
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v: %s", args, err, out)
-		}
-	}
+	gitIn(t, ws, "init", "-q")
+	gitIn(t, ws, "add", ".")
+	gitIn(t, ws, "commit", "-q", "-m", "deploy")
 	t.Setenv("GITHUB_WORKSPACE", ws)
 	t.Chdir(ws)
 	return ws
+}
+
+// gitIn runs git in dir, committing as dev, and returns its output trimmed.
+func gitIn(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=dev", "-c", "user.email=dev@example.com"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v: %s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // deployAsPipeline force-applies the rendered objects as the deployer.
@@ -132,9 +137,8 @@ func TestActionEndToEnd(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("snapshot: exit %d", code)
 	}
-	out, err := exec.Command("git", "-C", ws, "ls-tree", "-r", "--name-only", "ownership-snapshots").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "staging/") {
-		t.Fatalf("snapshot branch: %v: %s", err, out)
+	if out := gitIn(t, ws, "ls-tree", "-r", "--name-only", "ownership-snapshots"); !strings.Contains(out, "staging/") {
+		t.Fatalf("snapshot branch: %s", out)
 	}
 	if s := e.summaryText(); !strings.Contains(s, "ownership-check snapshot: staging") || !strings.Contains(s, "Recorded 2 objects") {
 		t.Errorf("snapshot job summary:\n%s", s)

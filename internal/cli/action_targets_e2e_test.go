@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,20 +28,10 @@ func TestActionTargetsEndToEnd(t *testing.T) {
 	if err := monorepo.Write(ws, 30, ns, "deployer"); err != nil {
 		t.Fatal(err)
 	}
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=dev", "-c", "user.email=dev@example.com"}, args...)...)
-		cmd.Dir = ws
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v: %s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("init", "-q")
-	git("add", ".")
-	git("commit", "-q", "-m", "platform")
-	base := git("rev-parse", "HEAD")
+	gitIn(t, ws, "init", "-q")
+	gitIn(t, ws, "add", ".")
+	gitIn(t, ws, "commit", "-q", "-m", "platform")
+	base := gitIn(t, ws, "rev-parse", "HEAD")
 	t.Setenv("GITHUB_WORKSPACE", ws)
 	t.Setenv("GITHUB_SHA", base)
 	t.Chdir(ws)

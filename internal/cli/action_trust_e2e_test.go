@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,11 +27,7 @@ func TestActionTrustEndToEnd(t *testing.T) {
 	e := newActionEnv(t, "push.json", nil, nil)
 	checkRunner = runCheck
 	ws := actionWorkspaceIn(t, trustNamespace)
-	head, err := exec.Command("git", "-C", ws, "rev-parse", "HEAD").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := strings.TrimSpace(string(head))
+	base := gitIn(t, ws, "rev-parse", "HEAD")
 	// The runner is no pod: its only way to the cluster is the input.
 	t.Setenv("KUBERNETES_SERVICE_HOST", "")
 	_, client := deployedStaging(t)
