@@ -16,26 +16,18 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 	"sigs.k8s.io/yaml"
 )
 
 // repoRoot is the module's root: the action's directory (GITHUB_ACTION_PATH).
 func repoRoot(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	root, err := testcluster.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
+	return root
 }
 
 // action is what the runner reads of action.yml to run a composite action.
