@@ -54,4 +54,3 @@ build() {
 
 build kube-apiserver "about 6 minutes"
 build kubectl "about 2 minutes"
-
