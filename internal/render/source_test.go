@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -14,10 +15,14 @@ import (
 // fakeSource stands for a source the next issues add (a GitOps tool's
 // object): it claims single.yaml, makes one object and says what it
 // cannot render.
-type fakeSource struct{ prepared []string }
+type fakeSource struct {
+	in       *Input
+	prepared []string
+}
 
 func (f *fakeSource) Prepare(_ context.Context, p Path) (Build, error) {
 	f.prepared = append(f.prepared, p.Given)
+	f.in.ReadFile(p.Real)
 	return fakeBuild{}, nil
 }
 
@@ -42,12 +47,20 @@ func TestSourceTableChoosesAPluggedSource(t *testing.T) {
 	rows := append([]sourceRow{{
 		name:   "fake",
 		claims: func(p Path) bool { return filepath.Base(p.Abs) == "single.yaml" },
-		source: func(*Input) Source { return fake },
+		source: func(in *Input) Source { fake.in = in; return fake },
 	}}, sourceTable...)
 	paths := []string{"testdata/render/single.yaml", "testdata/render/plain"}
-	r, err := renderWith(context.Background(), paths, Options{Namespace: "apps"}, rows)
+	reads := NewReads()
+	r, err := renderWith(context.Background(), paths, Options{Namespace: "apps", Reads: reads}, rows)
 	if err != nil {
 		t.Fatal(err)
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files, _, _ := reads.Relative(cwd); !slices.Contains(files, "testdata/render/single.yaml") {
+		t.Errorf("what the fake read is not recorded: %q", files)
 	}
 	if !slices.Equal(fake.prepared, []string{"testdata/render/single.yaml"}) {
 		t.Errorf("the fake prepared %q, want single.yaml alone", fake.prepared)
