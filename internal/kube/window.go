@@ -20,6 +20,7 @@ import (
 // their own.
 type Window struct {
 	rate     *rateLimiter
+	rated    int // the limit rate was last sized for
 	mu       sync.Mutex
 	wake     chan struct{} // closed and replaced whenever a slot may be free
 	limit    int
@@ -100,7 +101,10 @@ func (w *Window) release(status int) {
 // signal wakes the waiters and tells the rate limiter the limit, which
 // may have changed.
 func (w *Window) signal() {
-	w.rate.resize(w.limit)
+	if w.rated != w.limit {
+		w.rate.resize(w.limit)
+		w.rated = w.limit
+	}
 	close(w.wake)
 	w.wake = make(chan struct{})
 }
