@@ -92,7 +92,9 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy, causes Caus
 	objs, skipped, skipNote := skipSecrets(cfg, objs)
 	baseRead = comparedAsync(baseRead, objs)
 	progressf(o.Progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
-	fightsRead := discoverAsync(ctx, client, objs, o.Concurrency)
+	// The window bounds the listing's requests with the dry-runs'; as
+	// many workers as it may let in flight keep a limit of their own out.
+	fightsRead := discoverAsync(ctx, client, objs, client.Window.Ceiling())
 	engine := predict.NewCluster(client, engineOpts)
 	// The API server's schemas are read while the dry-runs run: only the
 	// analysis needs them.

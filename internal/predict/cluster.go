@@ -34,7 +34,9 @@ const (
 type ClusterOptions struct {
 	// FieldManager is the manager the deploy applies with (--field-manager).
 	FieldManager string
-	// Concurrency bounds the requests in flight (--concurrency).
+	// Concurrency is how many workers send requests: as many as the
+	// client's window may let in flight (its cap), which is the limit on
+	// the requests themselves.
 	Concurrency int
 	// Deadline bounds the whole Predict; objects not answered by then are
 	// Timeout errors.
@@ -255,7 +257,7 @@ func (c *Cluster) resource(r schema.GroupVersionResource, namespace string) dyna
 	return c.dyn.Resource(r).Namespace(namespace)
 }
 
-// run does all requests with at most Concurrency in flight and calls done
+// run does all requests, as many in flight as the window lets, and calls done
 // with each target whose requests are all answered. Live reads and dry-runs
 // are independent, so they share one queue: the wall time is the total work
 // divided by the concurrency, not a read phase then an apply phase.
@@ -279,6 +281,10 @@ func (c *Cluster) run(ctx context.Context, targets []*target, deps renderDeps, d
 	// The queue holds every job there can be (a LIST that gives up adds GETs
 	// of its own targets only), so a worker's add never blocks.
 	jobs := len(lists) + 2*len(targets)
+	// The workers bound memory, not requests (the window does): each
+	// holds an object's live state or answer while it waits on the
+	// window, so there are no more of them than the window can let in
+	// flight.
 	pool := parallel.NewPool(min(c.opts.Concurrency, jobs), jobs)
 	add := pool.Go
 	getAndFinish := func(t *target) {
