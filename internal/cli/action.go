@@ -150,7 +150,7 @@ func (run *actionRun) checkOptions(ctx context.Context) (*checkOptions, func(), 
 			SnapshotRepo:   in.SnapshotRepo,
 			SnapshotBranch: in.SnapshotBranch,
 			Config:         in.Config,
-			Concurrency:    16,
+			Concurrency:    check.DefaultConcurrency,
 		},
 		FailOn:      in.FailOn,
 		FailOnCause: in.FailOnCause,
@@ -235,7 +235,7 @@ func (run *actionRun) snapshot(ctx context.Context) error {
 	o := &snapshotOptions{
 		commonOptions: commonOptions{
 			FieldManager: in.FieldManager, Environment: in.Environment, SnapshotRepo: in.SnapshotRepo,
-			SnapshotBranch: in.SnapshotBranch, Config: in.Config, Concurrency: 16,
+			SnapshotBranch: in.SnapshotBranch, Config: in.Config, Concurrency: check.DefaultConcurrency,
 		},
 		ToolVersion: run.version,
 	}
@@ -400,7 +400,7 @@ func (run *actionRun) publishReports(ctx context.Context) error {
 		r.Notes = append(r.Notes, fmt.Sprintf("published by a workflow_run job from the report file of pull request #%d's own run: its result is that run's, not checked here", run.in.PRNumber))
 		outs[i] = ghaction.TargetOutcome{Name: r.Environment, Report: r}
 	}
-	run.pub.PublishTargets(ctx, outs, fmt.Sprintf("%d %s published from pull request #%d's run", len(reps), pluralWord(len(reps), "report", "reports"), run.in.PRNumber))
+	run.pub.PublishTargets(ctx, outs, fmt.Sprintf("%d %s published from pull request #%d's run", len(reps), model.Plural(len(reps), "report", "reports"), run.in.PRNumber))
 	return nil
 }
 
@@ -444,11 +444,4 @@ func readReportFolder(dir string) ([]*report.Report, error) {
 		return nil, fmt.Errorf("pr-number: no report in %s: download the pull request run's ownership-check-reports artifact there first", dir)
 	}
 	return out, nil
-}
-
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
