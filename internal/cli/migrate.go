@@ -91,7 +91,7 @@ func (run *actionRun) migrate(ctx context.Context) error {
 	o := &migrateOptions{
 		commonOptions: commonOptions{
 			FieldManager: in.FieldManager, Environment: in.Environment, SnapshotRepo: in.SnapshotRepo,
-			SnapshotBranch: in.SnapshotBranch, Config: in.Config, Concurrency: 16,
+			SnapshotBranch: in.SnapshotBranch, Config: in.Config, Concurrency: check.DefaultConcurrency,
 		},
 		Apply: true,
 	}

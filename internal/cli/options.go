@@ -53,7 +53,7 @@ func (o *commonOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.SnapshotRepo, "snapshot-repo", "", "git repository (path or URL) holding the snapshot branch (default: the working directory's)")
 	fs.StringVar(&o.SnapshotBranch, "snapshot-branch", model.DefaultSnapshotBranch, "branch that holds snapshots")
 	fs.StringVar(&o.Config, "config", "", "repository config file with ignore rules and policy (default .ownership-check.yaml if present)")
-	fs.IntVar(&o.Concurrency, "concurrency", 16, "parallel requests the API server works on; more are in flight across a slow round trip, up to --max-in-flight")
+	fs.IntVar(&o.Concurrency, "concurrency", check.DefaultConcurrency, "parallel requests the API server works on; more are in flight across a slow round trip, up to --max-in-flight")
 	fs.IntVar(&o.MaxInFlight, "max-in-flight", check.DefaultMaxInFlight, "most requests in flight at once, whatever the round trip")
 }
 
