@@ -7,9 +7,9 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -53,7 +53,7 @@ func checkCommand(ctx context.Context, o *checkOptions, paths []string, stdout, 
 			return &ExitCodeError{Code: ExitError, Err: err}
 		}
 	}
-	color := isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
+	color := command.IsTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 	if err := report.Write(stdout, rep, o.Output, report.TextOptions{Color: color}); err != nil {
 		return &ExitCodeError{Code: ExitError, Err: err}
 	}
@@ -63,21 +63,16 @@ func checkCommand(ctx context.Context, o *checkOptions, paths []string, stdout, 
 	return nil
 }
 
-// runCheck is check.Build with the flags; the action's check mode calls it
-// too. An error means the tool could not do its job (exit 2); findings
-// that fail the check show in Report.Failed.
+// runCheck is check.Build with the flags. An error means the tool could
+// not do its job (exit 2); findings that fail the check show in
+// Report.Failed.
 func runCheck(ctx context.Context, o *checkOptions, paths []string, progress io.Writer) (*report.Report, error) {
 	opts := o.checkOptions(paths)
-	// Progress lines are for a person watching a terminal, or the job
-	// log's debug lines (RUNNER_DEBUG).
-	if _, debug := progress.(*debugLog); progress != nil && (isTerminal(progress) || debug) {
+	// Progress lines are for a person watching a terminal.
+	if command.IsTerminal(progress) {
 		opts.Progress = progress
 	}
-	rep, err := check.Build(ctx, opts)
-	if err != nil {
-		return nil, &ExitCodeError{Code: ExitError, Err: err}
-	}
-	return rep, nil
+	return check.Build(ctx, opts)
 }
 
 func (o *checkOptions) checkOptions(paths []string) check.Options {
@@ -95,9 +90,4 @@ func writeReportFile(path string, rep *report.Report) error {
 		return fmt.Errorf("--report-file %s: %w", path, err)
 	}
 	return f.Close()
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
@@ -15,7 +16,7 @@ import (
 // prints their reports: text one after the other, markdown as one comment,
 // JSON as an array. The exit status is the worst of them.
 func checkTargetsCommand(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) error {
-	sel, results, err := runCheckTargets(ctx, o)
+	sel, results, err := command.CheckTargets(ctx, o.checkOptions(nil), o.selector())
 	if err != nil {
 		return err
 	}
@@ -30,13 +31,13 @@ func checkTargetsCommand(ctx context.Context, o *checkOptions, stdout, stderr io
 	}
 	if o.ReportFile != "" {
 		if err := writeReportsFile(o.ReportFile, reps); err != nil {
-			return &ExitCodeError{Code: ExitError, Err: err}
+			return err
 		}
 	}
 	switch o.Output {
 	case "json":
-		if err := writeReports(stdout, reps); err != nil {
-			return &ExitCodeError{Code: ExitError, Err: err}
+		if err := report.WriteJSONArray(stdout, reps); err != nil {
+			return err
 		}
 	case "markdown":
 		var secs []*ghaction.Section
@@ -49,58 +50,17 @@ func checkTargetsCommand(ctx context.Context, o *checkOptions, stdout, stderr io
 		}
 		fmt.Fprint(stdout, ghaction.RenderTargets(secs, sel.Line(), 0))
 	default:
-		color := isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
+		color := command.IsTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 		for i, rep := range reps {
 			if i > 0 {
 				fmt.Fprintln(stdout)
 			}
 			if err := report.WriteText(stdout, rep, report.TextOptions{Color: color}); err != nil {
-				return &ExitCodeError{Code: ExitError, Err: err}
+				return err
 			}
 		}
 	}
-	return targetsExit(results)
-}
-
-// targetsExit is the exit status of many targets: the worst of theirs.
-func targetsExit(results []check.TargetResult) error {
-	failed := 0
-	for _, r := range results {
-		if r.Err == nil && r.Report.Failed {
-			failed++
-		}
-	}
-	switch n := countErrs(results); {
-	case n > 0:
-		return &ExitCodeError{Code: ExitError, Err: fmt.Errorf("%d of %d targets could not be checked", n, len(results))}
-	case failed > 0:
-		return errFindingsFailed
-	}
-	return nil
-}
-
-// runCheckTargets selects and checks the targets; the action calls it too.
-func runCheckTargets(ctx context.Context, o *checkOptions) (check.Selection, []check.TargetResult, error) {
-	sel, err := o.selectTargets(ctx)
-	if err != nil {
-		return sel, nil, &ExitCodeError{Code: ExitError, Err: err}
-	}
-	return sel, check.BuildTargets(ctx, o.checkOptions(nil), sel.Targets), nil
-}
-
-func countErrs(rs []check.TargetResult) int {
-	n := 0
-	for _, r := range rs {
-		if r.Err != nil {
-			n++
-		}
-	}
-	return n
-}
-
-// writeReports writes the reports as one JSON array.
-func writeReports(w io.Writer, reps []*report.Report) error {
-	return report.WriteJSONArray(w, reps)
+	return command.TargetsOutcome(results)
 }
 
 func writeReportsFile(path string, reps []*report.Report) error {
@@ -108,7 +68,7 @@ func writeReportsFile(path string, reps []*report.Report) error {
 	if err != nil {
 		return fmt.Errorf("--report-file: %w", err)
 	}
-	if err := writeReports(f, reps); err != nil {
+	if err := report.WriteJSONArray(f, reps); err != nil {
 		f.Close()
 		return fmt.Errorf("--report-file %s: %w", path, err)
 	}

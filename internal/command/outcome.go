@@ -1,0 +1,33 @@
+package command
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ownership-check/ownership-check/internal/check"
+)
+
+// ErrFindingsFailed is the end of a run that did its job and whose
+// findings fail the check (exit status 1); the report has been written,
+// so it carries no message of its own.
+var ErrFindingsFailed = errors.New("findings fail the check")
+
+// TargetsOutcome is the outcome of many targets: the worst of theirs.
+func TargetsOutcome(results []check.TargetResult) error {
+	errs, failed := 0, 0
+	for _, r := range results {
+		switch {
+		case r.Err != nil:
+			errs++
+		case r.Report.Failed:
+			failed++
+		}
+	}
+	switch {
+	case errs > 0:
+		return fmt.Errorf("%d of %d targets could not be checked", errs, len(results))
+	case failed > 0:
+		return ErrFindingsFailed
+	}
+	return nil
+}
