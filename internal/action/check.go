@@ -14,7 +14,6 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/config"
-	ghaction "github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
@@ -159,9 +158,7 @@ func (run *actionRun) checkTargets(ctx context.Context, o check.Options) error {
 	}
 	run.a.Infof("%s", sel.Line())
 	color := run.a.Getenv("NO_COLOR") == ""
-	outs := make([]ghaction.TargetOutcome, len(results))
-	for i, r := range results {
-		outs[i] = ghaction.TargetOutcome{Name: r.Name, Report: r.Report, Err: r.Err}
+	for _, r := range results {
 		if r.Err != nil {
 			continue
 		}
@@ -169,7 +166,7 @@ func (run *actionRun) checkTargets(ctx context.Context, o check.Options) error {
 		_ = report.WriteText(run.stdout, r.Report, report.TextOptions{Color: color})
 		run.a.EndGroup()
 	}
-	run.pub.PublishTargets(ctx, outs, sel.Line())
+	run.pub.PublishTargets(ctx, command.Entries(results), sel.Line())
 	return command.TargetsOutcome(results)
 }
 

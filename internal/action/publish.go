@@ -26,10 +26,10 @@ func (run *actionRun) publishReports(ctx context.Context) error {
 	if err != nil {
 		return run.toolError(err)
 	}
-	outs := make([]ghaction.TargetOutcome, len(reps))
+	outs := make([]report.Entry, len(reps))
 	for i, r := range reps {
 		r.Notes = append(r.Notes, fmt.Sprintf("published by a workflow_run job from the report file of pull request #%d's own run: its result is that run's, not checked here", run.in.PRNumber))
-		outs[i] = ghaction.TargetOutcome{Name: r.Environment, Report: r}
+		outs[i] = report.Entry{Name: r.Environment, Report: r}
 	}
 	run.pub.PublishTargets(ctx, outs, fmt.Sprintf("%d %s published from pull request #%d's run", len(reps), model.Plural(len(reps), "report", "reports"), run.in.PRNumber))
 	return nil

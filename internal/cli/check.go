@@ -49,7 +49,7 @@ func checkCommand(ctx context.Context, o *checkOptions, paths []string, stdout, 
 		return err
 	}
 	if o.ReportFile != "" {
-		if err := writeReportFile(o.ReportFile, rep); err != nil {
+		if err := writeReportFile(o.ReportFile, func(w io.Writer) error { return report.WriteJSON(w, rep) }); err != nil {
 			return &ExitCodeError{Code: ExitError, Err: err}
 		}
 	}
@@ -80,12 +80,13 @@ func (o *checkOptions) checkOptions(paths []string) check.Options {
 		Base: o.Base, FailOnCause: o.FailOnCause, Record: o.Record, SourceCommit: o.SourceCommit}
 }
 
-func writeReportFile(path string, rep *report.Report) error {
+// writeReportFile writes the JSON report (or reports) to --report-file.
+func writeReportFile(path string, write func(io.Writer) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return fmt.Errorf("--report-file: %w", err)
 	}
-	if err := report.WriteJSON(f, rep); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return fmt.Errorf("--report-file %s: %w", path, err)
 	}

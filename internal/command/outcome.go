@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/report"
 )
 
 // ErrFindingsFailed is the end of a run that did its job and whose
@@ -30,4 +31,14 @@ func TargetsOutcome(results []check.TargetResult) error {
 		return ErrFindingsFailed
 	}
 	return nil
+}
+
+// Entries are the targets' results as the report's writers and the
+// publisher take them.
+func Entries(results []check.TargetResult) []report.Entry {
+	es := make([]report.Entry, len(results))
+	for i, r := range results {
+		es[i] = report.Entry{Name: r.Name, Report: r.Report, Err: r.Err}
+	}
+	return es
 }
