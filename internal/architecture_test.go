@@ -45,6 +45,8 @@ var packages = map[string]kind{
 	"check":               pipeline,
 	"cli":                 pipeline,
 	"cli/printer":         pipeline,
+	"command":             pipeline,
+	"action":              pipeline,
 	"config":              infra,
 	"kube":                infra,
 	"secrets":             infra,
@@ -108,6 +110,12 @@ func forbidden(pkg string, k kind, dep string) string {
 		return "infrastructure knows no stage"
 	case pkg == "check" && (dep == "github" || dep == "cli" || dep == "cli/printer"):
 		return "check builds the report and knows nothing of GitHub or the command line"
+	case (pkg == "check" || pkg == "command") && dep == "action":
+		return "the action runs the pipeline and its commands, never the other way"
+	case dep == "action" && pkg != "cli":
+		return "only cli imports the action, to wire its command"
+	case pkg == "command" && dep == "github":
+		return "command runs what both front ends share; publishing to GitHub is the action's"
 	case dep == "cli" && pkg != "cli":
 		return "only main imports the command tree"
 	}

@@ -69,5 +69,5 @@ func restartNote(users []*report.Object) string {
 		return "no workload of this render rolls with this change: it takes effect only at the next restart of the pods that use it"
 	}
 	return fmt.Sprintf("used by %s, which %s not roll: the change takes effect only at the next restart",
-		model.JoinAnd(names), pick(len(names), "does", "do"))
+		model.JoinAnd(names), model.Plural(len(names), "does", "do"))
 }

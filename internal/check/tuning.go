@@ -86,6 +86,11 @@ func reachTimed(ctx context.Context, client *kube.Client, deadline time.Duration
 // the network, not on the server.
 const serviceTime = 5 * time.Millisecond
 
+// DefaultConcurrency is the parallel requests the API server works on
+// when neither --concurrency nor the action says otherwise: the engine's
+// own default, so that every front end starts from the same number.
+const DefaultConcurrency = predict.DefaultConcurrency
+
 // DefaultMaxInFlight caps the window of requests in flight
 // (--max-in-flight): within what API Priority and Fairness gives a client
 // by default, whose 429s are retried after their Retry-After.

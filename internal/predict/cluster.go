@@ -21,6 +21,10 @@ import (
 	"github.com/ownership-check/ownership-check/internal/parallel"
 )
 
+// errNoFieldManager guards the engines: check refuses a run without a
+// field manager before it reaches them.
+var errNoFieldManager = errors.New("predict: field-manager: " + model.FieldManagerRequired)
+
 // Defaults of ClusterOptions' zero values.
 const (
 	DefaultConcurrency    = 16
@@ -154,7 +158,7 @@ func (c *Cluster) PredictEach(ctx context.Context, objs []model.Object, emit fun
 // as results come keeps the memory of the objects in flight only.
 func (c *Cluster) predict(ctx context.Context, objs []model.Object, emit func(int, Result), forget bool) error {
 	if c.opts.FieldManager == "" {
-		return errors.New("predict: no field manager (--field-manager is required)")
+		return errNoFieldManager
 	}
 	if c.dynErr != nil {
 		return c.dynErr

@@ -21,7 +21,7 @@ func History(w io.Writer, l *history.Log, f history.Filter) error {
 	if l.Commit != "" {
 		where += " at " + model.ShortCommit(l.Commit)
 	}
-	fmt.Fprintf(bw, "history of %s: %d recorded %s, oldest first (%s)\n", l.Environment, len(l.Deploys), plural(len(l.Deploys), "deploy", "deploys"), where)
+	fmt.Fprintf(bw, "history of %s: %d recorded %s, oldest first (%s)\n", l.Environment, len(l.Deploys), model.Plural(len(l.Deploys), "deploy", "deploys"), where)
 	if len(l.Deploys) == 0 {
 		fmt.Fprintf(bw, "\nnothing recorded yet: the deploy pipeline records with `ownership-check check --record` right before it applies\n")
 	}
@@ -131,11 +131,4 @@ func historyLine(id model.ID, f history.Finding) string {
 		return fmt.Sprintf("%s: %s (%s, cause %s)", where, s, f.Category, f.Cause)
 	}
 	return fmt.Sprintf("%s: %s (%s)", where, s, f.Category)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -1,8 +1,9 @@
-package cli
+package action
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/ownership-check/ownership-check/internal/check"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -127,7 +128,7 @@ func TestActionEndToEnd(t *testing.T) {
 	testcluster.Require(t, cluster)
 	// newActionEnv reads action.yml from the module: before the chdir.
 	e := newActionEnv(t, "push.json", nil, nil)
-	checkRunner = runCheck
+	checkRunner = check.Build
 	ws := actionWorkspace(t)
 	kubeconfig, client := deployedStaging(t)
 

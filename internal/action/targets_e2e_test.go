@@ -1,7 +1,8 @@
-package cli
+package action
 
 import (
 	"context"
+	"github.com/ownership-check/ownership-check/internal/check"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,7 @@ import (
 func TestActionTargetsEndToEnd(t *testing.T) {
 	testcluster.Require(t, cluster)
 	e := newActionEnv(t, "push.json", nil, nil)
-	checkRunner = runCheck
+	checkRunner = check.Build
 	const ns = "action-targets"
 	ws := t.TempDir()
 	if err := monorepo.Write(ws, 30, ns, "deployer"); err != nil {

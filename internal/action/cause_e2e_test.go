@@ -1,8 +1,9 @@
-package cli
+package action
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/ownership-check/ownership-check/internal/check"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,7 +22,7 @@ import (
 func TestActionCausesEndToEnd(t *testing.T) {
 	testcluster.Require(t, cluster)
 	e := newActionEnv(t, "push.json", nil, nil)
-	checkRunner = runCheck
+	checkRunner = check.Build
 	const ns = "action-cause"
 	ws := actionWorkspaceIn(t, ns)
 	_, client := deployedStaging(t)

@@ -1,8 +1,9 @@
 //go:build linux
 
-package cli
+package action
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -65,7 +66,7 @@ func TestActionKeepsTheRunnersUser(t *testing.T) {
 		t.Setenv("GITHUB_WORKSPACE", ws)
 		t.Setenv("INPUT_MODE", "nonsense") // stops right after the switch
 		var out strings.Builder
-		if code := Run("v0.1.0", []string{"action"}, &out, &out); code != ExitError {
+		if code := exitStatus(Run(context.Background(), "v0.1.0", &out, &out)); code != ExitError {
 			t.Fatalf("exit %d: %s", code, out.String())
 		}
 		fmt.Printf("euid=%d\n", os.Geteuid())

@@ -1,11 +1,11 @@
-package cli
+package action
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
+	"github.com/ownership-check/ownership-check/internal/check"
 	"os"
 	"path/filepath"
 	"sort"
@@ -95,7 +95,7 @@ type actionEnv struct {
 	workspace string
 	// opts are the check options the action passed, paths its paths.
 	mu    sync.Mutex
-	opts  []checkOptions
+	opts  []check.Options
 	paths [][]string
 	// kubeconfigSeen is the kubeconfig file's content and mode while the
 	// check ran.
@@ -148,11 +148,11 @@ func newActionEnv(t *testing.T, event string, rep *report.Report, checkErr error
 	oldRunner, oldSettle := checkRunner, commentSettle
 	t.Cleanup(func() { checkRunner, commentSettle = oldRunner, oldSettle })
 	commentSettle = 5 * time.Millisecond
-	checkRunner = func(_ context.Context, o *checkOptions, paths []string, _ io.Writer) (*report.Report, error) {
+	checkRunner = func(_ context.Context, o check.Options) (*report.Report, error) {
 		e.mu.Lock()
 		defer e.mu.Unlock()
-		e.opts = append(e.opts, *o)
-		e.paths = append(e.paths, paths)
+		e.opts = append(e.opts, o)
+		e.paths = append(e.paths, o.Paths)
 		if o.Kubeconfig != "" {
 			if st, err := os.Stat(o.Kubeconfig); err == nil {
 				e.kubeconfigMode = st.Mode().Perm()
@@ -180,7 +180,7 @@ func inputVar(name string) string {
 func (e *actionEnv) run() (int, string) {
 	e.t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := Run("v0.1.0", []string{"action"}, &stdout, &stderr)
+	code := exitStatus(Run(context.Background(), "v0.1.0", &stdout, &stderr))
 	e.t.Logf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	return code, stdout.String()
 }
@@ -307,8 +307,8 @@ func TestActionYAML(t *testing.T) {
 	if strings.Join(declared, ",") != strings.Join(spec, ",") {
 		t.Errorf("inputs %v, the spec's are %v", declared, spec)
 	}
-	if d := a.Inputs["fail-on"].Default; d == nil || *d != DefaultFailOn {
-		t.Errorf("fail-on default differs from the command line's %q", DefaultFailOn)
+	if d := a.Inputs["fail-on"].Default; d == nil || *d != check.DefaultFailOn {
+		t.Errorf("fail-on default differs from the command line's %q", check.DefaultFailOn)
 	}
 
 	e := newActionEnv(t, "pull_request.synchronize.json", failingReport(), nil)
@@ -399,7 +399,7 @@ func TestActionPullRequest(t *testing.T) {
 	}
 
 	o := e.opts[0]
-	if o.FieldManager != "deployer" || o.Environment != "staging" || o.FailOn != DefaultFailOn ||
+	if o.FieldManager != "deployer" || o.Environment != "staging" || o.FailOn != check.DefaultFailOn ||
 		o.SnapshotBranch != "ownership-snapshots" || o.SnapshotRepo != "" || o.Offline || o.Kubeconfig != "" || o.BaseConfig == nil {
 		t.Errorf("check options %+v", o)
 	}
@@ -496,10 +496,10 @@ func TestActionPullRequest(t *testing.T) {
 
 // checkRunnerReport makes the fake check return rep from now on.
 func checkRunnerReport(e *actionEnv, rep *report.Report) {
-	checkRunner = func(_ context.Context, o *checkOptions, paths []string, _ io.Writer) (*report.Report, error) {
+	checkRunner = func(_ context.Context, o check.Options) (*report.Report, error) {
 		e.mu.Lock()
 		defer e.mu.Unlock()
-		e.opts = append(e.opts, *o)
+		e.opts = append(e.opts, o)
 		r := *rep
 		r.Environment, r.FieldManager = o.Environment, o.FieldManager
 		return &r, nil
@@ -552,7 +552,7 @@ func TestActionCheckError(t *testing.T) {
 	if !strings.Contains(e.comment(), "no ownership conflicts") {
 		t.Fatal("the first run's comment does not claim a clean result")
 	}
-	checkRunner = func(context.Context, *checkOptions, []string, io.Writer) (*report.Report, error) {
+	checkRunner = func(context.Context, check.Options) (*report.Report, error) {
 		return nil, errors.New(`Deployment/shop/web: dry-run failed: Post "https://10.0.0.1:6443/apis/apps/v1": dial tcp 10.0.0.1:6443: connect: connection refused`)
 	}
 	code, log := e.run()

@@ -1,8 +1,9 @@
-package cli
+package action
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/ownership-check/ownership-check/internal/check"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +33,7 @@ JSON
 func TestActionKubeconfigFromEarlierStep(t *testing.T) {
 	testcluster.Require(t, cluster)
 	e := newActionEnv(t, "push.json", nil, nil)
-	checkRunner = runCheck
+	checkRunner = check.Build
 	const ns = "action-exec-plugin"
 	actionWorkspaceIn(t, ns)
 	client, err := kube.New(cluster.Config(), "default", 4)

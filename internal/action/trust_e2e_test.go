@@ -1,8 +1,9 @@
-package cli
+package action
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/ownership-check/ownership-check/internal/check"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,7 @@ const trustNamespace = "action-trust"
 func TestActionTrustEndToEnd(t *testing.T) {
 	testcluster.Require(t, cluster)
 	e := newActionEnv(t, "push.json", nil, nil)
-	checkRunner = runCheck
+	checkRunner = check.Build
 	ws := actionWorkspaceIn(t, trustNamespace)
 	base := gitIn(t, ws, "rev-parse", "HEAD")
 	// The runner is no pod: its only way to the cluster is the input.

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package cli
+package action
 
 // dropToWorkspaceOwner: the action's container is Linux; elsewhere there is
 // nothing to drop.

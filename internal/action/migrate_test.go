@@ -1,9 +1,10 @@
-package cli
+package action
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ownership-check/ownership-check/internal/check"
 	"io"
 	"os"
 	"strings"
@@ -14,19 +15,19 @@ import (
 
 // stubMigrate replaces the migration with one that records its options and
 // prints out, failing with err when set.
-func stubMigrate(t *testing.T, out string, err error) *[]migrateOptions {
+func stubMigrate(t *testing.T, out string, err error) *[]check.MigrateOptions {
 	t.Helper()
-	var seen []migrateOptions
+	var seen []check.MigrateOptions
 	old := migrateRunner
 	t.Cleanup(func() { migrateRunner = old })
-	migrateRunner = func(_ context.Context, o *migrateOptions, paths []string, w io.Writer) (*migrate.Plan, error) {
-		seen = append(seen, *o)
+	migrateRunner = func(_ context.Context, o check.MigrateOptions, w io.Writer) (*migrate.Plan, error) {
+		seen = append(seen, o)
 		if _, statErr := os.Stat(o.Kubeconfig); o.Kubeconfig != "" && statErr != nil {
 			t.Errorf("kubeconfig file %s missing while migrating", o.Kubeconfig)
 		}
 		fmt.Fprint(w, out)
 		if err != nil {
-			return nil, &ExitCodeError{Code: ExitError, Err: err}
+			return nil, err
 		}
 		return &migrate.Plan{}, nil
 	}
