@@ -132,5 +132,5 @@ func (o *checkOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.SourceCommit, "source-commit", "", "with --record: commit the deploy is made from (default: $GITHUB_SHA, else HEAD of the working directory's repository)")
 	fs.StringVar(&o.FailOn, "fail-on", DefaultFailOn, check.FailOnHelp())
 	fs.StringVar(&o.Base, "base", "", "git revision of the pull request's base: the same paths and config are rendered there to give every finding its cause (pull-request, undeployed, cluster); without it causes are unknown and judged as the pull request's")
-	fs.StringVar(&o.FailOnCause, "fail-on-cause", check.DefaultFailOnCause, "causes whose findings --fail-on fails: comma list of pull-request (which includes unknown), undeployed, cluster, or all; an object that could not be checked fails whatever its cause")
+	fs.StringVar(&o.FailOnCause, "fail-on-cause", check.DefaultFailOnCause, check.FailOnCauseHelp())
 }

@@ -104,7 +104,7 @@ func historyLine(id model.ID, f history.Finding) string {
 	if info, ok := model.InfoOf(f.Category); ok {
 		s = strings.NewReplacer("{by}", by, "{controller}", controller, "{reason}", reason).Replace(info.Timeline)
 	}
-	if f.Cause != "" && f.Cause != model.CauseUnknown {
+	if f.Cause.Info().Stated {
 		return fmt.Sprintf("%s: %s (%s, cause %s)", where, s, f.Category, f.Cause)
 	}
 	return fmt.Sprintf("%s: %s (%s)", where, s, f.Category)
