@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -131,6 +132,18 @@ func (o *checkOptions) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.Record, "record", false, "also record the findings (never values) in the environment's history on the snapshot branch: run by the deploy pipeline right before it applies")
 	fs.StringVar(&o.SourceCommit, "source-commit", "", "with --record: commit the deploy is made from (default: $GITHUB_SHA, else HEAD of the working directory's repository)")
 	fs.StringVar(&o.FailOn, "fail-on", DefaultFailOn, check.FailOnHelp())
-	fs.StringVar(&o.Base, "base", "", "git revision of the pull request's base: the same paths and config are rendered there to give every finding its cause (pull-request, undeployed, cluster); without it causes are unknown and judged as the pull request's")
+	fs.StringVar(&o.Base, "base", "", "git revision of the pull request's base: the same paths and config are rendered there to give every finding its cause ("+judgedCauses()+"); without it causes are unknown and judged as the pull request's")
 	fs.StringVar(&o.FailOnCause, "fail-on-cause", check.DefaultFailOnCause, check.FailOnCauseHelp())
+}
+
+// judgedCauses names the causes a base lets a finding have, from the cause
+// table.
+func judgedCauses() string {
+	var words []string
+	for _, r := range model.CauseTable() {
+		if r.Stated {
+			words = append(words, string(r.Cause))
+		}
+	}
+	return strings.Join(words, ", ")
 }
