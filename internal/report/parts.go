@@ -2,16 +2,15 @@ package report
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // split divides the objects' findings by who must act (the cause table's
-// actor): the pull request's author or the environment's owners. An object is in each part it
-// has findings in, with that part's findings only; an object with none is
-// in the pull request's part, as checked and clean.
+// actor): the pull request's author or the environment's owners. An object
+// is in each part it has findings in, with that part's findings only; an
+// object with none is in the pull request's part, as checked and clean.
 func split(objs []Object) (pullRequest, environment []Object) {
 	for _, o := range objs {
 		var mine, theirs []model.Finding
@@ -41,14 +40,17 @@ func split(objs []Object) (pullRequest, environment []Object) {
 // environmentHeading introduces the environment's part: what happened, in
 // the cause table's words, and whom it is for.
 func environmentHeading(env string, objs []Object) string {
+	found := map[model.Cause]bool{}
+	for _, o := range objs {
+		for _, f := range o.Findings {
+			found[f.Cause] = true
+		}
+	}
 	var what []string
 	for _, r := range model.CauseTable() {
-		if r.Heading == "" || !slices.ContainsFunc(objs, func(o Object) bool {
-			return slices.ContainsFunc(o.Findings, func(f model.Finding) bool { return f.Cause == r.Cause })
-		}) {
-			continue
+		if found[r.Cause] && r.Heading != "" {
+			what = append(what, strings.ReplaceAll(r.Heading, "{env}", env))
 		}
-		what = append(what, strings.ReplaceAll(r.Heading, "{env}", env))
 	}
 	return fmt.Sprintf("Not caused by this pull request: %s. For whoever runs %s; any deploy meets these.", model.JoinAnd(what), env)
 }
