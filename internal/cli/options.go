@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"strings"
+
 	"github.com/spf13/pflag"
 
 	"github.com/ownership-check/ownership-check/internal/check"
@@ -109,6 +111,18 @@ func (o *checkOptions) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.Record, "record", false, "also record the findings (never values) in the environment's history on the snapshot branch: run by the deploy pipeline right before it applies")
 	fs.StringVar(&o.SourceCommit, "source-commit", "", "with --record: commit the deploy is made from (default: $GITHUB_SHA, else HEAD of the working directory's repository)")
 	fs.StringVar(&o.FailOn, "fail-on", DefaultFailOn, check.FailOnHelp())
-	fs.StringVar(&o.Base, "base", "", "git revision of the pull request's base: the same paths and config are rendered there to give every finding its cause (pull-request, undeployed, cluster); without it causes are unknown and judged as the pull request's")
-	fs.StringVar(&o.FailOnCause, "fail-on-cause", check.DefaultFailOnCause, "causes whose findings --fail-on fails: comma list of pull-request (which includes unknown), undeployed, cluster, or all; an object that could not be checked fails whatever its cause")
+	fs.StringVar(&o.Base, "base", "", "git revision of the pull request's base: the same paths and config are rendered there to give every finding its cause ("+judgedCauses()+"); without it causes are unknown and judged as the pull request's")
+	fs.StringVar(&o.FailOnCause, "fail-on-cause", check.DefaultFailOnCause, check.FailOnCauseHelp())
+}
+
+// judgedCauses names the causes a base lets a finding have, from the cause
+// table.
+func judgedCauses() string {
+	var words []string
+	for _, r := range model.CauseTable() {
+		if r.Stated {
+			words = append(words, string(r.Cause))
+		}
+	}
+	return strings.Join(words, ", ")
 }
