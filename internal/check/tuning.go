@@ -63,16 +63,10 @@ func envDuration(name string, def time.Duration) (time.Duration, error) {
 	return d, nil
 }
 
-// reach reads discovery once before rendering, within the check's
-// deadline (kube.Client.Reach says why).
-func reach(ctx context.Context, client *kube.Client, deadline time.Duration) error {
-	_, err := reachTimed(ctx, client, deadline)
-	return err
-}
-
-// reachTimed is reach, and how long the answer took: discovery is one
-// round trip (its documents are fetched side by side), so its time bounds
-// the round trip to the API server from above.
+// reachTimed reads discovery once before rendering, within the check's
+// deadline (kube.Client.Reach says why), and says how long the answer
+// took: discovery is one round trip (its documents are fetched side by
+// side), so its time bounds the round trip to the API server from above.
 func reachTimed(ctx context.Context, client *kube.Client, deadline time.Duration) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()

@@ -175,12 +175,13 @@ func (c *Cluster) predict(ctx context.Context, objs []model.Object, emit func(in
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Deadline)
 	defer cancel()
 
-	failed, err := c.discover(ctx)
-	if err != nil {
+	// The groups whose discovery failed are not kept: a kind they would
+	// map is looked up again, and explained from that second answer.
+	if _, err := c.discover(ctx); err != nil {
 		return err
 	}
 	deps := indexDeps(objs)
-	kinds, err := c.mapKinds(ctx, objs, deps, failed)
+	kinds, err := c.mapKinds(ctx, objs, deps)
 	if err != nil {
 		return err
 	}
