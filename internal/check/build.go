@@ -84,7 +84,7 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy, causes Caus
 		engineOpts.Concurrency = limit
 	}
 	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg}
-	baseRead := renderBaseAsync(ctx, o.Base, o.Paths, renderOpts, o.baseTrees)
+	baseRead := renderBaseAsync(ctx, o.Base, o.Paths, renderOpts, o.BaseTrees)
 	objs, err := render.Render(ctx, o.Paths, renderOpts)
 	if err != nil {
 		return nil, err

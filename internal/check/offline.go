@@ -38,7 +38,7 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy, causes Caus
 		return nil, err
 	}
 	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg}
-	baseRead := renderBaseAsync(ctx, o.Base, o.Paths, renderOpts, o.baseTrees)
+	baseRead := renderBaseAsync(ctx, o.Base, o.Paths, renderOpts, o.BaseTrees)
 	objs, err := render.Render(ctx, o.Paths, renderOpts)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/report"
@@ -32,8 +33,11 @@ type TargetResult struct {
 func BuildTargets(ctx context.Context, o Options, sel []Selected) []TargetResult {
 	out := make([]TargetResult, len(sel))
 	run, runErr := newTargetRun(ctx, o.Concurrency)
-	o.baseTrees = &baseTrees{}
-	defer o.baseTrees.close()
+	trees := &gitexec.Trees{}
+	// Every check has returned, its base render with it, before the trees
+	// go.
+	defer trees.Close()
+	o.BaseTrees = trees
 	parallel.For(len(sel), targetWorkers, func(i int) {
 		out[i].Selected = sel[i]
 		if runErr != nil {

@@ -72,7 +72,7 @@ func sourceCommit(ctx context.Context, flag string) string {
 	if sha := os.Getenv("GITHUB_SHA"); sha != "" {
 		return sha
 	}
-	out, err := gitexec.Command(ctx, gitexec.Where{}, "rev-parse", "--verify", "--quiet", "HEAD").Output()
+	out, err := gitexec.Run(ctx, gitexec.Where{}, nil, "rev-parse", "--verify", "--quiet", "HEAD")
 	if err != nil {
 		return ""
 	}

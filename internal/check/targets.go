@@ -241,7 +241,7 @@ func touches(in *snapshot.Inputs, changes []change) string {
 // the working tree, or a range a..b); with untracked, new files not yet
 // added count as added.
 func changedSince(ctx context.Context, top, rng string, untracked bool) ([]change, error) {
-	out, err := gitexec.Output(ctx, gitexec.Where{Dir: top}, "diff", "--name-status", "--no-renames", "-z", rng, "--")
+	out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "diff", "--name-status", "--no-renames", "-z", rng, "--")
 	if err != nil {
 		return nil, fmt.Errorf("changes since %s: %w", rng, err)
 	}
@@ -254,7 +254,7 @@ func changedSince(ctx context.Context, top, rng string, untracked bool) ([]chang
 		cs = append(cs, change{status: fields[i][0], path: string(fields[i+1])})
 	}
 	if untracked {
-		out, err := gitexec.Output(ctx, gitexec.Where{Dir: top}, "ls-files", "--others", "--exclude-standard", "-z")
+		out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "ls-files", "--others", "--exclude-standard", "-z")
 		if err != nil {
 			return nil, err
 		}
