@@ -12,6 +12,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
+	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -139,30 +140,34 @@ type renamedError struct {
 func (e *renamedError) Error() string { return e.msg }
 func (e *renamedError) Unwrap() error { return e.err }
 
-// renderBaseAsync renders the base beside the head; the channel gives nil
-// when there is no base to render.
-func renderBaseAsync(ctx context.Context, rev string, paths []string, opts render.Options, trees *gitexec.Trees) <-chan *baseRender {
+// renderBaseAsync renders the base beside the head, in g; the channel
+// gives nil when there is no base to render.
+func renderBaseAsync(ctx context.Context, g *errgroup.Group, rev string, paths []string, opts render.Options, trees *gitexec.Trees) <-chan *baseRender {
 	ch := make(chan *baseRender, 1)
 	if rev == "" {
 		ch <- nil
 		return ch
 	}
-	go func() { ch <- renderBase(ctx, rev, paths, opts, trees) }()
+	g.Go(func() error {
+		ch <- renderBase(ctx, rev, paths, opts, trees)
+		return nil
+	})
 	return ch
 }
 
 // comparedAsync hands on the base once compared with head (forgetSame), as
 // soon as it is rendered: until then the run holds two renders. head must
 // not change until the result is received.
-func comparedAsync(base <-chan *baseRender, head []model.Object) <-chan *baseRender {
+func comparedAsync(g *errgroup.Group, base <-chan *baseRender, head []model.Object) <-chan *baseRender {
 	ch := make(chan *baseRender, 1)
-	go func() {
+	g.Go(func() error {
 		b := <-base
 		if b != nil && b.Err == nil {
 			b.unchanged = b.forgetSame(head)
 		}
 		ch <- b
-	}()
+		return nil
+	})
 	return ch
 }
 
