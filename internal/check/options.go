@@ -74,7 +74,8 @@ type Options struct {
 	// Record appends the check's findings (never values) to the
 	// environment's history on the snapshot branch: the deploy pipeline's
 	// check right before it applies. SourceCommit is the commit the deploy
-	// is made from; "" is $GITHUB_SHA, else the working directory's HEAD.
+	// is made from; "" is the working directory's HEAD (the caller knows
+	// the workflow's).
 	Record       bool
 	SourceCommit string
 }

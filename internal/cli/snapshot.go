@@ -50,7 +50,7 @@ A rendered object missing from the cluster fails the run and commits nothing.`,
 // entrypoint calls it too. Every error is the tool failing (exit 2).
 func runSnapshot(ctx context.Context, o *snapshotOptions, paths []string, stdout, stderr io.Writer) (*snapshot.Snapshot, error) {
 	rec, err := check.TakeSnapshot(ctx, check.SnapshotOptions{
-		Target: o.target(o.ToolVersion), Paths: paths, SourceCommit: o.SourceCommit,
+		Target: o.target(o.ToolVersion), Paths: paths, SourceCommit: sourceCommit(o.SourceCommit), DeployedBy: deployedBy(),
 	})
 	if rec != nil {
 		printer.Warnings(stderr, "", rec.Warnings)
@@ -70,7 +70,7 @@ func runSnapshotTargets(ctx context.Context, o *snapshotOptions, stdout, stderr 
 		return 0, &ExitCodeError{Code: ExitError, Err: err}
 	}
 	fmt.Fprintln(stderr, "ownership-check: "+sel.Line())
-	recs, errs := check.SnapshotTargets(ctx, check.SnapshotOptions{Target: o.target(o.ToolVersion), SourceCommit: o.SourceCommit}, sel.Targets)
+	recs, errs := check.SnapshotTargets(ctx, check.SnapshotOptions{Target: o.target(o.ToolVersion), SourceCommit: sourceCommit(o.SourceCommit), DeployedBy: deployedBy()}, sel.Targets)
 	failed := 0
 	for i, rec := range recs {
 		if rec != nil {
