@@ -44,6 +44,7 @@ var packages = map[string]kind{
 	"check":               pipeline,
 	"cli":                 pipeline,
 	"cli/printer":         pipeline,
+	"targets":             pipeline,
 	"config":              infra,
 	"kube":                infra,
 	"secrets":             infra,
@@ -105,8 +106,10 @@ func forbidden(pkg string, k kind, dep string) string {
 		return "a stage knows nothing of the pipeline that runs it"
 	case (k == infra || k == testInfra) && (dk == stage || dk == pipeline):
 		return "infrastructure knows no stage"
-	case pkg == "check" && (dep == "github" || dep == "cli" || dep == "cli/printer"):
+	case (pkg == "check" || pkg == "targets") && (dep == "github" || dep == "cli" || dep == "cli/printer"):
 		return "check builds the report and knows nothing of GitHub or the command line"
+	case pkg == "check" && dep == "targets":
+		return "targets runs check for many targets; check runs one"
 	case dep == "cli" && pkg != "cli":
 		return "only main imports the command tree"
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
 // DefaultFailOn is the spec's default set of categories that fail the check.
@@ -75,19 +76,19 @@ func targetsWithoutPaths(paths []string) error {
 }
 
 // selectTargets picks the config's targets the flags name.
-func (o *commonOptions) selectTargets(ctx context.Context) (check.Selection, error) {
+func (o *commonOptions) selectTargets(ctx context.Context) (targets.Selection, error) {
 	cfg := o.BaseConfig
 	if cfg == nil {
 		var err error
 		if cfg, err = config.Load(o.Config); err != nil {
-			return check.Selection{}, err
+			return targets.Selection{}, err
 		}
 	}
-	shard, err := check.ParseShard(o.Shard)
+	shard, err := targets.ParseShard(o.Shard)
 	if err != nil {
-		return check.Selection{}, err
+		return targets.Selection{}, err
 	}
-	return check.SelectTargets(ctx, cfg, check.SelectOptions{
+	return targets.Select(ctx, cfg, targets.SelectOptions{
 		Names: o.Targets, ChangedFrom: o.ChangedFrom, Shard: shard, ConfigFile: o.Config,
 		SnapshotRepo: o.SnapshotRepo, SnapshotBranch: o.SnapshotBranch,
 	})

@@ -8,6 +8,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/cli/printer"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
+	"github.com/ownership-check/ownership-check/internal/targets"
 	"github.com/spf13/cobra"
 )
 
@@ -70,7 +71,7 @@ func runSnapshotTargets(ctx context.Context, o *snapshotOptions, stdout, stderr 
 		return 0, &ExitCodeError{Code: ExitError, Err: err}
 	}
 	fmt.Fprintln(stderr, "ownership-check: "+sel.Line())
-	recs, errs := check.SnapshotTargets(ctx, check.SnapshotOptions{Target: o.target(o.ToolVersion), SourceCommit: sourceCommit(o.SourceCommit), DeployedBy: deployedBy()}, sel.Targets)
+	recs, errs := targets.Snapshot(ctx, check.SnapshotOptions{Target: o.target(o.ToolVersion), SourceCommit: sourceCommit(o.SourceCommit), DeployedBy: deployedBy()}, sel.Targets)
 	failed := 0
 	for i, rec := range recs {
 		if rec != nil {

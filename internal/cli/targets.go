@@ -9,6 +9,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check"
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
 // checkTargetsCommand checks the selected targets in one process and
@@ -63,7 +64,7 @@ func checkTargetsCommand(ctx context.Context, o *checkOptions, stdout, stderr io
 }
 
 // targetsExit is the exit status of many targets: the worst of theirs.
-func targetsExit(results []check.TargetResult) error {
+func targetsExit(results []targets.Result) error {
 	failed := 0
 	for _, r := range results {
 		if r.Err == nil && r.Report.Failed {
@@ -80,15 +81,15 @@ func targetsExit(results []check.TargetResult) error {
 }
 
 // runCheckTargets selects and checks the targets; the action calls it too.
-func runCheckTargets(ctx context.Context, o *checkOptions) (check.Selection, []check.TargetResult, error) {
+func runCheckTargets(ctx context.Context, o *checkOptions) (targets.Selection, []targets.Result, error) {
 	sel, err := o.selectTargets(ctx)
 	if err != nil {
 		return sel, nil, &ExitCodeError{Code: ExitError, Err: err}
 	}
-	return sel, check.BuildTargets(ctx, o.checkOptions(nil), sel.Targets), nil
+	return sel, targets.Build(ctx, o.checkOptions(nil), sel.Targets), nil
 }
 
-func countErrs(rs []check.TargetResult) int {
+func countErrs(rs []targets.Result) int {
 	n := 0
 	for _, r := range rs {
 		if r.Err != nil {
