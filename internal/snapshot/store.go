@@ -45,7 +45,7 @@ func Open(ctx context.Context, repo, branch string) (*Store, error) {
 		if errors.As(err, &ge) && ge.ExitCode > 0 {
 			return nil, fmt.Errorf("snapshot branch %q: not a valid branch name", branch)
 		}
-		return nil, fmt.Errorf("git: %w (ownership-check needs the git CLI for snapshots)", err)
+		return nil, fmt.Errorf("%w (ownership-check needs the git CLI for snapshots)", err)
 	}
 	if isURL(repo) {
 		return openURL(ctx, repo, branch)
