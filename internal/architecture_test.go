@@ -47,6 +47,7 @@ var packages = map[string]kind{
 	"cli/printer":         pipeline,
 	"command":             pipeline,
 	"action":              pipeline,
+	"targets":             pipeline,
 	"config":              infra,
 	"kube":                infra,
 	"secrets":             infra,
@@ -108,7 +109,7 @@ func forbidden(pkg string, k kind, dep string) string {
 		return "a stage knows nothing of the pipeline that runs it"
 	case (k == infra || k == testInfra) && (dk == stage || dk == pipeline):
 		return "infrastructure knows no stage"
-	case pkg == "check" && (dep == "github" || dep == "cli" || dep == "cli/printer"):
+	case (pkg == "check" || pkg == "targets") && (dep == "github" || dep == "cli" || dep == "cli/printer"):
 		return "check builds the report and knows nothing of GitHub or the command line"
 	case (pkg == "check" || pkg == "command") && dep == "action":
 		return "the action runs the pipeline and its commands, never the other way"
@@ -116,6 +117,8 @@ func forbidden(pkg string, k kind, dep string) string {
 		return "only cli imports the action, to wire its command"
 	case pkg == "command" && dep == "github":
 		return "command runs what both front ends share; publishing to GitHub is the action's"
+	case pkg == "check" && dep == "targets":
+		return "targets runs check for many targets; check runs one"
 	case dep == "cli" && pkg != "cli":
 		return "only main imports the command tree"
 	}

@@ -60,7 +60,8 @@ func (run *actionRun) check(ctx context.Context) error {
 // cleanup removes the kubeconfig written from the input.
 func (run *actionRun) checkOptions(ctx context.Context) (check.Options, func(), error) {
 	in := run.in
-	o := check.Options{Target: run.target(), Paths: in.Paths, FailOn: in.FailOn, FailOnCause: in.FailOnCause, Record: in.Record}
+	o := check.Options{Target: run.target(), Paths: in.Paths, FailOn: in.FailOn, FailOnCause: in.FailOnCause, Record: in.Record,
+		SourceCommit: run.a.Getenv("GITHUB_SHA")}
 	o.ToolVersion = run.version
 	if o.FailOn == "" {
 		o.FailOn = check.DefaultFailOn

@@ -12,7 +12,9 @@ import (
 // snapshot records the post-deploy state, as `ownership-check snapshot`.
 func (run *actionRun) snapshot(ctx context.Context) error {
 	in := run.in
-	o := check.SnapshotOptions{Target: run.target(), Paths: in.Paths}
+	// The workflow's commit and actor: check reads no environment.
+	o := check.SnapshotOptions{Target: run.target(), Paths: in.Paths,
+		SourceCommit: run.a.Getenv("GITHUB_SHA"), DeployedBy: run.a.Getenv("GITHUB_ACTOR")}
 	o.ToolVersion = run.version
 	cleanup, err := run.useKubeconfigInput(&o.Target)
 	defer cleanup()

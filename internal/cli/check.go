@@ -77,7 +77,7 @@ func runCheck(ctx context.Context, o *checkOptions, paths []string, progress io.
 
 func (o *checkOptions) checkOptions(paths []string) check.Options {
 	return check.Options{Target: o.target(o.ToolVersion), Paths: paths, Offline: o.Offline, FailOn: o.FailOn,
-		Base: o.Base, FailOnCause: o.FailOnCause, Record: o.Record, SourceCommit: o.SourceCommit}
+		Base: o.Base, FailOnCause: o.FailOnCause, Record: o.Record, SourceCommit: sourceCommit(o.SourceCommit)}
 }
 
 // writeReportFile writes the JSON report (or reports) to --report-file.

@@ -42,5 +42,5 @@ A rendered object missing from the cluster fails the run and commits nothing.`,
 }
 
 func (o *snapshotOptions) snapshotOptions(paths []string) check.SnapshotOptions {
-	return check.SnapshotOptions{Target: o.target(o.ToolVersion), Paths: paths, SourceCommit: o.SourceCommit}
+	return check.SnapshotOptions{Target: o.target(o.ToolVersion), Paths: paths, SourceCommit: sourceCommit(o.SourceCommit), DeployedBy: deployedBy()}
 }

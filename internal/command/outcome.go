@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
 // ErrFindingsFailed is the end of a run that did its job and whose
@@ -14,7 +14,7 @@ import (
 var ErrFindingsFailed = errors.New("findings fail the check")
 
 // TargetsOutcome is the outcome of many targets: the worst of theirs.
-func TargetsOutcome(results []check.TargetResult) error {
+func TargetsOutcome(results []targets.Result) error {
 	errs, failed := 0, 0
 	for _, r := range results {
 		switch {
@@ -35,7 +35,7 @@ func TargetsOutcome(results []check.TargetResult) error {
 
 // Entries are the targets' results as the report's writers and the
 // publisher take them.
-func Entries(results []check.TargetResult) []report.Entry {
+func Entries(results []targets.Result) []report.Entry {
 	es := make([]report.Entry, len(results))
 	for i, r := range results {
 		es[i] = report.Entry{Name: r.Name, Report: r.Report, Err: r.Err}

@@ -8,6 +8,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/cli/printer"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
+	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
 // Snapshot takes the snapshot and prints what it recorded.
@@ -33,7 +34,7 @@ func SnapshotTargets(ctx context.Context, o check.SnapshotOptions, s Selector, s
 	}
 	fmt.Fprintln(stderr, "ownership-check: "+sel.Line())
 	o.Paths = nil
-	recs, errs := check.SnapshotTargets(ctx, o, sel.Targets)
+	recs, errs := targets.Snapshot(ctx, o, sel.Targets)
 	failed := 0
 	for i, rec := range recs {
 		if rec != nil {

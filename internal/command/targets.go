@@ -5,6 +5,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
 // Selector names the repository config's targets a run is over: the
@@ -18,29 +19,29 @@ type Selector struct {
 
 // Select picks the config's targets s names; the config is t's trusted
 // one (BaseConfig) when set, else its file.
-func Select(ctx context.Context, t check.Target, s Selector) (check.Selection, error) {
+func Select(ctx context.Context, t check.Target, s Selector) (targets.Selection, error) {
 	cfg := t.BaseConfig
 	if cfg == nil {
 		var err error
 		if cfg, err = config.Load(t.Config); err != nil {
-			return check.Selection{}, err
+			return targets.Selection{}, err
 		}
 	}
-	shard, err := check.ParseShard(s.Shard)
+	shard, err := targets.ParseShard(s.Shard)
 	if err != nil {
-		return check.Selection{}, err
+		return targets.Selection{}, err
 	}
-	return check.SelectTargets(ctx, cfg, check.SelectOptions{
+	return targets.Select(ctx, cfg, targets.SelectOptions{
 		Names: s.Names, ChangedFrom: s.ChangedFrom, Shard: shard, ConfigFile: t.Config,
 		SnapshotRepo: t.SnapshotRepo, SnapshotBranch: t.SnapshotBranch,
 	})
 }
 
 // CheckTargets selects the targets and checks them.
-func CheckTargets(ctx context.Context, o check.Options, s Selector) (check.Selection, []check.TargetResult, error) {
+func CheckTargets(ctx context.Context, o check.Options, s Selector) (targets.Selection, []targets.Result, error) {
 	sel, err := Select(ctx, o.Target, s)
 	if err != nil {
 		return sel, nil, err
 	}
-	return sel, check.BuildTargets(ctx, o, sel.Targets), nil
+	return sel, targets.Build(ctx, o, sel.Targets), nil
 }

@@ -13,7 +13,7 @@ import (
 // every target's section in one edit of the comment (the GitHub API calls
 // do not grow with the targets), one job summary, the annotations, and
 // outputs that add the targets' counts up. lead says which targets were
-// checked (check.Selection.Line).
+// checked (targets.Selection.Line).
 func (p *Publisher) PublishTargets(ctx context.Context, outs []report.Entry, lead string) {
 	runURL := p.runURL()
 	commit, at := p.commit(), p.now()

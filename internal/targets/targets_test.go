@@ -1,8 +1,7 @@
-package check_test
+package targets_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,41 +9,28 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/testkit/monorepo"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/testkit/monorepo"
 )
 
 const targetsNS = "targets"
 
-// monorepoRepo is a git repository holding apps × 3 overlays (monorepo)
-// whose objects go to namespace ns, written, not committed yet.
-func monorepoRepo(t testing.TB, apps int, ns string) *causeRepo {
-	t.Helper()
-	r := &causeRepo{t: t, dir: t.TempDir()}
-	r.git("init", "-q")
-	if err := monorepo.Write(r.dir, apps, ns, deployer); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
 // TestScenarioTargets: a monorepo's pull request checks exactly the
 // targets whose render reads what it changed, in one process.
 func TestScenarioTargets(t *testing.T) {
-	s := newScenario(t, "first-check")
-	r := monorepoRepo(t, 30, targetsNS)
-	base := r.commit("platform")
-	t.Chdir(r.dir)
-	s.apply(deployer, map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": targetsNS}}, true)
+	e := newEnv(t)
+	r := monorepo.NewRepo(t, 30, targetsNS, deployer)
+	base := r.Commit("platform")
+	t.Chdir(r.Dir)
+	e.apply(&unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": targetsNS}}})
 	for a := range 30 {
-		for _, env := range monorepo.Overlays {
-			s.deployPath(filepath.Join(r.dir, "apps", fmt.Sprintf("app%02d", a), "overlays", env))
+		for _, overlay := range monorepo.Overlays {
+			e.deploy(filepath.Join(r.Dir, "apps", monorepo.App(a), "overlays", overlay))
 		}
 	}
-	run := func(args ...string) (int, string, string) {
-		return s.run(append(args, "--field-manager", deployer, "--kubeconfig", s.kubeconfig, "--snapshot-repo", s.repo)...)
-	}
+	run := e.run
 	// After the deploy, the snapshots record what each target's render reads.
 	if code, out, errOut := run("snapshot", "--target", "all", "--source-commit", base); code != 0 {
 		t.Fatalf("snapshot of all targets: exit %d\n%s%s", code, out, errOut)
@@ -74,31 +60,31 @@ func TestScenarioTargets(t *testing.T) {
 	}
 
 	// One app's base: its three targets.
-	r.write("apps/app07/base/settings.yaml", monorepo.Settings("app07", "slow"))
+	r.Write("apps/app07/base/settings.yaml", monorepo.Settings("app07", "slow"))
 	// With --base too, as the action runs it: the base's tree is read once
 	// for the three.
 	envs, line := checked("--changed-from", base, "--base", base)
 	if strings.Join(envs, " ") != "app07-dev app07-prod app07-staging" || !strings.Contains(line, "3 of 90 targets checked, 87 not affected by this change") {
 		t.Errorf("one app's base: checked %v (%s)", envs, line)
 	}
-	r.restore()
+	r.Restore()
 
 	// A new file in a directory a render lists is no change to a
 	// kustomization that does not name it; a new overlay file named by
 	// nothing changes nothing either. The shared component: every target.
-	r.write("components/common/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nlabels:\n- pairs:\n    team: platform-2\n")
+	r.Write("components/common/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nlabels:\n- pairs:\n    team: platform-2\n")
 	if envs, _ := checked("--changed-from", base); len(envs) != 90 {
 		t.Errorf("the shared component: %d targets checked, want 90", len(envs))
 	}
-	r.restore()
+	r.Restore()
 
 	// The README: none, and the run says so.
-	r.write("README.md", "# platform\n\nmore\n")
+	r.Write("README.md", "# platform\n\nmore\n")
 	envs, line = checked("--changed-from", base)
 	if len(envs) != 0 || !strings.Contains(line, "0 of 90 targets checked, 90 not affected by this change") {
 		t.Errorf("README: checked %v (%s)", envs, line)
 	}
-	r.restore()
+	r.Restore()
 
 	// Shards partition the selection.
 	one, _ := checked("--target", "all", "--shard", "1/2")
@@ -112,11 +98,11 @@ func TestScenarioTargets(t *testing.T) {
 	}
 
 	// A target with no record yet is checked, and the run says why.
-	if err := os.WriteFile(filepath.Join(r.dir, ".ownership-check.yaml"), append(must(os.ReadFile(filepath.Join(r.dir, ".ownership-check.yaml"))),
+	if err := os.WriteFile(filepath.Join(r.Dir, ".ownership-check.yaml"), append(must(os.ReadFile(filepath.Join(r.Dir, ".ownership-check.yaml"))),
 		[]byte("- name: extra\n  paths: [apps/app00/overlays/dev]\n  fieldManager: deployer\n")...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r.commit("extra target")
+	r.Commit("extra target")
 	if envs, _ := checked("--changed-from", "HEAD"); strings.Join(envs, " ") != "extra" {
 		t.Errorf("a target without a record: checked %v, want extra alone", envs)
 	}

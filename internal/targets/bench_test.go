@@ -1,4 +1,4 @@
-package check_test
+package targets_test
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
+	"github.com/ownership-check/ownership-check/internal/targets"
 	"github.com/ownership-check/ownership-check/internal/testkit/monorepo"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
@@ -20,7 +20,7 @@ import (
 // (check --target all) against 90 separate check processes, each of one
 // target, on the same API server; both with the release binary.
 //
-//	go test -run '^$' -bench Targets90 -benchtime 3x ./internal/check
+//	go test -run '^$' -bench Targets90 -benchtime 3x ./internal/targets
 func BenchmarkTargets90(b *testing.B) {
 	testcluster.Require(b, cluster)
 	bin := filepath.Join(b.TempDir(), "ownership-check")
@@ -33,9 +33,9 @@ func BenchmarkTargets90(b *testing.B) {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v: %s", err, out)
 	}
-	r := monorepoRepo(b, 30, "bench-targets")
-	r.commit("x")
-	dir := r.dir
+	r := monorepo.NewRepo(b, 30, "bench-targets", deployer)
+	r.Commit("x")
+	dir := r.Dir
 	kubeconfig := cluster.KubeconfigFile(b)
 	repo := filepath.Join(b.TempDir(), "snapshots")
 	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
@@ -79,16 +79,16 @@ func BenchmarkTargets90(b *testing.B) {
 	})
 }
 
-// BenchmarkSelectTargets500 times choosing the affected targets among 500
+// BenchmarkSelect500 times choosing the affected targets among 500
 // from their recorded inputs: one git diff, one read of 500 index files.
 //
-//	go test -short -run '^$' -bench SelectTargets500 -benchtime 5x ./internal/check
-func BenchmarkSelectTargets500(b *testing.B) {
+//	go test -short -run '^$' -bench Select500 -benchtime 5x ./internal/targets
+func BenchmarkSelect500(b *testing.B) {
 	ctx := context.Background()
 	const apps = 167 // × 3 overlays: 501 targets
-	r := monorepoRepo(b, apps, "bench")
-	base := r.commit("x")
-	dir := r.dir
+	r := monorepo.NewRepo(b, apps, "bench", deployer)
+	base := r.Commit("x")
+	dir := r.Dir
 	cfg, err := config.Load(filepath.Join(dir, config.DefaultFile))
 	if err != nil {
 		b.Fatal(err)
@@ -120,7 +120,7 @@ func BenchmarkSelectTargets500(b *testing.B) {
 	b.Chdir(dir)
 	b.ResetTimer()
 	for b.Loop() {
-		sel, err := check.SelectTargets(ctx, cfg, check.SelectOptions{ChangedFrom: base, SnapshotRepo: dir, SnapshotBranch: "ownership-snapshots"})
+		sel, err := targets.Select(ctx, cfg, targets.SelectOptions{ChangedFrom: base, SnapshotRepo: dir, SnapshotBranch: "ownership-snapshots"})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,4 +1,8 @@
-package check
+// Package targets checks many targets of one repository in one run:
+// which of the config's targets a change affects (Select, from what each
+// target's last render read), and their checks and snapshots (Build,
+// Snapshot), which share a client per cluster and the base's tree.
+package targets
 
 import (
 	"bytes"
@@ -9,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
@@ -26,7 +31,7 @@ func ParseShard(s string) (Shard, error) {
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
-		return Shard{}, inputError("shard", "%q: want i/n with 1 <= i <= n, e.g. 2/4", s)
+		return Shard{}, &check.InputError{Input: "shard", Problem: fmt.Sprintf("%q: want i/n with 1 <= i <= n, e.g. 2/4", s)}
 	}
 	return Shard{i, n}, nil
 }
@@ -53,7 +58,7 @@ type Selected struct {
 	Why string
 }
 
-// Selection is what SelectTargets chose among the config's targets.
+// Selection is what Select chose among the config's targets.
 type Selection struct {
 	Targets []Selected
 	// Total is how many targets the config lists; Affected how many were
@@ -64,7 +69,11 @@ type Selection struct {
 // Line says in one line what was selected: "3 of 90 targets checked, 87
 // not affected by this change", and the shard.
 func (s Selection) Line() string {
-	line := fmt.Sprintf("%d of %d %s checked", len(s.Targets), s.Total, pick(s.Total, "target", "targets"))
+	noun := "targets"
+	if s.Total == 1 {
+		noun = "target"
+	}
+	line := fmt.Sprintf("%d of %d %s checked", len(s.Targets), s.Total, noun)
 	if rest := s.Total - s.Affected; rest > 0 {
 		line += fmt.Sprintf(", %d not affected by this change", rest)
 	}
@@ -89,17 +98,17 @@ type SelectOptions struct {
 	SnapshotRepo, SnapshotBranch string
 }
 
-// SelectTargets chooses the targets to check. With ChangedFrom, a target is
+// Select chooses the targets to check. With ChangedFrom, a target is
 // affected when a change touches a file its last deploy's render read (as
 // recorded with its snapshot), adds or removes a file in a directory whose
 // listing it read, or changes the repository config. Where the record
 // cannot be trusted (none yet, reads outside the repository, or its inputs
 // changed since the deploy it was recorded at), the target is checked, and
 // Why says so.
-func SelectTargets(ctx context.Context, cfg *config.Config, o SelectOptions) (Selection, error) {
+func Select(ctx context.Context, cfg *config.Config, o SelectOptions) (Selection, error) {
 	sel := Selection{Total: len(cfg.Targets)}
 	if len(cfg.Targets) == 0 {
-		return sel, inputError("target", "the repository config lists no targets (see docs/github-action.md, monorepos)")
+		return sel, &check.InputError{Input: "target", Problem: "the repository config lists no targets (see docs/github-action.md, monorepos)"}
 	}
 	var picked []Selected
 	all := o.ChangedFrom == "" && (len(o.Names) == 0 || len(o.Names) == 1 && o.Names[0] == "all")
@@ -112,7 +121,7 @@ func SelectTargets(ctx context.Context, cfg *config.Config, o SelectOptions) (Se
 		for _, n := range o.Names {
 			t, ok := cfg.TargetNamed(n)
 			if !ok {
-				return sel, inputError("target", "%q: no such target in the repository config", n)
+				return sel, &check.InputError{Input: "target", Problem: fmt.Sprintf("%q: no such target in the repository config", n)}
 			}
 			picked = append(picked, Selected{t, "named"})
 		}
@@ -143,12 +152,12 @@ type change struct {
 }
 
 func affected(ctx context.Context, targets []config.Target, o SelectOptions) ([]Selected, error) {
-	top, err := repositoryOf(ctx, ".")
+	top, err := repository(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if err := config.EnsureCommit(ctx, top, o.ChangedFrom); err != nil {
-		return nil, &InputError{Input: "changed-from", Problem: err.Error()}
+		return nil, &check.InputError{Input: "changed-from", Problem: err.Error()}
 	}
 	changes, err := changedSince(ctx, top, o.ChangedFrom, true)
 	if err != nil {
@@ -241,7 +250,7 @@ func touches(in *snapshot.Inputs, changes []change) string {
 // the working tree, or a range a..b); with untracked, new files not yet
 // added count as added.
 func changedSince(ctx context.Context, top, rng string, untracked bool) ([]change, error) {
-	out, err := gitexec.Output(ctx, gitexec.Where{Dir: top}, "diff", "--name-status", "--no-renames", "-z", rng, "--")
+	out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "diff", "--name-status", "--no-renames", "-z", rng, "--")
 	if err != nil {
 		return nil, fmt.Errorf("changes since %s: %w", rng, err)
 	}
@@ -254,7 +263,7 @@ func changedSince(ctx context.Context, top, rng string, untracked bool) ([]chang
 		cs = append(cs, change{status: fields[i][0], path: string(fields[i+1])})
 	}
 	if untracked {
-		out, err := gitexec.Output(ctx, gitexec.Where{Dir: top}, "ls-files", "--others", "--exclude-standard", "-z")
+		out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "ls-files", "--others", "--exclude-standard", "-z")
 		if err != nil {
 			return nil, err
 		}
@@ -265,4 +274,14 @@ func changedSince(ctx context.Context, top, rng string, untracked bool) ([]chang
 		}
 	}
 	return cs, nil
+}
+
+// repository is the top of the git repository of the working directory,
+// which the config's target paths are relative to.
+func repository(ctx context.Context) (string, error) {
+	top, err := gitexec.RepositoryOf(ctx, ".")
+	if err != nil {
+		return "", fmt.Errorf("targets: the working directory is not in a git repository, which the config's target paths are relative to: %w", err)
+	}
+	return top, nil
 }
