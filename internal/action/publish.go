@@ -54,7 +54,7 @@ func readReportFolder(dir string) ([]*report.Report, error) {
 		if err := json.Unmarshal(b, &reps); err != nil {
 			var one report.Report
 			if err := json.Unmarshal(b, &one); err != nil {
-				return nil, fmt.Errorf("%s: not a JSON report of ownership-check: %v", f, err)
+				return nil, fmt.Errorf("%s: not a JSON report of ownership-check: %w", f, err)
 			}
 			reps = []*report.Report{&one}
 		}
