@@ -42,6 +42,7 @@ var packages = map[string]kind{
 	"history":             stage,
 	"remedy":              stage,
 	"changes":             stage,
+	"gitops":              stage,
 	"check":               pipeline,
 	"cli":                 pipeline,
 	"cli/printer":         pipeline,

@@ -32,6 +32,9 @@ type Config struct {
 	Secrets   SecretsOptions   `json:"secrets,omitempty"`
 	// Targets are a monorepo's deploy targets (targets.go).
 	Targets []Target `json:"targets,omitempty"`
+	// Discover names where the deployer's own objects make targets
+	// (discover.go).
+	Discover []Discover `json:"discover,omitempty"`
 	// Snapshot tunes how snapshots are judged.
 	Snapshot SnapshotOptions `json:"snapshot,omitempty"`
 
@@ -165,5 +168,8 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("redact.names[%d]: bad pattern %q", i, n)
 		}
 	}
-	return c.validateTargets()
+	if err := c.validateTargets(); err != nil {
+		return err
+	}
+	return c.validateDiscover()
 }

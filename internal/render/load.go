@@ -87,9 +87,12 @@ func (l *loader) plan(given string) (*job, error) {
 	}
 	p := Path{Given: given, Abs: abs, Real: real, Dir: info.IsDir()}
 	for i, r := range l.rows {
-		if r.claims(p) {
+		if r.claims(p, l.in.deployer) {
 			return &job{path: p, source: l.sources[i]}, nil
 		}
+	}
+	if d := l.in.deployer; d != nil {
+		return nil, fmt.Errorf("%s: no source renders it as %s does (%s)", given, d.Controller, d.File)
 	}
 	return nil, fmt.Errorf("%s: no source renders it", given)
 }

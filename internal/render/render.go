@@ -38,6 +38,26 @@ type Options struct {
 	// one holding the working directory: a base revision's tree read out
 	// of git into a temporary directory.
 	Root string
+	// Deployer, when set, is the GitOps controller's object whose render
+	// the paths get (the source table's row of its Controller): what
+	// `kustomize build` would print, changed as that controller changes
+	// it. nil: the paths are rendered as kustomize and plain YAML are.
+	Deployer *model.Deployer
+	// Values answers a controller's reads of values that are not in the
+	// paths (Flux's postBuild.substituteFrom ConfigMaps and Secrets): the
+	// repository's objects first, else the cluster's. nil: none can be
+	// read, and a render that needs one is not rendered, with the reason.
+	Values ValueReader
+}
+
+// ValueReader reads the data of a ConfigMap or a Secret a controller takes
+// values from. A Secret's values are returned as they are, for the render
+// to substitute; the caller hides them from every output (model's
+// redaction), and they are never printed.
+type ValueReader interface {
+	// Values is the object's data (a Secret's decoded), and whether it
+	// exists; where tells where it was read (a file, or "cluster").
+	Values(ctx context.Context, kind, namespace, name string) (data map[string]string, where string, found bool, err error)
 }
 
 // maxReported bounds how many object errors one Render reports at once.
@@ -101,7 +121,7 @@ func renderWith(ctx context.Context, paths []string, opts Options, rows []source
 	}
 	fs := newGuardFS(b)
 	fs.reads = opts.Reads
-	raws, skipped, err := newLoader(&Input{fs: fs, cfg: cfg}, rows).loadAll(ctx, paths)
+	raws, skipped, err := newLoader(&Input{fs: fs, cfg: cfg, deployer: opts.Deployer, values: opts.Values}, rows).loadAll(ctx, paths)
 	if err != nil {
 		return Result{}, err
 	}

@@ -84,9 +84,19 @@ func (e *NotRenderedError) Error() string {
 
 // Input is what every source of one Render shares.
 type Input struct {
-	fs  *guardFS
-	cfg *config.Config
+	fs       *guardFS
+	cfg      *config.Config
+	deployer *model.Deployer
+	values   ValueReader
 }
+
+// Deployer is the controller's object the render is for, nil for none
+// (Options.Deployer).
+func (in *Input) Deployer() *model.Deployer { return in.deployer }
+
+// Values reads the values a controller takes from outside the paths
+// (Options.Values); nil when none can be read.
+func (in *Input) Values() ValueReader { return in.values }
 
 // ReadFile records that a source read the file at real (resolved).
 func (in *Input) ReadFile(real string) { in.fs.reads.file(real) }

@@ -46,7 +46,7 @@ func TestSourceTableChoosesAPluggedSource(t *testing.T) {
 	fake := &fakeSource{}
 	rows := append([]sourceRow{{
 		name:   "fake",
-		claims: func(p Path) bool { return filepath.Base(p.Abs) == "single.yaml" },
+		claims: func(p Path, _ *model.Deployer) bool { return filepath.Base(p.Abs) == "single.yaml" },
 		source: func(in *Input) Source { fake.in = in; return fake },
 	}}, sourceTable...)
 	paths := []string{"testdata/render/single.yaml", "testdata/render/plain"}

@@ -1,11 +1,17 @@
 package render
 
-import "path/filepath"
+import (
+	"path/filepath"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
 
 // sourceRow is one form of path: which paths it claims, and its source.
 type sourceRow struct {
-	name   string
-	claims func(p Path) bool
+	name string
+	// claims says whether the row renders p; d is the controller's
+	// object the render is for (Options.Deployer), nil for none.
+	claims func(p Path, d *model.Deployer) bool
 	// source is made once per Render, before anything is read: a source
 	// may widen what the file system lets it read (kustomize's remote
 	// clones).
@@ -13,10 +19,13 @@ type sourceRow struct {
 }
 
 // sourceTable chooses each path's source: the first row that claims it.
-// Plain YAML claims every path, so it comes last.
+// A controller's row claims the paths of a render for its objects
+// (Options.Deployer); kustomize and plain YAML claim the rest, YAML every
+// path, so it comes last. A render for a controller no row claims is an
+// error, never a render of another kind.
 var sourceTable = []sourceRow{
-	{name: "kustomize", claims: isKustomization, source: func(in *Input) Source { return newKustomizer(in.fs, in.cfg.Kustomize) }},
-	{name: "YAML", claims: func(Path) bool { return true }, source: func(in *Input) Source { return &yamlSource{in: in} }},
+	{name: "kustomize", claims: func(p Path, d *model.Deployer) bool { return d == nil && isKustomization(p) }, source: func(in *Input) Source { return newKustomizer(in.fs, in.cfg.Kustomize) }},
+	{name: "YAML", claims: func(_ Path, d *model.Deployer) bool { return d == nil }, source: func(in *Input) Source { return &yamlSource{in: in} }},
 }
 
 // isKustomization: a kustomization's directory or its file.

@@ -1,0 +1,59 @@
+package config
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// Discover names where a deployer's own objects live: every Flux
+// Kustomization (and HelmRelease) under Flux, or every Argo CD Application
+// (and the Applications an ApplicationSet makes) under ArgoCD, whose source
+// is this repository, is a target (interfaces.md, "Targets from the
+// deployer's own objects").
+type Discover struct {
+	Flux   string `json:"flux,omitempty"`
+	ArgoCD string `json:"argocd,omitempty"`
+	// Context is the kubeconfig context of the cluster Flux's objects
+	// apply to.
+	Context string `json:"context,omitempty"`
+	// Clusters maps an Application's destination (server URL or name) to
+	// a kubeconfig context.
+	Clusters map[string]string `json:"clusters,omitempty"`
+	// FieldManager overrides the controller's own field manager.
+	FieldManager string `json:"fieldManager,omitempty"`
+}
+
+// Dir is the directory the entry names, and which controller's it is.
+func (d Discover) Dir() (dir, controller string) {
+	if d.Flux != "" {
+		return d.Flux, model.ControllerFlux
+	}
+	return d.ArgoCD, model.ControllerArgoCD
+}
+
+func (d Discover) validate() error {
+	if (d.Flux == "") == (d.ArgoCD == "") {
+		return fmt.Errorf("give one of flux: DIR or argocd: DIR")
+	}
+	dir, controller := d.Dir()
+	clean := path.Clean(dir)
+	if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+		return fmt.Errorf("%s: %q: give a directory inside the repository, relative to its top", controller, dir)
+	}
+	if controller == model.ControllerFlux && len(d.Clusters) > 0 {
+		return fmt.Errorf("flux: clusters: Flux applies to the cluster it runs in; give context")
+	}
+	return nil
+}
+
+func (c *Config) validateDiscover() error {
+	for i, d := range c.Discover {
+		if err := d.validate(); err != nil {
+			return fmt.Errorf("discover[%d]: %w", i, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,53 @@
+package gitops
+
+import (
+	"context"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// Target is a target discovered from a deployer's own object.
+type Target struct {
+	// Name is `<namespace>/<name>` (Flux) or `<name>` (Argo CD): the
+	// environment (snapshot folder, comment section).
+	Name string
+	// Source is the controller: model.ControllerFlux or ControllerArgoCD.
+	Source string
+	// Object is the file of the GitOps object, relative to the
+	// repository's top.
+	Object string
+	// Paths are what the controller renders, relative to the repository's
+	// top.
+	Paths []string
+	// FieldManager is the controller's own (kustomize-controller,
+	// argocd-controller), or the config's override.
+	FieldManager string
+	// Context is the kubeconfig context of the cluster it applies to.
+	Context string
+	// Deployer is the controller's object, for render.
+	Deployer *model.Deployer
+	// Reason says why the target is not checked ("" when it is): a source
+	// in another repository, a remote base, anything the render cannot
+	// reproduce.
+	Reason string
+	// Inputs are files, beyond what its render reads, whose change
+	// affects it: its object's own file, its substitution sources' files.
+	// Relative to the repository's top.
+	Inputs []string
+	// Notes say what the deployer's way of applying means for the findings
+	// (an Argo CD Application without ServerSideApply=true applies
+	// client-side).
+	Notes []string
+}
+
+// Checked says whether the target is rendered and checked.
+func (t Target) Checked() bool { return t.Reason == "" }
+
+// Discover finds the targets of the config's discover entries in the
+// repository at root, sorted by name. An object it cannot read is an error
+// naming its file; one it reads but cannot render as its controller would
+// is a Target with a Reason.
+func Discover(ctx context.Context, root string, entries []config.Discover) ([]Target, error) {
+	return nil, nil
+}

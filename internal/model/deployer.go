@@ -1,0 +1,22 @@
+package model
+
+// Deployer is a GitOps controller's own object, which says how that
+// controller renders and applies a target: a Flux Kustomization, or an Argo
+// CD Application (after its ApplicationSet's templating). render reads it
+// to render the target's paths exactly as the controller does; a target
+// with no Deployer is rendered as `kustomize build` or plain YAML are.
+type Deployer struct {
+	// Controller is whose render this is: a row of render's source table.
+	Controller string
+	// Object is the controller's object as the controller reads it.
+	Object map[string]any
+	// File is where Object is written, relative to the repository's top
+	// (an ApplicationSet's file for the Applications it makes).
+	File string
+}
+
+// The controllers whose objects make targets.
+const (
+	ControllerFlux   = "flux"
+	ControllerArgoCD = "argocd"
+)
