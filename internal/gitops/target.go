@@ -44,10 +44,18 @@ type Target struct {
 // Checked says whether the target is rendered and checked.
 func (t Target) Checked() bool { return t.Reason == "" }
 
-// Discover finds the targets of the config's discover entries in the
-// repository at root, sorted by name. An object it cannot read is an error
-// naming its file; one it reads but cannot render as its controller would
-// is a Target with a Reason.
-func Discover(ctx context.Context, root string, entries []config.Discover) ([]Target, error) {
+// Repository is this repository as discovery sees it: the files of its
+// working tree, and the URLs that name it (its git remotes), which tell a
+// source in this repository from one in another.
+type Repository struct {
+	Root string   // the working tree's top
+	URLs []string // the remotes' URLs, as git prints them
+}
+
+// Discover finds the targets of the config's discover entries in repo,
+// sorted by name. An object it cannot read is an error naming its file;
+// one it reads but cannot render as its controller would is a Target with
+// a Reason.
+func Discover(ctx context.Context, repo Repository, entries []config.Discover) ([]Target, error) {
 	return nil, nil
 }
