@@ -55,7 +55,7 @@ func TestCategoryTable(t *testing.T) {
 		t.Fatalf("action.yml: %v", err)
 	}
 
-	help := check.FailOnHelp()
+	help := model.FailOnHelp()
 	for _, r := range model.CategoryTable() {
 		c := r.Category
 		if r.Level == "" || r.Meaning == "" || r.Rank == 0 || r.Timeline == "" {

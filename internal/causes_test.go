@@ -38,18 +38,18 @@ func TestCauseTable(t *testing.T) {
 		t.Fatalf("action.yml: %v", err)
 	}
 	input := action.Inputs["fail-on-cause"]
-	if input.Default != check.DefaultFailOnCause {
-		t.Errorf("action.yml's fail-on-cause default %q, want the table's %q", input.Default, check.DefaultFailOnCause)
+	if input.Default != model.DefaultFailOnCause() {
+		t.Errorf("action.yml's fail-on-cause default %q, want the table's %q", input.Default, model.DefaultFailOnCause())
 	}
 	docs, err := os.ReadFile(filepath.Join("..", "docs", "github-action.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defaults, err := check.ParseFailOnCause(check.DefaultFailOnCause)
+	defaults, err := check.ParseFailOnCause(model.DefaultFailOnCause())
 	if err != nil {
-		t.Fatalf("default --fail-on-cause %q: %v", check.DefaultFailOnCause, err)
+		t.Fatalf("default --fail-on-cause %q: %v", model.DefaultFailOnCause(), err)
 	}
-	help := check.FailOnCauseHelp()
+	help := model.FailOnCauseHelp()
 
 	for _, r := range model.CauseTable() {
 		c := r.Cause

@@ -15,6 +15,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -64,7 +65,7 @@ func (run *actionRun) checkOptions(ctx context.Context) (check.Options, func(), 
 		SourceCommit: run.a.Getenv("GITHUB_SHA")}
 	o.ToolVersion = run.version
 	if o.FailOn == "" {
-		o.FailOn = check.DefaultFailOn
+		o.FailOn = model.DefaultFailOn()
 	}
 	cleanup, err := run.useKubeconfigInput(&o.Target)
 	if err != nil {

@@ -307,8 +307,8 @@ func TestActionYAML(t *testing.T) {
 	if strings.Join(declared, ",") != strings.Join(spec, ",") {
 		t.Errorf("inputs %v, the spec's are %v", declared, spec)
 	}
-	if d := a.Inputs["fail-on"].Default; d == nil || *d != check.DefaultFailOn {
-		t.Errorf("fail-on default differs from the command line's %q", check.DefaultFailOn)
+	if d := a.Inputs["fail-on"].Default; d == nil || *d != model.DefaultFailOn() {
+		t.Errorf("fail-on default differs from the command line's %q", model.DefaultFailOn())
 	}
 
 	e := newActionEnv(t, "pull_request.synchronize.json", failingReport(), nil)
@@ -399,7 +399,7 @@ func TestActionPullRequest(t *testing.T) {
 	}
 
 	o := e.opts[0]
-	if o.FieldManager != "deployer" || o.Environment != "staging" || o.FailOn != check.DefaultFailOn ||
+	if o.FieldManager != "deployer" || o.Environment != "staging" || o.FailOn != model.DefaultFailOn() ||
 		o.SnapshotBranch != "ownership-snapshots" || o.SnapshotRepo != "" || o.Offline || o.Kubeconfig != "" || o.BaseConfig == nil {
 		t.Errorf("check options %+v", o)
 	}

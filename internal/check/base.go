@@ -174,7 +174,7 @@ func comparedAsync(g *errgroup.Group, base <-chan *baseRender, head []model.Obje
 // withBase sets what causes are judged by: the base render, the causes
 // that may fail the check, and whether the head renders exactly the base.
 // A base that could not be rendered leaves causes unknown, and says why.
-func (in analysis) withBase(base *baseRender, causes CausePolicy) analysis {
+func (in analysis) withBase(base *baseRender, causes model.CausePolicy) analysis {
 	in.Base = base
 	in.FailsCause = func(c model.Cause) bool { return causes[c] }
 	if base == nil {

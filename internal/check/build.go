@@ -57,7 +57,7 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 // dry-runs (the snapshot read, the base render, discovery) runs in one
 // group that is cancelled and waited for on every return: nothing outlives
 // the check, whichever step fails first.
-func build(ctx context.Context, o Options, policy FailPolicy, causes CausePolicy) (*report.Report, error) {
+func build(ctx context.Context, o Options, policy model.FailPolicy, causes model.CausePolicy) (*report.Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	var g errgroup.Group
 	defer func() {
@@ -72,7 +72,7 @@ func build(ctx context.Context, o Options, policy FailPolicy, causes CausePolicy
 
 // buildCluster is the cluster engine: a force dry-run Server-Side Apply of
 // every object under the deploy's field manager.
-func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy FailPolicy, causes CausePolicy) (*report.Report, error) {
+func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy model.FailPolicy, causes model.CausePolicy) (*report.Report, error) {
 	// The snapshot comes from git while discovery and rendering run: neither
 	// needs the other, and both stand before the first dry-run.
 	snapshotRead := readSnapshotAsync(ctx, g, o.Target)
@@ -149,7 +149,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy Fail
 }
 
 // newAnalysis is what both engines' reports are built from.
-func newAnalysis(o Options, engine string, snap *snapshot.Snapshot, hasher secrets.Hasher, policy FailPolicy, cfg *config.Config, notes []string) analysis {
+func newAnalysis(o Options, engine string, snap *snapshot.Snapshot, hasher secrets.Hasher, policy model.FailPolicy, cfg *config.Config, notes []string) analysis {
 	return analysis{
 		FieldManager: o.FieldManager,
 		Environment:  o.Environment,

@@ -20,7 +20,7 @@ import (
 
 // buildOffline is check --offline: the snapshot's deployed objects stand
 // in for the cluster, and a local Server-Side Apply for its dry-run.
-func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy FailPolicy, causes CausePolicy) (*report.Report, error) {
+func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy model.FailPolicy, causes model.CausePolicy) (*report.Report, error) {
 	cfg, configNote, err := o.loadConfig()
 	if err != nil {
 		return nil, err

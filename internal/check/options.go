@@ -57,7 +57,7 @@ type Options struct {
 	// Offline predicts from the snapshot alone, without a cluster.
 	Offline bool
 	// FailOn is the comma list of categories that fail the check, or
-	// "none" (ParseFailOn); DefaultFailOn is the spec's default.
+	// "none" (ParseFailOn); model.DefaultFailOn is the spec's default.
 	FailOn string
 	// Progress receives a line when the prediction starts; nil for none.
 	Progress io.Writer

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
@@ -57,7 +58,7 @@ func TestBuildLeavesNothingRunning(t *testing.T) {
 	opts := check.Options{
 		Target: check.Target{FieldManager: deployer, Environment: demoEnvironment, Namespace: "shop", SnapshotRepo: bundle},
 		Paths:  []string{filepath.Join(repo, "app")}, Offline: true, Base: base,
-		FailOn: check.DefaultFailOn,
+		FailOn: model.DefaultFailOn(),
 	}
 	for range 5 {
 		before := runtime.NumGoroutine()

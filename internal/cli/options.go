@@ -11,9 +11,6 @@ import (
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
-// DefaultFailOn is the spec's default set of categories that fail the check.
-var DefaultFailOn = check.DefaultFailOn
-
 // commonOptions are the flags shared by the commands that render and talk to
 // a cluster or the snapshot store (spec: interfaces.md, "Shared flags").
 type commonOptions struct {
@@ -110,9 +107,9 @@ func (o *checkOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.ReportFile, "report-file", "", "also write the JSON report to this file")
 	fs.BoolVar(&o.Record, "record", false, "also record the findings (never values) in the environment's history on the snapshot branch: run by the deploy pipeline right before it applies")
 	fs.StringVar(&o.SourceCommit, "source-commit", "", "with --record: commit the deploy is made from (default: $GITHUB_SHA, else HEAD of the working directory's repository)")
-	fs.StringVar(&o.FailOn, "fail-on", DefaultFailOn, check.FailOnHelp())
+	fs.StringVar(&o.FailOn, "fail-on", model.DefaultFailOn(), model.FailOnHelp())
 	fs.StringVar(&o.Base, "base", "", "git revision of the pull request's base: the same paths and config are rendered there to give every finding its cause ("+judgedCauses()+"); without it causes are unknown and judged as the pull request's")
-	fs.StringVar(&o.FailOnCause, "fail-on-cause", check.DefaultFailOnCause, check.FailOnCauseHelp())
+	fs.StringVar(&o.FailOnCause, "fail-on-cause", model.DefaultFailOnCause(), model.FailOnCauseHelp())
 }
 
 // judgedCauses names the causes a base lets a finding have, from the cause
