@@ -86,17 +86,17 @@ func TestCovers(t *testing.T) {
 
 func TestMatchItem(t *testing.T) {
 	item := map[string]any{"name": "app", "containerPort": int64(80)}
-	e := MustParsePath(`.x[name="app",containerPort=80]`).Elements()[1]
-	if !e.MatchItem(item, 0) {
+	e := MustParsePath(`.x[name="app",containerPort=80]`).Steps()[1]
+	if !MatchItem(e, item, 0) {
 		t.Error("keys should match")
 	}
-	if e.MatchItem(map[string]any{"name": "app"}, 0) {
+	if MatchItem(e, map[string]any{"name": "app"}, 0) {
 		t.Error("missing key should not match")
 	}
-	if !MustParsePath(`.x[="a"]`).Elements()[1].MatchItem("a", 3) {
+	if !MatchItem(MustParsePath(`.x[="a"]`).Steps()[1], "a", 3) {
 		t.Error("set value should match")
 	}
-	if !MustParsePath(`.x[3]`).Elements()[1].MatchItem("a", 3) {
+	if !MatchItem(MustParsePath(`.x[3]`).Steps()[1], "a", 3) {
 		t.Error("index should match")
 	}
 	if !strings.Contains(MustParsePath(`.x[*]`).String(), "*") {

@@ -281,10 +281,10 @@ func idOfContent(obj map[string]any) ID {
 // SecretLikePathString is the default redaction rule for a path in
 // structured-merge-diff's string form, as findings carry it: the report's
 // own check, which needs no repository config. The same rule as Hides,
-// the path parsed first (ParsePathString); a path that cannot be read is
+// the path parsed first (ParsePath); a path that cannot be read is
 // left to the rule the producer applied.
 func SecretLikePathString(apiVersion, kind, path string) bool {
-	p, err := ParsePathString(path)
+	p, err := ParsePath(path)
 	if err != nil {
 		return false
 	}

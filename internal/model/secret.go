@@ -80,14 +80,14 @@ func HiddenPath(p fieldpath.Path) bool {
 
 // HiddenPathString is HiddenPath for a path in structured-merge-diff's
 // string form, as findings carry it: the same rule, the path parsed first
-// (ParsePathString). A finding without a path ("" or ".") is about the
+// (ParsePath). A finding without a path ("" or ".") is about the
 // whole Secret, values included, so it is hidden too, and so is a path
 // that cannot be read.
 func HiddenPathString(path string) bool {
 	if path == "" || path == WholeObject {
 		return true
 	}
-	p, err := ParsePathString(path)
+	p, err := ParsePath(path)
 	return err != nil || HiddenPath(p)
 }
 
