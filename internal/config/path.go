@@ -18,8 +18,7 @@ import (
 //
 // Matching joins consecutive field steps, because the string form does not
 // quote field names: ".spec.nodeSelector.kubernetes.io/os" reads as three
-// fields but matches the one key "kubernetes.io/os" (the keys of known
-// string maps, such as annotations, the grammar already reads whole).
+// fields but matches the one key "kubernetes.io/os".
 type Path struct {
 	text  string
 	steps []model.PathStep
@@ -43,7 +42,25 @@ func ParsePath(s string) (Path, error) {
 	if err != nil {
 		return Path{}, err
 	}
-	return Path{text: s, steps: steps}, nil
+	return Path{text: s, steps: splitDots(steps)}, nil
+}
+
+// splitDots splits every field name at its dots. The grammar reads the key
+// of a known string map whole; a field of that name is a struct in some
+// kinds (a CRD's .spec.data), and matching joins steps again anyway, so
+// split steps match both.
+func splitDots(steps []model.PathStep) []model.PathStep {
+	out := make([]model.PathStep, 0, len(steps))
+	for _, st := range steps {
+		if st.FieldName == nil || !strings.Contains(*st.FieldName, ".") {
+			out = append(out, st)
+			continue
+		}
+		for _, name := range strings.Split(*st.FieldName, ".") {
+			out = append(out, model.PathStep{PathElement: fieldpath.PathElement{FieldName: &name}})
+		}
+	}
+	return out
 }
 
 // MustParsePath is ParsePath for constants; it panics on a bad path.

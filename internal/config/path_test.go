@@ -68,6 +68,11 @@ func TestCovers(t *testing.T) {
 		{`.metadata.finalizers[="foo"]`, finalizer, true},
 		{`.metadata.finalizers[="bar"]`, finalizer, false},
 		{`.metadata.finalizers[*]`, finalizer, true},
+		{".data.app.properties", fieldpath.Path{{FieldName: str("data")}, {FieldName: str("app.properties")}}, true},
+		{".data.app", fieldpath.Path{{FieldName: str("data")}, {FieldName: str("app.properties")}}, false},
+		// A field named like a string map may be a struct in a CRD.
+		{".spec.data.foo.bar", fieldpath.MakePathOrDie("spec", "data", "foo", "bar"), true},
+		{".spec.nodeSelector.kubernetes.io/os", fieldpath.Path{{FieldName: str("spec")}, {FieldName: str("nodeSelector")}, {FieldName: str("kubernetes.io/os")}}, true},
 	}
 	for _, c := range cases {
 		p := MustParsePath(c.pattern)
