@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -180,6 +181,8 @@ func Untold(found, told []model.Finding) []model.Finding {
 	return out
 }
 
+var replicasPath = fieldpath.MakePathOrDie("spec", "replicas")
+
 // scaleDown is the warning of a replica count that goes down.
 func scaleDown(r *model.Rollout) (model.Finding, bool) {
 	if r == nil || r.Replicas == nil || r.Replicas.To >= r.Replicas.From {
@@ -188,7 +191,8 @@ func scaleDown(r *model.Rollout) (model.Finding, bool) {
 	from, to := r.Replicas.From, r.Replicas.To
 	return model.Finding{
 		Category:     model.ScaleDown,
-		Path:         ".spec.replicas",
+		Path:         replicasPath.String(),
+		FieldPath:    replicasPath,
 		LiveValue:    from,
 		DesiredValue: to,
 		Message: fmt.Sprintf("scales down from %d to %d %s: %d %s stopped (a manifest without replicas resets them to the default)",

@@ -76,11 +76,12 @@ func (s states) causeOf(f model.Finding) model.Cause {
 	if f.Path == "" || f.Path == model.WholeObject {
 		return model.CauseAt(presenceOnly(s.head), presenceOnly(s.base), true, appliedPresence(s.applied, nil))
 	}
-	p, err := config.ParsePath(f.Path)
-	if err != nil {
+	fp := f.At()
+	if fp == nil {
 		// A path this version cannot read: judge the object.
 		return model.CauseAt(presence(s.head), presence(s.base), true, appliedPresence(s.applied, nil))
 	}
+	p := config.PathOf(fp)
 	at := func(obj map[string]any) model.Presence {
 		if obj == nil {
 			return model.Presence{}

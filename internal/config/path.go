@@ -63,6 +63,16 @@ func splitDots(steps []model.PathStep) []model.PathStep {
 	return out
 }
 
+// PathOf is the path that selects fp and nothing else: a finding's path,
+// to look up in an object without reading its string form again.
+func PathOf(fp fieldpath.Path) Path {
+	steps := make([]model.PathStep, len(fp))
+	for i, pe := range fp {
+		steps[i] = model.PathStep{PathElement: pe}
+	}
+	return Path{text: fp.String(), steps: steps}
+}
+
 // MustParsePath is ParsePath for constants; it panics on a bad path.
 func MustParsePath(s string) Path {
 	p, err := ParsePath(s)

@@ -1,5 +1,7 @@
 package model
 
+import "sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+
 // What a deploy does to an object, beside who owns what (spec:
 // ownership-model.md, "What the deploy changes"; interfaces.md: change,
 // diff, rollout).
@@ -30,7 +32,12 @@ type FieldChange struct {
 	Path   string `json:"path"`
 	Before any    `json:"before"`
 	After  any    `json:"after"`
+	// FieldPath is what Path prints, as the rules walk it (Finding's).
+	FieldPath fieldpath.Path `json:"-"`
 }
+
+// At gives the changed path as the rules walk it (Finding.At).
+func (c FieldChange) At() fieldpath.Path { return pathOf(c.FieldPath, c.Path) }
 
 // Rename names both sides of a generated ConfigMap's or Secret's rename.
 type Rename struct {
