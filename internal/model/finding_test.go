@@ -26,3 +26,18 @@ func TestFindingJSONRoundTrip(t *testing.T) {
 		t.Errorf("the whole object read as %v, %v", whole.FieldPath, err)
 	}
 }
+
+func TestFieldChangeJSONRoundTrip(t *testing.T) {
+	in := `{"path":".data.tls.crt","before":"a","after":null}`
+	var c FieldChange
+	if err := json.Unmarshal([]byte(in), &c); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.FieldPath) != 2 || c.FieldPath.String() != c.Path {
+		t.Fatalf("read %+v", c)
+	}
+	out, err := json.Marshal(c)
+	if err != nil || string(out) != in {
+		t.Errorf("written back as %s, %v", out, err)
+	}
+}
