@@ -15,7 +15,7 @@ COPY dist/release/ownership-check-linux-${TARGETARCH} /usr/local/bin/ownership-c
 # runners whose user differs (the workspace and the GITHUB_OUTPUT files are
 # the runner user's, and a workflow cannot pass --user to an action). This
 # tells `ownership-check action` to drop root itself, to the owner of
-# GITHUB_WORKSPACE, before it reads anything (internal/cli/actionuser.go);
+# GITHUB_WORKSPACE, before it reads anything (internal/action/user.go);
 # the composite action, on the runner, never switches. Outside Actions, run
 # the image with --user.
 ENV OWNERSHIP_CHECK_ACTION_USER=workspace-owner

@@ -40,8 +40,11 @@ test: test-deps lint
 unit:
 	$(GO) test -short -count=1 ./...
 
+# go vet, staticcheck (pinned in tools/lint, built into .bin/) and gofmt.
 lint:
+	./hack/ensure-lint.sh
 	$(GO) vet ./...
+	.bin/staticcheck ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 # check vs check --offline vs kubectl diff vs the bare dry-run PATCHes on the

@@ -95,8 +95,8 @@ func benchSize(ctx context.Context, o options, n int) (sizeResult, error) {
 	// again from git objects.
 	for _, args := range [][]string{{"init", "-q"}, {"add", "manifests"},
 		{"-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-q", "-m", "manifests"}} {
-		if out, err := gitexec.Command(ctx, gitexec.Where{Dir: work}, args...).CombinedOutput(); err != nil {
-			return res, fmt.Errorf("git %s: %v: %s", args[0], err, out)
+		if _, err := gitexec.Run(ctx, gitexec.Where{Dir: work}, nil, args...); err != nil {
+			return res, err
 		}
 	}
 	progress("%d objects: deploying as %s", n, deployer)
@@ -107,8 +107,8 @@ func benchSize(ctx context.Context, o options, n int) (sizeResult, error) {
 	res.deploy = time.Since(start)
 
 	repo := filepath.Join(work, "snapshots")
-	if out, err := gitexec.Command(ctx, gitexec.Where{}, "init", "-q", repo).CombinedOutput(); err != nil {
-		return res, fmt.Errorf("git init: %v: %s", err, out)
+	if _, err := gitexec.Run(ctx, gitexec.Where{}, nil, "init", "-q", repo); err != nil {
+		return res, err
 	}
 	progress("%d objects: snapshot", n)
 	start = time.Now()

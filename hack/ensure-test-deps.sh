@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need when it is missing, and nothing else: etcd
-# from Debian's packages, and kube-apiserver and kubectl v1.33.13 built from
-# the k8s.io/kubernetes Go module (tools/kube) into .bin/.
+# from Debian's packages, kube-apiserver and kubectl v1.33.13 built from
+# the k8s.io/kubernetes Go module (tools/kube) into .bin/. The linter is
+# hack/ensure-lint.sh's.
 # Safe to rerun: each step is skipped when its result is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -4,6 +4,7 @@
 package internal_test
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -44,6 +45,9 @@ var packages = map[string]kind{
 	"check":               pipeline,
 	"cli":                 pipeline,
 	"cli/printer":         pipeline,
+	"command":             pipeline,
+	"action":              pipeline,
+	"targets":             pipeline,
 	"config":              infra,
 	"kube":                infra,
 	"secrets":             infra,
@@ -105,8 +109,16 @@ func forbidden(pkg string, k kind, dep string) string {
 		return "a stage knows nothing of the pipeline that runs it"
 	case (k == infra || k == testInfra) && (dk == stage || dk == pipeline):
 		return "infrastructure knows no stage"
-	case pkg == "check" && (dep == "github" || dep == "cli" || dep == "cli/printer"):
+	case (pkg == "check" || pkg == "targets") && (dep == "github" || dep == "cli" || dep == "cli/printer"):
 		return "check builds the report and knows nothing of GitHub or the command line"
+	case (pkg == "check" || pkg == "command") && dep == "action":
+		return "the action runs the pipeline and its commands, never the other way"
+	case dep == "action" && pkg != "cli":
+		return "only cli imports the action, to wire its command"
+	case pkg == "command" && dep == "github":
+		return "command runs what both front ends share; publishing to GitHub is the action's"
+	case pkg == "check" && dep == "targets":
+		return "targets runs check for many targets; check runs one"
 	case dep == "cli" && pkg != "cli":
 		return "only main imports the command tree"
 	}
@@ -197,4 +209,119 @@ func TestArchitectureDocNamesEveryPackage(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("docs/architecture.md does not name internal/%s", strings.Join(missing, ", internal/"))
 	}
+}
+
+// TestArchitectureDocMayImport holds each package's row of
+// docs/architecture.md to the code: its kind is the one packages gives,
+// and every package it imports is one its "may import" column allows. The
+// column is read as a list: package names, "every stage" (optionally "but"
+// some), "the stages" (their types), "infrastructure", or "nothing of this
+// module"; a parenthesis is a remark. Anything else fails, so the column
+// stays something a test can read.
+func TestArchitectureDocMayImport(t *testing.T) {
+	rows := architectureRows(t)
+	imports := moduleImports(t)
+	for pkg, k := range packages {
+		row, ok := rows[pkg]
+		if !ok {
+			t.Errorf("docs/architecture.md has no table row for internal/%s", pkg)
+			continue
+		}
+		if kind(row.kind) != k {
+			t.Errorf("docs/architecture.md says internal/%s is %q; packages here says %q", pkg, row.kind, k)
+		}
+		allowed, err := mayImport(row.mayImport)
+		if err != nil {
+			t.Errorf("docs/architecture.md, internal/%s's may import column: %v", pkg, err)
+			continue
+		}
+		for _, dep := range imports[pkg] {
+			if !allowed[dep] {
+				t.Errorf("internal/%s imports internal/%s, which its row of docs/architecture.md does not allow (%q)", pkg, dep, row.mayImport)
+			}
+		}
+	}
+}
+
+type docRow struct{ kind, mayImport string }
+
+// architectureRows reads the package table: | `internal/x` | kind | owns | may import | must never |.
+func architectureRows(t *testing.T) map[string]docRow {
+	t.Helper()
+	b, err := os.ReadFile("../docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]docRow{}
+	for _, line := range strings.Split(string(b), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 7 {
+			continue
+		}
+		name := strings.TrimSpace(cells[1])
+		pkg, ok := strings.CutPrefix(strings.Trim(name, "`"), "internal/")
+		if !ok || !strings.HasPrefix(name, "`") {
+			continue
+		}
+		rows[pkg] = docRow{kind: strings.TrimSpace(cells[2]), mayImport: strings.TrimSpace(cells[4])}
+	}
+	return rows
+}
+
+// mayImport reads a "may import" column into the set it allows.
+func mayImport(col string) (map[string]bool, error) {
+	out := map[string]bool{}
+	col = stripParens(col)
+	if col == "—" || col == "nothing of this module" {
+		return out, nil
+	}
+	of := func(k kind) {
+		for p, pk := range packages {
+			if pk == k {
+				out[p] = true
+			}
+		}
+	}
+	for _, item := range strings.Split(col, ",") {
+		item = strings.Trim(strings.TrimSpace(item), "`")
+		switch {
+		case item == "infrastructure":
+			of(infra)
+		case strings.HasPrefix(item, "every stage"):
+			of(stage)
+			if _, but, ok := strings.Cut(item, " but "); ok {
+				for _, p := range strings.Split(but, " and ") {
+					p = strings.Trim(strings.TrimSpace(p), "`")
+					if _, known := packages[p]; !known {
+						return nil, fmt.Errorf("%q names no package", p)
+					}
+					delete(out, p)
+				}
+			}
+		case strings.HasPrefix(item, "the stages"):
+			of(stage)
+		default:
+			if _, known := packages[item]; !known {
+				return nil, fmt.Errorf("%q is neither a package nor one of the words the test reads", item)
+			}
+			out[item] = true
+		}
+	}
+	return out, nil
+}
+
+func stripParens(s string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return strings.TrimSpace(b.String())
 }

@@ -24,8 +24,8 @@ const (
 )
 
 // TestCategoryTable walks the category table: every category has a level,
-// a meaning, a count in the JSON summary, a --fail-on help entry, a
-// wording and an action output, and action.yml's outputs are the ones the
+// a meaning, a timeline wording, a count in the JSON summary, a --fail-on
+// help entry, a wording and an action output, and action.yml's outputs are the ones the
 // table writes (-update rewrites them).
 func TestCategoryTable(t *testing.T) {
 	path := filepath.Join("..", "action.yml")
@@ -58,8 +58,11 @@ func TestCategoryTable(t *testing.T) {
 	help := check.FailOnHelp()
 	for _, r := range model.CategoryTable() {
 		c := r.Category
-		if r.Level == "" || r.Meaning == "" || r.Rank == 0 {
-			t.Errorf("%s: level %q, rank %d, meaning %q: every row needs all three", c, r.Level, r.Rank, r.Meaning)
+		if r.Level == "" || r.Meaning == "" || r.Rank == 0 || r.Timeline == "" {
+			t.Errorf("%s: level %q, rank %d, meaning %q, timeline %q: every row needs all four", c, r.Level, r.Rank, r.Meaning, r.Timeline)
+		}
+		if rest := strings.NewReplacer("{by}", "", "{controller}", "", "{reason}", "").Replace(r.Timeline); strings.ContainsAny(rest, "{}") {
+			t.Errorf("%s: timeline %q has a placeholder the history's timeline does not fill", c, r.Timeline)
 		}
 		js, err := json.Marshal(report.Summary{Counts: map[model.Category]int{c: 7}})
 		if err != nil || !strings.Contains(string(js), fmt.Sprintf("%q:7", c)) {

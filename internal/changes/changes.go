@@ -1,7 +1,8 @@
 // Package changes says what a deploy does to each object, beside who owns
 // what: the change (create, update, none, delete), the leaves that differ
 // between live and predicted, and for workloads the rollout (pods replaced
-// and why, images, replicas, how many pods and how fast). It is pure: the
+// and why, images, replicas, how many pods and how fast), and across
+// objects what one object's answer cannot tell (Relate). It is pure: the
 // caller hands it the engine's answers, with a Secret's values already
 // hashed, and it hides values the model's rules hide.
 package changes

@@ -221,15 +221,8 @@ func scaleDown(r *model.Rollout) (model.Finding, bool) {
 		LiveValue:    from,
 		DesiredValue: to,
 		Message: fmt.Sprintf("scales down from %d to %d %s: %d %s stopped (a manifest without replicas resets them to the default)",
-			from, to, plural(to, "pod", "pods"), from-to, plural(from-to, "pod is", "pods are")),
+			from, to, model.Plural(to, "pod", "pods"), from-to, model.Plural(from-to, "pod is", "pods are")),
 	}, true
-}
-
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func nested(obj map[string]any, path ...string) (any, bool) {

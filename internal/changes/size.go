@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // size reads how many pods a rollout replaces, from live (what an
@@ -55,7 +57,7 @@ func deploymentStrategy(pods *int64, obj map[string]any) string {
 	s := scaled(surge, "25%", n, true)
 	u := scaled(unavailable, "25%", n, false)
 	at := max(s+u, 1)
-	return fmt.Sprintf("%d %s, %d at a time (maxSurge %s, maxUnavailable %s)", n, plural(n, "pod", "pods"), min(at, max(n, 1)),
+	return fmt.Sprintf("%d %s, %d at a time (maxSurge %s, maxUnavailable %s)", n, model.Plural(n, "pod", "pods"), min(at, max(n, 1)),
 		intOrPercent(surge, "25%"), intOrPercent(unavailable, "25%"))
 }
 
@@ -66,7 +68,7 @@ func statefulSetStrategy(pods *int64, obj map[string]any) string {
 	}
 	count := "pods"
 	if pods != nil {
-		count = fmt.Sprintf("%d %s", *pods, plural(*pods, "pod", "pods"))
+		count = fmt.Sprintf("%d %s", *pods, model.Plural(*pods, "pod", "pods"))
 	}
 	at := "one at a time"
 	if mu := nestedValue(obj, "spec", "updateStrategy", "rollingUpdate", "maxUnavailable"); mu != nil && pods != nil {
@@ -88,7 +90,7 @@ func daemonSetStrategy(pods *int64, obj map[string]any) string {
 	if pods == nil {
 		return fmt.Sprintf("one pod per node, maxUnavailable %s", intOrPercent(mu, "1"))
 	}
-	return fmt.Sprintf("%d %s (one per node), %d at a time", *pods, plural(*pods, "pod", "pods"), max(scaled(mu, "1", *pods, false), 1))
+	return fmt.Sprintf("%d %s (one per node), %d at a time", *pods, model.Plural(*pods, "pod", "pods"), max(scaled(mu, "1", *pods, false), 1))
 }
 
 func intOrPercent(v any, def string) string {

@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
+	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -61,7 +61,7 @@ func (b *baseRender) forgetSame(head []model.Object) (unchanged bool) {
 // and rendered with opts: the same config, the same kustomize rules, the
 // repository's tree as the boundary. A path the base does not have renders
 // nothing.
-func renderBase(ctx context.Context, rev string, paths []string, opts render.Options, trees *baseTrees) *baseRender {
+func renderBase(ctx context.Context, rev string, paths []string, opts render.Options, trees *gitexec.Trees) *baseRender {
 	b := &baseRender{objects: map[model.ID]model.Object{}}
 	b.Err = b.render(ctx, rev, paths, opts, trees)
 	if b.Err != nil {
@@ -70,7 +70,7 @@ func renderBase(ctx context.Context, rev string, paths []string, opts render.Opt
 	return b
 }
 
-func (b *baseRender) render(ctx context.Context, rev string, paths []string, opts render.Options, trees *baseTrees) error {
+func (b *baseRender) render(ctx context.Context, rev string, paths []string, opts render.Options, trees *gitexec.Trees) error {
 	if len(paths) == 0 {
 		return nil
 	}
@@ -81,23 +81,23 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 	if err := config.EnsureCommit(ctx, top, rev); err != nil {
 		return err
 	}
-	out, err := gitexec.Output(ctx, gitexec.Where{Dir: top}, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+	out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
 	if err != nil {
 		return err
 	}
 	b.Commit = strings.TrimSpace(string(out))
 	if trees == nil {
 		// One target: its own copy of the tree, gone when it is rendered.
-		trees = &baseTrees{}
-		defer trees.close()
+		trees = &gitexec.Trees{}
+		defer trees.Close()
 	}
-	tmp, err := trees.tree(ctx, top, b.Commit)
+	tmp, err := trees.Tree(ctx, top, b.Commit)
 	if err != nil {
 		return err
 	}
 	var basePaths []string
 	for _, p := range paths {
-		rel, err := relativeTo(top, p)
+		rel, err := gitexec.Relative(top, p)
 		if err != nil {
 			return err
 		}
@@ -113,7 +113,7 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 	objs, err := render.Render(ctx, basePaths, opts)
 	if err != nil {
 		// Name files as the repository does, not by the temporary copy.
-		return fmt.Errorf("%s", strings.NewReplacer(tmp+string(filepath.Separator), "", tmp, ".").Replace(err.Error()))
+		return &renamedError{msg: strings.NewReplacer(tmp+string(filepath.Separator), "", tmp, ".").Replace(err.Error()), err: err}
 	}
 	for _, o := range objs {
 		b.objects[o.ID] = o
@@ -123,150 +123,52 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 
 // repositoryOf is the top of the git repository holding path.
 func repositoryOf(ctx context.Context, path string) (string, error) {
-	dir := path
-	if info, err := os.Stat(path); err != nil || !info.IsDir() {
-		dir = filepath.Dir(path)
-	}
-	top, err := gitexec.TopLevel(ctx, dir)
+	top, err := gitexec.RepositoryOf(ctx, path)
 	if err != nil {
 		return "", fmt.Errorf("%s: not in a git repository, so there is no base to render: %w", path, err)
 	}
 	return top, nil
 }
 
-// relativeTo gives path relative to the repository top, refusing one
-// outside it.
-func relativeTo(top, path string) (string, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	rel, err := filepath.Rel(top, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("%s is outside the git repository %s", path, top)
-	}
-	return rel, nil
+// renamedError says err in the repository's names of files, not the
+// temporary copy's, and keeps err for errors.Is and As.
+type renamedError struct {
+	msg string
+	err error
 }
 
-// extractTree writes commit's files into dir: regular files and symlinks
-// (rendering refuses a symlink that leaves dir); submodules are left out.
-func extractTree(ctx context.Context, top, commit, dir string) error {
-	where := gitexec.Where{Dir: top}
-	list, err := gitexec.Output(ctx, where, "ls-tree", "-r", "-z", "--full-tree", commit)
-	if err != nil {
-		return err
-	}
-	all, err := gitexec.ParseTree(list)
-	if err != nil {
-		return err
-	}
-	var files []gitexec.TreeEntry
-	var oids []string
-	for _, e := range all {
-		if e.Type != "blob" {
-			continue
-		}
-		p := filepath.FromSlash(e.Path)
-		if filepath.IsAbs(p) || p == ".." || strings.HasPrefix(p, ".."+string(filepath.Separator)) || strings.Contains(p, string(filepath.Separator)+".."+string(filepath.Separator)) {
-			return fmt.Errorf("git ls-tree: path %q leaves the tree", e.Path)
-		}
-		e.Path = p
-		files = append(files, e)
-		oids = append(oids, e.OID)
-	}
-	made := map[string]bool{}
-	return gitexec.CatBlobs(ctx, where, oids, func(i int, data []byte) error {
-		e := files[i]
-		target := filepath.Join(dir, e.Path)
-		if parent := filepath.Dir(target); !made[parent] {
-			if err := os.MkdirAll(parent, 0o755); err != nil {
-				return err
-			}
-			made[parent] = true
-		}
-		switch e.Mode {
-		case "120000":
-			return os.Symlink(string(data), target)
-		case "100755":
-			return os.WriteFile(target, data, 0o755)
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-}
+func (e *renamedError) Error() string { return e.msg }
+func (e *renamedError) Unwrap() error { return e.err }
 
-// renderBaseAsync renders the base beside the head; the channel gives nil
-// when there is no base to render.
-func renderBaseAsync(ctx context.Context, rev string, paths []string, opts render.Options, trees *baseTrees) <-chan *baseRender {
+// renderBaseAsync renders the base beside the head, in g; the channel
+// gives nil when there is no base to render.
+func renderBaseAsync(ctx context.Context, g *errgroup.Group, rev string, paths []string, opts render.Options, trees *gitexec.Trees) <-chan *baseRender {
 	ch := make(chan *baseRender, 1)
 	if rev == "" {
 		ch <- nil
 		return ch
 	}
-	go func() { ch <- renderBase(ctx, rev, paths, opts, trees) }()
+	g.Go(func() error {
+		ch <- renderBase(ctx, rev, paths, opts, trees)
+		return nil
+	})
 	return ch
 }
 
 // comparedAsync hands on the base once compared with head (forgetSame), as
 // soon as it is rendered: until then the run holds two renders. head must
 // not change until the result is received.
-func comparedAsync(base <-chan *baseRender, head []model.Object) <-chan *baseRender {
+func comparedAsync(g *errgroup.Group, base <-chan *baseRender, head []model.Object) <-chan *baseRender {
 	ch := make(chan *baseRender, 1)
-	go func() {
+	g.Go(func() error {
 		b := <-base
 		if b != nil && b.Err == nil {
 			b.unchanged = b.forgetSame(head)
 		}
 		ch <- b
-	}()
-	return ch
-}
-
-// baseTrees are the base commits' trees read out of git for one run: a
-// run of many targets reads each once, and removes them when it ends.
-type baseTrees struct {
-	mu    sync.Mutex
-	trees map[string]*baseTree
-}
-
-type baseTree struct {
-	once sync.Once
-	dir  string
-	err  error
-}
-
-// tree is commit's tree in a temporary directory, read on first use.
-func (bt *baseTrees) tree(ctx context.Context, top, commit string) (string, error) {
-	bt.mu.Lock()
-	if bt.trees == nil {
-		bt.trees = map[string]*baseTree{}
-	}
-	t := bt.trees[top+"\x00"+commit]
-	if t == nil {
-		t = &baseTree{}
-		bt.trees[top+"\x00"+commit] = t
-	}
-	bt.mu.Unlock()
-	t.once.Do(func() {
-		if t.dir, t.err = os.MkdirTemp("", "ownership-check-base-"); t.err != nil {
-			return
-		}
-		t.err = extractTree(ctx, top, commit, t.dir)
+		return nil
 	})
-	return t.dir, t.err
-}
-
-// close removes every tree read.
-func (bt *baseTrees) close() {
-	bt.mu.Lock()
-	defer bt.mu.Unlock()
-	for _, t := range bt.trees {
-		if t.dir != "" {
-			os.RemoveAll(t.dir)
-		}
-	}
+	return ch
 }
 
 // withBase sets what causes are judged by: the base render, the causes

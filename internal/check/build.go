@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/config"
@@ -42,12 +43,7 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 	if o.Record && o.Offline {
 		return nil, inputError("record", "needs the cluster engine: offline, changes made since the last deploy cannot be seen, so the findings are no record of what the deploy fights")
 	}
-	var rep *report.Report
-	if o.Offline {
-		rep, err = buildOffline(ctx, o, policy, causes)
-	} else {
-		rep, err = buildCluster(ctx, o, policy, causes)
-	}
+	rep, err := build(ctx, o, policy, causes)
 	if err == nil && o.Record {
 		err = recordDeploy(ctx, o, rep)
 	}
@@ -57,14 +53,29 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 	return rep, nil
 }
 
+// build runs the engine's check. What it starts beside the render and the
+// dry-runs (the snapshot read, the base render, discovery) runs in one
+// group that is cancelled and waited for on every return: nothing outlives
+// the check, whichever step fails first.
+func build(ctx context.Context, o Options, policy FailPolicy, causes CausePolicy) (*report.Report, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	var g errgroup.Group
+	defer func() {
+		cancel()
+		g.Wait()
+	}()
+	if o.Offline {
+		return buildOffline(ctx, &g, o, policy, causes)
+	}
+	return buildCluster(ctx, &g, o, policy, causes)
+}
+
 // buildCluster is the cluster engine: a force dry-run Server-Side Apply of
 // every object under the deploy's field manager.
-func buildCluster(ctx context.Context, o Options, policy FailPolicy, causes CausePolicy) (*report.Report, error) {
+func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy FailPolicy, causes CausePolicy) (*report.Report, error) {
 	// The snapshot comes from git while discovery and rendering run: neither
 	// needs the other, and both stand before the first dry-run.
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	snapshotRead := readSnapshotAsync(ctx, o.Target)
+	snapshotRead := readSnapshotAsync(ctx, g, o.Target)
 	engineOpts, err := clusterOptions(o.Target)
 	if err != nil {
 		return nil, err
@@ -84,20 +95,27 @@ func buildCluster(ctx context.Context, o Options, policy FailPolicy, causes Caus
 		engineOpts.Concurrency = limit
 	}
 	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg}
-	baseRead := renderBaseAsync(ctx, o.Base, o.Paths, renderOpts, o.baseTrees)
+	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees)
 	objs, err := render.Render(ctx, o.Paths, renderOpts)
 	if err != nil {
 		return nil, err
 	}
 	objs, skipped, skipNote := skipSecrets(cfg, objs)
-	baseRead = comparedAsync(baseRead, objs)
+	baseRead = comparedAsync(g, baseRead, objs)
 	progressf(o.Progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
-	fightsRead := discoverAsync(ctx, client, objs, o.Concurrency)
+	// The window bounds the listing's requests with the dry-runs'; as
+	// many workers as it may let in flight keep a limit of their own out.
+	fightsRead := discoverAsync(ctx, g, client, objs, client.Window.Ceiling())
 	engine := predict.NewCluster(client, engineOpts)
 	// The API server's schemas are read while the dry-runs run: only the
 	// analysis needs them.
 	types := typing.ForCluster(ctx, client.Discovery.OpenAPIV3(), client)
-	types.Prefetch(groupVersions(objs))
+	for _, gv := range groupVersions(objs) {
+		g.Go(func() error {
+			_, _ = types.Document(gv)
+			return nil
+		})
+	}
 	// The dry-runs need no snapshot: they go out while it is still being
 	// read; only their analysis waits for it.
 	return run(ctx, engine, objs, waitingFor(client.Window.Limit()), func() (analysis, error) {

@@ -20,8 +20,7 @@ type states struct {
 	// applied is nil when nothing records the last deploy (no snapshot of
 	// the environment); else the snapshot's applied config, or nil content
 	// when the last deploy did not apply the object.
-	applied       *map[string]any
-	changedObject bool // head and base render the object differently
+	applied *map[string]any
 }
 
 // statesOf gathers an object's states; head is the rendered object, nil
@@ -44,7 +43,6 @@ func (in analysis) statesOf(id model.ID, head *unstructured.Unstructured, e *sna
 		}
 		s.applied = &applied
 	}
-	s.changedObject = !presence(s.head).Same(presence(s.base))
 	return s
 }
 
@@ -59,27 +57,31 @@ func (in analysis) setCauses(ro *report.Object, s states) {
 	}
 }
 
-// causeOf decides one finding's cause (ownership-model.md, "Whose change
-// is it"): per path, or for the whole object when the finding has no path.
-// A refusal is the pull request's when it changes the object at all: the
-// server judges the object, not a field.
+// causeOf chooses the states one finding is judged on and lets model
+// decide its cause: per path, or whether the object exists when the
+// finding has no path. A refusal is judged on the whole object, the last
+// deploy aside: the server judges the object, not a field, so the refusal
+// is the pull request's when it changes the object at all.
 func (s states) causeOf(f model.Finding) model.Cause {
+	return model.CauseOf(s.judgedOn(f))
+}
+
+func (s states) judgedOn(f model.Finding) model.States {
 	if !s.baseKnown {
-		return model.CauseUnknown
+		return model.States{}
 	}
+	whole := model.States{Head: presence(s.head), Base: presence(s.base), BaseKnown: true}
 	if refusal(f.Category) {
-		if s.changedObject {
-			return model.CausePullRequest
-		}
-		return model.CauseCluster
+		return whole
 	}
 	if f.Path == "" || f.Path == model.WholeObject {
-		return model.CauseAt(presenceOnly(s.head), presenceOnly(s.base), true, appliedPresence(s.applied, nil))
+		return model.States{Head: presenceOnly(s.head), Base: presenceOnly(s.base), BaseKnown: true, Applied: appliedPresence(s.applied, nil)}
 	}
 	fp := f.At()
 	if fp == nil {
 		// A path this version cannot read: judge the object.
-		return model.CauseAt(presence(s.head), presence(s.base), true, appliedPresence(s.applied, nil))
+		whole.Applied = appliedPresence(s.applied, nil)
+		return whole
 	}
 	p := config.PathOf(fp)
 	at := func(obj map[string]any) model.Presence {
@@ -89,7 +91,7 @@ func (s states) causeOf(f model.Finding) model.Cause {
 		v, ok := p.Lookup(obj)
 		return model.Presence{Value: v, OK: ok}
 	}
-	return model.CauseAt(at(s.head), at(s.base), true, appliedPresence(s.applied, at))
+	return model.States{Head: at(s.head), Base: at(s.base), BaseKnown: true, Applied: appliedPresence(s.applied, at)}
 }
 
 // presenceOnly is whether the object exists, its content aside.

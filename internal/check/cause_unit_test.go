@@ -33,7 +33,6 @@ func TestCauseOf(t *testing.T) {
 		{"object removed on the base, not deployed", nil, nil, true, model.Finding{Category: model.Delete}, model.CauseUndeployed},
 	} {
 		s := states{head: tc.head, base: tc.base, baseKnown: tc.baseKnown, applied: &applied}
-		s.changedObject = !presence(s.head).Same(presence(s.base))
 		if got := s.causeOf(tc.f); got != tc.want {
 			t.Errorf("%s: cause %q, want %q", tc.name, got, tc.want)
 		}

@@ -107,7 +107,7 @@ func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool)
 		rep.Unchanged = in.Unchanged
 	}
 	rep.Objects = append(rep.Objects, in.removed(rendered)...)
-	in.relateChanges(rep.Objects)
+	relateChanges(rep.Objects)
 	if in.Engine == "offline" {
 		rep.Notes = append(slices.Clip(rep.Notes), "offline: what the deploy changes (change, diff, rollout) is computed against the snapshot's record of each object, not the live cluster")
 	}

@@ -20,5 +20,6 @@
 // The other commands start the same way (config → kube → render) and end
 // elsewhere: TakeSnapshot in the snapshot store, Migrate in migrate's plan,
 // Render in the objects themselves; History reads the recorded deploys.
+// A run of many targets is package targets': it calls Build for each.
 // docs/architecture.md has the picture.
 package check

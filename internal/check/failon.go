@@ -89,14 +89,51 @@ func failOnWords() []string {
 }
 
 // DefaultFailOnCause fails the pull request for its own findings only
-// (unknown included: without a base, fail closed).
-const DefaultFailOnCause = "pull-request"
+// (unknown included: without a base, fail closed), read from the cause
+// table.
+var DefaultFailOnCause = model.DefaultFailOnCause()
 
 // CausePolicy is the set of causes whose findings --fail-on fails.
 type CausePolicy map[model.Cause]bool
 
-// ParseFailOnCause reads --fail-on-cause: a comma list of pull-request,
-// undeployed and cluster, or all. pull-request includes unknown.
+// failOnCauseNames are the words --fail-on-cause accepts: every cause
+// that has a word of its own, selecting the causes that go with it.
+var failOnCauseNames, failOnCauseWords = func() (map[model.Cause][]model.Cause, []string) {
+	m := map[model.Cause][]model.Cause{}
+	var words []string
+	for _, r := range model.CauseTable() {
+		w := r.FailOnWord()
+		if _, seen := m[w]; !seen {
+			words = append(words, string(w))
+		}
+		m[w] = append(m[w], r.Cause)
+	}
+	return m, words
+}()
+
+// FailOnCauseHelp is --fail-on-cause's help: every word it takes, from
+// the table.
+func FailOnCauseHelp() string {
+	words := make([]string, len(failOnCauseWords))
+	for i, w := range failOnCauseWords {
+		words[i] = w
+		var with []string
+		for _, c := range failOnCauseNames[model.Cause(w)] {
+			if c != model.Cause(w) {
+				with = append(with, string(c))
+			}
+		}
+		if len(with) > 0 {
+			words[i] += " (which includes " + model.JoinAnd(with) + ")"
+		}
+	}
+	return "causes whose findings --fail-on fails: comma list of " + strings.Join(words, ", ") +
+		", or all; an object that could not be checked fails whatever its cause"
+}
+
+// ParseFailOnCause reads --fail-on-cause: a comma list of the causes'
+// words, or all. An unknown word is an error: a typo must not change
+// which findings fail a required check.
 func ParseFailOnCause(s string) (CausePolicy, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -104,22 +141,23 @@ func ParseFailOnCause(s string) (CausePolicy, error) {
 	}
 	p := CausePolicy{}
 	for _, word := range strings.Split(s, ",") {
-		switch c := model.Cause(strings.TrimSpace(word)); c {
-		case "all":
+		word = strings.TrimSpace(word)
+		switch cs, ok := failOnCauseNames[model.Cause(word)]; {
+		case word == "":
+		case word == "all":
 			for _, c := range model.Causes {
 				p[c] = true
 			}
-		case model.CausePullRequest:
-			p[c], p[model.CauseUnknown] = true, true
-		case model.CauseUndeployed, model.CauseCluster:
-			p[c] = true
-		case "":
+		case ok:
+			for _, c := range cs {
+				p[c] = true
+			}
 		default:
-			return nil, inputError("fail-on-cause", "unknown cause %q (use a comma list of pull-request, undeployed, cluster, or all)", word)
+			return nil, inputError("fail-on-cause", "unknown cause %q (use a comma list of %s, or all)", word, strings.Join(failOnCauseWords, ", "))
 		}
 	}
 	if len(p) == 0 {
-		return nil, inputError("fail-on-cause", "empty; use pull-request, undeployed, cluster or all")
+		return nil, inputError("fail-on-cause", "empty; use %s or all", strings.Join(failOnCauseWords, ", "))
 	}
 	return p, nil
 }

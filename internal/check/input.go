@@ -65,7 +65,7 @@ func inputErrors(err error) []*InputError {
 // on the snapshot branch ("" is "default").
 func (t *Target) requireTarget() error {
 	if t.FieldManager == "" {
-		return inputError("field-manager", "required: the manager name your deploy applies with (kubectl apply --server-side --field-manager=NAME)")
+		return inputError("field-manager", model.FieldManagerRequired)
 	}
 	if t.Environment == "" {
 		t.Environment = "default"

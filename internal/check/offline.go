@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/controllers"
@@ -19,7 +20,7 @@ import (
 
 // buildOffline is check --offline: the snapshot's deployed objects stand
 // in for the cluster, and a local Server-Side Apply for its dry-run.
-func buildOffline(ctx context.Context, o Options, policy FailPolicy, causes CausePolicy) (*report.Report, error) {
+func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy FailPolicy, causes CausePolicy) (*report.Report, error) {
 	cfg, configNote, err := o.loadConfig()
 	if err != nil {
 		return nil, err
@@ -38,13 +39,13 @@ func buildOffline(ctx context.Context, o Options, policy FailPolicy, causes Caus
 		return nil, err
 	}
 	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg}
-	baseRead := renderBaseAsync(ctx, o.Base, o.Paths, renderOpts, o.baseTrees)
+	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees)
 	objs, err := render.Render(ctx, o.Paths, renderOpts)
 	if err != nil {
 		return nil, err
 	}
 	objs, skipped, skipNote := skipSecrets(cfg, objs)
-	baseRead = comparedAsync(baseRead, objs)
+	baseRead = comparedAsync(g, baseRead, objs)
 	// The render's CRDs type their kinds over everything the snapshot
 	// recorded: the deploy installs them first.
 	crds := make([]*unstructured.Unstructured, 0, len(snap.Schemas))

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/kube"
 )
 
@@ -66,13 +67,15 @@ type Options struct {
 	// findings FailOn fails ("" is DefaultFailOnCause).
 	Base        string
 	FailOnCause string
-	// baseTrees, set by BuildTargets, share the base's tree among the
-	// run's targets; nil: each check reads its own.
-	baseTrees *baseTrees
+	// BaseTrees, when set, share the base's tree among the targets of one
+	// run, which closes it when they are done; nil: each check reads its
+	// own.
+	BaseTrees *gitexec.Trees
 	// Record appends the check's findings (never values) to the
 	// environment's history on the snapshot branch: the deploy pipeline's
 	// check right before it applies. SourceCommit is the commit the deploy
-	// is made from; "" is $GITHUB_SHA, else the working directory's HEAD.
+	// is made from; "" is the working directory's HEAD (the caller knows
+	// the workflow's).
 	Record       bool
 	SourceCommit string
 }

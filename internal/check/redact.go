@@ -63,12 +63,5 @@ func skipSecrets(cfg *config.Config, objs []model.Object) ([]model.Object, map[m
 		list = append(list[:shown:shown], fmt.Sprintf("%d more", len(names)-shown))
 	}
 	return kept, skipped, fmt.Sprintf("not checked: %d %s (%s), as the repository config says (secrets.skip): drift, conflicts and dry-run errors of Secrets are unknown",
-		len(names), pick(len(names), "Secret", "Secrets"), strings.Join(list, ", "))
-}
-
-func pick(n int, one, other string) string {
-	if n == 1 {
-		return one
-	}
-	return other
+		len(names), model.Plural(len(names), "Secret", "Secrets"), strings.Join(list, ", "))
 }

@@ -282,13 +282,6 @@ func readObject(t *testing.T, path string) *unstructured.Unstructured {
 	return u
 }
 
-func mustCreate(t *testing.T, f func() error) {
-	t.Helper()
-	if err := f(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func jsonEqual(got any, want any) bool {
 	a, _ := json.Marshal(got)
 	b, _ := json.Marshal(want)

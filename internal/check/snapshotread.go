@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/ownership-check/ownership-check/internal/history"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
@@ -15,15 +17,16 @@ type snapshotResult struct {
 	err  error
 }
 
-// readSnapshotAsync reads the snapshot and the recorded history in the
-// background (readState); the channel delivers exactly one result (cancel
-// ctx to stop git early).
-func readSnapshotAsync(ctx context.Context, t Target) <-chan snapshotResult {
+// readSnapshotAsync reads the snapshot and the recorded history in g
+// (readState); the channel delivers exactly one result (cancel ctx to stop
+// git early).
+func readSnapshotAsync(ctx context.Context, g *errgroup.Group, t Target) <-chan snapshotResult {
 	ch := make(chan snapshotResult, 1)
-	go func() {
+	g.Go(func() error {
 		snap, hist, err := readState(ctx, t)
 		ch <- snapshotResult{snap, hist, err}
-	}()
+		return nil
+	})
 	return ch
 }
 

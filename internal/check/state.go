@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -151,13 +152,14 @@ type discovered struct {
 }
 
 // discoverAsync lists the cluster's autoscalers (and the other rules'
-// sources) in the render's namespaces while the dry-runs go out.
-func discoverAsync(ctx context.Context, c *kube.Client, objs []model.Object, concurrency int) <-chan discovered {
+// sources) in the render's namespaces, in g, while the dry-runs go out.
+func discoverAsync(ctx context.Context, g *errgroup.Group, c *kube.Client, objs []model.Object, concurrency int) <-chan discovered {
 	ch := make(chan discovered, 1)
-	go func() {
+	g.Go(func() error {
 		found, notes := controllers.Discover(ctx, c, controllers.Namespaces(objs), concurrency)
 		ch <- discovered{found, notes}
-	}()
+		return nil
+	})
 	return ch
 }
 

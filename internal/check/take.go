@@ -2,8 +2,6 @@ package check
 
 import (
 	"context"
-	"os"
-	"os/user"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
@@ -17,9 +15,12 @@ type SnapshotOptions struct {
 	Target
 	// Paths are rendered as check renders them.
 	Paths []string
-	// SourceCommit is the commit the deploy was made from; "" is
-	// $GITHUB_SHA, else HEAD of the working directory's repository.
+	// SourceCommit is the commit the deploy was made from; "" is HEAD of
+	// the working directory's repository (the caller knows the workflow's).
 	SourceCommit string
+	// DeployedBy names who deploys, for the snapshot's index; "" for
+	// nobody known.
+	DeployedBy string
 }
 
 // Recorded is what TakeSnapshot committed, and where.
@@ -55,7 +56,7 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 		FieldManager: o.FieldManager,
 		ToolVersion:  o.ToolVersion,
 		SourceCommit: sourceCommit(ctx, o.SourceCommit),
-		DeployedBy:   deployedBy(),
+		DeployedBy:   o.DeployedBy,
 		Concurrency:  o.Concurrency,
 		SecretKey:    secrets.KeyFromEnv(),
 		Inputs:       inputsOf(ctx, o.Paths, r.reads),
@@ -63,32 +64,17 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 	return rec, err
 }
 
-// sourceCommit is the flag, else the workflow's commit, else the working
-// directory's HEAD; "" when none is known.
-func sourceCommit(ctx context.Context, flag string) string {
-	if flag != "" {
-		return flag
+// sourceCommit is the caller's commit, else the working directory's
+// HEAD; "" when none is known.
+func sourceCommit(ctx context.Context, given string) string {
+	if given != "" {
+		return given
 	}
-	if sha := os.Getenv("GITHUB_SHA"); sha != "" {
-		return sha
-	}
-	out, err := gitexec.Command(ctx, gitexec.Where{}, "rev-parse", "--verify", "--quiet", "HEAD").Output()
+	out, err := gitexec.Run(ctx, gitexec.Where{}, nil, "rev-parse", "--verify", "--quiet", "HEAD")
 	if err != nil {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
-}
-
-func deployedBy() string {
-	for _, v := range []string{"GITHUB_ACTOR", "USER"} {
-		if s := os.Getenv(v); s != "" {
-			return s
-		}
-	}
-	if u, err := user.Current(); err == nil {
-		return u.Username
-	}
-	return ""
 }
 
 // inputsOf is what the render read, relative to the repository holding the

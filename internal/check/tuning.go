@@ -63,16 +63,10 @@ func envDuration(name string, def time.Duration) (time.Duration, error) {
 	return d, nil
 }
 
-// reach reads discovery once before rendering, within the check's
-// deadline (kube.Client.Reach says why).
-func reach(ctx context.Context, client *kube.Client, deadline time.Duration) error {
-	_, err := reachTimed(ctx, client, deadline)
-	return err
-}
-
-// reachTimed is reach, and how long the answer took: discovery is one
-// round trip (its documents are fetched side by side), so its time bounds
-// the round trip to the API server from above.
+// reachTimed reads discovery once before rendering, within the check's
+// deadline (kube.Client.Reach says why), and says how long the answer
+// took: discovery is one round trip (its documents are fetched side by
+// side), so its time bounds the round trip to the API server from above.
 func reachTimed(ctx context.Context, client *kube.Client, deadline time.Duration) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
@@ -85,6 +79,11 @@ func reachTimed(ctx context.Context, client *kube.Client, deadline time.Duration
 // (docs/benchmarks.md): requests in flight beyond the concurrency wait on
 // the network, not on the server.
 const serviceTime = 5 * time.Millisecond
+
+// DefaultConcurrency is the parallel requests the API server works on
+// when neither --concurrency nor the action says otherwise: the engine's
+// own default, so that every front end starts from the same number.
+const DefaultConcurrency = predict.DefaultConcurrency
 
 // DefaultMaxInFlight caps the window of requests in flight
 // (--max-in-flight): within what API Priority and Fairness gives a client

@@ -7,9 +7,9 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -49,11 +49,11 @@ func checkCommand(ctx context.Context, o *checkOptions, paths []string, stdout, 
 		return err
 	}
 	if o.ReportFile != "" {
-		if err := writeReportFile(o.ReportFile, rep); err != nil {
+		if err := writeReportFile(o.ReportFile, func(w io.Writer) error { return report.WriteJSON(w, rep) }); err != nil {
 			return &ExitCodeError{Code: ExitError, Err: err}
 		}
 	}
-	color := isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
+	color := command.IsTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 	if err := report.Write(stdout, rep, o.Output, report.TextOptions{Color: color}); err != nil {
 		return &ExitCodeError{Code: ExitError, Err: err}
 	}
@@ -63,41 +63,32 @@ func checkCommand(ctx context.Context, o *checkOptions, paths []string, stdout, 
 	return nil
 }
 
-// runCheck is check.Build with the flags; the action's check mode calls it
-// too. An error means the tool could not do its job (exit 2); findings
-// that fail the check show in Report.Failed.
+// runCheck is check.Build with the flags. An error means the tool could
+// not do its job (exit 2); findings that fail the check show in
+// Report.Failed.
 func runCheck(ctx context.Context, o *checkOptions, paths []string, progress io.Writer) (*report.Report, error) {
 	opts := o.checkOptions(paths)
-	// Progress lines are for a person watching a terminal, or the job
-	// log's debug lines (RUNNER_DEBUG).
-	if _, debug := progress.(*debugLog); progress != nil && (isTerminal(progress) || debug) {
+	// Progress lines are for a person watching a terminal.
+	if command.IsTerminal(progress) {
 		opts.Progress = progress
 	}
-	rep, err := check.Build(ctx, opts)
-	if err != nil {
-		return nil, &ExitCodeError{Code: ExitError, Err: err}
-	}
-	return rep, nil
+	return check.Build(ctx, opts)
 }
 
 func (o *checkOptions) checkOptions(paths []string) check.Options {
 	return check.Options{Target: o.target(o.ToolVersion), Paths: paths, Offline: o.Offline, FailOn: o.FailOn,
-		Base: o.Base, FailOnCause: o.FailOnCause, Record: o.Record, SourceCommit: o.SourceCommit}
+		Base: o.Base, FailOnCause: o.FailOnCause, Record: o.Record, SourceCommit: sourceCommit(o.SourceCommit)}
 }
 
-func writeReportFile(path string, rep *report.Report) error {
+// writeReportFile writes the JSON report (or reports) to --report-file.
+func writeReportFile(path string, write func(io.Writer) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return fmt.Errorf("--report-file: %w", err)
 	}
-	if err := report.WriteJSON(f, rep); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return fmt.Errorf("--report-file %s: %w", path, err)
 	}
 	return f.Close()
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }

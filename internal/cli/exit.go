@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
+
+	"github.com/ownership-check/ownership-check/internal/command"
 )
 
 // Exit statuses of the stable command-line contract (docs: interfaces.md).
@@ -28,15 +30,19 @@ func (e *ExitCodeError) Error() string {
 
 func (e *ExitCodeError) Unwrap() error { return e.Err }
 
-// findingsFailed is returned by a command that ran fine but whose findings
-// fail the check; the report has already been printed, so no message.
-var errFindingsFailed = &ExitCodeError{Code: ExitFindings}
+// errFindingsFailed is returned by a command that ran fine but whose
+// findings fail the check; the report has already been printed, so no
+// message.
+var errFindingsFailed = command.ErrFindingsFailed
 
 // exitCode maps an error from a command to the process exit status. Anything
 // not explicitly a findings failure is the tool failing to do its job.
 func exitCode(err error) int {
 	if err == nil {
 		return ExitOK
+	}
+	if errors.Is(err, errFindingsFailed) {
+		return ExitFindings
 	}
 	var ec *ExitCodeError
 	if errors.As(err, &ec) {

@@ -1,21 +1,12 @@
 package cli
 
 import (
-	"context"
-	"io"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ownership-check/ownership-check/internal/check"
-	"github.com/ownership-check/ownership-check/internal/cli/printer"
-	ghaction "github.com/ownership-check/ownership-check/internal/github"
 
-	"github.com/ownership-check/ownership-check/internal/migrate"
+	"github.com/ownership-check/ownership-check/internal/command"
 )
-
-// migrateRunner is runMigrate; the action's tests replace it.
-var migrateRunner = runMigrate
 
 // migrateOptions are the flags of `migrate`.
 type migrateOptions struct {
@@ -52,7 +43,9 @@ was (run migrate again). A second run finds nothing to do.
 Exit status: 0 done (or planned); 2 the tool could not do its job, or an
 object could not be migrated.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := migrateRunner(cmd.Context(), &o, args, cmd.OutOrStdout())
+			_, err := command.Migrate(cmd.Context(), check.MigrateOptions{
+				Target: o.target(""), Paths: args, Scope: o.Scope, FromManagers: o.FromManagers, Apply: o.Apply,
+			}, cmd.OutOrStdout())
 			return err
 		},
 	}
@@ -61,52 +54,4 @@ object could not be migrated.`,
 	cmd.Flags().StringSliceVar(&o.FromManagers, "from-manager", nil, "client-side-apply managers to merge into --field-manager (besides those owning the last-applied annotation)")
 	cmd.Flags().BoolVar(&o.Apply, "apply", false, "apply the plan (default: print it only)")
 	return cmd
-}
-
-// runMigrate plans, prints and (with Apply) carries out the migration; the
-// action entrypoint calls it too. Every error is exit status 2.
-func runMigrate(ctx context.Context, o *migrateOptions, paths []string, stdout io.Writer) (*migrate.Plan, error) {
-	res, err := check.Migrate(ctx, check.MigrateOptions{
-		Target: o.target(""), Paths: paths, Scope: o.Scope, FromManagers: o.FromManagers, Apply: o.Apply,
-	}, func(plan *migrate.Plan) { printer.Plan(stdout, plan) })
-	if res == nil {
-		return nil, &ExitCodeError{Code: ExitError, Err: err}
-	}
-	if res.Applied {
-		printer.Outcomes(stdout, res.Outcomes)
-	}
-	printer.MigrateSummary(stdout, res.Plan, res.Applied, res.Outcomes)
-	if err != nil {
-		return res.Plan, &ExitCodeError{Code: ExitError, Err: err}
-	}
-	return res.Plan, nil
-}
-
-// migrate is the action's migrate mode: `migrate --apply` on the paths, so
-// that the deploy that follows removes split items whole. It takes the
-// split items the config removes and upgrades client-side-apply managers;
-// the plan and what was done go to the log and the job summary.
-func (run *actionRun) migrate(ctx context.Context) error {
-	in := run.in
-	o := &migrateOptions{
-		commonOptions: commonOptions{
-			FieldManager: in.FieldManager, Environment: in.Environment, SnapshotRepo: in.SnapshotRepo,
-			SnapshotBranch: in.SnapshotBranch, Config: in.Config, Concurrency: 16,
-		},
-		Apply: true,
-	}
-	cleanup, err := run.useKubeconfigInput(&o.commonOptions)
-	defer cleanup()
-	if err != nil {
-		return run.toolError(err)
-	}
-	var out strings.Builder
-	_, err = migrateRunner(ctx, o, in.Paths, io.MultiWriter(run.stdout, &out))
-	title := "### ownership-check migrate: " + in.Environment + "\n\n"
-	if err != nil {
-		ghaction.AddSummary(run.a, title+"```\n"+out.String()+"```\n\n**Failed:** "+err.Error()+"\n")
-		return run.toolError(err)
-	}
-	ghaction.AddSummary(run.a, title+"```\n"+out.String()+"```\n")
-	return nil
 }

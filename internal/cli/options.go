@@ -1,12 +1,12 @@
 package cli
 
 import (
-	"context"
+	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/ownership-check/ownership-check/internal/check"
-	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
@@ -27,11 +27,6 @@ type commonOptions struct {
 	Config         string
 	Concurrency    int
 	MaxInFlight    int
-	// BaseConfig is the trusted repository config the action read from the
-	// pull request's base commit; not a flag.
-	BaseConfig *config.Config
-	// ChangedBy names what carries the unmerged config (check.Target).
-	ChangedBy string
 	// Targets, ChangedFrom and Shard select the repository config's
 	// targets (monorepos) instead of the paths.
 	Targets     []string
@@ -53,7 +48,7 @@ func (o *commonOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.SnapshotRepo, "snapshot-repo", "", "git repository (path or URL) holding the snapshot branch (default: the working directory's)")
 	fs.StringVar(&o.SnapshotBranch, "snapshot-branch", model.DefaultSnapshotBranch, "branch that holds snapshots")
 	fs.StringVar(&o.Config, "config", "", "repository config file with ignore rules and policy (default .ownership-check.yaml if present)")
-	fs.IntVar(&o.Concurrency, "concurrency", 16, "parallel requests the API server works on; more are in flight across a slow round trip, up to --max-in-flight")
+	fs.IntVar(&o.Concurrency, "concurrency", check.DefaultConcurrency, "parallel requests the API server works on; more are in flight across a slow round trip, up to --max-in-flight")
 	fs.IntVar(&o.MaxInFlight, "max-in-flight", check.DefaultMaxInFlight, "most requests in flight at once, whatever the round trip")
 }
 
@@ -71,26 +66,12 @@ func targetsWithoutPaths(paths []string) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	return &ExitCodeError{Code: ExitError, Err: &check.InputError{Input: "target", Problem: "give PATHs or targets, not both: a target's paths are in the repository config"}}
+	return &check.InputError{Input: "target", Problem: "give PATHs or targets, not both: a target's paths are in the repository config"}
 }
 
-// selectTargets picks the config's targets the flags name.
-func (o *commonOptions) selectTargets(ctx context.Context) (check.Selection, error) {
-	cfg := o.BaseConfig
-	if cfg == nil {
-		var err error
-		if cfg, err = config.Load(o.Config); err != nil {
-			return check.Selection{}, err
-		}
-	}
-	shard, err := check.ParseShard(o.Shard)
-	if err != nil {
-		return check.Selection{}, err
-	}
-	return check.SelectTargets(ctx, cfg, check.SelectOptions{
-		Names: o.Targets, ChangedFrom: o.ChangedFrom, Shard: shard, ConfigFile: o.Config,
-		SnapshotRepo: o.SnapshotRepo, SnapshotBranch: o.SnapshotBranch,
-	})
+// selector is what the target flags select.
+func (o *commonOptions) selector() command.Selector {
+	return command.Selector{Names: o.Targets, ChangedFrom: o.ChangedFrom, Shard: o.Shard}
 }
 
 // target is what the pipeline needs of the shared flags.
@@ -99,7 +80,6 @@ func (o *commonOptions) target(toolVersion string) check.Target {
 		FieldManager: o.FieldManager, Environment: o.Environment, Config: o.Config,
 		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency, MaxInFlight: o.MaxInFlight,
 		SnapshotRepo: o.SnapshotRepo, SnapshotBranch: o.SnapshotBranch, ToolVersion: toolVersion,
-		BaseConfig: o.BaseConfig, ChangedBy: o.ChangedBy,
 	}
 }
 
@@ -131,6 +111,18 @@ func (o *checkOptions) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.Record, "record", false, "also record the findings (never values) in the environment's history on the snapshot branch: run by the deploy pipeline right before it applies")
 	fs.StringVar(&o.SourceCommit, "source-commit", "", "with --record: commit the deploy is made from (default: $GITHUB_SHA, else HEAD of the working directory's repository)")
 	fs.StringVar(&o.FailOn, "fail-on", DefaultFailOn, check.FailOnHelp())
-	fs.StringVar(&o.Base, "base", "", "git revision of the pull request's base: the same paths and config are rendered there to give every finding its cause (pull-request, undeployed, cluster); without it causes are unknown and judged as the pull request's")
-	fs.StringVar(&o.FailOnCause, "fail-on-cause", check.DefaultFailOnCause, "causes whose findings --fail-on fails: comma list of pull-request (which includes unknown), undeployed, cluster, or all; an object that could not be checked fails whatever its cause")
+	fs.StringVar(&o.Base, "base", "", "git revision of the pull request's base: the same paths and config are rendered there to give every finding its cause ("+judgedCauses()+"); without it causes are unknown and judged as the pull request's")
+	fs.StringVar(&o.FailOnCause, "fail-on-cause", check.DefaultFailOnCause, check.FailOnCauseHelp())
+}
+
+// judgedCauses names the causes a base lets a finding have, from the cause
+// table.
+func judgedCauses() string {
+	var words []string
+	for _, r := range model.CauseTable() {
+		if r.Stated {
+			words = append(words, string(r.Cause))
+		}
+	}
+	return strings.Join(words, ", ")
 }

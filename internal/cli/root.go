@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -28,7 +29,7 @@ func Run(version string, args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	err := root.Execute()
 	code := exitCode(err)
-	if err != nil && err != errFindingsFailed {
+	if err != nil && !errors.Is(err, errFindingsFailed) {
 		fmt.Fprintf(stderr, "ownership-check: %s\n", check.Word(err, func(input string) string { return "--" + input }))
 	}
 	return code

@@ -1,13 +1,8 @@
 package cli
 
 import (
-	"context"
-	"fmt"
-	"io"
-
 	"github.com/ownership-check/ownership-check/internal/check"
-	"github.com/ownership-check/ownership-check/internal/cli/printer"
-	"github.com/ownership-check/ownership-check/internal/snapshot"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/spf13/cobra"
 )
 
@@ -33,10 +28,10 @@ A rendered object missing from the cluster fails the run and commits nothing.`,
 				if err := targetsWithoutPaths(args); err != nil {
 					return err
 				}
-				_, err := runSnapshotTargets(cmd.Context(), &o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+				_, err := command.SnapshotTargets(cmd.Context(), o.snapshotOptions(nil), o.selector(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 				return err
 			}
-			_, err := runSnapshot(cmd.Context(), &o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			_, err := command.Snapshot(cmd.Context(), o.snapshotOptions(args), cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return err
 		},
 	}
@@ -46,46 +41,6 @@ A rendered object missing from the cluster fails the run and commits nothing.`,
 	return cmd
 }
 
-// runSnapshot takes the snapshot and prints what it recorded; the action
-// entrypoint calls it too. Every error is the tool failing (exit 2).
-func runSnapshot(ctx context.Context, o *snapshotOptions, paths []string, stdout, stderr io.Writer) (*snapshot.Snapshot, error) {
-	rec, err := check.TakeSnapshot(ctx, check.SnapshotOptions{
-		Target: o.target(o.ToolVersion), Paths: paths, SourceCommit: o.SourceCommit,
-	})
-	if rec != nil {
-		printer.Warnings(stderr, "", rec.Warnings)
-	}
-	if err != nil {
-		return nil, &ExitCodeError{Code: ExitError, Err: err}
-	}
-	printer.Snapshot(stdout, rec.Snapshot, rec.Branch, rec.Remote)
-	return rec.Snapshot, nil
-}
-
-// runSnapshotTargets records the selected targets' snapshots, each after
-// the other; one that fails does not stop the rest, and fails the run.
-func runSnapshotTargets(ctx context.Context, o *snapshotOptions, stdout, stderr io.Writer) (int, error) {
-	sel, err := o.selectTargets(ctx)
-	if err != nil {
-		return 0, &ExitCodeError{Code: ExitError, Err: err}
-	}
-	fmt.Fprintln(stderr, "ownership-check: "+sel.Line())
-	recs, errs := check.SnapshotTargets(ctx, check.SnapshotOptions{Target: o.target(o.ToolVersion), SourceCommit: o.SourceCommit}, sel.Targets)
-	failed := 0
-	for i, rec := range recs {
-		if rec != nil {
-			printer.Warnings(stderr, sel.Targets[i].Name+": ", rec.Warnings)
-			if errs[i] == nil {
-				printer.Snapshot(stdout, rec.Snapshot, rec.Branch, rec.Remote)
-			}
-		}
-		if errs[i] != nil {
-			failed++
-			fmt.Fprintf(stderr, "ownership-check: %s\n", errs[i])
-		}
-	}
-	if failed > 0 {
-		return len(recs) - failed, &ExitCodeError{Code: ExitError, Err: fmt.Errorf("%d of %d targets could not be recorded", failed, len(recs))}
-	}
-	return len(recs), nil
+func (o *snapshotOptions) snapshotOptions(paths []string) check.SnapshotOptions {
+	return check.SnapshotOptions{Target: o.target(o.ToolVersion), Paths: paths, SourceCommit: sourceCommit(o.SourceCommit), DeployedBy: deployedBy()}
 }

@@ -111,7 +111,7 @@ func repoPath(ctx context.Context, dir, file string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-// git runs git in dir (gitexec.Output).
+// git runs git in dir (gitexec.Run).
 func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	return gitexec.Output(ctx, gitexec.Where{Dir: dir}, args...)
+	return gitexec.Run(ctx, gitexec.Where{Dir: dir}, nil, args...)
 }

@@ -97,7 +97,7 @@ func Discover(ctx context.Context, c *kube.Client, namespaces []string, concurre
 		if nss := refused[r]; len(nss) > 0 {
 			sort.Strings(nss)
 			notes = append(notes, fmt.Sprintf("fights with %ss not checked in %s %s: listing %s was refused (Forbidden); give the checker list on %s.%s (docs/rbac.md)",
-				r.Name, pick(len(nss), "namespace", "namespaces"), strings.Join(nss, ", "), r.Resource, r.Resource, r.Source.Group))
+				r.Name, model.Plural(len(nss), "namespace", "namespaces"), strings.Join(nss, ", "), r.Resource, r.Resource, r.Source.Group))
 		}
 		if err := failed[r]; err != nil {
 			notes = append(notes, fmt.Sprintf("fights with %ss not checked everywhere: %v", r.Name, err))
@@ -122,11 +122,4 @@ func list(ctx context.Context, c *kube.Client, res schema.GroupVersionResource, 
 			return out, nil
 		}
 	}
-}
-
-func pick(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

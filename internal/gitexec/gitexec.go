@@ -1,6 +1,7 @@
 // Package gitexec is the one place the tool executes git. Every command
 // gets the same hardening, whoever runs it: the config reader at the base
-// commit, the snapshot store, check's source commit.
+// commit, the snapshot store, check's source commit, the base's tree; and
+// every failure the same shape (Error).
 package gitexec
 
 import (
@@ -26,7 +27,7 @@ type Where struct {
 var repoVars = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
 	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX"}
 
-// Command is git with args, hardened:
+// command is git with args, hardened:
 //   - safe.directory=*: the checkout may belong to another user (a
 //     container action), which git refuses as "dubious ownership" unless
 //     allowed on the command line, the only place we can without writing
@@ -36,7 +37,7 @@ var repoVars = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJEC
 //     GIT_ASKPASS, SSH_ASKPASS);
 //   - LC_ALL=C: callers match git's messages (push rejections, missing refs);
 //   - no inherited variable that points at another repository.
-func Command(ctx context.Context, w Where, args ...string) *exec.Cmd {
+func command(ctx context.Context, w Where, args ...string) *exec.Cmd {
 	full := []string{"-c", "safe.directory=*", "-c", "gc.auto=0", "-c", "maintenance.auto=false"}
 	if w.Dir != "" {
 		full = append(full, "-C", w.Dir)

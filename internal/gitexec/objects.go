@@ -11,30 +11,11 @@ import (
 	"strings"
 )
 
-// Output runs git and returns its stdout; an error keeps git's own words
-// (its stderr on one line), which say what went wrong and where.
-func Output(ctx context.Context, w Where, args ...string) ([]byte, error) {
-	cmd := Command(ctx, w, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("git %s: %w", args[0], ctx.Err())
-		}
-		msg := strings.Join(strings.Fields(stderr.String()), " ")
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, fmt.Errorf("git %s: %s", args[0], msg)
-	}
-	return stdout.Bytes(), nil
-}
-
 // TopLevel is the top of the git repository holding dir, symlinks resolved
 // (the checkout may sit behind one, as macOS's /tmp does), as git compares
 // paths.
 func TopLevel(ctx context.Context, dir string) (string, error) {
-	out, err := Output(ctx, Where{Dir: dir}, "rev-parse", "--show-toplevel")
+	out, err := Run(ctx, Where{Dir: dir}, nil, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return "", err
 	}
@@ -74,7 +55,8 @@ func CatBlobs(ctx context.Context, w Where, oids []string, each func(i int, data
 	if len(oids) == 0 {
 		return nil
 	}
-	cmd := Command(ctx, w, "cat-file", "--batch")
+	args := []string{"cat-file", "--batch"}
+	cmd := command(ctx, w, args...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return err
@@ -85,16 +67,19 @@ func CatBlobs(ctx context.Context, w Where, oids []string, each func(i int, data
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("git cat-file: %w", err)
+	var ids bytes.Buffer
+	for _, oid := range oids {
+		ids.WriteString(oid + "\n")
 	}
-	// Feed the ids while reading the answers, or both pipes fill up.
+	if err := cmd.Start(); err != nil {
+		return newError(args, ids.Bytes(), "", err)
+	}
+	// Feed the ids while reading the answers, or both pipes fill up. The
+	// feeder ends with git at the latest: Wait closes its pipe.
+	fed := make(chan struct{})
 	go func() {
-		bw := bufio.NewWriter(in)
-		for _, oid := range oids {
-			bw.WriteString(oid + "\n")
-		}
-		bw.Flush()
+		defer close(fed)
+		in.Write(ids.Bytes())
 		in.Close()
 	}()
 	r := bufio.NewReaderSize(out, 1<<16)
@@ -109,12 +94,12 @@ func CatBlobs(ctx context.Context, w Where, oids []string, each func(i int, data
 	}
 	io.Copy(io.Discard, r)
 	if err := cmd.Wait(); err != nil && readErr == nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
+		if ctx.Err() != nil {
+			err = ctx.Err()
 		}
-		readErr = fmt.Errorf("git cat-file --batch: %s", msg)
+		readErr = newError(args, ids.Bytes(), stderr.String(), err)
 	}
+	<-fed
 	return readErr
 }
 

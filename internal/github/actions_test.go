@@ -37,7 +37,7 @@ func TestReadInputs(t *testing.T) {
 	}
 	a, _ = action(map[string]string{"INPUT_MODE": "deploy", "INPUT_OFFLINE": "yes", "INPUT_RECORD": "yes"})
 	_, err = ReadInputs(a)
-	for _, want := range []string{"input mode", "input offline", "input record", "input field-manager is required"} {
+	for _, want := range []string{"input mode", "input offline", "input record", "input field-manager: required"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not mention %q", err, want)
 		}

@@ -20,8 +20,8 @@ const shownPerLevel = 10
 // Annotate writes one ::error or ::warning per object with warnings or
 // errors, on the object's source file (and line when known). Notes are left
 // to the summary: annotations are for what needs a change in this pull
-// request, so findings the environment causes (undeployed, cluster) are
-// left to the comment and summary too.
+// request, so findings of a cause the cause table does not annotate (the
+// environment's) are left to the comment and summary too.
 func Annotate(a *githubactions.Action, r *report.Report) {
 	type ann struct {
 		obj    report.Object
@@ -29,7 +29,7 @@ func Annotate(a *githubactions.Action, r *report.Report) {
 	}
 	byLevel := map[model.Level][]ann{}
 	for _, o := range r.Objects {
-		o.Findings = slices.DeleteFunc(slices.Clone(o.Findings), func(f model.Finding) bool { return !f.Cause.OfPullRequest() })
+		o.Findings = slices.DeleteFunc(slices.Clone(o.Findings), func(f model.Finding) bool { return !f.Cause.Info().Annotated })
 		var loud []report.Group
 		lvl := model.LevelWarning
 		for _, g := range o.Groups() {

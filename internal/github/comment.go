@@ -71,12 +71,7 @@ func RenderTargets(sections []*Section, lead string, limit int) string {
 		o.Stale = s.raw != "" && head != "" && s.Head != head
 		return o
 	}
-	slices.SortStableFunc(secs, func(a, b *Section) int {
-		if d := outcome(a).Rank() - outcome(b).Rank(); d != 0 {
-			return d
-		}
-		return strings.Compare(a.Environment, b.Environment)
-	})
+	slices.SortStableFunc(secs, func(a, b *Section) int { return report.CompareOutcomes(outcome(a), outcome(b)) })
 	outs := make([]report.Outcome, len(secs))
 	for i, s := range secs {
 		outs[i] = outcome(s)

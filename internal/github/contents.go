@@ -20,12 +20,12 @@ func FileAt(ctx context.Context, c *gh.Client, owner, repo, path, commit string)
 		// 404 is also GitHub's answer for what the token may not see: only
 		// a commit it can read makes the 404 "no such file".
 		if _, _, cerr := c.Repositories.GetCommitSHA1(ctx, owner, repo, commit, ""); cerr != nil {
-			return nil, false, fmt.Errorf("reading commit %s of %s/%s: %s", commit, owner, repo, Reason(cerr))
+			return nil, false, fmt.Errorf("reading commit %s of %s/%s: %w", commit, owner, repo, reasoned(cerr))
 		}
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("reading %s at commit %s of %s/%s: %s", path, commit, owner, repo, Reason(err))
+		return nil, false, fmt.Errorf("reading %s at commit %s of %s/%s: %w", path, commit, owner, repo, reasoned(err))
 	}
 	if file == nil {
 		return nil, false, fmt.Errorf("%s at commit %s of %s/%s is a directory, not a file", path, commit, owner, repo)

@@ -46,3 +46,12 @@ func Reason(err error) string {
 	}
 	return err.Error()
 }
+
+// reasoned is err worded by Reason, still unwrapping to err, so that a
+// caller's errors.As sees GitHub's answer behind the short text.
+func reasoned(err error) error { return &reasonError{err} }
+
+type reasonError struct{ err error }
+
+func (e *reasonError) Error() string { return Reason(e.err) }
+func (e *reasonError) Unwrap() error { return e.err }

@@ -3,7 +3,6 @@ package github
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -175,7 +174,7 @@ func TestStickyConcurrentMatrixUnderFaults(t *testing.T) {
 			t.Errorf("%s reported success but its section is missing", env)
 		}
 	}
-	t.Log(fmt.Sprintf("%d requests", len(srv.Calls())))
+	t.Logf("%d requests", len(srv.Calls()))
 }
 
 func sectionsOf(body string) []string {

@@ -99,7 +99,7 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 	}
 	in.Record = record == "true"
 	if in.FieldManager == "" {
-		errs = append(errs, errors.New("input field-manager is required: the manager name the deploy applies with"))
+		errs = append(errs, errors.New("input field-manager: "+model.FieldManagerRequired))
 	}
 	if len(in.Paths) == 0 {
 		in.Paths = []string{"."}

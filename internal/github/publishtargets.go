@@ -8,21 +8,13 @@ import (
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
-// TargetOutcome is one target's check for publishing: its report, or why
-// it could not run.
-type TargetOutcome struct {
-	Name   string
-	Report *report.Report
-	Err    error
-}
-
 // PublishTargets publishes the checks of a monorepo's targets from one
 // run: a report file each and one array of them (the report-file output),
 // every target's section in one edit of the comment (the GitHub API calls
 // do not grow with the targets), one job summary, the annotations, and
 // outputs that add the targets' counts up. lead says which targets were
-// checked (check.Selection.Line).
-func (p *Publisher) PublishTargets(ctx context.Context, outs []TargetOutcome, lead string) {
+// checked (targets.Selection.Line).
+func (p *Publisher) PublishTargets(ctx context.Context, outs []report.Entry, lead string) {
 	runURL := p.runURL()
 	commit, at := p.commit(), p.now()
 	var secs []*Section

@@ -16,8 +16,6 @@ import (
 
 var ctx = context.Background()
 
-const canary = "canary-history-3f9a"
-
 var (
 	web  = model.ID{Group: "apps", Kind: "Deployment", Namespace: "shop", Name: "web"}
 	api  = model.ID{Group: "apps", Kind: "Deployment", Namespace: "shop", Name: "api"}

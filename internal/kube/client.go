@@ -37,8 +37,8 @@ type LoadOptions struct {
 	Kubeconfig string // --kubeconfig; empty: $KUBECONFIG, then ~/.kube/config
 	Context    string // --context
 	Namespace  string // --namespace overrides the context's
-	// Concurrency is the number of parallel requests planned; the client's
-	// rate limiter is opened wide enough not to be the bottleneck.
+	// Concurrency is the number of parallel requests planned: where the
+	// client's window starts.
 	Concurrency int
 	Timeout     time.Duration
 }
@@ -75,10 +75,8 @@ func New(cfg *rest.Config, namespace string, concurrency int) (*Client, error) {
 	if concurrency < 1 {
 		concurrency = 1
 	}
-	// client-go defaults to QPS 5 / burst 10, which would throttle a
-	// parallel dry-run far below what the API server can answer.
-	cfg.QPS = float32(50 * concurrency)
-	cfg.Burst = 100 * concurrency
+	// The window is the one limit on requests: it sets the client-side
+	// rate limiter in place of client-go's QPS and Burst.
 	window := NewWindow(concurrency, concurrency)
 	window.wrap(cfg)
 	dyn, err := dynamic.NewForConfig(cfg)

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 )
@@ -16,6 +15,12 @@ import (
 // ServerText stands for the API server's address in text a pull request
 // shows.
 const ServerText = "(the API server)"
+
+// CredentialText stands for a credential in text a pull request shows. It
+// reads as model.HiddenValue does, so that a reader meets one word for
+// anything hidden; kube keeps its own copy because it imports nothing of
+// this module, and its test holds the two together.
+const CredentialText = "(hidden)"
 
 // Public hides the API server's address and the kubeconfig's credentials
 // in text meant for a pull request: its comment, the job summary, the
@@ -121,7 +126,7 @@ func (b *publicBuilder) secret(values ...string) {
 	for _, v := range values {
 		for _, l := range strings.Split(v, "\n") {
 			if l = strings.TrimSpace(l); len(l) >= 4 && !strings.HasPrefix(l, "-----") {
-				b.add(l, model.HiddenValue)
+				b.add(l, CredentialText)
 			}
 		}
 	}

@@ -15,7 +15,12 @@ import (
 // limit) halves it, a window's worth of answered requests widens it by one,
 // never past its cap. Every client built from one config shares it, so
 // everything a run sends stays within what the server's answers allow.
+// It is the one limit on requests: client-go's rate limit follows it
+// (limiter.go), and stages bound their workers by it, not by a limit of
+// their own.
 type Window struct {
+	rate     *rateLimiter
+	rated    int // the limit rate was last sized for
 	mu       sync.Mutex
 	wake     chan struct{} // closed and replaced whenever a slot may be free
 	limit    int
@@ -32,7 +37,7 @@ const shrinkEvery = 100 * time.Millisecond
 
 // NewWindow starts at limit requests in flight, widening up to ceiling.
 func NewWindow(limit, ceiling int) *Window {
-	w := &Window{wake: make(chan struct{})}
+	w := &Window{wake: make(chan struct{}), rate: newRateLimiter(max(limit, 1))}
 	w.Resize(limit, ceiling)
 	return w
 }
@@ -46,6 +51,10 @@ func (w *Window) Resize(limit, ceiling int) {
 	w.limit = min(max(limit, 1), w.ceiling)
 	w.signal()
 }
+
+// Ceiling is the cap the window may widen to: enough workers for a stage
+// to keep the window full.
+func (w *Window) Ceiling() int { w.mu.Lock(); defer w.mu.Unlock(); return w.ceiling }
 
 // Limit is the current bound; Rejected how many 429s the server answered.
 func (w *Window) Limit() int    { w.mu.Lock(); defer w.mu.Unlock(); return w.limit }
@@ -89,13 +98,21 @@ func (w *Window) release(status int) {
 	w.signal()
 }
 
+// signal wakes the waiters and tells the rate limiter the limit, which
+// may have changed.
 func (w *Window) signal() {
+	if w.rated != w.limit {
+		w.rate.resize(w.limit)
+		w.rated = w.limit
+	}
 	close(w.wake)
 	w.wake = make(chan struct{})
 }
 
-// wrap makes every request of cfg's clients go through the window.
+// wrap makes every request of cfg's clients go through the window, and
+// its rate limiter theirs.
 func (w *Window) wrap(cfg *rest.Config) {
+	cfg.RateLimiter = w.rate
 	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
 		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
 			if err := w.acquire(req.Context()); err != nil {
@@ -105,6 +122,7 @@ func (w *Window) wrap(cfg *rest.Config) {
 			status := 0
 			if err == nil {
 				status = resp.StatusCode
+				w.rate.observe(resp.Header)
 			}
 			w.release(status)
 			return resp, err

@@ -33,6 +33,12 @@ type CategoryInfo struct {
 	// plural noun phrase: --fail-on's help and the action's output
 	// descriptions read it.
 	Meaning string
+	// Timeline says what a recorded finding was, for the history's
+	// timeline: what the deploy did to the field or object. {by} stands
+	// for the managers that changed it before the deploy, {controller}
+	// for the controller set up to manage it and {reason} for the
+	// server's reason in parentheses, when it gave one.
+	Timeline string
 }
 
 // categoryTable holds one row per category in the order categories joined
@@ -40,37 +46,53 @@ type CategoryInfo struct {
 // go at the end and a reader's bytes never move.
 var categoryTable = []CategoryInfo{
 	{Category: Drift, Level: LevelWarning, Rank: 60, FailsByDefault: true, External: true, Escalates: true, NeedsCluster: true,
-		Meaning: "fields changed outside the deploy that the deploy reverts"},
+		Meaning:  "fields changed outside the deploy that the deploy reverts",
+		Timeline: "{by} changed it; the deploy reverted it"},
 	{Category: Fight, Level: LevelWarning, Rank: 70, Escalates: true,
-		Meaning: "fields the deploy sends that a controller in the cluster is set up to manage, e.g. the replicas a HorizontalPodAutoscaler scales"},
+		Meaning:  "fields the deploy sends that a controller in the cluster is set up to manage, e.g. the replicas a HorizontalPodAutoscaler scales",
+		Timeline: "the deploy sent it although {controller} manages it"},
 	{Category: TakingConflict, Level: LevelWarning, Rank: 40, FailsByDefault: true, External: true, Escalates: true, NeedsCluster: true,
-		Meaning: "fields the deploy takes over from another manager that changed them"},
+		Meaning:  "fields the deploy takes over from another manager that changed them",
+		Timeline: "{by} changed it; the deploy took it over"},
 	{Category: UpdateConflict, Level: LevelWarning, Rank: 50, FailsByDefault: true, External: true, Escalates: true, NeedsCluster: true,
-		Meaning: "fields changed both outside the deploy and by this change; the change wins"},
+		Meaning:  "fields changed both outside the deploy and by this change; the change wins",
+		Timeline: "{by} changed it; the deploy overwrote it with its own change"},
 	{Category: Taking, Level: LevelNote, Rank: 130,
-		Meaning: "fields the deploy starts managing"},
+		Meaning:  "fields the deploy starts managing",
+		Timeline: "the deploy started managing it"},
 	{Category: Release, Level: LevelNote, Rank: 140,
-		Meaning: "fields the deploy stops managing"},
+		Meaning:  "fields the deploy stops managing",
+		Timeline: "the deploy stopped managing it"},
 	{Category: SplitOwnership, Level: LevelWarning, Rank: 30, FailsByDefault: true,
-		Meaning: "split-owned list items the deploy removes or changes, which would survive in part"},
+		Meaning:  "split-owned list items the deploy removes or changes, which would survive in part",
+		Timeline: "the deploy removed or changed it while {by} owned parts of it"},
 	{Category: Retained, Level: LevelNote, Rank: 120,
-		Meaning: "fields the deploy releases that another manager keeps"},
+		Meaning:  "fields the deploy releases that another manager keeps",
+		Timeline: "the deploy stopped managing it; {by} kept it"},
 	{Category: Reset, Level: LevelNote, Rank: 110,
-		Meaning: "fields the deploy releases and no one else owns, so they are removed or reset to their default"},
+		Meaning:  "fields the deploy releases and no one else owns, so they are removed or reset to their default",
+		Timeline: "the deploy stopped managing it and no one else owned it"},
 	{Category: DryRunError, Level: LevelError, Rank: 10, FailsByDefault: true, FailOnAlias: "error", NeedsCluster: true,
-		Meaning: "objects the API server refused in the dry-run"},
+		Meaning:  "objects the API server refused in the dry-run",
+		Timeline: "could not be checked{reason}"},
 	{Category: New, Level: LevelNote, Rank: 150,
-		Meaning: "objects the deploy creates"},
+		Meaning:  "objects the deploy creates",
+		Timeline: "the deploy created it"},
 	{Category: Removed, Level: LevelNote, Rank: 160,
-		Meaning: "objects of the last deploy that are no longer rendered"},
+		Meaning:  "objects of the last deploy that are no longer rendered",
+		Timeline: "no longer rendered"},
 	{Category: Anomaly, Level: LevelError, Rank: 80,
-		Meaning: "ownership transitions the model cannot explain"},
+		Meaning:  "ownership transitions the model cannot explain",
+		Timeline: "its ownership changed in a way the model cannot explain"},
 	{Category: RecreateRequired, Level: LevelWarning, Rank: 20, FailsByDefault: true, FailOnAlias: "error", NeedsCluster: true,
-		Meaning: "objects the API server refuses to change because a field is immutable (a selector, a Job's template): each must be deleted and created again"},
+		Meaning:  "objects the API server refuses to change because a field is immutable (a selector, a Job's template): each must be deleted and created again",
+		Timeline: "the API server refused to change an immutable field of it: it had to be deleted and created again"},
 	{Category: ScaleDown, Level: LevelWarning, Rank: 100,
-		Meaning: "workloads whose replica count the deploy lowers, a release that resets it to the default included"},
+		Meaning:  "workloads whose replica count the deploy lowers, a release that resets it to the default included",
+		Timeline: "the deploy lowered its replica count"},
 	{Category: Delete, Level: LevelWarning, Rank: 90,
-		Meaning: "objects of the last deploy gone from the render, which a pruning deploy deletes (a renamed generated ConfigMap or Secret is not one)"},
+		Meaning:  "objects of the last deploy gone from the render, which a pruning deploy deletes (a renamed generated ConfigMap or Secret is not one)",
+		Timeline: "gone from the render: a pruning deploy deleted it"},
 }
 
 // CategoryTable returns the table's rows in JSON order (see categoryTable).

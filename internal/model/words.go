@@ -13,3 +13,12 @@ func JoinAnd(s []string) string {
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
+
+// Plural is one when n is 1, else many: "1 object", "0 objects", "3
+// objects". The one way every message counts.
+func Plural[N ~int | ~int64](n N, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

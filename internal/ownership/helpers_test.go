@@ -255,12 +255,6 @@ func (m mf) set(value any, fields ...string) mf {
 	return m
 }
 
-// unset removes a field of the object.
-func (m mf) unset(fields ...string) mf {
-	unstructured.RemoveNestedField(m.u.Object, fields...)
-	return m
-}
-
 // without returns a copy of a manifest without one field.
 func without(u *unstructured.Unstructured, fields ...string) *unstructured.Unstructured {
 	c := u.DeepCopy()

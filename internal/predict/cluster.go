@@ -21,6 +21,10 @@ import (
 	"github.com/ownership-check/ownership-check/internal/parallel"
 )
 
+// errNoFieldManager guards the engines: check refuses a run without a
+// field manager before it reaches them.
+var errNoFieldManager = errors.New("predict: field-manager: " + model.FieldManagerRequired)
+
 // Defaults of ClusterOptions' zero values.
 const (
 	DefaultConcurrency    = 16
@@ -34,7 +38,9 @@ const (
 type ClusterOptions struct {
 	// FieldManager is the manager the deploy applies with (--field-manager).
 	FieldManager string
-	// Concurrency bounds the requests in flight (--concurrency).
+	// Concurrency is how many workers send requests: as many as the
+	// client's window may let in flight (its cap), which is the limit on
+	// the requests themselves.
 	Concurrency int
 	// Deadline bounds the whole Predict; objects not answered by then are
 	// Timeout errors.
@@ -152,7 +158,7 @@ func (c *Cluster) PredictEach(ctx context.Context, objs []model.Object, emit fun
 // as results come keeps the memory of the objects in flight only.
 func (c *Cluster) predict(ctx context.Context, objs []model.Object, emit func(int, Result), forget bool) error {
 	if c.opts.FieldManager == "" {
-		return errors.New("predict: no field manager (--field-manager is required)")
+		return errNoFieldManager
 	}
 	if c.dynErr != nil {
 		return c.dynErr
@@ -169,12 +175,13 @@ func (c *Cluster) predict(ctx context.Context, objs []model.Object, emit func(in
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Deadline)
 	defer cancel()
 
-	failed, err := c.discover(ctx)
-	if err != nil {
+	// The groups whose discovery failed are not kept: a kind they would
+	// map is looked up again, and explained from that second answer.
+	if _, err := c.discover(ctx); err != nil {
 		return err
 	}
 	deps := indexDeps(objs)
-	kinds, err := c.mapKinds(ctx, objs, deps, failed)
+	kinds, err := c.mapKinds(ctx, objs, deps)
 	if err != nil {
 		return err
 	}
@@ -255,7 +262,7 @@ func (c *Cluster) resource(r schema.GroupVersionResource, namespace string) dyna
 	return c.dyn.Resource(r).Namespace(namespace)
 }
 
-// run does all requests with at most Concurrency in flight and calls done
+// run does all requests, as many in flight as the window lets, and calls done
 // with each target whose requests are all answered. Live reads and dry-runs
 // are independent, so they share one queue: the wall time is the total work
 // divided by the concurrency, not a read phase then an apply phase.
@@ -279,6 +286,10 @@ func (c *Cluster) run(ctx context.Context, targets []*target, deps renderDeps, d
 	// The queue holds every job there can be (a LIST that gives up adds GETs
 	// of its own targets only), so a worker's add never blocks.
 	jobs := len(lists) + 2*len(targets)
+	// The workers bound memory, not requests (the window does): each
+	// holds an object's live state or answer while it waits on the
+	// window, so there are no more of them than the window can let in
+	// flight.
 	pool := parallel.NewPool(min(c.opts.Concurrency, jobs), jobs)
 	add := pool.Go
 	getAndFinish := func(t *target) {

@@ -66,7 +66,7 @@ type kindAnswer struct {
 // the cluster does not serve gets one fresh look at discovery (it may have
 // been installed since), then is explained: blocked on a
 // CustomResourceDefinition of the same render, or unknown.
-func (c *Cluster) mapKinds(ctx context.Context, objs []model.Object, deps renderDeps, failed map[schema.GroupVersion]error) (map[schema.GroupVersionKind]*kindAnswer, error) {
+func (c *Cluster) mapKinds(ctx context.Context, objs []model.Object, deps renderDeps) (map[schema.GroupVersionKind]*kindAnswer, error) {
 	kinds := map[schema.GroupVersionKind]*kindAnswer{}
 	var missing []schema.GroupVersionKind
 	for _, o := range objs {

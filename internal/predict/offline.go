@@ -2,7 +2,6 @@ package predict
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"sort"
@@ -100,7 +99,7 @@ var _ Streamer = (*Offline)(nil)
 // analysed yet.
 func (e *Offline) PredictEach(ctx context.Context, objs []model.Object, emit func(i int, r Result)) error {
 	if e.opts.FieldManager == "" {
-		return errors.New("predict: no field manager (--field-manager is required)")
+		return errNoFieldManager
 	}
 	m := e.managersFor(objs)
 	for _, o := range objs {

@@ -42,12 +42,13 @@ func (c *Cluster) ReadAs(ctx context.Context, o model.Object, apiVersion string)
 	return out, nil
 }
 
-// ReadAllAs starts reading, --concurrency at a time, each of objs in the
-// apiVersion versions gives it (the snapshot's, where the deploy moves the
-// object to another), and returns ReadAs for the analysis: it waits for
-// an object's read when one was started, else reads at once. One object at
-// a time within the analysis cost a round trip per moved object (a
-// deprecated API's migration moves many).
+// ReadAllAs starts reading each of objs in the apiVersion versions gives
+// it (the snapshot's, where the deploy moves the object to another), and
+// returns ReadAs for the analysis: it waits for an object's read when one
+// was started, else reads at once. One object at a time within the
+// analysis cost a round trip per moved object (a deprecated API's
+// migration moves many). The client's window bounds the reads in flight,
+// as it bounds every request.
 func (c *Cluster) ReadAllAs(ctx context.Context, objs []model.Object, versions func(model.Object) string) func(model.Object, string) (*unstructured.Unstructured, error) {
 	type read struct {
 		apiVersion string
@@ -56,7 +57,6 @@ func (c *Cluster) ReadAllAs(ctx context.Context, objs []model.Object, versions f
 		err        error
 	}
 	reads := map[model.ID]*read{}
-	sem := make(chan struct{}, c.opts.Concurrency)
 	for _, o := range objs {
 		v := versions(o)
 		if v == "" || v == o.Object.GetAPIVersion() {
@@ -66,13 +66,6 @@ func (c *Cluster) ReadAllAs(ctx context.Context, objs []model.Object, versions f
 		reads[o.ID] = r
 		go func() {
 			defer close(r.done)
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				r.err = ctx.Err()
-				return
-			}
-			defer func() { <-sem }()
 			r.u, r.err = c.ReadAs(ctx, o, v)
 		}()
 	}

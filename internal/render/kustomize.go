@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -77,6 +78,36 @@ type preparedBuild struct {
 	customSchema bool
 	// sources is what the scan read, to tell where objects come from.
 	sources *buildSources
+}
+
+// Prepare scans the kustomization the path names (its directory or its
+// file) and everything it reaches: the Source for kustomizations.
+func (k *kustomizer) Prepare(_ context.Context, p Path) (Build, error) {
+	dir := p.Real
+	if !p.Dir {
+		dir = filepath.Dir(p.Real)
+	}
+	b, err := k.prepare(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &kustomizeBuild{k: k, b: b}, nil
+}
+
+// kustomizeBuild is a prepared kustomization of a path given to Render.
+type kustomizeBuild struct {
+	k *kustomizer
+	b *preparedBuild
+}
+
+func (b *kustomizeBuild) Size() int { return b.b.objects }
+
+func (b *kustomizeBuild) Run(context.Context) (Output, error) {
+	raws, err := b.k.run(b.b)
+	if err != nil {
+		return Output{}, err
+	}
+	return Output{Objects: objectsOf(raws)}, nil
 }
 
 // build renders the kustomization in dir (resolved, absolute).

@@ -171,11 +171,13 @@ func (c *kcheck) run(k *types.Kustomization) error {
 			add(fmt.Sprintf("patches[%d].path", i), p.Path)
 		}
 	}
+	//lint:ignore SA1019 deprecated, but kustomize still reads it, so the scan must too
 	for i, p := range k.PatchesJson6902 {
 		if p.Path != "" {
 			add(fmt.Sprintf("patchesJson6902[%d].path", i), p.Path)
 		}
 	}
+	//lint:ignore SA1019 deprecated, but kustomize still reads it, so the scan must too
 	for i, p := range k.PatchesStrategicMerge {
 		if !strings.Contains(string(p), "\n") {
 			add(fmt.Sprintf("patchesStrategicMerge[%d]", i), string(p))

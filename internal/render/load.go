@@ -6,134 +6,92 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 
 	"github.com/ownership-check/ownership-check/internal/parallel"
 )
 
-// loader reads the paths of one Render, of any of the three forms. The
-// work is split into jobs (a kustomization to build, a manifest file to
-// read) that run side by side; the objects come out in the same order
-// whatever order the jobs finish in, and so does the error reported.
+// loader reads the paths of one Render, each through the source the
+// table chooses for it. Paths are prepared side by side, then built; the
+// objects come out in the same order whatever order the work finishes in,
+// and so does the error reported.
 type loader struct {
-	fs        *guardFS
-	kustomize *kustomizer
+	in      *Input
+	rows    []sourceRow
+	sources []Source // by row
 }
 
-// job is one unit of rendering that can run beside the others.
+func newLoader(in *Input, rows []sourceRow) *loader {
+	l := &loader{in: in, rows: rows}
+	for _, r := range rows {
+		l.sources = append(l.sources, r.source(in))
+	}
+	return l
+}
+
+// job is one path on its way through its source.
 type job struct {
-	kustomization string // resolved directory to build; "" for a file
-	file          string // absolute path of a manifest file
-
-	build *preparedBuild
-	objs  []rawObject
-	err   error
+	path   Path
+	source Source
+	build  Build
+	out    Output
+	err    error
 }
 
-// pathJobs are the jobs of one path given on the command line.
-type pathJobs struct {
-	// dir is set for a directory of manifest files, which must yield
-	// objects.
-	dir  string
-	jobs []*job
-}
-
-func (l *loader) loadAll(ctx context.Context, paths []string) ([]rawObject, error) {
-	var plans []pathJobs
-	var all []*job
+func (l *loader) loadAll(ctx context.Context, paths []string) ([]rawObject, []NotRendered, error) {
+	jobs := make([]*job, 0, len(paths))
 	for _, p := range paths {
-		pj, err := l.plan(p)
+		j, err := l.plan(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		plans = append(plans, pj)
-		all = append(all, pj.jobs...)
+		jobs = append(jobs, j)
 	}
 	// Files are read and kustomizations scanned side by side.
-	runJobs(ctx, all, runtime.GOMAXPROCS(0), func(j *job) {
-		if j.kustomization != "" {
-			j.build, j.err = l.kustomize.prepare(j.kustomization)
-			return
-		}
-		j.objs, j.err = l.file(j.file)
-	})
-	if err := firstError(all); err != nil {
-		return nil, err
+	runJobs(ctx, jobs, runtime.GOMAXPROCS(0), func(j *job) { j.build, j.err = j.source.Prepare(ctx, j.path) })
+	if err := firstError(jobs); err != nil {
+		return nil, nil, err
 	}
-	builds := slices.DeleteFunc(slices.Clone(all), func(j *job) bool { return j.build == nil })
 	workers := 1
-	if len(builds) > 1 && secondLargest(builds) >= primeCostObjects {
+	if len(jobs) > 1 && secondLargest(jobs) >= primeCostObjects {
 		primeKrusty()
 		workers = runtime.GOMAXPROCS(0)
 	}
-	runJobs(ctx, builds, workers, func(j *job) { j.objs, j.err = l.kustomize.run(j.build) })
-	if err := firstError(all); err != nil {
-		return nil, err
+	runJobs(ctx, jobs, workers, func(j *job) { j.out, j.err = j.build.Run(ctx) })
+	if err := firstError(jobs); err != nil {
+		return nil, nil, err
 	}
 	var out []rawObject
-	for _, pj := range plans {
-		n := len(out)
-		for _, j := range pj.jobs {
-			out = append(out, j.objs...)
+	var skipped []NotRendered
+	for _, j := range jobs {
+		for _, o := range j.out.Objects {
+			out = append(out, rawOf(o))
 		}
-		if pj.dir != "" && len(out) == n {
-			return nil, fmt.Errorf("%s: no kustomization and no objects in *.yaml, *.yml or *.json files (subdirectories are not read)", l.fs.boundary.rel(pj.dir))
-		}
+		skipped = append(skipped, j.out.NotRendered...)
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
-// plan finds what a path is: a kustomization (its directory or its file),
-// a manifest file, or a directory of manifest files.
-func (l *loader) plan(p string) (pathJobs, error) {
-	abs, err := filepath.Abs(p)
+// plan resolves a path and chooses its source.
+func (l *loader) plan(given string) (*job, error) {
+	abs, err := filepath.Abs(given)
 	if err != nil {
-		return pathJobs{}, err
+		return nil, err
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return pathJobs{}, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+		return nil, fmt.Errorf("%s: %w", given, unwrapPathError(err))
 	}
 	info, err := os.Stat(real)
 	if err != nil {
-		return pathJobs{}, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+		return nil, fmt.Errorf("%s: %w", given, unwrapPathError(err))
 	}
-	if !info.IsDir() {
-		if isKustomizationName(filepath.Base(abs)) {
-			return pathJobs{jobs: []*job{{kustomization: filepath.Dir(real)}}}, nil
-		}
-		return pathJobs{jobs: []*job{{file: abs}}}, nil
-	}
-	if kustomizationFile(real) != "" {
-		return pathJobs{jobs: []*job{{kustomization: real}}}, nil
-	}
-	entries, err := os.ReadDir(abs)
-	if err != nil {
-		return pathJobs{}, err
-	}
-	l.fs.reads.dir(real)
-	pj := pathJobs{dir: abs}
-	for _, e := range entries {
-		if !e.IsDir() && isManifestName(e.Name()) {
-			pj.jobs = append(pj.jobs, &job{file: filepath.Join(abs, e.Name())})
+	p := Path{Given: given, Abs: abs, Real: real, Dir: info.IsDir()}
+	for i, r := range l.rows {
+		if r.claims(p) {
+			return &job{path: p, source: l.sources[i]}, nil
 		}
 	}
-	return pj, nil
-}
-
-// file reads a plain manifest file (not through kustomize).
-func (l *loader) file(abs string) ([]rawObject, error) {
-	real, err := l.fs.resolve(abs)
-	if err != nil {
-		return nil, err
-	}
-	display := l.fs.boundary.rel(abs)
-	l.fs.reads.file(real)
-	data, err := readBounded(real, display)
-	if err != nil {
-		return nil, err
-	}
-	return parseManifests(display, data)
+	return nil, fmt.Errorf("%s: no source renders it", given)
 }
 
 // runJobs runs fn on every job, at most workers at a time. A job not
@@ -159,10 +117,10 @@ func firstError(jobs []*job) error {
 
 // secondLargest is the size of the second-largest build: what running
 // builds side by side can save at most, with two cores.
-func secondLargest(builds []*job) int {
+func secondLargest(jobs []*job) int {
 	first, second := 0, 0
-	for _, j := range builds {
-		switch n := j.build.objects; {
+	for _, j := range jobs {
+		switch n := j.build.Size(); {
 		case n > first:
 			first, second = n, first
 		case n > second:

@@ -10,7 +10,8 @@ import (
 // Reads are what a render read: every file, and every directory whose
 // listing it depended on (a YAML directory's files, a kustomization's
 // directory, where adding or removing a kustomization file changes the
-// build). kustomize reads through our file system, so the list is exact,
+// build). Every Source reads through our file system (kustomize too) or
+// records what it read (Input.ReadFile), so the list is exact,
 // like a compiler's dependency file: a change to the repository changes
 // the render only if it touches one of them.
 type Reads struct {

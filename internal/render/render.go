@@ -1,10 +1,3 @@
-// Package render turns the paths of a deploy (kustomization directories,
-// directories of YAML files, YAML files) into the objects the deploy
-// applies: with their identity, the namespace kubectl would give them, the
-// repository config's ignored fields removed, and the file each came from.
-//
-// The manifests come from pull requests and are untrusted: see
-// docs/trust-model.md for what they can and cannot make rendering do.
 package render
 
 import (
@@ -51,39 +44,72 @@ type Options struct {
 const maxReported = 20
 
 // Render reads the paths and returns their objects sorted by ID. Errors
-// name the file (and line) or the object at fault.
+// name the file (and line) or the object at fault. What a source could
+// not render is an error here (*NotRenderedError): RenderAll returns it
+// to a caller that reports it.
 func Render(ctx context.Context, paths []string, opts Options) ([]model.Object, error) {
+	return failClosed(RenderAll(ctx, paths, opts))
+}
+
+// failClosed turns what was not rendered into an error.
+func failClosed(r Result, err error) ([]model.Object, error) {
+	if err != nil {
+		return nil, err
+	}
+	if len(r.NotRendered) > 0 {
+		return nil, &NotRenderedError{NotRendered: r.NotRendered}
+	}
+	return r.Objects, nil
+}
+
+// Result is what RenderAll made of the paths.
+type Result struct {
+	Objects []model.Object // sorted by ID
+	// NotRendered is what the paths refer to that no source could
+	// render, in the order of the paths.
+	NotRendered []NotRendered
+}
+
+// RenderAll is Render, with what the sources could not render as data.
+func RenderAll(ctx context.Context, paths []string, opts Options) (Result, error) {
+	return renderWith(ctx, paths, opts, sourceTable)
+}
+
+func renderWith(ctx context.Context, paths []string, opts Options, rows []sourceRow) (Result, error) {
 	if len(paths) == 0 {
-		return nil, errors.New("no path given: pass kustomization directories, directories of YAML files or YAML files")
+		return Result{}, errors.New("no path given: pass kustomization directories, directories of YAML files or YAML files")
 	}
 	cfg := opts.Config
 	if cfg == nil {
 		cfg = config.Default()
 	}
 	if err := cfg.Validate(); err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
-			return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+			return Result{}, fmt.Errorf("%s: %w", p, unwrapPathError(err))
 		}
 	}
 	b, err := newBoundary(cwd, opts.Root, paths)
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	fs := newGuardFS(b)
 	fs.reads = opts.Reads
-	l := &loader{fs: fs, kustomize: newKustomizer(fs, cfg.Kustomize)}
-	raws, err := l.loadAll(ctx, paths)
+	raws, skipped, err := newLoader(&Input{fs: fs, cfg: cfg}, rows).loadAll(ctx, paths)
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
-	return finish(raws, opts, cfg)
+	objs, err := finish(raws, opts, cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Objects: objs, NotRendered: skipped}, nil
 }
 
 func unwrapPathError(err error) error {

@@ -54,6 +54,15 @@ func (o Outcome) Rank() int {
 	return 4
 }
 
+// CompareOutcomes orders the sections of a document: by Rank, then by
+// environment.
+func CompareOutcomes(a, b Outcome) int {
+	if d := a.Rank() - b.Rank(); d != 0 {
+		return d
+	}
+	return strings.Compare(a.Environment, b.Environment)
+}
+
 // maxColumns bounds the summary table: it is read at a glance.
 const maxColumns = 8
 

@@ -121,7 +121,7 @@ var wordings = map[model.Category]func(w words) string{
 		return fmt.Sprintf("%s changed by %s since the last deploy; the deploy reverts %s", w.p, w.m, w.it)
 	},
 	model.TakingConflict: func(w words) string {
-		return fmt.Sprintf("the deploy takes %s from %s and overwrites the value%s %s set", w.p, w.m, pick(w.n, "", "s"), pick(len(uniqueNames(w.managers)), "it", "they"))
+		return fmt.Sprintf("the deploy takes %s from %s and overwrites the value%s %s set", w.p, w.m, model.Plural(w.n, "", "s"), model.Plural(len(uniqueNames(w.managers)), "it", "they"))
 	},
 	model.UpdateConflict: func(w words) string {
 		return fmt.Sprintf("%s changed by %s since the last deploy and changed by this deploy too; the deploy's value wins", w.p, w.m)
@@ -134,21 +134,21 @@ var wordings = map[model.Category]func(w words) string{
 		if len(w.managers) == 0 {
 			// A Secret's key the deploy set through stringData.
 			return fmt.Sprintf("the deploy stops setting %s through stringData, and the API server never removes a key set that way: %s stay%s, owned by no one (delete %s by hand if %s must go)",
-				w.p, w.them, pick(w.n, "s", ""), w.it, w.them)
+				w.p, w.them, model.Plural(w.n, "s", ""), w.it, w.them)
 		}
 		return fmt.Sprintf("the deploy stops managing %s, but %s still own%s %s, so %s stay%s on the object",
-			w.p, w.m, w.owns, w.it, w.them, pick(w.n, "s", ""))
+			w.p, w.m, w.owns, w.it, w.them, model.Plural(w.n, "s", ""))
 	},
 	model.Reset: func(w words) string {
 		return fmt.Sprintf("the deploy stops managing %s and no one else owns %s: the API server removes %s and may reset %s to %s default%s",
-			w.p, w.it, w.it, w.it, pick(w.n, "its", "their"), pick(w.n, "", "s"))
+			w.p, w.it, w.it, w.it, model.Plural(w.n, "its", "their"), model.Plural(w.n, "", "s"))
 	},
 	model.Fight: func(w words) string {
 		return fmt.Sprintf("the deploy sends %s, which %s manage%s: each deploy overwrites what the controller set, and it sets it again",
 			w.p, w.m, w.owns)
 	},
 	model.RecreateRequired: func(w words) string {
-		return fmt.Sprintf("the API server refuses to change %s, which %s immutable: the object must be deleted and created again", w.p, pick(w.n, "is", "are"))
+		return fmt.Sprintf("the API server refuses to change %s, which %s immutable: the object must be deleted and created again", w.p, model.Plural(w.n, "is", "are"))
 	},
 	model.ScaleDown: func(words) string { return "the deploy scales the workload down" },
 	model.Delete: func(words) string {
@@ -179,8 +179,8 @@ func HasWording(c model.Category) bool {
 func sentence(c model.Category, paths []string, managers []model.Manager, t *model.Transition) string {
 	n := len(paths)
 	w := words{paths: paths, managers: managers, t: t, p: listPaths(paths), n: n,
-		it: pick(n, "it", "them"), them: pick(n, "it", "they"), m: listManagers(managers),
-		owns: pick(len(uniqueNames(managers)), "s", "")}
+		it: model.Plural(n, "it", "them"), them: model.Plural(n, "it", "they"), m: listManagers(managers),
+		owns: model.Plural(len(uniqueNames(managers)), "s", "")}
 	if f, ok := wordings[c]; ok {
 		return f(w)
 	}
@@ -215,11 +215,4 @@ func uniqueNames(ms []model.Manager) []string {
 		return []string{"another manager"}
 	}
 	return names
-}
-
-func pick(n int, one, many string) string {
-	if n <= 1 {
-		return one
-	}
-	return many
 }

@@ -48,7 +48,7 @@ func mdNotesBlock(c Commit, objs []objGroups) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "<details>\n<summary>📝 %d %s on %d %s</summary>\n\n",
-		n, pick(n, "note", "notes"), len(objs), pick(len(objs), "object", "objects"))
+		n, model.Plural(n, "note", "notes"), len(objs), model.Plural(len(objs), "object", "objects"))
 	for _, x := range objs {
 		fmt.Fprintf(&b, "**%s**", mdCode(x.obj.ID().String()))
 		if loc := c.mdLocation(x.obj); loc != "" {

@@ -2,16 +2,15 @@ package report
 
 import (
 	"fmt"
-	"slices"
+	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
-// split divides the objects' findings by who must act: the pull request's
-// author (its own findings, and those of unknown cause) or the
-// environment's owners (undeployed, cluster). An object is in each part it
-// has findings in, with that part's findings only; an object with none is
-// in the pull request's part, as checked and clean.
+// split divides the objects' findings by who must act (the cause table's
+// actor): the pull request's author or the environment's owners. An object
+// is in each part it has findings in, with that part's findings only; an
+// object with none is in the pull request's part, as checked and clean.
 func split(objs []Object) (pullRequest, environment []Object) {
 	for _, o := range objs {
 		var mine, theirs []model.Finding
@@ -38,23 +37,20 @@ func split(objs []Object) (pullRequest, environment []Object) {
 	return pullRequest, environment
 }
 
-// environmentHeading introduces the environment's part: what happened and
-// whom it is for.
+// environmentHeading introduces the environment's part: what happened, in
+// the cause table's words, and whom it is for.
 func environmentHeading(env string, objs []Object) string {
-	var causes []model.Cause
+	found := map[model.Cause]bool{}
 	for _, o := range objs {
 		for _, f := range o.Findings {
-			if !slices.Contains(causes, f.Cause) {
-				causes = append(causes, f.Cause)
-			}
+			found[f.Cause] = true
 		}
 	}
 	var what []string
-	if slices.Contains(causes, model.CauseCluster) {
-		what = append(what, env+" has changed since the last deploy (hand edits, other managers, admission)")
-	}
-	if slices.Contains(causes, model.CauseUndeployed) {
-		what = append(what, "the base branch has changes not deployed to "+env+" yet")
+	for _, r := range model.CauseTable() {
+		if found[r.Cause] && r.Heading != "" {
+			what = append(what, strings.ReplaceAll(r.Heading, "{env}", env))
+		}
 	}
 	return fmt.Sprintf("Not caused by this pull request: %s. For whoever runs %s; any deploy meets these.", model.JoinAnd(what), env)
 }

@@ -159,14 +159,14 @@ func (p plan) lead(code func(string) string) string {
 	c := p.counts
 	parts := []string{fmt.Sprintf("%d to create, %d to change, %d to delete", c.Create, c.Update, c.Delete)}
 	if c.Rename > 0 {
-		parts[0] += fmt.Sprintf(", %d generated %s renamed", c.Rename, pick(c.Rename, "ConfigMap/Secret", "ConfigMaps/Secrets"))
+		parts[0] += fmt.Sprintf(", %d generated %s renamed", c.Rename, model.Plural(c.Rename, "ConfigMap/Secret", "ConfigMaps/Secrets"))
 	}
 	if n := len(p.rolls); n > 0 {
 		names := make([]string, 0, 3)
 		for _, o := range p.rolls[:min(n, 3)] {
 			names = append(names, code(o.Name))
 		}
-		s := fmt.Sprintf("%d %s %s (%s", n, pick(n, "workload", "workloads"), pick(n, "rolls", "roll"), strings.Join(names, ", "))
+		s := fmt.Sprintf("%d %s %s (%s", n, model.Plural(n, "workload", "workloads"), model.Plural(n, "rolls", "roll"), strings.Join(names, ", "))
 		if n > 3 {
 			s += fmt.Sprintf(" and %d more", n-3)
 		}

@@ -30,7 +30,7 @@ func mdPlanBlock(pl plan, budget int) string {
 	}
 	var b strings.Builder
 	n := pl.changed()
-	fmt.Fprintf(&b, "<details>\n<summary>📋 What the deploy changes: %d %s</summary>\n\n", n, pick(n, "object", "objects"))
+	fmt.Fprintf(&b, "<details>\n<summary>📋 What the deploy changes: %d %s</summary>\n\n", n, model.Plural(n, "object", "objects"))
 	for _, rc := range pl.repeated {
 		fmt.Fprintf(&b, "- %s %s → %s on %d objects\n", mdCode(rc.Path), mdCode(diffValue(rc.Before)), mdCode(diffValue(rc.After)), rc.objects)
 	}
@@ -48,7 +48,7 @@ func mdPlanBlock(pl plan, budget int) string {
 		b.WriteString(blk)
 	}
 	if left > 0 {
-		fmt.Fprintf(&b, "…and %d more changed %s (folded to fit; the JSON report has every diff).\n\n", left, pick(left, "object", "objects"))
+		fmt.Fprintf(&b, "…and %d more changed %s (folded to fit; the JSON report has every diff).\n\n", left, model.Plural(left, "object", "objects"))
 	}
 	b.WriteString(closing)
 	return b.String()
@@ -66,7 +66,7 @@ func mdPlanObject(po planObject) string {
 	}
 	if len(po.diff) == 0 {
 		if po.folded > 0 {
-			what += fmt.Sprintf(" · %d %s listed above", po.folded, pick(po.folded, "change", "changes"))
+			what += fmt.Sprintf(" · %d %s listed above", po.folded, model.Plural(po.folded, "change", "changes"))
 		}
 		fmt.Fprintf(&b, "- %s: %s\n\n", po.name(htmlCode), what)
 		return b.String()
@@ -80,7 +80,7 @@ func mdPlanObject(po planObject) string {
 	b.WriteString(strings.ReplaceAll(d.String(), "```", "`\u200b``"))
 	b.WriteString("```\n\n")
 	if po.folded > 0 {
-		fmt.Fprintf(&b, "and %d %s listed above.\n\n", po.folded, pick(po.folded, "change", "changes"))
+		fmt.Fprintf(&b, "and %d %s listed above.\n\n", po.folded, model.Plural(po.folded, "change", "changes"))
 	}
 	b.WriteString("</details>\n\n")
 	return b.String()

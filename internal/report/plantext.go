@@ -49,7 +49,7 @@ func writeTextPlan(w io.Writer, p painter, pl plan) {
 			writeTextChange(w, p, c)
 		}
 		if po.folded > 0 {
-			fmt.Fprintf(w, "    %s\n", p.paint(fmt.Sprintf("and %d %s shown above as the same change on many objects", po.folded, pick(po.folded, "change", "changes")), ansiDim))
+			fmt.Fprintf(w, "    %s\n", p.paint(fmt.Sprintf("and %d %s shown above as the same change on many objects", po.folded, model.Plural(po.folded, "change", "changes")), ansiDim))
 		}
 	}
 }

@@ -101,7 +101,7 @@ func (r *Report) Headline() string {
 	case own == "" || !slices.ContainsFunc(mine, func(o Object) bool { return loud(o.Level()) }):
 		return fmt.Sprintf("none of this pull request; for the environment's owners: %s", headlineOf(theirs))
 	}
-	return fmt.Sprintf("%s; and %d %s for the environment's owners, not caused by this pull request", own, env, pick(env, "finding", "findings"))
+	return fmt.Sprintf("%s; and %d %s for the environment's owners, not caused by this pull request", own, env, model.Plural(env, "finding", "findings"))
 }
 
 // headlineOf is the headline of some objects' findings.
@@ -154,7 +154,7 @@ func headlineOf(objs []Object) string {
 			more++
 			continue
 		}
-		p := fmt.Sprintf("%s on %d %s", mdText(string(c)), x.objects, pick(x.objects, "object", "objects"))
+		p := fmt.Sprintf("%s on %d %s", mdText(string(c)), x.objects, model.Plural(x.objects, "object", "objects"))
 		var detail []string
 		switch {
 		case len(x.paths) == 1:
@@ -171,7 +171,7 @@ func headlineOf(objs []Object) string {
 		parts = append(parts, p)
 	}
 	if more > 0 {
-		parts = append(parts, fmt.Sprintf("%d more %s", more, pick(more, "category", "categories")))
+		parts = append(parts, fmt.Sprintf("%d more %s", more, model.Plural(more, "category", "categories")))
 	}
 	return model.JoinAnd(parts)
 }

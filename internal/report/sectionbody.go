@@ -120,7 +120,7 @@ func (s *Section) layout() *layout {
 				n += len(g.Findings)
 			}
 		}
-		l.notesLine = fmt.Sprintf("📝 %d %s on %d %s (folded).\n\n", n, pick(n, "note", "notes"), len(l.notes), pick(len(l.notes), "object", "objects"))
+		l.notesLine = fmt.Sprintf("📝 %d %s on %d %s (folded).\n\n", n, model.Plural(n, "note", "notes"), len(l.notes), model.Plural(len(l.notes), "object", "objects"))
 	}
 	s.lay = l
 	return l
@@ -179,7 +179,7 @@ func (s *Section) render(f fold, budget int) string {
 		fmt.Fprintf(&b, "> %s\n\n", mdProse(truncate(n, 1000)))
 	}
 	if len(l.loud) == 0 && len(l.notes) == 0 && len(r.Objects) > 0 {
-		fmt.Fprintf(&b, "Checked %d %s: no findings.\n\n", len(r.Objects), pick(len(r.Objects), "object", "objects"))
+		fmt.Fprintf(&b, "Checked %d %s: no findings.\n\n", len(r.Objects), model.Plural(len(r.Objects), "object", "objects"))
 	}
 
 	var folded []string
@@ -236,12 +236,12 @@ func (s *Section) render(f fold, budget int) string {
 }
 
 func foldedObjectsNote(n int) string {
-	return fmt.Sprintf("%d %s with warnings or errors", n, pick(n, "object", "objects"))
+	return fmt.Sprintf("%d %s with warnings or errors", n, model.Plural(n, "object", "objects"))
 }
 
 func foldedObjects(n int, more bool) string {
 	if more {
-		return fmt.Sprintf("…and %d more %s with warnings or errors (folded).\n\n", n, pick(n, "object", "objects"))
+		return fmt.Sprintf("…and %d more %s with warnings or errors (folded).\n\n", n, model.Plural(n, "object", "objects"))
 	}
 	return foldedObjectsNote(n) + " (folded).\n\n"
 }

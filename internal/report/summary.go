@@ -27,7 +27,7 @@ func (r *Report) Summarize() {
 	for _, o := range r.Objects {
 		for _, f := range o.Findings {
 			r.Summary.add(f.Category)
-			if model.LevelOf(f.Category) != model.LevelNote && f.Cause != "" && f.Cause != model.CauseUnknown {
+			if model.LevelOf(f.Category) != model.LevelNote && f.Cause.Info().Stated {
 				if r.Summary.Causes == nil {
 					r.Summary.Causes = map[model.Cause]int{}
 				}
@@ -41,11 +41,15 @@ func (r *Report) Summarize() {
 	}
 }
 
-// Loud counts the warnings and errors of the pull request (its own, and
-// those of unknown cause) and of the environment (undeployed, cluster).
+// Loud counts the warnings and errors of each actor: the pull request's
+// author and the environment's owners.
 func (s Summary) Loud() (pullRequest, environment int) {
 	lc := s.Levels()
-	environment = s.Causes[model.CauseUndeployed] + s.Causes[model.CauseCluster]
+	for c, n := range s.Causes {
+		if c.Info().Actor == model.ActorEnvironment {
+			environment += n
+		}
+	}
 	return lc.Errors + lc.Warnings - environment, environment
 }
 

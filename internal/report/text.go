@@ -94,7 +94,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		writeTextObjects(bw, p, r, theirs)
 	}
 	if clean > 0 && clean < len(r.Objects) {
-		fmt.Fprintf(bw, "\n%d more %s checked without findings.\n", clean, pick(clean, "object", "objects"))
+		fmt.Fprintf(bw, "\n%d more %s checked without findings.\n", clean, model.Plural(clean, "object", "objects"))
 	}
 	writeTextPlan(bw, p, pl)
 	fmt.Fprintf(bw, "\n%s\n", p.paint("counts: "+countsLine(r.Summary), ansiDim))

@@ -37,7 +37,7 @@ func (lc LevelCounts) String() string {
 		one, other string
 	}{{lc.Errors, "error", "errors"}, {lc.Warnings, "warning", "warnings"}, {lc.Notes, "note", "notes"}} {
 		if p.n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", p.n, pick(p.n, p.one, p.other)))
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, model.Plural(p.n, p.one, p.other)))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -76,13 +76,13 @@ func (st Status) verdict() string {
 	pr, env := st.Summary.Loud()
 	owners := ""
 	if env > 0 {
-		owners = fmt.Sprintf("%d %s for the environment's owners, not caused by this pull request", env, pick(env, "finding", "findings"))
+		owners = fmt.Sprintf("%d %s for the environment's owners, not caused by this pull request", env, model.Plural(env, "finding", "findings"))
 	}
 	switch {
 	case st.Error:
 		return "the check could not run"
 	case st.Failed && env > 0:
-		return fmt.Sprintf("fails: %d %s for this pull request's author; %s", pr, pick(pr, "finding", "findings"), owners)
+		return fmt.Sprintf("fails: %d %s for this pull request's author; %s", pr, model.Plural(pr, "finding", "findings"), owners)
 	case st.Failed:
 		if s := lc.String(); s != "" {
 			return "fails: " + s
@@ -95,15 +95,15 @@ func (st Status) verdict() string {
 	case env > 0 && pr == 0:
 		return "passes: no finding of this pull request; " + owners
 	case env > 0:
-		return fmt.Sprintf("passes with %d %s of this pull request (not in fail-on); %s", pr, pick(pr, "finding", "findings"), owners)
+		return fmt.Sprintf("passes with %d %s of this pull request (not in fail-on); %s", pr, model.Plural(pr, "finding", "findings"), owners)
 	case lc.Errors+lc.Warnings > 0:
 		return fmt.Sprintf("passes with %s (not in fail-on)", lc)
 	case st.Summary.Objects == 0:
 		return "no objects were rendered, nothing was checked"
 	case lc.Notes > 0:
-		return fmt.Sprintf("no ownership conflicts in %d %s (%s)%s", st.Summary.Objects, pick(st.Summary.Objects, "object", "objects"), lc, st.Summary.notCheckedTail())
+		return fmt.Sprintf("no ownership conflicts in %d %s (%s)%s", st.Summary.Objects, model.Plural(st.Summary.Objects, "object", "objects"), lc, st.Summary.notCheckedTail())
 	}
-	return fmt.Sprintf("no ownership conflicts in %d %s%s", st.Summary.Objects, pick(st.Summary.Objects, "object", "objects"), st.Summary.notCheckedTail())
+	return fmt.Sprintf("no ownership conflicts in %d %s%s", st.Summary.Objects, model.Plural(st.Summary.Objects, "object", "objects"), st.Summary.notCheckedTail())
 }
 
 // notCheckedTail qualifies a clean verdict by what was not looked for.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -43,46 +42,14 @@ func identity() []string {
 	return env
 }
 
-func (g *gitRepo) command(ctx context.Context, args ...string) *exec.Cmd {
-	return gitexec.Command(ctx, g.where(), args...)
-}
-
 func (g *gitRepo) where() gitexec.Where {
 	return gitexec.Where{GitDir: g.gitDir, Env: append(identity(), g.extraEnv...)}
 }
 
-// gitError keeps git's own words, which say what went wrong and where.
-type gitError struct {
-	args   []string
-	stderr string
-	err    error
-}
-
-func (e *gitError) Error() string {
-	msg := strings.TrimSpace(e.stderr)
-	if msg == "" {
-		msg = e.err.Error()
-	}
-	return fmt.Sprintf("git %s: %s", strings.Join(e.args, " "), msg)
-}
-
-func (e *gitError) Unwrap() error { return e.err }
-
-// run runs git with optional stdin and returns its stdout.
+// run runs git with optional stdin and returns its stdout; a failure is a
+// *gitexec.Error.
 func (g *gitRepo) run(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
-	cmd := g.command(ctx, args...)
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return stdout.Bytes(), &gitError{args: args, stderr: stderr.String() + stdout.String(), err: err}
-	}
-	return stdout.Bytes(), nil
+	return gitexec.Run(ctx, g.where(), stdin, args...)
 }
 
 // line runs git and returns its stdout's first line.
@@ -98,8 +65,8 @@ func (g *gitRepo) line(ctx context.Context, args ...string) (string, error) {
 // resolveCommit gives the full id of a commit, or "" when rev names none.
 func (g *gitRepo) resolveCommit(ctx context.Context, rev string) (string, error) {
 	out, err := g.run(ctx, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
-	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() == 1 {
+	var ge *gitexec.Error
+	if errors.As(err, &ge) && ge.ExitCode == 1 {
 		return "", nil
 	}
 	if err != nil {

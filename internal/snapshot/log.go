@@ -140,7 +140,7 @@ func (s *Store) appendOnTip(ctx context.Context, folder string, added treeEntry,
 	tip, err := s.fetchTip(ctx)
 	if err != nil {
 		if isLockError(err.Error()) {
-			return "", fmt.Errorf("%w: %v", errRace, err)
+			return "", fmt.Errorf("%w: %w", errRace, err)
 		}
 		return "", err
 	}

@@ -1,12 +1,10 @@
 package snapshot
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -42,12 +40,12 @@ func Open(ctx context.Context, repo, branch string) (*Store, error) {
 	if branch == "" {
 		branch = model.DefaultSnapshotBranch
 	}
-	if err := gitexec.Command(ctx, gitexec.Where{}, "check-ref-format", "refs/heads/"+branch).Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
+	if _, err := gitexec.Run(ctx, gitexec.Where{}, nil, "check-ref-format", "refs/heads/"+branch); err != nil {
+		var ge *gitexec.Error
+		if errors.As(err, &ge) && ge.ExitCode > 0 {
 			return nil, fmt.Errorf("snapshot branch %q: not a valid branch name", branch)
 		}
-		return nil, fmt.Errorf("git: %w (ownership-check needs the git CLI for snapshots)", err)
+		return nil, fmt.Errorf("%w (ownership-check needs the git CLI for snapshots)", err)
 	}
 	if isURL(repo) {
 		return openURL(ctx, repo, branch)
@@ -85,14 +83,12 @@ func isURL(repo string) bool {
 }
 
 func discoverGitDir(ctx context.Context, dir string) (string, error) {
-	cmd := gitexec.Command(ctx, gitexec.Where{Dir: dir}, "rev-parse", "--absolute-git-dir")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	out, err := gitexec.Run(ctx, gitexec.Where{Dir: dir}, nil, "rev-parse", "--absolute-git-dir")
+	if err != nil {
 		abs, _ := filepath.Abs(dir)
-		return "", fmt.Errorf("snapshot repository %s: not a git repository (run in one or pass --snapshot-repo): %s", abs, strings.TrimSpace(stderr.String()))
+		return "", fmt.Errorf("snapshot repository %s: not a git repository (run in one or pass --snapshot-repo): %w", abs, err)
 	}
-	return strings.TrimSpace(stdout.String()), nil
+	return strings.TrimSpace(string(out)), nil
 }
 
 func openURL(ctx context.Context, url, branch string) (*Store, error) {

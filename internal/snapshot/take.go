@@ -42,7 +42,7 @@ func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o
 		return nil, nil, err
 	}
 	if o.FieldManager == "" {
-		return nil, nil, errors.New("snapshot: the field manager is required")
+		return nil, nil, errors.New("snapshot: field-manager: " + model.FieldManagerRequired)
 	}
 	prev, warnings, err := s.previousHashing(ctx, o.Environment)
 	if err != nil {

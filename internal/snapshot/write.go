@@ -92,7 +92,7 @@ func (s *Store) commitOnTip(ctx context.Context, env, folder, message string) (s
 	if err != nil {
 		if isLockError(err.Error()) {
 			// Another process of this clone is fetching the same ref.
-			return "", fmt.Errorf("%w: %v", errRace, err)
+			return "", fmt.Errorf("%w: %w", errRace, err)
 		}
 		return "", err
 	}
@@ -183,7 +183,7 @@ func (s *Store) publish(ctx context.Context, commit, tip string) error {
 		// Compare-and-swap: "" as the old value means "must not exist".
 		_, err := s.git.run(ctx, nil, "update-ref", "-m", "ownership-check snapshot", "refs/heads/"+s.branch, commit, tip)
 		if err != nil && isLockError(err.Error()) {
-			return fmt.Errorf("%w: %v", errRace, err)
+			return fmt.Errorf("%w: %w", errRace, err)
 		}
 		return err
 	}
@@ -192,7 +192,7 @@ func (s *Store) publish(ctx context.Context, commit, tip string) error {
 	_, err := s.git.run(ctx, nil, "push", "--porcelain", "--no-verify", s.remote, commit+":refs/heads/"+s.branch)
 	if err != nil {
 		if isPushRace(err.Error()) {
-			return fmt.Errorf("%w: %v", errRace, err)
+			return fmt.Errorf("%w: %w", errRace, err)
 		}
 		return fmt.Errorf("push snapshot branch %s to %s: %w", s.branch, s.remote, err)
 	}

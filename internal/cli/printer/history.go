@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/history"
@@ -21,7 +22,7 @@ func History(w io.Writer, l *history.Log, f history.Filter) error {
 	if l.Commit != "" {
 		where += " at " + model.ShortCommit(l.Commit)
 	}
-	fmt.Fprintf(bw, "history of %s: %d recorded %s, oldest first (%s)\n", l.Environment, len(l.Deploys), plural(len(l.Deploys), "deploy", "deploys"), where)
+	fmt.Fprintf(bw, "history of %s: %d recorded %s, oldest first (%s)\n", l.Environment, len(l.Deploys), model.Plural(len(l.Deploys), "deploy", "deploys"), where)
 	if len(l.Deploys) == 0 {
 		fmt.Fprintf(bw, "\nnothing recorded yet: the deploy pipeline records with `ownership-check check --record` right before it applies\n")
 	}
@@ -91,51 +92,20 @@ func historyLine(id model.ID, f history.Finding) string {
 	if by == "" {
 		by = "another manager"
 	}
-	var s string
-	switch f.Category {
-	case model.Drift:
-		s = by + " changed it; the deploy reverted it"
-	case model.TakingConflict:
-		s = by + " changed it; the deploy took it over"
-	case model.UpdateConflict:
-		s = by + " changed it; the deploy overwrote it with its own change"
-	case model.Fight:
-		c := "a controller"
-		if f.Controller != nil {
-			c = f.Controller.String()
-		}
-		s = "the deploy sent it although " + c + " manages it"
-	case model.SplitOwnership:
-		s = "the deploy removed or changed it while " + by + " owned parts of it"
-	case model.Retained:
-		s = "the deploy stopped managing it; " + by + " kept it"
-	case model.Reset:
-		s = "the deploy stopped managing it and no one else owned it"
-	case model.Taking:
-		s = "the deploy started managing it"
-	case model.Release:
-		s = "the deploy stopped managing it"
-	case model.New:
-		s = "the deploy created it"
-	case model.Removed:
-		s = "no longer rendered"
-	case model.DryRunError:
-		s = "could not be checked"
-		if f.Reason != "" {
-			s += " (" + f.Reason + ")"
-		}
-	default:
-		s = "recorded"
+	controller := "a controller"
+	if f.Controller != nil {
+		controller = f.Controller.String()
 	}
-	if f.Cause != "" && f.Cause != model.CauseUnknown {
+	reason := ""
+	if f.Reason != "" {
+		reason = " (" + f.Reason + ")"
+	}
+	s := "recorded" // a category of a newer version, which this one cannot word
+	if info, ok := model.InfoOf(f.Category); ok {
+		s = strings.NewReplacer("{by}", by, "{controller}", controller, "{reason}", reason).Replace(info.Timeline)
+	}
+	if f.Cause.Info().Stated {
 		return fmt.Sprintf("%s: %s (%s, cause %s)", where, s, f.Category, f.Cause)
 	}
 	return fmt.Sprintf("%s: %s (%s)", where, s, f.Category)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -63,3 +63,19 @@ func TestHistory(t *testing.T) {
 		t.Errorf("json: %s", b.String())
 	}
 }
+
+// TestHistoryLineWording: every category of the table is worded from its
+// own row, none falls back to "recorded", and every placeholder is filled.
+func TestHistoryLineWording(t *testing.T) {
+	id := model.ID{Kind: "ConfigMap", Namespace: "shop", Name: "flags"}
+	kcm := model.Manager{Manager: "kubectl-edit", Operation: "Update"}
+	for _, c := range model.Categories {
+		line := historyLine(id, history.Finding{Category: c, Path: ".data.mode", Reason: "Invalid", Managers: []model.Manager{kcm}})
+		if strings.Contains(line, ": recorded (") || strings.ContainsAny(line, "{}") {
+			t.Errorf("%s: %q", c, line)
+		}
+	}
+	if line := historyLine(id, history.Finding{Category: "from-a-newer-version"}); !strings.Contains(line, ": recorded (from-a-newer-version)") {
+		t.Errorf("an unknown category: %q, want it recorded under its own name", line)
+	}
+}

@@ -1,0 +1,78 @@
+package action
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	ghaction "github.com/ownership-check/ownership-check/internal/github"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/report"
+)
+
+// publishReports is the action in a workflow_run job with pr-number: the
+// pull request's own run (a fork's, offline, with a read-only token) left
+// its JSON reports as an artifact, downloaded into the workspace's report
+// folder; this job, which may write, publishes them on that pull request.
+// The reports come from the pull request's run, which its author's
+// workflow file controls: each section says so, and the required check
+// stays that run's own status.
+func (run *actionRun) publishReports(ctx context.Context) error {
+	run.pub.PRNumber = run.in.PRNumber
+	dir := filepath.Join(run.a.Getenv("GITHUB_WORKSPACE"), ghaction.ReportDirName)
+	reps, err := readReportFolder(dir)
+	if err != nil {
+		return run.toolError(err)
+	}
+	outs := make([]report.Entry, len(reps))
+	for i, r := range reps {
+		r.Notes = append(r.Notes, fmt.Sprintf("published by a workflow_run job from the report file of pull request #%d's own run: its result is that run's, not checked here", run.in.PRNumber))
+		outs[i] = report.Entry{Name: r.Environment, Report: r}
+	}
+	run.pub.PublishTargets(ctx, outs, fmt.Sprintf("%d %s published from pull request #%d's run", len(reps), model.Plural(len(reps), "report", "reports"), run.in.PRNumber))
+	return nil
+}
+
+// readReportFolder reads every JSON report (or array of them) in dir, each
+// environment once; an unreadable file or a newer schema is an error naming
+// the file.
+func readReportFolder(dir string) ([]*report.Report, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []*report.Report
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var reps []*report.Report
+		if err := json.Unmarshal(b, &reps); err != nil {
+			var one report.Report
+			if err := json.Unmarshal(b, &one); err != nil {
+				return nil, fmt.Errorf("%s: not a JSON report of ownership-check: %w", f, err)
+			}
+			reps = []*report.Report{&one}
+		}
+		for _, r := range reps {
+			if r.SchemaVersion != report.SchemaVersion {
+				return nil, fmt.Errorf("%s: report schema version %d, this version reads %d: publish with the release that wrote it", f, r.SchemaVersion, report.SchemaVersion)
+			}
+			if err := model.ValidateEnvironment(r.Environment); err != nil {
+				return nil, fmt.Errorf("%s: %w", f, err)
+			}
+			if !seen[r.Environment] {
+				seen[r.Environment] = true
+				out = append(out, r)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("pr-number: no report in %s: download the pull request run's ownership-check-reports artifact there first", dir)
+	}
+	return out, nil
+}

@@ -1,7 +1,0 @@
-//go:build !linux
-
-package cli
-
-// dropToWorkspaceOwner: the action's container is Linux; elsewhere there is
-// nothing to drop.
-func dropToWorkspaceOwner(string) error { return nil }

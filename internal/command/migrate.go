@@ -1,0 +1,24 @@
+package command
+
+import (
+	"context"
+	"io"
+
+	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/cli/printer"
+	"github.com/ownership-check/ownership-check/internal/migrate"
+)
+
+// Migrate plans, prints and (with Apply) carries out the migration. The
+// plan comes back with an error too when there was one.
+func Migrate(ctx context.Context, o check.MigrateOptions, stdout io.Writer) (*migrate.Plan, error) {
+	res, err := check.Migrate(ctx, o, func(plan *migrate.Plan) { printer.Plan(stdout, plan) })
+	if res == nil {
+		return nil, err
+	}
+	if res.Applied {
+		printer.Outcomes(stdout, res.Outcomes)
+	}
+	printer.MigrateSummary(stdout, res.Plan, res.Applied, res.Outcomes)
+	return res.Plan, err
+}

@@ -1,0 +1,55 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/cli/printer"
+	"github.com/ownership-check/ownership-check/internal/snapshot"
+	"github.com/ownership-check/ownership-check/internal/targets"
+)
+
+// Snapshot takes the snapshot and prints what it recorded.
+func Snapshot(ctx context.Context, o check.SnapshotOptions, stdout, stderr io.Writer) (*snapshot.Snapshot, error) {
+	rec, err := check.TakeSnapshot(ctx, o)
+	if rec != nil {
+		printer.Warnings(stderr, "", rec.Warnings)
+	}
+	if err != nil {
+		return nil, err
+	}
+	printer.Snapshot(stdout, rec.Snapshot, rec.Branch, rec.Remote)
+	return rec.Snapshot, nil
+}
+
+// SnapshotTargets records the selected targets' snapshots, each after the
+// other; one that fails does not stop the rest, and fails the run. It
+// returns how many were recorded.
+func SnapshotTargets(ctx context.Context, o check.SnapshotOptions, s Selector, stdout, stderr io.Writer) (int, error) {
+	sel, err := Select(ctx, o.Target, s)
+	if err != nil {
+		return 0, err
+	}
+	fmt.Fprintln(stderr, "ownership-check: "+sel.Line())
+	o.Paths = nil
+	recs, errs := targets.Snapshot(ctx, o, sel.Targets)
+	failed := 0
+	for i, rec := range recs {
+		if rec != nil {
+			printer.Warnings(stderr, sel.Targets[i].Name+": ", rec.Warnings)
+			if errs[i] == nil {
+				printer.Snapshot(stdout, rec.Snapshot, rec.Branch, rec.Remote)
+			}
+		}
+		if errs[i] != nil {
+			failed++
+			fmt.Fprintf(stderr, "ownership-check: %s\n", errs[i])
+		}
+	}
+	if failed > 0 {
+		return len(recs) - failed, fmt.Errorf("%d of %d targets could not be recorded", failed, len(recs))
+	}
+	return len(recs), nil
+}

@@ -1,0 +1,155 @@
+package gitexec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Trees are commits' trees read out of git into temporary directories for
+// one run: a run of many targets reads each commit once, and Close removes
+// them all. The zero value is ready to use.
+type Trees struct {
+	mu     sync.Mutex
+	trees  map[string]*tree
+	closed bool
+	// reading counts the extractions under way, so that Close removes
+	// every directory they make, the ones still being made included.
+	reading sync.WaitGroup
+}
+
+type tree struct {
+	done chan struct{}
+	dir  string
+	err  error
+}
+
+// errClosed is a tree asked for after Close.
+var errClosed = errors.New("the run's git trees are removed already")
+
+// Tree is commit's tree of the repository at top in a temporary
+// directory, read on first use: regular files and symlinks (whoever reads
+// it must refuse a symlink that leaves it); submodules are left out. The
+// directory lives until Close.
+func (ts *Trees) Tree(ctx context.Context, top, commit string) (string, error) {
+	key := top + "\x00" + commit
+	ts.mu.Lock()
+	if ts.closed {
+		ts.mu.Unlock()
+		return "", errClosed
+	}
+	if t := ts.trees[key]; t != nil {
+		ts.mu.Unlock()
+		select {
+		case <-t.done:
+			return t.dir, t.err
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+	if ts.trees == nil {
+		ts.trees = map[string]*tree{}
+	}
+	t := &tree{done: make(chan struct{})}
+	ts.trees[key] = t
+	ts.reading.Add(1)
+	ts.mu.Unlock()
+	defer ts.reading.Done()
+	defer close(t.done)
+	if t.dir, t.err = os.MkdirTemp("", "ownership-check-tree-"); t.err != nil {
+		return "", t.err
+	}
+	t.err = extractTree(ctx, top, commit, t.dir)
+	return t.dir, t.err
+}
+
+// Close removes every tree read, after waiting for the ones being read.
+func (ts *Trees) Close() error {
+	ts.mu.Lock()
+	ts.closed = true
+	ts.mu.Unlock()
+	ts.reading.Wait()
+	var errs []error
+	for _, t := range ts.trees {
+		if t.dir != "" {
+			errs = append(errs, os.RemoveAll(t.dir))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// extractTree writes commit's files into dir.
+func extractTree(ctx context.Context, top, commit, dir string) error {
+	where := Where{Dir: top}
+	list, err := Run(ctx, where, nil, "ls-tree", "-r", "-z", "--full-tree", commit)
+	if err != nil {
+		return err
+	}
+	all, err := ParseTree(list)
+	if err != nil {
+		return err
+	}
+	var files []TreeEntry
+	var oids []string
+	for _, e := range all {
+		if e.Type != "blob" {
+			continue
+		}
+		p := filepath.FromSlash(e.Path)
+		if filepath.IsAbs(p) || p == ".." || strings.HasPrefix(p, ".."+string(filepath.Separator)) || strings.Contains(p, string(filepath.Separator)+".."+string(filepath.Separator)) {
+			return fmt.Errorf("git ls-tree: path %q leaves the tree", e.Path)
+		}
+		e.Path = p
+		files = append(files, e)
+		oids = append(oids, e.OID)
+	}
+	made := map[string]bool{}
+	return CatBlobs(ctx, where, oids, func(i int, data []byte) error {
+		e := files[i]
+		target := filepath.Join(dir, e.Path)
+		if parent := filepath.Dir(target); !made[parent] {
+			if err := os.MkdirAll(parent, 0o755); err != nil {
+				return err
+			}
+			made[parent] = true
+		}
+		switch e.Mode {
+		case "120000":
+			return os.Symlink(string(data), target)
+		case "100755":
+			return os.WriteFile(target, data, 0o755)
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
+
+// RepositoryOf is the top of the git repository holding path, a file or
+// a directory.
+func RepositoryOf(ctx context.Context, path string) (string, error) {
+	dir := path
+	if info, err := os.Stat(path); err != nil || !info.IsDir() {
+		dir = filepath.Dir(path)
+	}
+	return TopLevel(ctx, dir)
+}
+
+// Relative gives path relative to the repository top, symlinks resolved
+// as git compares paths, refusing one outside it.
+func Relative(top, path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	rel, err := filepath.Rel(top, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is outside the git repository %s", path, top)
+	}
+	return rel, nil
+}

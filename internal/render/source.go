@@ -1,0 +1,115 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// Source renders one form of path given to Render: a kustomization, YAML
+// files, and next a GitOps tool's object or a chart. Render chooses the
+// source of each path from sourceTable; a new form is a row there and the
+// file that implements it.
+//
+// A source reads through its Input's file system, which keeps reads inside
+// the boundary (docs/trust-model.md) and records each file and directory
+// read (Options.Reads); a source that reads another way records what it
+// read with Input.ReadFile and Input.ReadDir, so that the record stays
+// exact.
+type Source interface {
+	// Prepare reads and checks what the path reaches, side by side with
+	// the other paths' Prepare, and returns what makes its objects.
+	Prepare(ctx context.Context, p Path) (Build, error)
+}
+
+// Build is a prepared path.
+type Build interface {
+	// Size is how many objects Run makes that Prepare did not make
+	// already: builds run side by side only when two are large
+	// (primeCostObjects).
+	Size() int
+	// Run makes the path's objects, and names what it cannot render.
+	Run(ctx context.Context) (Output, error)
+}
+
+// Path is a path given to Render, resolved.
+type Path struct {
+	Given string // as given (relative to the working directory)
+	Abs   string // absolute, symlinks kept: what users see
+	Real  string // absolute, symlinks resolved: what is read
+	Dir   bool
+}
+
+// Output is what a source made of a path.
+type Output struct {
+	// Objects carry their manifest and where it is written (Source,
+	// Line); Render gives them identity and namespace.
+	Objects []model.Object
+	// NotRendered is what the path refers to that the source cannot
+	// render, and why.
+	NotRendered []NotRendered
+}
+
+// NotRendered is something a path refers to that its source cannot
+// render: nothing is wrong with the manifests (that is an error), but
+// its objects are not checked, and a report must say so (for example a
+// GitOps object whose source is in another repository).
+type NotRendered struct {
+	Source string // the file (and line) that refers to it, as users see it
+	Reason string // why it is not rendered, e.g. "source in another repository"
+}
+
+func (n NotRendered) String() string {
+	return fmt.Sprintf("%s: not rendered: %s", n.Source, n.Reason)
+}
+
+// NotRenderedError is Render's answer when a source could not render
+// something: a caller of Render has no way to report it, and what is not
+// checked must not pass as clean. RenderAll returns it as data.
+type NotRenderedError struct {
+	NotRendered []NotRendered
+}
+
+func (e *NotRenderedError) Error() string {
+	lines := make([]string, len(e.NotRendered))
+	for i, n := range e.NotRendered {
+		lines[i] = n.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Input is what every source of one Render shares.
+type Input struct {
+	fs  *guardFS
+	cfg *config.Config
+}
+
+// ReadFile records that a source read the file at real (resolved).
+func (in *Input) ReadFile(real string) { in.fs.reads.file(real) }
+
+// ReadDir records that a source depended on the listing of the directory
+// at real (resolved).
+func (in *Input) ReadDir(real string) { in.fs.reads.dir(real) }
+
+// rel is p as users see it: relative to the working directory.
+func (in *Input) rel(p string) string { return in.fs.boundary.rel(p) }
+
+func (r rawObject) object() model.Object {
+	return model.Object{Object: &unstructured.Unstructured{Object: r.obj}, Source: r.source, Line: r.line}
+}
+
+func rawOf(o model.Object) rawObject {
+	return rawObject{obj: o.Object.Object, source: o.Source, line: o.Line}
+}
+
+func objectsOf(raws []rawObject) []model.Object {
+	out := make([]model.Object, len(raws))
+	for i, r := range raws {
+		out[i] = r.object()
+	}
+	return out
+}

@@ -1,0 +1,80 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Entry is one target of a run over many: its report, or why it could not
+// be checked.
+type Entry struct {
+	Name   string
+	Report *Report
+	Err    error
+}
+
+// ManyOptions are what the writers of many reports need besides them.
+type ManyOptions struct {
+	Text TextOptions
+	// Lead says which targets were checked ("3 of 90 targets checked").
+	Lead string
+	// Tool names the tool in the section of a target that could not be
+	// checked.
+	Tool Tool
+}
+
+// Reports are the reports of the entries that have one.
+func Reports(es []Entry) []*Report {
+	var reps []*Report
+	for _, e := range es {
+		if e.Err == nil {
+			reps = append(reps, e.Report)
+		}
+	}
+	return reps
+}
+
+// writeTextMany writes the reports one after the other; a target that
+// could not be checked has no report (the caller says why on stderr).
+func writeTextMany(w io.Writer, es []Entry, o ManyOptions) error {
+	for i, r := range Reports(es) {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if err := WriteText(w, r, o.Text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarkdownMany renders many targets as one document: the summary table
+// under lead, then a section per target, worst first, a target that could
+// not be checked saying why. Past maxRows targets, those that pass are a
+// row of the table alone.
+func MarkdownMany(es []Entry, lead string, tool Tool) string {
+	secs := make([]*Section, len(es))
+	for i, e := range es {
+		if e.Err != nil {
+			secs[i] = ErrorSection(e.Name, e.Err, tool, MarkdownOptions{})
+		} else {
+			secs[i] = NewSection(e.Report, MarkdownOptions{})
+		}
+	}
+	slices.SortStableFunc(secs, func(a, b *Section) int { return CompareOutcomes(a.Outcome(), b.Outcome()) })
+	outs := make([]Outcome, len(secs))
+	for i, s := range secs {
+		outs[i] = s.Outcome()
+	}
+	var b strings.Builder
+	b.WriteString(Overview(outs, lead))
+	for i, s := range secs {
+		if len(secs) > maxRows && outs[i].Rank() == 4 {
+			continue
+		}
+		b.WriteString(s.Render(0))
+	}
+	return b.String()
+}

@@ -1,0 +1,172 @@
+package targets
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/gitexec"
+	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/parallel"
+	"github.com/ownership-check/ownership-check/internal/report"
+)
+
+// workers is how many targets are checked at once: their renders are
+// CPU-bound, their dry-runs wait on the API server; the requests of all of
+// them share the run's concurrency.
+const workers = 4
+
+// Result is one target's check: its report, or why it could not run.
+type Result struct {
+	Selected
+	Report *report.Report
+	Err    error
+}
+
+// Build checks the selected targets in one process, as check.Build checks
+// one: the same options, each target's name as the environment, its paths
+// (relative to the repository's top), field manager and cluster. Targets
+// on one cluster share one client and one bound on requests in flight
+// (o.Concurrency), and the base's tree is read once for all; one target's
+// failure never hides another's result.
+func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
+	out := make([]Result, len(sel))
+	r, runErr := newRun(ctx, o.Concurrency)
+	trees := &gitexec.Trees{}
+	// Every check has returned, its base render with it, before the trees
+	// go.
+	defer trees.Close()
+	o.BaseTrees = trees
+	parallel.For(len(sel), workers, func(i int) {
+		out[i].Selected = sel[i]
+		if runErr != nil {
+			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, runErr)
+			return
+		}
+		to, err := r.options(o, sel[i])
+		if err != nil {
+			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, err)
+			return
+		}
+		out[i].Report, out[i].Err = check.Build(ctx, to)
+		if out[i].Err != nil {
+			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, out[i].Err)
+		}
+	})
+	return out
+}
+
+// Snapshot records each selected target's snapshot, one after the other
+// (each is a commit on the one branch).
+func Snapshot(ctx context.Context, o check.SnapshotOptions, sel []Selected) ([]*check.Recorded, []error) {
+	recs := make([]*check.Recorded, len(sel))
+	errs := make([]error, len(sel))
+	r, runErr := newRun(ctx, o.Concurrency)
+	for i, s := range sel {
+		t, paths, err := check.Target{}, []string(nil), runErr
+		if err == nil {
+			t, paths, err = r.target(o.Target, s)
+		}
+		if err == nil {
+			to := o
+			to.Target, to.Paths = t, paths
+			recs[i], err = check.TakeSnapshot(ctx, to)
+		}
+		if err != nil {
+			errs[i] = fmt.Errorf("target %s: %w", s.Name, err)
+		}
+	}
+	return recs, errs
+}
+
+// run is what the targets of one run share: the repository's top, which
+// their paths are relative to, and one client per cluster.
+type run struct {
+	top     string
+	clients *clientPool
+}
+
+func newRun(ctx context.Context, concurrency int) (run, error) {
+	top, err := repository(ctx)
+	return run{top: top, clients: &clientPool{concurrency: concurrency, clients: map[string]*kube.Client{}}}, err
+}
+
+// options are the run's check options for one configured target.
+func (r run) options(o check.Options, s Selected) (check.Options, error) {
+	if o.Offline {
+		r.clients = nil // no cluster to connect to
+	}
+	t, paths, err := r.target(o.Target, s)
+	if err != nil {
+		return o, err
+	}
+	o.Target, o.Paths = t, paths
+	return o, nil
+}
+
+// target is the run's target settings for one configured target.
+func (r run) target(t check.Target, s Selected) (check.Target, []string, error) {
+	paths := make([]string, len(s.Paths))
+	for i, p := range s.Paths {
+		paths[i] = filepath.Join(r.top, filepath.FromSlash(p))
+	}
+	t.Environment = s.Name
+	if s.FieldManager != "" {
+		t.FieldManager = s.FieldManager
+	}
+	if s.Kubeconfig != "" {
+		t.Kubeconfig = filepath.Join(r.top, filepath.FromSlash(s.Kubeconfig))
+		if filepath.IsAbs(s.Kubeconfig) {
+			t.Kubeconfig = s.Kubeconfig
+		}
+	}
+	if s.Context != "" {
+		t.Context = s.Context
+	}
+	if r.clients != nil {
+		c, err := r.clients.get(t)
+		if err != nil {
+			return t, nil, err
+		}
+		t.Client = c
+	}
+	return t, paths, nil
+}
+
+// clientPool holds one client per cluster of a run.
+type clientPool struct {
+	concurrency int
+	mu          sync.Mutex
+	clients     map[string]*kube.Client
+	errs        map[string]error
+}
+
+func (p *clientPool) get(t check.Target) (*kube.Client, error) {
+	key := t.Kubeconfig + "\x00" + t.Context + "\x00" + t.Namespace
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c, ok := p.clients[key]; ok {
+		return c, nil
+	}
+	if err, ok := p.errs[key]; ok {
+		return nil, err
+	}
+	cfg, ns, err := kube.LoadConfig(kube.LoadOptions{Kubeconfig: t.Kubeconfig, Context: t.Context, Namespace: t.Namespace})
+	var c *kube.Client
+	if err == nil {
+		// One client per cluster: its window bounds the requests of all
+		// the targets on it together.
+		c, err = kube.New(cfg, ns, p.concurrency)
+	}
+	if err != nil {
+		if p.errs == nil {
+			p.errs = map[string]error{}
+		}
+		p.errs[key] = err
+		return nil, err
+	}
+	p.clients[key] = c
+	return c, nil
+}

@@ -1,0 +1,287 @@
+// Package targets checks many targets of one repository in one run:
+// which of the config's targets a change affects (Select, from what each
+// target's last render read), and their checks and snapshots (Build,
+// Snapshot), which share a client per cluster and the base's tree.
+package targets
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/gitexec"
+	"github.com/ownership-check/ownership-check/internal/snapshot"
+)
+
+// Shard is the i-th of n shares of the selected targets (1-based).
+type Shard struct{ I, N int }
+
+// ParseShard reads "i/n"; "" is the whole selection.
+func ParseShard(s string) (Shard, error) {
+	if s == "" {
+		return Shard{1, 1}, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return Shard{}, &check.InputError{Input: "shard", Problem: fmt.Sprintf("%q: want i/n with 1 <= i <= n, e.g. 2/4", s)}
+	}
+	return Shard{i, n}, nil
+}
+
+// of keeps the shard's share of targets sorted by name: every n-th,
+// starting at the i-th, so that the shares partition the selection and
+// each is within one of the others' size.
+func (s Shard) of(ts []Selected) []Selected {
+	if s.N <= 1 {
+		return ts
+	}
+	var out []Selected
+	for k, t := range ts {
+		if k%s.N == s.I-1 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Selected is a target the run checks, and why.
+type Selected struct {
+	config.Target
+	Why string
+}
+
+// Selection is what Select chose among the config's targets.
+type Selection struct {
+	Targets []Selected
+	// Total is how many targets the config lists; Affected how many were
+	// selected before sharding.
+	Total, Affected int
+}
+
+// Line says in one line what was selected: "3 of 90 targets checked, 87
+// not affected by this change", and the shard.
+func (s Selection) Line() string {
+	noun := "targets"
+	if s.Total == 1 {
+		noun = "target"
+	}
+	line := fmt.Sprintf("%d of %d %s checked", len(s.Targets), s.Total, noun)
+	if rest := s.Total - s.Affected; rest > 0 {
+		line += fmt.Sprintf(", %d not affected by this change", rest)
+	}
+	if shardOut := s.Affected - len(s.Targets); shardOut > 0 {
+		line += fmt.Sprintf(", %d in other shards", shardOut)
+	}
+	return line
+}
+
+// SelectOptions say which targets a run checks.
+type SelectOptions struct {
+	// Names are targets by name; "all" (or none with no ChangedFrom)
+	// selects every target.
+	Names []string
+	// ChangedFrom selects the targets whose inputs changed between this
+	// revision and the working tree.
+	ChangedFrom string
+	Shard       Shard
+	// ConfigFile is the repository config's path: a change to it affects
+	// every target.
+	ConfigFile                   string
+	SnapshotRepo, SnapshotBranch string
+}
+
+// Select chooses the targets to check. With ChangedFrom, a target is
+// affected when a change touches a file its last deploy's render read (as
+// recorded with its snapshot), adds or removes a file in a directory whose
+// listing it read, or changes the repository config. Where the record
+// cannot be trusted (none yet, reads outside the repository, or its inputs
+// changed since the deploy it was recorded at), the target is checked, and
+// Why says so.
+func Select(ctx context.Context, cfg *config.Config, o SelectOptions) (Selection, error) {
+	sel := Selection{Total: len(cfg.Targets)}
+	if len(cfg.Targets) == 0 {
+		return sel, &check.InputError{Input: "target", Problem: "the repository config lists no targets (see docs/github-action.md, monorepos)"}
+	}
+	var picked []Selected
+	all := o.ChangedFrom == "" && (len(o.Names) == 0 || len(o.Names) == 1 && o.Names[0] == "all")
+	switch {
+	case all:
+		for _, t := range cfg.Targets {
+			picked = append(picked, Selected{t, "all targets"})
+		}
+	case len(o.Names) > 0 && !(len(o.Names) == 1 && o.Names[0] == "all"):
+		for _, n := range o.Names {
+			t, ok := cfg.TargetNamed(n)
+			if !ok {
+				return sel, &check.InputError{Input: "target", Problem: fmt.Sprintf("%q: no such target in the repository config", n)}
+			}
+			picked = append(picked, Selected{t, "named"})
+		}
+	}
+	if o.ChangedFrom != "" {
+		candidates := cfg.Targets
+		if len(picked) > 0 {
+			candidates = nil
+			for _, p := range picked {
+				candidates = append(candidates, p.Target)
+			}
+		}
+		var err error
+		if picked, err = affected(ctx, candidates, o); err != nil {
+			return sel, err
+		}
+	}
+	sort.Slice(picked, func(i, j int) bool { return picked[i].Name < picked[j].Name })
+	sel.Affected = len(picked)
+	sel.Targets = o.Shard.of(picked)
+	return sel, nil
+}
+
+// change is one path of `git diff --name-status`.
+type change struct {
+	status byte // 'A', 'D', 'M', ...
+	path   string
+}
+
+func affected(ctx context.Context, targets []config.Target, o SelectOptions) ([]Selected, error) {
+	top, err := repository(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := config.EnsureCommit(ctx, top, o.ChangedFrom); err != nil {
+		return nil, &check.InputError{Input: "changed-from", Problem: err.Error()}
+	}
+	changes, err := changedSince(ctx, top, o.ChangedFrom, true)
+	if err != nil {
+		return nil, err
+	}
+	cfgFile := o.ConfigFile
+	if cfgFile == "" {
+		cfgFile = config.DefaultFile
+	}
+	cfgFile = config.RepoPath(ctx, ".", cfgFile)
+	for _, c := range changes {
+		if c.path == cfgFile {
+			out := make([]Selected, len(targets))
+			for i, t := range targets {
+				out[i] = Selected{t, "the repository config changed"}
+			}
+			return out, nil
+		}
+	}
+	store, err := snapshot.Open(ctx, o.SnapshotRepo, o.SnapshotBranch)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = t.Name
+	}
+	indexes, err := store.ReadIndexes(ctx, names, "")
+	if err != nil {
+		return nil, err
+	}
+	// What changed between the deploy a record was made at and the base:
+	// a record whose inputs changed since may miss a file the base reads.
+	since := map[string][]change{}
+	var out []Selected
+	for _, t := range targets {
+		ix := indexes[t.Name]
+		var why string
+		switch {
+		case ix == nil || ix.Inputs == nil:
+			why = "no record of what its render reads yet (no snapshot with inputs)"
+		case ix.Inputs.Outside > 0:
+			why = "its render reads files outside the repository"
+		default:
+			if why = touches(ix.Inputs, changes); why != "" {
+				break
+			}
+			src := ix.SourceCommit
+			if _, ok := since[src]; !ok {
+				since[src] = nil
+				if src == "" || config.EnsureCommit(ctx, top, src) != nil {
+					since[src] = []change{{status: '?'}}
+				} else if cs, err := changedSince(ctx, top, src+".."+o.ChangedFrom, false); err != nil {
+					since[src] = []change{{status: '?'}}
+				} else {
+					since[src] = cs
+				}
+			}
+			if len(since[src]) == 1 && since[src][0].status == '?' {
+				why = "its record was made at a commit this repository does not have"
+			} else if touches(ix.Inputs, since[src]) != "" {
+				why = "its inputs changed since its last deploy, so its record may be stale"
+			}
+		}
+		if why != "" {
+			out = append(out, Selected{t, why})
+		}
+	}
+	return out, nil
+}
+
+// touches says which change reaches the recorded inputs, "" for none: a
+// file read, or a file added or removed in a directory listed.
+func touches(in *snapshot.Inputs, changes []change) string {
+	for _, c := range changes {
+		if i := sort.SearchStrings(in.Files, c.path); i < len(in.Files) && in.Files[i] == c.path {
+			return "changed: " + c.path
+		}
+		if c.status != 'M' {
+			if i := sort.SearchStrings(in.Dirs, path.Dir(c.path)); i < len(in.Dirs) && in.Dirs[i] == path.Dir(c.path) {
+				return "added or removed in a directory it reads: " + c.path
+			}
+		}
+	}
+	return ""
+}
+
+// changedSince lists the paths changed in rng (a revision, compared with
+// the working tree, or a range a..b); with untracked, new files not yet
+// added count as added.
+func changedSince(ctx context.Context, top, rng string, untracked bool) ([]change, error) {
+	out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "diff", "--name-status", "--no-renames", "-z", rng, "--")
+	if err != nil {
+		return nil, fmt.Errorf("changes since %s: %w", rng, err)
+	}
+	var cs []change
+	fields := bytes.Split(out, []byte{0})
+	for i := 0; i+1 < len(fields); i += 2 {
+		if len(fields[i]) == 0 {
+			break
+		}
+		cs = append(cs, change{status: fields[i][0], path: string(fields[i+1])})
+	}
+	if untracked {
+		out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "ls-files", "--others", "--exclude-standard", "-z")
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range bytes.Split(out, []byte{0}) {
+			if len(p) > 0 {
+				cs = append(cs, change{status: 'A', path: string(p)})
+			}
+		}
+	}
+	return cs, nil
+}
+
+// repository is the top of the git repository of the working directory,
+// which the config's target paths are relative to.
+func repository(ctx context.Context) (string, error) {
+	top, err := gitexec.RepositoryOf(ctx, ".")
+	if err != nil {
+		return "", fmt.Errorf("targets: the working directory is not in a git repository, which the config's target paths are relative to: %w", err)
+	}
+	return top, nil
+}
