@@ -99,7 +99,10 @@ func TestSecretKeysNamedValuesHidden(t *testing.T) {
 		{Path: ".data.password", Before: model.HiddenValue, After: model.HiddenValue},
 		{Path: ".data.token", Before: nil, After: model.HiddenValue},
 	}
-	if len(r.Diff) != 2 || r.Diff[0] != want[0] || r.Diff[1] != want[1] {
+	same := func(a, b model.FieldChange) bool {
+		return a.Path == b.Path && a.Before == b.Before && a.After == b.After && a.FieldPath.String() == a.Path
+	}
+	if len(r.Diff) != 2 || !same(r.Diff[0], want[0]) || !same(r.Diff[1], want[1]) {
 		t.Errorf("diff %+v, want %+v", r.Diff, want)
 	}
 }

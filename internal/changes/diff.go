@@ -168,7 +168,9 @@ func (d *differ) leaf(a, b any) {
 	if d.r.Hides(d.id, d.path, a) || d.r.Hides(d.id, d.path, b) {
 		a, b = hidden(a), hidden(b)
 	}
-	d.out = append(d.out, model.FieldChange{Path: d.path.String(), Before: a, After: b})
+	// d.path is the walk's and changes under it: the change keeps a copy.
+	fp := append(fieldpath.Path(nil), d.path...)
+	d.out = append(d.out, model.FieldChange{Path: fp.String(), FieldPath: fp, Before: a, After: b})
 }
 
 func hidden(v any) any {

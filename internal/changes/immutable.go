@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -50,9 +51,21 @@ func Immutable(id model.ID, reason, message string, causes []metav1.StatusCause)
 		Category: model.RecreateRequired,
 		Reason:   reason,
 		Path:     fields[0],
+		// The API server names fields in text: read once, here.
+		FieldPath: immutablePath(fields[0]),
 		Message: fmt.Sprintf("the API server refuses to change %s: immutable, so the apply fails; the object must be deleted and created again. %s",
 			model.JoinAnd(fields), loses(id)),
 	}, true
+}
+
+// immutablePath reads the field an API server's refusal names; nil when
+// it is not in the string form (Finding.At reads it as the whole object).
+func immutablePath(s string) fieldpath.Path {
+	p, err := model.ParsePath(s)
+	if err != nil {
+		return nil
+	}
+	return p
 }
 
 func immutable(msg string) bool {

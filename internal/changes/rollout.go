@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -32,7 +33,19 @@ func workloadOf(id model.ID) (workload, bool) {
 	return w, ok
 }
 
-func (w workload) prefix() string { return "." + strings.Join(w.template, ".") }
+// under gives the rest of p below the pod template; false when p is not
+// under it.
+func (w workload) under(p fieldpath.Path) (fieldpath.Path, bool) {
+	if len(p) < len(w.template) {
+		return nil, false
+	}
+	for i, name := range w.template {
+		if p[i].FieldName == nil || *p[i].FieldName != name {
+			return nil, false
+		}
+	}
+	return p[len(w.template):], true
+}
 
 // rollout reads what the diff does to the workload's pods.
 //
@@ -41,11 +54,10 @@ func (w workload) prefix() string { return "." + strings.Join(w.template, ".") }
 // applies no defaults, where the API server fills them in.
 func rollout(w workload, live, after map[string]any, diff []model.FieldChange, predicted bool) *model.Rollout {
 	r := &model.Rollout{Why: []string{}, Images: []model.ImageChange{}}
-	prefix := w.prefix()
 	for _, c := range diff {
-		if c.Path == prefix || strings.HasPrefix(c.Path, prefix+".") {
+		if rest, ok := w.under(c.At()); ok {
 			r.Replaces = true
-			addWhy(r, reason(strings.TrimPrefix(c.Path, prefix), c))
+			addWhy(r, reason(rest, c))
 		}
 	}
 	if r.Replaces {
@@ -78,12 +90,10 @@ func addWhy(r *model.Rollout, why string) {
 
 // reason names what a change under the pod template is, for people:
 // images, env, volumes, a referenced ConfigMap's or Secret's name.
-func reason(rest string, c model.FieldChange) string {
-	container := ""
-	if i := strings.Index(rest, `containers[name="`); i >= 0 {
-		n := rest[i+len(`containers[name="`):]
-		container, _, _ = strings.Cut(n, `"]`)
-	}
+func reason(below fieldpath.Path, c model.FieldChange) string {
+	container := containerName(below)
+	// The suffixes are matched in the string form, printed here.
+	rest := below.String()
 	switch {
 	case strings.HasSuffix(rest, ".configMap.name"), strings.HasSuffix(rest, ".configMapRef.name"), strings.HasSuffix(rest, ".configMapKeyRef.name"):
 		return fmt.Sprintf("ConfigMap %v → %v", text(c.Before), text(c.After))
@@ -103,6 +113,22 @@ func reason(rest string, c model.FieldChange) string {
 		return "pod labels"
 	}
 	return "pod template " + strings.TrimPrefix(rest, ".")
+}
+
+// containerName is the name key of the first containers item on p, ""
+// when p is under none.
+func containerName(p fieldpath.Path) string {
+	for i := 0; i+1 < len(p); i++ {
+		if p[i].FieldName == nil || *p[i].FieldName != "containers" || p[i+1].Key == nil {
+			continue
+		}
+		for _, k := range *p[i+1].Key {
+			if k.Name == "name" && k.Value.IsString() {
+				return k.Value.AsString()
+			}
+		}
+	}
+	return ""
 }
 
 func text(v any) string {
@@ -180,6 +206,8 @@ func Untold(found, told []model.Finding) []model.Finding {
 	return out
 }
 
+var replicasPath = fieldpath.MakePathOrDie("spec", "replicas")
+
 // scaleDown is the warning of a replica count that goes down.
 func scaleDown(r *model.Rollout) (model.Finding, bool) {
 	if r == nil || r.Replicas == nil || r.Replicas.To >= r.Replicas.From {
@@ -188,7 +216,8 @@ func scaleDown(r *model.Rollout) (model.Finding, bool) {
 	from, to := r.Replicas.From, r.Replicas.To
 	return model.Finding{
 		Category:     model.ScaleDown,
-		Path:         ".spec.replicas",
+		Path:         replicasPath.String(),
+		FieldPath:    replicasPath,
 		LiveValue:    from,
 		DesiredValue: to,
 		Message: fmt.Sprintf("scales down from %d to %d %s: %d %s stopped (a manifest without replicas resets them to the default)",

@@ -77,12 +77,13 @@ func (s states) judgedOn(f model.Finding) model.States {
 	if f.Path == "" || f.Path == model.WholeObject {
 		return model.States{Head: presenceOnly(s.head), Base: presenceOnly(s.base), BaseKnown: true, Applied: appliedPresence(s.applied, nil)}
 	}
-	p, err := config.ParsePath(f.Path)
-	if err != nil {
+	fp := f.At()
+	if fp == nil {
 		// A path this version cannot read: judge the object.
 		whole.Applied = appliedPresence(s.applied, nil)
 		return whole
 	}
+	p := config.PathOf(fp)
 	at := func(obj map[string]any) model.Presence {
 		if obj == nil {
 			return model.Presence{}

@@ -46,6 +46,7 @@ func (in analysis) fights(obj model.Object) []model.Finding {
 		out = append(out, model.Finding{
 			Category:   model.Fight,
 			Path:       path,
+			FieldPath:  c.Path,
 			Controller: &ctl,
 			Message: fmt.Sprintf("the deploy sends %s, which %s manages (%s): each deploy overwrites what the controller set, and the controller sets it again",
 				path, ctl.String(), c.Why),

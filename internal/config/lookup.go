@@ -1,5 +1,7 @@
 package config
 
+import "github.com/ownership-check/ownership-check/internal/model"
+
 // Lookup reads the value a path without wildcards selects in obj (decoded
 // JSON); ok is false when obj has nothing there. A key step matches a list
 // item on the key fields the item has, preferring an item that has all of
@@ -7,15 +9,15 @@ package config
 // ([containerPort=80,protocol="TCP"]) where a manifest often leaves a
 // defaulted key field out.
 func (p Path) Lookup(obj any) (any, bool) {
-	return lookup(obj, p.elements)
+	return lookup(obj, p.steps)
 }
 
-func lookup(node any, els []Element) (any, bool) {
+func lookup(node any, els []model.PathStep) (any, bool) {
 	if len(els) == 0 {
 		return node, node != nil
 	}
 	e := els[0]
-	if e.Kind == Field {
+	if isField(e) {
 		m, ok := node.(map[string]any)
 		if !ok {
 			return nil, false
@@ -51,16 +53,16 @@ func lookup(node any, els []Element) (any, bool) {
 
 // joinFields spells consecutive Field steps as one key; false when a step
 // is not a plain field.
-func joinFields(els []Element) (string, bool) {
+func joinFields(els []model.PathStep) (string, bool) {
 	name := ""
 	for i, e := range els {
-		if e.Kind != Field || e.Name == AnyName {
+		if !isField(e) || isAnyKey(e) {
 			return "", false
 		}
 		if i > 0 {
 			name += "."
 		}
-		name += e.Name
+		name += *e.FieldName
 	}
 	return name, true
 }
@@ -68,9 +70,9 @@ func joinFields(els []Element) (string, bool) {
 // itemScore is how well a list item matches a step: 0 not at all; for a
 // key step, 1 + the number of key fields that match when every key field
 // the item has matches.
-func itemScore(e Element, item any, index int) int {
-	if e.Kind != Keys {
-		if e.MatchItem(item, index) {
+func itemScore(e model.PathStep, item any, index int) int {
+	if e.Key == nil {
+		if MatchItem(e, item, index) {
 			return 1
 		}
 		return 0
@@ -80,12 +82,12 @@ func itemScore(e Element, item any, index int) int {
 		return 0
 	}
 	matched := 0
-	for _, k := range e.Keys {
+	for _, k := range *e.Key {
 		v, found := m[k.Name]
 		if !found {
 			continue
 		}
-		if !equalValues(k.Value, v) {
+		if !model.EqualValues(k.Value.Unstructured(), v) {
 			return 0
 		}
 		matched++

@@ -2,6 +2,8 @@ package config
 
 import (
 	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 func TestLookup(t *testing.T) {
@@ -34,6 +36,28 @@ func TestLookup(t *testing.T) {
 		got, ok := MustParsePath(tc.path).Lookup(obj)
 		if ok != tc.ok || (ok && got != tc.want) {
 			t.Errorf("%s: got %v, %v; want %v, %v", tc.path, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestPathOfLooksUpAFindingsPath: a finding's fieldpath.Path is looked up
+// as the string form would be, dotted keys whole.
+func TestPathOfLooksUpAFindingsPath(t *testing.T) {
+	obj := map[string]any{"metadata": map[string]any{"annotations": map[string]any{"example.com/x": "v"}},
+		"spec": map[string]any{"ports": []any{map[string]any{"port": int64(80), "protocol": "TCP", "name": "http"}}}}
+	for s, want := range map[string]any{
+		".metadata.annotations.example.com/x":      "v",
+		`.spec.ports[port=80,protocol="TCP"].name`: "http",
+	} {
+		fp, err := model.ParsePath(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := PathOf(fp).Lookup(obj); !ok || got != want {
+			t.Errorf("PathOf(%s).Lookup = %v, %v; want %v", s, got, ok, want)
+		}
+		if PathOf(fp).String() != s {
+			t.Errorf("PathOf(%s).String() = %s", s, PathOf(fp).String())
 		}
 	}
 }

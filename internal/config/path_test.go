@@ -68,6 +68,11 @@ func TestCovers(t *testing.T) {
 		{`.metadata.finalizers[="foo"]`, finalizer, true},
 		{`.metadata.finalizers[="bar"]`, finalizer, false},
 		{`.metadata.finalizers[*]`, finalizer, true},
+		{".data.app.properties", fieldpath.Path{{FieldName: str("data")}, {FieldName: str("app.properties")}}, true},
+		{".data.app", fieldpath.Path{{FieldName: str("data")}, {FieldName: str("app.properties")}}, false},
+		// A field named like a string map may be a struct in a CRD.
+		{".spec.data.foo.bar", fieldpath.MakePathOrDie("spec", "data", "foo", "bar"), true},
+		{".spec.nodeSelector.kubernetes.io/os", fieldpath.Path{{FieldName: str("spec")}, {FieldName: str("nodeSelector")}, {FieldName: str("kubernetes.io/os")}}, true},
 	}
 	for _, c := range cases {
 		p := MustParsePath(c.pattern)
@@ -86,17 +91,17 @@ func TestCovers(t *testing.T) {
 
 func TestMatchItem(t *testing.T) {
 	item := map[string]any{"name": "app", "containerPort": int64(80)}
-	e := MustParsePath(`.x[name="app",containerPort=80]`).Elements()[1]
-	if !e.MatchItem(item, 0) {
+	e := MustParsePath(`.x[name="app",containerPort=80]`).Steps()[1]
+	if !MatchItem(e, item, 0) {
 		t.Error("keys should match")
 	}
-	if e.MatchItem(map[string]any{"name": "app"}, 0) {
+	if MatchItem(e, map[string]any{"name": "app"}, 0) {
 		t.Error("missing key should not match")
 	}
-	if !MustParsePath(`.x[="a"]`).Elements()[1].MatchItem("a", 3) {
+	if !MatchItem(MustParsePath(`.x[="a"]`).Steps()[1], "a", 3) {
 		t.Error("set value should match")
 	}
-	if !MustParsePath(`.x[3]`).Elements()[1].MatchItem("a", 3) {
+	if !MatchItem(MustParsePath(`.x[3]`).Steps()[1], "a", 3) {
 		t.Error("index should match")
 	}
 	if !strings.Contains(MustParsePath(`.x[*]`).String(), "*") {

@@ -1,5 +1,11 @@
 package model
 
+import (
+	"encoding/json"
+
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+)
+
 // What a deploy does to an object, beside who owns what (spec:
 // ownership-model.md, "What the deploy changes"; interfaces.md: change,
 // diff, rollout).
@@ -30,6 +36,24 @@ type FieldChange struct {
 	Path   string `json:"path"`
 	Before any    `json:"before"`
 	After  any    `json:"after"`
+	// FieldPath is what Path prints, as the rules walk it (Finding's).
+	FieldPath fieldpath.Path `json:"-"`
+}
+
+// At gives the changed path as the rules walk it (Finding.At).
+func (c FieldChange) At() fieldpath.Path { return pathOf(c.FieldPath, c.Path) }
+
+// UnmarshalJSON reads a change back (a report's JSON), its path read once
+// here, as Finding's is.
+func (c *FieldChange) UnmarshalJSON(b []byte) error {
+	type plain FieldChange
+	var x plain
+	if err := json.Unmarshal(b, &x); err != nil {
+		return err
+	}
+	*c = FieldChange(x)
+	c.FieldPath = pathOf(nil, c.Path)
+	return nil
 }
 
 // Rename names both sides of a generated ConfigMap's or Secret's rename.

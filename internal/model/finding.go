@@ -1,5 +1,11 @@
 package model
 
+import (
+	"encoding/json"
+
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+)
+
 // Category names a kind of finding. The names are part of the JSON report and
 // the --fail-on flag (spec: ownership-model.md, interfaces.md).
 type Category string
@@ -94,7 +100,12 @@ type FieldOwners struct {
 type Finding struct {
 	Category    Category `json:"category"`
 	*Transition `json:",omitempty"`
-	Path        string `json:"path,omitempty"`
+	// Path is FieldPath's string form, for display and the JSON report;
+	// WholeObject or "" when the finding is about no one field.
+	Path string `json:"path,omitempty"`
+	// FieldPath is the path as the Secret and redaction rules walk it, set
+	// by whoever makes the finding, so that no reader parses Path back.
+	FieldPath fieldpath.Path `json:"-"`
 
 	DeployedValue any `json:"deployedValue,omitempty"`
 	LiveValue     any `json:"liveValue,omitempty"`
@@ -121,4 +132,33 @@ type Finding struct {
 	// command, or which value wins and how to keep the other. Free of
 	// values wherever the Secret rule hides them.
 	Remediation string `json:"remediation,omitempty"`
+}
+
+// At gives the path the finding is about as the rules walk it; nil for
+// the whole object. A finding built without FieldPath (read from JSON,
+// or written by hand) has Path read here, nil when it cannot be.
+func (f Finding) At() fieldpath.Path { return pathOf(f.FieldPath, f.Path) }
+
+func pathOf(fp fieldpath.Path, s string) fieldpath.Path {
+	if fp != nil || s == "" || s == WholeObject {
+		return fp
+	}
+	p, err := ParsePath(s)
+	if err != nil {
+		return nil
+	}
+	return p
+}
+
+// UnmarshalJSON reads a finding back (a report's JSON), its path read once
+// here, at the boundary, so that readers need not read it again.
+func (f *Finding) UnmarshalJSON(b []byte) error {
+	type plain Finding
+	var x plain
+	if err := json.Unmarshal(b, &x); err != nil {
+		return err
+	}
+	*f = Finding(x)
+	f.FieldPath = pathOf(nil, f.Path)
+	return nil
 }

@@ -278,16 +278,11 @@ func idOfContent(obj map[string]any) ID {
 	return ID{Group: group, Kind: kind, Namespace: ns, Name: name}
 }
 
-// SecretLikePathString is the default redaction rule for a path in
-// structured-merge-diff's string form, as findings carry it: the report's
-// own check, which needs no repository config. The same rule as Hides,
-// the path parsed first (ParsePathString); a path that cannot be read is
-// left to the rule the producer applied.
-func SecretLikePathString(apiVersion, kind, path string) bool {
-	p, err := ParsePathString(path)
-	if err != nil {
-		return false
-	}
+// SecretLikeAt is the default redaction rule for what a finding or a
+// change is about (Finding.At): the report's own check, which needs no
+// repository config. The same rule as Hides; no path is left to the rule
+// the producer applied.
+func SecretLikeAt(apiVersion, kind string, p fieldpath.Path) bool {
 	id := ID{Group: schema.FromAPIVersionAndKind(apiVersion, kind).Group, Kind: kind}
 	return (*Redaction)(nil).hidesAt(id, p)
 }

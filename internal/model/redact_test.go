@@ -91,7 +91,7 @@ func TestRedactionValues(t *testing.T) {
 	}
 }
 
-func TestSecretLikePathString(t *testing.T) {
+func TestSecretLikeAt(t *testing.T) {
 	for _, c := range []struct {
 		apiVersion, kind, path string
 		want                   bool
@@ -104,7 +104,7 @@ func TestSecretLikePathString(t *testing.T) {
 		{"v1", "ConfigMap", ".data.keyboard", false},
 		{"v1", "ConfigMap", ".metadata.labels.token", false},
 	} {
-		if got := SecretLikePathString(c.apiVersion, c.kind, c.path); got != c.want {
+		if got := SecretLikeAt(c.apiVersion, c.kind, Finding{Path: c.path}.At()); got != c.want {
 			t.Errorf("%s %s: %v, want %v", c.kind, c.path, got, c.want)
 		}
 	}

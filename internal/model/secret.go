@@ -78,17 +78,11 @@ func HiddenPath(p fieldpath.Path) bool {
 	return len(p) == 2 || (p[2].FieldName != nil && *p[2].FieldName == LastAppliedAnnotation)
 }
 
-// HiddenPathString is HiddenPath for a path in structured-merge-diff's
-// string form, as findings carry it: the same rule, the path parsed first
-// (ParsePathString). A finding without a path ("" or ".") is about the
-// whole Secret, values included, so it is hidden too, and so is a path
-// that cannot be read.
-func HiddenPathString(path string) bool {
-	if path == "" || path == WholeObject {
-		return true
-	}
-	p, err := ParsePathString(path)
-	return err != nil || HiddenPath(p)
+// HiddenAt is HiddenPath for what a finding or a change is about
+// (Finding.At): no path is the whole Secret, values included, so it is
+// hidden too, and so is a path that could not be read.
+func HiddenAt(p fieldpath.Path) bool {
+	return len(p) == 0 || HiddenPath(p)
 }
 
 // HideValues returns a copy of a Secret's content with every value of data

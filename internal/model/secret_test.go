@@ -29,11 +29,12 @@ func TestHiddenPathForms(t *testing.T) {
 		if got := HiddenPath(p); got != want {
 			t.Errorf("HiddenPath(%s) = %t, want %t", s, got, want)
 		}
-		if got := HiddenPathString(p.String()); got != want {
-			t.Errorf("HiddenPathString(%s) = %t, want %t", p.String(), got, want)
+		// A finding read back from text has its path read once, by At.
+		if got := HiddenAt(Finding{Path: p.String()}.At()); got != want {
+			t.Errorf("HiddenAt(%s) = %t, want %t", p.String(), got, want)
 		}
 	}
-	if !HiddenPathString("") || !HiddenPathString(".") {
+	if !HiddenAt(Finding{}.At()) || !HiddenAt(Finding{Path: WholeObject}.At()) {
 		t.Error("a finding on the whole Secret must hide its message")
 	}
 }

@@ -126,6 +126,7 @@ func FuzzAnalyzeManagedFields(f *testing.F) {
 				t.Fatalf("empty finding: %+v", f)
 			}
 		}
+		checkPathsCarried(t, r.Findings)
 		Aggregate(r.Findings)
 	})
 }

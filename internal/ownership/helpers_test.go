@@ -281,7 +281,22 @@ func analyze(t testing.TB, in Input) Result {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkPathsCarried(t, r.Findings)
 	return r
+}
+
+// checkPathsCarried: a finding on a field carries it as fieldpath.Path
+// too, the same path, so that no reader parses the string back.
+func checkPathsCarried(t testing.TB, findings []model.Finding) {
+	t.Helper()
+	for _, f := range findings {
+		if f.Path == "" || f.Path == model.WholeObject {
+			continue
+		}
+		if f.FieldPath == nil || f.FieldPath.String() != f.Path {
+			t.Fatalf("%s finding on %s carries FieldPath %v", f.Category, f.Path, f.FieldPath)
+		}
+	}
 }
 
 // byPath picks the findings of one category and path.

@@ -59,13 +59,14 @@ func (a *analysis) pathFindings(p fieldpath.Path) []model.Finding {
 		Category:   cat,
 		Transition: &t,
 		Path:       p.String(),
+		FieldPath:  p.Copy(),
 		Managers:   a.liveOthers.OwnersOf(p),
 	}
 	a.setValues(&f, v)
 	f.Message = a.message(cat, t, p, v, f.Managers)
 	out := []model.Finding{f}
 	if cat == model.Release && v.liveOK {
-		g := model.Finding{Path: f.Path, Managers: f.Managers}
+		g := model.Finding{Path: f.Path, FieldPath: f.FieldPath, Managers: f.Managers}
 		a.setValues(&g, v)
 		if len(f.Managers) > 0 || a.liveViaStringData != nil && a.liveViaStringData.Has(p) {
 			g.Category = model.Retained

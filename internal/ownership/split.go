@@ -90,11 +90,12 @@ func (a *analysis) splitFinding(unit fieldpath.Path) (model.Finding, bool) {
 		return model.Finding{}, false
 	}
 	return model.Finding{
-		Category: model.SplitOwnership,
-		Path:     unit.String(),
-		Managers: others,
-		Owners:   owners,
-		Message:  a.splitMessage(unit, owners),
+		Category:  model.SplitOwnership,
+		Path:      unit.String(),
+		FieldPath: unit.Copy(),
+		Managers:  others,
+		Owners:    owners,
+		Message:   a.splitMessage(unit, owners),
 	}, true
 }
 

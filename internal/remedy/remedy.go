@@ -57,7 +57,7 @@ func Object(id model.ID, source string, findings []model.Finding, c Context) {
 func For(id model.ID, source string, f model.Finding, c Context) string {
 	// The Secret rule, or the redaction rule, which ownership applied:
 	// the finding's values are model.HiddenValue then.
-	hidden := id.IsSecret() && model.HiddenPathString(f.Path) ||
+	hidden := id.IsSecret() && model.HiddenAt(f.At()) ||
 		f.DesiredValue == model.HiddenValue || f.LiveValue == model.HiddenValue || f.DeployedValue == model.HiddenValue
 	switch f.Category {
 	case model.Fight:

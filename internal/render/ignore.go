@@ -2,6 +2,7 @@ package render
 
 import (
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // removeIgnored deletes what the ignore rules select from an object, in
@@ -10,18 +11,18 @@ import (
 // own); maps that were empty before, and list items, stay.
 func removeIgnored(obj map[string]any, paths []config.Path) {
 	for _, p := range paths {
-		removePath(obj, p.Elements())
+		removePath(obj, p.Steps())
 	}
 }
 
 // removePath removes the locations els select below node and returns the
 // node (a new slice when list items were removed).
-func removePath(node any, els []config.Element) any {
+func removePath(node any, els []model.PathStep) any {
 	if len(els) == 0 {
 		return node
 	}
 	e := els[0]
-	if e.Kind == config.Field {
+	if e.FieldName != nil {
 		m, ok := node.(map[string]any)
 		if !ok {
 			return node
@@ -48,7 +49,7 @@ func removePath(node any, els []config.Element) any {
 	}
 	out := make([]any, 0, len(list))
 	for i, item := range list {
-		if e.MatchItem(item, i) {
+		if config.MatchItem(e, item, i) {
 			if len(els) == 1 {
 				continue
 			}

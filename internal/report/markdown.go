@@ -162,7 +162,7 @@ func mdChange(o Object, f model.Finding) string {
 	cells := make([]string, len(vals))
 	for i, v := range vals {
 		switch s := formatValue(v); {
-		case o.hidesValue(f.Path) && v != nil:
+		case o.hidesValue(f.At()) && v != nil:
 			cells[i] = model.HiddenValue
 		case v == nil:
 			cells[i] = s

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -8,14 +10,15 @@ import (
 // be shown.
 func (o Object) isSecret() bool { return model.SecretKind(o.APIVersion, o.Kind) }
 
-// hidesValue tells whether path is (or is under) a place where a Secret keeps
-// its values. The renderers check it themselves rather than trusting that the
-// producer put model.HiddenValue there.
-func (o Object) hidesValue(path string) bool {
+// hidesValue tells whether p (a finding's or a change's At) is, or is
+// under, a place where a Secret keeps its values. The renderers check it
+// themselves rather than trusting that the producer put model.HiddenValue
+// there.
+func (o Object) hidesValue(p fieldpath.Path) bool {
 	if o.isSecret() {
-		return model.HiddenPathString(path)
+		return model.HiddenAt(p)
 	}
-	return model.SecretLikePathString(o.APIVersion, o.Kind, path)
+	return model.SecretLikeAt(o.APIVersion, o.Kind, p)
 }
 
 // redact returns the object with every value under a Secret's data replaced
@@ -29,7 +32,7 @@ func (o Object) redact() Object {
 	if o.Diff != nil {
 		out.Diff = make([]model.FieldChange, len(o.Diff))
 		for i, c := range o.Diff {
-			if o.hidesValue(c.Path) {
+			if o.hidesValue(c.At()) {
 				c.Before, c.After = hide(c.Before), hide(c.After)
 			}
 			out.Diff[i] = c
@@ -37,7 +40,7 @@ func (o Object) redact() Object {
 	}
 	out.Findings = make([]model.Finding, len(o.Findings))
 	for i, f := range o.Findings {
-		if o.hidesValue(f.Path) && f.Category != model.DryRunError {
+		if o.hidesValue(f.At()) && f.Category != model.DryRunError {
 			f.Remediation = hideValuesIn(f.Remediation, f.DeployedValue, f.LiveValue, f.DesiredValue)
 			f.DeployedValue = hide(f.DeployedValue)
 			f.LiveValue = hide(f.LiveValue)
@@ -54,12 +57,12 @@ func (o Object) redact() Object {
 // repository config's rules are applied where findings are made).
 func (o Object) hasSecretLike() bool {
 	for _, f := range o.Findings {
-		if f.Path != "" && model.SecretLikePathString(o.APIVersion, o.Kind, f.Path) {
+		if f.Path != "" && model.SecretLikeAt(o.APIVersion, o.Kind, f.At()) {
 			return true
 		}
 	}
 	for _, c := range o.Diff {
-		if model.SecretLikePathString(o.APIVersion, o.Kind, c.Path) {
+		if model.SecretLikeAt(o.APIVersion, o.Kind, c.At()) {
 			return true
 		}
 	}
