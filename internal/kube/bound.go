@@ -91,6 +91,10 @@ func (b *binder) giveUp(key *context.Context) {
 // cache.
 func (b *binder) hold(ctx context.Context, f func() error, reset func()) error {
 	for {
+		if ctx.Err() != nil {
+			// Nothing was asked: the caches keep what they have.
+			return context.Cause(ctx)
+		}
 		err := b.holdOnce(ctx, f)
 		if err == nil || !cutShort(err) {
 			return err
@@ -105,9 +109,6 @@ func (b *binder) hold(ctx context.Context, f func() error, reset func()) error {
 }
 
 func (b *binder) holdOnce(ctx context.Context, f func() error) error {
-	if err := ctx.Err(); err != nil {
-		return context.Cause(ctx)
-	}
 	key := &ctx
 	b.mu.Lock()
 	b.holders[key] = struct{}{}

@@ -50,6 +50,12 @@ func TestDiscoverFillsTheMappersCacheOnce(t *testing.T) {
 	if err := c.Reach(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// A caller whose context has ended asks nothing and drops nothing.
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := c.Discover(done); err == nil {
+		t.Fatal("Discover with an ended context: no error")
+	}
 	namespaced, err := c.IsNamespaced(configMap)
 	if err != nil || !namespaced {
 		t.Fatalf("IsNamespaced(ConfigMap) = %v, %v", namespaced, err)
@@ -98,4 +104,31 @@ func TestDiscoverOneCallerGivingUpLeavesTheOtherItsAnswer(t *testing.T) {
 		t.Errorf("Mapping after discovery: %v", err)
 	}
 	noGoroutineLeft(t, c, before)
+}
+
+// The OpenAPI documents are read once per client, whichever call's
+// context reads them.
+func TestOpenAPIV3ReadOncePerClient(t *testing.T) {
+	var requests atomic.Int32
+	c := hangingServer(t, func(*http.Request) bool { return false }, func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		openAPIPaths(w, r)
+	})
+	for range 2 {
+		ctx, cancel := context.WithCancel(context.Background())
+		if err := readDocument(c.OpenAPIV3(ctx), "api/v1"); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+	}
+	if n := requests.Load(); n != 2 {
+		t.Fatalf("%d requests for the paths and one document, twice; want 2", n)
+	}
+	c.ResetDiscovery()
+	if err := readDocument(c.OpenAPIV3(context.Background()), "api/v1"); err != nil {
+		t.Fatal(err)
+	}
+	if n := requests.Load(); n != 4 {
+		t.Fatalf("%d requests after ResetDiscovery; want 4: the documents are read again", n)
+	}
 }

@@ -51,7 +51,7 @@ func (c *Client) Discover(ctx context.Context) (map[schema.GroupVersion]error, e
 		return nil
 	}, c.Mapper.Reset)
 	if err != nil {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil && (cutShort(err) || errors.Is(err, ctx.Err())) {
 			err = fmt.Errorf("no answer to discovery: %w", ctx.Err())
 		}
 		return nil, c.unreachable(err)
