@@ -109,7 +109,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	engine := predict.NewCluster(client, engineOpts)
 	// The API server's schemas are read while the dry-runs run: only the
 	// analysis needs them.
-	types := typing.ForCluster(ctx, client.Discovery.OpenAPIV3(), client)
+	types := typing.ForCluster(ctx, client.OpenAPIV3(ctx), client)
 	for _, gv := range groupVersions(objs) {
 		g.Go(func() error {
 			_, _ = types.Document(gv)
@@ -137,7 +137,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.notes)
 		in = in.withBase(<-baseRead, causes)
 		in.Types = types
-		in.ReadAs = engine.ReadAllAs(ctx, objs, func(obj model.Object) string {
+		in.ReadAs = engine.ReadAllAs(ctx, g, objs, func(obj model.Object) string {
 			if snap == nil || snap.Objects[obj.ID] == nil {
 				return ""
 			}

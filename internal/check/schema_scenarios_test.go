@@ -145,7 +145,7 @@ func waitForSchema(t *testing.T, s *scenario, gvk schema.GroupVersionKind) {
 	waitForKind(t, s, gvk)
 	start := time.Now()
 	for {
-		types := typing.ForCluster(context.Background(), s.client.Discovery.OpenAPIV3(), s.client)
+		types := typing.ForCluster(context.Background(), s.client.OpenAPIV3(context.Background()), s.client)
 		if doc, err := types.Document(gvk.GroupVersion()); err == nil && doc.Has(gvk) {
 			t.Logf("%s published after %s", gvk, time.Since(start).Round(time.Millisecond))
 			return

@@ -30,6 +30,11 @@ type Client struct {
 	// Window bounds every request of the client in flight (window.go):
 	// the concurrency it was built with, until resized.
 	Window *Window
+
+	// binder ends discovery's and OpenAPI's requests, which client-go
+	// sends with no context, with the calls waiting on them (bound.go).
+	binder  *binder
+	openAPI *openAPICache
 }
 
 // LoadOptions select a kubeconfig and context as kubectl's flags do.
@@ -83,7 +88,12 @@ func New(cfg *rest.Config, namespace string, concurrency int) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dynamic client: %w", err)
 	}
-	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	// Discovery's requests (OpenAPI's among them) take no context from
+	// client-go: their own config binds them to the calls waiting on them.
+	binder := newBinder()
+	dcfg := rest.CopyConfig(cfg)
+	dcfg.Wrap(binder.wrap)
+	dc, err := discovery.NewDiscoveryClientForConfig(dcfg)
 	if err != nil {
 		return nil, fmt.Errorf("discovery client: %w", err)
 	}
@@ -98,6 +108,8 @@ func New(cfg *rest.Config, namespace string, concurrency int) (*Client, error) {
 		Mapper:    restmapper.NewDeferredDiscoveryRESTMapper(cached),
 		Namespace: namespace,
 		Window:    window,
+		binder:    binder,
+		openAPI:   newOpenAPICache(dc.OpenAPIV3()),
 	}, nil
 }
 
@@ -141,8 +153,12 @@ func (c *Client) Resource(gvk schema.GroupVersionKind, namespace string) (dynami
 	return c.Dynamic.Resource(m.Resource), nil
 }
 
-// ResetDiscovery forgets cached discovery, e.g. after CRDs were created.
-func (c *Client) ResetDiscovery() { c.Mapper.Reset() }
+// ResetDiscovery forgets cached discovery and OpenAPI documents, e.g.
+// after CRDs were created.
+func (c *Client) ResetDiscovery() {
+	c.Mapper.Reset()
+	c.openAPI.reset()
+}
 
 type roundTripFunc func(*http.Request) (*http.Response, error)
 

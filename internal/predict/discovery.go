@@ -2,55 +2,18 @@ package predict
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/discovery"
 )
 
-// discover reads the cluster's kinds, once per run (the mapper caches them).
-// It fails only when the API server gives no usable answer; groups that
-// failed alone (an aggregated API that is down) are returned, so that their
-// kinds can be explained instead of being called unknown.
+// discover reads the cluster's kinds, once per run (the mapper caches
+// them), within ctx (kube.Client.Discover).
 func (c *Cluster) discover(ctx context.Context) (map[schema.GroupVersion]error, error) {
-	type answer struct {
-		failed map[schema.GroupVersion]error
-		err    error
-	}
-	done := make(chan answer, 1)
-	// Discovery takes no context: waiting on it in a goroutine keeps a server
-	// that accepts connections but never answers within the deadline.
-	go func() {
-		_, _, err := c.kube.Discovery.ServerGroupsAndResources()
-		var partial *discovery.ErrGroupDiscoveryFailed
-		if errors.As(err, &partial) {
-			done <- answer{failed: partial.Groups}
-			return
-		}
-		done <- answer{err: err}
-	}()
-	select {
-	case a := <-done:
-		if a.err != nil {
-			return nil, c.unreachable(a.err)
-		}
-		return a.failed, nil
-	case <-ctx.Done():
-		return nil, c.unreachable(fmt.Errorf("no answer to discovery: %w", ctx.Err()))
-	}
-}
-
-func (c *Cluster) unreachable(err error) error {
-	host := c.kube.Config.Host
-	if apierrors.IsUnauthorized(err) {
-		return fmt.Errorf("the API server at %s rejected the credentials: %w (check the kubeconfig's user, or use --offline)", host, err)
-	}
-	return fmt.Errorf("cannot reach the API server at %s: %w (check --kubeconfig and --context, or use --offline)", host, err)
+	return c.kube.Discover(ctx)
 }
 
 // kindAnswer is what the cluster says about one kind of the render: its REST

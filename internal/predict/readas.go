@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -48,8 +50,10 @@ func (c *Cluster) ReadAs(ctx context.Context, o model.Object, apiVersion string)
 // was started, else reads at once. One object at a time within the
 // analysis cost a round trip per moved object (a deprecated API's
 // migration moves many). The client's window bounds the reads in flight,
-// as it bounds every request.
-func (c *Cluster) ReadAllAs(ctx context.Context, objs []model.Object, versions func(model.Object) string) func(model.Object, string) (*unstructured.Unstructured, error) {
+// as it bounds every request. The reads run in g, whose owner cancels ctx
+// and waits for g before it returns (as check's build does): a read the
+// analysis never asked for stops with ctx and is waited for there.
+func (c *Cluster) ReadAllAs(ctx context.Context, g *errgroup.Group, objs []model.Object, versions func(model.Object) string) func(model.Object, string) (*unstructured.Unstructured, error) {
 	type read struct {
 		apiVersion string
 		done       chan struct{}
@@ -64,10 +68,12 @@ func (c *Cluster) ReadAllAs(ctx context.Context, objs []model.Object, versions f
 		}
 		r := &read{apiVersion: v, done: make(chan struct{})}
 		reads[o.ID] = r
-		go func() {
+		g.Go(func() error {
 			defer close(r.done)
 			r.u, r.err = c.ReadAs(ctx, o, v)
-		}()
+			// The analysis takes the error with the object.
+			return nil
+		})
 	}
 	return func(o model.Object, apiVersion string) (*unstructured.Unstructured, error) {
 		if r, ok := reads[o.ID]; ok && r.apiVersion == apiVersion {

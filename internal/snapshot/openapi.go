@@ -59,7 +59,7 @@ func captureDocuments(ctx context.Context, c *kube.Client, kinds []schema.GroupV
 		}
 		byGV[gv] = append(byGV[gv], gvk)
 	}
-	types := typing.ForCluster(ctx, c.Discovery.OpenAPIV3(), c)
+	types := typing.ForCluster(ctx, c.OpenAPIV3(ctx), c)
 	type result struct {
 		doc     []byte
 		missing map[schema.GroupVersionKind]error

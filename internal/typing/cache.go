@@ -29,8 +29,9 @@ type Kind struct {
 // Options say where a Cache finds schemas.
 type Options struct {
 	// Server is the API server's OpenAPI v3 discovery
-	// (discovery.OpenAPIV3()): the cluster engine's source, ahead of every
-	// other. Ctx bounds its requests.
+	// (kube.Client.OpenAPIV3(Ctx)): the cluster engine's source, ahead of
+	// every other. Its reads must end when Ctx ends: the cache waits for
+	// them.
 	Server openapi.Client
 	Ctx    context.Context
 	// ServerCRD reads the CustomResourceDefinition of a kind the API
@@ -122,17 +123,6 @@ func (c *Cache) Kind(gvk schema.GroupVersionKind) Kind {
 	c.mu.Unlock()
 	e.once.Do(func() { e.kind = c.build(gvk) })
 	return e.kind
-}
-
-// Prefetch reads the documents of these group-versions in the background,
-// so that the first Kind of each does not wait for the API server.
-func (c *Cache) Prefetch(gvs []schema.GroupVersion) {
-	if c.server == nil {
-		return
-	}
-	for _, gv := range gvs {
-		go func() { _, _ = c.Document(gv) }()
-	}
 }
 
 // Document returns a group-version's document: the API server's, or the

@@ -23,7 +23,7 @@ type Mapper interface {
 }
 
 // ForCluster returns a cache of the API server's schemas for one run: its
-// OpenAPI v3 documents (oa: discovery.OpenAPIV3()), read once per
+// OpenAPI v3 documents (oa: kube.Client.OpenAPIV3(ctx), whose reads end with ctx), read once per
 // group-version, and a custom kind's CustomResourceDefinition while the
 // OpenAPI does not publish it yet. Whether a version is served is
 // discovery's answer.

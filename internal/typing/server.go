@@ -50,18 +50,16 @@ func (s *server) document(gv schema.GroupVersion) (*Document, error) {
 	return ParseDocument(b)
 }
 
-// wait runs f, which takes no context, and gives up when the run's context
-// ends: a server that accepts connections and never answers must not hold
-// the check past its deadline.
+// wait runs f, a read of the OpenAPI client, once the run's context is
+// live. The client takes no context of its own: ForCluster's caller
+// gives one whose reads end with the run's context (kube.Client.OpenAPIV3),
+// so that a server that accepts connections and never answers holds the
+// check no longer than its deadline, and no read outlives the call.
 func (s *server) wait(f func() error) error {
-	done := make(chan error, 1)
-	go func() { done <- f() }()
-	select {
-	case err := <-done:
+	if err := s.ctx.Err(); err != nil {
 		return err
-	case <-s.ctx.Done():
-		return s.ctx.Err()
 	}
+	return f()
 }
 
 // apiPath is the key of a group-version in the OpenAPI v3 discovery.
