@@ -1,7 +1,6 @@
 package gitops
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -231,34 +230,28 @@ func splitDocuments(data []byte) []chunk {
 	var out []chunk
 	cur := chunk{from: 1}
 	start := 0
-	n := 0
-	pos := 0
-	flush := func(end int) {
-		cur.text = data[start:end]
-		out = append(out, cur)
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), maxFileSize+1)
-	for sc.Scan() {
-		n++
-		line := sc.Bytes()
-		lineStart := pos
-		pos += len(line) + 1
-		if pos > len(data) {
-			pos = len(data)
+	for pos, n := 0, 1; pos < len(data); n++ {
+		end := bytes.IndexByte(data[pos:], '\n')
+		next := len(data)
+		if end >= 0 {
+			end += pos
+			next = end + 1
+		} else {
+			end = len(data)
 		}
-		if isSeparator(line) {
-			flush(lineStart)
-			cur = chunk{from: n + 1}
-			start = pos
-			continue
-		}
-		if cur.line == 0 && hasContent(line) {
+		line := bytes.TrimSuffix(data[pos:end], []byte("\r"))
+		switch {
+		case isSeparator(line):
+			cur.text = data[start:pos]
+			out = append(out, cur)
+			cur, start = chunk{from: n + 1}, next
+		case cur.line == 0 && hasContent(line):
 			cur.line = n
 		}
+		pos = next
 	}
-	flush(len(data))
-	return out
+	cur.text = data[start:]
+	return append(out, cur)
 }
 
 func isSeparator(line []byte) bool {
