@@ -297,3 +297,11 @@ func TestDiscoverSymbolicLinkOutOfTheRepositoryIsRefused(t *testing.T) {
 	}
 	wantError(t, discoverErr(t, repo, []config.Discover{{Flux: "clusters/c"}}), "clusters/c/link.yaml", "symbolic link out of the repository")
 }
+
+func TestDiscoverDuplicateKeyInAFluxObjectIsAnError(t *testing.T) {
+	repo := writeRepo(t, map[string]string{
+		"apps/app.yaml":      "apiVersion: v1\nkind: ConfigMap\n",
+		"clusters/c/ks.yaml": strings.Replace(fluxKustomization, "%s", "apps", 1) + "  path: ./other\n",
+	})
+	wantError(t, discoverErr(t, repo, []config.Discover{{Flux: "clusters/c"}}), "clusters/c/ks.yaml:", `"path" already set`)
+}

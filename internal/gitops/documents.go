@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -95,7 +96,13 @@ func (s *discovery) documents(ctx context.Context, dir string, recursive bool) (
 	if !info.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory", dir)
 	}
+	if err := s.inside(top, dir); err != nil {
+		return nil, err
+	}
+	// WalkDir follows no symbolic link below top: only a file that is
+	// one needs resolving.
 	var files []string
+	links := map[string]bool{}
 	err = filepath.WalkDir(top, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -108,6 +115,7 @@ func (s *discovery) documents(ctx context.Context, dir string, recursive bool) (
 		}
 		if ext := filepath.Ext(p); ext == ".yaml" || ext == ".yml" {
 			files = append(files, p)
+			links[p] = e.Type()&fs.ModeSymlink != 0
 		}
 		return nil
 	})
@@ -119,7 +127,7 @@ func (s *discovery) documents(ctx context.Context, dir string, recursive bool) (
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		docs, err := s.file(abs)
+		docs, err := s.file(abs, links[abs])
 		if err != nil {
 			return nil, err
 		}
@@ -129,7 +137,7 @@ func (s *discovery) documents(ctx context.Context, dir string, recursive bool) (
 }
 
 // file reads one file's documents of interest, once.
-func (s *discovery) file(abs string) ([]document, error) {
+func (s *discovery) file(abs string, link bool) ([]document, error) {
 	rel, err := filepath.Rel(s.repo.Root, abs)
 	if err != nil {
 		return nil, err
@@ -138,7 +146,7 @@ func (s *discovery) file(abs string) ([]document, error) {
 	if docs, ok := s.files[rel]; ok {
 		return docs, nil
 	}
-	data, err := s.read(abs, rel)
+	data, err := s.read(abs, rel, link)
 	if err != nil {
 		return nil, err
 	}
@@ -152,26 +160,37 @@ func (s *discovery) file(abs string) ([]document, error) {
 
 // read reads a file of the repository; a symbolic link out of it is
 // refused, because the repository's files are a pull request's to choose.
-func (s *discovery) read(abs, rel string) ([]byte, error) {
-	real, err := filepath.EvalSymlinks(abs)
+func (s *discovery) read(abs, rel string, link bool) ([]byte, error) {
+	if link {
+		if err := s.inside(abs, rel); err != nil {
+			return nil, err
+		}
+	}
+	f, err := os.Open(abs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, err)
 	}
-	if r, err := filepath.Rel(s.realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return nil, fmt.Errorf("%s: a symbolic link out of the repository", rel)
-	}
-	info, err := os.Stat(real)
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, err)
 	}
-	if info.Size() > maxFileSize {
+	if len(data) > maxFileSize {
 		return nil, fmt.Errorf("%s: larger than %d bytes", rel, maxFileSize)
 	}
-	data, err := os.ReadFile(real)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, err)
-	}
 	return data, nil
+}
+
+// inside refuses a path whose real place is out of the repository.
+func (s *discovery) inside(abs, rel string) error {
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	if r, err := filepath.Rel(s.realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%s: a symbolic link out of the repository", rel)
+	}
+	return nil
 }
 
 // parseDocuments reads a multi-document YAML file's objects of interest.
@@ -183,7 +202,9 @@ func parseDocuments(file string, data []byte) ([]document, error) {
 		if c.line == 0 || !interestingKind.Match(c.text) {
 			continue
 		}
-		j, err := yaml.YAMLToJSON(c.text)
+		// Strict: the API server refuses a duplicate key, and discovery
+		// will not read one of the two.
+		j, err := yaml.YAMLToJSONStrict(c.text)
 		if err != nil {
 			if gitOpsAPI.Match(c.text) {
 				return nil, yamlError(file, c, err)
@@ -204,13 +225,6 @@ func parseDocuments(file string, data []byte) ([]document, error) {
 		d := document{file: file, line: c.line, obj: m}
 		if !interesting(d) {
 			continue
-		}
-		// The controller's API server would refuse a duplicate key;
-		// discovery refuses it too rather than read one of the two.
-		if d.apiGroup() != "" {
-			if _, err := yaml.YAMLToJSONStrict(c.text); err != nil {
-				return nil, yamlError(file, c, err)
-			}
 		}
 		out = append(out, d)
 	}
