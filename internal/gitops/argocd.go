@@ -14,9 +14,12 @@ import (
 
 // argoCDManager is the field manager Argo CD's sync passes to every apply
 // (gitops-engine's WithServerSideApplyManager, set by the application
-// controller whatever the sync options): a server-side apply records it as
-// Apply; its client-side apply (kubectl's apply library, which creates and
-// patches under the manager it is given) records it as Update.
+// controller whatever the sync options, since Argo CD 2.5): a server-side
+// apply records it as Apply, with conflicts forced; its client-side apply
+// (kubectl's apply library, which creates and patches under the manager it
+// is given) records it as Update. A resource's own
+// argocd.argoproj.io/sync-options annotation may switch either way; render
+// sees it, discovery reads the Application only.
 const argoCDManager = "argocd-controller"
 
 // clientSideNote says what an Application synced client-side means for the
