@@ -220,6 +220,9 @@ func (s *discovery) argoSources(d document, t *Target) (string, error) {
 			note(fmt.Sprintf("path %s holds a Helm chart: Helm charts are not rendered yet", clean))
 		}
 	}
+	if reason == "" && len(t.Paths) == 0 {
+		reason = "no source renders anything: each only names the repository for another's values files"
+	}
 	return reason, nil
 }
 

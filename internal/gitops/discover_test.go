@@ -201,6 +201,9 @@ func TestDiscoverArgoCDSources(t *testing.T) {
       path: apps/web
     - repoURL: https://github.com/example/platform.git
       ref: values
+`+dest) + app("refs-only", `  sources:
+    - repoURL: https://github.com/example/platform.git
+      ref: values
 `+dest) + app("multi-other", `  sources:
     - repoURL: https://github.com/example/platform
       path: apps/web
@@ -239,6 +242,7 @@ func TestDiscoverArgoCDSources(t *testing.T) {
 		{"multi-other", "argocd", f, []string{"apps/web"}, "argocd-controller", "hub", "source https://github.com/example/other: another repository", in, nil},
 		{"no-cluster", "argocd", f, []string{"apps/web"}, "argocd-controller", "", "destination in-cluster: no kubeconfig context in discover.clusters", in, nil},
 		{"plugin", "argocd", f, []string{"apps/web"}, "argocd-controller", "hub", "path apps/web: a config management plugin renders it, which is not run here", in, nil},
+		{"refs-only", "argocd", f, nil, "argocd-controller", "hub", "no source renders anything: each only names the repository for another's values files", in, nil},
 	})
 }
 
