@@ -56,6 +56,11 @@ type Repository struct {
 // sorted by name. An object it cannot read is an error naming its file;
 // one it reads but cannot render as its controller would is a Target with
 // a Reason.
+//
+// Two entries for different clusters may find objects of the same name
+// (every Flux cluster folder has its flux-system/flux-system): each such
+// target is then named after its cluster too, `<context>/<name>`. The same
+// name twice for one cluster is an error naming both files.
 func Discover(ctx context.Context, repo Repository, entries []config.Discover) ([]Target, error) {
-	return nil, nil
+	return discover(ctx, repo, entries)
 }

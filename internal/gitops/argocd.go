@@ -1,0 +1,290 @@
+package gitops
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// argoCDManager is the field manager Argo CD's sync passes to every apply
+// (gitops-engine's WithServerSideApplyManager, set by the application
+// controller whatever the sync options, since Argo CD 2.5): a server-side
+// apply records it as Apply, with conflicts forced; its client-side apply
+// (kubectl's apply library, which creates and patches under the manager it
+// is given) records it as Update. A resource's own
+// argocd.argoproj.io/sync-options annotation may switch either way; render
+// sees it, discovery reads the Application only.
+const argoCDManager = "argocd-controller"
+
+// clientSideNote says what an Application synced client-side means for the
+// findings, which are predicted server-side.
+const clientSideNote = "Argo CD applies this Application client-side (no ServerSideApply=true in spec.syncPolicy.syncOptions): " +
+	"a three-way merge with the last-applied-configuration annotation, recorded under argocd-controller as an Update. " +
+	"A client-side apply takes no ownership as a server-side apply does and meets no conflicts: " +
+	"the prediction is the server-side apply, so the conflicts listed are what switching to ServerSideApply=true would meet."
+
+// argoCD finds the targets under one `argocd:` directory: every
+// Application, every Application its ApplicationSets make, and the
+// Applications an app-of-apps deploys from this repository.
+func (s *discovery) argoCD(ctx context.Context, entry int, e config.Discover) error {
+	docs, err := s.documents(ctx, e.ArgoCD, true)
+	if err != nil {
+		return err
+	}
+	for _, d := range docs {
+		if d.is(groupArgoCD, "Application") {
+			s.apps[d.where()] = true
+		}
+	}
+	for _, d := range docs {
+		switch {
+		case d.is(groupArgoCD, "Application"):
+			err = s.application(ctx, entry, e, d)
+		case d.is(groupArgoCD, "ApplicationSet"):
+			err = s.applicationSet(ctx, entry, e, d)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *discovery) applicationSet(ctx context.Context, entry int, e config.Discover, d document) error {
+	if d.name() == "" {
+		return fmt.Errorf("%s: ApplicationSet without metadata.name", d.where())
+	}
+	apps, reason, err := expandApplicationSet(ctx, s.repo, d.obj)
+	if err != nil {
+		return fmt.Errorf("%s: ApplicationSet %s: %w", d.where(), d.name(), err)
+	}
+	if reason != "" {
+		s.add(entry, Target{
+			Name:         d.name(),
+			Source:       model.ControllerArgoCD,
+			Object:       d.file,
+			FieldManager: or(e.FieldManager, argoCDManager),
+			Reason:       reason,
+			Inputs:       []string{d.file},
+		})
+		return nil
+	}
+	for _, app := range apps {
+		// The Applications it makes are read as if written in its file,
+		// where their errors point.
+		if err := s.application(ctx, entry, e, document{file: d.file, line: d.line, obj: app}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// application lists one Application, then the Applications it deploys
+// when it is an app-of-apps.
+func (s *discovery) application(ctx context.Context, entry int, e config.Discover, d document) error {
+	if d.name() == "" {
+		return fmt.Errorf("%s: Application without metadata.name", d.where())
+	}
+	t := Target{
+		Name:     d.name(),
+		Source:   model.ControllerArgoCD,
+		Object:   d.file,
+		Deployer: &model.Deployer{Controller: model.ControllerArgoCD, Object: d.obj, File: d.file},
+		Inputs:   []string{d.file},
+	}
+	opts, err := d.strings("spec", "syncPolicy", "syncOptions")
+	if err != nil {
+		return err
+	}
+	t.FieldManager = or(e.FieldManager, argoCDManager)
+	dest, reason, err := destination(d, e)
+	if err != nil {
+		return err
+	}
+	t.Context = dest
+	srcReason, err := s.argoSources(d, &t)
+	if err != nil {
+		return err
+	}
+	t.Reason = or(srcReason, reason)
+	if t.Reason == "" && !slices.Contains(opts, "ServerSideApply=true") {
+		t.Notes = append(t.Notes, clientSideNote)
+	}
+	var children []document
+	if srcReason == "" {
+		if children, err = s.childApplications(ctx, d, &t); err != nil {
+			return err
+		}
+	}
+	s.add(entry, t)
+	for _, c := range children {
+		if err := s.application(ctx, entry, e, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// destination is the kubeconfig context of an Application's cluster, or
+// why it has none. The in-cluster destination is no exception: which
+// cluster Argo CD runs in is the config's to say.
+func destination(d document, e config.Discover) (kubeContext, reason string, err error) {
+	server, err := d.str("spec", "destination", "server")
+	if err != nil {
+		return "", "", err
+	}
+	name, err := d.str("spec", "destination", "name")
+	if err != nil {
+		return "", "", err
+	}
+	dest := or(server, name)
+	if c, ok := e.Clusters[dest]; ok && dest != "" {
+		return c, "", nil
+	}
+	if dest == "" {
+		return "", "no destination server or name", nil
+	}
+	return "", fmt.Sprintf("destination %s: no kubeconfig context in discover.clusters", dest), nil
+}
+
+// argoSources sets the target's paths from its sources (spec.sources, or
+// spec.source), and says why it is not checked when one of them cannot be
+// rendered here.
+func (s *discovery) argoSources(d document, t *Target) (string, error) {
+	sources, err := d.list("spec", "sources")
+	if err != nil {
+		return "", err
+	}
+	if len(sources) == 0 {
+		src, err := d.mapping("spec", "source")
+		if err != nil {
+			return "", err
+		}
+		if src == nil {
+			return "", fmt.Errorf("%s: Application %s: no spec.source or spec.sources", d.where(), d.name())
+		}
+		sources = []map[string]any{src}
+	}
+	reason := ""
+	note := func(r string) {
+		if reason == "" {
+			reason = r
+		}
+	}
+	for _, src := range sources {
+		url, err := str(d, src, "repoURL")
+		if err != nil {
+			return "", err
+		}
+		chart, err := str(d, src, "chart")
+		if err != nil {
+			return "", err
+		}
+		p, err := str(d, src, "path")
+		if err != nil {
+			return "", err
+		}
+		ref, err := str(d, src, "ref")
+		if err != nil {
+			return "", err
+		}
+		_, plugin := src["plugin"]
+		switch {
+		case chart != "":
+			note(fmt.Sprintf("source %s chart %s: Helm charts are not rendered yet", url, chart))
+			continue
+		case !s.repo.Names(url):
+			note(fmt.Sprintf("source %s: another repository", url))
+			continue
+		case p == "" && ref != "":
+			// A source that only names the repository for another
+			// source's values files renders nothing itself.
+			continue
+		}
+		clean, perr := s.repoPath(p)
+		if clean != "" {
+			t.Paths = append(t.Paths, clean)
+		}
+		switch {
+		case perr != nil:
+			note(perr.Error())
+		case plugin:
+			note(fmt.Sprintf("path %s: a config management plugin renders it, which is not run here", clean))
+		case s.exists(path.Join(clean, "Chart.yaml")):
+			note(fmt.Sprintf("path %s holds a Helm chart: Helm charts are not rendered yet", clean))
+		}
+	}
+	if reason == "" && len(t.Paths) == 0 {
+		reason = "no source renders anything: each only names the repository for another's values files"
+	}
+	return reason, nil
+}
+
+func (s *discovery) exists(rel string) bool {
+	_, err := os.Stat(filepath.Join(s.repo.Root, filepath.FromSlash(rel)))
+	return err == nil
+}
+
+func (s *discovery) isDir(rel string) bool {
+	info, err := os.Stat(filepath.Join(s.repo.Root, filepath.FromSlash(rel)))
+	return err == nil && info.IsDir()
+}
+
+func (s *discovery) isKustomization(dir string) bool {
+	for _, f := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
+		if s.exists(path.Join(dir, f)) {
+			return true
+		}
+	}
+	return false
+}
+
+// childApplications are the Applications an app-of-apps deploys: those in
+// the plain-YAML files of its paths in this repository (recursively when
+// its source says directory.recurse), not yet listed. A path that is a
+// kustomization makes its Applications through kustomize, which discovery
+// does not run: the parent gets a note instead, and its children are not
+// discovered.
+func (s *discovery) childApplications(ctx context.Context, d document, t *Target) ([]document, error) {
+	recurse, err := d.boolean("spec", "source", "directory", "recurse")
+	if err != nil {
+		return nil, err
+	}
+	var children []document
+	for _, p := range t.Paths {
+		if s.appDirs[p] || !s.isDir(p) {
+			continue
+		}
+		s.appDirs[p] = true
+		docs, err := s.documents(ctx, p, recurse)
+		if err != nil {
+			return nil, err
+		}
+		var apps []document
+		for _, c := range docs {
+			if c.is(groupArgoCD, "Application") {
+				apps = append(apps, c)
+			}
+		}
+		if len(apps) == 0 {
+			continue
+		}
+		if s.isKustomization(p) {
+			t.Notes = append(t.Notes, fmt.Sprintf("%s is a kustomization that deploys Argo CD Applications: the Applications it makes are not discovered (discovery does not run kustomize); list their files under an argocd discover directory", p))
+			continue
+		}
+		for _, c := range apps {
+			if !s.apps[c.where()] {
+				s.apps[c.where()] = true
+				children = append(children, c)
+			}
+		}
+	}
+	return children, nil
+}

@@ -1,0 +1,135 @@
+package gitops
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// expandApplicationSet is ExpandApplicationSet; tests give the
+// expansions they assert on.
+var expandApplicationSet = ExpandApplicationSet
+
+// discovery is one Discover call: the files it has read, and what it found.
+type discovery struct {
+	repo     Repository
+	realRoot string
+	files    map[string][]document
+	found    []found
+	// apps are the Argo CD Applications already taken ("file:line"), so
+	// that an app-of-apps whose children are also under a discover
+	// directory lists each child once.
+	apps map[string]bool
+	// appDirs are the app-of-apps paths already read: a cycle or two
+	// parents of one folder read it once.
+	appDirs map[string]bool
+}
+
+// found is a target and the entry that found it.
+type found struct {
+	Target
+	entry int
+}
+
+func discover(ctx context.Context, repo Repository, entries []config.Discover) ([]Target, error) {
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	real, err := filepath.EvalSymlinks(repo.Root)
+	if err != nil {
+		return nil, fmt.Errorf("discover: %w", err)
+	}
+	s := &discovery{repo: repo, realRoot: real, files: map[string][]document{}, apps: map[string]bool{}, appDirs: map[string]bool{}}
+	for i, e := range entries {
+		dir, controller := e.Dir()
+		var err error
+		switch controller {
+		case model.ControllerFlux:
+			err = s.flux(ctx, i, e)
+		default:
+			err = s.argoCD(ctx, i, e)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("discover %s %s: %w", controller, dir, err)
+		}
+	}
+	return s.named()
+}
+
+func (s *discovery) add(entry int, t Target) {
+	t.Inputs = unique(t.Inputs)
+	s.found = append(s.found, found{Target: t, entry: entry})
+}
+
+// named gives the targets their final names and sorts them.
+func (s *discovery) named() ([]Target, error) {
+	byName := map[string][]int{}
+	for i, f := range s.found {
+		byName[f.Name] = append(byName[f.Name], i)
+	}
+	for name, idx := range byName {
+		if len(idx) < 2 {
+			continue
+		}
+		if !separateClusters(s.found, idx) {
+			a, b := s.found[idx[0]], s.found[idx[1]]
+			return nil, fmt.Errorf("discover: two targets named %s: %s and %s", name, a.Object, b.Object)
+		}
+		for _, i := range idx {
+			s.found[i].Name = s.found[i].Context + "/" + name
+		}
+	}
+	out := make([]Target, len(s.found))
+	for i, f := range s.found {
+		out[i] = f.Target
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	for i := 1; i < len(out); i++ {
+		if out[i].Name == out[i-1].Name {
+			return nil, fmt.Errorf("discover: two targets named %s: %s and %s", out[i].Name, out[i-1].Object, out[i].Object)
+		}
+	}
+	return out, nil
+}
+
+// separateClusters: each target of one name was found by its own entry
+// and goes to its own, known cluster.
+func separateClusters(found []found, idx []int) bool {
+	entries, contexts := map[int]bool{}, map[string]bool{}
+	for _, i := range idx {
+		f := found[i]
+		if f.Context == "" || entries[f.entry] || contexts[f.Context] {
+			return false
+		}
+		entries[f.entry], contexts[f.Context] = true, true
+	}
+	return true
+}
+
+func unique(files []string) []string {
+	sort.Strings(files)
+	out := files[:0]
+	for i, f := range files {
+		if i == 0 || f != files[i-1] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func or(v, otherwise string) string {
+	if v != "" {
+		return v
+	}
+	return otherwise
+}
+
+// namespacedName is `<namespace>/<name>`.
+func namespacedName(namespace, name string) string {
+	return strings.Join([]string{namespace, name}, "/")
+}

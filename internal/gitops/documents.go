@@ -1,0 +1,322 @@
+package gitops
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/yaml"
+)
+
+// maxFileSize bounds one YAML file: Flux's own install (gotk-components)
+// is under a megabyte; a file far larger is not a GitOps object's.
+const maxFileSize = 16 << 20
+
+// document is one object of interest in a YAML file of the repository.
+type document struct {
+	file string // relative to the repository's top, with "/"
+	line int    // where the document's content starts
+	obj  map[string]any
+}
+
+func (d document) where() string { return fmt.Sprintf("%s:%d", d.file, d.line) }
+
+func (d document) apiGroup() string {
+	av, _ := d.obj["apiVersion"].(string)
+	g, _, _ := strings.Cut(av, "/")
+	return g
+}
+
+func (d document) kind() string { k, _ := d.obj["kind"].(string); return k }
+
+// is says whether the document is a kind of an API group; "" is the core
+// group (apiVersion v1).
+func (d document) is(group, kind string) bool {
+	if d.kind() != kind {
+		return false
+	}
+	av, _ := d.obj["apiVersion"].(string)
+	if group == "" {
+		return av == "v1"
+	}
+	return d.apiGroup() == group && strings.Contains(av, "/")
+}
+
+// The API groups whose objects discovery reads.
+const (
+	groupFluxKustomize = "kustomize.toolkit.fluxcd.io"
+	groupFluxHelm      = "helm.toolkit.fluxcd.io"
+	groupFluxSource    = "source.toolkit.fluxcd.io"
+	groupArgoCD        = "argoproj.io"
+)
+
+// interestingKind finds, before any parse, the documents that may hold an
+// object discovery reads; the rest of a repository's YAML (Flux's own
+// CRDs, every app's manifests) is skipped unparsed.
+var interestingKind = regexp.MustCompile(`\bkind["']?\s*:\s*["']?(Kustomization|HelmRelease|GitRepository|OCIRepository|Bucket|ConfigMap|Secret|Application|ApplicationSet)\b`)
+
+// gitOpsAPI says that a document that does not parse was meant to be a
+// GitOps object: an error then, where other YAML that does not parse is
+// none of discovery's business.
+var gitOpsAPI = regexp.MustCompile(`\bapiVersion["']?\s*:\s*["']?(kustomize|helm|source)\.toolkit\.fluxcd\.io/|\bapiVersion["']?\s*:\s*["']?argoproj\.io/`)
+
+// interesting says whether discovery keeps a parsed object.
+func interesting(d document) bool {
+	switch d.apiGroup() {
+	case groupFluxKustomize:
+		return d.kind() == "Kustomization"
+	case groupFluxHelm:
+		return d.kind() == "HelmRelease"
+	case groupFluxSource:
+		return true
+	case groupArgoCD:
+		return d.kind() == "Application" || d.kind() == "ApplicationSet"
+	}
+	return d.is("", "ConfigMap") || d.is("", "Secret")
+}
+
+// documents reads the YAML files under dir (relative to the repository's
+// top; recursive or only its own files), each once per discovery.
+func (s *discovery) documents(ctx context.Context, dir string, recursive bool) ([]document, error) {
+	top := filepath.Join(s.repo.Root, filepath.FromSlash(dir))
+	info, err := os.Stat(top)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("%s: not a directory", dir)
+	}
+	if err := s.inside(top, dir); err != nil {
+		return nil, err
+	}
+	// WalkDir follows no symbolic link below top: only a file that is
+	// one needs resolving.
+	var files []string
+	links := map[string]bool{}
+	err = filepath.WalkDir(top, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			if p != top && (!recursive || strings.HasPrefix(e.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := filepath.Ext(p); ext == ".yaml" || ext == ".yml" {
+			files = append(files, p)
+			links[p] = e.Type()&fs.ModeSymlink != 0
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	var out []document
+	for _, abs := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		docs, err := s.file(abs, links[abs])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, docs...)
+	}
+	return out, nil
+}
+
+// file reads one file's documents of interest, once.
+func (s *discovery) file(abs string, link bool) ([]document, error) {
+	rel, err := filepath.Rel(s.repo.Root, abs)
+	if err != nil {
+		return nil, err
+	}
+	rel = filepath.ToSlash(rel)
+	if docs, ok := s.files[rel]; ok {
+		return docs, nil
+	}
+	data, err := s.read(abs, rel, link)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := parseDocuments(rel, data)
+	if err != nil {
+		return nil, err
+	}
+	s.files[rel] = docs
+	return docs, nil
+}
+
+// read reads a file of the repository; a symbolic link out of it is
+// refused, because the repository's files are a pull request's to choose.
+func (s *discovery) read(abs, rel string, link bool) ([]byte, error) {
+	if link {
+		if err := s.inside(abs, rel); err != nil {
+			return nil, err
+		}
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes", rel, maxFileSize)
+	}
+	return data, nil
+}
+
+// inside refuses a path whose real place is out of the repository.
+func (s *discovery) inside(abs, rel string) error {
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	if r, err := filepath.Rel(s.realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%s: a symbolic link out of the repository", rel)
+	}
+	return nil
+}
+
+// parseDocuments reads a multi-document YAML file's objects of interest.
+// A document that does not parse is skipped unless it names a GitOps
+// API: then it is an error naming the file and line.
+func parseDocuments(file string, data []byte) ([]document, error) {
+	var out []document
+	for _, c := range splitDocuments(data) {
+		if c.line == 0 || !interestingKind.Match(c.text) {
+			continue
+		}
+		// Strict: the API server refuses a duplicate key, and discovery
+		// will not read one of the two.
+		j, err := yaml.YAMLToJSONStrict(c.text)
+		if err != nil {
+			if gitOpsAPI.Match(c.text) {
+				return nil, yamlError(file, c, err)
+			}
+			continue
+		}
+		var v any
+		if err := utiljson.Unmarshal(j, &v); err != nil {
+			if gitOpsAPI.Match(c.text) {
+				return nil, fmt.Errorf("%s:%d: %w", file, c.line, err)
+			}
+			continue
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		d := document{file: file, line: c.line, obj: m}
+		if !interesting(d) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// chunk is one YAML document of a stream and the line its content starts on.
+type chunk struct {
+	text []byte
+	line int // first line with content; 0 for an empty document
+	from int // first line of the document, separator excluded
+}
+
+// splitDocuments splits a YAML stream at "---" lines as kubectl does,
+// remembering where each document starts.
+func splitDocuments(data []byte) []chunk {
+	var out []chunk
+	cur := chunk{from: 1}
+	start := 0
+	for pos, n := 0, 1; pos < len(data); n++ {
+		end := bytes.IndexByte(data[pos:], '\n')
+		next := len(data)
+		if end >= 0 {
+			end += pos
+			next = end + 1
+		} else {
+			end = len(data)
+		}
+		line := bytes.TrimSuffix(data[pos:end], []byte("\r"))
+		switch {
+		case isSeparator(line):
+			cur.text = data[start:pos]
+			out = append(out, cur)
+			cur, start = chunk{from: n + 1}, next
+		case cur.line == 0 && hasContent(line):
+			cur.line = n
+		}
+		pos = next
+	}
+	cur.text = data[start:]
+	return append(out, cur)
+}
+
+func isSeparator(line []byte) bool {
+	if !bytes.HasPrefix(line, []byte("---")) {
+		return false
+	}
+	rest := strings.TrimSpace(string(line[3:]))
+	return rest == "" || rest[0] == '#'
+}
+
+func hasContent(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	return len(t) > 0 && t[0] != '#' && !bytes.Equal(t, []byte("..."))
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// yamlError rewrites the parser's document-relative line numbers into the
+// file's.
+func yamlError(file string, c chunk, err error) error {
+	msg := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
+	line := c.line
+	found := false
+	msg = yamlLine.ReplaceAllStringFunc(msg, func(s string) string {
+		n, _ := strconv.Atoi(yamlLine.FindStringSubmatch(s)[1])
+		abs := c.from + n - 1
+		if !found {
+			line, found = abs, true
+		}
+		return fmt.Sprintf("line %d", abs)
+	})
+	return fmt.Errorf("%s:%d: malformed YAML: %s", file, line, msg)
+}
+
+// errNotFound marks a path the controller would not find.
+var errNotFound = errors.New("not in the repository")
+
+// repoPath is a controller's path (relative to the repository's top, as
+// Flux's spec.path and Argo CD's source.path are) as discovery names it:
+// "./" and a leading "/" dropped, cleaned. It is an error when the path
+// leaves the repository or is not there.
+func (s *discovery) repoPath(p string) (string, error) {
+	clean := path.Clean(strings.TrimLeft(p, "/"))
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", fmt.Errorf("path %s is outside the repository", p)
+	}
+	if _, err := os.Stat(filepath.Join(s.repo.Root, filepath.FromSlash(clean))); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return clean, fmt.Errorf("path %s: %w", clean, errNotFound)
+		}
+		return clean, fmt.Errorf("path %s: %w", clean, err)
+	}
+	return clean, nil
+}

@@ -1,0 +1,169 @@
+package gitops
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+)
+
+// fixture is the GitOps repository of testdata/gitops.
+var fixture = Repository{Root: "../../testdata/gitops", URLs: []string{"https://github.com/example/platform.git"}}
+
+func fixtureEntries(t testing.TB) []config.Discover {
+	t.Helper()
+	cfg, err := config.Load(fixture.Root + "/.ownership-check.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg.Discover
+}
+
+// application is an Application as an ApplicationSet's template makes it.
+func application(name, path, server, destName string, ssa bool) map[string]any {
+	spec := map[string]any{
+		"project": "default",
+		"source": map[string]any{
+			"repoURL":        "https://github.com/example/platform.git",
+			"targetRevision": "main",
+			"path":           path,
+		},
+		"destination": map[string]any{"server": server, "name": destName},
+	}
+	if ssa {
+		spec["syncPolicy"] = map[string]any{"syncOptions": []any{"ServerSideApply=true"}}
+	}
+	return map[string]any{
+		"apiVersion": "argoproj.io/v1alpha1",
+		"kind":       "Application",
+		"metadata":   map[string]any{"name": name, "namespace": "argocd"},
+		"spec":       spec,
+	}
+}
+
+// withExpansion makes ExpandApplicationSet answer with fake for the
+// test's duration.
+func withExpansion(t testing.TB, fake func(appSet map[string]any) ([]map[string]any, string, error)) {
+	t.Helper()
+	saved := expandApplicationSet
+	expandApplicationSet = func(_ context.Context, _ Repository, appSet map[string]any) ([]map[string]any, string, error) {
+		return fake(appSet)
+	}
+	t.Cleanup(func() { expandApplicationSet = saved })
+}
+
+// fixtureExpansion is what the ApplicationSet controller makes of the
+// fixture's ApplicationSets (argocd/appsets): discovery's part is to list
+// each as if written in the ApplicationSet's file.
+func fixtureExpansion(appSet map[string]any) ([]map[string]any, string, error) {
+	switch appSet["metadata"].(map[string]any)["name"] {
+	case "echo":
+		return []map[string]any{
+			application("echo-staging", "apps/echo", "https://staging.k8s.example.com", "", true),
+			application("echo-production", "apps/echo", "https://kubernetes.default.svc", "", true),
+		}, "", nil
+	case "services":
+		var apps []map[string]any
+		for _, s := range []string{"billing", "checkout", "notifications"} {
+			apps = append(apps, application(s, "apps/services/"+s, "", "production", false))
+		}
+		return apps, "", nil
+	}
+	return nil, "", nil
+}
+
+// want is a target as a test asserts it: everything but the Deployer,
+// which is checked apart.
+type want struct {
+	name, source, object string
+	paths                []string
+	manager, context     string
+	reason               string
+	inputs               []string
+	notes                []string // the start of each note
+}
+
+func TestDiscoverFixture(t *testing.T) {
+	withExpansion(t, fixtureExpansion)
+	got, err := Discover(context.Background(), fixture, fixtureEntries(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		flux, argo = "flux", "argocd"
+		kc, ac     = "kustomize-controller", "argocd-controller"
+		clientSide = "Argo CD applies this Application client-side"
+		services   = "argocd/appsets/services.yaml"
+		echo       = "argocd/appsets/echo.yaml"
+	)
+	p := func(s ...string) []string { return s }
+	wants := []want{
+		{"apps/redis", flux, "clusters/staging/redis.yaml", nil, "helm-controller", "staging", "Helm charts are not rendered yet (HelmRelease)", p("clusters/staging/redis.yaml"), nil},
+		{"billing", argo, services, p("apps/services/billing"), ac, "production", "", p(services), p(clientSide)},
+		{"checkout", argo, services, p("apps/services/checkout"), ac, "production", "", p(services), p(clientSide)},
+		{"data-platform", argo, "argocd/data-platform.yaml", p("teams/data/applications"), ac, "management", "", p("argocd/data-platform.yaml"), p("teams/data/applications is a kustomization that deploys Argo CD Applications: the Applications it makes are not discovered")},
+		{"echo-production", argo, echo, p("apps/echo"), ac, "management", "", p(echo), nil},
+		{"echo-staging", argo, echo, p("apps/echo"), ac, "staging", "", p(echo), nil},
+		{"external-dns", argo, "argocd/external-dns.yaml", nil, ac, "management", "source https://github.com/kubernetes-sigs/external-dns.git: another repository", p("argocd/external-dns.yaml"), nil},
+		{"flux-system/legacy-jobs", flux, "clusters/staging/legacy-jobs.yaml", p("apps/legacy"), kc, "staging", "", p("clusters/staging/legacy-jobs.yaml"), nil},
+		{"flux-system/monitoring", flux, "clusters/staging/monitoring.yaml", nil, kc, "staging", "source GitRepository flux-system/observability is https://github.com/example/observability.git: another repository", p("clusters/staging/monitoring.yaml"), nil},
+		{"flux-system/reports", flux, "clusters/production/reports.yaml", p("apps/legacy"), kc, "production", "suspended", p("clusters/production/reports.yaml"), nil},
+		{"guestbook-production", argo, "argocd/guestbook-production.yaml", p("apps/guestbook/overlays/production"), ac, "production", "", p("argocd/guestbook-production.yaml"), p(clientSide)},
+		{"guestbook-staging", argo, "argocd/guestbook-staging.yaml", p("apps/guestbook/overlays/staging"), ac, "staging", "", p("argocd/guestbook-staging.yaml"), nil},
+		{"notifications", argo, services, p("apps/services/notifications"), ac, "production", "", p(services), p(clientSide)},
+		// teams is an app of apps: payments is in its folder, and is one
+		// too.
+		{"payments", argo, "teams/payments.yaml", p("teams/payments/applications"), ac, "management", "", p("teams/payments.yaml"), nil},
+		{"payments-api", argo, "teams/payments/applications/payments-api.yaml", p("apps/payments/api"), ac, "production", "", p("teams/payments/applications/payments-api.yaml"), nil},
+		{"payments-worker", argo, "teams/payments/applications/payments-worker.yaml", p("apps/payments/worker"), ac, "", "destination edge-eu: no kubeconfig context in discover.clusters", p("teams/payments/applications/payments-worker.yaml"), nil},
+		// Both clusters have these: each is named after its cluster.
+		{"production/flux-system/apps", flux, "clusters/production/apps.yaml", p("apps/production"), kc, "production", "", p("clusters/production/apps.yaml", "clusters/production/cluster-secrets.sops.yaml", "clusters/production/cluster-vars.yaml"), nil},
+		{"production/flux-system/flux-system", flux, "clusters/production/flux-system/gotk-sync.yaml", p("clusters/production"), kc, "production", "", p("clusters/production/flux-system/gotk-sync.yaml"), nil},
+		{"production/flux-system/infrastructure", flux, "clusters/production/infrastructure.yaml", p("infrastructure/production"), kc, "production", "", p("clusters/production/infrastructure.yaml"), nil},
+		// The staging Secret is optional and not in the repository.
+		{"staging/flux-system/apps", flux, "clusters/staging/apps.yaml", p("apps/staging"), kc, "staging", "", p("clusters/staging/apps.yaml", "clusters/staging/cluster-vars.yaml"), nil},
+		{"staging/flux-system/flux-system", flux, "clusters/staging/flux-system/gotk-sync.yaml", p("clusters/staging"), kc, "staging", "", p("clusters/staging/flux-system/gotk-sync.yaml"), nil},
+		{"staging/flux-system/infrastructure", flux, "clusters/staging/infrastructure.yaml", p("infrastructure/staging"), kc, "staging", "", p("clusters/staging/infrastructure.yaml"), nil},
+		{"teams", argo, "argocd/teams.yaml", p("teams"), ac, "management", "", p("argocd/teams.yaml"), nil},
+	}
+	assertTargets(t, got, wants)
+	for _, g := range got {
+		d := g.Deployer
+		if d == nil || d.Controller != g.Source || d.File != g.Object || d.Object == nil {
+			t.Errorf("%s: Deployer %+v, want the %s object of %s", g.Name, d, g.Source, g.Object)
+		}
+	}
+}
+
+func assertTargets(t *testing.T, got []Target, wants []want) {
+	t.Helper()
+	if len(got) != len(wants) {
+		for _, g := range got {
+			t.Logf("got %s (%s)", g.Name, g.Object)
+		}
+		t.Fatalf("%d targets, want %d", len(got), len(wants))
+	}
+	for i, w := range wants {
+		g := got[i]
+		if g.Name != w.name || g.Source != w.source || g.Object != w.object || !slices.Equal(g.Paths, w.paths) ||
+			g.FieldManager != w.manager || g.Context != w.context || g.Reason != w.reason || !slices.Equal(g.Inputs, w.inputs) {
+			t.Errorf("target %d:\n got %q %q %q %q %q %q %q %q\nwant %q %q %q %q %q %q %q %q", i,
+				g.Name, g.Source, g.Object, g.Paths, g.FieldManager, g.Context, g.Reason, g.Inputs,
+				w.name, w.source, w.object, w.paths, w.manager, w.context, w.reason, w.inputs)
+		}
+		if g.Checked() != (w.reason == "") {
+			t.Errorf("%s: Checked() = %v with reason %q", g.Name, g.Checked(), g.Reason)
+		}
+		if len(g.Notes) != len(w.notes) {
+			t.Errorf("%s: notes %q, want ones starting %q", g.Name, g.Notes, w.notes)
+			continue
+		}
+		for j, n := range w.notes {
+			if !strings.HasPrefix(g.Notes[j], n) {
+				t.Errorf("%s: note %q, want one starting %q", g.Name, g.Notes[j], n)
+			}
+		}
+	}
+}

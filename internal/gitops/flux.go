@@ -1,0 +1,215 @@
+package gitops
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// Flux's names.
+const (
+	fluxKustomizeManager = "kustomize-controller"
+	fluxHelmManager      = "helm-controller"
+	// fluxNamespace is the namespace of a Flux object whose file gives
+	// none. kustomize-controller does not default one (an object without
+	// a namespace applies only where its parent's kustomization sets it);
+	// Flux's bootstrap and its CLI put every Flux object in flux-system.
+	fluxNamespace = "flux-system"
+	// bootstrapRepository is the GitRepository `flux bootstrap` creates
+	// for the repository it writes to.
+	bootstrapRepository = "flux-system/flux-system"
+)
+
+// fluxObjects are the objects under one flux directory that its
+// Kustomizations refer to, by `<kind>/<namespace>/<name>`.
+type fluxObjects struct {
+	gitRepositories map[string]document
+	values          map[string]document // ConfigMaps and Secrets
+}
+
+func fluxKey(kind, namespace, name string) string { return kind + "/" + namespace + "/" + name }
+
+func namespaceOf(d document) (string, error) {
+	ns, err := d.str("metadata", "namespace")
+	return or(ns, fluxNamespace), err
+}
+
+// flux finds the targets under one `flux:` directory: every Kustomization
+// and every HelmRelease. A Kustomization's source is this repository when
+// its GitRepository, found under the same directory, names one of the
+// repository's URLs; when no GitRepository of its name is there, the one
+// bootstrap makes (flux-system/flux-system) is taken to be this repository,
+// because bootstrap writes it to the repository it points at.
+func (s *discovery) flux(ctx context.Context, entry int, e config.Discover) error {
+	docs, err := s.documents(ctx, e.Flux, true)
+	if err != nil {
+		return err
+	}
+	objs := fluxObjects{gitRepositories: map[string]document{}, values: map[string]document{}}
+	for _, d := range docs {
+		switch {
+		case d.is(groupFluxSource, "GitRepository"), d.is("", "ConfigMap"), d.is("", "Secret"):
+			ns, err := namespaceOf(d)
+			if err != nil {
+				return err
+			}
+			if d.apiGroup() == groupFluxSource {
+				objs.gitRepositories[fluxKey(d.kind(), ns, d.name())] = d
+			} else {
+				objs.values[fluxKey(d.kind(), ns, d.name())] = d
+			}
+		}
+	}
+	for _, d := range docs {
+		var t Target
+		var err error
+		switch {
+		case d.is(groupFluxKustomize, "Kustomization"):
+			t, err = s.fluxKustomization(d, e, objs)
+		case d.is(groupFluxHelm, "HelmRelease"):
+			t, err = s.helmRelease(d, e)
+		default:
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		s.add(entry, t)
+	}
+	return nil
+}
+
+func fluxTarget(d document, e config.Discover, manager string) (Target, error) {
+	ns, err := namespaceOf(d)
+	if err != nil {
+		return Target{}, err
+	}
+	if d.name() == "" {
+		return Target{}, fmt.Errorf("%s: %s without metadata.name", d.where(), d.kind())
+	}
+	return Target{
+		Name:         namespacedName(ns, d.name()),
+		Source:       model.ControllerFlux,
+		Object:       d.file,
+		FieldManager: or(e.FieldManager, manager),
+		Context:      e.Context,
+		Deployer:     &model.Deployer{Controller: model.ControllerFlux, Object: d.obj, File: d.file},
+		Inputs:       []string{d.file},
+	}, nil
+}
+
+func (s *discovery) fluxKustomization(d document, e config.Discover, objs fluxObjects) (Target, error) {
+	t, err := fluxTarget(d, e, fluxKustomizeManager)
+	if err != nil {
+		return t, err
+	}
+	ns, _ := namespaceOf(d)
+	spath, err := d.str("spec", "path")
+	if err != nil {
+		return t, err
+	}
+	suspended, err := d.boolean("spec", "suspend")
+	if err != nil {
+		return t, err
+	}
+	reason, err := s.fluxSourceReason(d, ns, objs)
+	if err != nil {
+		return t, err
+	}
+	// The path is in the source: only this repository's is listed.
+	var perr error
+	if reason == "" {
+		var p string
+		if p, perr = s.repoPath(spath); p != "" {
+			t.Paths = []string{p}
+		}
+	}
+	// A substitution source changes the render: its file is an input
+	// whether or not the target is checked, so that listing stays true.
+	from, err := d.list("spec", "postBuild", "substituteFrom")
+	if err != nil {
+		return t, err
+	}
+	for i, ref := range from {
+		kind, err := str(d, ref, "kind")
+		if err != nil {
+			return t, err
+		}
+		name, err := str(d, ref, "name")
+		if err != nil {
+			return t, err
+		}
+		if kind == "" || name == "" {
+			return t, fmt.Errorf("%s: Kustomization %s: spec.postBuild.substituteFrom[%d] needs kind and name", d.where(), d.name(), i)
+		}
+		if v, ok := objs.values[fluxKey(kind, ns, name)]; ok {
+			t.Inputs = append(t.Inputs, v.file)
+		}
+	}
+	switch {
+	case suspended:
+		t.Reason = "suspended"
+	case reason != "":
+		t.Reason = reason
+	case perr != nil:
+		t.Reason = perr.Error()
+	}
+	return t, nil
+}
+
+// fluxSourceReason is why a Kustomization's source is not this
+// repository, "" when it is. sourceRef.namespace defaults to the
+// Kustomization's own, as kustomize-controller defaults it.
+func (s *discovery) fluxSourceReason(d document, ns string, objs fluxObjects) (string, error) {
+	kind, err := d.str("spec", "sourceRef", "kind")
+	if err != nil {
+		return "", err
+	}
+	name, err := d.str("spec", "sourceRef", "name")
+	if err != nil {
+		return "", err
+	}
+	srcNS, err := d.str("spec", "sourceRef", "namespace")
+	if err != nil {
+		return "", err
+	}
+	if kind == "" || name == "" {
+		return "", fmt.Errorf("%s: Kustomization %s: spec.sourceRef needs kind and name", d.where(), d.name())
+	}
+	ref := namespacedName(or(srcNS, ns), name)
+	if kind != "GitRepository" {
+		return fmt.Sprintf("source %s %s: not a GitRepository of this repository", kind, ref), nil
+	}
+	gr, ok := objs.gitRepositories[fluxKey(kind, or(srcNS, ns), name)]
+	if !ok {
+		if ref == bootstrapRepository {
+			return "", nil
+		}
+		return fmt.Sprintf("source GitRepository %s: not found beside it, so not known to be this repository", ref), nil
+	}
+	url, err := gr.str("spec", "url")
+	if err != nil {
+		return "", err
+	}
+	if !s.repo.Names(url) {
+		return fmt.Sprintf("source GitRepository %s is %s: another repository", ref, url), nil
+	}
+	return "", nil
+}
+
+// helmRelease lists a HelmRelease, not checked until charts render.
+func (s *discovery) helmRelease(d document, e config.Discover) (Target, error) {
+	t, err := fluxTarget(d, e, fluxHelmManager)
+	if err != nil {
+		return t, err
+	}
+	t.Reason = "Helm charts are not rendered yet (HelmRelease)"
+	if suspended, err := d.boolean("spec", "suspend"); err != nil {
+		return t, err
+	} else if suspended {
+		t.Reason = "suspended"
+	}
+	return t, nil
+}
