@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"sigs.k8s.io/yaml"
 )
@@ -188,8 +189,8 @@ func (e *expander) application(tmpl map[string]any, params map[string]any, field
 
 // applyTemplatePatch renders spec.templatePatch with the parameters and
 // merges it into the Application: the controller's strategic merge patch,
-// which over the Application's fields (none with a merge key) merges
-// objects and replaces lists.
+// which over the Application's fields merges objects and replaces lists,
+// but for metadata.finalizers, which it merges as a set.
 func (e *expander) applyTemplatePatch(app map[string]any, patch string, params map[string]any) (map[string]any, error) {
 	s, err := e.render.replace(patch, params)
 	if err != nil {
@@ -199,7 +200,26 @@ func (e *expander) applyTemplatePatch(app map[string]any, patch string, params m
 	if err := yamlUnmarshal([]byte(s), &p); err != nil {
 		return nil, fmt.Errorf("spec.templatePatch: error converting YAML to JSON: %w", err)
 	}
-	return mergePatch(app, p), nil
+	var finalizers []any
+	if m, ok := app["metadata"].(map[string]any); ok {
+		finalizers, _ = m["finalizers"].([]any)
+	}
+	app = mergePatch(app, p)
+	if pm, ok := p["metadata"].(map[string]any); ok {
+		if add, ok := pm["finalizers"].([]any); ok {
+			merged := slices.Clone(finalizers)
+			for _, f := range add {
+				if !slices.Contains(merged, f) {
+					merged = append(merged, f)
+				}
+			}
+			app["metadata"].(map[string]any)["finalizers"] = merged
+		}
+	}
+	if _, ok := app["metadata"].(map[string]any); !ok {
+		app["metadata"] = map[string]any{}
+	}
+	return app, nil
 }
 
 func mergePatch(dst, patch map[string]any) map[string]any {

@@ -16,6 +16,9 @@ import (
 // repository is not expandable here.
 func (e *expander) gitParams(g map[string]any, field string) ([]map[string]any, error) {
 	repoURL, _ := g["repoURL"].(string)
+	if repoURL == "" {
+		return nil, fmt.Errorf("%s.repoURL: missing", field)
+	}
 	if !sameRepository(e.repo, repoURL) {
 		return nil, &notExpandable{fmt.Sprintf("git generator reads %s: another repository", repoURL)}
 	}

@@ -608,6 +608,13 @@ func TestExpandApplicationSetErrors(t *testing.T) {
 `,
 		want: "ApplicationSet guestbook: spec.generators[1].git.files[0].path: missing",
 	}, {
+		name: "a git generator without repoURL",
+		spec: `  generators:
+  - git: {directories: [{path: '*'}]}
+  template: {metadata: {name: a}}
+`,
+		want: "ApplicationSet guestbook: spec.generators[0].git.repoURL: missing",
+	}, {
 		name: "fasttemplate list element not a string",
 		spec: `  generators:
   - list: {elements: [{replicas: 3}]}
@@ -646,6 +653,54 @@ func TestExpandApplicationSetErrors(t *testing.T) {
 				t.Errorf("error\n%v\nwant it to contain\n%s", err, tc.want)
 			}
 		})
+	}
+}
+
+// templatePatch merges objects, replaces lists and merges finalizers as a
+// set, as the controller's strategic merge patch over an Application does.
+func TestExpandApplicationSetTemplatePatch(t *testing.T) {
+	src := appSetHead + `  goTemplate: true
+  generators:
+  - list: {elements: [{cluster: a}]}
+  template:
+    metadata:
+      name: '{{.cluster}}'
+      namespace: elsewhere
+      labels: {keep: x}
+      finalizers: [one]
+    spec:
+      source: {path: p, kustomize: {images: [a, b]}}
+      syncPolicy: {syncOptions: [CreateNamespace=true]}
+  templatePatch: |
+    metadata:
+      labels: {added: '{{.cluster}}'}
+      finalizers: [two, one]
+    spec:
+      source: {kustomize: {images: [c]}}
+      syncPolicy: {syncOptions: [ServerSideApply=true]}
+`
+	apps, reason, err := ExpandApplicationSet(context.Background(), fixtureRepo, parseAppSet(t, src))
+	if err != nil || reason != "" {
+		t.Fatalf("reason %q, err %v", reason, err)
+	}
+	var want []map[string]any
+	if err := yaml.Unmarshal([]byte(`
+- apiVersion: argoproj.io/v1alpha1
+  kind: Application
+  metadata:
+    name: a
+    namespace: argocd
+    labels: {keep: x, added: a}
+    finalizers: [one, two]
+  spec:
+    source: {path: p, kustomize: {images: [c]}}
+    syncPolicy: {syncOptions: [ServerSideApply=true]}
+`), &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(apps, want) {
+		got, _ := yaml.Marshal(apps)
+		t.Errorf("got\n%s", got)
 	}
 }
 
