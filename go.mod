@@ -3,7 +3,7 @@ module github.com/ownership-check/ownership-check
 go 1.24.0
 
 require (
-	dario.cat/mergo v1.0.1
+	dario.cat/mergo v1.0.2
 	github.com/Masterminds/sprig/v3 v3.3.0
 	github.com/google/go-github/v66 v66.0.0
 	github.com/sethvargo/go-githubactions v1.3.0

@@ -53,7 +53,14 @@ type expander struct {
 	repo   Repository
 	render *renderer
 	walked *repoTree
+	// preserveResources is spec.syncPolicy.preserveResourcesOnDeletion,
+	// without which a rendered Application gets the resources finalizer.
+	preserveResources bool
 }
+
+// resourcesFinalizer is the finalizer with which deleting an Application
+// deletes its resources.
+const resourcesFinalizer = "resources-finalizer.argocd.argoproj.io"
 
 func expand(ctx context.Context, repo Repository, obj map[string]any, namespace string) ([]map[string]any, error) {
 	spec, ok := obj["spec"].(map[string]any)
@@ -82,6 +89,9 @@ func expand(ctx context.Context, repo Repository, obj map[string]any, namespace 
 	}
 	patch, hasPatch := spec["templatePatch"].(string)
 	e := &expander{ctx: ctx, repo: repo, render: r}
+	if sp, ok := spec["syncPolicy"].(map[string]any); ok {
+		e.preserveResources, _ = sp["preserveResourcesOnDeletion"].(bool)
+	}
 	var apps []map[string]any
 	seen := map[string]bool{}
 	for i, g := range generators {
@@ -176,6 +186,10 @@ func (e *expander) application(tmpl map[string]any, params map[string]any, field
 			return nil, fmt.Errorf("%s: %w", field, err)
 		}
 		app = r.(map[string]any)
+		m := app["metadata"].(map[string]any)
+		if f, _ := m["finalizers"].([]any); len(f) == 0 && !e.preserveResources {
+			m["finalizers"] = []any{resourcesFinalizer}
+		}
 	} else {
 		app = deepCopyMap(app)
 	}
@@ -190,7 +204,8 @@ func (e *expander) application(tmpl map[string]any, params map[string]any, field
 // applyTemplatePatch renders spec.templatePatch with the parameters and
 // merges it into the Application: the controller's strategic merge patch,
 // which over the Application's fields merges objects and replaces lists,
-// but for metadata.finalizers, which it merges as a set.
+// but for metadata.finalizers, which it merges as a set. The patch cannot
+// change the project.
 func (e *expander) applyTemplatePatch(app map[string]any, patch string, params map[string]any) (map[string]any, error) {
 	s, err := e.render.replace(patch, params)
 	if err != nil {
@@ -204,7 +219,17 @@ func (e *expander) applyTemplatePatch(app map[string]any, patch string, params m
 	if m, ok := app["metadata"].(map[string]any); ok {
 		finalizers, _ = m["finalizers"].([]any)
 	}
+	project, hasProject := app["spec"].(map[string]any)["project"]
 	app = mergePatch(app, p)
+	spec, ok := app["spec"].(map[string]any)
+	if !ok {
+		spec = map[string]any{}
+		app["spec"] = spec
+	}
+	delete(spec, "project")
+	if hasProject {
+		spec["project"] = project
+	}
 	if pm, ok := p["metadata"].(map[string]any); ok {
 		if add, ok := pm["finalizers"].([]any); ok {
 			merged := slices.Clone(finalizers)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"dario.cat/mergo"
 )
@@ -38,11 +39,10 @@ type transformed struct {
 func (e *expander) transform(entry map[string]any, field string, base map[string]any, genParams map[string]any) ([]transformed, error) {
 	interpolated := entry
 	if len(genParams) != 0 {
-		r, err := e.render.replaceTree(entry, genParams, field)
-		if err != nil {
+		var err error
+		if interpolated, err = e.interpolate(entry, genParams, field); err != nil {
 			return nil, err
 		}
-		interpolated = r.(map[string]any)
 	}
 	var out []transformed
 	for _, kind := range generatorKinds {
@@ -79,6 +79,71 @@ func (e *expander) transform(entry map[string]any, field string, base map[string
 		out = append(out, transformed{params: params, template: tmpl})
 	}
 	return out, nil
+}
+
+// interpolate renders a generator's fields with another generator's
+// parameters (a matrix's first). A generator's `values` are rendered with
+// missingkey=error, and one that names a key the parameters lack stays as
+// it is: the generator's own parameters render it later.
+func (e *expander) interpolate(entry, params map[string]any, field string) (map[string]any, error) {
+	var values map[string]any
+	if g, ok := entry["git"].(map[string]any); ok {
+		values, _ = g["values"].(map[string]any)
+	}
+	if values != nil {
+		entry = maps.Clone(entry)
+		g := maps.Clone(entry["git"].(map[string]any))
+		delete(g, "values")
+		entry["git"] = g
+	}
+	r, err := e.render.replaceTree(entry, params, field)
+	if err != nil {
+		return nil, err
+	}
+	out := r.(map[string]any)
+	if values == nil {
+		return out, nil
+	}
+	options := e.render.options
+	if e.render.goTemplate {
+		options = nil
+		for _, o := range e.render.options {
+			if !strings.HasPrefix(o, "missingkey=") {
+				options = append(options, o)
+			}
+		}
+		options = append(options, "missingkey=error")
+	}
+	resolved := make(map[string]any, len(values))
+	for k, v := range values {
+		s, ok := v.(string)
+		if !ok {
+			resolved[k] = v
+			continue
+		}
+		var err error
+		if e.render.goTemplate && strings.Contains(s, "{{") {
+			var r string
+			r, err = e.render.goReplace(s, params, options)
+			if err != nil && isMissingKey(err) {
+				r, err = s, nil
+			}
+			s = r
+		} else {
+			s, err = e.render.replace(s, params)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s.git.values.%s: failed to pre-resolve Values key %q: %w", field, k, k, err)
+		}
+		resolved[k] = s
+	}
+	out["git"].(map[string]any)["values"] = resolved
+	return out, nil
+}
+
+func isMissingKey(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "map has no entry for key") || strings.Contains(msg, "can't evaluate field")
 }
 
 // mergeTemplate is the controller's mergeGeneratorTemplate: the
@@ -235,7 +300,7 @@ func (e *expander) matrixParams(g map[string]any, field string) ([]map[string]an
 				out = append(out, tmp)
 				continue
 			}
-			c, err := combineStringMaps(a, b, false)
+			c, err := combineStringMaps(a, b)
 			if err != nil {
 				return nil, fmt.Errorf("%s: failed to combine string maps with merging params for the matrix generator: %w", field, err)
 			}
@@ -293,8 +358,7 @@ func (e *expander) mergeParams(g map[string]any, field string) ([]map[string]any
 				base[key] = b
 				continue
 			}
-			c, _ := combineStringMaps(b, o, true)
-			base[key] = c
+			maps.Copy(b, o)
 		}
 	}
 	out := make([]map[string]any, 0, len(baseOrder))
@@ -325,17 +389,16 @@ func paramsByMergeKey(keys []string, sets []map[string]any) ([]string, map[strin
 	return order, by, nil
 }
 
-// combineStringMaps is the controller's CombineStringMaps (a key in both
-// with different values is an error) and, allowing duplicates, its
-// CombineStringMapsAllowDuplicates (b wins); values become strings.
-func combineStringMaps(a, b map[string]any, allowDuplicates bool) (map[string]any, error) {
+// combineStringMaps is the controller's CombineStringMaps: values become
+// strings, a key in both with different values is an error.
+func combineStringMaps(a, b map[string]any) (map[string]any, error) {
 	out := make(map[string]any, len(a)+len(b))
 	for k, v := range a {
 		out[k] = fmt.Sprintf("%v", v)
 	}
 	for k, v := range b {
 		s := fmt.Sprintf("%v", v)
-		if cur, ok := out[k]; ok && cur != s && !allowDuplicates {
+		if cur, ok := out[k]; ok && cur != s {
 			return nil, fmt.Errorf("found duplicate key %s with different value, a: %s ,b: %s", k, cur, s)
 		}
 		out[k] = s

@@ -92,9 +92,9 @@ func labelMatcher(s map[string]any, field string) (func(map[string]string) bool,
 	}, nil
 }
 
-// flattenParams is the controller's flattenParameters: nested objects and
-// lists as dotted keys (`a.b`, `a.0`), values printed with %v; an empty
-// object or list leaves no key.
+// flattenParams is the controller's flattenParameters: nested objects
+// (a generator's `values` too) and lists as dotted keys (`a.b`, `a.0`),
+// values printed with %v; an empty object or list leaves no key.
 func flattenParams(p map[string]any) map[string]string {
 	out := make(map[string]string, len(p))
 	flattenInto(out, "", p)
@@ -111,6 +111,12 @@ func flattenInto(out map[string]string, prefix string, v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, e := range v {
+			if m, ok := e.(map[string]string); ok {
+				for mk, mv := range m {
+					out[key(k)+"."+mk] = mv
+				}
+				continue
+			}
 			flattenValue(out, key(k), e)
 		}
 	case []any:

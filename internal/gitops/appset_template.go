@@ -45,6 +45,10 @@ var goTemplateOptions = map[string]bool{
 	"missingkey=zero": true, "missingkey=error": true,
 }
 
+// isTemplated is the controller's test for a string fasttemplate renders:
+// a `{{` and a `}}` on one line.
+var isTemplated = regexp.MustCompile("{{.*}}")
+
 // replace renders one string with params.
 func (r *renderer) replace(s string, params map[string]any) (string, error) {
 	if !strings.Contains(s, "{{") {
@@ -52,23 +56,31 @@ func (r *renderer) replace(s string, params map[string]any) (string, error) {
 		return s, nil
 	}
 	if r.goTemplate {
-		return r.goReplace(s, params)
+		return r.goReplace(s, params, r.options)
+	}
+	if !isTemplated.MatchString(s) {
+		return s, nil
 	}
 	return fastReplace(s, params)
 }
 
-func (r *renderer) goReplace(s string, params map[string]any) (string, error) {
-	t, ok := r.parsed[s]
+func (r *renderer) goReplace(s string, params map[string]any, options []string) (string, error) {
+	key := s
+	if len(options) != len(r.options) {
+		key = strings.Join(options, ",") + "\x00" + s
+	}
+	t, ok := r.parsed[key]
 	if !ok {
 		var err error
-		t, err = template.New("").Funcs(appSetFuncs).Option(r.options...).Parse(s)
+		// "base" is the controller's template name, which its errors show.
+		t, err = template.New("base").Funcs(appSetFuncs).Option(options...).Parse(s)
 		if err != nil {
 			return "", fmt.Errorf("failed to parse template %s: %w", s, err)
 		}
 		if r.parsed == nil {
 			r.parsed = map[string]*template.Template{}
 		}
-		r.parsed[s] = t
+		r.parsed[key] = t
 	}
 	var b bytes.Buffer
 	if err := t.Execute(&b, params); err != nil {
@@ -184,13 +196,14 @@ func sanitizeName(name string) string {
 }
 
 var (
-	slugUnauthorized  = regexp.MustCompile("[^a-z0-9-_]")
-	slugMultipleDashe = regexp.MustCompile("-+")
+	slugUnauthorized   = regexp.MustCompile("[^a-zA-Z0-9-_]")
+	slugMultipleDashes = regexp.MustCompile("-+")
 )
 
 // slugifyName is the controller's `slugify [maxSize [smartTruncate]] NAME`:
-// the sanitized name made a URL slug (gosimple/slug) of at most maxSize
-// (50), cut at the last dash before it when smartTruncate (true).
+// the sanitized name made a URL slug as gosimple/slug makes one, of at
+// most maxSize (50) bytes, cut at the last dash before it when
+// smartTruncate (true).
 func slugifyName(args ...any) string {
 	maxSize, smart, name := 50, true, ""
 	for i, a := range args {
@@ -207,22 +220,22 @@ func slugifyName(args ...any) string {
 			}
 		}
 	}
-	s := slugUnauthorized.ReplaceAllString(sanitizeName(name), "-")
-	s = slugMultipleDashe.ReplaceAllString(s, "-")
+	s := sanitizeName(name)
+	if !smart && len(s) >= maxSize {
+		s = s[:maxSize]
+	}
+	s = slugUnauthorized.ReplaceAllString(s, "-")
+	s = slugMultipleDashes.ReplaceAllString(s, "-")
 	s = strings.Trim(s, "-_")
-	if maxSize > 0 && len(s) > maxSize {
-		if smart {
-			cut := maxSize
-			for i := maxSize; i >= 0; i-- {
-				if s[i] == '-' {
-					cut = i
-					break
-				}
+	if maxSize > 0 && smart && len(s) > maxSize {
+		cut := maxSize
+		for i := maxSize; i >= 0; i-- {
+			if s[i] == '-' {
+				cut = i
+				break
 			}
-			s = s[:cut]
-		} else {
-			s = s[:maxSize]
 		}
+		s = s[:cut]
 	}
 	return s
 }

@@ -88,14 +88,14 @@ func TestExpandApplicationSetDocumentedExamples(t *testing.T) {
 		want: `
 - apiVersion: argoproj.io/v1alpha1
   kind: Application
-  metadata: {name: engineering-dev-guestbook, namespace: argocd}
+  metadata: {name: engineering-dev-guestbook, namespace: argocd, finalizers: [resources-finalizer.argocd.argoproj.io]}
   spec:
     project: my-project
     source: {repoURL: https://github.com/argoproj/argo-cd.git, targetRevision: HEAD, path: applicationset/examples/list-generator/guestbook/engineering-dev}
     destination: {server: https://1.2.3.4, namespace: guestbook}
 - apiVersion: argoproj.io/v1alpha1
   kind: Application
-  metadata: {name: engineering-prod-guestbook, namespace: argocd}
+  metadata: {name: engineering-prod-guestbook, namespace: argocd, finalizers: [resources-finalizer.argocd.argoproj.io]}
   spec:
     project: my-project
     source: {repoURL: https://github.com/argoproj/argo-cd.git, targetRevision: HEAD, path: applicationset/examples/list-generator/guestbook/engineering-prod}
@@ -129,14 +129,14 @@ func TestExpandApplicationSetDocumentedExamples(t *testing.T) {
 		want: `
 - apiVersion: argoproj.io/v1alpha1
   kind: Application
-  metadata: {name: argo-workflows, namespace: argocd}
+  metadata: {name: argo-workflows, namespace: argocd, finalizers: [resources-finalizer.argocd.argoproj.io]}
   spec:
     project: my-project
     source: {repoURL: https://github.com/example/gitops.git, targetRevision: HEAD, path: cluster-addons/argo-workflows}
     destination: {server: https://kubernetes.default.svc, namespace: argo-workflows}
 - apiVersion: argoproj.io/v1alpha1
   kind: Application
-  metadata: {name: prometheus-operator, namespace: argocd}
+  metadata: {name: prometheus-operator, namespace: argocd, finalizers: [resources-finalizer.argocd.argoproj.io]}
   spec:
     project: my-project
     source: {repoURL: https://github.com/example/gitops.git, targetRevision: HEAD, path: cluster-addons/prometheus-operator}
@@ -166,14 +166,14 @@ func TestExpandApplicationSetDocumentedExamples(t *testing.T) {
 		want: `
 - apiVersion: argoproj.io/v1alpha1
   kind: Application
-  metadata: {name: engineering-dev-guestbook, namespace: argocd}
+  metadata: {name: engineering-dev-guestbook, namespace: argocd, finalizers: [resources-finalizer.argocd.argoproj.io]}
   spec:
     project: default
     source: {repoURL: https://github.com/argoproj/argo-cd.git, targetRevision: HEAD, path: applicationset/examples/git-generator-files-discovery/apps/guestbook}
     destination: {server: https://1.2.3.4, namespace: guestbook}
 - apiVersion: argoproj.io/v1alpha1
   kind: Application
-  metadata: {name: engineering-prod-guestbook, namespace: argocd}
+  metadata: {name: engineering-prod-guestbook, namespace: argocd, finalizers: [resources-finalizer.argocd.argoproj.io]}
   spec:
     project: default
     source: {repoURL: https://github.com/argoproj/argo-cd.git, targetRevision: HEAD, path: applicationset/examples/git-generator-files-discovery/apps/guestbook}
@@ -183,6 +183,7 @@ func TestExpandApplicationSetDocumentedExamples(t *testing.T) {
 		name: "matrix of git directories and a list",
 		appSet: appSetHead + `  goTemplate: true
   goTemplateOptions: ["missingkey=error"]
+  syncPolicy: {preserveResourcesOnDeletion: true}
   generators:
   - matrix:
       generators:
@@ -414,6 +415,48 @@ func TestExpandApplicationSetGenerators(t *testing.T) {
 `,
 		want: []string{"guestbook-guestbook - - apps/guestbook"},
 	}, {
+		name: "matrix, goTemplate: a git generator's values take the first's params only where they all resolve",
+		appSet: appSetHead + `  goTemplate: true
+  generators:
+  - matrix:
+      generators:
+      - list:
+          elements: [{env: dev}]
+      - git:
+          repoURL: https://github.com/example/gitops.git
+          directories: [{path: 'cluster-addons/argo-*'}]
+          values:
+            a: '{{.env}}'
+            b: '{{.path.basename}}'
+            c: '{{.path.basename}}-{{.env}}'
+    selector:
+      matchLabels: {values.b: argo-workflows}
+  template:
+    metadata: {name: '{{.path.basename}}-{{.env}}'}
+    spec:
+      source: {path: '{{.values.c}}'}
+      destination: {server: '{{.values.a}}', namespace: '{{.values.b}}'}
+`,
+		want: []string{"argo-workflows-dev dev argo-workflows argo-workflows-<no value>"},
+	}, {
+		name: "matrix, fasttemplate: a git generator's values take the first's params",
+		appSet: appSetHead + `  generators:
+  - matrix:
+      generators:
+      - list:
+          elements: [{env: dev}]
+      - git:
+          repoURL: https://github.com/example/gitops.git
+          directories: [{path: 'cluster-addons/argo-*'}]
+          values:
+            c: '{{path.basename}}-{{env}}'
+  template:
+    metadata: {name: '{{path.basename}}-{{env}}'}
+    spec:
+      source: {path: '{{values.c}}'}
+`,
+		want: []string{"argo-workflows-dev - - argo-workflows-dev"},
+	}, {
 		name: "merge by key, goTemplate",
 		appSet: appSetHead + `  goTemplate: true
   generators:
@@ -571,7 +614,7 @@ func TestExpandApplicationSetErrors(t *testing.T) {
   template:
     metadata: {name: '{{.clustr}}'}
 `,
-		want: `ApplicationSet guestbook: spec.generators[0]: spec.template.metadata.name: failed to execute go template {{.clustr}}: template: :1:2: executing "" at <.clustr>: map has no entry for key "clustr"`,
+		want: `ApplicationSet guestbook: spec.generators[0]: spec.template.metadata.name: failed to execute go template {{.clustr}}: template: base:1:2: executing "base" at <.clustr>: map has no entry for key "clustr"`,
 	}, {
 		name: "a template that does not parse",
 		spec: `  goTemplate: true
@@ -596,7 +639,7 @@ func TestExpandApplicationSetErrors(t *testing.T) {
 		spec: `  generators:
   - list: {elements: [{cluster: a}]}
   template:
-    metadata: {name: '{{cluster'}
+    metadata: {name: '{{cluster}}-{{x'}
 `,
 		want: "ApplicationSet guestbook: spec.generators[0]: spec.template.metadata.name: invalid template",
 	}, {
@@ -657,7 +700,8 @@ func TestExpandApplicationSetErrors(t *testing.T) {
 }
 
 // templatePatch merges objects, replaces lists and merges finalizers as a
-// set, as the controller's strategic merge patch over an Application does.
+// set, as the controller's strategic merge patch over an Application does;
+// it cannot change the project.
 func TestExpandApplicationSetTemplatePatch(t *testing.T) {
 	src := appSetHead + `  goTemplate: true
   generators:
@@ -669,6 +713,7 @@ func TestExpandApplicationSetTemplatePatch(t *testing.T) {
       labels: {keep: x}
       finalizers: [one]
     spec:
+      project: one
       source: {path: p, kustomize: {images: [a, b]}}
       syncPolicy: {syncOptions: [CreateNamespace=true]}
   templatePatch: |
@@ -676,6 +721,7 @@ func TestExpandApplicationSetTemplatePatch(t *testing.T) {
       labels: {added: '{{.cluster}}'}
       finalizers: [two, one]
     spec:
+      project: other
       source: {kustomize: {images: [c]}}
       syncPolicy: {syncOptions: [ServerSideApply=true]}
 `
@@ -693,6 +739,7 @@ func TestExpandApplicationSetTemplatePatch(t *testing.T) {
     labels: {keep: x, added: a}
     finalizers: [one, two]
   spec:
+    project: one
     source: {path: p, kustomize: {images: [c]}}
     syncPolicy: {syncOptions: [ServerSideApply=true]}
 `), &want); err != nil {
@@ -760,9 +807,38 @@ func TestFastReplace(t *testing.T) {
 		"{{a {{a}}":  "{{a {{a}}",
 		"no tags":    "no tags",
 	} {
-		got, err := fastReplace(in, params)
+		got, err := (&renderer{}).replace(in, params)
 		if err != nil || got != want {
 			t.Errorf("fastReplace(%q) = %q, %v; want %q", in, got, err, want)
 		}
+	}
+}
+
+// The controller's own cases for `slugify`.
+func TestSlugify(t *testing.T) {
+	const long = "feat/a_really+long_pull_request_name_to_test_argo_slugification_and_branch_name_shortening_feature"
+	const word = "feat/areallylongpullrequestnametotestargoslugificationandbranchnameshorteningfeature"
+	for _, tc := range []struct {
+		name   string
+		smart  bool
+		length int
+		want   string
+	}{
+		{long, false, 50, "feat-a-really-long-pull-request-name-to-test-argo"},
+		{long, true, 53, "feat-a-really-long-pull-request-name-to-test-argo"},
+		{word, true, 50, "feat"},
+		{word, false, 50, "feat-areallylongpullrequestnametotestargoslugifica"},
+	} {
+		if got := slugifyName(tc.length, tc.smart, tc.name); got != tc.want {
+			t.Errorf("slugify %d %v %q = %q, want %q", tc.length, tc.smart, tc.name, got, tc.want)
+		}
+	}
+	r := &renderer{goTemplate: true}
+	got, err := r.replace(`{{ slugify 20 false .b }}|{{ slugify .b }}|{{ .m | toYaml }}|{{ (fromYaml "a: 1").a }}`, map[string]any{
+		"b": "Feature/Some_Branch.Name",
+		"m": map[string]any{"k": "v"},
+	})
+	if want := "feature-some-branch|feature-some-branch-name|k: v|1"; err != nil || got != want {
+		t.Errorf("got %q, %v; want %q", got, err, want)
 	}
 }
