@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"sigs.k8s.io/yaml"
 )
@@ -68,7 +69,7 @@ func expand(ctx context.Context, repo Repository, obj map[string]any, namespace 
 		return nil, errors.New("spec: missing")
 	}
 	generators, _ := spec["generators"].([]any)
-	if why := unsupportedGenerator(generators, "spec.generators"); why != "" {
+	if why := unsupportedGenerator(repo, generators, "spec.generators"); why != "" {
 		return nil, &notExpandable{why}
 	}
 	r := &renderer{}
@@ -139,8 +140,10 @@ func expand(ctx context.Context, repo Repository, obj map[string]any, namespace 
 }
 
 // unsupportedGenerator names the first generator, at any depth, that needs
-// the cluster or a service: the reason wins over any error elsewhere.
-func unsupportedGenerator(generators []any, field string) string {
+// the cluster or a service, or a git generator that names another
+// repository: the reason wins over any error elsewhere. (A repoURL a
+// matrix renders is known only when it is rendered.)
+func unsupportedGenerator(repo Repository, generators []any, field string) string {
 	for i, g := range generators {
 		entry, _ := g.(map[string]any)
 		f := fmt.Sprintf("%s[%d]", field, i)
@@ -152,9 +155,12 @@ func unsupportedGenerator(generators []any, field string) string {
 			if why, ok := serviceGenerators[kind]; ok {
 				return fmt.Sprintf("%s generator (%s.%s) %s", kind, f, kind, why)
 			}
+			if u, _ := v["repoURL"].(string); kind == "git" && u != "" && !strings.Contains(u, "{{") && !sameRepository(repo, u) {
+				return foreignGit(u)
+			}
 			if kind == "matrix" || kind == "merge" {
 				children, _ := v["generators"].([]any)
-				if why := unsupportedGenerator(children, f+"."+kind+".generators"); why != "" {
+				if why := unsupportedGenerator(repo, children, f+"."+kind+".generators"); why != "" {
 					return why
 				}
 			}

@@ -53,6 +53,11 @@ func (e *expander) transform(entry map[string]any, field string, base map[string
 		if why, ok := serviceGenerators[kind]; ok {
 			return nil, &notExpandable{fmt.Sprintf("%s generator (%s.%s) %s", kind, field, kind, why)}
 		}
+		if (kind == "matrix" || kind == "merge") && strings.Count(field, "generators[") > 2 {
+			// The controller's types end there: a third level's generators
+			// are dropped, and the generator makes nothing.
+			return nil, fmt.Errorf("%s.%s: a matrix or merge generator in a nested one: Argo CD nests them one level deep", field, kind)
+		}
 		tmpl, err := mergeTemplate(own["template"], base)
 		if err != nil {
 			return nil, fmt.Errorf("%s.%s.template: %w", field, kind, err)

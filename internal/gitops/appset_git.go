@@ -20,7 +20,7 @@ func (e *expander) gitParams(g map[string]any, field string) ([]map[string]any, 
 		return nil, fmt.Errorf("%s.repoURL: missing", field)
 	}
 	if !sameRepository(e.repo, repoURL) {
-		return nil, &notExpandable{fmt.Sprintf("git generator reads %s: another repository", repoURL)}
+		return nil, &notExpandable{foreignGit(repoURL)}
 	}
 	prefix, _ := g["pathParamPrefix"].(string)
 	values, err := stringMap(g["values"], field+".values")
@@ -47,6 +47,10 @@ func (e *expander) gitParams(g map[string]any, field string) ([]map[string]any, 
 		}
 	}
 	return params, nil
+}
+
+func foreignGit(repoURL string) string {
+	return fmt.Sprintf("git generator reads %s: another repository", repoURL)
 }
 
 type globItem struct {

@@ -457,6 +457,23 @@ func TestExpandApplicationSetGenerators(t *testing.T) {
 `,
 		want: []string{"argo-workflows-dev - - argo-workflows-dev"},
 	}, {
+		name: "a matrix nested in a matrix",
+		appSet: appSetHead + `  goTemplate: true
+  generators:
+  - matrix:
+      generators:
+      - list: {elements: [{env: dev}, {env: prod}]}
+      - matrix:
+          generators:
+          - list: {elements: [{region: eu}]}
+          - git:
+              repoURL: https://github.com/example/gitops.git
+              directories: [{path: 'cluster-addons/prom*'}]
+  template:
+    metadata: {name: '{{.path.basename}}-{{.env}}-{{.region}}'}
+`,
+		want: []string{"prometheus-operator-dev-eu - - -", "prometheus-operator-prod-eu - - -"},
+	}, {
 		name: "merge by key, goTemplate",
 		appSet: appSetHead + `  goTemplate: true
   generators:
@@ -569,7 +586,7 @@ func TestExpandApplicationSetNotExpandable(t *testing.T) {
 		name: "nested in a matrix",
 		generators: `  - matrix:
       generators:
-      - git: {repoURL: https://x/y, directories: [{path: '*'}]}
+      - git: {repoURL: https://github.com/example/gitops, directories: [{path: '*'}]}
       - pullRequest: {github: {owner: o, repo: r}}`,
 		reason: "pullRequest generator (spec.generators[0].matrix.generators[1].pullRequest)",
 	}, {
@@ -584,6 +601,14 @@ func TestExpandApplicationSetNotExpandable(t *testing.T) {
 		name:       "plugin",
 		generators: `  - plugin: {}`,
 		reason:     "plugin generator",
+	}, {
+		name: "git in another repository wins over an error before it",
+		generators: `  - list: {elements: [{a: 1}]}
+  - matrix:
+      generators:
+      - list: {elements: [{a: b}]}
+      - git: {repoURL: 'git@gitlab.com:org/repo.git', files: [{path: x.json}]}`,
+		reason: "git generator reads git@gitlab.com:org/repo.git: another repository",
 	}, {
 		name:       "git in another repository",
 		generators: `  - git: {repoURL: 'https://other.example/org/repo.git', directories: [{path: '*'}]}`,
@@ -671,6 +696,19 @@ func TestExpandApplicationSetErrors(t *testing.T) {
   template: {metadata: {name: a}}
 `,
 		want: "ApplicationSet guestbook: spec.generators[0].matrix.generators: found less than two generators",
+	}, {
+		name: "matrix nested two levels",
+		spec: `  generators:
+  - matrix:
+      generators:
+      - list: {elements: [{a: b}]}
+      - matrix:
+          generators:
+          - list: {elements: [{c: d}]}
+          - matrix: {generators: [{list: {elements: [{e: f}]}}, {list: {elements: [{g: h}]}}]}
+  template: {metadata: {name: a}}
+`,
+		want: "ApplicationSet guestbook: spec.generators[0].matrix.generators[1].matrix.generators[1].matrix: a matrix or merge generator in a nested one",
 	}, {
 		name: "duplicate names",
 		spec: `  generators:
