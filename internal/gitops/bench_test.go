@@ -20,14 +20,14 @@ func benchRepo(b *testing.B, controller string) (Repository, []config.Discover) 
 	var entries []config.Discover
 	clusters := map[string]string{}
 	for _, env := range benchEnvs {
-		files["clusters/"+env+"/flux-system/gotk-sync.yaml"] = fmt.Sprintf(`apiVersion: source.toolkit.fluxcd.io/v1
+		files["clusters/"+env+"/flux-system/gotk-sync.yaml"] = `apiVersion: source.toolkit.fluxcd.io/v1
 kind: GitRepository
 metadata:
   name: flux-system
   namespace: flux-system
 spec:
   url: ssh://git@github.com/example/platform
-`)
+`
 		clusters["https://"+env+".k8s.example.com"] = env
 		if controller == "flux" {
 			entries = append(entries, config.Discover{Flux: "clusters/" + env, Context: env})

@@ -21,28 +21,6 @@ func fixtureEntries(t testing.TB) []config.Discover {
 	return cfg.Discover
 }
 
-// application is an Application as an ApplicationSet's template makes it.
-func application(name, path, server, destName string, ssa bool) map[string]any {
-	spec := map[string]any{
-		"project": "default",
-		"source": map[string]any{
-			"repoURL":        "https://github.com/example/platform.git",
-			"targetRevision": "main",
-			"path":           path,
-		},
-		"destination": map[string]any{"server": server, "name": destName},
-	}
-	if ssa {
-		spec["syncPolicy"] = map[string]any{"syncOptions": []any{"ServerSideApply=true"}}
-	}
-	return map[string]any{
-		"apiVersion": "argoproj.io/v1alpha1",
-		"kind":       "Application",
-		"metadata":   map[string]any{"name": name, "namespace": "argocd"},
-		"spec":       spec,
-	}
-}
-
 // withExpansion makes ExpandApplicationSet answer with fake for the
 // test's duration.
 func withExpansion(t testing.TB, fake func(appSet map[string]any) ([]map[string]any, string, error)) {
@@ -52,26 +30,6 @@ func withExpansion(t testing.TB, fake func(appSet map[string]any) ([]map[string]
 		return fake(appSet)
 	}
 	t.Cleanup(func() { expandApplicationSet = saved })
-}
-
-// fixtureExpansion is what the ApplicationSet controller makes of the
-// fixture's ApplicationSets (argocd/appsets): discovery's part is to list
-// each as if written in the ApplicationSet's file.
-func fixtureExpansion(appSet map[string]any) ([]map[string]any, string, error) {
-	switch appSet["metadata"].(map[string]any)["name"] {
-	case "echo":
-		return []map[string]any{
-			application("echo-staging", "apps/echo", "https://staging.k8s.example.com", "", true),
-			application("echo-production", "apps/echo", "https://kubernetes.default.svc", "", true),
-		}, "", nil
-	case "services":
-		var apps []map[string]any
-		for _, s := range []string{"billing", "checkout", "notifications"} {
-			apps = append(apps, application(s, "apps/services/"+s, "", "production", false))
-		}
-		return apps, "", nil
-	}
-	return nil, "", nil
 }
 
 // want is a target as a test asserts it: everything but the Deployer,
@@ -86,7 +44,6 @@ type want struct {
 }
 
 func TestDiscoverFixture(t *testing.T) {
-	withExpansion(t, fixtureExpansion)
 	got, err := Discover(context.Background(), fixture, fixtureEntries(t))
 	if err != nil {
 		t.Fatal(err)
