@@ -12,27 +12,6 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 )
 
-// Keys on an Application that say how its Argo CD installation tracks
-// what it applies: argocd-cm's application.resourceTrackingMethod,
-// application.instanceLabelKey and installationID are the installation's,
-// not the Application's, so discovery writes them from the repository
-// config onto the object it gives render (model.Deployer.Object).
-const (
-	// TrackingMethodKey: "annotation" (Argo CD 3's default, and what any
-	// other value means), "label" or "annotation+label".
-	TrackingMethodKey = "ownership-check.io/tracking-method"
-	// InstanceLabelKeyKey: the label of label tracking;
-	// app.kubernetes.io/instance when unset.
-	InstanceLabelKeyKey = "ownership-check.io/instance-label-key"
-	// InstallationIDKey: argocd-cm's installationID, written on every
-	// object as argocd.argoproj.io/installation-id; none when unset.
-	InstallationIDKey = "ownership-check.io/installation-id"
-	// ControllerNamespaceKey: the namespace Argo CD runs in. An
-	// Application in another namespace (apps in any namespace) is tracked
-	// as <namespace>_<name>; unset, the Application's own namespace.
-	ControllerNamespaceKey = "ownership-check.io/controller-namespace"
-)
-
 // argoApplication is what Argo CD reads of an Application to render it.
 type argoApplication struct {
 	Metadata struct {
@@ -159,7 +138,7 @@ func (a *argoApplication) sourceAt(root, dir string) (argoAppSource, bool) {
 // ARGOCD_APP_NAME carry.
 func (a *argoApplication) instanceName() string {
 	ns := a.Metadata.Namespace
-	ctrl, ok := a.Metadata.Annotations[ControllerNamespaceKey]
+	ctrl, ok := a.Metadata.Annotations[model.ArgoControllerNamespaceKey]
 	if ns == "" || !ok || ns == ctrl {
 		return a.Metadata.Name
 	}

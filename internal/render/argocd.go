@@ -253,8 +253,9 @@ func (e *argoEnv) subst(s string) string {
 }
 
 // argoBuild is a source's build, with what Argo CD does to what it
-// renders: Lists taken apart, its tracking written, and the destination
-// namespace given to objects without one.
+// renders: Lists taken apart, objects it skips (hook Skip) left out, its
+// tracking written, and the destination namespace given to objects without
+// one.
 type argoBuild struct {
 	inner Build
 	track argoTracking
@@ -275,6 +276,9 @@ func (b *argoBuild) Run(ctx context.Context) (Output, error) {
 			return Output{}, err
 		}
 		for _, it := range items {
+			if argoSkipped(it.Object) {
+				continue
+			}
 			if err := b.track.apply(it.Object); err != nil {
 				return Output{}, fmt.Errorf("%s: %s %s: %w", b.where, it.Object.GetKind(), it.Object.GetName(), err)
 			}
@@ -288,6 +292,19 @@ func (b *argoBuild) Run(ctx context.Context) (Output, error) {
 	}
 	out.Objects = objs
 	return out, nil
+}
+
+// argoSkipped is gitops-engine's hook.Skip: an object whose only hook type
+// is Skip is never applied.
+func argoSkipped(u *unstructured.Unstructured) bool {
+	var types []string
+	for _, t := range strings.Split(u.GetAnnotations()["argocd.argoproj.io/hook"], ",") {
+		switch t = strings.TrimSpace(t); t {
+		case "PreSync", "Sync", "PostSync", "SyncFail", "PostDelete", "PreDelete", "Skip":
+			types = append(types, t)
+		}
+	}
+	return len(types) == 1 && types[0] == "Skip"
 }
 
 // argoItems is what GenerateManifests makes of a rendered object: a list

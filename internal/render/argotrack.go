@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/ownership-check/ownership-check/internal/model"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -33,9 +35,9 @@ type argoTracking struct {
 func (a *argoApplication) tracking() argoTracking {
 	ann := a.Metadata.Annotations
 	t := argoTracking{
-		method:         ann[TrackingMethodKey],
-		labelKey:       ann[InstanceLabelKeyKey],
-		installationID: ann[InstallationIDKey],
+		method:         ann[model.ArgoTrackingMethodKey],
+		labelKey:       ann[model.ArgoInstanceLabelKey],
+		installationID: ann[model.ArgoInstallationIDKey],
 		app:            a.instanceName(),
 		namespace:      a.Spec.Destination.Namespace,
 	}

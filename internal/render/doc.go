@@ -23,11 +23,12 @@
 // edited kustomization lives in memory, in the file system of that one
 // build; the repository is never written); a directory source as Argo CD
 // reads one (argodir.go: recurse, include and exclude, files that are not
-// manifests skipped); Lists taken apart, the tracking annotation
-// (argotrack.go; the label, or both, where the Application carries
-// TrackingMethodKey), and the destination namespace for objects without
-// one. Helm, plugin and jsonnet sources, and overrides that use the
-// revision a sync resolves, are NotRendered with the reason.
+// manifests skipped); Lists taken apart, objects whose hook is Skip left
+// out, the tracking annotation (argotrack.go; the label, or both, where
+// the Application carries model.ArgoTrackingMethodKey), and the
+// destination namespace for objects without one. Helm, plugin and jsonnet
+// sources, and overrides that use the revision a sync resolves, are
+// NotRendered with the reason.
 //
 // The manifests come from pull requests and are untrusted: see
 // docs/trust-model.md for what they can and cannot make rendering do.
