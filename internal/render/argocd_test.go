@@ -259,3 +259,52 @@ func TestArgoCDWritesNothingAndRecordsEveryRead(t *testing.T) {
 		})
 	}
 }
+
+func TestArgoCDRefusesWhatArgoCDRefuses(t *testing.T) {
+	cases := []struct {
+		name, path, source, want string
+	}{
+		{name: "a path that is no source of the Application", path: "multi/a", source: "path: manifests", want: "no source of Application app has this path"},
+		{name: "two kinds of source", path: "manifests", source: "path: manifests\n    directory: {recurse: true}\n    kustomize: {namePrefix: a-}", want: "multiple application sources defined: Kustomize,Directory"},
+		{name: "kustomize overrides and no kustomization", path: "manifests", source: "path: manifests\n    kustomize: {namePrefix: a-}", want: "Missing kustomization file"},
+		{name: "a replica count that is no number", path: "manifests", source: "path: manifests\n    kustomize: {replicas: [{name: web, count: many}]}", want: "expected integer value for count"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			root := argoRepo(t, "directory")
+			writeFile(t, filepath.Join(root, "app.yaml"), `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: app
+spec:
+  source:
+    repoURL: https://github.com/example/gitops.git
+    `+tc.source+`
+  destination:
+    namespace: web
+`)
+			t.Chdir(root)
+			_, err := RenderAll(context.Background(), []string{tc.path}, Options{Deployer: argoDeployer(t, root, "app.yaml")})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v; want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestArgoCDRowClaimsOnlyArgoCDRenders(t *testing.T) {
+	p := Path{Dir: true}
+	i := slices.IndexFunc(sourceTable, func(r sourceRow) bool { return r.name == "argocd" })
+	if i < 0 {
+		t.Fatal("no argocd row")
+	}
+	row := sourceTable[i]
+	if !row.claims(p, &model.Deployer{Controller: model.ControllerArgoCD}) {
+		t.Fatalf("the argocd row does not claim an Argo CD render")
+	}
+	for _, d := range []*model.Deployer{nil, {Controller: model.ControllerFlux}} {
+		if row.claims(p, d) {
+			t.Errorf("the argocd row claims a render for %+v", d)
+		}
+	}
+}
