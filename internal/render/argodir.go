@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -163,7 +164,7 @@ func argoObject(j []byte) (map[string]any, error) {
 		return nil, fmt.Errorf("the document is a %s, not an object", kindOfValue(v))
 	}
 	if kind, _ := obj["kind"].(string); kind == "" {
-		return nil, fmt.Errorf("Object 'Kind' is missing")
+		return nil, errors.New("object 'Kind' is missing")
 	}
 	return obj, nil
 }

@@ -301,10 +301,11 @@ func (m metadataEdit) addLabels(k *types.Kustomization, args []string) error {
 		return err
 	}
 	if !m.withoutSelector {
+		//lint:ignore SA1019 deprecated, but kustomize edit add label writes it, and Argo CD runs that
 		if k.CommonLabels == nil {
-			k.CommonLabels = map[string]string{}
+			k.CommonLabels = map[string]string{} //lint:ignore SA1019 as above
 		}
-		return m.writeAll(k.CommonLabels, values)
+		return m.writeAll(k.CommonLabels, values) //lint:ignore SA1019 as above
 	}
 	return m.writeLabels(k, values)
 }
@@ -320,7 +321,7 @@ func (m metadataEdit) writeAll(into, values map[string]string) error {
 
 func (m metadataEdit) write(into map[string]string, key, value string) error {
 	if _, ok := into[key]; ok && !m.force {
-		return fmt.Errorf("%s %s already in kustomization file. Use --force to override.", m.kind, key)
+		return fmt.Errorf("%s %s already in kustomization file; use --force to override", m.kind, key)
 	}
 	into[key] = value
 	return nil

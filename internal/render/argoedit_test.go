@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 commonLabels is deprecated, but kustomize edit add label writes it, and Argo CD runs that
+
 package render
 
 import (
