@@ -302,10 +302,11 @@ func (m metadataEdit) addLabels(k *types.Kustomization, args []string) error {
 	}
 	if !m.withoutSelector {
 		//lint:ignore SA1019 deprecated, but kustomize edit add label writes it, and Argo CD runs that
-		if k.CommonLabels == nil {
-			k.CommonLabels = map[string]string{} //lint:ignore SA1019 as above
+		labels := &k.CommonLabels
+		if *labels == nil {
+			*labels = map[string]string{}
 		}
-		return m.writeAll(k.CommonLabels, values) //lint:ignore SA1019 as above
+		return m.writeAll(*labels, values)
 	}
 	return m.writeLabels(k, values)
 }
