@@ -90,6 +90,7 @@ func TestArgoCDRendersAsArgoCD(t *testing.T) {
 		notRendered              string
 	}{
 		{name: "kustomize overrides", fixture: "kustomize-overrides", app: "application.yaml", path: "apps/guestbook", want: "want.yaml", overlay: "overlay"},
+		{name: "labels without selector, annotations substituted", fixture: "kustomize-overrides", app: "application-labels.yaml", path: "apps/guestbook", want: "want-labels.yaml", overlay: "overlay-labels"},
 		{name: "components", fixture: "kustomize-overrides", app: "application-components.yaml", path: "apps/with-components", want: "want-components.yaml", overlay: "overlay-components"},
 		{name: "the revision only a sync knows", fixture: "kustomize-overrides", app: "application-revision.yaml", path: "apps/guestbook", notRendered: "$ARGOCD_APP_REVISION_SHORT, which Argo CD sets only when it syncs"},
 		{name: "directory", fixture: "directory", app: "application.yaml", path: "manifests", want: "want.yaml"},
