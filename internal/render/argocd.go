@@ -55,9 +55,9 @@ func (s *argoSource) Prepare(ctx context.Context, p Path) (Build, error) {
 	var inner Build
 	switch typ {
 	case argoHelmType:
-		return s.notRendered("a Helm source: Argo CD renders its chart, which this source does not"), nil
+		return s.notRendered("an Argo CD Helm source: its chart is not rendered as Argo CD renders it"), nil
 	case argoPluginType:
-		return s.notRendered("a config management plugin source: Argo CD runs the plugin, which is not reproduced here"), nil
+		return s.notRendered("a config management plugin source: Argo CD runs the plugin, which the check cannot reproduce"), nil
 	case argoKustomizeType:
 		inner, err = s.kustomize(p, src, env)
 	default:
