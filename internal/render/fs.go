@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -33,6 +34,11 @@ type guardFS struct {
 	cache   map[string][]byte
 	// reads records what the render read; nil records nothing.
 	reads *Reads
+	// edits are files (resolved paths) as a deployer edits them before it
+	// builds (Argo CD's kustomize edit): ReadFile gives the edit, the
+	// disk keeps the original. Only a file system made for one build has
+	// them (withEdits).
+	edits map[string][]byte
 }
 
 func newGuardFS(b *boundary) *guardFS {
@@ -85,7 +91,22 @@ func (g *guardFS) ReadFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	g.reads.file(real)
-	return g.readChecked(real, g.boundary.rel(name), checkYAML)
+	data, err := g.readChecked(real, g.boundary.rel(name), checkYAML)
+	if edit, ok := g.edits[real]; ok && err == nil {
+		return edit, nil
+	}
+	return data, err
+}
+
+// withEdits is a file system for one build that reads the files in edits
+// (resolved paths) as edited, and every other file as g does. It writes
+// nothing: the edit lives in memory, and the repository stays as it is.
+func (g *guardFS) withEdits(edits map[string][]byte) *guardFS {
+	e := newGuardFS(g.boundary)
+	e.reads = g.reads
+	e.scratch = slices.Clone(g.scratch)
+	e.edits = edits
+	return e
 }
 
 // readManifest is ReadFile for a manifest the caller parses strictly
@@ -115,7 +136,8 @@ func (g *guardFS) readChecked(real, display string, check func(file string, data
 	return data, nil
 }
 
-// original gives what ReadFile read from disk, if it did.
+// original gives what ReadFile read from disk, if it did (an edited
+// file's original: lines are found where users wrote them).
 func (g *guardFS) original(real string) ([]byte, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()

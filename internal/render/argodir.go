@@ -1,0 +1,170 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/yaml"
+)
+
+// argoManifestFile is the repo server's manifestFile: the files a directory
+// source reads.
+var argoManifestFile = regexp.MustCompile(`^.*\.(yaml|yml|json|jsonnet)$`)
+
+// directory is Argo CD's directory source (findManifests): the YAML and
+// JSON files of the source's directory, and of its subdirectories only
+// with directory.recurse, less those directory.exclude matches and, when
+// directory.include is set, those it does not, both globs on the path
+// relative to the directory. A YAML file that is not a manifest is
+// skipped, unless it reads partly as one or looks like one; a jsonnet file
+// is not rendered, with the reason.
+func (s *argoSource) directory(ctx context.Context, p Path, src argoAppSource) (Build, error) {
+	var o argoDirectory
+	if present(src.Directory) {
+		if err := json.Unmarshal(src.Directory, &o); err != nil {
+			return nil, fmt.Errorf("%s: source.directory: %w", s.where(), err)
+		}
+	}
+	var b argoDirBuild
+	err := filepath.Walk(p.Real, func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if info.IsDir() {
+			if path != p.Real && !o.Recurse {
+				return filepath.SkipDir
+			}
+			s.in.ReadDir(path)
+			return nil
+		}
+		if !argoManifestFile.MatchString(info.Name()) {
+			return nil
+		}
+		rel, err := filepath.Rel(p.Real, path)
+		if err != nil {
+			return err
+		}
+		real, err := s.in.fs.resolve(path)
+		if err != nil {
+			return err
+		}
+		if st, err := os.Stat(real); err != nil || !st.Mode().IsRegular() {
+			return nil // Argo CD skips a link to a missing or non-regular file
+		}
+		relSlash := filepath.ToSlash(rel)
+		if o.Exclude != "" && argoGlobMatch(o.Exclude, relSlash) {
+			return nil
+		}
+		if o.Include != "" && !argoGlobMatch(o.Include, relSlash) {
+			return nil
+		}
+		display := s.in.rel(filepath.Join(p.Abs, rel))
+		if strings.HasSuffix(info.Name(), ".jsonnet") {
+			b.notRendered = append(b.notRendered, NotRendered{Source: display, Reason: "jsonnet: Argo CD evaluates it, which is not reproduced here"})
+			return nil
+		}
+		s.in.ReadFile(real)
+		data, err := readBounded(real, display)
+		if err != nil {
+			return err
+		}
+		objs, err := argoManifests(display, data)
+		if err != nil {
+			return err
+		}
+		b.objects = append(b.objects, objs...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// argoDirBuild is a directory source already read.
+type argoDirBuild struct {
+	objects     []rawObject
+	notRendered []NotRendered
+}
+
+func (b argoDirBuild) Size() int { return 0 }
+
+func (b argoDirBuild) Run(context.Context) (Output, error) {
+	return Output{Objects: objectsOf(b.objects), NotRendered: b.notRendered}, nil
+}
+
+// argoManifests reads one file as getObjsFromYAMLOrJSON does.
+func argoManifests(display string, data []byte) ([]rawObject, error) {
+	if err := checkAliasBombs(display, data); err != nil {
+		return nil, err
+	}
+	if strings.HasSuffix(display, ".json") {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("%s: failed to unmarshal: %w", display, err)
+		}
+		if dec.More() {
+			return nil, fmt.Errorf("%s: found multiple objects; only single objects are allowed in JSON files", display)
+		}
+		obj, err := argoObject(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: failed to unmarshal: %w", display, err)
+		}
+		return []rawObject{{obj: obj, source: display, line: 1}}, nil
+	}
+	var out []rawObject
+	for _, c := range splitDocuments(data) {
+		if c.line == 0 {
+			continue
+		}
+		j, err := yaml.YAMLToJSON(c.text)
+		if err == nil && bytes.Equal(bytes.TrimSpace(j), []byte("null")) {
+			continue
+		}
+		var obj map[string]any
+		if err == nil {
+			obj, err = argoObject(j)
+		}
+		if err != nil {
+			// The first document that is not an object ends the file:
+			// an error when objects came before it or the file looks
+			// like a manifest, else the file is not one and is skipped.
+			looksLikeManifest := bytes.Contains(data, []byte("apiVersion:")) && bytes.Contains(data, []byte("kind:")) && bytes.Contains(data, []byte("metadata:"))
+			if len(out) > 0 || looksLikeManifest {
+				return nil, fmt.Errorf("%s:%d: failed to unmarshal manifest: %w", display, c.line, err)
+			}
+			return nil, nil
+		}
+		out = append(out, rawObject{obj: obj, source: display, line: c.line})
+	}
+	return out, nil
+}
+
+// argoObject decodes a JSON document as an unstructured object: a mapping
+// with a kind.
+func argoObject(j []byte) (map[string]any, error) {
+	var v any
+	if err := utiljson.Unmarshal(j, &v); err != nil {
+		return nil, err
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("the document is a %s, not an object", kindOfValue(v))
+	}
+	if kind, _ := obj["kind"].(string); kind == "" {
+		return nil, errors.New("object 'Kind' is missing")
+	}
+	return obj, nil
+}

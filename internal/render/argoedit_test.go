@@ -1,0 +1,214 @@
+//lint:file-ignore SA1019 commonLabels is deprecated, but kustomize edit add label writes it, and Argo CD runs that
+
+package render
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/kustomize/api/types"
+)
+
+// The cases of kustomize v5.6's own tests of `kustomize edit set image`
+// (commands/edit/set/setimage_test.go), which Argo CD runs.
+func TestSetImagesAsKustomizeEdit(t *testing.T) {
+	const digest = "sha256:24a0c4b4a4c0eb97a1aabb8e29f18e917d05abfe1b7a7c07857230879ce7d3d3"
+	cases := []struct {
+		name     string
+		existing []types.Image
+		args     []string
+		want     []types.Image
+	}{
+		{name: "new name and tag", args: []string{"image1=my-image1:my-tag"}, want: []types.Image{{Name: "image1", NewName: "my-image1", NewTag: "my-tag"}}},
+		{name: "numeric tag", args: []string{"image1=my-image1:1234"}, want: []types.Image{{Name: "image1", NewName: "my-image1", NewTag: "1234"}}},
+		{name: "new name and digest", args: []string{"image1=my-image1@" + digest}, want: []types.Image{{Name: "image1", NewName: "my-image1", Digest: digest}}},
+		{name: "tag", args: []string{"image1:my-tag"}, want: []types.Image{{Name: "image1", NewTag: "my-tag"}}},
+		{name: "digest", args: []string{"image1@" + digest}, want: []types.Image{{Name: "image1", Digest: digest}}},
+		{name: "tag and digest", args: []string{"my-image1:my-tag@" + digest}, want: []types.Image{{Name: "my-image1", NewTag: "my-tag", Digest: digest}}},
+		{name: "everything", args: []string{"image1=my-image1:my-tag@" + digest}, want: []types.Image{{Name: "image1", NewName: "my-image1", NewTag: "my-tag", Digest: digest}}},
+		{name: "registry with a port", args: []string{"ngnix=localhost:5000/my-project/ngnix:dev-01"}, want: []types.Image{{Name: "ngnix", NewName: "localhost:5000/my-project/ngnix", NewTag: "dev-01"}}},
+		{
+			name:     "replaces an image of the same name, keeps the others, sorted",
+			existing: []types.Image{{Name: "image2", NewName: "my-image2", NewTag: "my-tag2"}, {Name: "image1", NewName: "my-image1", NewTag: "my-tag"}},
+			args:     []string{"image1=foo.bar.foo:8800/foo/image1:foo-bar"},
+			want:     []types.Image{{Name: "image1", NewName: "foo.bar.foo:8800/foo/image1", NewTag: "foo-bar"}, {Name: "image2", NewName: "my-image2", NewTag: "my-tag2"}},
+		},
+		{
+			name:     "an asterisk keeps what the kustomization says",
+			existing: []types.Image{{Name: "image1", NewName: "my-image1", NewTag: "my-tag"}},
+			args:     []string{"image1=*:v2", "image2=new:*"},
+			want:     []types.Image{{Name: "image1", NewName: "my-image1", NewTag: "v2"}, {Name: "image2", NewName: "new"}},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			k := &types.Kustomization{Images: tc.existing}
+			if err := setImages(k, tc.args); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(k.Images, tc.want) {
+				t.Errorf("images: %+v; want %+v", k.Images, tc.want)
+			}
+		})
+	}
+	if err := setImages(&types.Kustomization{}, []string{"alpine"}); err == nil {
+		t.Error("an image with nothing to set: no error; kustomize refuses it")
+	}
+}
+
+func TestSetReplicasMergesByName(t *testing.T) {
+	k := &types.Kustomization{Replicas: []types.Replica{{Name: "web", Count: 1}, {Name: "api", Count: 2}}}
+	if err := setReplicas(k, []string{"web=3", "worker=4"}); err != nil {
+		t.Fatal(err)
+	}
+	want := []types.Replica{{Name: "api", Count: 2}, {Name: "web", Count: 3}, {Name: "worker", Count: 4}}
+	if !reflect.DeepEqual(k.Replicas, want) {
+		t.Errorf("replicas: %+v; want %+v", k.Replicas, want)
+	}
+}
+
+func TestAddLabelsAsKustomizeEdit(t *testing.T) {
+	t.Run("commonLabels refuses a label already there unless forced", func(t *testing.T) {
+		k := &types.Kustomization{CommonLabels: map[string]string{"team": "a"}}
+		if err := (metadataEdit{kind: "label"}).addLabels(k, []string{"team:b"}); err == nil || !strings.Contains(err.Error(), "already in kustomization file") {
+			t.Errorf("err = %v", err)
+		}
+		if err := (metadataEdit{kind: "label", force: true}).addLabels(k, []string{"team:b", `tier:"web"`}); err != nil {
+			t.Fatal(err)
+		}
+		if want := map[string]string{"team": "b", "tier": "web"}; !reflect.DeepEqual(k.CommonLabels, want) {
+			t.Errorf("commonLabels: %v; want %v (quotes around a value removed)", k.CommonLabels, want)
+		}
+	})
+	t.Run("without selector: one label, a new labels entry", func(t *testing.T) {
+		k := &types.Kustomization{}
+		if err := (metadataEdit{kind: "label", withoutSelector: true, includeTemplates: true}).addLabels(k, []string{"team:web"}); err != nil {
+			t.Fatal(err)
+		}
+		want := []types.Label{{Pairs: map[string]string{"team": "web"}, IncludeTemplates: true}}
+		if !reflect.DeepEqual(k.Labels, want) {
+			t.Errorf("labels: %+v; want %+v", k.Labels, want)
+		}
+	})
+	t.Run("without selector: two labels and no entry fail as in kustomize 5.6, unless forced", func(t *testing.T) {
+		k := &types.Kustomization{}
+		if err := (metadataEdit{kind: "label", withoutSelector: true}).addLabels(k, []string{"a:1", "b:2"}); err == nil {
+			t.Error("no error")
+		}
+		k = &types.Kustomization{}
+		if err := (metadataEdit{kind: "label", withoutSelector: true, force: true}).addLabels(k, []string{"a:1", "b:2"}); err != nil {
+			t.Fatal(err)
+		}
+		if want := []types.Label{{Pairs: map[string]string{"a": "1", "b": "2"}}}; !reflect.DeepEqual(k.Labels, want) {
+			t.Errorf("labels: %+v; want %+v", k.Labels, want)
+		}
+	})
+	t.Run("include templates needs without selector", func(t *testing.T) {
+		if err := (metadataEdit{kind: "label", includeTemplates: true}).addLabels(&types.Kustomization{}, []string{"a:1"}); err == nil {
+			t.Error("no error")
+		}
+	})
+}
+
+func TestComponentsAsKustomizeEdit(t *testing.T) {
+	root := argoRepo(t, "kustomize-overrides")
+	dir := filepath.Join(root, "apps", "with-components")
+	var read []string
+	record := func(d string) { read = append(read, d) }
+	// ignoreMissingComponents joins securely: ../../components/ha is
+	// looked for below the source's directory, where it is not.
+	if got := existingComponents(dir, []string{"../../components/ha", "missing"}, record); len(got) != 0 {
+		t.Errorf("existing: %q; want none", got)
+	}
+	if err := addComponents(&types.Kustomization{}, dir, nil, record); err == nil {
+		t.Error("no component left: no error; kustomize edit add component refuses no argument")
+	}
+	k := &types.Kustomization{Components: []string{"../../components/ha"}}
+	if err := addComponents(k, dir, []string{"../../components/*"}, record); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"../../components/ha", "../../components/monitoring"}; !slices.Equal(k.Components, want) {
+		t.Errorf("components: %q; want %q", k.Components, want)
+	}
+	if !slices.Contains(read, filepath.Join(root, "components")) {
+		t.Errorf("the glob's directory is not recorded: %q", read)
+	}
+	if err := addComponents(&types.Kustomization{}, dir, []string{"../../components/none"}, record); err == nil {
+		t.Error("a missing component: no error")
+	}
+}
+
+func TestArgoGlob(t *testing.T) {
+	cases := []struct {
+		pattern, text string
+		match         bool
+	}{
+		{"*.yaml", "a.yaml", true},
+		{"*.yaml", "sub/a.yaml", true}, // no separators: * crosses /
+		{"{*.yaml,*.yml}", "b.yml", true},
+		{"{*.yaml,*.yml}", "c.json", false},
+		{"legacy/*", "legacy/old.yaml", true},
+		{"legacy/*", "sub/legacy/old.yaml", false},
+		{"?.yaml", "a.yaml", true},
+		{"[ab].yaml", "b.yaml", true},
+		{"[!ab].yaml", "b.yaml", false},
+		{"[a-c].yaml", "c.yaml", true},
+		{`\*.yaml`, "*.yaml", true},
+		{"{a,b", "a", false}, // does not compile: matches nothing
+	}
+	for _, tc := range cases {
+		if got := argoGlobMatch(tc.pattern, tc.text); got != tc.match {
+			t.Errorf("%q matches %q: %v; want %v", tc.pattern, tc.text, got, tc.match)
+		}
+	}
+}
+
+func TestArgoEnvsubst(t *testing.T) {
+	e := &argoEnv{vars: map[string]string{"ARGOCD_APP_NAME": "web"}}
+	if got := e.subst("$ARGOCD_APP_NAME-${ARGOCD_APP_NAME}-$$-$UNSET."); got != "web-web-$-." {
+		t.Errorf("subst = %q", got)
+	}
+	if e.subst("v-$ARGOCD_APP_REVISION"); !slices.Equal(e.unknown, []string{"ARGOCD_APP_REVISION"}) {
+		t.Errorf("unknown = %q", e.unknown)
+	}
+}
+
+// Argo CD Image Updater writes .argocd-source-<app>.yaml beside the
+// kustomization; the repo server merges it into the source.
+func TestArgoCDSourceParameterFiles(t *testing.T) {
+	root := argoRepo(t, "kustomize-overrides")
+	writeFile(t, filepath.Join(root, "apps", "guestbook", ".argocd-source-guestbook.yaml"), `kustomize:
+  images:
+    - gcr.io/heptio-images/ks-guestbook-demo:0.3
+  namePrefix: null
+`)
+	t.Chdir(root)
+	reads := NewReads()
+	objs, err := Render(context.Background(), []string{"apps/guestbook"}, Options{Deployer: argoDeployer(t, root, "application.yaml"), Reads: reads})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names, images []string
+	for _, o := range objs {
+		names = append(names, o.ID.Name)
+		if o.ID.Kind == "Deployment" {
+			c, _, _ := unstructured.NestedSlice(o.Object.Object, "spec", "template", "spec", "containers")
+			images = append(images, c[0].(map[string]any)["image"].(string))
+		}
+	}
+	if want := []string{"guestbook-ui-v2", "guestbook-ui-v2", "redis-v2"}; !slices.Equal(names, want) {
+		t.Errorf("names: %q; want %q (the file removes namePrefix)", names, want)
+	}
+	if want := []string{"gcr.io/heptio-images/ks-guestbook-demo:0.3"}; !slices.Equal(images, want) {
+		t.Errorf("images: %q; want %q (the file's list replaces the Application's)", images, want)
+	}
+	files, _, _ := reads.Relative(root)
+	if !slices.Contains(files, "apps/guestbook/.argocd-source-guestbook.yaml") {
+		t.Errorf("the parameter file is not recorded: %q", files)
+	}
+}
