@@ -13,7 +13,8 @@ import (
 // every target's section in one edit of the comment (the GitHub API calls
 // do not grow with the targets), one job summary, the annotations, and
 // outputs that add the targets' counts up. lead says which targets were
-// checked (targets.Selection.Line).
+// checked (targets.Selection.Line). A target that is not checked has its
+// section saying why, and fails nothing.
 func (p *Publisher) PublishTargets(ctx context.Context, outs []report.Entry, lead string) {
 	runURL := p.runURL()
 	commit, at := p.commit(), p.now()
@@ -26,6 +27,12 @@ func (p *Publisher) PublishTargets(ctx context.Context, outs []report.Entry, lea
 			failed = true
 			secs = append(secs, ErrorSection(o.Name, p.public(o.Err), p.Tool, opts))
 			p.Action.Errorf("%s", p.public(o.Err))
+			continue
+		}
+		if o.Reason != "" {
+			// Listed with its reason, never left out; it fails nothing.
+			secs = append(secs, NotCheckedSection(o.Name, o.Reason, p.Tool, opts))
+			p.Action.Warningf("%s: not checked: %s", o.Name, o.Reason)
 			continue
 		}
 		if _, err := p.writeReportFileAs(o.Name, o.Report); err != nil {
