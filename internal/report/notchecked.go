@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-
 )
 
 // NotCheckedSection says that the target env is not checked, and why: a
