@@ -87,6 +87,7 @@ func RenderTarget(ctx context.Context, t check.Target, name string) ([]model.Obj
 		if err != nil {
 			return nil, nil, err
 		}
+		rt.ClusterOptional = true
 		return check.Render(ctx, rt, paths)
 	}
 	return nil, nil, &check.InputError{Input: "target", Problem: fmt.Sprintf("%q: no such target in the repository config or discovered (ownership-check targets lists them)", name)}
