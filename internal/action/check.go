@@ -171,7 +171,12 @@ func (run *actionRun) checkTargets(ctx context.Context, o check.Options) error {
 		run.a.EndGroup()
 	}
 	run.pub.PublishTargets(ctx, command.Entries(results), sel.Line())
-	return command.TargetsOutcome(results)
+	err = command.TargetsOutcome(results)
+	if err != nil && len(results) > 0 && sel.NotChecked() == len(results) {
+		// No target's error said it: none was run.
+		run.a.Errorf("%s", err)
+	}
+	return err
 }
 
 // progress is where the check's progress lines go: the job log's debug
