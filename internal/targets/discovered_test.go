@@ -44,6 +44,11 @@ func TestTargetsDiscoveredList(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "the repository config's targets") || !strings.Contains(err.Error(), "clusters/prod/app01.yaml") {
 		t.Errorf("a name clash: %v", err)
 	}
+	cfg.Targets = []config.Target{{Name: "flux-system", Paths: []string{"x"}}}
+	_, err = targets.List(context.Background(), &cfg)
+	if err == nil || !strings.Contains(err.Error(), "target flux-system (the repository config's targets)") {
+		t.Errorf("a target named as a namespace of others: %v", err)
+	}
 }
 
 // TestTargetsDiscoveredSelect: --target takes discovered names; with

@@ -94,9 +94,21 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	for i := 1; i < len(out); i++ {
-		if a, b := out[i-1], out[i]; a.Name == b.Name {
-			return nil, fmt.Errorf("target %s: %s and %s both name it, and would share a snapshot folder and a comment section: rename one", a.Name, a.origin(), b.origin())
+	byName := make(map[string]Target, len(out))
+	for i, t := range out {
+		if i > 0 && out[i-1].Name == t.Name {
+			a := out[i-1]
+			return nil, fmt.Errorf("target %s: %s and %s both name it, and would share a snapshot folder and a comment section: rename one", a.Name, a.origin(), t.origin())
+		}
+		byName[t.Name] = t
+	}
+	// A namespace/name target's folder is inside its namespace's: a
+	// target named as the namespace would hold it in its own folder.
+	for _, t := range out {
+		if ns, _, ok := strings.Cut(t.Name, "/"); ok {
+			if o, clash := byName[ns]; clash {
+				return nil, fmt.Errorf("target %s (%s) and target %s (%s): a namespace/name target's snapshot folder is inside its namespace's, which the other names: rename one", o.Name, o.origin(), t.Name, t.origin())
+			}
 		}
 	}
 	return out, nil
