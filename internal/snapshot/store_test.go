@@ -402,4 +402,15 @@ func TestNamespacedEnvironment(t *testing.T) {
 	if err != nil || len(ixs) != 1 || ixs["flux-system/apps"] == nil {
 		t.Errorf("ReadIndexes: %v %v", ixs, err)
 	}
+	// Its deploy history is _history/<namespace>/<name>/.
+	if _, err := s.AppendLog(ctx, "_history/flux-system/apps", "0001.json", []byte("{}"), 10, "history"); err != nil {
+		t.Fatal(err)
+	}
+	files, _, err := s.ReadLog(ctx, "_history/flux-system/apps", "", 0)
+	if err != nil || len(files) != 1 || files[0].Name != "0001.json" {
+		t.Errorf("ReadLog: %v %v", files, err)
+	}
+	if got, err := s.Read(ctx, "flux-system/apps", ""); err != nil || len(got.Objects) != len(all) {
+		t.Errorf("the environment after its history: %v", err)
+	}
 }

@@ -71,21 +71,23 @@ type Selection struct {
 }
 
 // Line says in one line what was selected: "3 of 90 targets checked, 87
-// not affected by this change", and the shard.
+// not affected by this change", the shard, and the selected targets that
+// are not checked.
 func (s Selection) Line() string {
 	noun := "targets"
 	if s.Total == 1 {
 		noun = "target"
 	}
-	line := fmt.Sprintf("%d of %d %s checked", len(s.Targets), s.Total, noun)
+	notChecked := s.NotChecked()
+	line := fmt.Sprintf("%d of %d %s checked", len(s.Targets)-notChecked, s.Total, noun)
 	if rest := s.Total - s.Affected; rest > 0 {
 		line += fmt.Sprintf(", %d not affected by this change", rest)
 	}
 	if shardOut := s.Affected - len(s.Targets); shardOut > 0 {
 		line += fmt.Sprintf(", %d in other shards", shardOut)
 	}
-	if n := s.NotChecked(); n > 0 {
-		line += fmt.Sprintf(" (%d of them not checked, each with its reason)", n)
+	if notChecked > 0 {
+		line += fmt.Sprintf(", %d not checked (each says why)", notChecked)
 	}
 	return line
 }
