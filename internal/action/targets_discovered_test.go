@@ -40,3 +40,18 @@ func TestActionTargetsDiscovered(t *testing.T) {
 		t.Errorf("log:\n%s", log)
 	}
 }
+
+// TestReadReportFolderNotChecked: a fork's report array with a target that
+// was not checked is published with its reason, not as a report.
+func TestReadReportFolderNotChecked(t *testing.T) {
+	dir := t.TempDir()
+	arr := `[{"schemaVersion": 1, "tool": {"name": "ownership-check", "version": "v1"}, "environment": "prod", "fieldManager": "d", "engine": "offline", "snapshot": {"found": false}, "summary": {"objects": 0}, "failed": false, "objects": []},
+{"schemaVersion": 1, "tool": {"name": "ownership-check", "version": "v1"}, "environment": "flux-system/external", "checked": false, "reason": "its source is another repository"}]`
+	if err := os.WriteFile(filepath.Join(dir, "targets.json"), []byte(arr), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	es, err := readReportFolder(dir)
+	if err != nil || len(es) != 2 || es[0].Report == nil || es[1].Report != nil || es[1].Reason != "its source is another repository" || es[1].Name != "flux-system/external" {
+		t.Errorf("%+v %v", es, err)
+	}
+}

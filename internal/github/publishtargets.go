@@ -43,7 +43,8 @@ func (p *Publisher) PublishTargets(ctx context.Context, outs []report.Entry, lea
 		secs = append(secs, NewSection(o.Report, opts))
 		Annotate(p.Action, o.Report)
 	}
-	reportFile, err := p.writeReportFileAs("targets", reps)
+	// The array has an element for a target not checked too (its reason).
+	reportFile, err := p.writeReportFileAs("targets", outs)
 	if err != nil {
 		p.Action.Warningf("%s", err)
 	}
