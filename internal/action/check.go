@@ -121,9 +121,9 @@ func (run *actionRun) hasClusterCredentials() bool {
 	return false
 }
 
-// targetsOf tells whether the run is over the repository config's targets:
-// the config (as trusted: the base commit's) lists them, or the targets
-// input names some.
+// targetsOf tells whether the run is over the repository's targets: the
+// config (as trusted: the base commit's) lists them or discovers them
+// (discover:), or the targets input names some.
 func (run *actionRun) targetsOf(t check.Target) (bool, error) {
 	cfg := t.BaseConfig
 	if cfg == nil {
@@ -132,9 +132,9 @@ func (run *actionRun) targetsOf(t check.Target) (bool, error) {
 			return false, err
 		}
 	}
-	if len(cfg.Targets) == 0 {
+	if len(cfg.Targets) == 0 && len(cfg.Discover) == 0 {
 		if len(run.in.Targets) > 0 || run.in.Shard != "" {
-			return false, &check.InputError{Input: "targets", Problem: "the repository config lists no targets"}
+			return false, &check.InputError{Input: "targets", Problem: "the repository config lists no targets and discovers none"}
 		}
 		return false, nil
 	}
@@ -161,7 +161,10 @@ func (run *actionRun) checkTargets(ctx context.Context, o check.Options) error {
 	run.a.Infof("%s", sel.Line())
 	color := run.a.Getenv("NO_COLOR") == ""
 	for _, r := range results {
-		if r.Err != nil {
+		if r.Err != nil || r.Report == nil {
+			if r.Reason != "" {
+				run.a.Infof("%s: not checked: %s", r.Name, r.Reason)
+			}
 			continue
 		}
 		run.a.Group(r.Name)
@@ -169,7 +172,12 @@ func (run *actionRun) checkTargets(ctx context.Context, o check.Options) error {
 		run.a.EndGroup()
 	}
 	run.pub.PublishTargets(ctx, command.Entries(results), sel.Line())
-	return command.TargetsOutcome(results)
+	err = command.TargetsOutcome(results)
+	if err != nil && len(results) > 0 && sel.NotChecked() == len(results) {
+		// No target's error said it: none was run.
+		run.a.Errorf("%s", err)
+	}
+	return err
 }
 
 // progress is where the check's progress lines go: the job log's debug

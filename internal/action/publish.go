@@ -22,43 +22,49 @@ import (
 func (run *actionRun) publishReports(ctx context.Context) error {
 	run.pub.PRNumber = run.in.PRNumber
 	dir := filepath.Join(run.a.Getenv("GITHUB_WORKSPACE"), ghaction.ReportDirName)
-	reps, err := readReportFolder(dir)
+	outs, err := readReportFolder(dir)
 	if err != nil {
 		return run.toolError(err)
 	}
-	outs := make([]report.Entry, len(reps))
-	for i, r := range reps {
-		r.Notes = append(r.Notes, fmt.Sprintf("published by a workflow_run job from the report file of pull request #%d's own run: its result is that run's, not checked here", run.in.PRNumber))
-		outs[i] = report.Entry{Name: r.Environment, Report: r}
+	for _, o := range outs {
+		if o.Report != nil {
+			o.Report.Notes = append(o.Report.Notes, fmt.Sprintf("published by a workflow_run job from the report file of pull request #%d's own run: its result is that run's, not checked here", run.in.PRNumber))
+		}
 	}
-	run.pub.PublishTargets(ctx, outs, fmt.Sprintf("%d %s published from pull request #%d's run", len(reps), model.Plural(len(reps), "report", "reports"), run.in.PRNumber))
+	run.pub.PublishTargets(ctx, outs, fmt.Sprintf("%d %s published from pull request #%d's run", len(outs), model.Plural(len(outs), "report", "reports"), run.in.PRNumber))
 	return nil
 }
 
 // readReportFolder reads every JSON report (or array of them) in dir, each
-// environment once; an unreadable file or a newer schema is an error naming
-// the file.
-func readReportFolder(dir string) ([]*report.Report, error) {
+// environment once, a target that was not checked (`"checked": false`)
+// as an entry with its reason; an unreadable file or a newer schema is an
+// error naming the file.
+func readReportFolder(dir string) ([]report.Entry, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return nil, err
 	}
 	seen := map[string]bool{}
-	var out []*report.Report
+	var out []report.Entry
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}
-		var reps []*report.Report
-		if err := json.Unmarshal(b, &reps); err != nil {
-			var one report.Report
-			if err := json.Unmarshal(b, &one); err != nil {
+		var raws []json.RawMessage
+		if err := json.Unmarshal(b, &raws); err != nil {
+			raws = []json.RawMessage{b}
+		}
+		for _, raw := range raws {
+			r := &report.Report{}
+			var state struct {
+				Checked *bool  `json:"checked"`
+				Reason  string `json:"reason"`
+			}
+			if err := json.Unmarshal(raw, r); err != nil {
 				return nil, fmt.Errorf("%s: not a JSON report of ownership-check: %w", f, err)
 			}
-			reps = []*report.Report{&one}
-		}
-		for _, r := range reps {
+			_ = json.Unmarshal(raw, &state)
 			if r.SchemaVersion != report.SchemaVersion {
 				return nil, fmt.Errorf("%s: report schema version %d, this version reads %d: publish with the release that wrote it", f, r.SchemaVersion, report.SchemaVersion)
 			}
@@ -67,7 +73,11 @@ func readReportFolder(dir string) ([]*report.Report, error) {
 			}
 			if !seen[r.Environment] {
 				seen[r.Environment] = true
-				out = append(out, r)
+				if state.Checked != nil && !*state.Checked {
+					out = append(out, report.Entry{Name: r.Environment, Reason: state.Reason})
+				} else {
+					out = append(out, report.Entry{Name: r.Environment, Report: r})
+				}
 			}
 		}
 	}

@@ -72,7 +72,7 @@ func build(ctx context.Context, o Options, policy model.FailPolicy, causes model
 
 // buildCluster is the cluster engine: a force dry-run Server-Side Apply of
 // every object under the deploy's field manager.
-func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy model.FailPolicy, causes model.CausePolicy) (*report.Report, error) {
+func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy model.FailPolicy, causes model.CausePolicy) (rep *report.Report, err error) {
 	// The snapshot comes from git while discovery and rendering run: neither
 	// needs the other, and both stand before the first dry-run.
 	snapshotRead := readSnapshotAsync(ctx, g, o.Target)
@@ -94,7 +94,9 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		client.Window.Resize(inFlight(o.Concurrency, sess.rtt, limit), limit)
 		engineOpts.Concurrency = limit
 	}
-	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg}
+	values := newValueReader(o.Target, client)
+	defer func() { hideRead(rep, values.Hidden()) }()
+	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: values}
 	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees)
 	objs, err := render.Render(ctx, o.Paths, renderOpts)
 	if err != nil {

@@ -131,7 +131,8 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 	}
 	cfg, client := sess.cfg, sess.client
 	reads := render.NewReads()
-	objs, err := render.Render(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads})
+	objs, err := render.Render(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads,
+		Deployer: t.Deployer, Values: newValueReader(*t, client)})
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ import (
 
 // buildOffline is check --offline: the snapshot's deployed objects stand
 // in for the cluster, and a local Server-Side Apply for its dry-run.
-func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy model.FailPolicy, causes model.CausePolicy) (*report.Report, error) {
+func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy model.FailPolicy, causes model.CausePolicy) (rep *report.Report, err error) {
 	cfg, configNote, err := o.loadConfig()
 	if err != nil {
 		return nil, err
@@ -38,7 +38,11 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	if err != nil {
 		return nil, err
 	}
-	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg}
+	// Offline, values come from the repository alone: a render that needs
+	// the cluster's is not rendered, and says so.
+	values := newValueReader(o.Target, nil)
+	defer func() { hideRead(rep, values.Hidden()) }()
+	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: values}
 	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees)
 	objs, err := render.Render(ctx, o.Paths, renderOpts)
 	if err != nil {

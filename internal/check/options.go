@@ -6,6 +6,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // Target is what every command that renders for a cluster shares: where
@@ -46,6 +47,21 @@ type Target struct {
 	SnapshotBranch string
 	// ToolVersion goes into the report and the snapshot's index.
 	ToolVersion string
+	// Deployer, when set, is the GitOps controller's object the paths are
+	// rendered with (head and base), as that controller renders them.
+	Deployer *model.Deployer
+	// ValueDirs are where the repository's ConfigMaps and Secrets are
+	// written that the Deployer's render may read values from (Flux's
+	// substituteFrom), before the cluster's: the discover directories.
+	ValueDirs []string
+	// ClusterOptional, for render alone, renders without a cluster when
+	// the one named (a target's context) cannot be loaded here, with a
+	// warning: render --target in a job without that cluster's
+	// credentials.
+	ClusterOptional bool
+	// ShowSecrets, for render alone, leaves the values read from Secrets
+	// in the objects it returns (render --show-secrets).
+	ShowSecrets bool
 }
 
 // Options are one check's settings.

@@ -32,17 +32,32 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := render.Options{Config: cfg}
+	opts := render.Options{Config: cfg, Deployer: t.Deployer}
 	var scope *bestEffortScope
+	var warnings []error
 	opts.Namespace, scope, err = renderTarget(t)
+	if err != nil && t.ClusterOptional {
+		warnings = append(warnings, fmt.Errorf("render: the target's cluster is not available here (%w); rendering without it", err))
+		t.Kubeconfig, t.Context = "", ""
+		opts.Namespace, scope, err = t.Namespace, nil, nil
+		if opts.Namespace == "" {
+			opts.Namespace = "default"
+		}
+	}
 	if err != nil {
 		return nil, nil, err
 	}
+	var client *kube.Client
 	if scope != nil {
 		opts.Scope = scope
+		client = scope.client
 	}
+	values := newValueReader(t, client)
+	opts.Values = values
 	objs, err := render.Render(ctx, paths, opts)
-	var warnings []error
+	if err == nil && !t.ShowSecrets {
+		hideInObjects(objs, values.Hidden())
+	}
 	if scope != nil && scope.err != nil {
 		warnings = append(warnings, fmt.Errorf("render: cluster discovery unavailable (%w); telling namespaced kinds from the built-in list", scope.err))
 	}

@@ -52,8 +52,8 @@ func (o *commonOptions) addFlags(fs *pflag.FlagSet) {
 // addTargetFlags are the flags that run the repository config's targets:
 // check's and snapshot's.
 func (o *commonOptions) addTargetFlags(fs *pflag.FlagSet) {
-	fs.StringSliceVar(&o.Targets, "target", nil, "run the repository config's targets of these names (comma list, or all) instead of PATHs")
-	fs.StringVar(&o.ChangedFrom, "changed-from", "", "run the repository config's targets whose inputs (every file their render reads, and the config) changed since this git revision")
+	fs.StringSliceVar(&o.Targets, "target", nil, "run the repository's targets (listed in the config or discovered; ownership-check targets lists them) of these names (comma list, or all) instead of PATHs")
+	fs.StringVar(&o.ChangedFrom, "changed-from", "", "run the repository's targets whose inputs (every file their render reads, a discovered target's GitOps object and substitution sources, and the config) changed since this git revision")
 	fs.StringVar(&o.Shard, "shard", "", "i/n: only the i-th of n stable shares of the selected targets")
 }
 

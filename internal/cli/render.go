@@ -7,6 +7,8 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/cli/printer"
+	"github.com/ownership-check/ownership-check/internal/command"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/spf13/cobra"
 )
@@ -14,8 +16,9 @@ import (
 func newRenderCommand() *cobra.Command {
 	var o commonOptions
 	var showSecrets bool
+	var target string
 	cmd := &cobra.Command{
-		Use:   "render PATH...",
+		Use:   "render PATH... | --target NAME",
 		Short: "Print the objects exactly as check and snapshot see them",
 		Long: `render prints the objects the deploy applies, as check and snapshot see
 them: kustomizations built in-process, namespaces defaulted as kubectl does,
@@ -30,24 +33,46 @@ A cluster is optional: when a kubeconfig is available, its context gives the
 default namespace and discovery tells which kinds are namespaced; otherwise
 "default" and a built-in list of cluster-scoped kinds are used, with the
 CustomResourceDefinitions of the render. A custom kind nothing knows is
-taken as namespaced, and a "# Note:" comment says the scope was guessed.`,
+taken as namespaced, and a "# Note:" comment says the scope was guessed.
+
+--target NAME renders one of the repository's targets (ownership-check
+targets lists them) as its deploy does: a discovered target exactly as its
+controller renders it, which is what the controller would apply. A target
+that is not checked prints nothing: the reason goes to stderr and the exit
+status is 2, so that a script never takes "nothing" for an empty render.`,
 		Args: func(_ *cobra.Command, args []string) error {
+			if target != "" {
+				if len(args) > 0 {
+					return &ExitCodeError{Code: ExitError, Err: fmt.Errorf("render: give PATHs or --target, not both: a target's paths are in the repository")}
+				}
+				return nil
+			}
 			if len(args) == 0 {
 				return &ExitCodeError{Code: ExitError, Err: fmt.Errorf("render: no PATH given: pass kustomization directories, directories of YAML files or YAML files")}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRender(cmd.Context(), &o, args, showSecrets, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runRender(cmd.Context(), &o, args, target, showSecrets, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	o.addFlags(cmd.Flags())
+	cmd.Flags().StringVar(&target, "target", "", "render this target of the repository (listed or discovered) instead of PATHs")
 	cmd.Flags().BoolVar(&showSecrets, "show-secrets", false, "print Secret values instead of (hidden), for piping into a deploy")
 	return cmd
 }
 
-func runRender(ctx context.Context, o *commonOptions, paths []string, showSecrets bool, stdout, stderr io.Writer) error {
-	objs, warnings, err := check.Render(ctx, o.target(""), paths)
+func runRender(ctx context.Context, o *commonOptions, paths []string, target string, showSecrets bool, stdout, stderr io.Writer) error {
+	t := o.target("")
+	t.ShowSecrets = showSecrets
+	var objs []model.Object
+	var warnings []error
+	var err error
+	if target != "" {
+		objs, warnings, err = command.RenderTarget(ctx, t, target)
+	} else {
+		objs, warnings, err = check.Render(ctx, t, paths)
+	}
 	printer.Warnings(stderr, "ownership-check: ", warnings)
 	if err == nil {
 		err = render.EncodeWith(stdout, objs, render.EncodeOptions{ShowSecrets: showSecrets})

@@ -55,6 +55,7 @@ manager, and reports drift, conflicts, releases and split ownership.`,
 		newMigrateCommand(),
 		newRenderCommand(),
 		newHistoryCommand(),
+		newTargetsCommand(),
 		newActionCommand(version),
 		newVersionCommand(version),
 	)

@@ -28,3 +28,26 @@ func TestTargetsOutcome(t *testing.T) {
 		t.Errorf("entries %+v", es)
 	}
 }
+
+// TestTargetsOutcomeNotChecked: a target that is not checked fails
+// nothing by itself and is listed with its reason; a run of nothing but
+// such targets checked nothing, an error.
+func TestTargetsOutcomeNotChecked(t *testing.T) {
+	pass := targets.Result{Report: &report.Report{}}
+	fail := targets.Result{Report: &report.Report{Failed: true}}
+	var skipped targets.Result
+	skipped.Name, skipped.Reason = "argocd-other", "its source is another repository"
+	if err := TargetsOutcome([]targets.Result{pass, skipped}); err != nil {
+		t.Errorf("pass and not checked: %v", err)
+	}
+	if err := TargetsOutcome([]targets.Result{fail, skipped}); !errors.Is(err, ErrFindingsFailed) {
+		t.Errorf("fail and not checked: %v", err)
+	}
+	err := TargetsOutcome([]targets.Result{skipped})
+	if err == nil || errors.Is(err, ErrFindingsFailed) || err.Error() != "none of the 1 selected target could be checked: argocd-other (its source is another repository)" {
+		t.Errorf("only not checked: %v", err)
+	}
+	if es := Entries([]targets.Result{skipped}); es[0].Reason != skipped.Reason || es[0].Report != nil {
+		t.Errorf("entries %+v", es)
+	}
+}

@@ -25,8 +25,9 @@ func Snapshot(ctx context.Context, o check.SnapshotOptions, stdout, stderr io.Wr
 }
 
 // SnapshotTargets records the selected targets' snapshots, each after the
-// other; one that fails does not stop the rest, and fails the run. It
-// returns how many were recorded.
+// other; one that fails does not stop the rest, and fails the run; one
+// that is not checked is named with its reason, and has none. It returns
+// how many were recorded.
 func SnapshotTargets(ctx context.Context, o check.SnapshotOptions, s Selector, stdout, stderr io.Writer) (int, error) {
 	sel, err := Select(ctx, o.Target, s)
 	if err != nil {
@@ -35,8 +36,13 @@ func SnapshotTargets(ctx context.Context, o check.SnapshotOptions, s Selector, s
 	fmt.Fprintln(stderr, "ownership-check: "+sel.Line())
 	o.Paths = nil
 	recs, errs := targets.Snapshot(ctx, o, sel.Targets)
-	failed := 0
+	failed, recorded := 0, 0
 	for i, rec := range recs {
+		if s := sel.Targets[i]; !s.Checked() {
+			fmt.Fprintf(stderr, "ownership-check: %s: not checked, no snapshot: %s\n", s.Name, s.Reason)
+			continue
+		}
+		recorded++
 		if rec != nil {
 			printer.Warnings(stderr, sel.Targets[i].Name+": ", rec.Warnings)
 			if errs[i] == nil {
@@ -49,7 +55,7 @@ func SnapshotTargets(ctx context.Context, o check.SnapshotOptions, s Selector, s
 		}
 	}
 	if failed > 0 {
-		return len(recs) - failed, fmt.Errorf("%d of %d targets could not be recorded", failed, len(recs))
+		return recorded - failed, fmt.Errorf("%d of %d targets could not be recorded", failed, recorded)
 	}
-	return len(recs), nil
+	return recorded, nil
 }

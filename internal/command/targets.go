@@ -4,11 +4,11 @@ import (
 	"context"
 
 	"github.com/ownership-check/ownership-check/internal/check"
-	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
-// Selector names the repository config's targets a run is over: the
+// Selector names the repository's targets a run is over (listed in the
+// config or discovered): the
 // command line's --target, --changed-from and --shard, the action's
 // targets and shard inputs.
 type Selector struct {
@@ -20,12 +20,9 @@ type Selector struct {
 // Select picks the config's targets s names; the config is t's trusted
 // one (BaseConfig) when set, else its file.
 func Select(ctx context.Context, t check.Target, s Selector) (targets.Selection, error) {
-	cfg := t.BaseConfig
-	if cfg == nil {
-		var err error
-		if cfg, err = config.Load(t.Config); err != nil {
-			return targets.Selection{}, err
-		}
+	cfg, err := configOf(t)
+	if err != nil {
+		return targets.Selection{}, err
 	}
 	shard, err := targets.ParseShard(s.Shard)
 	if err != nil {

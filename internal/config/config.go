@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strings"
 	"time"
 
 	"sigs.k8s.io/yaml"
@@ -35,6 +36,10 @@ type Config struct {
 	// Discover names where the deployer's own objects make targets
 	// (discover.go).
 	Discover []Discover `json:"discover,omitempty"`
+	// Repositories are more URLs that name this repository, beside its
+	// origin remote's: a GitOps object whose source is one of them is
+	// rendered from this checkout (interfaces.md, "This repository").
+	Repositories []string `json:"repositories,omitempty"`
 	// Snapshot tunes how snapshots are judged.
 	Snapshot SnapshotOptions `json:"snapshot,omitempty"`
 
@@ -166,6 +171,11 @@ func (c *Config) Validate() error {
 	for i, n := range c.Redact.Names {
 		if _, err := path.Match(n, ""); err != nil || n == "" {
 			return fmt.Errorf("redact.names[%d]: bad pattern %q", i, n)
+		}
+	}
+	for i, u := range c.Repositories {
+		if strings.TrimSpace(u) == "" {
+			return fmt.Errorf("repositories[%d]: give a URL of this repository", i)
 		}
 	}
 	if err := c.validateTargets(); err != nil {

@@ -116,3 +116,15 @@ func TestNilConfig(t *testing.T) {
 		t.Error("nil config has no rules")
 	}
 }
+
+// TestRepositories: more URLs of this repository are read, an empty one is
+// an error naming its place.
+func TestRepositories(t *testing.T) {
+	c, err := Parse("c.yaml", []byte("repositories: [https://github.com/org/fleet, git@github.com:org/fleet.git]\n"))
+	if err != nil || len(c.Repositories) != 2 || c.Repositories[1] != "git@github.com:org/fleet.git" {
+		t.Fatalf("%+v %v", c, err)
+	}
+	if _, err := Parse("c.yaml", []byte("repositories: ['']\n")); err == nil || !strings.Contains(err.Error(), "repositories[0]") {
+		t.Errorf("empty URL: %v", err)
+	}
+}

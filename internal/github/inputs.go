@@ -35,9 +35,10 @@ type Inputs struct {
 	Record      bool   // check --record
 	Comment     string // update, new, off or on-findings
 	GitHubToken string
-	// Targets selects the repository config's targets: "changed" (those
-	// the pull request affects), "all", or names; "" is changed when the
-	// config lists targets. Shard is i/n of them.
+	// Targets selects the repository's targets (listed in the config or
+	// discovered): "changed" (those the pull request affects), "all", or
+	// names; "" is changed when the config lists or discovers targets.
+	// Shard is i/n of them.
 	Targets []string
 	Shard   string
 	// PRNumber, set in a workflow_run job, publishes the report files the

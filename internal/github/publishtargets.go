@@ -13,7 +13,8 @@ import (
 // every target's section in one edit of the comment (the GitHub API calls
 // do not grow with the targets), one job summary, the annotations, and
 // outputs that add the targets' counts up. lead says which targets were
-// checked (targets.Selection.Line).
+// checked (targets.Selection.Line). A target that is not checked has its
+// section saying why, and fails nothing.
 func (p *Publisher) PublishTargets(ctx context.Context, outs []report.Entry, lead string) {
 	runURL := p.runURL()
 	commit, at := p.commit(), p.now()
@@ -28,6 +29,12 @@ func (p *Publisher) PublishTargets(ctx context.Context, outs []report.Entry, lea
 			p.Action.Errorf("%s", p.public(o.Err))
 			continue
 		}
+		if o.Reason != "" {
+			// Listed with its reason, never left out; it fails nothing.
+			secs = append(secs, NotCheckedSection(o.Name, o.Reason, p.Tool, opts))
+			p.Action.Warningf("%s: not checked: %s", o.Name, o.Reason)
+			continue
+		}
 		if _, err := p.writeReportFileAs(o.Name, o.Report); err != nil {
 			p.Action.Warningf("%s", err)
 		}
@@ -36,7 +43,8 @@ func (p *Publisher) PublishTargets(ctx context.Context, outs []report.Entry, lea
 		secs = append(secs, NewSection(o.Report, opts))
 		Annotate(p.Action, o.Report)
 	}
-	reportFile, err := p.writeReportFileAs("targets", reps)
+	// The array has an element for a target not checked too (its reason).
+	reportFile, err := p.writeReportFileAs("targets", outs)
 	if err != nil {
 		p.Action.Warningf("%s", err)
 	}

@@ -64,6 +64,8 @@ func (p *Publisher) writeReportFileAs(name string, v any) (string, error) {
 		err = report.WriteJSON(f, v)
 	case []*report.Report:
 		err = report.WriteJSONArray(f, v)
+	case []report.Entry:
+		err = report.WriteMany(f, v, "json", report.ManyOptions{Tool: p.Tool})
 	default:
 		err = fmt.Errorf("%T is no report", v)
 	}

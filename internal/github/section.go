@@ -37,6 +37,11 @@ func ErrorSection(env string, err error, tool report.Tool, o report.MarkdownOpti
 	return ownSection(report.ErrorSection(env, err, tool, o))
 }
 
+// NotCheckedSection says that the target env is not checked, and why.
+func NotCheckedSection(env, reason string, tool report.Tool, o report.MarkdownOptions) *Section {
+	return ownSection(report.NotCheckedSection(env, reason, tool, o))
+}
+
 func ownSection(s *report.Section) *Section {
 	return &Section{SectionInfo: s.SectionInfo, own: s}
 }

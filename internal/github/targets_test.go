@@ -44,3 +44,28 @@ func TestCommentManyTargets(t *testing.T) {
 		t.Errorf("no target checked:\n%s", none)
 	}
 }
+
+// TestCommentNotCheckedTarget: a target that is not checked keeps its row
+// and section with the reason through the comment's hidden lines, and the
+// verdict neither fails nor hides it.
+func TestCommentNotCheckedTarget(t *testing.T) {
+	r := reporttest.Clean()
+	r.Environment = "prod"
+	secs := []*Section{NewSection(r, report.MarkdownOptions{}), NotCheckedSection("flux-system/apps", "its source is another repository", report.Tool{}, report.MarkdownOptions{})}
+	body := RenderTargets(secs, "2 of 2 targets checked", MaxCommentLen)
+	back := ParseSections(body)
+	if len(back) != 2 {
+		t.Fatalf("%d sections read back", len(back))
+	}
+	again := RenderTargets(back, "2 of 2 targets checked", MaxCommentLen)
+	for _, b := range []string{body, again} {
+		for _, want := range []string{"| flux-system/apps | ⚠️ not checked |", "not checked (its source is another repository)"} {
+			if !strings.Contains(b, want) {
+				t.Errorf("lacks %q:\n%s", want, b)
+			}
+		}
+		if strings.Contains(b, "❌") {
+			t.Errorf("a not-checked target fails nothing:\n%s", b)
+		}
+	}
+}

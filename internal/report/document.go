@@ -48,7 +48,7 @@ func (o Outcome) Rank() int {
 		return 1
 	case lc.Errors+lc.Warnings > 0:
 		return 2
-	case st.Summary.Objects == 0:
+	case st.Summary.Objects == 0 || st.NotChecked != "":
 		return 3
 	}
 	return 4
@@ -178,6 +178,9 @@ func shortResult(o Outcome) string {
 		word = "passes with warnings"
 	case 3:
 		word = "nothing checked"
+		if st.NotChecked != "" {
+			word = "not checked"
+		}
 	}
 	return st.Icon() + " " + word
 }
@@ -231,6 +234,10 @@ func verdictLine(outs []Outcome, lead string) string {
 		case 2:
 			parts = append(parts, env+" passes with warnings not in fail-on: "+nonEmpty(o.Headline, "see below"))
 		case 3:
+			if o.Status.NotChecked != "" {
+				parts = append(parts, env+": not checked ("+mdText(o.Status.NotChecked)+")")
+				break
+			}
 			parts = append(parts, env+": no objects were rendered, nothing was checked")
 		default:
 			if current == 1 {

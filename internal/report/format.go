@@ -24,7 +24,7 @@ var formats = []struct {
 		return err
 	}},
 	{"json", func(w io.Writer, r *Report, _ TextOptions) error { return WriteJSON(w, r) },
-		func(w io.Writer, es []Entry, _ ManyOptions) error { return WriteJSONArray(w, Reports(es)) }},
+		writeJSONMany},
 }
 
 // Formats are the names of formats, for flags' help and checks.

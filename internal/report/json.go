@@ -51,6 +51,43 @@ func WriteJSONArray(w io.Writer, reps []*Report) error {
 	return nil
 }
 
+// writeJSONMany writes the entries' reports as one JSON array, a target
+// that is not checked as an element with `"checked": false` and its reason
+// (interfaces.md); one that could not be checked has no element (its
+// error is the run's).
+func writeJSONMany(w io.Writer, es []Entry, o ManyOptions) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("[")
+	n := 0
+	for _, e := range es {
+		if e.Err != nil || e.Report == nil && e.Reason == "" {
+			continue
+		}
+		if n > 0 {
+			bw.WriteString(",")
+		}
+		n++
+		bw.WriteString("\n")
+		var err error
+		if e.Reason != "" {
+			var buf bytes.Buffer
+			if err = encodeIndented(&buf, notCheckedJSON{SchemaVersion: SchemaVersion, Tool: o.Tool, Environment: e.Name, Reason: e.Reason}, ""); err == nil {
+				_, err = bw.Write(buf.Bytes())
+			}
+		} else {
+			err = writeJSON(bw, e.Report)
+		}
+		if err != nil {
+			return fmt.Errorf("writing the JSON reports: %w", err)
+		}
+	}
+	bw.WriteString("]\n")
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing the JSON reports: %w", err)
+	}
+	return nil
+}
+
 func writeJSON(w *bufio.Writer, r *Report) error {
 	head := *r
 	head.Objects = []Object{}

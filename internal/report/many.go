@@ -7,12 +7,14 @@ import (
 	"strings"
 )
 
-// Entry is one target of a run over many: its report, or why it could not
-// be checked.
+// Entry is one target of a run over many: its report, why it could not
+// be checked (Err: the tool failed), or why it is not checked at all
+// (Reason: a target whose render cannot be reproduced; no failure).
 type Entry struct {
 	Name   string
 	Report *Report
 	Err    error
+	Reason string
 }
 
 // ManyOptions are what the writers of many reports need besides them.
@@ -29,21 +31,33 @@ type ManyOptions struct {
 func Reports(es []Entry) []*Report {
 	var reps []*Report
 	for _, e := range es {
-		if e.Err == nil {
+		if e.Err == nil && e.Report != nil {
 			reps = append(reps, e.Report)
 		}
 	}
 	return reps
 }
 
-// writeTextMany writes the reports one after the other; a target that
-// could not be checked has no report (the caller says why on stderr).
+// writeTextMany writes the reports one after the other, a target that is
+// not checked as one line with its reason; a target that could not be
+// checked has no report (the caller says why on stderr).
 func writeTextMany(w io.Writer, es []Entry, o ManyOptions) error {
-	for i, r := range Reports(es) {
-		if i > 0 {
+	n := 0
+	for _, e := range es {
+		if e.Err != nil || e.Report == nil && e.Reason == "" {
+			continue
+		}
+		if n > 0 {
 			fmt.Fprintln(w)
 		}
-		if err := WriteText(w, r, o.Text); err != nil {
+		n++
+		var err error
+		if e.Reason != "" {
+			err = writeNotCheckedText(w, e, o.Tool)
+		} else {
+			err = WriteText(w, e.Report, o.Text)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -57,9 +71,12 @@ func writeTextMany(w io.Writer, es []Entry, o ManyOptions) error {
 func MarkdownMany(es []Entry, lead string, tool Tool) string {
 	secs := make([]*Section, len(es))
 	for i, e := range es {
-		if e.Err != nil {
+		switch {
+		case e.Err != nil:
 			secs[i] = ErrorSection(e.Name, e.Err, tool, MarkdownOptions{})
-		} else {
+		case e.Reason != "":
+			secs[i] = NotCheckedSection(e.Name, e.Reason, tool, MarkdownOptions{})
+		default:
 			secs[i] = NewSection(e.Report, MarkdownOptions{})
 		}
 	}

@@ -164,6 +164,10 @@ func (s *Section) render(f fold, budget int) string {
 	r := s.report
 	var b strings.Builder
 	b.WriteString(Heading(s.Environment, s.Status))
+	if s.Status.NotChecked != "" {
+		b.WriteString(s.notCheckedBody())
+		return b.String()
+	}
 	if s.errText != "" {
 		b.WriteString(fencedBlock(s.errText))
 		b.WriteString("\nNo result of an earlier run of this environment holds any more.\n\n")

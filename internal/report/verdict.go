@@ -54,6 +54,11 @@ type Status struct {
 	Unchanged bool `json:"unchanged,omitempty"`
 	// StaleDays is the snapshot's age when it is stale (SnapshotInfo).
 	StaleDays int `json:"staleSnapshotDays,omitempty"`
+	// NotChecked is why a target is not checked at all (a GitOps source
+	// in another repository, a render the controller's cannot be
+	// reproduced): listed, never silently left out, and no failure by
+	// itself.
+	NotChecked string `json:"notChecked,omitempty"`
 }
 
 // Status of the report.
@@ -81,6 +86,8 @@ func (st Status) verdict() string {
 	switch {
 	case st.Error:
 		return "the check could not run"
+	case st.NotChecked != "":
+		return "not checked: " + st.NotChecked
 	case st.Failed && env > 0:
 		return fmt.Sprintf("fails: %d %s for this pull request's author; %s", pr, model.Plural(pr, "finding", "findings"), owners)
 	case st.Failed:
@@ -126,7 +133,7 @@ func (st Status) Icon() string {
 	switch {
 	case st.Error || st.Failed:
 		return "❌"
-	case lc.Errors+lc.Warnings > 0 || st.Summary.Objects == 0:
+	case lc.Errors+lc.Warnings > 0 || st.Summary.Objects == 0 || st.NotChecked != "":
 		return "⚠️"
 	}
 	return "✅"

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
@@ -164,7 +166,8 @@ func (s *Store) fetchTip(ctx context.Context) (string, error) {
 }
 
 // Environments lists the environments with a folder at a commit of the
-// branch ("" = the tip).
+// branch ("" = the tip): a folder with an index, or `namespace/name` where
+// a folder without one holds folders with one.
 func (s *Store) Environments(ctx context.Context, commit string) ([]string, error) {
 	c, err := s.commitOf(ctx, commit)
 	if err != nil {
@@ -173,17 +176,46 @@ func (s *Store) Environments(ctx context.Context, commit string) ([]string, erro
 		}
 		return nil, err
 	}
-	entries, err := s.git.lsTree(ctx, c, false)
+	top, err := s.git.lsTree(ctx, c, false)
 	if err != nil {
 		return nil, err
 	}
-	var envs []string
-	for _, e := range entries {
+	var dirs []string
+	for _, e := range top {
 		// Log folders (_history) are no environment.
 		if e.typ == "tree" && ValidateEnvironment(e.path) == nil {
-			envs = append(envs, e.path)
+			dirs = append(dirs, e.path+"/")
 		}
 	}
+	if len(dirs) == 0 {
+		return nil, nil
+	}
+	// One level down: a folder's index makes it an environment; its
+	// other folders may be a namespace's environments.
+	children, err := s.git.lsTree(ctx, c, false, dirs...)
+	if err != nil {
+		return nil, err
+	}
+	var envs, indexes []string
+	for _, e := range children {
+		dir, base := path.Split(e.path)
+		switch {
+		case e.typ == "blob" && base == indexFile:
+			envs = append(envs, strings.TrimSuffix(dir, "/"))
+		case e.typ == "tree" && base != objectsDir && ValidateEnvironment(e.path) == nil:
+			indexes = append(indexes, path.Join(e.path, indexFile))
+		}
+	}
+	if len(indexes) > 0 {
+		nested, err := s.git.lsTree(ctx, c, false, indexes...)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range nested {
+			envs = append(envs, path.Dir(e.path))
+		}
+	}
+	sort.Strings(envs)
 	return envs, nil
 }
 

@@ -319,12 +319,12 @@ func plant(t testing.TB, dir, file, content string) string {
 }
 
 func TestEnvironmentNames(t *testing.T) {
-	for _, ok := range []string{"default", "prod-eu.1", "A_b"} {
+	for _, ok := range []string{"default", "prod-eu.1", "A_b", "flux-system/apps"} {
 		if err := ValidateEnvironment(ok); err != nil {
 			t.Errorf("%q: %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"", ".", "..", ".hidden", "a/b", "a..b", "a b", strings.Repeat("x", 101)} {
+	for _, bad := range []string{"", ".", "..", ".hidden", "a/b/c", "/a", "a/", "a/.b", "a..b", "a b", strings.Repeat("x", 101)} {
 		if ValidateEnvironment(bad) == nil {
 			t.Errorf("%q accepted", bad)
 		}
@@ -370,4 +370,47 @@ func TestRepositoryOwnedByAnotherUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertEqual(t, snap, got)
+}
+
+// TestNamespacedEnvironment: a discovered Flux target's name, with its
+// '/', is a folder inside its namespace's, written and read back beside
+// its namespace's other targets and a plain environment.
+func TestNamespacedEnvironment(t *testing.T) {
+	_, clones := newRemote(t, 1)
+	s := openStore(t, clones[0])
+	h := hasher(t)
+	all := fixtures()
+	apps := newSnapshot("flux-system/apps", h, all...)
+	mustWrite(t, s, apps)
+	mustWrite(t, s, newSnapshot("flux-system/infra", h, all[:1]...))
+	c := mustWrite(t, s, newSnapshot("staging", h, all[:2]...))
+
+	got, err := s.Read(ctx, "flux-system/apps", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	apps.Commit = got.Commit
+	assertEqual(t, apps, got)
+	if files := git(t, clones[0], "ls-tree", "-r", "--name-only", c, "flux-system/apps/index.json", "flux-system/infra/index.json"); strings.Count(files, "\n") != 1 {
+		t.Errorf("both targets of the namespace must keep their folder:\n%s", files)
+	}
+	envs, err := s.Environments(ctx, "")
+	if err != nil || !reflect.DeepEqual(envs, []string{"flux-system/apps", "flux-system/infra", "staging"}) {
+		t.Errorf("Environments: %v %v", envs, err)
+	}
+	ixs, err := s.ReadIndexes(ctx, []string{"flux-system/apps", "flux-system/none"}, "")
+	if err != nil || len(ixs) != 1 || ixs["flux-system/apps"] == nil {
+		t.Errorf("ReadIndexes: %v %v", ixs, err)
+	}
+	// Its deploy history is _history/<namespace>/<name>/.
+	if _, err := s.AppendLog(ctx, "_history/flux-system/apps", "0001.json", []byte("{}"), 10, "history"); err != nil {
+		t.Fatal(err)
+	}
+	files, _, err := s.ReadLog(ctx, "_history/flux-system/apps", "", 0)
+	if err != nil || len(files) != 1 || files[0].Name != "0001.json" {
+		t.Errorf("ReadLog: %v %v", files, err)
+	}
+	if got, err := s.Read(ctx, "flux-system/apps", ""); err != nil || len(got.Objects) != len(all) {
+		t.Errorf("the environment after its history: %v", err)
+	}
 }

@@ -153,27 +153,11 @@ func (s *Store) writeFolder(ctx context.Context, files map[string][]byte) (strin
 	return idx.line(ctx, "write-tree")
 }
 
-// replaceFolder returns the tip's root tree with env's folder replaced.
+// replaceFolder returns the tip's root tree with env's folder replaced; a
+// `namespace/name` environment is a folder inside its namespace's, beside
+// the other names of that namespace.
 func (s *Store) replaceFolder(ctx context.Context, tip, env, folder string) (string, error) {
-	var entries []treeEntry
-	if tip != "" {
-		var err error
-		if entries, err = s.git.lsTree(ctx, tip, false); err != nil {
-			return "", err
-		}
-	}
-	var in bytes.Buffer
-	for _, e := range entries {
-		if e.path != env {
-			in.WriteString(e.String() + "\x00")
-		}
-	}
-	in.WriteString(treeEntry{mode: "040000", typ: "tree", oid: folder, path: env}.String() + "\x00")
-	out, err := s.git.run(ctx, in.Bytes(), "mktree", "-z")
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(string(out)), nil
+	return s.putTree(ctx, tip, "", strings.Split(env, "/"), folder)
 }
 
 // publish moves the branch from tip to commit, or fails with errRace when

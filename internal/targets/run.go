@@ -18,7 +18,8 @@ import (
 // them share the run's concurrency.
 const workers = 4
 
-// Result is one target's check: its report, or why it could not run.
+// Result is one target's check: its report, or why it could not run; a
+// target that is not checked has neither (its Selected says why).
 type Result struct {
 	Selected
 	Report *report.Report
@@ -27,7 +28,9 @@ type Result struct {
 
 // Build checks the selected targets in one process, as check.Build checks
 // one: the same options, each target's name as the environment, its paths
-// (relative to the repository's top), field manager and cluster. Targets
+// (relative to the repository's top), field manager, cluster and deployer's
+// object; its notes join its report's. A target that is not checked is
+// not run: its Result has its reason alone. Targets
 // on one cluster share one client and one bound on requests in flight
 // (o.Concurrency), and the base's tree is read once for all; one target's
 // failure never hides another's result.
@@ -41,6 +44,9 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	o.BaseTrees = trees
 	parallel.For(len(sel), workers, func(i int) {
 		out[i].Selected = sel[i]
+		if !sel[i].Checked() {
+			return
+		}
 		if runErr != nil {
 			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, runErr)
 			return
@@ -53,18 +59,24 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 		out[i].Report, out[i].Err = check.Build(ctx, to)
 		if out[i].Err != nil {
 			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, out[i].Err)
+			return
 		}
+		out[i].Report.Notes = append(out[i].Report.Notes, sel[i].Notes...)
 	})
 	return out
 }
 
 // Snapshot records each selected target's snapshot, one after the other
-// (each is a commit on the one branch).
+// (each is a commit on the one branch); a target that is not checked has
+// no snapshot, nor an error.
 func Snapshot(ctx context.Context, o check.SnapshotOptions, sel []Selected) ([]*check.Recorded, []error) {
 	recs := make([]*check.Recorded, len(sel))
 	errs := make([]error, len(sel))
 	r, runErr := newRun(ctx, o.Concurrency)
 	for i, s := range sel {
+		if !s.Checked() {
+			continue
+		}
 		t, paths, err := check.Target{}, []string(nil), runErr
 		if err == nil {
 			t, paths, err = r.target(o.Target, s)
@@ -113,6 +125,11 @@ func (r run) target(t check.Target, s Selected) (check.Target, []string, error) 
 		paths[i] = filepath.Join(r.top, filepath.FromSlash(p))
 	}
 	t.Environment = s.Name
+	t.Deployer = s.Deployer
+	t.ValueDirs = nil
+	for _, d := range s.ValueDirs {
+		t.ValueDirs = append(t.ValueDirs, filepath.Join(r.top, filepath.FromSlash(d)))
+	}
 	if s.FieldManager != "" {
 		t.FieldManager = s.FieldManager
 	}
@@ -133,6 +150,17 @@ func (r run) target(t check.Target, s Selected) (check.Target, []string, error) 
 		t.Client = c
 	}
 	return t, paths, nil
+}
+
+// Resolve is one target's settings for a command that runs it alone
+// (render --target): t with the target's environment, deployer, field
+// manager and cluster, and its paths made absolute.
+func Resolve(ctx context.Context, t check.Target, s Target) (check.Target, []string, error) {
+	top, err := repository(ctx)
+	if err != nil {
+		return t, nil, err
+	}
+	return run{top: top}.target(t, Selected{Target: s})
 }
 
 // clientPool holds one client per cluster of a run.

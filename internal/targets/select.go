@@ -1,7 +1,10 @@
-// Package targets checks many targets of one repository in one run:
-// which of the config's targets a change affects (Select, from what each
-// target's last render read), and their checks and snapshots (Build,
-// Snapshot), which share a client per cluster and the base's tree.
+// Package targets checks many targets of one repository in one run: the
+// config's and those discovered from the deployer's own objects (List),
+// which of them a change affects (Select, from what each target's last
+// render read, its GitOps object's file and its inputs), and their checks
+// and snapshots (Build, Snapshot), which share a client per cluster and
+// the base's tree. A target that is not checked is selected like any
+// other and yields its reason, never nothing.
 package targets
 
 import (
@@ -9,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,35 +56,51 @@ func (s Shard) of(ts []Selected) []Selected {
 	return out
 }
 
-// Selected is a target the run checks, and why.
+// Selected is a target the run checks, and why it was selected.
 type Selected struct {
-	config.Target
+	Target
 	Why string
 }
 
-// Selection is what Select chose among the config's targets.
+// Selection is what Select chose among the repository's targets.
 type Selection struct {
 	Targets []Selected
-	// Total is how many targets the config lists; Affected how many were
-	// selected before sharding.
+	// Total is how many targets the repository has (listed and
+	// discovered); Affected how many were selected before sharding.
 	Total, Affected int
 }
 
 // Line says in one line what was selected: "3 of 90 targets checked, 87
-// not affected by this change", and the shard.
+// not affected by this change", the shard, and the selected targets that
+// are not checked.
 func (s Selection) Line() string {
 	noun := "targets"
 	if s.Total == 1 {
 		noun = "target"
 	}
-	line := fmt.Sprintf("%d of %d %s checked", len(s.Targets), s.Total, noun)
+	notChecked := s.NotChecked()
+	line := fmt.Sprintf("%d of %d %s checked", len(s.Targets)-notChecked, s.Total, noun)
 	if rest := s.Total - s.Affected; rest > 0 {
 		line += fmt.Sprintf(", %d not affected by this change", rest)
 	}
 	if shardOut := s.Affected - len(s.Targets); shardOut > 0 {
 		line += fmt.Sprintf(", %d in other shards", shardOut)
 	}
+	if notChecked > 0 {
+		line += fmt.Sprintf(", %d not checked (each says why)", notChecked)
+	}
 	return line
+}
+
+// NotChecked is how many selected targets are not checked.
+func (s Selection) NotChecked() int {
+	n := 0
+	for _, t := range s.Targets {
+		if !t.Checked() {
+			n++
+		}
+	}
+	return n
 }
 
 // SelectOptions say which targets a run checks.
@@ -106,28 +126,41 @@ type SelectOptions struct {
 // changed since the deploy it was recorded at), the target is checked, and
 // Why says so.
 func Select(ctx context.Context, cfg *config.Config, o SelectOptions) (Selection, error) {
-	sel := Selection{Total: len(cfg.Targets)}
-	if len(cfg.Targets) == 0 {
-		return sel, &check.InputError{Input: "target", Problem: "the repository config lists no targets (see docs/github-action.md, monorepos)"}
+	all, err := List(ctx, cfg)
+	if err != nil {
+		return Selection{}, err
+	}
+	return SelectFrom(ctx, all, o)
+}
+
+// SelectFrom is Select over targets already listed (List).
+func SelectFrom(ctx context.Context, targets []Target, o SelectOptions) (Selection, error) {
+	sel := Selection{Total: len(targets)}
+	if len(targets) == 0 {
+		return sel, &check.InputError{Input: "target", Problem: "the repository config lists no targets and discovers none (see docs/github-action.md, monorepos, and docs/gitops.md)"}
+	}
+	byName := make(map[string]Target, len(targets))
+	for _, t := range targets {
+		byName[t.Name] = t
 	}
 	var picked []Selected
 	all := o.ChangedFrom == "" && (len(o.Names) == 0 || len(o.Names) == 1 && o.Names[0] == "all")
 	switch {
 	case all:
-		for _, t := range cfg.Targets {
+		for _, t := range targets {
 			picked = append(picked, Selected{t, "all targets"})
 		}
 	case len(o.Names) > 0 && !(len(o.Names) == 1 && o.Names[0] == "all"):
 		for _, n := range o.Names {
-			t, ok := cfg.TargetNamed(n)
+			t, ok := byName[n]
 			if !ok {
-				return sel, &check.InputError{Input: "target", Problem: fmt.Sprintf("%q: no such target in the repository config", n)}
+				return sel, &check.InputError{Input: "target", Problem: fmt.Sprintf("%q: no such target in the repository config or discovered (ownership-check targets lists them)", n)}
 			}
 			picked = append(picked, Selected{t, "named"})
 		}
 	}
 	if o.ChangedFrom != "" {
-		candidates := cfg.Targets
+		candidates := targets
 		if len(picked) > 0 {
 			candidates = nil
 			for _, p := range picked {
@@ -151,7 +184,7 @@ type change struct {
 	path   string
 }
 
-func affected(ctx context.Context, targets []config.Target, o SelectOptions) ([]Selected, error) {
+func affected(ctx context.Context, targets []Target, o SelectOptions) ([]Selected, error) {
 	top, err := repository(ctx)
 	if err != nil {
 		return nil, err
@@ -182,9 +215,11 @@ func affected(ctx context.Context, targets []config.Target, o SelectOptions) ([]
 		return nil, err
 	}
 	defer store.Close()
-	names := make([]string, len(targets))
-	for i, t := range targets {
-		names[i] = t.Name
+	var names []string
+	for _, t := range targets {
+		if t.Checked() {
+			names = append(names, t.Name)
+		}
 	}
 	indexes, err := store.ReadIndexes(ctx, names, "")
 	if err != nil {
@@ -196,8 +231,12 @@ func affected(ctx context.Context, targets []config.Target, o SelectOptions) ([]
 	var out []Selected
 	for _, t := range targets {
 		ix := indexes[t.Name]
-		var why string
+		why := touchesOwn(t, changes)
 		switch {
+		case why != "":
+		case !t.Checked():
+			// Nothing it reads is known but its own files: listed when
+			// they change, never checked.
 		case ix == nil || ix.Inputs == nil:
 			why = "no record of what its render reads yet (no snapshot with inputs)"
 		case ix.Inputs.Outside > 0:
@@ -228,6 +267,32 @@ func affected(ctx context.Context, targets []config.Target, o SelectOptions) ([]
 		}
 	}
 	return out, nil
+}
+
+// touchesOwn says which change reaches a target's own files beyond its
+// render's record, "" for none: its GitOps object's file and its inputs
+// (substitution sources), which count without a snapshot; for a target
+// that is not checked, a file under one of its paths too.
+func touchesOwn(t Target, changes []change) string {
+	if t.Object == "" && len(t.Inputs) == 0 {
+		return ""
+	}
+	for _, c := range changes {
+		if c.path == t.Object {
+			return "its GitOps object changed: " + c.path
+		}
+		if slices.Contains(t.Inputs, c.path) {
+			return "changed: " + c.path
+		}
+		if !t.Checked() {
+			for _, p := range t.Paths {
+				if p = path.Clean(p); c.path == p || strings.HasPrefix(c.path, p+"/") {
+					return "changed: " + c.path
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // touches says which change reaches the recorded inputs, "" for none: a

@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/gitops"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/targets"
+)
+
+// targetsRepo is a repository with a listed target and two discovered ones
+// (built by hand, as discovery would make them): one checked, one whose
+// source is another repository. The test runs in it, with no cluster.
+func targetsRepo(t *testing.T) {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		config.DefaultFile:            "targets:\n- name: legacy\n  paths: [apps/web]\n  fieldManager: deployer\n  context: old-cluster\ndiscover:\n- flux: clusters\n  context: prod\n",
+		"apps/web/kustomization.yaml": "resources: [cm.yaml]\nnamespace: web\n",
+		"apps/web/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web}\ndata: {mode: fast}\n",
+		"clusters/prod/web.yaml":      "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: web, namespace: flux-system}\nspec: {path: ./apps/web}\n",
+		"clusters/prod/external.yaml": "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: external, namespace: flux-system}\nspec: {path: ./deploy, sourceRef: {kind: GitRepository, name: other}}\n",
+	}
+	for p, c := range files {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v: %s", err, out)
+	}
+	t.Chdir(dir)
+	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "absent"))
+	t.Setenv("HOME", t.TempDir())
+	t.Cleanup(targets.UseDiscovery(func(context.Context, gitops.Repository, []config.Discover) ([]gitops.Target, error) {
+		return []gitops.Target{
+			{Name: "flux-system/external", Source: model.ControllerFlux, Object: "clusters/prod/external.yaml", Paths: []string{"deploy"},
+				FieldManager: "kustomize-controller", Context: "prod", Reason: "its source is another repository (https://github.com/org/other)"},
+			{Name: "flux-system/web", Source: model.ControllerFlux, Object: "clusters/prod/web.yaml", Paths: []string{"apps/web"},
+				FieldManager: "kustomize-controller", Context: "prod", Inputs: []string{"clusters/prod/web.yaml"}},
+		}, nil
+	}))
+}
+
+// TestTargetsCommand: targets lists the listed and the discovered targets,
+// as a table and as the spec's JSON array.
+func TestTargetsCommand(t *testing.T) {
+	targetsRepo(t)
+	code, out, errOut := runCLI("targets", "--output", "json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := []map[string]any{
+		{"name": "flux-system/external", "source": "flux", "object": "clusters/prod/external.yaml", "paths": []any{"deploy"}, "fieldManager": "kustomize-controller", "cluster": "prod", "checked": false, "reason": "its source is another repository (https://github.com/org/other)"},
+		{"name": "flux-system/web", "source": "flux", "object": "clusters/prod/web.yaml", "paths": []any{"apps/web"}, "fieldManager": "kustomize-controller", "cluster": "prod", "checked": true, "reason": ""},
+		{"name": "legacy", "source": "config", "object": "", "paths": []any{"apps/web"}, "fieldManager": "deployer", "cluster": "old-cluster", "checked": true, "reason": ""},
+	}
+	if !reflect.DeepEqual(rows, want) {
+		t.Errorf("targets --output json:\n%s", out)
+	}
+	code, out, _ = runCLI("targets")
+	if code != ExitOK || !strings.Contains(out, "not checked: its source is another repository") || !strings.Contains(out, "flux-system/web") || !strings.HasPrefix(out, "NAME ") {
+		t.Errorf("targets: exit %d\n%s", code, out)
+	}
+}
+
+// TestRenderTarget: render --target renders a discovered target's paths;
+// one that is not checked prints nothing and exits 2 with its reason.
+func TestRenderTarget(t *testing.T) {
+	targetsRepo(t)
+	code, out, errOut := runCLI("render", "--target", "flux-system/web")
+	if code != ExitOK || !strings.Contains(out, "kind: ConfigMap") || !strings.Contains(out, "namespace: web") {
+		t.Errorf("render --target flux-system/web: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI("render", "--target", "flux-system/external")
+	if code != ExitError || out != "" || !strings.Contains(errOut, "its source is another repository") {
+		t.Errorf("render of a target not checked: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runCLI("render", "--target", "nope"); code != ExitError || !strings.Contains(errOut, `"nope": no such target`) {
+		t.Errorf("unknown target: exit %d %s", code, errOut)
+	}
+	if code, _, _ := runCLI("render", "--target", "flux-system/web", "apps/web"); code != ExitError {
+		t.Errorf("PATHs and --target: exit %d", code)
+	}
+}
+
+// TestCheckTargetNotChecked: check --target of a target that is not
+// checked lists it (JSON: checked false, its reason) and, as nothing was
+// checked, exits 2.
+func TestCheckTargetNotChecked(t *testing.T) {
+	targetsRepo(t)
+	code, out, errOut := runCLI("check", "--target", "flux-system/external", "--offline", "--field-manager", "deployer", "--output", "json")
+	if code != ExitError || !strings.Contains(errOut, "none of the 1 selected target could be checked") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	var arr []map[string]any
+	if err := json.Unmarshal([]byte(out), &arr); err != nil || len(arr) != 1 || arr[0]["checked"] != false || arr[0]["environment"] != "flux-system/external" {
+		t.Errorf("JSON %v: %s", err, out)
+	}
+}

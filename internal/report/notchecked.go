@@ -1,0 +1,45 @@
+package report
+
+import (
+	"fmt"
+	"io"
+)
+
+// NotCheckedSection says that the target env is not checked, and why: a
+// target discovered from a GitOps object whose render this tool cannot
+// reproduce is listed with its reason, never left out.
+func NotCheckedSection(env, reason string, tool Tool, o MarkdownOptions) *Section {
+	s := &Section{
+		SectionInfo: SectionInfo{
+			Environment: envName(env),
+			Status:      Status{NotChecked: reason},
+			RunURL:      o.RunURL,
+			Head:        o.Commit.SHA,
+		},
+		report: &Report{Environment: env, Tool: tool},
+		opts:   o,
+	}
+	s.Digest = s.digest()
+	return s
+}
+
+// notCheckedBody is a not-checked target's section below its heading.
+func (s *Section) notCheckedBody() string {
+	return fmt.Sprintf("Not checked: %s. Nothing of this target was rendered or compared; no result of an earlier run of it holds.\n\n", mdProse(s.Status.NotChecked)) + s.footer()
+}
+
+// notCheckedJSON is a not-checked target's element of the JSON array: the
+// report's identifying fields, `"checked": false` and the reason.
+type notCheckedJSON struct {
+	SchemaVersion int    `json:"schemaVersion"`
+	Tool          Tool   `json:"tool"`
+	Environment   string `json:"environment"`
+	Checked       bool   `json:"checked"`
+	Reason        string `json:"reason"`
+}
+
+// writeNotCheckedText is a not-checked target in the text of many.
+func writeNotCheckedText(w io.Writer, e Entry, tool Tool) error {
+	_, err := fmt.Fprintf(w, "%s %s: environment %s: not checked: %s\n", nonEmpty(tool.Name, "ownership-check"), tool.Version, e.Name, e.Reason)
+	return err
+}

@@ -1,0 +1,136 @@
+package targets
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/gitexec"
+	"github.com/ownership-check/ownership-check/internal/gitops"
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// SourceConfig is the source of a target the config lists; a discovered
+// target's source is its controller (model.ControllerFlux, ...).
+const SourceConfig = "config"
+
+// Target is one target of the repository, listed in the config or
+// discovered from a deployer's own objects: what a run needs of it.
+type Target struct {
+	// Name, Paths (relative to the repository's top), FieldManager and
+	// the cluster (Context, Kubeconfig).
+	config.Target
+	// Source is SourceConfig or the controller whose object made it.
+	Source string
+	// Object is the file of its GitOps object ("" for the config's).
+	Object string
+	// Deployer is the controller's object render renders it with.
+	Deployer *model.Deployer
+	// Reason is why it is not checked; "" when it is.
+	Reason string
+	// Notes say what the deployer's way of applying means for the
+	// findings; they go into its report's notes.
+	Notes []string
+	// Inputs are files beyond what its render reads whose change affects
+	// it: its object's file, its substitution sources'.
+	Inputs []string
+	// ValueDirs are where the repository's ConfigMaps and Secrets its
+	// render may read values from are written: the discover directories.
+	ValueDirs []string
+}
+
+// Checked says whether the target is rendered and checked.
+func (t Target) Checked() bool { return t.Reason == "" }
+
+// DiscoverFunc finds the targets of the config's discover entries: the
+// signature of gitops.Discover.
+type DiscoverFunc func(context.Context, gitops.Repository, []config.Discover) ([]gitops.Target, error)
+
+// discover is gitops.Discover but in tests (UseDiscovery).
+var discover DiscoverFunc = gitops.Discover
+
+// UseDiscovery replaces discovery until restore is called: for tests of
+// the packages that run targets (targets, command, cli, action) with
+// targets built by hand, whatever gitops finds.
+func UseDiscovery(f DiscoverFunc) (restore func()) {
+	old := discover
+	discover = f
+	return func() { discover = old }
+}
+
+// List is the repository's targets: the config's (source "config"), then
+// those discovered from the deployer's objects under its discover
+// entries, sorted by name. A discovered target with the name of another
+// is an error naming both: they would share a snapshot folder and a
+// comment section.
+func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
+	out := make([]Target, 0, len(cfg.Targets))
+	for _, t := range cfg.Targets {
+		out = append(out, Target{Target: t, Source: SourceConfig})
+	}
+	if len(cfg.Discover) > 0 {
+		top, err := repository(ctx)
+		if err != nil {
+			return nil, err
+		}
+		found, err := discover(ctx, gitops.Repository{Root: top, URLs: urlsOf(ctx, top, cfg)}, cfg.Discover)
+		if err != nil {
+			return nil, fmt.Errorf("discovering targets: %w", err)
+		}
+		var valueDirs []string
+		for _, d := range cfg.Discover {
+			dir, _ := d.Dir()
+			valueDirs = append(valueDirs, path.Clean(dir))
+		}
+		for _, g := range found {
+			out = append(out, Target{
+				Target: config.Target{Name: g.Name, Paths: g.Paths, FieldManager: g.FieldManager, Context: g.Context},
+				Source: g.Source, Object: g.Object, Deployer: g.Deployer, Reason: g.Reason, Notes: g.Notes, Inputs: g.Inputs,
+				ValueDirs: valueDirs,
+			})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	byName := make(map[string]Target, len(out))
+	for i, t := range out {
+		if i > 0 && out[i-1].Name == t.Name {
+			a := out[i-1]
+			return nil, fmt.Errorf("target %s: %s and %s both name it, and would share a snapshot folder and a comment section: rename one", a.Name, a.origin(), t.origin())
+		}
+		byName[t.Name] = t
+	}
+	// A namespace/name target's folder is inside its namespace's: a
+	// target named as the namespace would hold it in its own folder.
+	for _, t := range out {
+		if ns, _, ok := strings.Cut(t.Name, "/"); ok {
+			if o, clash := byName[ns]; clash {
+				return nil, fmt.Errorf("target %s (%s) and target %s (%s): a namespace/name target's snapshot folder is inside its namespace's, which the other names: rename one", o.Name, o.origin(), t.Name, t.origin())
+			}
+		}
+	}
+	return out, nil
+}
+
+// origin says where a target comes from, for errors.
+func (t Target) origin() string {
+	if t.Source == SourceConfig {
+		return "the repository config's targets"
+	}
+	return fmt.Sprintf("the %s object in %s", t.Source, t.Object)
+}
+
+// urlsOf are the URLs that name this repository: origin's (none is fine:
+// a checkout without a remote has only the config's) and the config's
+// repositories.
+func urlsOf(ctx context.Context, top string, cfg *config.Config) []string {
+	var urls []string
+	if out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "remote", "get-url", "origin"); err == nil {
+		if u := strings.TrimSpace(string(out)); u != "" {
+			urls = append(urls, u)
+		}
+	}
+	return append(urls, cfg.Repositories...)
+}
