@@ -15,4 +15,10 @@ type Object struct {
 	// Notes are caveats about the object that do not fail the check, such
 	// as a scope guessed for want of anything that knows it.
 	Notes []string
+	// HiddenValues are values the render put into the object from outside
+	// the repository's manifests that must never be shown (a Secret's
+	// values a controller substituted into any kind of object, as Flux's
+	// postBuild.substituteFrom does). Every text made from the object is
+	// scrubbed of them with HideIn, beside the Secret and redaction rules.
+	HiddenValues []string
 }

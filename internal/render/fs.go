@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
@@ -33,6 +34,10 @@ type guardFS struct {
 	cache   map[string][]byte
 	// reads records what the render read; nil records nothing.
 	reads *Reads
+	// generated are kustomization files a controller's render builds in
+	// place of what is on disk (Flux's generated kustomization), by
+	// resolved path; they exist only in this render's view of the files.
+	generated map[string][]byte
 }
 
 func newGuardFS(b *boundary) *guardFS {
@@ -66,6 +71,9 @@ func (g *guardFS) resolve(name string) (string, error) {
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
+		if v, ok := g.generatedPath(abs); ok {
+			return v, nil
+		}
 		return "", err
 	}
 	if g.inScratch(real) || g.boundary.contains(real) {
@@ -84,8 +92,52 @@ func (g *guardFS) ReadFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if data, ok := g.generatedFile(real); ok {
+		return data, nil
+	}
 	g.reads.file(real)
 	return g.readChecked(real, g.boundary.rel(name), checkYAML)
+}
+
+// generate makes file (resolved) read as data in this render, whether it
+// exists or not.
+func (g *guardFS) generate(file string, data []byte) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.generated == nil {
+		g.generated = map[string][]byte{}
+	}
+	g.generated[file] = data
+}
+
+func (g *guardFS) generatedFile(real string) ([]byte, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	data, ok := g.generated[real]
+	return data, ok
+}
+
+// generatedPath is the resolved path of abs when it names a generated
+// file that is not on disk.
+func (g *guardFS) generatedPath(abs string) (string, bool) {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	if err != nil {
+		return "", false
+	}
+	p := filepath.Join(dir, filepath.Base(abs))
+	_, ok := g.generatedFile(p)
+	return p, ok
+}
+
+// kustomizationFile is the package's kustomizationFile as this render
+// sees the files: a generated kustomization first.
+func (g *guardFS) kustomizationFile(dir string) string {
+	for _, name := range konfig.RecognizedKustomizationFileNames() {
+		if _, ok := g.generatedFile(filepath.Join(dir, name)); ok {
+			return filepath.Join(dir, name)
+		}
+	}
+	return kustomizationFile(dir)
 }
 
 // readManifest is ReadFile for a manifest the caller parses strictly

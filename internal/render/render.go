@@ -191,7 +191,7 @@ func finish(raws []rawObject, opts Options, cfg *config.Config) ([]model.Object,
 		}
 		seen[id] = r
 		removeIgnored(u.Object, cfg.IgnoredPaths(id.Group, id.Kind, id.Namespace, id.Name))
-		o := model.Object{ID: id, Object: u, Source: r.source, Line: r.line}
+		o := model.Object{ID: id, Object: u, Source: r.source, Line: r.line, Notes: r.notes, HiddenValues: r.hidden}
 		if guessed {
 			o.Notes = append(o.Notes, guessedScopeNote(gvk.GroupKind()))
 		}

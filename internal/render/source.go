@@ -109,11 +109,11 @@ func (in *Input) ReadDir(real string) { in.fs.reads.dir(real) }
 func (in *Input) rel(p string) string { return in.fs.boundary.rel(p) }
 
 func (r rawObject) object() model.Object {
-	return model.Object{Object: &unstructured.Unstructured{Object: r.obj}, Source: r.source, Line: r.line}
+	return model.Object{Object: &unstructured.Unstructured{Object: r.obj}, Source: r.source, Line: r.line, Notes: r.notes, HiddenValues: r.hidden}
 }
 
 func rawOf(o model.Object) rawObject {
-	return rawObject{obj: o.Object.Object, source: o.Source, line: o.Line}
+	return rawObject{obj: o.Object.Object, source: o.Source, line: o.Line, notes: o.Notes, hidden: o.HiddenValues}
 }
 
 func objectsOf(raws []rawObject) []model.Object {
