@@ -134,7 +134,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy Fail
 		}
 		found := <-fightsRead
 		set := controllers.NewSet(sources(renderedObjects(objs)), found.objs)
-		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.notes)
+		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.notes).hideRendered(objs)
 		in = in.withBase(<-baseRead, causes)
 		in.Types = types
 		in.ReadAs = engine.ReadAllAs(ctx, objs, func(obj model.Object) string {

@@ -18,7 +18,8 @@ type Object struct {
 	// HiddenValues are values the render put into the object from outside
 	// the repository's manifests that must never be shown (a Secret's
 	// values a controller substituted into any kind of object, as Flux's
-	// postBuild.substituteFrom does). Every text made from the object is
-	// scrubbed of them with HideIn, beside the Secret and redaction rules.
+	// postBuild.substituteFrom does). A check hides them wherever they are
+	// (Redaction.Hidden, from HiddenValuesOf), and render's output prints
+	// them only with --show-secrets.
 	HiddenValues []string
 }

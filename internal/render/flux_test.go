@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -365,4 +366,88 @@ func treeSnapshot(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestFluxEncodeHidesSecretValues: render's output never prints a value
+// taken from a Secret, unless asked to.
+func TestFluxEncodeHidesSecretValues(t *testing.T) {
+	res := renderFlux(t, fluxKustomizations(t)["apps"], "apps/prod", fluxValues, nil)
+	var out bytes.Buffer
+	if err := Encode(&out, res.Objects); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), secretToken) {
+		t.Errorf("a Secret's value is printed:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "# Values read from a Secret hidden") {
+		t.Errorf("no word of what is hidden:\n%s", out.String())
+	}
+	out.Reset()
+	if err := EncodeWith(&out, res.Objects, EncodeOptions{ShowSecrets: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), secretToken) {
+		t.Errorf("--show-secrets does not print the value")
+	}
+}
+
+// TestFluxApply: what the controller does at apply, kind by kind.
+func TestFluxApply(t *testing.T) {
+	ks := unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "apps", "namespace": "flux-system"},
+		"spec": map[string]any{"commonMetadata": map[string]any{"labels": map[string]any{fluxNameLabel: "overridden"}}}}}
+	parse := func(s string) map[string]any {
+		var m map[string]any
+		if err := yaml.Unmarshal([]byte(s), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	cases := []struct {
+		name, in string
+		check    func(a fluxApplied) string
+	}{
+		{"stringData goes into data", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {a: b}\n", func(a fluxApplied) string {
+			if d, _, _ := unstructured.NestedString(a.obj, "data", "a"); d != "Yg==" {
+				return "data.a " + d
+			}
+			if _, ok := a.obj["stringData"]; ok {
+				return "stringData kept"
+			}
+			return ""
+		}},
+		{"a Role is left as it is", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r}\nrules: [{verbs: [get], resources: [pods], apiGroups: ['']}]\nextra: kept\n", func(a fluxApplied) string {
+			if a.obj["extra"] != "kept" {
+				return "normalized"
+			}
+			return ""
+		}},
+		{"commonMetadata after the owner labels", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", func(a fluxApplied) string {
+			l := (&unstructured.Unstructured{Object: a.obj}).GetLabels()
+			if l[fluxNameLabel] != "overridden" || l[fluxNamespaceLabel] != "flux-system" {
+				return fmt.Sprint(l)
+			}
+			return ""
+		}},
+		{"reconcile disabled", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, annotations: {kustomize.toolkit.fluxcd.io/reconcile: Disabled}}\n", func(a fluxApplied) string {
+			if a.skip == "" {
+				return "applied"
+			}
+			return ""
+		}},
+		{"a custom kind keeps its fields and status goes", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {x: 1}\nstatus: {ready: true}\n", func(a fluxApplied) string {
+			if _, ok := a.obj["status"]; ok || a.obj["spec"] == nil {
+				return fmt.Sprint(a.obj)
+			}
+			return ""
+		}},
+	}
+	for _, c := range cases {
+		a, err := fluxApply(ks, parse(c.in))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if msg := c.check(a); msg != "" {
+			t.Errorf("%s: %s", c.name, msg)
+		}
+	}
 }
