@@ -102,16 +102,34 @@ type fluxBuild struct {
 func (b *fluxBuild) Size() int { return b.b.objects }
 
 func (b *fluxBuild) Run(ctx context.Context) (Output, error) {
-	var transform func(*resource.Resource) error
-	if b.subst != nil {
-		transform = func(res *resource.Resource) error { return b.subst.apply(ctx, res) }
+	// The controller applies the origin annotations a build asks for
+	// (Flux's generator asks for them where a kustomization lists no
+	// resources), which render otherwise drops as kustomize's bookkeeping.
+	var origins []string
+	transform := func(res *resource.Resource) error {
+		if b.subst != nil {
+			if err := b.subst.apply(ctx, res); err != nil {
+				return err
+			}
+		}
+		origins = append(origins, res.GetAnnotations()[originAnnotation])
+		return nil
 	}
 	raws, err := b.s.k.runWith(b.b, transform)
 	if err != nil {
 		return Output{}, err
 	}
 	var out Output
-	for _, r := range raws {
+	for i, r := range raws {
+		if origins[i] != "" {
+			u := unstructured.Unstructured{Object: r.obj}
+			a := u.GetAnnotations()
+			if a == nil {
+				a = map[string]string{}
+			}
+			a[originAnnotation] = origins[i]
+			u.SetAnnotations(a)
+		}
 		if sopsEncrypted(r.obj) && !decryptionDisabled(r.obj) {
 			out.NotRendered = append(out.NotRendered, NotRendered{
 				Source: r.where(),

@@ -68,6 +68,7 @@ func fluxKustomizations(t *testing.T) map[string]map[string]any {
 var fluxCases = []struct{ name, dir string }{
 	{"apps", "apps/prod"},
 	{"plain", "plain"},
+	{"generated", "apps/generated"},
 }
 
 func renderFlux(t *testing.T, ks map[string]any, dir string, values ValueReader, reads *Reads) Result {
@@ -293,6 +294,9 @@ func TestFluxFolderWithoutKustomization(t *testing.T) {
 		t.Errorf("objects %q, want %q", ids, want)
 	}
 	a := find(t, res.Objects, "ConfigMap/tools/plain-a")
+	if _, ok := a.Object.GetAnnotations()[originAnnotation]; ok {
+		t.Errorf("a generated kustomization lists resources: no origin annotations")
+	}
 	if a.Source != "testdata/flux/plain/a.yaml" || a.Line != 1 {
 		t.Errorf("source %s:%d", a.Source, a.Line)
 	}
@@ -334,8 +338,10 @@ func TestFluxReadsRecordedNothingWritten(t *testing.T) {
 		var want []string
 		switch c.name {
 		case "apps":
-			want = []string{"apps/base/deployment.yaml", "apps/base/ignored.yaml", "apps/base/kustomization.yaml", "apps/base/secret.enc.yaml",
+			want = []string{"apps/base/creds.env", "apps/base/deployment.yaml", "apps/base/ignored.yaml", "apps/base/kustomization.yaml", "apps/base/secret.enc.yaml",
 				"apps/base/service.yaml", "apps/base/settings.yaml", "apps/prod/kustomization.yaml", "components/extra/kustomization.yaml"}
+		case "generated":
+			want = []string{"apps/generated/kustomization.yaml"}
 		case "plain":
 			want = []string{"plain/a.yaml", "plain/nested/c.yaml", "plain/nested/kustomization.yaml", "plain/sub/b.yml"}
 			if !slices.Contains(dirs, "plain") || !slices.Contains(dirs, "plain/sub") {
@@ -366,6 +372,17 @@ func treeSnapshot(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestFluxOriginAnnotations: where a kustomization lists no resources,
+// Flux's generator asks for origin annotations, and the controller applies
+// them.
+func TestFluxOriginAnnotations(t *testing.T) {
+	res := renderFlux(t, fluxKustomizations(t)["generated"], "apps/generated", nil, nil)
+	cm := find(t, res.Objects, "ConfigMap/shop/"+configMapNamed(t, res.Objects, "flags"))
+	if got := cm.Object.GetAnnotations()[originAnnotation]; !strings.Contains(got, "configuredIn: kustomization.yaml") {
+		t.Errorf("origin annotation %q", got)
+	}
 }
 
 // TestFluxEncodeHidesSecretValues: render's output never prints a value

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/base64"
 	"fmt"
 	"sort"
 	"strings"
@@ -190,15 +191,41 @@ func podProtocols(spec *corev1.PodSpec) {
 	}
 }
 
-// sopsEncrypted: a core Secret encrypted by SOPS (its top-level sops
-// stanza), as the controller tells one.
+// sopsEncrypted: a core Secret encrypted by SOPS: its top-level sops
+// stanza, as the controller tells one; or a value SOPS encrypted, as a
+// secretGenerator makes from an encrypted file, which the controller
+// decrypts before the build (its DecryptSources).
 func sopsEncrypted(obj map[string]any) bool {
 	u := unstructured.Unstructured{Object: obj}
 	if u.GetKind() != "Secret" || u.GetAPIVersion() != "v1" {
 		return false
 	}
-	_, found := obj["sops"]
-	return found
+	if _, found := obj["sops"]; found {
+		return true
+	}
+	for _, f := range []string{"data", "stringData"} {
+		m, _, _ := unstructured.NestedMap(obj, f)
+		for _, v := range m {
+			s, _ := v.(string)
+			if f == "data" {
+				dec, err := base64.StdEncoding.DecodeString(s)
+				if err != nil {
+					continue
+				}
+				s = string(dec)
+			}
+			if sopsValue(s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sopsValue: text SOPS encrypted (a value of its YAML, JSON or INI files,
+// or a dotenv file's MAC line).
+func sopsValue(s string) bool {
+	return strings.Contains(s, "ENC[AES256_GCM,") || strings.Contains(s, "sops_mac=ENC[")
 }
 
 // decryptionDisabled: the object asks the controller to apply it as it
