@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	fluxkustomize "github.com/fluxcd/pkg/kustomize"
+	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -465,6 +466,38 @@ func TestFluxApply(t *testing.T) {
 		}
 		if msg := c.check(a); msg != "" {
 			t.Errorf("%s: %s", c.name, msg)
+		}
+	}
+}
+
+// TestFluxRemoteBaseNotRendered: a remote base the controller would fetch
+// is not fetched without kustomize.allowRemote: the target is not
+// rendered, with the reason; and the controller's builtin-only plugins are
+// kept whatever the config allows.
+func TestFluxRemoteBaseNotRendered(t *testing.T) {
+	ks := fluxKustomizations(t)["plain"]
+	for _, c := range []struct{ kustomization, want string }{
+		{"resources:\n  - https://github.com/example/infra//base?ref=v1\n", "a remote base kustomize-controller fetches"},
+		{"generators:\n  - |\n    apiVersion: example.com/v1\n    kind: Gen\n    metadata:\n      name: g\n      annotations:\n        config.kubernetes.io/function: |\n          exec:\n            path: ./gen.sh\n", "builtin plugins only"},
+	} {
+		// A path given is inside the boundary, wherever it is.
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(c.kustomization), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d := &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: "clusters/prod/apps.yaml"}
+		cfg := config.Default()
+		cfg.Kustomize.AllowExecPlugins = true
+		res, err := RenderAll(context.Background(), []string{dir}, Options{Deployer: d, Values: fluxValues, Config: cfg})
+		var text string
+		if err != nil {
+			text = err.Error()
+		}
+		for _, n := range res.NotRendered {
+			text += n.String()
+		}
+		if !strings.Contains(text, c.want) {
+			t.Errorf("%q: got %q, want %q", c.kustomization, text, c.want)
 		}
 	}
 }
