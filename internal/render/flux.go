@@ -44,11 +44,14 @@ func newFluxSource(in *Input) *fluxSource {
 func (s *fluxSource) Prepare(ctx context.Context, p Path) (Build, error) {
 	d := s.in.Deployer()
 	if !p.Dir {
-		return nil, fmt.Errorf("%s: spec.path of %s must be a directory", p.Given, d.File)
+		return nil, fmt.Errorf("%s: spec.path of %s must be a directory", p.Given, s.in.rel(s.in.repositoryPath(d.File)))
 	}
+	// A change to the Kustomization changes the render.
+	s.in.ReadRepositoryFile(d.File)
 	ks := unstructured.Unstructured{Object: d.Object}
+	where := s.in.rel(s.in.repositoryPath(d.File))
 	notRendered := func(reason string) Build {
-		return notRenderedBuild{NotRendered{Source: d.File, Reason: reason}}
+		return notRenderedBuild{NotRendered{Source: where, Reason: reason}}
 	}
 	var subst *fluxSubstitution
 	// The controller substitutes when spec.postBuild is set at all.
@@ -57,7 +60,10 @@ func (s *fluxSource) Prepare(ctx context.Context, p Path) (Build, error) {
 		var err error
 		subst, reason, err = newFluxSubstitution(ctx, d.Object, s.in.Values())
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", d.File, err)
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		for _, f := range subst.files {
+			s.in.ReadRepositoryFile(f)
 		}
 		if reason != "" {
 			return notRendered(reason), nil
@@ -79,7 +85,7 @@ func (s *fluxSource) Prepare(ctx context.Context, p Path) (Build, error) {
 		}
 		return nil, err
 	}
-	return &fluxBuild{s: s, ks: ks, file: d.File, b: b, subst: subst}, nil
+	return &fluxBuild{s: s, ks: ks, b: b, subst: subst}, nil
 }
 
 // notRenderedBuild is a path its source will not render, and why.
@@ -94,7 +100,6 @@ func (b notRenderedBuild) Run(context.Context) (Output, error) {
 type fluxBuild struct {
 	s     *fluxSource
 	ks    unstructured.Unstructured
-	file  string // the Kustomization's, as users see it
 	b     *preparedBuild
 	subst *fluxSubstitution // nil without postBuild
 }

@@ -28,6 +28,10 @@ import (
 // an overlay, a base, a component and a folder without a kustomization.
 const fluxFixtures = "testdata/flux"
 
+// fluxKustomizationsFile is the fixtures' Kustomizations' file, relative
+// to the repository's top, as model.Deployer.File is.
+const fluxKustomizationsFile = "internal/render/testdata/flux/clusters/prod/apps.yaml"
+
 // The values the fixtures' substituteFrom sources hold. secretToken is a
 // Secret's value: it must never be shown.
 const secretToken = "s3cr3t-t0ken-4f9a"
@@ -37,11 +41,16 @@ var fluxValues = fakeValues{
 	"Secret/flux-system/cluster-secrets": {"API_TOKEN": secretToken},
 }
 
-// fakeValues is a ValueReader over fixed ConfigMaps and Secrets.
+// fakeValues is a ValueReader over fixed ConfigMaps and Secrets: the
+// ConfigMap cluster-vars is the repository's (clusters/prod/vars.yaml),
+// the rest the cluster's.
 type fakeValues map[string]map[string]string
 
 func (f fakeValues) Values(_ context.Context, kind, namespace, name string) (map[string]string, string, bool, error) {
 	data, ok := f[kind+"/"+namespace+"/"+name]
+	if kind == "ConfigMap" && name == "cluster-vars" {
+		return data, "internal/render/testdata/flux/clusters/prod/vars.yaml", ok, nil
+	}
 	return data, "cluster", ok, nil
 }
 
@@ -74,7 +83,7 @@ var fluxCases = []struct{ name, dir string }{
 
 func renderFlux(t *testing.T, ks map[string]any, dir string, values ValueReader, reads *Reads) Result {
 	t.Helper()
-	d := &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: "clusters/prod/apps.yaml"}
+	d := &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: fluxKustomizationsFile}
 	res, err := RenderAll(context.Background(), []string{filepath.Join(fluxFixtures, dir)}, Options{Deployer: d, Values: values, Reads: reads})
 	if err != nil {
 		t.Fatal(err)
@@ -309,7 +318,7 @@ func TestFluxSubstituteFromMissing(t *testing.T) {
 	if len(res.Objects) != 0 {
 		t.Errorf("rendered %d objects", len(res.Objects))
 	}
-	want := []NotRendered{{Source: "clusters/prod/apps.yaml", Reason: "postBuild.substituteFrom ConfigMap flux-system/cluster-vars: not found in the repository or the cluster"}}
+	want := []NotRendered{{Source: "testdata/flux/clusters/prod/apps.yaml", Reason: "postBuild.substituteFrom ConfigMap flux-system/cluster-vars: not found in the repository or the cluster"}}
 	if !reflect.DeepEqual(res.NotRendered, want) {
 		t.Errorf("not rendered %v, want %v", res.NotRendered, want)
 	}
@@ -349,6 +358,13 @@ func TestFluxReadsRecordedNothingWritten(t *testing.T) {
 				t.Errorf("%s: the generated kustomization's folders are not recorded: %q", c.name, dirs)
 			}
 		}
+		// The Kustomization's file, and a substitution source's where the
+		// repository holds it.
+		want = append(want, "clusters/prod/apps.yaml")
+		if c.name == "apps" {
+			want = append(want, "clusters/prod/vars.yaml")
+		}
+		slices.Sort(want)
 		if !reflect.DeepEqual(files, want) {
 			t.Errorf("%s: files read %q, want %q", c.name, files, want)
 		}
@@ -485,7 +501,7 @@ func TestFluxRemoteBaseNotRendered(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(c.kustomization), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		d := &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: "clusters/prod/apps.yaml"}
+		d := &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: fluxKustomizationsFile}
 		cfg := config.Default()
 		cfg.Kustomize.AllowExecPlugins = true
 		res, err := RenderAll(context.Background(), []string{dir}, Options{Deployer: d, Values: fluxValues, Config: cfg})

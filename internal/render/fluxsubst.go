@@ -28,6 +28,9 @@ type fluxSubstitution struct {
 	values map[string]map[string]string
 	// hidden are the values read from Secrets: never shown.
 	hidden []string
+	// files are where the repository's sources are written (relative to
+	// its top), which the target depends on.
+	files []string
 }
 
 // substituteRef is an entry of spec.postBuild.substituteFrom.
@@ -39,7 +42,7 @@ type substituteRef struct {
 // newFluxSubstitution reads the Kustomization's substituteFrom sources.
 // A source that does not exist and is not optional makes the target not
 // rendered (the controller would not apply it either): the reason is
-// returned.
+// returned, with what was read until then.
 func newFluxSubstitution(ctx context.Context, ks map[string]any, vr ValueReader) (*fluxSubstitution, string, error) {
 	u := unstructured.Unstructured{Object: ks}
 	s := &fluxSubstitution{ks: u, values: map[string]map[string]string{}}
@@ -60,9 +63,13 @@ func newFluxSubstitution(ctx context.Context, ks map[string]any, vr ValueReader)
 			found bool
 		)
 		if vr != nil {
-			data, _, found, err = vr.Values(ctx, r.Kind, ns, r.Name)
+			var where string
+			data, where, found, err = vr.Values(ctx, r.Kind, ns, r.Name)
 			if err != nil {
 				return nil, "", fmt.Errorf("%s: %w", what, err)
+			}
+			if found && where != "cluster" {
+				s.files = append(s.files, where)
 			}
 		}
 		switch {
@@ -70,9 +77,9 @@ func newFluxSubstitution(ctx context.Context, ks map[string]any, vr ValueReader)
 			s.values[valuesKey(r.Kind, ns, r.Name)] = data
 		case r.Optional:
 		case vr == nil:
-			return nil, what + ": cannot be read: no source of values was given", nil
+			return s, what + ": cannot be read: no source of values was given", nil
 		default:
-			return nil, what + ": not found in the repository or the cluster", nil
+			return s, what + ": not found in the repository or the cluster", nil
 		}
 		if r.Kind == "Secret" {
 			for _, v := range data {

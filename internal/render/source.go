@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/config"
@@ -104,6 +105,23 @@ func (in *Input) ReadFile(real string) { in.fs.reads.file(real) }
 // ReadDir records that a source depended on the listing of the directory
 // at real (resolved).
 func (in *Input) ReadDir(real string) { in.fs.reads.dir(real) }
+
+// ReadRepositoryFile records that a source depended on the file at rel,
+// relative to the repository's top (a GitOps object's file, a
+// substitution source's file), when it exists there.
+func (in *Input) ReadRepositoryFile(rel string) {
+	if rel == "" || filepath.IsAbs(rel) {
+		return
+	}
+	if real, err := filepath.EvalSymlinks(in.repositoryPath(rel)); err == nil && in.fs.boundary.contains(real) {
+		in.fs.reads.file(real)
+	}
+}
+
+// repositoryPath is rel, relative to the repository's top, made absolute.
+func (in *Input) repositoryPath(rel string) string {
+	return filepath.Join(in.fs.boundary.roots[0], filepath.FromSlash(rel))
+}
 
 // rel is p as users see it: relative to the working directory.
 func (in *Input) rel(p string) string { return in.fs.boundary.rel(p) }
