@@ -28,7 +28,9 @@
 // its owner labels kustomize.toolkit.fluxcd.io/name and /namespace,
 // fluxcd/pkg/ssa's normalization, commonMetadata, and its annotations:
 // ssa: Ignore and reconcile: disabled leave the object out (NotRendered,
-// with the reason), ssa: IfNotPresent is a note on the object. Values
+// with the reason), ssa: IfNotPresent is a note on the object; a
+// namespaced object left without a namespace is an error, as the
+// controller refuses the whole Kustomization for it. Values
 // taken from a Secret go on every object substituted with them
 // (model.Object.HiddenValues): a check hides them wherever they are,
 // and Encode prints them only with ShowSecrets. Not rendered, with the

@@ -176,6 +176,6 @@ func kindOf(obj map[string]any) string {
 }
 
 // fluxClaims: the paths of a render for a Flux Kustomization.
-func fluxClaims(_ Path, d *model.Deployer) bool {
-	return d != nil && d.Controller == model.ControllerFlux
-}
+func fluxClaims(_ Path, d *model.Deployer) bool { return fluxRender(d) }
+
+func fluxRender(d *model.Deployer) bool { return d != nil && d.Controller == model.ControllerFlux }

@@ -517,3 +517,16 @@ func TestFluxRemoteBaseNotRendered(t *testing.T) {
 		}
 	}
 }
+
+// TestFluxNamespaceNotSpecified: without targetNamespace, a namespaced
+// object without a namespace makes the controller refuse the whole
+// Kustomization; render says so rather than placing it.
+func TestFluxNamespaceNotSpecified(t *testing.T) {
+	ks := map[string]any{"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization",
+		"metadata": map[string]any{"name": "plain", "namespace": "flux-system"}, "spec": map[string]any{"path": "./plain"}}
+	d := &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: fluxKustomizationsFile}
+	_, err := RenderAll(context.Background(), []string{filepath.Join(fluxFixtures, "plain")}, Options{Deployer: d})
+	if err == nil || !strings.Contains(err.Error(), "testdata/flux/plain/a.yaml:1: ConfigMap plain-a: namespace not specified: kustomize-controller refuses") {
+		t.Errorf("error %v", err)
+	}
+}

@@ -177,6 +177,11 @@ func finish(raws []rawObject, opts Options, cfg *config.Config) ([]model.Object,
 			continue
 		}
 		switch {
+		case namespaced && u.GetNamespace() == "" && !guessed && fluxRender(opts.Deployer):
+			// The controller applies what it built as it is, and refuses
+			// the whole Kustomization for an object it cannot place.
+			fail(fmt.Errorf("%s: %s %s: namespace not specified: kustomize-controller refuses to apply the Kustomization; set spec.targetNamespace or the object's metadata.namespace", r.where(), gvk.Kind, u.GetName()))
+			continue
 		case namespaced && u.GetNamespace() == "":
 			u.SetNamespace(defaultNS)
 		case !namespaced && u.GetNamespace() != "":
