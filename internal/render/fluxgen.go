@@ -71,7 +71,16 @@ func copyManifests(fs *guardFS, dir, work string) error {
 	}
 	for _, n := range names {
 		p := filepath.Join(dir, n)
-		if fs.IsDir(p) {
+		info, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		if info.Mode()&os.ModeSymlink != 0 && fs.IsDir(p) {
+			// The generator's walk does not follow a link to a folder,
+			// and lists nothing of it.
+			continue
+		}
+		if info.IsDir() {
 			sub := filepath.Join(work, n)
 			if err := os.Mkdir(sub, 0o700); err != nil {
 				return err
