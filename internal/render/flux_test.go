@@ -1,9 +1,11 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,6 +20,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -173,12 +176,7 @@ func libraryRender(t *testing.T, ks map[string]any, dir string) (map[string]map[
 	}
 	want := map[string]map[string]any{}
 	var encrypted []string
-	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(out), 4096)
-	for {
-		var obj map[string]any
-		if err := dec.Decode(&obj); err != nil {
-			break
-		}
+	for _, obj := range decodeAll(t, out) {
 		if sopsEncrypted(obj) {
 			encrypted = append(encrypted, nameOf(obj))
 			continue
@@ -197,6 +195,34 @@ func libraryRender(t *testing.T, ks map[string]any, dir string) (map[string]map[
 		t.Fatal("the library rendered nothing")
 	}
 	return want, encrypted
+}
+
+// decodeAll reads YAML documents as render reads objects: numbers that
+// are integers are int64.
+func decodeAll(t *testing.T, data []byte) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	for {
+		doc, err := r.Read()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := yaml.YAMLToJSON(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := utiljson.Unmarshal(j, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m != nil {
+			out = append(out, m)
+		}
+	}
 }
 
 func TestFluxRender(t *testing.T) {
