@@ -4,6 +4,8 @@ go 1.24.0
 
 require (
 	github.com/fluxcd/pkg/kustomize v1.18.0
+	github.com/fluxcd/pkg/sourceignore v0.12.0
+	github.com/go-git/go-git/v5 v5.16.0
 	github.com/google/go-github/v66 v66.0.0
 	github.com/sethvargo/go-githubactions v1.3.0
 	github.com/spf13/cobra v1.10.2
@@ -32,12 +34,10 @@ require (
 	github.com/evanphx/json-patch/v5 v5.9.11 // indirect
 	github.com/fluxcd/pkg/apis/kustomize v1.10.0 // indirect
 	github.com/fluxcd/pkg/envsubst v1.4.0 // indirect
-	github.com/fluxcd/pkg/sourceignore v0.12.0 // indirect
 	github.com/fxamacker/cbor/v2 v2.7.0 // indirect
 	github.com/go-errors/errors v1.5.1 // indirect
 	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376 // indirect
 	github.com/go-git/go-billy/v5 v5.6.2 // indirect
-	github.com/go-git/go-git/v5 v5.16.0 // indirect
 	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/go-openapi/jsonpointer v0.21.0 // indirect
 	github.com/go-openapi/jsonreference v0.21.0 // indirect

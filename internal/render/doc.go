@@ -17,7 +17,9 @@
 // (github.com/fluxcd/pkg/kustomize): its generator writes the
 // kustomization the controller builds (targetNamespace, namePrefix,
 // nameSuffix, patches, images, components; one listing the folder's
-// manifests where it has none) into a temporary copy of what it reads,
+// manifests where it has none, leaving out what source-controller leaves
+// out of the artifact: .sourceignore and its default exclusions such as
+// .sops.yaml) into a temporary copy of what it reads,
 // which this render then reads in place of the folder's own
 // (fluxgen.go; the repository is never written); kustomize builds it with
 // the controller's settings (builtin plugins only, files anywhere in the

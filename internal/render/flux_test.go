@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	fluxkustomize "github.com/fluxcd/pkg/kustomize"
+	"github.com/fluxcd/pkg/sourceignore"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
 	corev1 "k8s.io/api/core/v1"
@@ -149,6 +150,7 @@ func libraryRender(t *testing.T, ks map[string]any, dir string) (map[string]map[
 	if err := os.CopyFS(root, os.DirFS(fluxFixtures)); err != nil {
 		t.Fatal(err)
 	}
+	sourceControllerArtifact(t, root)
 	dirPath := filepath.Join(root, dir)
 	u := unstructured.Unstructured{Object: ks}
 	if _, err := fluxkustomize.NewGenerator(root, u).WriteFile(dirPath); err != nil {
@@ -221,6 +223,39 @@ func decodeAll(t *testing.T, data []byte) []map[string]any {
 		}
 		if m != nil {
 			out = append(out, m)
+		}
+	}
+}
+
+// sourceControllerArtifact removes from root what source-controller leaves
+// out of an artifact: its default exclusions and .sourceignore patterns.
+func sourceControllerArtifact(t *testing.T, root string) {
+	t.Helper()
+	ps, err := sourceignore.LoadIgnorePatterns(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sourceignore.NewDefaultMatcher(ps, nil)
+	var gone []string
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == root {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if m.Match(strings.Split(rel, string(filepath.Separator)), d.IsDir()) {
+			gone = append(gone, p)
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range gone {
+		if err := os.RemoveAll(p); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
@@ -379,7 +414,7 @@ func TestFluxReadsRecordedNothingWritten(t *testing.T) {
 		case "generated":
 			want = []string{"apps/generated/kustomization.yaml"}
 		case "plain":
-			want = []string{"plain/a.yaml", "plain/nested/c.yaml", "plain/nested/kustomization.yaml", "plain/sub/b.yml"}
+			want = []string{"plain/.sourceignore", "plain/a.yaml", "plain/nested/c.yaml", "plain/nested/kustomization.yaml", "plain/sub/b.yml"}
 			if !slices.Contains(dirs, "plain") || !slices.Contains(dirs, "plain/sub") {
 				t.Errorf("%s: the generated kustomization's folders are not recorded: %q", c.name, dirs)
 			}

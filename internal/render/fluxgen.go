@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"strings"
 
 	fluxkustomize "github.com/fluxcd/pkg/kustomize"
+	"github.com/fluxcd/pkg/sourceignore"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/konfig"
 )
@@ -33,7 +36,11 @@ func fluxGenerate(fs *guardFS, ks map[string]any, dir string) error {
 	// The folder's listing decides whether a kustomization is generated,
 	// and what it lists.
 	fs.reads.dir(dir)
-	name, err := copyForGenerator(fs, dir, work)
+	ignore, err := sourceIgnore(fs, dir)
+	if err != nil {
+		return err
+	}
+	name, err := copyForGenerator(fs, dir, work, ignore)
 	if err != nil {
 		return err
 	}
@@ -54,17 +61,17 @@ func fluxGenerate(fs *guardFS, ks map[string]any, dir string) error {
 // and the kustomization file of each folder that has one (the generator
 // lists such a folder and reads nothing below it). It returns the name of
 // the kustomization file the generator leaves in work.
-func copyForGenerator(fs *guardFS, dir, work string) (string, error) {
+func copyForGenerator(fs *guardFS, dir, work string, ignore *fluxIgnore) (string, error) {
 	for _, name := range konfig.RecognizedKustomizationFileNames() {
 		p := filepath.Join(dir, name)
 		if fs.Exists(p) && !fs.IsDir(p) {
 			return name, copyFile(fs, p, filepath.Join(work, name))
 		}
 	}
-	return konfig.DefaultKustomizationFileName(), copyManifests(fs, dir, work)
+	return konfig.DefaultKustomizationFileName(), copyManifests(fs, dir, work, ignore)
 }
 
-func copyManifests(fs *guardFS, dir, work string) error {
+func copyManifests(fs *guardFS, dir, work string, ignore *fluxIgnore) error {
 	names, err := fs.ReadDir(dir)
 	if err != nil {
 		return err
@@ -74,6 +81,10 @@ func copyManifests(fs *guardFS, dir, work string) error {
 		info, err := os.Lstat(p)
 		if err != nil {
 			return err
+		}
+		if ignore.ignores(p, info.IsDir()) {
+			// Not in the source's artifact: the controller never sees it.
+			continue
 		}
 		if info.Mode()&os.ModeSymlink != 0 && fs.IsDir(p) {
 			// The generator's walk does not follow a link to a folder,
@@ -92,7 +103,10 @@ func copyManifests(fs *guardFS, dir, work string) error {
 				}
 				continue
 			}
-			if err := copyManifests(fs, p, sub); err != nil {
+			if err := ignore.load(fs, p); err != nil {
+				return err
+			}
+			if err := copyManifests(fs, p, sub, ignore); err != nil {
 				return err
 			}
 			continue
@@ -122,4 +136,72 @@ func hideTemp(err error, work, dir string) error {
 		return err
 	}
 	return errors.New(msg)
+}
+
+// fluxIgnore is what source-controller leaves out of a repository's
+// artifact, as far as a folder's manifests go: its default exclusions
+// (.sops.yaml, CI files, images, ...) and the patterns of the .sourceignore
+// files of the folder, of its parents up to the repository's top, and of
+// the folders below it. (A GitRepository's spec.ignore is not known here.)
+type fluxIgnore struct {
+	root     string // the repository's top: where the artifact starts
+	patterns []gitignore.Pattern
+	matcher  gitignore.Matcher
+}
+
+func sourceIgnore(fs *guardFS, dir string) (*fluxIgnore, error) {
+	root := fs.boundary.roots[0]
+	if !within(root, dir) {
+		root = dir
+	}
+	ig := &fluxIgnore{root: root}
+	rel, err := filepath.Rel(root, dir)
+	if err != nil {
+		return nil, err
+	}
+	d := root
+	if err := ig.load(fs, d); err != nil {
+		return nil, err
+	}
+	if rel != "." {
+		for _, part := range strings.Split(rel, string(filepath.Separator)) {
+			d = filepath.Join(d, part)
+			if err := ig.load(fs, d); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return ig, nil
+}
+
+// load adds the patterns of dir's .sourceignore. Its path is recorded as
+// read whether it exists or not: adding one changes the render.
+func (ig *fluxIgnore) load(fs *guardFS, dir string) error {
+	p := filepath.Join(dir, sourceignore.IgnoreFile)
+	fs.reads.file(p)
+	if !fs.Exists(p) {
+		return nil
+	}
+	data, err := fs.readIgnoreFile(p)
+	if err != nil {
+		return err
+	}
+	ig.patterns = append(ig.patterns, sourceignore.ReadPatterns(bytes.NewReader(data), ig.domain(dir))...)
+	ig.matcher = nil
+	return nil
+}
+
+func (ig *fluxIgnore) domain(dir string) []string {
+	rel, err := filepath.Rel(ig.root, dir)
+	if err != nil || rel == "." {
+		return nil
+	}
+	return strings.Split(rel, string(filepath.Separator))
+}
+
+func (ig *fluxIgnore) ignores(p string, isDir bool) bool {
+	if ig.matcher == nil {
+		ig.matcher = sourceignore.NewDefaultMatcher(ig.patterns, nil)
+	}
+	return ig.matcher.Match(append(ig.domain(filepath.Dir(p)), filepath.Base(p)), isDir)
 }

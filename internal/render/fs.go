@@ -140,6 +140,17 @@ func (g *guardFS) kustomizationFile(dir string) string {
 	return kustomizationFile(dir)
 }
 
+// readIgnoreFile reads a file that is not YAML (a .sourceignore), within
+// the boundary, bounded, and recorded.
+func (g *guardFS) readIgnoreFile(name string) ([]byte, error) {
+	real, err := g.resolve(name)
+	if err != nil {
+		return nil, err
+	}
+	g.reads.file(real)
+	return readBounded(real, g.boundary.rel(name))
+}
+
 // readManifest is ReadFile for a manifest the caller parses strictly
 // right away (parseManifests): that parse refuses duplicate keys, so only
 // alias bombs are checked here. It is cached for kustomize like any file
