@@ -136,7 +136,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		}
 		found := <-fightsRead
 		set := controllers.NewSet(sources(renderedObjects(objs)), found.objs)
-		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.notes)
+		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.notes).hideRendered(objs)
 		in = in.withBase(<-baseRead, causes)
 		in.Types = types
 		in.ReadAs = engine.ReadAllAs(ctx, g, objs, func(obj model.Object) string {

@@ -161,10 +161,18 @@ func (in analysis) entry(id model.ID) (*snapshot.Entry, error) {
 	return in.Snapshot.Entry(id)
 }
 
-// redact hashes a Secret's values with the snapshot's hasher; other kinds
-// pass through untouched (Redact copies, so skip it for them).
+// redact hashes a Secret's values with the snapshot's hasher, and the
+// values taken from Secrets wherever they are (Redaction.Hidden), as the
+// snapshot stores them; other objects pass through untouched (hashing
+// copies, so it is skipped for them).
 func (in analysis) redact(u *unstructured.Unstructured) *unstructured.Unstructured {
-	if u == nil || !model.IsSecret(u) {
+	if u == nil {
+		return u
+	}
+	if in.Redaction != nil {
+		u = in.Hasher.HashHidden(u, in.Redaction.Hidden)
+	}
+	if !model.IsSecret(u) {
 		return u
 	}
 	return in.Hasher.HashSecretValues(u)

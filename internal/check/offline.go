@@ -72,7 +72,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// Before run, which lets go of the snapshot's objects.
 	set := controllers.NewSet(sources(renderedObjects(objs)), snapshotSources(snap))
 	return run(ctx, engine, objs, minWaiting, func() (analysis, error) {
-		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil)
+		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil).hideRendered(objs)
 		in = in.withBase(<-baseRead, causes)
 		in.Types = types
 		in.NotChecked, in.Skipped = offlineNotChecked, skipped

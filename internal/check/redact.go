@@ -24,6 +24,14 @@ func redaction(cfg *config.Config) *model.Redaction {
 	}
 }
 
+// hideRendered makes the analysis hide, wherever they are, the values the
+// render put into the objects from Secrets (model.Object.HiddenValues: a
+// GitOps controller's substitution), in every finding, diff and message.
+func (in analysis) hideRendered(objs []model.Object) analysis {
+	in.Redaction.Hidden = model.HiddenValuesOf(objs)
+	return in
+}
+
 // public makes an error's text fit for a pull request: no secret-like value
 // of the object (a server's validation error may quote one; a Secret's
 // values are gone already, predict hides them) and no address of the API

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/predict"
+	"github.com/ownership-check/ownership-check/internal/secrets"
 )
 
 // TestPublicDryRunError: an API server's error text loses the secret-like
@@ -37,5 +39,41 @@ func TestPublicDryRunError(t *testing.T) {
 	}
 	if !strings.Contains(msg, `mode "fast"`) || !strings.Contains(msg, `Patch "(the API server)/apis/apps/v1"`) {
 		t.Errorf("message %q", msg)
+	}
+}
+
+// TestSubstitutedSecretValueHidden: a value the render took from a Secret
+// into another kind of object (Flux's substituteFrom) is nowhere in the
+// report: not in the diff, not in a finding, not in a message.
+func TestSubstitutedSecretValueHidden(t *testing.T) {
+	const token = "tk-5ecret-77"
+	cm := func(endpoint string, managers ...any) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "settings", "namespace": "shop", "managedFields": managers},
+			"data":     map[string]any{"endpoint": endpoint, "mode": "fast"},
+		}}
+	}
+	managed := func(manager, op string) any {
+		return map[string]any{"manager": manager, "operation": op, "apiVersion": "v1", "fieldsType": "FieldsV1",
+			"fieldsV1": map[string]any{"f:data": map[string]any{"f:endpoint": map[string]any{}, "f:mode": map[string]any{}}}}
+	}
+	desired := cm("https://api.example.com/?token=" + token)
+	desired.SetManagedFields(nil)
+	unstructured.RemoveNestedField(desired.Object, "metadata", "managedFields")
+	live := cm("https://old.example.com/?token=old-"+token, managed("kustomize-controller", "Apply"))
+	predicted := cm("https://api.example.com/?token="+token, managed("kustomize-controller", "Apply"))
+	obj := model.Object{ID: model.IDOf(desired), Object: desired, HiddenValues: []string{token}}
+	in := newAnalysis(Options{Target: Target{FieldManager: "kustomize-controller"}}, "cluster", nil, secrets.Hasher{}, model.FailPolicy{}, nil, nil).hideRendered([]model.Object{obj})
+	ro := in.analyse(predict.Result{Object: obj, Live: live, Predicted: predicted}, nil)
+	out, err := json.Marshal(ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), token) {
+		t.Errorf("the Secret's value is in the report: %s", out)
+	}
+	if !strings.Contains(string(out), "endpoint") {
+		t.Errorf("the changed field is not in the report at all: %s", out)
 	}
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -74,7 +75,7 @@ func (v *valueReader) Values(ctx context.Context, kind, namespace, name string) 
 	}
 	if rv, ok := pickRepoValue(v.repo[valueKey{kind, name}], namespace); ok {
 		if rv.encrypted {
-			return nil, rv.file, true, fmt.Errorf("%s %s/%s in %s is encrypted with SOPS: its values are not decrypted in CI", kind, namespace, name, rv.file)
+			return nil, rv.file, true, &render.ValuesWithheld{Reason: fmt.Sprintf("%s is encrypted with SOPS (%s): its values are never decrypted here, so what it substitutes is not checked", name, filepath.Base(rv.file))}
 		}
 		v.keep(kind, rv.data)
 		return rv.data, rv.file, true, nil

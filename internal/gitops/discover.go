@@ -3,6 +3,7 @@ package gitops
 import (
 	"context"
 	"fmt"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -18,6 +19,7 @@ var expandApplicationSet = ExpandApplicationSet
 // discovery is one Discover call: the files it has read, and what it found.
 type discovery struct {
 	repo     Repository
+	entries  []config.Discover
 	realRoot string
 	files    map[string][]document
 	found    []found
@@ -44,7 +46,7 @@ func discover(ctx context.Context, repo Repository, entries []config.Discover) (
 	if err != nil {
 		return nil, fmt.Errorf("discover: %w", err)
 	}
-	s := &discovery{repo: repo, realRoot: real, files: map[string][]document{}, apps: map[string]bool{}, appDirs: map[string]bool{}}
+	s := &discovery{repo: repo, entries: entries, realRoot: real, files: map[string][]document{}, apps: map[string]bool{}, appDirs: map[string]bool{}}
 	for i, e := range entries {
 		dir, controller := e.Dir()
 		var err error
@@ -63,6 +65,8 @@ func discover(ctx context.Context, repo Repository, entries []config.Discover) (
 
 func (s *discovery) add(entry int, t Target) {
 	t.Inputs = unique(t.Inputs)
+	dir, _ := s.entries[entry].Dir()
+	t.Dir = path.Clean(dir)
 	s.found = append(s.found, found{Target: t, entry: entry})
 }
 

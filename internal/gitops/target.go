@@ -35,6 +35,10 @@ type Target struct {
 	// affects it: its object's own file, its substitution sources' files.
 	// Relative to the repository's top.
 	Inputs []string
+	// Dir is the discover entry's directory the target was found under:
+	// its controller's objects for one cluster, where the repository's
+	// ConfigMaps and Secrets it takes values from are looked up.
+	Dir string
 	// Notes say what the deployer's way of applying means for the findings
 	// (an Argo CD Application without ServerSideApply=true applies
 	// client-side).

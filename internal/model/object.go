@@ -15,4 +15,11 @@ type Object struct {
 	// Notes are caveats about the object that do not fail the check, such
 	// as a scope guessed for want of anything that knows it.
 	Notes []string
+	// HiddenValues are values the render put into the object from outside
+	// the repository's manifests that must never be shown (a Secret's
+	// values a controller substituted into any kind of object, as Flux's
+	// postBuild.substituteFrom does). A check hides them wherever they are
+	// (Redaction.Hidden, from HiddenValuesOf), and render's output prints
+	// them only with --show-secrets.
+	HiddenValues []string
 }

@@ -91,6 +91,68 @@ type Redaction struct {
 	// none. A value above such a path is hidden for what it holds: list
 	// items are addressed by their name key, else by position.
 	Paths func(id ID, p fieldpath.Path) bool
+	// Values are hidden wherever they are, in any object, whole or within
+	// a longer text: a Secret's values a controller substituted into the
+	// render (Object.HiddenValues, gathered by HiddenValuesOf).
+	Hidden []string
+}
+
+// HiddenValuesOf gathers the objects' HiddenValues, longest first: what
+// Redaction.Values hides in a check of them.
+func HiddenValuesOf(objs []Object) []string {
+	set := map[string]bool{}
+	for _, o := range objs {
+		for _, v := range o.HiddenValues {
+			if v != "" {
+				set[v] = true
+			}
+		}
+	}
+	return sortedLongestFirst(set)
+}
+
+// holdsValue tells whether v, a scalar, holds one of the values hidden
+// wherever they are.
+func (r *Redaction) holdsValue(v any) bool {
+	if r == nil || len(r.Hidden) == 0 || v == nil {
+		return false
+	}
+	if _, ok := v.(map[string]any); ok {
+		return false
+	}
+	if _, ok := v.([]any); ok {
+		return false
+	}
+	text := valueText(v)
+	for _, h := range r.Hidden {
+		if strings.Contains(text, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// HideValuesIn is a copy of v with every value hidden wherever it is
+// (values, as Redaction.Hidden) replaced within its strings by
+// HiddenValue, for output that prints whole objects.
+func HideValuesIn(v any, values []string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = HideValuesIn(e, values)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = HideValuesIn(e, values)
+		}
+		return out
+	case string:
+		return HideIn(x, values)
+	}
+	return v
 }
 
 // Hides tells whether the value at p of object id must never be shown: a
@@ -101,7 +163,7 @@ func (r *Redaction) Hides(id ID, p fieldpath.Path, v any) bool {
 	if id.IsSecret() {
 		return HiddenPath(p)
 	}
-	if r.hidesAt(id, p) {
+	if r.hidesAt(id, p) || r.holdsValue(v) {
 		return true
 	}
 	return r.hidesWithin(id, p, v)
@@ -149,14 +211,14 @@ func (r *Redaction) hidesWithin(id ID, p fieldpath.Path, v any) bool {
 	case map[string]any:
 		for k, e := range x {
 			child := append(p.Copy(), fieldpath.PathElement{FieldName: &k})
-			if r.hidesAt(id, child) || r.hidesWithin(id, child, e) {
+			if r.hidesAt(id, child) || r.holdsValue(e) || r.hidesWithin(id, child, e) {
 				return true
 			}
 		}
 	case []any:
 		for i, e := range x {
 			child := append(p.Copy(), itemElement(i, e))
-			if r.hidesAt(id, child) || r.hidesWithin(id, child, e) {
+			if r.hidesAt(id, child) || r.holdsValue(e) || r.hidesWithin(id, child, e) {
 				return true
 			}
 		}
@@ -211,11 +273,24 @@ func (r *Redaction) HiddenValues(objs ...*unstructured.Unstructured) []string {
 			continue
 		}
 		if IsSecret(u) {
-			return SecretValues(objs...)
+			return r.withValues(SecretValues(objs...))
 		}
 		contents = append(contents, u.Object)
 	}
-	return r.valuesOf(contents...)
+	return r.withValues(r.valuesOf(contents...))
+}
+
+// withValues adds the values hidden wherever they are to a list of
+// values, longest first.
+func (r *Redaction) withValues(list []string) []string {
+	if r == nil || len(r.Hidden) == 0 {
+		return list
+	}
+	set := map[string]bool{}
+	for _, v := range append(list, r.Hidden...) {
+		set[v] = true
+	}
+	return sortedLongestFirst(set)
 }
 
 func (r *Redaction) valuesOf(objs ...map[string]any) []string {
@@ -249,7 +324,7 @@ func (r *Redaction) collect(id ID, p fieldpath.Path, v any, hidden bool, set map
 			r.collect(id, append(p.Copy(), itemElement(i, e)), e, hidden, set)
 		}
 	default:
-		if hidden && v != nil {
+		if (hidden || r.holdsValue(v)) && v != nil {
 			if s := valueText(v); s != "" {
 				set[s] = true
 			}

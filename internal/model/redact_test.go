@@ -1,7 +1,11 @@
 package model
 
 import (
+	"reflect"
+	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v4/value"
@@ -107,5 +111,30 @@ func TestSecretLikeAt(t *testing.T) {
 		if got := SecretLikeAt(c.apiVersion, c.kind, Finding{Path: c.path}.At()); got != c.want {
 			t.Errorf("%s %s: %v, want %v", c.kind, c.path, got, c.want)
 		}
+	}
+}
+
+// TestRedactionHidden: values hidden wherever they are, whole or within a
+// text, at any path of any kind, and in the values HideIn takes out.
+func TestRedactionHidden(t *testing.T) {
+	r := &Redaction{Hidden: HiddenValuesOf([]Object{{HiddenValues: []string{"tk-1"}}, {HiddenValues: []string{"longer-tk-1", ""}}})}
+	if !reflect.DeepEqual(r.Hidden, []string{"longer-tk-1", "tk-1"}) {
+		t.Fatalf("hidden %q", r.Hidden)
+	}
+	id := ID{Kind: "ConfigMap", Namespace: "shop", Name: "settings"}
+	obj := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "settings", "namespace": "shop"},
+		"data": map[string]any{"url": "https://x/?t=tk-1", "mode": "fast"}}
+	if !r.Hides(id, fieldpath.MakePathOrDie("data", "url"), "https://x/?t=tk-1") || r.Hides(id, fieldpath.MakePathOrDie("data", "mode"), "fast") {
+		t.Error("Hides")
+	}
+	if !r.Hides(id, fieldpath.MakePathOrDie("data"), obj["data"]) {
+		t.Error("a map holding the value")
+	}
+	u := &unstructured.Unstructured{Object: obj}
+	if got := HideIn("url https://x/?t=tk-1 and longer-tk-1", r.HiddenValues(u)); strings.Contains(got, "tk-1") {
+		t.Errorf("HideIn: %q", got)
+	}
+	if got := HideValuesIn(obj, r.Hidden).(map[string]any)["data"].(map[string]any)["url"]; got != "https://x/?t="+HiddenValue {
+		t.Errorf("HideValuesIn: %v", got)
 	}
 }

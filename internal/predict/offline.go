@@ -175,6 +175,8 @@ func (e *Offline) predict(m *managers, o model.Object) Result {
 	if secret {
 		body = e.opts.Hasher.HashSecretValues(body)
 	}
+	// The snapshot holds values taken from Secrets hashed where they are.
+	body = e.opts.Hasher.HashHidden(body, o.HiddenValues)
 	var live *unstructured.Unstructured
 	if r.Live != nil {
 		live = r.Live.DeepCopy()

@@ -85,15 +85,6 @@ func (s *argoSource) notRendered(reason string) Build {
 	return notRenderedBuild{{Source: s.where(), Reason: reason}}
 }
 
-// notRenderedBuild is a path its source does not render.
-type notRenderedBuild []NotRendered
-
-func (b notRenderedBuild) Size() int { return 0 }
-
-func (b notRenderedBuild) Run(context.Context) (Output, error) {
-	return Output{NotRendered: b}, nil
-}
-
 // detectType is discovery.AppType for a source that names no type: a
 // kustomization file makes it kustomize, else a *Chart.yaml makes it Helm,
 // else it is a directory of manifests. (Argo CD asks its config management

@@ -9,7 +9,41 @@
 // the file and line they are written at, reads through a file system that
 // records every file and directory read (Options.Reads, for the targets a
 // change affects), and names what it cannot render and why (NotRendered),
-// which is not an error but must not pass as checked. A new source (a
+// which is not an error but must not pass as checked.
+//
+// A render for a GitOps controller's object (Options.Deployer) goes
+// through that controller's row. Flux's (flux.go) renders a Kustomization's
+// spec.path as kustomize-controller does, with Flux's own library
+// (github.com/fluxcd/pkg/kustomize): its generator writes the
+// kustomization the controller builds (targetNamespace, namePrefix,
+// nameSuffix, patches, images, components; one listing the folder's
+// manifests where it has none, leaving out what source-controller leaves
+// out of the artifact: .sourceignore and its default exclusions such as
+// .sops.yaml) into a temporary copy of what it reads,
+// which this render then reads in place of the folder's own
+// (fluxgen.go; the repository is never written); kustomize builds it with
+// the controller's settings (builtin plugins only, files anywhere in the
+// repository, remote bases only as the repository config allows); the
+// library's SubstituteVariables runs on each object with the values of
+// postBuild.substitute and substituteFrom, read through Options.Values
+// (fluxsubst.go); then what the controller does at apply (fluxapply.go):
+// its owner labels kustomize.toolkit.fluxcd.io/name and /namespace,
+// fluxcd/pkg/ssa's normalization, commonMetadata, and its annotations:
+// ssa: Ignore and reconcile: disabled leave the object out (NotRendered,
+// with the reason), ssa: IfNotPresent is a note on the object; a
+// namespaced object left without a namespace is an error, as the
+// controller refuses the whole Kustomization for it. Values
+// taken from a Secret go on every object substituted with them
+// (model.Object.HiddenValues): a check hides them wherever they are,
+// and Encode prints them only with ShowSecrets. Not rendered, with the
+// reason: a substituteFrom source that exists nowhere (and is not
+// optional), a remote base the repository config does not allow, and
+// each SOPS-encrypted Secret (its top-level sops stanza): it is never
+// decrypted here, so it is left out of the check with its keys named
+// ("encrypted: values not checked") rather than sent with values that
+// would always differ from the cluster's.
+//
+// A new source (a
 // GitOps tool's object, a chart) is a row of the table and the file that
 // implements it; Render gives every source's objects identity, namespace
 // and ignore rules alike.

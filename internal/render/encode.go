@@ -48,6 +48,10 @@ func EncodeWith(w io.Writer, objs []model.Object, o EncodeOptions) error {
 			content = model.HideValues(content)
 			bw.WriteString("# Secret values hidden; ownership-check render --show-secrets prints them.\n")
 		}
+		if !o.ShowSecrets && len(obj.HiddenValues) > 0 {
+			content = model.HideValuesIn(content, obj.HiddenValues).(map[string]any)
+			bw.WriteString("# Values read from a Secret hidden; ownership-check render --show-secrets prints them.\n")
+		}
 		y, err := yaml.Marshal(content)
 		if err != nil {
 			return fmt.Errorf("%s: %w", obj.ID, err)

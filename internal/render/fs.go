@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
@@ -34,11 +35,12 @@ type guardFS struct {
 	cache   map[string][]byte
 	// reads records what the render read; nil records nothing.
 	reads *Reads
-	// edits are files (resolved paths) as a deployer edits them before it
-	// builds (Argo CD's kustomize edit): ReadFile gives the edit, the
-	// disk keeps the original. Only a file system made for one build has
-	// them (withEdits).
-	edits map[string][]byte
+	// generated are files as a controller's render sees them, by resolved
+	// path: Flux's generated kustomization (which may not exist on disk),
+	// Argo CD's kustomize edits (withEdits). ReadFile gives them from
+	// memory; the disk keeps what is there. The original of an edited
+	// file was read (and recorded) to make the edit.
+	generated map[string][]byte
 }
 
 func newGuardFS(b *boundary) *guardFS {
@@ -72,6 +74,9 @@ func (g *guardFS) resolve(name string) (string, error) {
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
+		if v, ok := g.generatedPath(abs); ok {
+			return v, nil
+		}
 		return "", err
 	}
 	if g.inScratch(real) || g.boundary.contains(real) {
@@ -90,12 +95,11 @@ func (g *guardFS) ReadFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.reads.file(real)
-	data, err := g.readChecked(real, g.boundary.rel(name), checkYAML)
-	if edit, ok := g.edits[real]; ok && err == nil {
-		return edit, nil
+	if data, ok := g.generatedFile(real); ok {
+		return data, nil
 	}
-	return data, err
+	g.reads.file(real)
+	return g.readChecked(real, g.boundary.rel(name), checkYAML)
 }
 
 // withEdits is a file system for one build that reads the files in edits
@@ -105,8 +109,60 @@ func (g *guardFS) withEdits(edits map[string][]byte) *guardFS {
 	e := newGuardFS(g.boundary)
 	e.reads = g.reads
 	e.scratch = slices.Clone(g.scratch)
-	e.edits = edits
+	e.generated = edits
 	return e
+}
+
+// generate makes file (resolved) read as data in this render, whether it
+// exists or not.
+func (g *guardFS) generate(file string, data []byte) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.generated == nil {
+		g.generated = map[string][]byte{}
+	}
+	g.generated[file] = data
+}
+
+func (g *guardFS) generatedFile(real string) ([]byte, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	data, ok := g.generated[real]
+	return data, ok
+}
+
+// generatedPath is the resolved path of abs when it names a generated
+// file that is not on disk.
+func (g *guardFS) generatedPath(abs string) (string, bool) {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	if err != nil {
+		return "", false
+	}
+	p := filepath.Join(dir, filepath.Base(abs))
+	_, ok := g.generatedFile(p)
+	return p, ok
+}
+
+// kustomizationFile is the package's kustomizationFile as this render
+// sees the files: a generated kustomization first.
+func (g *guardFS) kustomizationFile(dir string) string {
+	for _, name := range konfig.RecognizedKustomizationFileNames() {
+		if _, ok := g.generatedFile(filepath.Join(dir, name)); ok {
+			return filepath.Join(dir, name)
+		}
+	}
+	return kustomizationFile(dir)
+}
+
+// readIgnoreFile reads a file that is not YAML (a .sourceignore), within
+// the boundary, bounded, and recorded.
+func (g *guardFS) readIgnoreFile(name string) ([]byte, error) {
+	real, err := g.resolve(name)
+	if err != nil {
+		return nil, err
+	}
+	g.reads.file(real)
+	return readBounded(real, g.boundary.rel(name))
 }
 
 // readManifest is ReadFile for a manifest the caller parses strictly

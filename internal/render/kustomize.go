@@ -132,11 +132,18 @@ func (k *kustomizer) prepare(dir string) (*preparedBuild, error) {
 // run builds a prepared kustomization with krusty, as kubectl kustomize
 // does (no origin annotations), and finds each object's source.
 func (k *kustomizer) run(b *preparedBuild) ([]rawObject, error) {
+	return k.runWith(b, nil)
+}
+
+// runWith is run, with each built object changed by transform first: what
+// a controller does to each object of the build before it applies it
+// (Flux's substitution), on the build's own YAML, as the controller does.
+func (k *kustomizer) runWith(b *preparedBuild, transform func(*resource.Resource) error) ([]rawObject, error) {
 	m, err := k.krusty(b.customSchema, k.fs, b.dir)
 	if err != nil {
 		return nil, err
 	}
-	kfile := k.fs.boundary.rel(kustomizationFile(b.dir))
+	kfile := k.fs.boundary.rel(k.fs.kustomizationFile(b.dir))
 	out := make([]rawObject, 0, m.Size())
 	ids := make([]resid.ResId, 0, m.Size())
 	var matcher *sourceMatcher
@@ -146,9 +153,16 @@ func (k *kustomizer) run(b *preparedBuild) ([]rawObject, error) {
 	var unknown []int // objects whose source only origin annotations tell
 	for _, res := range m.Resources() {
 		// The kustomization itself may ask for origin annotations.
+		// The identity before transform: what a build for origins finds.
+		id, kind, name := res.CurId(), res.GetKind(), res.GetName()
 		origin, err := res.GetOrigin()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: origin: %w", kfile, res.CurId(), err)
+		}
+		if transform != nil {
+			if err := transform(res); err != nil {
+				return nil, err
+			}
 		}
 		obj, err := resourceObject(res)
 		if err != nil {
@@ -161,7 +175,7 @@ func (k *kustomizer) run(b *preparedBuild) ([]rawObject, error) {
 		case matcher == nil:
 			unknown = append(unknown, len(out))
 		default:
-			loc, ok := matcher.match(res.GetKind(), res.GetName())
+			loc, ok := matcher.match(kind, name)
 			if ok {
 				k.place(&r, loc)
 			} else {
@@ -169,7 +183,7 @@ func (k *kustomizer) run(b *preparedBuild) ([]rawObject, error) {
 			}
 		}
 		out = append(out, r)
-		ids = append(ids, res.CurId())
+		ids = append(ids, id)
 	}
 	if matcher != nil && !matcher.consistent() {
 		unknown = unknown[:0]
@@ -218,7 +232,7 @@ func resourceObject(res *resource.Resource) (map[string]any, error) {
 // kustomize builds.
 func (k *kustomizer) originsOf(b *preparedBuild, out []rawObject, ids []resid.ResId, which []int) error {
 	k.originBuilds.Add(1)
-	fs, err := k.withOrigins(kustomizationFile(b.dir))
+	fs, err := k.withOrigins(k.fs.kustomizationFile(b.dir))
 	if err != nil {
 		return err
 	}
@@ -230,7 +244,7 @@ func (k *kustomizer) originsOf(b *preparedBuild, out []rawObject, ids []resid.Re
 	for _, res := range m.Resources() {
 		o, err := res.GetOrigin()
 		if err != nil {
-			return fmt.Errorf("%s: %s: origin: %w", k.fs.boundary.rel(kustomizationFile(b.dir)), res.CurId(), err)
+			return fmt.Errorf("%s: %s: origin: %w", k.fs.boundary.rel(k.fs.kustomizationFile(b.dir)), res.CurId(), err)
 		}
 		origins[res.CurId()] = o
 	}
@@ -270,7 +284,8 @@ func (k *kustomizer) withOrigins(file string) (*buildFS, error) {
 	if err != nil {
 		return nil, err
 	}
-	real, err := filepath.EvalSymlinks(file)
+	// resolve: the file may be a controller's generated kustomization.
+	real, err := k.fs.resolve(file)
 	if err != nil {
 		return nil, err
 	}

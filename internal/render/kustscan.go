@@ -86,7 +86,7 @@ func (s *scanner) scanDir(dir string) (int, error) {
 	s.counts[dir] = -1
 	// Adding or removing a kustomization file here changes the build.
 	s.fs.reads.dir(dir)
-	file := kustomizationFile(dir)
+	file := s.fs.kustomizationFile(dir)
 	if file == "" {
 		return 0, fmt.Errorf("%s: no kustomization file (%s)", s.fs.boundary.rel(dir), strings.Join(konfig.RecognizedKustomizationFileNames(), ", "))
 	}
@@ -374,7 +374,7 @@ func (c *kcheck) base(field, ref string) (int, error) {
 	if err := c.inBoundary(field, ref, real); err != nil {
 		return 0, err
 	}
-	if kustomizationFile(real) == "" {
+	if c.s.fs.kustomizationFile(real) == "" {
 		return 0, fmt.Errorf("%s: %s: %q is a directory without a kustomization file", c.file, field, ref)
 	}
 	return c.s.scanDir(real)

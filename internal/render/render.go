@@ -50,6 +50,13 @@ type Options struct {
 	Values ValueReader
 }
 
+// ValuesWithheld is a ValueReader's answer for values it found but does
+// not give (a SOPS-encrypted Secret is never decrypted in CI): the render
+// that needs them is not rendered, with the reason, rather than failing.
+type ValuesWithheld struct{ Reason string }
+
+func (e *ValuesWithheld) Error() string { return e.Reason }
+
 // ValueReader reads the data of a ConfigMap or a Secret a controller takes
 // values from. A Secret's values are returned as they are, for the render
 // to substitute; the caller hides them from every output (model's
@@ -177,6 +184,11 @@ func finish(raws []rawObject, opts Options, cfg *config.Config) ([]model.Object,
 			continue
 		}
 		switch {
+		case namespaced && u.GetNamespace() == "" && !guessed && fluxRender(opts.Deployer):
+			// The controller applies what it built as it is, and refuses
+			// the whole Kustomization for an object it cannot place.
+			fail(fmt.Errorf("%s: %s %s: namespace not specified: kustomize-controller refuses to apply the Kustomization; set spec.targetNamespace or the object's metadata.namespace", r.where(), gvk.Kind, u.GetName()))
+			continue
 		case namespaced && u.GetNamespace() == "":
 			u.SetNamespace(defaultNS)
 		case !namespaced && u.GetNamespace() != "":
@@ -191,7 +203,7 @@ func finish(raws []rawObject, opts Options, cfg *config.Config) ([]model.Object,
 		}
 		seen[id] = r
 		removeIgnored(u.Object, cfg.IgnoredPaths(id.Group, id.Kind, id.Namespace, id.Name))
-		o := model.Object{ID: id, Object: u, Source: r.source, Line: r.line}
+		o := model.Object{ID: id, Object: u, Source: r.source, Line: r.line, Notes: r.notes, HiddenValues: r.hidden}
 		if guessed {
 			o.Notes = append(o.Notes, guessedScopeNote(gvk.GroupKind()))
 		}

@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/config"
@@ -63,6 +64,16 @@ type NotRendered struct {
 	Reason string // why it is not rendered, e.g. "source in another repository"
 }
 
+// notRenderedBuild is a path its source does not render, and why: what
+// a controller's source prepares for a path it cannot reproduce.
+type notRenderedBuild []NotRendered
+
+func (b notRenderedBuild) Size() int { return 0 }
+
+func (b notRenderedBuild) Run(context.Context) (Output, error) {
+	return Output{NotRendered: b}, nil
+}
+
 func (n NotRendered) String() string {
 	return fmt.Sprintf("%s: not rendered: %s", n.Source, n.Reason)
 }
@@ -105,15 +116,36 @@ func (in *Input) ReadFile(real string) { in.fs.reads.file(real) }
 // at real (resolved).
 func (in *Input) ReadDir(real string) { in.fs.reads.dir(real) }
 
+// ReadRepositoryFile records that a source depended on the file at rel,
+// relative to the repository's top or absolute (a GitOps object's file, a
+// substitution source's file), when it exists there.
+func (in *Input) ReadRepositoryFile(rel string) {
+	if rel == "" {
+		return
+	}
+	p := rel
+	if !filepath.IsAbs(p) {
+		p = in.repositoryPath(rel)
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil && in.fs.boundary.contains(real) {
+		in.fs.reads.file(real)
+	}
+}
+
+// repositoryPath is rel, relative to the repository's top, made absolute.
+func (in *Input) repositoryPath(rel string) string {
+	return filepath.Join(in.fs.boundary.roots[0], filepath.FromSlash(rel))
+}
+
 // rel is p as users see it: relative to the working directory.
 func (in *Input) rel(p string) string { return in.fs.boundary.rel(p) }
 
 func (r rawObject) object() model.Object {
-	return model.Object{Object: &unstructured.Unstructured{Object: r.obj}, Source: r.source, Line: r.line}
+	return model.Object{Object: &unstructured.Unstructured{Object: r.obj}, Source: r.source, Line: r.line, Notes: r.notes, HiddenValues: r.hidden}
 }
 
 func rawOf(o model.Object) rawObject {
-	return rawObject{obj: o.Object.Object, source: o.Source, line: o.Line}
+	return rawObject{obj: o.Object.Object, source: o.Source, line: o.Line, notes: o.Notes, hidden: o.HiddenValues}
 }
 
 func objectsOf(raws []rawObject) []model.Object {

@@ -24,6 +24,7 @@ type sourceRow struct {
 // path, so it comes last. A render for a controller no row claims is an
 // error, never a render of another kind.
 var sourceTable = []sourceRow{
+	{name: "flux", claims: fluxClaims, source: func(in *Input) Source { return newFluxSource(in) }},
 	{name: "argocd", claims: func(_ Path, d *model.Deployer) bool { return d != nil && d.Controller == model.ControllerArgoCD }, source: func(in *Input) Source { return &argoSource{in: in} }},
 	{name: "kustomize", claims: func(p Path, d *model.Deployer) bool { return d == nil && isKustomization(p) }, source: func(in *Input) Source { return newKustomizer(in.fs, in.cfg.Kustomize) }},
 	{name: "YAML", claims: func(_ Path, d *model.Deployer) bool { return d == nil }, source: func(in *Input) Source { return &yamlSource{in: in} }},

@@ -17,6 +17,8 @@ type rawObject struct {
 	obj    map[string]any
 	source string // as users see it (relative to the working directory)
 	line   int
+	notes  []string // model.Object.Notes
+	hidden []string // model.Object.HiddenValues
 }
 
 func (r rawObject) where() string {

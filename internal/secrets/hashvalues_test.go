@@ -123,3 +123,29 @@ func TestRedactLeavesOtherKindsAlone(t *testing.T) {
 		t.Fatal("a Secret kind of another group is not a core Secret")
 	}
 }
+
+// TestHashHidden: a string holding a value taken from a Secret is hashed
+// wherever it is, the same string to the same hash; nothing else changes.
+func TestHashHidden(t *testing.T) {
+	h, err := New("salt", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "c"}, "data": map[string]any{"url": "https://x/?t=tk-1", "mode": "fast"},
+		"list": []any{"tk-1"}}}
+	got := h.HashHidden(u, []string{"tk-1"})
+	data := got.Object["data"].(map[string]any)
+	if data["mode"] != "fast" || data["url"] != h.Hash([]byte("https://x/?t=tk-1")) || got.Object["list"].([]any)[0] != h.Hash([]byte("tk-1")) {
+		t.Errorf("hashed: %v", got.Object)
+	}
+	if u.Object["data"].(map[string]any)["url"] != "https://x/?t=tk-1" {
+		t.Error("the original changed")
+	}
+	if again := h.HashHidden(got, []string{"tk-1"}); again.Object["data"].(map[string]any)["url"] != data["url"] {
+		t.Error("hashing twice changes the hash")
+	}
+	if h.HashHidden(u, nil) != u {
+		t.Error("without hidden values, a copy")
+	}
+}

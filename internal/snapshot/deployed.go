@@ -7,14 +7,16 @@ import (
 )
 
 // NewEntry builds an object's entry from what was applied and the live
-// object after the deploy, hiding Secret values with h.
+// object after the deploy, hiding Secret values with h, and the values the
+// render took from Secrets into the object (applied.HiddenValues), where
+// they are.
 func NewEntry(applied model.Object, live *unstructured.Unstructured, h secrets.Hasher) *Entry {
 	return &Entry{
 		SchemaVersion: SchemaVersion,
 		ID:            applied.ID,
 		APIVersion:    live.GetAPIVersion(),
-		Applied:       h.HashSecretValues(applied.Object),
-		Deployed:      Deployed(live, h),
+		Applied:       h.HashHidden(h.HashSecretValues(applied.Object), applied.HiddenValues),
+		Deployed:      h.HashHidden(Deployed(live, h), applied.HiddenValues),
 	}
 }
 

@@ -1,10 +1,13 @@
 package snapshot
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/secrets"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 func TestIndexHasher(t *testing.T) {
@@ -48,5 +51,27 @@ func TestDeployedTrimsVolatileFields(t *testing.T) {
 	}
 	if l.Object["status"] == nil || l.GetResourceVersion() == "" {
 		t.Error("Deployed modified the live object")
+	}
+}
+
+// TestEntryHashesValuesFromSecrets: a value the render took from a Secret
+// into another kind of object is stored in neither copy of the entry.
+func TestEntryHashesValuesFromSecrets(t *testing.T) {
+	const token = "tk-from-a-secret-99"
+	h, err := secrets.New("salt", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := func() *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "c", "namespace": "shop"}, "data": map[string]any{"url": "https://x/?t=" + token}}}
+	}
+	e := NewEntry(model.Object{ID: model.IDOf(obj()), Object: obj(), HiddenValues: []string{token}}, obj(), h)
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), token) {
+		t.Errorf("the value is stored: %s", b)
 	}
 }

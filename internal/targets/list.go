@@ -3,7 +3,6 @@ package targets
 import (
 	"context"
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
@@ -80,16 +79,13 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 		if err != nil {
 			return nil, fmt.Errorf("discovering targets: %w", err)
 		}
-		var valueDirs []string
-		for _, d := range cfg.Discover {
-			dir, _ := d.Dir()
-			valueDirs = append(valueDirs, path.Clean(dir))
-		}
 		for _, g := range found {
 			out = append(out, Target{
 				Target: config.Target{Name: g.Name, Paths: g.Paths, FieldManager: g.FieldManager, Context: g.Context},
 				Source: g.Source, Object: g.Object, Deployer: g.Deployer, Reason: g.Reason, Notes: g.Notes, Inputs: g.Inputs,
-				ValueDirs: valueDirs,
+				// Only its own entry's directory: another cluster's objects
+				// of the same name are not what its controller reads.
+				ValueDirs: []string{g.Dir},
 			})
 		}
 	}

@@ -1,0 +1,173 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/kustomize/api/resource"
+)
+
+// fluxSource renders the path of a Flux Kustomization (Options.Deployer)
+// as kustomize-controller does: Flux's generator writes the kustomization
+// it builds (fluxGenerate), kustomize builds it from the repository with
+// the controller's settings (builtin plugins only, files anywhere in the
+// repository), Flux's substitution runs on each object (fluxSubstitution),
+// and the controller's apply step follows (fluxApply). The repository is
+// never written, and everything read is recorded.
+//
+// Not rendered, with the reason: a remote base (the repository config
+// does not let kustomize fetch it), a substituteFrom source that exists
+// nowhere, and each SOPS-encrypted Secret: its values are never decrypted
+// here, so the Secret is left out of the check with its keys named, rather
+// than compared with values that would always differ.
+type fluxSource struct {
+	in *Input
+	k  *kustomizer
+}
+
+func newFluxSource(in *Input) *fluxSource {
+	opts := in.cfg.Kustomize
+	// The controller builds with kustomize's builtin plugins only, and
+	// loads files from anywhere in the source (the repository, which the
+	// guarded file system keeps reads inside); remote content stays as
+	// the repository config says.
+	opts.AllowExecPlugins = false
+	opts.AllowHelm = false
+	opts.AllowLoadOutsideRoot = true
+	return &fluxSource{in: in, k: newKustomizer(in.fs, opts)}
+}
+
+func (s *fluxSource) Prepare(ctx context.Context, p Path) (Build, error) {
+	d := s.in.Deployer()
+	if !p.Dir {
+		return nil, fmt.Errorf("%s: spec.path of %s must be a directory", p.Given, s.in.rel(s.in.repositoryPath(d.File)))
+	}
+	// A change to the Kustomization changes the render.
+	s.in.ReadRepositoryFile(d.File)
+	ks := unstructured.Unstructured{Object: d.Object}
+	where := s.in.rel(s.in.repositoryPath(d.File))
+	notRendered := func(reason string) Build {
+		return notRenderedBuild{NotRendered{Source: where, Reason: reason}}
+	}
+	var subst *fluxSubstitution
+	// The controller substitutes when spec.postBuild is set at all.
+	if pb, ok, _ := unstructured.NestedFieldNoCopy(d.Object, "spec", "postBuild"); ok && pb != nil {
+		var reason string
+		var err error
+		subst, reason, err = newFluxSubstitution(ctx, d.Object, s.in.Values())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		for _, f := range subst.files {
+			s.in.ReadRepositoryFile(f)
+		}
+		if reason != "" {
+			return notRendered(reason), nil
+		}
+	}
+	if err := fluxGenerate(s.in.fs, d.Object, p.Real); err != nil {
+		return nil, err
+	}
+	b, err := s.k.prepare(p.Real)
+	if err != nil {
+		var r *refusal
+		if errors.As(err, &r) {
+			switch r.option {
+			case "allowRemote":
+				return notRendered(fmt.Sprintf("%s: %s: %q: a remote base kustomize-controller fetches; kustomize.allowRemote is not set in the repository config", r.file, r.field, r.ref)), nil
+			case "allowExecPlugins", "allowHelm":
+				return nil, fmt.Errorf("%s: %s: %q %s: kustomize-controller builds with kustomize's builtin plugins only, and would fail too", r.file, r.field, r.ref, r.what)
+			}
+		}
+		return nil, err
+	}
+	return &fluxBuild{s: s, ks: ks, b: b, subst: subst}, nil
+}
+
+// fluxBuild is a Flux Kustomization's path, generated and scanned.
+type fluxBuild struct {
+	s     *fluxSource
+	ks    unstructured.Unstructured
+	b     *preparedBuild
+	subst *fluxSubstitution // nil without postBuild
+}
+
+func (b *fluxBuild) Size() int { return b.b.objects }
+
+func (b *fluxBuild) Run(ctx context.Context) (Output, error) {
+	// The controller applies the origin annotations a build asks for
+	// (Flux's generator asks for them where a kustomization lists no
+	// resources), which render otherwise drops as kustomize's bookkeeping.
+	var origins []string
+	transform := func(res *resource.Resource) error {
+		if b.subst != nil {
+			if err := b.subst.apply(ctx, res); err != nil {
+				return err
+			}
+		}
+		origins = append(origins, res.GetAnnotations()[originAnnotation])
+		return nil
+	}
+	raws, err := b.s.k.runWith(b.b, transform)
+	if err != nil {
+		return Output{}, err
+	}
+	var out Output
+	for i, r := range raws {
+		if origins[i] != "" {
+			u := unstructured.Unstructured{Object: r.obj}
+			a := u.GetAnnotations()
+			if a == nil {
+				a = map[string]string{}
+			}
+			a[originAnnotation] = origins[i]
+			u.SetAnnotations(a)
+		}
+		if sopsEncrypted(r.obj) && !decryptionDisabled(r.obj) {
+			out.NotRendered = append(out.NotRendered, NotRendered{
+				Source: r.where(),
+				Reason: fmt.Sprintf("Secret %s: encrypted: values not checked (SOPS; never decrypted here; keys: %s)", nameOf(r.obj), strings.Join(secretKeys(r.obj), ", ")),
+			})
+			continue
+		}
+		substituted := b.subst != nil && !substitutionDisabled(r.obj)
+		a, err := fluxApply(b.ks, r.obj)
+		if err != nil {
+			return Output{}, fmt.Errorf("%s: %w", r.where(), err)
+		}
+		if a.skip != "" {
+			out.NotRendered = append(out.NotRendered, NotRendered{Source: r.where(), Reason: fmt.Sprintf("%s %s: %s", kindOf(a.obj), nameOf(a.obj), a.skip)})
+			continue
+		}
+		r.obj = a.obj
+		if a.note != "" {
+			r.notes = append(r.notes, a.note)
+		}
+		if substituted {
+			r.hidden = b.subst.hidden
+		}
+		out.Objects = append(out.Objects, r.object())
+	}
+	return out, nil
+}
+
+// substitutionDisabled: the object opts out of Flux's substitution.
+func substitutionDisabled(obj map[string]any) bool {
+	u := unstructured.Unstructured{Object: obj}
+	const key = fluxGroup + "/substitute"
+	return u.GetLabels()[key] == "disabled" || u.GetAnnotations()[key] == "disabled"
+}
+
+func kindOf(obj map[string]any) string {
+	k, _ := obj["kind"].(string)
+	return k
+}
+
+// fluxClaims: the paths of a render for a Flux Kustomization.
+func fluxClaims(_ Path, d *model.Deployer) bool { return fluxRender(d) }
+
+func fluxRender(d *model.Deployer) bool { return d != nil && d.Controller == model.ControllerFlux }
