@@ -110,7 +110,10 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 		return nil
 	}
 	opts.Root = tmp
-	objs, err := render.Render(ctx, basePaths, opts)
+	// What the base could not render is absent from it, as from the head
+	// (the head says why in its notes).
+	r, err := render.RenderAll(ctx, basePaths, opts)
+	objs := r.Objects
 	if err != nil {
 		// Name files as the repository does, not by the temporary copy.
 		return &renamedError{msg: strings.NewReplacer(tmp+string(filepath.Separator), "", tmp, ".").Replace(err.Error()), err: err}

@@ -98,7 +98,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	defer func() { hideRead(rep, values.Hidden()) }()
 	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: values}
 	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees)
-	objs, err := render.Render(ctx, o.Paths, renderOpts)
+	objs, unrendered, err := renderChecked(ctx, o.Paths, renderOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		if err != nil {
 			return analysis{}, err
 		}
-		notes := withNote(withNote(nil, configNote), skipNote)
+		notes := append(withNote(withNote(nil, configNote), skipNote), unrendered...)
 		if snap == nil {
 			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
 		}

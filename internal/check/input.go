@@ -116,6 +116,8 @@ type rendered struct {
 	*session
 	objs  []model.Object
 	reads *render.Reads
+	// notes say what was not rendered, and why (renderChecked).
+	notes []string
 }
 
 // renderForCluster is open, then the render: how snapshot and migrate
@@ -131,10 +133,10 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 	}
 	cfg, client := sess.cfg, sess.client
 	reads := render.NewReads()
-	objs, err := render.Render(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads,
+	objs, unrendered, err := renderChecked(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads,
 		Deployer: t.Deployer, Values: newValueReader(*t, client)})
 	if err != nil {
 		return nil, err
 	}
-	return &rendered{session: sess, objs: objs, reads: reads}, nil
+	return &rendered{session: sess, objs: objs, reads: reads, notes: unrendered}, nil
 }

@@ -44,7 +44,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	defer func() { hideRead(rep, values.Hidden()) }()
 	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: values}
 	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees)
-	objs, err := render.Render(ctx, o.Paths, renderOpts)
+	objs, unrendered, err := renderChecked(ctx, o.Paths, renderOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		FieldManager: o.FieldManager, Live: shared.deployed, Types: types, Hasher: hasher,
 	})
 	progressf(o.Progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, model.ShortCommit(snap.Commit), o.Environment)
-	notes := withNote(withNote(withNote(nil, configNote), skipNote), offlineNote(snap))
+	notes := append(withNote(withNote(withNote(nil, configNote), skipNote), offlineNote(snap)), unrendered...)
 	// Before run, which lets go of the snapshot's objects.
 	set := controllers.NewSet(sources(renderedObjects(objs)), snapshotSources(snap))
 	return run(ctx, engine, objs, minWaiting, func() (analysis, error) {

@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -54,7 +55,10 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 	}
 	values := newValueReader(t, client)
 	opts.Values = values
-	objs, err := render.Render(ctx, paths, opts)
+	objs, unrendered, err := renderChecked(ctx, paths, opts)
+	for _, n := range unrendered {
+		warnings = append(warnings, errors.New(n))
+	}
 	if err == nil && !t.ShowSecrets {
 		hideInObjects(objs, values.Hidden())
 	}

@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
@@ -61,6 +62,9 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 		SecretKey:    secrets.KeyFromEnv(),
 		Inputs:       inputsOf(ctx, o.Paths, r.reads),
 	})
+	for _, n := range r.notes {
+		rec.Warnings = append(rec.Warnings, errors.New(n))
+	}
 	return rec, err
 }
 

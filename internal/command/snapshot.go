@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -49,7 +50,14 @@ func SnapshotTargets(ctx context.Context, o check.SnapshotOptions, s Selector, s
 				printer.Snapshot(stdout, rec.Snapshot, rec.Branch, rec.Remote)
 			}
 		}
-		if errs[i] != nil {
+		var nc *check.NotCheckedError
+		switch {
+		case errors.As(errs[i], &nc):
+			// Nothing of it renders as its deployer renders it: there is
+			// nothing to record, which is said, and is not a failure.
+			fmt.Fprintf(stderr, "ownership-check: %s: not recorded: %s\n", sel.Targets[i].Name, nc.Reason())
+			recorded--
+		case errs[i] != nil:
 			failed++
 			fmt.Fprintf(stderr, "ownership-check: %s\n", errs[i])
 		}

@@ -50,7 +50,7 @@ func newFleet(t testing.TB, apps int) *fleet {
 			f.found = append(f.found, gitops.Target{
 				Name: "flux-system/" + app + "-" + env, Source: model.ControllerFlux, Object: file, Paths: []string{path},
 				FieldManager: "kustomize-controller", Context: "prod-cluster",
-				Deployer: &model.Deployer{Controller: model.ControllerFlux, Object: obj, File: file}, Inputs: inputs,
+				Deployer: &model.Deployer{Controller: model.ControllerFlux, Object: obj, File: file}, Inputs: inputs, Dir: "clusters",
 			})
 		}
 	}

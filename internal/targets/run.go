@@ -2,6 +2,7 @@ package targets
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -57,6 +58,13 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 			return
 		}
 		out[i].Report, out[i].Err = check.Build(ctx, to)
+		var nc *check.NotCheckedError
+		if errors.As(out[i].Err, &nc) {
+			// Nothing of it renders as its deployer renders it: a target
+			// not checked, with the reasons, as discovery's are.
+			out[i].Reason, out[i].Err = nc.Reason(), nil
+			return
+		}
 		if out[i].Err != nil {
 			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, out[i].Err)
 			return
