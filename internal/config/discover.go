@@ -24,6 +24,26 @@ type Discover struct {
 	Clusters map[string]string `json:"clusters,omitempty"`
 	// FieldManager overrides the controller's own field manager.
 	FieldManager string `json:"fieldManager,omitempty"`
+	// Tracking is how the Argo CD installation tracks what it applies
+	// (argocd-cm's application.resourceTrackingMethod and its companions):
+	// it belongs to the installation, not to an Application.
+	Tracking *ArgoTracking `json:"tracking,omitempty"`
+}
+
+// ArgoTracking is an Argo CD installation's resource tracking.
+type ArgoTracking struct {
+	// Method is annotation (Argo CD 3's default), label or
+	// annotation+label.
+	Method string `json:"method,omitempty"`
+	// InstanceLabelKey is the label of label tracking
+	// (application.instanceLabelKey; app.kubernetes.io/instance).
+	InstanceLabelKey string `json:"instanceLabelKey,omitempty"`
+	// InstallationID is argocd-cm's installationID, written on every
+	// object the installation applies.
+	InstallationID string `json:"installationID,omitempty"`
+	// ControllerNamespace is where Argo CD runs (for Applications in any
+	// namespace); the Application's own namespace when unset.
+	ControllerNamespace string `json:"controllerNamespace,omitempty"`
 }
 
 // Dir is the directory the entry names, and which controller's it is.
@@ -45,6 +65,16 @@ func (d Discover) validate() error {
 	}
 	if controller == model.ControllerFlux && len(d.Clusters) > 0 {
 		return fmt.Errorf("flux: clusters: Flux applies to the cluster it runs in; give context")
+	}
+	if t := d.Tracking; t != nil {
+		if controller == model.ControllerFlux {
+			return fmt.Errorf("flux: tracking: is Argo CD's; Flux labels what it applies with its own keys")
+		}
+		switch t.Method {
+		case "", "annotation", "label", "annotation+label":
+		default:
+			return fmt.Errorf("argocd: tracking.method: %q: give annotation, label or annotation+label, as argocd-cm's application.resourceTrackingMethod", t.Method)
+		}
 	}
 	return nil
 }

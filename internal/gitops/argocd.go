@@ -3,6 +3,7 @@ package gitops
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -95,7 +96,7 @@ func (s *discovery) application(ctx context.Context, entry int, e config.Discove
 		Name:     d.name(),
 		Source:   model.ControllerArgoCD,
 		Object:   d.file,
-		Deployer: &model.Deployer{Controller: model.ControllerArgoCD, Object: d.obj, File: d.file},
+		Deployer: &model.Deployer{Controller: model.ControllerArgoCD, Object: withTracking(d.obj, e.Tracking), File: d.file},
 		Inputs:   []string{d.file},
 	}
 	opts, err := d.strings("spec", "syncPolicy", "syncOptions")
@@ -287,4 +288,38 @@ func (s *discovery) childApplications(ctx context.Context, d document, t *Target
 		}
 	}
 	return children, nil
+}
+
+// withTracking is the Application as render reads it: the installation's
+// tracking (the config's, since it is argocd-cm's and not the
+// Application's) written on a copy, under model's keys.
+func withTracking(app map[string]any, t *config.ArgoTracking) map[string]any {
+	if t == nil {
+		return app
+	}
+	keys := map[string]string{
+		model.ArgoTrackingMethodKey:      t.Method,
+		model.ArgoInstanceLabelKey:       t.InstanceLabelKey,
+		model.ArgoInstallationIDKey:      t.InstallationID,
+		model.ArgoControllerNamespaceKey: t.ControllerNamespace,
+	}
+	out := maps.Clone(app)
+	meta, _ := out["metadata"].(map[string]any)
+	meta = maps.Clone(meta)
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	anns, _ := meta["annotations"].(map[string]any)
+	anns = maps.Clone(anns)
+	if anns == nil {
+		anns = map[string]any{}
+	}
+	for k, v := range keys {
+		if v != "" {
+			anns[k] = v
+		}
+	}
+	meta["annotations"] = anns
+	out["metadata"] = meta
+	return out
 }

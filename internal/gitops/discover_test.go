@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // writeRepo writes files (path → content) into a new repository.
@@ -308,4 +309,29 @@ func TestDiscoverDuplicateKeyInAFluxObjectIsAnError(t *testing.T) {
 		"clusters/c/ks.yaml": strings.Replace(fluxKustomization, "%s", "apps", 1) + "  path: ./other\n",
 	})
 	wantError(t, discoverErr(t, repo, []config.Discover{{Flux: "clusters/c"}}), "clusters/c/ks.yaml:", `"path" already set`)
+}
+
+// The Argo CD installation's tracking is the config's (argocd-cm's, not an
+// Application's): discovery writes it where render reads it, on a copy.
+func TestDiscoverArgoCDTrackingFromTheConfig(t *testing.T) {
+	repo := writeRepo(t, map[string]string{"argocd/web.yaml": `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: web, namespace: argocd}
+spec:
+  source: {repoURL: https://github.com/example/platform.git, path: apps/web}
+  destination: {server: https://kubernetes.default.svc, namespace: web}
+`, "apps/web/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web}\n"})
+	entry := config.Discover{ArgoCD: "argocd", Clusters: map[string]string{"https://kubernetes.default.svc": "prod"},
+		Tracking: &config.ArgoTracking{Method: "annotation+label", InstanceLabelKey: "argocd.example.com/app", InstallationID: "eu-1"}}
+	got, err := Discover(context.Background(), repo, []config.Discover{entry})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("%v %+v", err, got)
+	}
+	anns, _ := got[0].Deployer.Object["metadata"].(map[string]any)["annotations"].(map[string]any)
+	if anns[model.ArgoTrackingMethodKey] != "annotation+label" || anns[model.ArgoInstanceLabelKey] != "argocd.example.com/app" || anns[model.ArgoInstallationIDKey] != "eu-1" {
+		t.Errorf("the Application render reads carries %v", anns)
+	}
+	if _, ok := anns[model.ArgoControllerNamespaceKey]; ok {
+		t.Errorf("an unset key was written: %v", anns)
+	}
 }
