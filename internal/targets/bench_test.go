@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/gitops"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 	"github.com/ownership-check/ownership-check/internal/targets"
 	"github.com/ownership-check/ownership-check/internal/testkit/monorepo"
@@ -142,6 +143,33 @@ func BenchmarkSelectDiscovered600(b *testing.B) {
 	ctx := context.Background()
 	f := newFleet(b, 200)
 	f.record(b)
+	if err := os.WriteFile(filepath.Join(f.Dir, "apps", "app07", "base", "settings.yaml"), []byte(monorepo.Settings("app07", "slow")), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Chdir(f.Dir)
+	b.ResetTimer()
+	for b.Loop() {
+		sel, err := targets.Select(ctx, f.cfg, targets.SelectOptions{ChangedFrom: f.base, SnapshotRepo: f.Dir, SnapshotBranch: "ownership-snapshots"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(sel.Targets) != 3 || sel.Total != 601 {
+			b.Fatalf("selected %d of %d, want 3 of 601", len(sel.Targets), sel.Total)
+		}
+	}
+}
+
+// BenchmarkDiscoverAndSelect600 is BenchmarkSelectDiscovered600 with the
+// real discovery: reading the 600 Kustomizations of the repository, then
+// selecting what a change to one app's base affects (the bound:
+// 1 s for both).
+//
+//	go test -short -run '^$' -bench DiscoverAndSelect600 -benchtime 5x ./internal/targets
+func BenchmarkDiscoverAndSelect600(b *testing.B) {
+	ctx := context.Background()
+	f := newFleet(b, 200)
+	f.record(b)
+	b.Cleanup(targets.UseDiscovery(gitops.Discover))
 	if err := os.WriteFile(filepath.Join(f.Dir, "apps", "app07", "base", "settings.yaml"), []byte(monorepo.Settings("app07", "slow")), 0o644); err != nil {
 		b.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func newFleet(t testing.TB, apps int) *fleet {
 			obj := map[string]any{"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization",
 				"metadata": map[string]any{"name": app + "-" + env, "namespace": "flux-system"},
 				"spec":     map[string]any{"path": "./" + path, "sourceRef": map[string]any{"kind": "GitRepository", "name": "flux-system"}}}
-			f.Write(file, fmt.Sprintf("apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: %s-%s, namespace: flux-system}\nspec: {path: ./%s}\n", app, env, path))
+			f.Write(file, fmt.Sprintf("apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: %s-%s, namespace: flux-system}\nspec: {path: ./%s, sourceRef: {kind: GitRepository, name: flux-system}}\n", app, env, path))
 			inputs := []string{file}
 			if env == "prod" {
 				inputs = append(inputs, "clusters/prod/vars.yaml")
