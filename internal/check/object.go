@@ -56,6 +56,10 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 			e = res.LiveErr
 		}
 		ro.Findings = []model.Finding{in.dryRunFinding(res, e, nil)}
+		if e.Unserved != "" {
+			// No change is stated, so the plan would be silent about it.
+			ro.Notes = append(slices.Clip(ro.Notes), "not checked: the cluster does not serve "+e.Unserved)
+		}
 		return ro
 	}
 	ai := ownership.Input{

@@ -224,7 +224,10 @@ func (c *Cluster) targets(objs []model.Object, kinds map[schema.GroupVersionKind
 			if k.reason != "" {
 				e.Reason = k.reason
 			}
-			r.Err = e
+			e.Unserved = k.unserved
+			// Without a mapping the live object was never read either: its
+			// absence says nothing about whether it exists.
+			r.Err, r.LiveErr = e, e
 		case o.Object.GetName() == "":
 			r.Err = &DryRunError{ID: o.ID, Op: OpDryRun, Reason: string(metav1.StatusReasonInvalid),
 				Message: "metadata.name is empty: Server-Side Apply needs a name (generateName cannot be applied)"}
