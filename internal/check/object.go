@@ -43,7 +43,7 @@ func (in analysis) object(res predict.Result) report.Object {
 // analyse classifies one object; e is its snapshot record, nil without.
 func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object {
 	ro := reportObject(res.Object.Object, res.Object.Source, res.Object.Line)
-	ro.Notes = res.Object.Notes
+	ro.Notes = in.warned(res.Object.Notes, res)
 	ro.Baseline = ownership.BaselineLive
 	if e != nil {
 		ro.Baseline = ownership.BaselineSnapshot
@@ -116,6 +116,19 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 		ro.Findings = []model.Finding{}
 	}
 	return ro
+}
+
+// warned adds the API server's warnings on the object's dry-run to its
+// notes, each once: a deprecation is for the reader to act on before an
+// upgrade removes it, never a reason to fail.
+func (in analysis) warned(notes []string, res predict.Result) []string {
+	for _, w := range res.Warnings {
+		note := in.public("the API server warns: "+w, res)
+		if !slices.Contains(notes, note) {
+			notes = append(slices.Clip(notes), note)
+		}
+	}
+	return notes
 }
 
 // dryRunFinding words a refusal. When the object has split-owned items the
