@@ -7,11 +7,11 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
-// TestTemplateNoPodTakesNowIsNotARollout: OnDelete, a ReplicaSet and a
-// partition at or above the replicas change the template without
-// replacing a pod, so the workload does not roll; its strategy says when
-// the pods get the template. Pods below a lower partition wait too, but
-// those above it roll now.
+// TestTemplateNoPodTakesNowIsNotARollout: OnDelete, a ReplicaSet, a
+// paused Deployment and a partition at or above the replicas change the
+// template without replacing a pod, so the workload does not roll; its
+// strategy says when the pods get the template. Pods below a lower
+// partition wait too, but those above it roll now.
 func TestTemplateNoPodTakesNowIsNotARollout(t *testing.T) {
 	sts := func(replicas int, strategy, image string) string {
 		return fmt.Sprintf(`{apiVersion: apps/v1, kind: StatefulSet, metadata: {name: db}, spec: {replicas: %d, updateStrategy: %s,
@@ -52,6 +52,10 @@ func TestTemplateNoPodTakesNowIsNotARollout(t *testing.T) {
 		{name: "StatefulSet rolling update", kind: "StatefulSet", replaces: true,
 			live: sts(3, "{type: RollingUpdate}", "pg:15"), predicted: sts(3, "{type: RollingUpdate}", "pg:16"),
 			strategy: "3 pods, one at a time, highest ordinal first"},
+		{name: "paused Deployment", kind: "Deployment",
+			live:      `{apiVersion: apps/v1, kind: Deployment, metadata: {name: web}, spec: {replicas: 2, paused: true, template: {spec: {containers: [{name: app, image: nginx:1.26}]}}}}`,
+			predicted: `{apiVersion: apps/v1, kind: Deployment, metadata: {name: web}, spec: {replicas: 2, paused: true, template: {spec: {containers: [{name: app, image: nginx:1.27}]}}}}`,
+			strategy:  "paused: pods get the new template when the Deployment is resumed"},
 		{name: "ReplicaSet", kind: "ReplicaSet", live: rs("nginx:1.26"), predicted: rs("nginx:1.27"),
 			strategy: "a ReplicaSet replaces no pod itself: pods get the new template when each pod is deleted"},
 	} {

@@ -11,8 +11,9 @@ import (
 
 // pace is how a template change reaches a workload's pods: how many pods
 // there are, how fast they are replaced, and whether any is replaced at
-// once (OnDelete, a ReplicaSet or a partition at or above the replicas
-// leave every pod as it is until it is deleted or the partition lowered).
+// once (OnDelete, a ReplicaSet, a paused Deployment or a partition at or
+// above the replicas leave every pod as it is until it is deleted, the
+// Deployment resumed or the partition lowered).
 type pace struct {
 	pods     *int64
 	strategy string
@@ -29,6 +30,9 @@ func size(w workload, live, after map[string]any) pace {
 	}
 	switch w.kind {
 	case "Deployment":
+		if paused, _ := nestedValue(after, "spec", "paused").(bool); paused {
+			return pace{pods, "paused: pods get the new template when the Deployment is resumed", false}
+		}
 		return pace{pods, deploymentStrategy(pods, after), true}
 	case "StatefulSet":
 		s, now := statefulSetStrategy(pods, after)

@@ -66,8 +66,8 @@ type Rename struct {
 type Rollout struct {
 	// Replaces is true when the pod template changes and the workload's
 	// controller replaces pods now (a CronJob's next jobs start with the
-	// new template). OnDelete, a ReplicaSet and a partition at or above
-	// the replicas replace none: Why is set, Replaces false, and Strategy
+	// new template). OnDelete, a ReplicaSet, a paused Deployment and a
+	// partition at or above the replicas replace none: Why is set, Replaces false, and Strategy
 	// says when the pods get the template.
 	Replaces bool `json:"replaces"`
 	// Why names what in the template changed, for people.
