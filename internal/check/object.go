@@ -9,6 +9,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/remedy"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
@@ -58,7 +59,7 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 		ro.Findings = []model.Finding{in.dryRunFinding(res, e, nil)}
 		if e.Unserved != "" {
 			// No change is stated, so the plan would be silent about it.
-			ro.Notes = append(slices.Clip(ro.Notes), "not checked: the cluster does not serve "+e.Unserved)
+			ro.Notes = append(slices.Clip(ro.Notes), notServed+e.Unserved)
 		}
 		return ro
 	}
@@ -130,6 +131,10 @@ func (in analysis) warned(notes []string, res predict.Result) []string {
 	}
 	return notes
 }
+
+// notServed leads the note of an object whose kind the cluster does not
+// serve: whether it exists, and so its change, is not known.
+const notServed = "not checked: the cluster does not serve "
 
 // dryRunFinding words a refusal. When the object has split-owned items the
 // refusal is most likely their doing (seed 004), so it says so and names
@@ -209,8 +214,13 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 		ro.Kind, ro.Namespace, ro.Name = id.Kind, id.Namespace, id.Name
 		ro.Baseline = ownership.BaselineSnapshot
 		live, gone, note := in.stillLive(id, e)
+		unserved := note != "" && strings.HasPrefix(note, notServed)
 		ro.Change, ro.Diff = model.ChangeDelete, []model.FieldChange{}
-		if gone {
+		switch {
+		case unserved:
+			// Nothing of it can be read, so nothing is said of a delete.
+			ro.Change, ro.Diff = "", nil
+		case gone:
 			// Nothing is left to delete: the deploy changes nothing.
 			ro.Change = model.ChangeNone
 		}
@@ -229,7 +239,7 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 		} else {
 			ro.Findings = result.Findings
 		}
-		if !gone {
+		if !gone && !unserved {
 			ro.Findings = append(ro.Findings, model.Finding{Category: model.Delete,
 				Message: "gone from the render: a pruning deploy deletes it (the last deploy applied it)"})
 		}
@@ -252,6 +262,10 @@ func (in analysis) stillLive(id model.ID, e *snapshot.Entry) (live *unstructured
 		return nil, false, ""
 	}
 	u, err := in.ReadAs(model.Object{ID: id, Object: obj}, e.APIVersion)
+	if meta.IsNoMatchError(err) {
+		gv, _ := schema.ParseGroupVersion(e.APIVersion)
+		return nil, false, fmt.Sprintf("%s%s in version %s", notServed, schema.GroupKind{Group: id.Group, Kind: id.Kind}, gv.Version)
+	}
 	if err != nil {
 		return nil, false, in.Public.Hide("whether it is still in the cluster could not be read (" + err.Error() + "): taken from the snapshot that it is")
 	}

@@ -17,7 +17,8 @@ import (
 // cluster cannot say whether the object exists, so the check neither
 // counts it to create nor says the deploy creates it again: its change
 // is unknown, a note says the kind is not served, and the dry-run error
-// fails the check. The ConfigMap beside it is checked as ever.
+// fails the check. The ConfigMap beside it is checked as ever. Once the
+// render drops it too, it is not counted to delete.
 func TestScenarioKindNoLongerServed(t *testing.T) {
 	s := newScenario(t, "unserved-kind")
 	s.deploy("crd", "")
@@ -76,6 +77,31 @@ func TestScenarioKindNoLongerServed(t *testing.T) {
 		if o.Kind == "ConfigMap" && (o.Change != model.ChangeNone || len(o.Findings) != 0) {
 			t.Errorf("ConfigMap: change %q findings %+v, want it checked clean", o.Change, o.Findings)
 		}
+	}
+
+	// Gone from the render as well, it is not counted to delete either.
+	_, rep, stderr = s.check("removed", "--fail-on", "none")
+	if rep == nil {
+		t.Fatalf("no report: %s", stderr)
+	}
+	removed := 0
+	for _, o := range rep.Objects {
+		if o.Kind != "Gadget" {
+			continue
+		}
+		removed++
+		if o.Change != "" || findings(rep, "Gadget", "g1", model.Delete) != nil {
+			t.Errorf("removed Gadget: change %q findings %+v, want no change stated and no delete", o.Change, o.Findings)
+		}
+		if !containsPrefix(o.Notes, want+" in version v1") {
+			t.Errorf("removed Gadget: notes %q, want %q", o.Notes, want+" in version v1")
+		}
+	}
+	if removed != 1 {
+		t.Errorf("%d Gadgets in the report of the render without it, want the one the snapshot has", removed)
+	}
+	if c := rep.Summary.Changes; c.Delete != 0 {
+		t.Errorf("summary.changes %+v, want nothing to delete", c)
 	}
 }
 
