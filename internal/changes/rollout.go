@@ -54,13 +54,14 @@ func (w workload) under(p fieldpath.Path) (fieldpath.Path, bool) {
 // applies no defaults, where the API server fills them in.
 func rollout(w workload, live, after map[string]any, diff []model.FieldChange, predicted bool) *model.Rollout {
 	r := &model.Rollout{Why: []string{}, Images: []model.ImageChange{}}
+	template := false
 	for _, c := range diff {
 		if rest, ok := w.under(c.At()); ok {
-			r.Replaces = true
+			template = true
 			addWhy(r, reason(rest, c))
 		}
 	}
-	if r.Replaces {
+	if template {
 		r.Images = images(w, live, after)
 	}
 	if w.replicas {
@@ -73,7 +74,11 @@ func rollout(w workload, live, after map[string]any, diff []model.FieldChange, p
 			r.Replicas = &model.Replicas{From: from, To: to}
 		}
 	}
-	r.Pods, r.Strategy = size(w, live, after)
+	pc := size(w, live, after)
+	r.Pods, r.Strategy = pc.pods, pc.strategy
+	// A template no pod takes now is not a rollout: Why and Strategy
+	// still say what changed and when the pods get it.
+	r.Replaces = template && pc.now
 	r.Uses = uses(after, nestedMap(after, w.template...))
 	r.Reloads = reloads(after)
 	return r

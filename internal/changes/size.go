@@ -9,19 +9,34 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
+// pace is how a template change reaches a workload's pods: how many pods
+// there are, how fast they are replaced, and whether any is replaced at
+// once (OnDelete, a ReplicaSet, a paused Deployment or a partition at or
+// above the replicas leave every pod as it is until it is deleted, the
+// Deployment resumed or the partition lowered).
+type pace struct {
+	pods     *int64
+	strategy string
+	now      bool
+}
+
 // size reads how many pods a rollout replaces, from live (what an
 // autoscaler set, not the manifest's), and how fast, from the update
 // strategy the deploy leaves.
-func size(w workload, live, after map[string]any) (*int64, string) {
+func size(w workload, live, after map[string]any) pace {
 	var pods *int64
 	if n, ok := replicas(live); ok && w.replicas {
 		pods = &n
 	}
 	switch w.kind {
 	case "Deployment":
-		return pods, deploymentStrategy(pods, after)
+		if paused, _ := nestedValue(after, "spec", "paused").(bool); paused {
+			return pace{pods, "paused: pods get the new template when the Deployment is resumed", false}
+		}
+		return pace{pods, deploymentStrategy(pods, after), true}
 	case "StatefulSet":
-		return pods, statefulSetStrategy(pods, after)
+		s, now := statefulSetStrategy(pods, after)
+		return pace{pods, s, now}
 	case "DaemonSet":
 		if v, ok := nested(live, "status", "desiredNumberScheduled"); ok {
 			if n, ok := number(v); ok {
@@ -29,16 +44,21 @@ func size(w workload, live, after map[string]any) (*int64, string) {
 				pods = &p
 			}
 		}
-		return pods, daemonSetStrategy(pods, after)
+		s, now := daemonSetStrategy(pods, after)
+		return pace{pods, s, now}
 	case "ReplicaSet":
-		return pods, "a ReplicaSet replaces no pod itself: pods get the new template only when deleted"
+		return pace{pods, "a ReplicaSet replaces no pod itself: pods get the new template when each pod is deleted", false}
 	case "Job":
-		return pods, "a Job's pod template cannot change: the Job must be recreated"
+		return pace{pods, "a Job's pod template cannot change: the Job must be recreated", true}
 	case "CronJob":
-		return pods, "the next Jobs start with the new template; running Jobs keep theirs"
+		return pace{pods, "the next Jobs start with the new template; running Jobs keep theirs", true}
 	}
-	return pods, ""
+	return pace{pods, "", true}
 }
+
+// onDelete is the strategy of a StatefulSet or DaemonSet whose controller
+// replaces no pod: the template waits for each pod's deletion.
+const onDelete = "OnDelete: pods get the new template when each pod is deleted"
 
 func deploymentStrategy(pods *int64, obj map[string]any) string {
 	typ, _ := nestedValue(obj, "spec", "strategy", "type").(string)
@@ -61,10 +81,14 @@ func deploymentStrategy(pods *int64, obj map[string]any) string {
 		intOrPercent(surge, "25%"), intOrPercent(unavailable, "25%"))
 }
 
-func statefulSetStrategy(pods *int64, obj map[string]any) string {
+// statefulSetStrategy says how fast a StatefulSet's pods are replaced,
+// and whether any is now: a partition holds back the ordinals below it,
+// so one at or above the replica count (the deploy's, else live's)
+// replaces none.
+func statefulSetStrategy(pods *int64, obj map[string]any) (string, bool) {
 	typ, _ := nestedValue(obj, "spec", "updateStrategy", "type").(string)
 	if typ == "OnDelete" {
-		return "OnDelete: pods get the new template only when deleted"
+		return onDelete, false
 	}
 	count := "pods"
 	if pods != nil {
@@ -75,22 +99,32 @@ func statefulSetStrategy(pods *int64, obj map[string]any) string {
 		at = fmt.Sprintf("%d at a time", max(scaled(mu, "1", *pods, false), 1))
 	}
 	s := fmt.Sprintf("%s, %s, highest ordinal first", count, at)
-	if p, ok := number(nestedValue(obj, "spec", "updateStrategy", "rollingUpdate", "partition")); ok && p > 0 {
-		s += fmt.Sprintf("; partition %d: only ordinals ≥ %d are replaced", int64(p), int64(p))
+	f, ok := number(nestedValue(obj, "spec", "updateStrategy", "rollingUpdate", "partition"))
+	if !ok || f <= 0 {
+		return s, true
 	}
-	return s
+	p := int64(f)
+	n, known := replicas(obj)
+	if !known && pods != nil {
+		n, known = *pods, true
+	}
+	if known && p >= n {
+		return fmt.Sprintf("partition %d ≥ %d %s: no pod gets the new template now; pods get it when the partition is lowered",
+			p, n, model.Plural(n, "replica", "replicas")), false
+	}
+	return s + fmt.Sprintf("; partition %d: pods with ordinal ≥ %d now, the rest when the partition is lowered", p, p), true
 }
 
-func daemonSetStrategy(pods *int64, obj map[string]any) string {
+func daemonSetStrategy(pods *int64, obj map[string]any) (string, bool) {
 	typ, _ := nestedValue(obj, "spec", "updateStrategy", "type").(string)
 	if typ == "OnDelete" {
-		return "OnDelete: pods get the new template only when deleted"
+		return onDelete, false
 	}
 	mu := nestedValue(obj, "spec", "updateStrategy", "rollingUpdate", "maxUnavailable")
 	if pods == nil {
-		return fmt.Sprintf("one pod per node, maxUnavailable %s", intOrPercent(mu, "1"))
+		return fmt.Sprintf("one pod per node, maxUnavailable %s", intOrPercent(mu, "1")), true
 	}
-	return fmt.Sprintf("%d %s (one per node), %d at a time", *pods, model.Plural(*pods, "pod", "pods"), max(scaled(mu, "1", *pods, false), 1))
+	return fmt.Sprintf("%d %s (one per node), %d at a time", *pods, model.Plural(*pods, "pod", "pods"), max(scaled(mu, "1", *pods, false), 1)), true
 }
 
 func intOrPercent(v any, def string) string {

@@ -9,6 +9,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/remedy"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
@@ -43,7 +44,7 @@ func (in analysis) object(res predict.Result) report.Object {
 // analyse classifies one object; e is its snapshot record, nil without.
 func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object {
 	ro := reportObject(res.Object.Object, res.Object.Source, res.Object.Line)
-	ro.Notes = res.Object.Notes
+	ro.Notes = in.warned(res.Object.Notes, res)
 	ro.Baseline = ownership.BaselineLive
 	if e != nil {
 		ro.Baseline = ownership.BaselineSnapshot
@@ -56,6 +57,10 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 			e = res.LiveErr
 		}
 		ro.Findings = []model.Finding{in.dryRunFinding(res, e, nil)}
+		if e.Unserved != "" {
+			// No change is stated, so the plan would be silent about it.
+			ro.Notes = append(slices.Clip(ro.Notes), notServed+e.Unserved)
+		}
 		return ro
 	}
 	ai := ownership.Input{
@@ -113,6 +118,23 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 	}
 	return ro
 }
+
+// warned adds the API server's warnings on the object's dry-run to its
+// notes, each once: a deprecation is for the reader to act on before an
+// upgrade removes it, never a reason to fail.
+func (in analysis) warned(notes []string, res predict.Result) []string {
+	for _, w := range res.Warnings {
+		note := in.public("the API server warns: "+w, res)
+		if !slices.Contains(notes, note) {
+			notes = append(slices.Clip(notes), note)
+		}
+	}
+	return notes
+}
+
+// notServed leads the note of an object whose kind the cluster does not
+// serve: whether it exists, and so its change, is not known.
+const notServed = "not checked: the cluster does not serve "
 
 // dryRunFinding words a refusal. When the object has split-owned items the
 // refusal is most likely their doing (seed 004), so it says so and names
@@ -192,8 +214,13 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 		ro.Kind, ro.Namespace, ro.Name = id.Kind, id.Namespace, id.Name
 		ro.Baseline = ownership.BaselineSnapshot
 		live, gone, note := in.stillLive(id, e)
+		unserved := note != "" && strings.HasPrefix(note, notServed)
 		ro.Change, ro.Diff = model.ChangeDelete, []model.FieldChange{}
-		if gone {
+		switch {
+		case unserved:
+			// Nothing of it can be read, so nothing is said of a delete.
+			ro.Change, ro.Diff = "", nil
+		case gone:
 			// Nothing is left to delete: the deploy changes nothing.
 			ro.Change = model.ChangeNone
 		}
@@ -212,7 +239,7 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 		} else {
 			ro.Findings = result.Findings
 		}
-		if !gone {
+		if !gone && !unserved {
 			ro.Findings = append(ro.Findings, model.Finding{Category: model.Delete,
 				Message: "gone from the render: a pruning deploy deletes it (the last deploy applied it)"})
 		}
@@ -235,6 +262,10 @@ func (in analysis) stillLive(id model.ID, e *snapshot.Entry) (live *unstructured
 		return nil, false, ""
 	}
 	u, err := in.ReadAs(model.Object{ID: id, Object: obj}, e.APIVersion)
+	if meta.IsNoMatchError(err) {
+		gv, _ := schema.ParseGroupVersion(e.APIVersion)
+		return nil, false, fmt.Sprintf("%s%s in version %s", notServed, schema.GroupKind{Group: id.Group, Kind: id.Kind}, gv.Version)
+	}
 	if err != nil {
 		return nil, false, in.Public.Hide("whether it is still in the cluster could not be read (" + err.Error() + "): taken from the snapshot that it is")
 	}

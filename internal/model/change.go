@@ -64,8 +64,11 @@ type Rename struct {
 
 // Rollout is what a workload's change does to its pods.
 type Rollout struct {
-	// Replaces is true when the pod template changes: every pod is
-	// replaced (a CronJob's next jobs start with the new template).
+	// Replaces is true when the pod template changes and the workload's
+	// controller replaces pods now (a CronJob's next jobs start with the
+	// new template). OnDelete, a ReplicaSet, a paused Deployment and a
+	// partition at or above the replicas replace none: Why is set, Replaces false, and Strategy
+	// says when the pods get the template.
 	Replaces bool `json:"replaces"`
 	// Why names what in the template changed, for people.
 	Why      []string      `json:"why"`
@@ -74,8 +77,9 @@ type Rollout struct {
 	// Pods is the live replica count the rollout replaces (what an
 	// autoscaler set, not the manifest's); nil when not known.
 	Pods *int64 `json:"pods,omitempty"`
-	// Strategy says how the pods are replaced: "3 at a time",
-	// "OnDelete: only as pods are deleted", "partition 2: ordinals ≥ 2".
+	// Strategy says how the pods are replaced, or when they get the
+	// template: "3 at a time", "OnDelete: pods get the new template when
+	// each pod is deleted", "partition 2: pods with ordinal ≥ 2 now, …".
 	Strategy string `json:"strategy,omitempty"`
 	// Uses are the ConfigMaps and Secrets the pod template references by
 	// name, for telling whether a change of theirs is picked up.
@@ -84,6 +88,10 @@ type Rollout struct {
 	// ConfigMap or Secret change (reloader.stakater.com annotations).
 	Reloads bool `json:"-"`
 }
+
+// Template tells whether the pod template changes, whether or not any
+// pod is replaced now.
+func (r *Rollout) Template() bool { return r != nil && (r.Replaces || len(r.Why) > 0) }
 
 // ImageChange is one container's image before and after.
 type ImageChange struct {

@@ -31,6 +31,7 @@ func newDynamic(cfg *rest.Config) (dynamic.Interface, error) {
 	// REST client's constructor.
 	cfg.GroupVersion = nil
 	cfg.APIPath = "/"
+	cfg.WarningHandler, cfg.WarningHandlerWithContext = nil, contextWarnings{}
 	hc, err := rest.HTTPClientFor(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dynamic client: %w", err)

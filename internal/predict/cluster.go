@@ -129,6 +129,7 @@ type target struct {
 	predicted *unstructured.Unstructured
 	dryErr    *DryRunError
 	blocked   string
+	warnings  []string
 
 	// pending counts the target's jobs not finished yet (its dry-run and
 	// its live read); whoever finishes the last one hands the result on.
@@ -224,7 +225,10 @@ func (c *Cluster) targets(objs []model.Object, kinds map[schema.GroupVersionKind
 			if k.reason != "" {
 				e.Reason = k.reason
 			}
-			r.Err = e
+			e.Unserved = k.unserved
+			// Without a mapping the live object was never read either: its
+			// absence says nothing about whether it exists.
+			r.Err, r.LiveErr = e, e
 		case o.Object.GetName() == "":
 			r.Err = &DryRunError{ID: o.ID, Op: OpDryRun, Reason: string(metav1.StatusReasonInvalid),
 				Message: "metadata.name is empty: Server-Side Apply needs a name (generateName cannot be applied)"}
@@ -331,11 +335,13 @@ func (c *Cluster) dryRun(ctx context.Context, t *target, deps renderDeps) {
 	body := applyBody(t.obj.Object, t.namespace != "", t.namespace)
 	opts := metav1.ApplyOptions{FieldManager: c.opts.FieldManager, Force: true, DryRun: []string{metav1.DryRunAll}}
 	var out *unstructured.Unstructured
-	attempts, err := c.retry.do(ctx, func(ctx context.Context) error {
+	warned := &warnings{}
+	attempts, err := c.retry.do(collectWarnings(ctx, warned), func(ctx context.Context) error {
 		var err error
 		out, err = t.resource.Apply(ctx, t.name, body, opts)
 		return err
 	})
+	t.warnings = warned.texts()
 	switch {
 	case err == nil:
 		t.predicted = out
@@ -361,7 +367,7 @@ func namespaceMissing(err error, ns string) bool {
 // failed read; a failed read leaves no prediction, because without live the
 // prediction could not be told from a new object.
 func (t *target) result() Result {
-	r := Result{Object: t.obj, Live: t.live, LiveErr: t.liveErr}
+	r := Result{Object: t.obj, Live: t.live, LiveErr: t.liveErr, Warnings: t.warnings}
 	switch {
 	case t.blocked != "":
 		r.Blocked = t.blocked
@@ -378,6 +384,7 @@ func (t *target) result() Result {
 				redactSecretValues(e, t.obj.Object, t.live)
 			}
 		}
+		r.Warnings = hideSecretValues(r.Warnings, t.obj.Object, t.live)
 	}
 	return r
 }

@@ -164,6 +164,11 @@ func TestPredictBlocksCustomResourcesOfACRDInTheRender(t *testing.T) {
 	if err := rs[2].Err; err == nil || err.Reason != ReasonNoMatch || !strings.Contains(err.Message, `no matches for kind "Gadget"`) {
 		t.Errorf("Gadget: err %v; want NoMatch", err)
 	}
+	// An unserved kind's live object is never read: its absence must not
+	// read as "not in the cluster".
+	if r := rs[2]; r.LiveErr == nil || r.Err == nil || r.Err.Unserved != "Gadget.example.org" {
+		t.Errorf("Gadget: live err %v, unserved %q; want the live object unread and Gadget.example.org named", r.LiveErr, r.Err.Unserved)
+	}
 
 	// Once the CRD is installed, the same engine (discovery cached before)
 	// sees the kind: a NoMatch refreshes discovery once.
@@ -432,7 +437,8 @@ spec:
 		t.Errorf("Gizmo v2: blocked %q, err %v", rs[1].Blocked, rs[1].Err)
 	}
 	// Without the new version in the render, v2 is simply unknown.
-	if err := predict(t, e, gizmo)[0].Err; err == nil || err.Reason != ReasonNoMatch {
-		t.Errorf("Gizmo v2 without its CRD in the render: err %v; want NoMatch", err)
+	if err := predict(t, e, gizmo)[0].Err; err == nil || err.Reason != ReasonNoMatch ||
+		err.Unserved != "Gizmo.example.net in version v2" || !strings.Contains(err.Message, "serves Gizmo.example.net only in v1") {
+		t.Errorf("Gizmo v2 without its CRD in the render: err %+v; want NoMatch naming the version served", err)
 	}
 }

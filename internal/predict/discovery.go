@@ -3,6 +3,7 @@ package predict
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 
@@ -23,6 +24,8 @@ type kindAnswer struct {
 	blocked string
 	err     error
 	reason  string
+	// unserved names what the cluster does not serve, for ReasonNoMatch.
+	unserved string
 }
 
 // mapKinds maps every kind of the render, from discovery read once. A kind
@@ -87,4 +90,15 @@ func (c *Cluster) explainNoMatch(a *kindAnswer, gvk schema.GroupVersionKind, err
 	}
 	a.err = fmt.Errorf("%w: the cluster does not serve this kind (install its CustomResourceDefinition first, or check apiVersion and kind)", err)
 	a.reason = ReasonNoMatch
+	a.unserved = gk.String()
+	if ms, kerr := c.kube.Mapper.RESTMappings(gk); kerr == nil && len(ms) > 0 {
+		// The kind is there in other versions: naming the kind alone
+		// would send the reader to reinstall what is installed.
+		var served []string
+		for _, m := range ms {
+			served = append(served, m.GroupVersionKind.Version)
+		}
+		a.err = fmt.Errorf("%w: the cluster serves %s only in %s (check apiVersion)", err, gk, strings.Join(served, ", "))
+		a.unserved = fmt.Sprintf("%s in version %s", gk, gvk.Version)
+	}
 }

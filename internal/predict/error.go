@@ -46,6 +46,9 @@ type DryRunError struct {
 	// Attempts counts the requests made; more than one means transient
 	// failures were retried until the retries or the deadline ran out.
 	Attempts int
+	// Unserved, with ReasonNoMatch, names what the cluster does not serve:
+	// "Kind.group", or "Kind.group in version v" when it serves others.
+	Unserved string
 	Err      error
 }
 

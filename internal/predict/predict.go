@@ -49,6 +49,10 @@ type Result struct {
 	// then, which must not be taken for "not in the cluster"). Err holds it
 	// too unless a refused dry-run outranks it.
 	LiveErr *DryRunError
+	// Warnings are what the API server warned of on the object's dry-run
+	// (a deprecated API version, a deprecated field), each once, in the
+	// order they came; a Secret's values hidden.
+	Warnings []string
 	// Blocked explains why the object cannot be dry-run before the deploy
 	// creates something it depends on, e.g. "cannot be dry-run until
 	// Namespace/shop exists". The object is new then.

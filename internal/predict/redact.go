@@ -28,3 +28,17 @@ func redactSecretValues(e *DryRunError, secrets ...*unstructured.Unstructured) {
 		e.Err = errors.New(hide(e.Err.Error()))
 	}
 }
+
+// hideSecretValues hides a Secret's values in texts the server wrote, such
+// as its warnings.
+func hideSecretValues(texts []string, secrets ...*unstructured.Unstructured) []string {
+	values := (*model.Redaction)(nil).HiddenValues(secrets...)
+	if len(values) == 0 || len(texts) == 0 {
+		return texts
+	}
+	out := make([]string, len(texts))
+	for i, s := range texts {
+		out[i] = model.HideIn(s, values)
+	}
+	return out
+}

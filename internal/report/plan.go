@@ -94,6 +94,10 @@ func (r *Report) plan() plan {
 		p.known = p.known || o.Change != ""
 		if o.Rollout != nil && o.Rollout.Replaces {
 			p.rolls = append(p.rolls, o)
+		}
+		if o.Rollout.Template() {
+			// An image a template takes changes even when no pod is
+			// replaced now (OnDelete): the image line names it all the same.
 			for _, im := range o.Rollout.Images {
 				k := [2]string{im.From, im.To}
 				if images[k] == nil {
@@ -222,14 +226,19 @@ func diffValue(v any) string {
 	return s
 }
 
-// rolloutLine says why a workload's pods are replaced and how.
+// rolloutLine says why a workload's pods are replaced and how, or, when
+// none is replaced now, what the template changes and when pods get it.
 func rolloutLine(r *model.Rollout) string {
 	if r == nil {
 		return ""
 	}
 	var parts []string
-	if r.Replaces {
-		parts = append(parts, "pods replaced: "+strings.Join(r.Why, ", "))
+	if r.Template() {
+		lead := "pods replaced: "
+		if !r.Replaces {
+			lead = "template changed, no pod replaced now: "
+		}
+		parts = append(parts, lead+strings.Join(r.Why, ", "))
 		if r.Strategy != "" {
 			parts = append(parts, r.Strategy)
 		}
