@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,13 +25,18 @@ import (
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
-// serviceMonitorCRD is the one custom kind the fixture's Flux apps deploy
-// (its monitoring component), as the cluster would have it installed.
-const serviceMonitorCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
-"metadata":{"name":"servicemonitors.monitoring.coreos.com"},
-"spec":{"group":"monitoring.coreos.com","scope":"Namespaced",
-"names":{"plural":"servicemonitors","singular":"servicemonitor","kind":"ServiceMonitor","listKind":"ServiceMonitorList"},
-"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}`
+// crd is a namespaced custom kind that takes any fields: the kinds the
+// fixture's targets deploy that the API server does not serve itself, as
+// the cluster would have them installed.
+func crd(group, version, kind string) map[string]any {
+	plural := strings.ToLower(kind) + "s"
+	return map[string]any{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": plural + "." + group},
+		"spec": map[string]any{"group": group, "scope": "Namespaced",
+			"names": map[string]any{"plural": plural, "singular": strings.ToLower(kind), "kind": kind, "listKind": kind + "List"},
+			"versions": []any{map[string]any{"name": version, "served": true, "storage": true,
+				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}}}}
+}
 
 // TestGitOpsFixtureEndToEnd: discovered targets run the whole pipeline on
 // a real API server. A Flux target deployed as kustomize-controller
@@ -62,6 +68,10 @@ func TestGitOpsFixtureEndToEnd(t *testing.T) {
 	const (
 		flux = "staging/flux-system/apps"
 		argo = "guestbook-staging"
+		// The cluster folder's own Kustomization, which applies flux's
+		// file: a name of three levels.
+		sync = "staging/flux-system/flux-system"
+		all  = flux + "," + argo + "," + sync
 	)
 	run := func(args ...string) (int, string, string) {
 		var stdout, stderr bytes.Buffer
@@ -97,12 +107,16 @@ func TestGitOpsFixtureEndToEnd(t *testing.T) {
 			}
 		}
 	}
-	var crd map[string]any
-	if err := json.Unmarshal([]byte(serviceMonitorCRD), &crd); err != nil {
-		t.Fatal(err)
+	for _, c := range []map[string]any{
+		crd("monitoring.coreos.com", "v1", "ServiceMonitor"),
+		crd("kustomize.toolkit.fluxcd.io", "v1", "Kustomization"),
+		crd("source.toolkit.fluxcd.io", "v1", "GitRepository"),
+		crd("source.toolkit.fluxcd.io", "v1", "HelmRepository"),
+		crd("helm.toolkit.fluxcd.io", "v2", "HelmRelease"),
+	} {
+		apply(c, "platform")
 	}
-	apply(crd, "platform")
-	for _, ns := range []string{"apps", "guestbook"} {
+	for _, ns := range []string{"apps", "guestbook", "flux-system"} {
 		apply(map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}}, "platform")
 	}
 	byName := map[string]targets.Target{}
@@ -111,7 +125,7 @@ func TestGitOpsFixtureEndToEnd(t *testing.T) {
 	}
 	// Each deployed as its controller deploys it: its render, applied
 	// server-side with its manager, forcing.
-	for _, name := range []string{flux, argo} {
+	for _, name := range []string{flux, argo, sync} {
 		s := byName[name]
 		rt, paths, err := targets.Resolve(ctx, check.Target{}, s)
 		if err != nil {
@@ -143,13 +157,13 @@ func TestGitOpsFixtureEndToEnd(t *testing.T) {
 	}
 
 	t.Run("snapshot", func(t *testing.T) {
-		if code, out, errOut := run("snapshot", "--target", flux+","+argo, "--source-commit", r.base); code != 0 {
+		if code, out, errOut := run("snapshot", "--target", all, "--source-commit", r.base); code != 0 {
 			t.Fatalf("snapshot: exit %d\n%s%s", code, out, errOut)
 		}
 	})
 	t.Run("clean", func(t *testing.T) {
-		reps := checkJSON(t, 0, "--target", flux+","+argo)
-		if len(reps) != 2 {
+		reps := checkJSON(t, 0, "--target", all)
+		if len(reps) != 3 {
 			t.Fatalf("reports %v, want both targets'", keys(reps))
 		}
 		for name, rep := range reps {
@@ -174,12 +188,26 @@ func TestGitOpsFixtureEndToEnd(t *testing.T) {
 	t.Run("base changed", func(t *testing.T) {
 		r.edit("apps/base/podinfo/deployment.yaml", "memory: 64Mi", "memory: 96Mi")
 		defer r.restore()
-		reps := checkJSON(t, 0, "--changed-from", "HEAD", "--target", flux+","+argo)
+		reps := checkJSON(t, 0, "--changed-from", "HEAD", "--target", all)
 		if got := keys(reps); !slices.Equal(got, []string{flux}) {
 			t.Fatalf("checked %v, want %s alone", got, flux)
 		}
 		if rep := reps[flux]; rep.Summary.Rollouts != 1 || rep.Summary.Changes.Update != 1 {
 			t.Errorf("%s: %+v, want podinfo's rollout", flux, rep.Summary)
+		}
+	})
+	t.Run("Kustomization changed", func(t *testing.T) {
+		r.edit("clusters/staging/apps.yaml", "interval: 10m", "interval: 5m")
+		defer r.restore()
+		reps := checkJSON(t, 0, "--changed-from", "HEAD", "--target", all)
+		if got := keys(reps); !slices.Equal(got, []string{flux, sync}) {
+			t.Fatalf("checked %v, want %s and %s", got, flux, sync)
+		}
+		if rep := reps[sync]; rep.Summary.Changes.Update != 1 || rep.Summary.Rollouts != 0 {
+			t.Errorf("%s: %+v, want the apps Kustomization's update", sync, rep.Summary)
+		}
+		if rep := reps[flux]; rep.Summary.Changes.Update != 0 || rep.Summary.Rollouts != 0 {
+			t.Errorf("%s: %+v, want no change: its objects are the same", flux, rep.Summary)
 		}
 	})
 	t.Run("drift", func(t *testing.T) {
