@@ -104,7 +104,7 @@ func (r *gitopsRepo) list() []targets.Target {
 	return ts
 }
 
-// render is render --target's objects of a discovered target: its
+// render is render --target's objects (or its error) of a discovered target: its
 // settings resolved as a run resolves them, rendered without a cluster.
 func (r *gitopsRepo) render(s targets.Target) *renderedTarget {
 	r.t.Helper()
@@ -114,10 +114,7 @@ func (r *gitopsRepo) render(s targets.Target) *renderedTarget {
 	}
 	rt.ClusterOptional = true
 	objs, warnings, err := check.Render(context.Background(), rt, paths)
-	if err != nil {
-		r.t.Fatalf("%s: %v", s.Name, err)
-	}
-	out := &renderedTarget{byID: map[string]map[string]any{}}
+	out := &renderedTarget{byID: map[string]map[string]any{}, err: err}
 	for _, o := range objs {
 		out.byID[o.ID.String()] = o.Object.Object
 	}
@@ -130,6 +127,9 @@ func (r *gitopsRepo) render(s targets.Target) *renderedTarget {
 type renderedTarget struct {
 	byID     map[string]map[string]any
 	warnings []string
+	// err is what render --target exits with: a target the render cannot
+	// reproduce says so here.
+	err error
 }
 
 // recordInputs writes, for each named target, a snapshot whose inputs are

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/cli"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/targets"
@@ -90,8 +92,8 @@ func TestGitOpsFixtureArgoRender(t *testing.T) {
 		}
 		n++
 		got := r.render(s)
-		if len(got.byID) == 0 {
-			t.Errorf("%s: rendered nothing (%q)", s.Name, got.warnings)
+		if len(got.byID) == 0 || got.err != nil {
+			t.Errorf("%s: rendered nothing (%v %q)", s.Name, got.err, got.warnings)
 		}
 		for id, obj := range got.byID {
 			u := unstructured.Unstructured{Object: obj}
@@ -219,4 +221,42 @@ func TestGitOpsFixtureSelect(t *testing.T) {
 		t.Errorf("clusters/staging/apps.yaml: why %q", got)
 	}
 	r.restore()
+}
+
+// TestGitOpsFixtureFluxRender: render --target of each checked Flux
+// target (as the command resolves and renders it, with no cluster) gives
+// objects that carry the controller's owner labels; the one whose
+// substitution source is SOPS-encrypted renders nothing and says why.
+// That its objects are the controller's library's is the render
+// package's TestFluxRenderOfGitOpsFixture.
+func TestGitOpsFixtureFluxRender(t *testing.T) {
+	r := newGitOpsRepo(t)
+	n := 0
+	for _, s := range r.list() {
+		if s.Source != model.ControllerFlux || !s.Checked() || s.FieldManager != "kustomize-controller" {
+			continue
+		}
+		n++
+		got := r.render(s)
+		ks := unstructured.Unstructured{Object: s.Deployer.Object}
+		if s.Name == "production/flux-system/apps" {
+			var notChecked *check.NotCheckedError
+			if len(got.byID) != 0 || !errors.As(got.err, &notChecked) || !strings.Contains(notChecked.Reason(), "encrypted with SOPS") {
+				t.Errorf("%s: %d objects, error %v; want none, and the encrypted source named", s.Name, len(got.byID), got.err)
+			}
+			continue
+		}
+		if len(got.byID) == 0 || got.err != nil {
+			t.Errorf("%s: rendered nothing (%v %q)", s.Name, got.err, got.warnings)
+		}
+		for id, obj := range got.byID {
+			l := (&unstructured.Unstructured{Object: obj}).GetLabels()
+			if l["kustomize.toolkit.fluxcd.io/name"] != ks.GetName() || l["kustomize.toolkit.fluxcd.io/namespace"] != ks.GetNamespace() {
+				t.Errorf("%s: %s: owner labels %v", s.Name, id, l)
+			}
+		}
+	}
+	if n != 7 {
+		t.Errorf("%d Flux targets rendered, want the fixture's 7", n)
+	}
 }
