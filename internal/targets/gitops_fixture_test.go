@@ -142,6 +142,20 @@ func TestGitOpsFixtureArgoRender(t *testing.T) {
 	if a := u.GetAnnotations(); a["example.com/pager"] != "web-oncall" {
 		t.Errorf("annotations %v, want the Application's pager", a)
 	}
+
+	// Without its kustomize namespace, echo's manifests (which set none)
+	// land in the destination namespace.
+	r.edit("argocd/appsets/echo.yaml", "          namespace: echo\n", "")
+	defer r.restore()
+	for _, s := range r.list() {
+		if s.Name != "echo-staging" {
+			continue
+		}
+		got := r.render(s)
+		if _, ok := got.byID["Deployment.apps/echo/echo-server"]; !ok || len(got.byID) != 2 {
+			t.Errorf("echo-staging without its kustomize namespace: %v, want its Deployment and Service in echo", keysOf(got.byID))
+		}
+	}
 }
 
 func keysOf(m map[string]map[string]any) []string {
