@@ -106,37 +106,44 @@ func TestFluxRenderIsTheControllersLibrary(t *testing.T) {
 			ks := kss[c.name]
 			got := renderFlux(t, ks, c.dir, fluxValues, nil)
 			want, encrypted := libraryRender(t, ks, c.dir)
-			gotByID := map[string]map[string]any{}
-			for _, o := range got.Objects {
-				gotByID[o.ID.String()] = o.Object.Object
-			}
-			for id, w := range want {
-				g, ok := gotByID[id]
-				if !ok {
-					t.Errorf("%s: the controller applies it, render has not", id)
-					continue
-				}
-				if !reflect.DeepEqual(g, w) {
-					gy, _ := yaml.Marshal(g)
-					wy, _ := yaml.Marshal(w)
-					t.Errorf("%s: render:\n%s\nthe controller's library:\n%s", id, gy, wy)
-				}
-			}
-			for id := range gotByID {
-				if _, ok := want[id]; !ok {
-					t.Errorf("%s: rendered, the controller does not apply it", id)
-				}
-			}
-			var notRendered []string
-			for _, n := range got.NotRendered {
-				notRendered = append(notRendered, n.Reason)
-			}
-			for _, name := range encrypted {
-				if !slices.ContainsFunc(notRendered, func(r string) bool { return strings.HasPrefix(r, "Secret "+name+": encrypted: values not checked") }) {
-					t.Errorf("encrypted Secret %s: not among what is not rendered: %q", name, notRendered)
-				}
-			}
+			sameAsLibrary(t, got, want, encrypted)
 		})
+	}
+}
+
+// sameAsLibrary: render's objects are the library's, object for object,
+// and each encrypted Secret is among what render says it did not render.
+func sameAsLibrary(t *testing.T, got Result, want map[string]map[string]any, encrypted []string) {
+	t.Helper()
+	gotByID := map[string]map[string]any{}
+	for _, o := range got.Objects {
+		gotByID[o.ID.String()] = o.Object.Object
+	}
+	for id, w := range want {
+		g, ok := gotByID[id]
+		if !ok {
+			t.Errorf("%s: the controller applies it, render has not", id)
+			continue
+		}
+		if !reflect.DeepEqual(g, w) {
+			gy, _ := yaml.Marshal(g)
+			wy, _ := yaml.Marshal(w)
+			t.Errorf("%s: render:\n%s\nthe controller's library:\n%s", id, gy, wy)
+		}
+	}
+	for id := range gotByID {
+		if _, ok := want[id]; !ok {
+			t.Errorf("%s: rendered, the controller does not apply it", id)
+		}
+	}
+	var notRendered []string
+	for _, n := range got.NotRendered {
+		notRendered = append(notRendered, n.Reason)
+	}
+	for _, name := range encrypted {
+		if !slices.ContainsFunc(notRendered, func(r string) bool { return strings.HasPrefix(r, "Secret "+name+": encrypted: values not checked") }) {
+			t.Errorf("encrypted Secret %s: not among what is not rendered: %q", name, notRendered)
+		}
 	}
 }
 
@@ -146,8 +153,15 @@ func TestFluxRenderIsTheControllersLibrary(t *testing.T) {
 // names, which render leaves out.
 func libraryRender(t *testing.T, ks map[string]any, dir string) (map[string]map[string]any, []string) {
 	t.Helper()
+	return libraryRenderIn(t, fluxFixtures, ks, dir, fluxValues)
+}
+
+// libraryRenderIn is libraryRender of dir below the source tree src, with
+// values the cluster's ConfigMaps and Secrets.
+func libraryRenderIn(t *testing.T, src string, ks map[string]any, dir string, values fakeValues) (map[string]map[string]any, []string) {
+	t.Helper()
 	root := t.TempDir()
-	if err := os.CopyFS(root, os.DirFS(fluxFixtures)); err != nil {
+	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
 	sourceControllerArtifact(t, root)
@@ -160,10 +174,22 @@ func libraryRender(t *testing.T, ks map[string]any, dir string) (map[string]map[
 	if err != nil {
 		t.Fatal(err)
 	}
-	kube := fake.NewClientBuilder().WithObjects(
-		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "flux-system", Name: "cluster-vars"}, Data: fluxValues["ConfigMap/flux-system/cluster-vars"]},
-		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "flux-system", Name: "cluster-secrets"}, Data: map[string][]byte{"API_TOKEN": []byte(secretToken)}},
-	).Build()
+	var objs []client.Object
+	for key, data := range values {
+		kind, rest, _ := strings.Cut(key, "/")
+		ns, name, _ := strings.Cut(rest, "/")
+		meta := metav1.ObjectMeta{Namespace: ns, Name: name}
+		if kind == "Secret" {
+			bin := map[string][]byte{}
+			for k, v := range data {
+				bin[k] = []byte(v)
+			}
+			objs = append(objs, &corev1.Secret{ObjectMeta: meta, Data: bin})
+			continue
+		}
+		objs = append(objs, &corev1.ConfigMap{ObjectMeta: meta, Data: data})
+	}
+	kube := fake.NewClientBuilder().WithObjects(objs...).Build()
 	for _, res := range m.Resources() {
 		if _, ok := ks["spec"].(map[string]any)["postBuild"]; !ok {
 			continue

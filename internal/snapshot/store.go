@@ -166,8 +166,9 @@ func (s *Store) fetchTip(ctx context.Context) (string, error) {
 }
 
 // Environments lists the environments with a folder at a commit of the
-// branch ("" = the tip): a folder with an index, or `namespace/name` where
-// a folder without one holds folders with one.
+// branch ("" = the tip): a folder with an index, or `namespace/name` (and
+// `cluster/namespace/name`) where a folder without one holds folders with
+// one.
 func (s *Store) Environments(ctx context.Context, commit string) ([]string, error) {
 	c, err := s.commitOf(ctx, commit)
 	if err != nil {
@@ -187,32 +188,24 @@ func (s *Store) Environments(ctx context.Context, commit string) ([]string, erro
 			dirs = append(dirs, e.path+"/")
 		}
 	}
-	if len(dirs) == 0 {
-		return nil, nil
-	}
-	// One level down: a folder's index makes it an environment; its
-	// other folders may be a namespace's environments.
-	children, err := s.git.lsTree(ctx, c, false, dirs...)
-	if err != nil {
-		return nil, err
-	}
-	var envs, indexes []string
-	for _, e := range children {
-		dir, base := path.Split(e.path)
-		switch {
-		case e.typ == "blob" && base == indexFile:
-			envs = append(envs, strings.TrimSuffix(dir, "/"))
-		case e.typ == "tree" && base != objectsDir && ValidateEnvironment(e.path) == nil:
-			indexes = append(indexes, path.Join(e.path, indexFile))
-		}
-	}
-	if len(indexes) > 0 {
-		nested, err := s.git.lsTree(ctx, c, false, indexes...)
+	// Level by level: a folder's index makes it an environment; its other
+	// folders may hold a namespace's (or a cluster's) environments.
+	var envs []string
+	// ValidateEnvironment bounds the depth.
+	for len(dirs) > 0 {
+		children, err := s.git.lsTree(ctx, c, false, dirs...)
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range nested {
-			envs = append(envs, path.Dir(e.path))
+		dirs = nil
+		for _, e := range children {
+			dir, base := path.Split(e.path)
+			switch {
+			case e.typ == "blob" && base == indexFile:
+				envs = append(envs, strings.TrimSuffix(dir, "/"))
+			case e.typ == "tree" && base != objectsDir && ValidateEnvironment(e.path) == nil:
+				dirs = append(dirs, e.path+"/")
+			}
 		}
 	}
 	sort.Strings(envs)

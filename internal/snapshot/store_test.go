@@ -319,12 +319,12 @@ func plant(t testing.TB, dir, file, content string) string {
 }
 
 func TestEnvironmentNames(t *testing.T) {
-	for _, ok := range []string{"default", "prod-eu.1", "A_b", "flux-system/apps"} {
+	for _, ok := range []string{"default", "prod-eu.1", "A_b", "flux-system/apps", "production/flux-system/apps"} {
 		if err := ValidateEnvironment(ok); err != nil {
 			t.Errorf("%q: %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"", ".", "..", ".hidden", "a/b/c", "/a", "a/", "a/.b", "a..b", "a b", strings.Repeat("x", 101)} {
+	for _, bad := range []string{"", ".", "..", ".hidden", "a/b/c/d", "/a", "a/", "a/.b", "a..b", "a b", strings.Repeat("x", 101)} {
 		if ValidateEnvironment(bad) == nil {
 			t.Errorf("%q accepted", bad)
 		}
@@ -383,6 +383,9 @@ func TestNamespacedEnvironment(t *testing.T) {
 	apps := newSnapshot("flux-system/apps", h, all...)
 	mustWrite(t, s, apps)
 	mustWrite(t, s, newSnapshot("flux-system/infra", h, all[:1]...))
+	// Two clusters' targets of the same name are named after their
+	// cluster too: a third level.
+	mustWrite(t, s, newSnapshot("production/flux-system/flux-system", h, all[:1]...))
 	c := mustWrite(t, s, newSnapshot("staging", h, all[:2]...))
 
 	got, err := s.Read(ctx, "flux-system/apps", "")
@@ -395,7 +398,7 @@ func TestNamespacedEnvironment(t *testing.T) {
 		t.Errorf("both targets of the namespace must keep their folder:\n%s", files)
 	}
 	envs, err := s.Environments(ctx, "")
-	if err != nil || !reflect.DeepEqual(envs, []string{"flux-system/apps", "flux-system/infra", "staging"}) {
+	if err != nil || !reflect.DeepEqual(envs, []string{"flux-system/apps", "flux-system/infra", "production/flux-system/flux-system", "staging"}) {
 		t.Errorf("Environments: %v %v", envs, err)
 	}
 	ixs, err := s.ReadIndexes(ctx, []string{"flux-system/apps", "flux-system/none"}, "")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/gitops"
 	"github.com/ownership-check/ownership-check/internal/targets"
 	"github.com/ownership-check/ownership-check/internal/testkit/monorepo"
 )
@@ -48,6 +49,14 @@ func TestTargetsDiscoveredList(t *testing.T) {
 	_, err = targets.List(context.Background(), &cfg)
 	if err == nil || !strings.Contains(err.Error(), "target flux-system (the repository config's targets)") {
 		t.Errorf("a target named as a namespace of others: %v", err)
+	}
+	// A cluster/namespace/name target's folder is inside cluster/namespace
+	// too.
+	f.found = append(f.found, gitops.Target{Name: "prod-cluster/flux-system/app00-prod", Source: "flux", Object: "clusters/prod/app00.yaml", Paths: []string{"apps/app00/overlays/prod"}})
+	cfg.Targets = []config.Target{{Name: "prod-cluster/flux-system", Paths: []string{"x"}}}
+	_, err = targets.List(context.Background(), &cfg)
+	if err == nil || !strings.Contains(err.Error(), "target prod-cluster/flux-system (the repository config's targets)") {
+		t.Errorf("a target named as a cluster's namespace of others: %v", err)
 	}
 }
 

@@ -98,11 +98,15 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 		}
 		byName[t.Name] = t
 	}
-	// A namespace/name target's folder is inside its namespace's: a
-	// target named as the namespace would hold it in its own folder.
+	// A namespace/name target's folder is inside its namespace's (and a
+	// cluster/namespace/name one's inside both): a target named as one of
+	// them would hold it in its own folder.
 	for _, t := range out {
-		if ns, _, ok := strings.Cut(t.Name, "/"); ok {
-			if o, clash := byName[ns]; clash {
+		for i := range len(t.Name) {
+			if t.Name[i] != '/' {
+				continue
+			}
+			if o, clash := byName[t.Name[:i]]; clash {
 				return nil, fmt.Errorf("target %s (%s) and target %s (%s): a namespace/name target's snapshot folder is inside its namespace's, which the other names: rename one", o.Name, o.origin(), t.Name, t.origin())
 			}
 		}
