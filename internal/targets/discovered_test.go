@@ -132,3 +132,21 @@ func TestTargetsNotCheckedBuild(t *testing.T) {
 		t.Errorf("snapshot of a target not checked: %v %v", recs[0], errs[0])
 	}
 }
+
+// A discovered target is named by its cluster's context too, so that a
+// sync event that knows its cluster names it whether or not discovery had
+// to qualify the name.
+func TestSelectDiscoveredByContextAndName(t *testing.T) {
+	f := newFleet(t, 1)
+	t.Chdir(f.Dir)
+	sel, err := targets.Select(context.Background(), f.cfg, targets.SelectOptions{Names: []string{"prod-cluster/flux-system/app00-dev"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sel.Targets) != 1 || sel.Targets[0].Name != "flux-system/app00-dev" {
+		t.Fatalf("selected %+v, want flux-system/app00-dev", sel.Targets)
+	}
+	if _, err := targets.Select(context.Background(), f.cfg, targets.SelectOptions{Names: []string{"other-cluster/flux-system/app00-dev"}}); err == nil {
+		t.Fatal("another cluster's context named the target")
+	}
+}

@@ -143,6 +143,19 @@ func SelectFrom(ctx context.Context, targets []Target, o SelectOptions) (Selecti
 	for _, t := range targets {
 		byName[t.Name] = t
 	}
+	// A discovered target is also named by its cluster's context before
+	// its name, as discovery names it where two clusters share the name:
+	// a sync event that knows its cluster can always say `context/name`.
+	for _, t := range targets {
+		if t.Source == SourceConfig || t.Context == "" {
+			continue
+		}
+		if q := t.Context + "/" + t.Name; !strings.HasPrefix(t.Name, t.Context+"/") {
+			if _, taken := byName[q]; !taken {
+				byName[q] = t
+			}
+		}
+	}
 	var picked []Selected
 	all := o.ChangedFrom == "" && (len(o.Names) == 0 || len(o.Names) == 1 && o.Names[0] == "all")
 	switch {
