@@ -56,6 +56,7 @@ var packages = map[string]kind{
 	"retry":               infra,
 	"typing":              infra,
 	"gitexec":             infra,
+	"yamldoc":             infra,
 	"testkit/testcluster": testInfra,
 	"testkit/faultproxy":  testInfra,
 	"github/githubtest":   testInfra,

@@ -1,7 +1,6 @@
 package gitops
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,11 +10,12 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/yamldoc"
 )
 
 // maxFileSize bounds one YAML file: Flux's own install (gotk-components)
@@ -198,23 +198,23 @@ func (s *discovery) inside(abs, rel string) error {
 // API: then it is an error naming the file and line.
 func parseDocuments(file string, data []byte) ([]document, error) {
 	var out []document
-	for _, c := range splitDocuments(data) {
-		if c.line == 0 || !interestingKind.Match(c.text) {
+	for _, c := range yamldoc.Split(data) {
+		if c.Line == 0 || !interestingKind.Match(c.Text) {
 			continue
 		}
 		// Strict: the API server refuses a duplicate key, and discovery
 		// will not read one of the two.
-		j, err := yaml.YAMLToJSONStrict(c.text)
+		j, err := yaml.YAMLToJSONStrict(c.Text)
 		if err != nil {
-			if gitOpsAPI.Match(c.text) {
-				return nil, yamlError(file, c, err)
+			if gitOpsAPI.Match(c.Text) {
+				return nil, yamldoc.Error(file, c, err)
 			}
 			continue
 		}
 		var v any
 		if err := utiljson.Unmarshal(j, &v); err != nil {
-			if gitOpsAPI.Match(c.text) {
-				return nil, fmt.Errorf("%s:%d: %w", file, c.line, err)
+			if gitOpsAPI.Match(c.Text) {
+				return nil, fmt.Errorf("%s:%d: %w", file, c.Line, err)
 			}
 			continue
 		}
@@ -222,82 +222,13 @@ func parseDocuments(file string, data []byte) ([]document, error) {
 		if !ok {
 			continue
 		}
-		d := document{file: file, line: c.line, obj: m}
+		d := document{file: file, line: c.Line, obj: m}
 		if !interesting(d) {
 			continue
 		}
 		out = append(out, d)
 	}
 	return out, nil
-}
-
-// chunk is one YAML document of a stream and the line its content starts on.
-type chunk struct {
-	text []byte
-	line int // first line with content; 0 for an empty document
-	from int // first line of the document, separator excluded
-}
-
-// splitDocuments splits a YAML stream at "---" lines as kubectl does,
-// remembering where each document starts.
-func splitDocuments(data []byte) []chunk {
-	var out []chunk
-	cur := chunk{from: 1}
-	start := 0
-	for pos, n := 0, 1; pos < len(data); n++ {
-		end := bytes.IndexByte(data[pos:], '\n')
-		next := len(data)
-		if end >= 0 {
-			end += pos
-			next = end + 1
-		} else {
-			end = len(data)
-		}
-		line := bytes.TrimSuffix(data[pos:end], []byte("\r"))
-		switch {
-		case isSeparator(line):
-			cur.text = data[start:pos]
-			out = append(out, cur)
-			cur, start = chunk{from: n + 1}, next
-		case cur.line == 0 && hasContent(line):
-			cur.line = n
-		}
-		pos = next
-	}
-	cur.text = data[start:]
-	return append(out, cur)
-}
-
-func isSeparator(line []byte) bool {
-	if !bytes.HasPrefix(line, []byte("---")) {
-		return false
-	}
-	rest := strings.TrimSpace(string(line[3:]))
-	return rest == "" || rest[0] == '#'
-}
-
-func hasContent(line []byte) bool {
-	t := bytes.TrimSpace(line)
-	return len(t) > 0 && t[0] != '#' && !bytes.Equal(t, []byte("..."))
-}
-
-var yamlLine = regexp.MustCompile(`line (\d+)`)
-
-// yamlError rewrites the parser's document-relative line numbers into the
-// file's.
-func yamlError(file string, c chunk, err error) error {
-	msg := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
-	line := c.line
-	found := false
-	msg = yamlLine.ReplaceAllStringFunc(msg, func(s string) string {
-		n, _ := strconv.Atoi(yamlLine.FindStringSubmatch(s)[1])
-		abs := c.from + n - 1
-		if !found {
-			line, found = abs, true
-		}
-		return fmt.Sprintf("line %d", abs)
-	})
-	return fmt.Errorf("%s:%d: malformed YAML: %s", file, line, msg)
 }
 
 // errNotFound marks a path the controller would not find.

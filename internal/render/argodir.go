@@ -13,6 +13,8 @@ import (
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/yamldoc"
 )
 
 // argoManifestFile is the repo server's manifestFile: the files a directory
@@ -125,11 +127,11 @@ func argoManifests(display string, data []byte) ([]rawObject, error) {
 		return []rawObject{{obj: obj, source: display, line: 1}}, nil
 	}
 	var out []rawObject
-	for _, c := range splitDocuments(data) {
-		if c.line == 0 {
+	for _, c := range yamldoc.Split(data) {
+		if c.Line == 0 {
 			continue
 		}
-		j, err := yaml.YAMLToJSON(c.text)
+		j, err := yaml.YAMLToJSON(c.Text)
 		if err == nil && bytes.Equal(bytes.TrimSpace(j), []byte("null")) {
 			continue
 		}
@@ -143,11 +145,11 @@ func argoManifests(display string, data []byte) ([]rawObject, error) {
 			// like a manifest, else the file is not one and is skipped.
 			looksLikeManifest := bytes.Contains(data, []byte("apiVersion:")) && bytes.Contains(data, []byte("kind:")) && bytes.Contains(data, []byte("metadata:"))
 			if len(out) > 0 || looksLikeManifest {
-				return nil, fmt.Errorf("%s:%d: failed to unmarshal manifest: %w", display, c.line, err)
+				return nil, fmt.Errorf("%s:%d: failed to unmarshal manifest: %w", display, c.Line, err)
 			}
 			return nil, nil
 		}
-		out = append(out, rawObject{obj: obj, source: display, line: c.line})
+		out = append(out, rawObject{obj: obj, source: display, line: c.Line})
 	}
 	return out, nil
 }

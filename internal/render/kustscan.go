@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/yamldoc"
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/yaml"
@@ -113,7 +114,7 @@ func (s *scanner) readKustomization(file string) (*types.Kustomization, error) {
 	display := s.fs.boundary.rel(file)
 	j, err := yaml.YAMLToJSONStrict(data)
 	if err != nil {
-		return nil, yamlError(display, chunk{from: 1, line: 1}, err)
+		return nil, yamldoc.Error(display, yamldoc.Doc{From: 1, Line: 1}, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(j))
 	dec.DisallowUnknownFields()

@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/yamldoc"
 )
 
 // lineIndex finds the line of a kustomize-built object in its source file.
@@ -85,8 +87,8 @@ func (x *lineIndex) index(file string) []docMeta {
 		return d
 	}
 	var docs []docMeta
-	for _, c := range splitDocuments(x.content(file)) {
-		if c.line == 0 {
+	for _, c := range yamldoc.Split(x.content(file)) {
+		if c.Line == 0 {
 			continue
 		}
 		var head struct {
@@ -95,8 +97,8 @@ func (x *lineIndex) index(file string) []docMeta {
 				Name string `json:"name"`
 			} `json:"metadata"`
 		}
-		if yaml.Unmarshal(c.text, &head) == nil {
-			docs = append(docs, docMeta{line: c.line, kind: head.Kind, name: head.Metadata.Name})
+		if yaml.Unmarshal(c.Text, &head) == nil {
+			docs = append(docs, docMeta{line: c.Line, kind: head.Kind, name: head.Metadata.Name})
 		}
 	}
 	x.mu.Lock()

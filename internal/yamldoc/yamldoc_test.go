@@ -1,14 +1,14 @@
-package gitops
+package yamldoc
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestSplitDocuments(t *testing.T) {
+func TestSplit(t *testing.T) {
 	for _, eol := range []string{"\n", "\r\n"} {
 		data := strings.ReplaceAll("# head\na: 1\n---\n\n# c\nb: 2\n--- # next\nc: 3", "\n", eol)
-		got := splitDocuments([]byte(data))
+		got := Split([]byte(data))
 		want := []struct {
 			text       string
 			line, from int
@@ -22,8 +22,8 @@ func TestSplitDocuments(t *testing.T) {
 		}
 		for i, w := range want {
 			g := got[i]
-			if string(g.text) != strings.ReplaceAll(w.text, "\n", eol) || g.line != w.line || g.from != w.from {
-				t.Errorf("%q: document %d = %q line %d from %d, want %q line %d from %d", eol, i, g.text, g.line, g.from, w.text, w.line, w.from)
+			if string(g.Text) != strings.ReplaceAll(w.text, "\n", eol) || g.Line != w.line || g.From != w.from {
+				t.Errorf("%q: document %d = %q line %d from %d, want %q line %d from %d", eol, i, g.Text, g.Line, g.From, w.text, w.line, w.from)
 			}
 		}
 	}
