@@ -87,23 +87,31 @@ func (e *expander) gitDirectoryParams(items []any, prefix, field string) ([]map[
 	}
 	var out []map[string]any
 	for _, dir := range t.dirs {
-		include, exclude := false, false
-		for _, g := range globs {
-			ok, err := path.Match(g.path, dir)
-			if err != nil || !ok {
-				continue
-			}
-			if g.exclude {
-				exclude = true
-			} else {
-				include = true
-			}
-		}
-		if include && !exclude {
+		if selected(globs, dir, func(pattern, name string) bool {
+			ok, err := path.Match(pattern, name)
+			return err == nil && ok
+		}) {
 			out = append(out, e.pathParams(dir, "", prefix))
 		}
 	}
 	return out, nil
+}
+
+// selected: an include item's pattern matches name, and no exclude
+// item's does, as both git generators decide.
+func selected(globs []globItem, name string, match func(pattern, name string) bool) bool {
+	include, exclude := false, false
+	for _, g := range globs {
+		if !match(g.path, name) {
+			continue
+		}
+		if g.exclude {
+			exclude = true
+		} else {
+			include = true
+		}
+	}
+	return include && !exclude
 }
 
 // gitFileParams is the file generator: the files an include item matches
@@ -121,17 +129,7 @@ func (e *expander) gitFileParams(items []any, prefix, field string) ([]map[strin
 	}
 	var matched []string
 	for _, f := range t.files {
-		include, exclude := false, false
-		for _, g := range globs {
-			if pathspecMatch(g.path, f) {
-				if g.exclude {
-					exclude = true
-				} else {
-					include = true
-				}
-			}
-		}
-		if include && !exclude {
+		if selected(globs, f, pathspecMatch) {
 			matched = append(matched, f)
 		}
 	}
