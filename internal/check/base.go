@@ -61,16 +61,19 @@ func (b *baseRender) forgetSame(head []model.Object) (unchanged bool) {
 // and rendered with opts: the same config, the same kustomize rules, the
 // repository's tree as the boundary. A path the base does not have renders
 // nothing.
-func renderBase(ctx context.Context, rev string, paths []string, opts render.Options, trees *gitexec.Trees) *baseRender {
+func renderBase(ctx context.Context, rev string, paths []string, opts render.Options, trees *gitexec.Trees, deployerAt deployerAt) *baseRender {
 	b := &baseRender{objects: map[model.ID]model.Object{}}
-	b.Err = b.render(ctx, rev, paths, opts, trees)
+	b.Err = b.render(ctx, rev, paths, opts, trees, deployerAt)
 	if b.Err != nil {
 		b.Err = fmt.Errorf("base %s: %w", rev, b.Err)
 	}
 	return b
 }
 
-func (b *baseRender) render(ctx context.Context, rev string, paths []string, opts render.Options, trees *gitexec.Trees) error {
+// deployerAt is Target.BaseDeployer.
+type deployerAt = func(ctx context.Context, root string) (*model.Deployer, []string, error)
+
+func (b *baseRender) render(ctx context.Context, rev string, paths []string, opts render.Options, trees *gitexec.Trees, deployerAt deployerAt) error {
 	if len(paths) == 0 {
 		return nil
 	}
@@ -95,13 +98,27 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 	if err != nil {
 		return err
 	}
-	var basePaths []string
+	var rels []string
 	for _, p := range paths {
 		rel, err := gitexec.Relative(top, p)
 		if err != nil {
 			return err
 		}
-		at := filepath.Join(tmp, rel)
+		rels = append(rels, rel)
+	}
+	if opts.Deployer != nil && deployerAt != nil {
+		d, at, err := deployerAt(ctx, tmp)
+		if err != nil {
+			return err
+		}
+		if d == nil {
+			return nil
+		}
+		opts.Deployer, rels = d, at
+	}
+	var basePaths []string
+	for _, rel := range rels {
+		at := filepath.Join(tmp, filepath.FromSlash(rel))
 		if _, err := os.Lstat(at); err == nil {
 			basePaths = append(basePaths, at)
 		}
@@ -145,14 +162,14 @@ func (e *renamedError) Unwrap() error { return e.err }
 
 // renderBaseAsync renders the base beside the head, in g; the channel
 // gives nil when there is no base to render.
-func renderBaseAsync(ctx context.Context, g *errgroup.Group, rev string, paths []string, opts render.Options, trees *gitexec.Trees) <-chan *baseRender {
+func renderBaseAsync(ctx context.Context, g *errgroup.Group, rev string, paths []string, opts render.Options, trees *gitexec.Trees, deployerAt deployerAt) <-chan *baseRender {
 	ch := make(chan *baseRender, 1)
 	if rev == "" {
 		ch <- nil
 		return ch
 	}
 	g.Go(func() error {
-		ch <- renderBase(ctx, rev, paths, opts, trees)
+		ch <- renderBase(ctx, rev, paths, opts, trees, deployerAt)
 		return nil
 	})
 	return ch

@@ -97,7 +97,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	values := newValueReader(o.Target, client)
 	defer func() { hideRead(rep, values.Hidden()) }()
 	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: values}
-	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees)
+	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees, o.BaseDeployer)
 	objs, unrendered, err := renderChecked(ctx, o.Paths, renderOpts)
 	if err != nil {
 		return nil, err

@@ -43,7 +43,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	values := newValueReader(o.Target, nil)
 	defer func() { hideRead(rep, values.Hidden()) }()
 	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: values}
-	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees)
+	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees, o.BaseDeployer)
 	objs, unrendered, err := renderChecked(ctx, o.Paths, renderOpts)
 	if err != nil {
 		return nil, err

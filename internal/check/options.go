@@ -1,6 +1,7 @@
 package check
 
 import (
+	"context"
 	"io"
 
 	"github.com/ownership-check/ownership-check/internal/config"
@@ -50,6 +51,13 @@ type Target struct {
 	// Deployer, when set, is the GitOps controller's object the paths are
 	// rendered with (head and base), as that controller renders them.
 	Deployer *model.Deployer
+	// BaseDeployer, with Deployer, finds the target's controller object in
+	// the base's tree (its top at root): the base renders as its own object
+	// says (a pull request that changes the Kustomization or Application
+	// changes the render), at its own paths (relative to the top); nil, the
+	// base has no such target and renders nothing. Unset: the head's
+	// Deployer and paths.
+	BaseDeployer func(ctx context.Context, root string) (*model.Deployer, []string, error)
 	// ValueDirs are where the repository's ConfigMaps and Secrets are
 	// written that the Deployer's render may read values from (Flux's
 	// substituteFrom), before the cluster's: the discover directories.

@@ -210,6 +210,21 @@ func TestGitOpsFixtureEndToEnd(t *testing.T) {
 			t.Errorf("%s: %+v, want no change: its objects are the same", flux, rep.Summary)
 		}
 	})
+	t.Run("the Kustomization's own change is the pull request's", func(t *testing.T) {
+		// The base renders with the base's Kustomization: an image bump in
+		// the object itself is this pull request's change, never the
+		// environment's.
+		r.edit("clusters/staging/apps.yaml", "newTag: 6.7.1", "newTag: 6.7.2")
+		defer r.restore()
+		reps := checkJSON(t, 0, "--target", flux, "--base", "HEAD")
+		rep := reps[flux]
+		if rep.Summary.Rollouts != 1 {
+			t.Fatalf("%s: %+v, want podinfo's rollout for the image", flux, rep.Summary)
+		}
+		if rep.Unchanged {
+			t.Errorf("%s: the pull request is said to change nothing", flux)
+		}
+	})
 	t.Run("drift", func(t *testing.T) {
 		// kubectl scale: another manager's update of the replicas.
 		res, err := client.Resource(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, "apps")

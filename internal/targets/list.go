@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
@@ -28,6 +29,9 @@ type Target struct {
 	Object string
 	// Deployer is the controller's object render renders it with.
 	Deployer *model.Deployer
+	// atBase finds it in a base commit's tree (check.Target.BaseDeployer);
+	// nil for the config's targets.
+	atBase func(ctx context.Context, root string) (*model.Deployer, []string, error)
 	// Reason is why it is not checked; "" when it is.
 	Reason string
 	// Notes say what the deployer's way of applying means for the
@@ -75,10 +79,12 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 		if err != nil {
 			return nil, err
 		}
-		found, err := discover(ctx, gitops.Repository{Root: top, URLs: urlsOf(ctx, top, cfg)}, cfg.Discover)
+		urls := urlsOf(ctx, top, cfg)
+		found, err := discover(ctx, gitops.Repository{Root: top, URLs: urls}, cfg.Discover)
 		if err != nil {
 			return nil, fmt.Errorf("discovering targets: %w", err)
 		}
+		atBase := &baseDiscovery{urls: urls, entries: cfg.Discover}
 		for _, g := range found {
 			out = append(out, Target{
 				Target: config.Target{Name: g.Name, Paths: g.Paths, FieldManager: g.FieldManager, Context: g.Context},
@@ -86,6 +92,7 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 				// Only its own entry's directory: another cluster's objects
 				// of the same name are not what its controller reads.
 				ValueDirs: []string{g.Dir},
+				atBase:    atBase.of(g.Name),
 			})
 		}
 	}
@@ -133,4 +140,42 @@ func urlsOf(ctx context.Context, top string, cfg *config.Config) []string {
 		}
 	}
 	return append(urls, cfg.Repositories...)
+}
+
+// baseDiscovery discovers the targets of a base commit's tree once per
+// tree, for every target of a run that renders the base there: the base
+// renders each discovered target as its own object says.
+type baseDiscovery struct {
+	urls    []string
+	entries []config.Discover
+	mu      sync.Mutex
+	root    string
+	found   map[string]gitops.Target
+	err     error
+}
+
+// of is target name's BaseDeployer.
+func (b *baseDiscovery) of(name string) func(ctx context.Context, root string) (*model.Deployer, []string, error) {
+	return func(ctx context.Context, root string) (*model.Deployer, []string, error) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if b.root != root {
+			b.root, b.found = root, map[string]gitops.Target{}
+			var ts []gitops.Target
+			ts, b.err = discover(ctx, gitops.Repository{Root: root, URLs: b.urls}, b.entries)
+			for _, t := range ts {
+				b.found[t.Name] = t
+			}
+		}
+		if b.err != nil {
+			return nil, nil, fmt.Errorf("discovering the base's targets: %w", b.err)
+		}
+		t, ok := b.found[name]
+		if !ok || !t.Checked() {
+			// Not a target of the base, or one it could not render:
+			// everything the head renders is the pull request's.
+			return nil, nil, nil
+		}
+		return t.Deployer, t.Paths, nil
+	}
 }

@@ -133,7 +133,7 @@ func (r run) target(t check.Target, s Selected) (check.Target, []string, error) 
 		paths[i] = filepath.Join(r.top, filepath.FromSlash(p))
 	}
 	t.Environment = s.Name
-	t.Deployer = s.Deployer
+	t.Deployer, t.BaseDeployer = s.Deployer, s.atBase
 	t.ValueDirs = nil
 	for _, d := range s.ValueDirs {
 		t.ValueDirs = append(t.ValueDirs, filepath.Join(r.top, filepath.FromSlash(d)))
