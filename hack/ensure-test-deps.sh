@@ -53,7 +53,9 @@ build() {
 	# A private temp name: two concurrent runs must not write the same file.
 	tmp="$BIN_DIR/$out.tmp.$$"
 	tmps+=("$tmp")
-	(cd "tools/$module" && go build -ldflags "$ldflags" -o "../../$tmp" "k8s.io/kubernetes/cmd/$name")
+	# v1.37 needs Go 1.26 while the product builds with 1.24: auto fetches
+	# the toolchain a module asks for when the go on PATH is older.
+	(cd "tools/$module" && GOTOOLCHAIN=auto go build -ldflags "$ldflags" -o "../../$tmp" "k8s.io/kubernetes/cmd/$name")
 	mv "$tmp" "$BIN_DIR/$out"
 	echo "$version" >"$stamp"
 	echo "ensure-test-deps: $out built in $(($(date +%s) - start))s" >&2
