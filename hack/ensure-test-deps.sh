@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Installs what the tests need when it is missing, and nothing else: etcd
-# from Debian's packages, kube-apiserver and kubectl v1.33.13 built from
-# the k8s.io/kubernetes Go module (tools/kube) into .bin/. The linter is
+# from Debian's packages; kube-apiserver and kubectl v1.33.13 built from the
+# k8s.io/kubernetes Go module (tools/kube) into .bin/; and the newest served
+# kube-apiserver, v1.37.2 (tools/kube137), into .bin/kube-apiserver-1.37,
+# which the e2e tests use with OWNERSHIP_CHECK_KUBE_VERSION=1.37. One kubectl
+# serves both: the tests that run it only need it to talk to either server.
+# Both API servers run on Debian's etcd 3.4. The linter is
 # hack/ensure-lint.sh's.
 # Safe to rerun: each step is skipped when its result is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 KUBE_VERSION=v1.33.13
+# The newest release the module proxy serves; its minor names the binary.
+KUBE_VERSION_NEWEST=v1.37.2
 BIN_DIR=.bin
 
 if ! command -v etcd >/dev/null 2>&1 && [ ! -x /usr/bin/etcd ]; then
@@ -18,39 +24,43 @@ if ! command -v etcd >/dev/null 2>&1 && [ ! -x /usr/bin/etcd ]; then
 	DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq etcd-server >/dev/null
 fi
 
-# Without these the binaries report v0.0.0-master: kube-apiserver in
-# /version (component-base), kubectl in `kubectl version` and its
-# User-Agent (client-go).
-minor=${KUBE_VERSION#v1.}
-minor=${minor%%.*}
-ldflags=""
-for vpkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-	ldflags+=" -X $vpkg.gitVersion=$KUBE_VERSION -X $vpkg.gitMajor=1 -X $vpkg.gitMinor=$minor -X $vpkg.gitTreeState=clean"
-done
-
 tmps=()
 trap 'rm -f "${tmps[@]}"' EXIT
 
-# build NAME ESTIMATE: k8s.io/kubernetes/cmd/NAME into .bin/NAME, with
-# .bin/NAME.version saying which release it is. Both commands come from the
-# one module, so the second reuses the packages the first compiled.
+# build MODULE NAME VERSION OUT ESTIMATE: k8s.io/kubernetes/cmd/NAME from
+# tools/MODULE into .bin/OUT, with .bin/OUT.version saying which release it
+# is. All builds share the Go build cache, so kubectl reuses what
+# kube-apiserver compiled, and the second release recompiles only what
+# changed between them.
 build() {
-	local name=$1 stamp="$BIN_DIR/$1.version"
-	if [ -x "$BIN_DIR/$name" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$KUBE_VERSION" ]; then
+	local module=$1 name=$2 version=$3 out=$4 estimate=$5
+	local stamp="$BIN_DIR/$out.version"
+	if [ -x "$BIN_DIR/$out" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$version" ]; then
 		return
 	fi
-	echo "ensure-test-deps: building $name $KUBE_VERSION (first time: $2)" >&2
+	# Without these the binaries report v0.0.0-master: kube-apiserver in
+	# /version (component-base), kubectl in `kubectl version` and its
+	# User-Agent (client-go).
+	local minor=${version#v1.} ldflags="" vpkg
+	minor=${minor%%.*}
+	for vpkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+		ldflags+=" -X $vpkg.gitVersion=$version -X $vpkg.gitMajor=1 -X $vpkg.gitMinor=$minor -X $vpkg.gitTreeState=clean"
+	done
+	echo "ensure-test-deps: building $out $version (first time: $estimate)" >&2
 	mkdir -p "$BIN_DIR"
 	local start tmp
 	start=$(date +%s)
 	# A private temp name: two concurrent runs must not write the same file.
-	tmp="$BIN_DIR/$name.tmp.$$"
+	tmp="$BIN_DIR/$out.tmp.$$"
 	tmps+=("$tmp")
-	(cd tools/kube && go build -ldflags "$ldflags" -o "../../$tmp" "k8s.io/kubernetes/cmd/$name")
-	mv "$tmp" "$BIN_DIR/$name"
-	echo "$KUBE_VERSION" >"$stamp"
-	echo "ensure-test-deps: $name built in $(($(date +%s) - start))s" >&2
+	# v1.37 needs Go 1.26 while the product builds with 1.24: auto fetches
+	# the toolchain a module asks for when the go on PATH is older.
+	(cd "tools/$module" && GOTOOLCHAIN=auto go build -ldflags "$ldflags" -o "../../$tmp" "k8s.io/kubernetes/cmd/$name")
+	mv "$tmp" "$BIN_DIR/$out"
+	echo "$version" >"$stamp"
+	echo "ensure-test-deps: $out built in $(($(date +%s) - start))s" >&2
 }
 
-build kube-apiserver "about 6 minutes"
-build kubectl "about 2 minutes"
+build kube kube-apiserver "$KUBE_VERSION" kube-apiserver "about 6 minutes"
+build kube kubectl "$KUBE_VERSION" kubectl "about 2 minutes"
+build kube137 kube-apiserver "$KUBE_VERSION_NEWEST" kube-apiserver-1.37 "about 10 minutes"

@@ -19,7 +19,8 @@ type ScopeResolver interface {
 // clusterScoped are the cluster-scoped kinds Kubernetes serves itself (and
 // common add-ons'), used when no cluster is available: kubectl would ask
 // discovery. TestBuiltinScopesMatchAPIServer compares the list with a real
-// kube-apiserver.
+// kube-apiserver of each version the tests run on (v1.37 serves
+// DeviceTaintRule).
 var clusterScoped = map[schema.GroupKind]bool{
 	{Group: "", Kind: "Namespace"}:                                                    true,
 	{Group: "", Kind: "Node"}:                                                         true,
@@ -51,6 +52,7 @@ var clusterScoped = map[schema.GroupKind]bool{
 	{Group: "flowcontrol.apiserver.k8s.io", Kind: "PriorityLevelConfiguration"}:       true,
 	{Group: "resource.k8s.io", Kind: "DeviceClass"}:                                   true,
 	{Group: "resource.k8s.io", Kind: "ResourceSlice"}:                                 true,
+	{Group: "resource.k8s.io", Kind: "DeviceTaintRule"}:                               true,
 	{Group: "storagemigration.k8s.io", Kind: "StorageVersionMigration"}:               true,
 	{Group: "internal.apiserver.k8s.io", Kind: "StorageVersion"}:                      true,
 	{Group: "authentication.k8s.io", Kind: "TokenReview"}:                             true,

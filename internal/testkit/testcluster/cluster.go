@@ -122,6 +122,10 @@ func start(ctx context.Context, etcdBin, apiserverBin string) (_ *Cluster, err e
 		"--etcd-servers=" + etcdURL,
 		"--bind-address=127.0.0.1",
 		"--advertise-address=127.0.0.1",
+		// Nothing routes to the "kubernetes" Service here, so it needs no
+		// endpoints; and from v1.37 on the reconciler that writes them
+		// refuses a loopback advertise address and the server exits.
+		"--endpoint-reconciler-type=none",
 		"--secure-port=" + strconv.Itoa(securePort),
 		"--cert-dir=" + certDir,
 		"--token-auth-file=" + tokenFile,

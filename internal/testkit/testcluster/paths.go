@@ -7,14 +7,22 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 )
+
+var minorPattern = regexp.MustCompile(`^1\.[0-9]+$`)
 
 const (
 	modulePath = "github.com/ownership-check/ownership-check"
 
 	envKubeAPIServer = "OWNERSHIP_CHECK_KUBE_APISERVER"
 	envEtcd          = "OWNERSHIP_CHECK_ETCD"
+	// envKubeVersion picks which of the API servers `make test-deps` builds
+	// the tests run against: empty (or the pinned minor) is .bin/kube-apiserver,
+	// any other minor such as 1.37 is .bin/kube-apiserver-1.37.
+	envKubeVersion = "OWNERSHIP_CHECK_KUBE_VERSION"
+	pinnedMinor    = "1.33"
 
 	installHint = "run `make test-deps` (or ./hack/ensure-test-deps.sh) first"
 )
@@ -62,7 +70,24 @@ func kubeAPIServerBinary() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return executable(filepath.Join(root, ".bin", "kube-apiserver"), "")
+	name, err := kubeAPIServerName(os.Getenv(envKubeVersion))
+	if err != nil {
+		return "", err
+	}
+	return executable(filepath.Join(root, ".bin", name), "")
+}
+
+// kubeAPIServerName maps a minor version to the file name under .bin/. The
+// pinned one keeps its plain name so that existing checkouts stay valid.
+func kubeAPIServerName(minor string) (string, error) {
+	switch minor {
+	case "", pinnedMinor:
+		return "kube-apiserver", nil
+	}
+	if !minorPattern.MatchString(minor) {
+		return "", fmt.Errorf("testcluster: %s=%q is not a minor version such as 1.37", envKubeVersion, minor)
+	}
+	return "kube-apiserver-" + minor, nil
 }
 
 func etcdBinary() (string, error) {
