@@ -160,9 +160,13 @@ func TestActionEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The pull request's workflow.
+	// The pull request's workflow. Its base is the workspace's commit, as
+	// a base that cannot be fetched fails the run; the drift is then the
+	// cluster's, which fail-on-cause: all fails too.
+	base := gitIn(t, ws, "rev-parse", "HEAD")
 	t.Setenv("INPUT_MODE", "check")
-	t.Setenv("GITHUB_EVENT_PATH", eventFile(t, "pull_request.synchronize.json"))
+	t.Setenv("INPUT_FAIL-ON-CAUSE", "all")
+	t.Setenv("GITHUB_EVENT_PATH", eventWithBase(t, "pull_request.synchronize.json", "pull_request.base.sha", base))
 	t.Setenv("GITHUB_EVENT_NAME", "pull_request")
 	code, log = e.run()
 	if code != ExitFindings {
@@ -170,7 +174,7 @@ func TestActionEndToEnd(t *testing.T) {
 	}
 	body := e.comment()
 	for _, want := range []string{
-		"❌ **staging**: drift on 1 object (`.spec.replicas`, kubectl).",
+		"❌ **staging**: none of this pull request; for the environment's owners: drift on 1 object (`.spec.replicas`, kubectl).",
 		"<code>Deployment.apps/" + e2eNamespace + "/web</code>: drift",
 		"`deploy/staging/app.yaml",
 		"| drift | `.spec.replicas` | `3` → `5` → `3` | kubectl (Update, scale) |",
@@ -201,8 +205,9 @@ func TestActionEndToEnd(t *testing.T) {
 	}
 	dep := deploymentOf(t, &rep)
 	ann := "::warning file=deploy/staging/app.yaml,line=" + strconv.Itoa(dep.Line) + ",title=Deployment.apps/" + e2eNamespace + "/web%3A drift (staging)::drift: changed from 3 to 5 by kubectl (Update, scale)"
-	if dep.Line == 0 || !strings.Contains(log, ann) {
-		t.Errorf("log lacks the annotation %q", ann)
+	// The drift is the cluster's: it is not annotated on the pull request.
+	if dep.Line == 0 || strings.Contains(log, ann) {
+		t.Errorf("line %d; the cluster's drift is annotated on the pull request: %q", dep.Line, ann)
 	}
 	assertMasked(t, log, kubeconfig)
 
@@ -211,7 +216,7 @@ func TestActionEndToEnd(t *testing.T) {
 	e.srv.SetReadOnly(true)
 	t.Setenv("INPUT_KUBECONFIG", "")
 	t.Setenv("KUBERNETES_SERVICE_HOST", "")
-	t.Setenv("GITHUB_EVENT_PATH", eventFile(t, "pull_request.fork.json"))
+	t.Setenv("GITHUB_EVENT_PATH", eventWithBase(t, "pull_request.fork.json", "pull_request.base.sha", base))
 	code, log = e.run()
 	if code != ExitOK {
 		t.Fatalf("fork: exit %d, want 0: offline, the cluster's drift is not visible, and a comment that cannot be written fails nothing", code)
@@ -227,6 +232,14 @@ func TestActionEndToEnd(t *testing.T) {
 	// Unknown, not 0: the offline engine cannot see the drift.
 	if o := e.outputs(); o["failed"] != "false" || o["drift"] != "" || o["engine"] != "offline" {
 		t.Errorf("fork: outputs %v", o)
+	}
+
+	// A base commit that cannot be fetched fails closed: judged without
+	// it, every finding would count as the pull request's, silently.
+	resetRunnerFiles(t, e)
+	t.Setenv("GITHUB_EVENT_PATH", eventFile(t, "pull_request.fork.json"))
+	if code, log = e.run(); code != ExitError || !strings.Contains(log, "does not resolve to a commit") {
+		t.Errorf("unfetchable base: exit %d, want %d naming the base:\n%s", code, ExitError, log)
 	}
 }
 

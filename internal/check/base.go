@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -82,11 +83,11 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 		return err
 	}
 	if err := config.EnsureCommit(ctx, top, rev); err != nil {
-		return err
+		return &unresolvedError{err}
 	}
 	out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
 	if err != nil {
-		return err
+		return &unresolvedError{err}
 	}
 	b.Commit = strings.TrimSpace(string(out))
 	if trees == nil {
@@ -150,6 +151,15 @@ func repositoryOf(ctx context.Context, path string) (string, error) {
 	return top, nil
 }
 
+// unresolvedError is a base revision that names no commit: a mistyped
+// --base, or a base commit that could not be fetched. Unlike a base that
+// does not render, it fails the run, because a check that quietly judged
+// every finding as the pull request's would pass on a typo.
+type unresolvedError struct{ err error }
+
+func (e *unresolvedError) Error() string { return "does not resolve to a commit: " + e.err.Error() }
+func (e *unresolvedError) Unwrap() error { return e.err }
+
 // renamedError says err in the repository's names of files, not the
 // temporary copy's, and keeps err for errors.Is and As.
 type renamedError struct {
@@ -193,17 +203,21 @@ func comparedAsync(g *errgroup.Group, base <-chan *baseRender, head []model.Obje
 
 // withBase sets what causes are judged by: the base render, the causes
 // that may fail the check, and whether the head renders exactly the base.
-// A base that could not be rendered leaves causes unknown, and says why.
-func (in analysis) withBase(base *baseRender, causes model.CausePolicy) analysis {
+// A base that could not be rendered leaves causes unknown, and says why;
+// a base that names no commit is an error.
+func (in analysis) withBase(base *baseRender, causes model.CausePolicy) (analysis, error) {
 	in.Base = base
 	in.FailsCause = func(c model.Cause) bool { return causes[c] }
 	if base == nil {
-		return in
+		return in, nil
 	}
 	if base.Err != nil {
+		if unresolved := (*unresolvedError)(nil); errors.As(base.Err, &unresolved) {
+			return in, fmt.Errorf("--%w", base.Err)
+		}
 		in.Notes = append(slices.Clip(in.Notes), fmt.Sprintf("%v: every finding's cause is unknown, and judged as this pull request's", base.Err))
-		return in
+		return in, nil
 	}
 	in.Unchanged = base.unchanged
-	return in
+	return in, nil
 }

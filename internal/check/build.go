@@ -137,7 +137,10 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		found := <-fightsRead
 		set := controllers.NewSet(sources(renderedObjects(objs)), found.objs)
 		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.notes).hideRendered(objs)
-		in = in.withBase(<-baseRead, causes)
+		in, err = in.withBase(<-baseRead, causes)
+		if err != nil {
+			return analysis{}, err
+		}
 		in.Types = types
 		in.ReadAs = engine.ReadAllAs(ctx, g, objs, func(obj model.Object) string {
 			if snap == nil || snap.Objects[obj.ID] == nil {

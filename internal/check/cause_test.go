@@ -198,12 +198,13 @@ func TestScenarioCauses(t *testing.T) {
 		}
 	}
 
-	// A base that is no commit of the repository: causes unknown, said in
-	// a note, and the check judges as without a base.
-	code, rep, _ = causeCheck(s, r, "--base", "no-such-branch")
-	if f := findingAt(t, rep, "web", ".spec.replicas", model.Drift); code != 1 || f.Cause != model.CauseUnknown ||
-		!strings.Contains(strings.Join(rep.Notes, "\n"), "base no-such-branch") {
-		t.Errorf("bad base: exit %d, cause %q, notes %q", code, f.Cause, rep.Notes)
+	// A base that is no commit of the repository is a mistake, not a
+	// pull request without causes: the run fails, naming it, rather than
+	// pass with every cause unknown.
+	args := []string{"check", filepath.Join(r.dir, "deploy"), "--field-manager", deployer,
+		"--kubeconfig", s.kubeconfig, "--snapshot-repo", s.repo, "--output", "json", "--base", "no-such-branch"}
+	if code, _, stderr := s.run(args...); code != 2 || !strings.Contains(stderr, "--base no-such-branch: does not resolve") {
+		t.Errorf("bad base: exit %d, stderr %q; want exit 2 naming --base no-such-branch", code, stderr)
 	}
 }
 

@@ -73,7 +73,10 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	set := controllers.NewSet(sources(renderedObjects(objs)), snapshotSources(snap))
 	return run(ctx, engine, objs, minWaiting, func() (analysis, error) {
 		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil).hideRendered(objs)
-		in = in.withBase(<-baseRead, causes)
+		in, err := in.withBase(<-baseRead, causes)
+		if err != nil {
+			return analysis{}, err
+		}
 		in.Types = types
 		in.NotChecked, in.Skipped = offlineNotChecked, skipped
 		in.entries = shared.take
