@@ -43,9 +43,11 @@ func NewRootCommand(version string) *cobra.Command {
 		Long: `ownership-check renders manifests, asks the cluster (or the last-deploy
 snapshot) what a Server-Side Apply with force would do under the deploy's field
 manager, and reports drift, conflicts, releases and split ownership.`,
+		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate(versionLine(version))
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &ExitCodeError{Code: ExitError, Err: fmt.Errorf("%w (see --help)", err)}
 	})
