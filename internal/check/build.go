@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -81,6 +82,10 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		return nil, err
 	}
 	sess, err := o.open(ctx, engineOpts.Deadline)
+	if noCluster := (*kube.NoClusterError)(nil); errors.As(err, &noCluster) {
+		// Of the commands that need a cluster, only check can do without.
+		return nil, fmt.Errorf("%w; or check --offline, against the snapshot alone", err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -21,3 +21,24 @@ func TestMigrateBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// Only check has --offline: migrate's and snapshot's cluster errors must
+// not suggest it, and check's must.
+func TestNoClusterSuggestsOfflineOnlyForCheck(t *testing.T) {
+	dir := t.TempDir()
+	kubeconfig := dir + "/missing-kubeconfig"
+	for _, tc := range []struct {
+		args    []string
+		offline bool
+	}{
+		{[]string{"migrate", dir, "--field-manager", "d", "--kubeconfig", kubeconfig}, false},
+		{[]string{"snapshot", dir, "--field-manager", "d", "--kubeconfig", kubeconfig, "--snapshot-repo", dir}, false},
+		{[]string{"check", dir, "--field-manager", "d", "--kubeconfig", kubeconfig, "--snapshot-repo", dir}, true},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := Run("test", tc.args, &stdout, &stderr)
+		if code != ExitError || !strings.Contains(stderr.String(), "kubeconfig") || strings.Contains(stderr.String(), "--offline") != tc.offline {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 about the kubeconfig, suggesting --offline: %v", tc.args[0], code, stderr.String(), tc.offline)
+		}
+	}
+}

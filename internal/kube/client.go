@@ -62,7 +62,7 @@ func LoadConfig(o LoadOptions) (*rest.Config, string, error) {
 	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
 	cfg, err := cc.ClientConfig()
 	if err != nil {
-		return nil, "", fmt.Errorf("kubeconfig: %w (set --kubeconfig or $KUBECONFIG, or use --offline)", err)
+		return nil, "", &NoClusterError{fmt.Errorf("kubeconfig: %w (set --kubeconfig or $KUBECONFIG)", err)}
 	}
 	ns, _, err := cc.Namespace()
 	if err != nil {

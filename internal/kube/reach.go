@@ -62,7 +62,7 @@ func (c *Client) Discover(ctx context.Context) (map[schema.GroupVersion]error, e
 func (c *Client) unreachable(err error) error {
 	host := c.Config.Host
 	if apierrors.IsUnauthorized(err) {
-		return fmt.Errorf("the API server at %s rejected the credentials: %w (check the kubeconfig's user, or use --offline)", host, err)
+		return &NoClusterError{fmt.Errorf("the API server at %s rejected the credentials: %w (check the kubeconfig's user)", host, err)}
 	}
-	return fmt.Errorf("cannot reach the API server at %s: %w (check --kubeconfig and --context, or use --offline)", host, err)
+	return &NoClusterError{fmt.Errorf("cannot reach the API server at %s: %w (check --kubeconfig and --context)", host, err)}
 }
