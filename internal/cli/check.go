@@ -39,7 +39,7 @@ func checkCommand(ctx context.Context, o *checkOptions, paths []string, stdout, 
 		return &ExitCodeError{Code: ExitError, Err: err}
 	}
 	if o.usesTargets() {
-		if err := targetsWithoutPaths(paths); err != nil {
+		if err := o.targetsWithoutPaths(paths); err != nil {
 			return err
 		}
 		return checkTargetsCommand(ctx, o, stdout, stderr)

@@ -58,12 +58,21 @@ func (o *commonOptions) addTargetFlags(fs *pflag.FlagSet) {
 }
 
 // targetsWithoutPaths refuses PATHs beside the target flags: a target's
-// paths are in the repository config.
-func targetsWithoutPaths(paths []string) error {
+// paths are in the repository config. The error names the flag given,
+// not always --target.
+func (o *commonOptions) targetsWithoutPaths(paths []string) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	return &check.InputError{Input: "target", Problem: "give PATHs or targets, not both: a target's paths are in the repository config"}
+	input := "target"
+	switch {
+	case len(o.Targets) > 0:
+	case o.ChangedFrom != "":
+		input = "changed-from"
+	case o.Shard != "":
+		input = "shard"
+	}
+	return &check.InputError{Input: input, Problem: "give PATHs or targets, not both: a target's paths are in the repository config"}
 }
 
 // selector is what the target flags select.

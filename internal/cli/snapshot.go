@@ -25,7 +25,7 @@ snapshot to the snapshot branch (pushing it when the repository has a remote).
 A rendered object missing from the cluster fails the run and commits nothing.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.usesTargets() {
-				if err := targetsWithoutPaths(args); err != nil {
+				if err := o.targetsWithoutPaths(args); err != nil {
 					return err
 				}
 				_, err := command.SnapshotTargets(cmd.Context(), o.snapshotOptions(nil), o.selector(), cmd.OutOrStdout(), cmd.ErrOrStderr())

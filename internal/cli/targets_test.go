@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -111,5 +112,20 @@ func TestCheckTargetNotChecked(t *testing.T) {
 	var arr []map[string]any
 	if err := json.Unmarshal([]byte(out), &arr); err != nil || len(arr) != 1 || arr[0]["checked"] != false || arr[0]["environment"] != "flux-system/external" {
 		t.Errorf("JSON %v: %s", err, out)
+	}
+}
+
+// PATHs beside a target flag are refused naming the flag given.
+func TestPathsBesideTargetFlagNameIt(t *testing.T) {
+	for _, tc := range []struct{ flag, value string }{
+		{"--target", "api"}, {"--changed-from", "HEAD"}, {"--shard", "5/4"},
+	} {
+		for _, cmd := range []string{"check", "snapshot"} {
+			var stdout, stderr bytes.Buffer
+			code := Run("test", []string{cmd, "deploy", "--field-manager", "d", tc.flag, tc.value}, &stdout, &stderr)
+			if code != ExitError || !strings.Contains(stderr.String(), tc.flag+": give PATHs or targets, not both") {
+				t.Errorf("%s deploy %s %s: exit %d, stderr %q; want exit 2 naming %s", cmd, tc.flag, tc.value, code, stderr.String(), tc.flag)
+			}
+		}
 	}
 }
