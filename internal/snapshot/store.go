@@ -87,8 +87,10 @@ func isURL(repo string) bool {
 func discoverGitDir(ctx context.Context, dir string) (string, error) {
 	out, err := gitexec.Run(ctx, gitexec.Where{Dir: dir}, nil, "rev-parse", "--absolute-git-dir")
 	if err != nil {
+		// No advice on which flag to set: the caller's front end words it
+		// once (the command line's --snapshot-repo, the action's input).
 		abs, _ := filepath.Abs(dir)
-		return "", fmt.Errorf("snapshot repository %s: not a git repository (run in one or pass --snapshot-repo): %w", abs, err)
+		return "", fmt.Errorf("snapshot repository %s: not a git repository: %w", abs, err)
 	}
 	return strings.TrimSpace(string(out)), nil
 }
