@@ -3,6 +3,7 @@
 package kube
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -62,6 +63,11 @@ func LoadConfig(o LoadOptions) (*rest.Config, string, error) {
 	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
 	cfg, err := cc.ClientConfig()
 	if err != nil {
+		if clientcmd.IsEmptyConfig(err) {
+			// clientcmd's words point at KUBERNETES_MASTER, which
+			// nothing reads any more: say where a kubeconfig is looked for.
+			return nil, "", &NoClusterError{errors.New("kubeconfig: none found, and not running in a cluster (set --kubeconfig or $KUBECONFIG, default ~/.kube/config, and --context to choose one of its contexts)")}
+		}
 		return nil, "", &NoClusterError{fmt.Errorf("kubeconfig: %w (set --kubeconfig or $KUBECONFIG)", err)}
 	}
 	ns, _, err := cc.Namespace()
