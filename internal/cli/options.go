@@ -37,16 +37,23 @@ func (o *commonOptions) usesTargets() bool {
 }
 
 func (o *commonOptions) addFlags(fs *pflag.FlagSet) {
+	o.addRenderFlags(fs)
 	fs.StringVar(&o.FieldManager, "field-manager", "", "field manager name the deploy applies with (required)")
-	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig file (default $KUBECONFIG, then ~/.kube/config)")
-	fs.StringVar(&o.Context, "context", "", "kubeconfig context to use")
-	fs.StringVarP(&o.Namespace, "namespace", "n", "", "namespace for namespaced objects that set none (default: the context's)")
 	fs.StringVar(&o.Environment, "environment", "default", "snapshot name (one per cluster/overlay)")
 	fs.StringVar(&o.SnapshotRepo, "snapshot-repo", "", "git repository (path or URL) holding the snapshot branch (default: the working directory's)")
 	fs.StringVar(&o.SnapshotBranch, "snapshot-branch", model.DefaultSnapshotBranch, "branch that holds snapshots")
-	fs.StringVar(&o.Config, "config", "", "repository config file with ignore rules and policy (default .ownership-check.yaml if present)")
 	fs.IntVar(&o.Concurrency, "concurrency", check.DefaultConcurrency, "parallel requests the API server works on; more are in flight across a slow round trip, up to --max-in-flight")
 	fs.IntVar(&o.MaxInFlight, "max-in-flight", check.DefaultMaxInFlight, "most requests in flight at once, whatever the round trip")
+}
+
+// addRenderFlags are the flags a render reads: the cluster that gives
+// namespaces and scopes, and the repository config. render has only
+// these, so that its help lists nothing it ignores.
+func (o *commonOptions) addRenderFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig file (default $KUBECONFIG, then ~/.kube/config)")
+	fs.StringVar(&o.Context, "context", "", "kubeconfig context to use")
+	fs.StringVarP(&o.Namespace, "namespace", "n", "", "namespace for namespaced objects that set none (default: the context's)")
+	fs.StringVar(&o.Config, "config", "", "repository config file with ignore rules and policy (default .ownership-check.yaml if present)")
 }
 
 // addTargetFlags are the flags that run the repository config's targets:

@@ -56,7 +56,7 @@ status is 2, so that a script never takes "nothing" for an empty render.`,
 			return runRender(cmd.Context(), &o, args, target, showSecrets, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	o.addFlags(cmd.Flags())
+	o.addRenderFlags(cmd.Flags())
 	cmd.Flags().StringVar(&target, "target", "", "render this target of the repository (listed or discovered) instead of PATHs")
 	cmd.Flags().BoolVar(&showSecrets, "show-secrets", false, "print Secret values instead of (hidden), for piping into a deploy")
 	return cmd

@@ -142,3 +142,22 @@ current-context: x
 		t.Errorf("--namespace should win:\n%s", out)
 	}
 }
+
+// render's help lists only what render reads: no field manager, snapshot
+// or request flags it would ignore.
+func TestRenderHelpListsOnlyItsFlags(t *testing.T) {
+	code, out, _ := runCLI("render", "--help")
+	if code != ExitOK {
+		t.Fatalf("render --help: exit %d", code)
+	}
+	for _, want := range []string{"--kubeconfig", "--context", "--namespace", "--config", "--target", "--show-secrets"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("render --help lacks %s:\n%s", want, out)
+		}
+	}
+	for _, ignored := range []string{"--field-manager", "--environment", "--snapshot-repo", "--snapshot-branch", "--concurrency", "--max-in-flight"} {
+		if strings.Contains(out, ignored) {
+			t.Errorf("render --help lists %s, which render ignores:\n%s", ignored, out)
+		}
+	}
+}
