@@ -55,7 +55,14 @@ func Relate(objs []Related) []Relation {
 		for _, id := range []model.ID{from, to} {
 			o := &out[at[id]]
 			o.Change, o.Rename = model.ChangeRename, r
-			o.Findings = slices.DeleteFunc(slices.Clone(o.Findings), func(f model.Finding) bool { return f.Category == model.Delete })
+			// Not deleted but renamed: what is left to say of the old
+			// name is that the deploy stops managing it.
+			o.Findings = slices.Clone(o.Findings)
+			for j, f := range o.Findings {
+				if f.Category == model.Delete {
+					o.Findings[j] = model.Finding{Category: model.Removed, Message: model.RemovedMessage}
+				}
+			}
 		}
 	}
 	users := map[model.ID][]Related{}

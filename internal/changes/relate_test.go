@@ -36,9 +36,17 @@ func TestRelate(t *testing.T) {
 	}
 	rename := &model.Rename{From: "app-config-2b5t7mdk4h", To: "app-config-9c8hk6fbgm"}
 	for i := 0; i < 2; i++ {
-		if r := got[i]; r.Change != model.ChangeRename || r.Rename == nil || *r.Rename != *rename || len(r.Findings) != 0 {
-			t.Errorf("%s: %+v, want the rename %+v and no delete finding", objs[i].ID.Name, r, rename)
+		if r := got[i]; r.Change != model.ChangeRename || r.Rename == nil || *r.Rename != *rename {
+			t.Errorf("%s: %+v, want the rename %+v", objs[i].ID.Name, r, rename)
 		}
+	}
+	// The old name is not deleted: its delete warning becomes the one
+	// removed note, as the delete had replaced it.
+	if f := got[0].Findings; len(f) != 1 || f[0].Category != model.Removed || f[0].Message != model.RemovedMessage {
+		t.Errorf("old name's findings %+v, want one removed note", f)
+	}
+	if f := got[1].Findings; len(f) != 0 {
+		t.Errorf("new name's findings %+v, want none", f)
 	}
 	if len(objs[0].Findings) != 1 {
 		t.Errorf("Relate changed its input's findings")

@@ -114,6 +114,9 @@ func TestScenarioChanges(t *testing.T) {
 			if len(findings(&rep, "ConfigMap", o.Name, model.Delete)) != 0 {
 				t.Errorf("%s: a rename is no deletion", o.Name)
 			}
+			if o.Name == o.Rename.From && (len(o.Findings) != 1 || o.Findings[0].Category != model.Removed) {
+				t.Errorf("%s: findings %+v, want the removed note alone", o.Name, o.Findings)
+			}
 		}
 		if rep.Summary.Changes.Rename != 1 {
 			t.Errorf("summary.changes.rename = %d, want 1", rep.Summary.Changes.Rename)
@@ -155,6 +158,10 @@ func TestScenarioChanges(t *testing.T) {
 			t.Errorf("change %q, want delete", o.Change)
 		}
 		onlyFinding(t, &rep, "ConfigMap", "old-thing", model.Delete, "")
+		// One statement per fact: the delete says what removed would.
+		if o := obj("ConfigMap", "old-thing"); len(o.Findings) != 1 {
+			t.Errorf("old-thing: findings %+v, want the delete alone", o.Findings)
+		}
 		if o := obj("ConfigMap", "gone-thing"); o.Change != model.ChangeNone || len(findings(&rep, "ConfigMap", "gone-thing", model.Delete)) != 0 {
 			t.Errorf("gone-thing: change %q, findings %+v; want none: it is no longer in the cluster", o.Change, o.Findings)
 		}

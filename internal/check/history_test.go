@@ -69,8 +69,9 @@ func TestScenarioPersistentFight(t *testing.T) {
 		t.Errorf("fight %+v does not name the autoscaler", fight)
 	}
 	for _, f := range []model.Finding{drift, fight} {
-		if !strings.Contains(f.Remediation, "path: .spec.replicas") || !strings.Contains(f.Remediation, "ownership-check render") {
-			t.Errorf("%s remedy does not give the ignore rule of .spec.replicas:\n%s", f.Category, f.Remediation)
+		// An autoscaler's replicas: the fix is to stop sending them.
+		if !strings.HasPrefix(f.Remediation, "Remove replicas from ") || !strings.Contains(f.Remediation, "HorizontalPodAutoscaler s10-fight/web alone owns") {
+			t.Errorf("%s remedy does not remove .spec.replicas from the manifest:\n%s", f.Category, f.Remediation)
 		}
 	}
 	if web := object(rep, "Deployment", "web"); web.Findings[0].History == nil {
@@ -134,7 +135,7 @@ func TestScenarioPersistentFight(t *testing.T) {
 	off := decodeReport(t, code, stdout, stderr)
 	of := onlyFinding(t, off, "Deployment", "web", model.Fight, ".spec.replicas")
 	if of.Controller == nil || of.Controller.Object.Name != "web" || of.History == nil || of.History.Seen < 3 ||
-		!strings.Contains(of.Remediation, "path: .spec.replicas") {
+		!strings.HasPrefix(of.Remediation, "Remove replicas from ") {
 		t.Errorf("offline fight %+v", of)
 	}
 	if api := object(off, "Deployment", "api"); len(api.Findings) != 0 {

@@ -240,6 +240,10 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 			ro.Findings = result.Findings
 		}
 		if !gone && !unserved {
+			// The delete says all the removed note says (the last deploy
+			// applied it, the render no longer has it), and more: one
+			// statement per fact.
+			ro.Findings = slices.DeleteFunc(ro.Findings, func(f model.Finding) bool { return f.Category == model.Removed })
 			ro.Findings = append(ro.Findings, model.Finding{Category: model.Delete,
 				Message: "gone from the render: a pruning deploy deletes it (the last deploy applied it)"})
 		}

@@ -162,3 +162,8 @@ func (f *Finding) UnmarshalJSON(b []byte) error {
 	f.FieldPath = pathOf(nil, f.Path)
 	return nil
 }
+
+// RemovedMessage words a removed object: the render no longer has it, and
+// the deploy does not delete it (a renamed object's old name, or one a
+// pruning deploy would delete, which the delete warning then says).
+const RemovedMessage = "no longer in the rendered config, but the last deploy applied it: the deploy stops managing it"

@@ -146,15 +146,35 @@ func (a *analysis) takingMessage(v pathValues, others []model.Manager) string {
 }
 
 func anomalyMessage(t model.Transition) string {
-	why := "the model cannot explain it"
+	msg := "this ownership change should not happen: " + transitionWords(t)
 	switch {
 	case !t.PrevOwned && t.NowOwned:
-		why = "the deploy would own a field it did not own at the last deploy although the config did not change it; " +
-			"was the field manager renamed, or was the snapshot recorded with another one?"
+		return msg + "; was the field manager renamed, or was the snapshot recorded with another one? If not, " + model.ReportAnomaly
 	case t.PrevOwned && !t.NowOwned:
-		why = "the deploy would give up a field it owned although the config did not change it; " +
-			"does another tool apply with the same field manager name, or does the snapshot's applied config disagree with its managedFields?"
+		return msg + "; does another tool apply with the same field manager name, or does the snapshot's applied config disagree with its managedFields? If not, " + model.ReportAnomaly
 	}
-	return fmt.Sprintf("impossible transition, row %d (prevOwned=%t, nowOwned=%t, configChanged=%t, externalChanged=%t): %s",
-		t.Row, t.PrevOwned, t.NowOwned, t.ConfigChanged, t.ExternalChanged, why)
+	return msg + ": " + model.ReportAnomaly
+}
+
+// transitionWords says the four answers of a transition in words: people
+// read the message, and the table's row number means nothing to them (the
+// JSON keeps it in the finding's transition).
+func transitionWords(t model.Transition) string {
+	before := "the deploy did not own the field at the last deploy"
+	if t.PrevOwned {
+		before = "the deploy owned the field at the last deploy"
+	}
+	after := " and would not own it after this one"
+	if t.NowOwned {
+		after = " and would own it after this one"
+	}
+	config := ", though the config did not change it"
+	if t.ConfigChanged {
+		config = ", and the config changed it"
+	}
+	others := " and no one else changed it"
+	if t.ExternalChanged {
+		others = " and someone else changed it since"
+	}
+	return before + after + config + others
 }

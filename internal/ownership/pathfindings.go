@@ -157,7 +157,7 @@ func (a *analysis) deletedFinding() model.Finding {
 const DeletedMessage = "deleted since the last deploy (the last deploy left it in the cluster, and it is gone); the deploy creates it again"
 
 func (a *analysis) removedFinding() model.Finding {
-	msg := "no longer in the rendered config, but the last deploy applied it: the deploy stops managing it"
+	msg := model.RemovedMessage
 	if a.in.Live == nil {
 		msg += " (it is already gone from the cluster)"
 	}

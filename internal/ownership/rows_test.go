@@ -94,9 +94,9 @@ var rowCases = []rowCase{
 				Predicted: captured(t, "deploy-hpa.live")}
 		}},
 	{row: 4, name: "field manager renamed from ci to deployer", path: imagePath, category: model.Anomaly,
-		message: "impossible transition, row 4 (prevOwned=false, nowOwned=true, configChanged=false, externalChanged=false): " +
-			"the deploy would own a field it did not own at the last deploy although the config did not change it; " +
-			"was the field manager renamed, or was the snapshot recorded with another one?",
+		message: "this ownership change should not happen: the deploy did not own the field at the last deploy and would own it after this one, " +
+			"though the config did not change it and no one else changed it; was the field manager renamed, or was the snapshot recorded with another one? " +
+			"If not, please report it at https://github.com/ownership-check/ownership-check/issues with this report's JSON",
 		in: func(t *testing.T) Input {
 			return Input{Desired: manifest(t, "web-scaled"), Applied: manifest(t, "web-scaled"),
 				Deployed: renamedDeployer(t, "deploy-scaled.applied.live"), Live: renamedDeployer(t, "deploy-scaled.applied.live"),

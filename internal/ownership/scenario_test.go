@@ -147,7 +147,8 @@ func TestMessagePieces(t *testing.T) {
 		{show(map[string]any{"b": int64(1), "a": []any{true}}, false), `{"a":[true],"b":1}`},
 		{show(make(chan int), false)[:2], "0x"},
 		{show("secret", true), model.HiddenValue},
-		{anomalyMessage(model.NewTransition(false, false, false, false)), "impossible transition, row 0 (prevOwned=false, nowOwned=false, configChanged=false, externalChanged=false): the model cannot explain it"},
+		{anomalyMessage(model.NewTransition(false, false, false, false)), "this ownership change should not happen: the deploy did not own the field at the last deploy and would not own it after this one, " +
+			"though the config did not change it and no one else changed it: please report it at https://github.com/ownership-check/ownership-check/issues with this report's JSON"},
 		{(&analysis{}).message("future", model.Transition{}, nil, pathValues{}, nil), "future"},
 	} {
 		if tc.got != tc.want {

@@ -33,6 +33,7 @@ type Context struct {
 // persistent drift or conflict on the same path get the same remedy, so
 // that the report shows it once.
 func Object(id model.ID, source string, findings []model.Finding, c Context) {
+	scaler := autoscalerOf(findings)
 	fights := map[string]*model.Finding{}
 	for i := range findings {
 		if findings[i].Category == model.Fight {
@@ -42,6 +43,10 @@ func Object(id model.ID, source string, findings []model.Finding, c Context) {
 	for i := range findings {
 		f := &findings[i]
 		if f.Remediation != "" {
+			continue
+		}
+		if scaler != "" && f.Path == model.ReplicasPath && model.LevelOf(f.Category) != model.LevelNote {
+			f.Remediation = leaveReplicas(source, scaler)
 			continue
 		}
 		if fight := fights[f.Path]; fight != nil && f.History != nil && f.Category != model.Fight {
@@ -61,6 +66,9 @@ func For(id model.ID, source string, f model.Finding, c Context) string {
 		f.DesiredValue == model.HiddenValue || f.LiveValue == model.HiddenValue || f.DeployedValue == model.HiddenValue
 	switch f.Category {
 	case model.Fight:
+		if f.Path == model.ReplicasPath && f.Controller != nil && f.Controller.Autoscales() {
+			return leaveReplicas(source, f.Controller.String())
+		}
 		return letGo(id, f.Path, "managed by "+controllerName(f), c)
 	case model.Drift, model.TakingConflict, model.UpdateConflict:
 		// An object deleted again and again has no field to ignore.

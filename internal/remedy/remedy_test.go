@@ -43,17 +43,21 @@ func TestIgnoreRuleParses(t *testing.T) {
 }
 
 func TestFightAndPersistentDriftShareTheRemedy(t *testing.T) {
+	webhook := model.ID{Group: "admissionregistration.k8s.io", Kind: "ValidatingWebhookConfiguration", Name: "shop"}
+	caBundle := `.webhooks[name="a.shop.example.com"].clientConfig.caBundle`
+	injector := model.Controller{Name: "cert-manager cainjector", Manager: "cert-manager-cainjector"}
 	fs := []model.Finding{
-		{Category: model.Drift, Path: ".spec.replicas", LiveValue: 5, DesiredValue: 2, Managers: []model.Manager{{Manager: "kube-controller-manager", Operation: "Update", Subresource: "scale"}},
-			History: &model.History{Seen: 3, Deploys: 3, Manager: "kube-controller-manager"}},
-		{Category: model.Fight, Path: ".spec.replicas", Controller: &hpa},
-		{Category: model.Release, Path: ".spec.paused"},
+		{Category: model.Drift, Path: caBundle, LiveValue: "Y2E=", DesiredValue: "", Managers: []model.Manager{{Manager: "cert-manager-cainjector", Operation: "Apply"}},
+			History: &model.History{Seen: 3, Deploys: 3, Manager: "cert-manager-cainjector"}},
+		{Category: model.Fight, Path: caBundle, Controller: &injector},
+		{Category: model.Release, Path: ".metadata.labels.team"},
 	}
-	Object(web, "deploy/web.yaml", fs, ctx)
+	Object(webhook, "deploy/webhook.yaml", fs, ctx)
 	r := fs[1].Remediation
 	for _, want := range []string{
-		"Leave .spec.replicas to the one that keeps setting it: add this rule to .ownership-check.yaml",
-		"    ignore:\n    - group: apps\n      kind: Deployment\n      name: web\n      namespace: shop\n      path: .spec.replicas\n      reason: managed by HorizontalPodAutoscaler shop/web\n",
+		"Leave " + caBundle + " to the one that keeps setting it: add this rule to .ownership-check.yaml",
+		"    ignore:\n    - group: admissionregistration.k8s.io\n      kind: ValidatingWebhookConfiguration\n      name: shop\n",
+		"      reason: managed by cert-manager cainjector\n",
 		"    ownership-check render --show-secrets deploy/overlays/staging | kubectl apply --server-side --field-manager deployer -f -",
 	} {
 		if !strings.Contains(r, want) {

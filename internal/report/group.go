@@ -160,11 +160,7 @@ var wordings = map[model.Category]func(w words) string{
 	model.Removed:     func(words) string { return "the last deploy applied this object and it is no longer rendered" },
 	model.DryRunError: func(words) string { return "the API server refused the dry-run" },
 	model.Anomaly: func(w words) string {
-		row := ""
-		if w.t != nil && w.n == 1 {
-			row = fmt.Sprintf(" (row %d)", w.t.Row)
-		}
-		return fmt.Sprintf("ownership of %s contradicts the model%s; please report it", w.p, row)
+		return fmt.Sprintf("the ownership of %s changes in a way that should not happen: %s", w.p, model.ReportAnomaly)
 	},
 }
 

@@ -133,18 +133,33 @@ func mdBullet(g Group) string {
 
 // mdTable lists the groups' findings that have a path; findings about the
 // whole object (new, a dry-run error) are said by the bullets alone.
+// Identical rows of two findings (a reset and the release that causes it)
+// collapse into one that names both categories: one statement per fact.
 func mdTable(o Object, groups []Group) string {
-	var b strings.Builder
+	type row struct{ cats, rest string }
+	var rows []row
+	at := map[string]int{}
 	for _, g := range groups {
 		for _, f := range g.Findings {
 			if wholeObject(f) {
 				continue
 			}
-			if b.Len() == 0 {
-				b.WriteString("\n" + tableHeader)
+			rest := fmt.Sprintf("%s | %s | %s", mdCode(f.Path), mdChange(o, f), mdOwners(f))
+			if i, ok := at[rest]; ok {
+				rows[i].cats += ", " + mdText(string(g.Category))
+				continue
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdText(string(g.Category)), mdCode(f.Path), mdChange(o, f), mdOwners(f))
+			at[rest] = len(rows)
+			rows = append(rows, row{mdText(string(g.Category)), rest})
 		}
+	}
+	if len(rows) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n" + tableHeader)
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %s |\n", r.cats, r.rest)
 	}
 	return b.String()
 }

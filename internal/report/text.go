@@ -125,15 +125,19 @@ func writeTextObjects(bw io.Writer, p painter, r *Report, objs []Object) (clean 
 			fmt.Fprintf(bw, "  %s", p.paint(loc, ansiDim))
 		}
 		fmt.Fprintf(bw, "  %s\n", p.paint("baseline: "+obj.Baseline, ansiDim))
+		shown := map[string]bool{}
 		for _, g := range e.groups {
-			writeTextGroup(bw, p, obj, g)
+			writeTextGroup(bw, p, obj, g, shown)
 			writeTextPersistent(bw, p, r.Environment, obj, g)
 		}
 	}
 	return clean
 }
 
-func writeTextGroup(w io.Writer, p painter, obj Object, g Group) {
+// writeTextGroup writes a group's sentence and its rows, but for the rows
+// an earlier group of the object showed (a release's rows are its reset's
+// and retained's): identical rows are said once.
+func writeTextGroup(w io.Writer, p painter, obj Object, g Group, shown map[string]bool) {
 	label := string(g.Category)
 	if g.Category == model.DryRunError {
 		if reasons := distinctReasons(g.Findings); reasons != "" {
@@ -154,6 +158,10 @@ func writeTextGroup(w io.Writer, p painter, obj Object, g Group) {
 			if len(f.Managers) > 0 {
 				line += "  " + p.paint("["+listManagers(f.Managers)+"]", ansiDim)
 			}
+			if shown[line] {
+				continue
+			}
+			shown[line] = true
 			fmt.Fprintln(w, line)
 		}
 	}

@@ -98,7 +98,8 @@ func Mixed() *report.Report {
 			}},
 		{APIVersion: "example.com/v1", Kind: "Widget", Namespace: "shop", Name: "w", Source: "deploy/base/widget.yaml", Line: 5, Baseline: "snapshot",
 			Findings: []model.Finding{
-				{Category: model.Anomaly, Transition: tr(9), Path: ".spec.size", DeployedValue: 1, LiveValue: 2, Message: "row 9: owned before the deploy, not after, though the config did not change"},
+				{Category: model.Anomaly, Transition: tr(9), Path: ".spec.size", DeployedValue: 1, LiveValue: 2, Message: "this ownership change should not happen: the deploy owned the field at the last deploy and would not own it after this one, though the config did not change it and someone else changed it since; " +
+					"does another tool apply with the same field manager name? If not, " + model.ReportAnomaly},
 				{Category: model.TakingConflict, Transition: tr(7), Path: ".spec.color", LiveValue: "red", DesiredValue: "blue", Managers: []model.Manager{kubectlEdit}},
 			}},
 		{APIVersion: "v1", Kind: "ServiceAccount", Namespace: "shop", Name: "old", Baseline: "snapshot",
