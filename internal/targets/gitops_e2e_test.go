@@ -187,7 +187,7 @@ func TestGitOpsFixtureEndToEnd(t *testing.T) {
 	})
 	t.Run("base changed", func(t *testing.T) {
 		r.edit("apps/base/podinfo/deployment.yaml", "memory: 64Mi", "memory: 96Mi")
-		defer r.restore()
+		defer r.Restore()
 		reps := checkJSON(t, 0, "--changed-from", "HEAD", "--target", all)
 		if got := keys(reps); !slices.Equal(got, []string{flux}) {
 			t.Fatalf("checked %v, want %s alone", got, flux)
@@ -198,7 +198,7 @@ func TestGitOpsFixtureEndToEnd(t *testing.T) {
 	})
 	t.Run("Kustomization changed", func(t *testing.T) {
 		r.edit("clusters/staging/apps.yaml", "interval: 10m", "interval: 5m")
-		defer r.restore()
+		defer r.Restore()
 		reps := checkJSON(t, 0, "--changed-from", "HEAD", "--target", all)
 		if got := keys(reps); !slices.Equal(got, []string{flux, sync}) {
 			t.Fatalf("checked %v, want %s and %s", got, flux, sync)
@@ -215,7 +215,7 @@ func TestGitOpsFixtureEndToEnd(t *testing.T) {
 		// the object itself is this pull request's change, never the
 		// environment's.
 		r.edit("clusters/staging/apps.yaml", "newTag: 6.7.1", "newTag: 6.7.2")
-		defer r.restore()
+		defer r.Restore()
 		reps := checkJSON(t, 0, "--target", flux, "--base", "HEAD")
 		rep := reps[flux]
 		if rep.Summary.Rollouts != 1 {

@@ -13,6 +13,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 	"github.com/ownership-check/ownership-check/internal/targets"
+	"github.com/ownership-check/ownership-check/internal/testkit/monorepo"
 )
 
 // The fixture GitOps repository and the URL its origin must have for its
@@ -26,8 +27,8 @@ const (
 // with its origin: as a pull request's job checks it out. The test runs
 // in it, with no kubeconfig.
 type gitopsRepo struct {
+	*monorepo.Repo
 	t    testing.TB
-	dir  string
 	base string
 	cfg  *config.Config
 	// snapshots is the repository of the snapshot branch: its own, as
@@ -37,21 +38,21 @@ type gitopsRepo struct {
 
 func newGitOpsRepo(t testing.TB) *gitopsRepo {
 	t.Helper()
-	r := &gitopsRepo{t: t, dir: t.TempDir()}
-	if err := os.CopyFS(r.dir, os.DirFS(gitopsFixture)); err != nil {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(gitopsFixture)); err != nil {
 		t.Fatal(err)
 	}
+	r := &gitopsRepo{Repo: monorepo.InitRepo(t, dir), t: t}
 	r.snapshots = t.TempDir()
 	if out, err := exec.Command("git", "init", "-q", r.snapshots).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v: %s", err, out)
 	}
-	r.git("init", "-q")
-	r.git("remote", "add", "origin", gitopsOrigin)
-	r.base = r.commit("platform")
-	t.Chdir(r.dir)
+	r.Git("remote", "add", "origin", gitopsOrigin)
+	r.base = r.Commit("platform")
+	t.Chdir(r.Dir)
 	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "absent"))
 	t.Setenv("HOME", t.TempDir())
-	cfg, err := config.Load(filepath.Join(r.dir, config.DefaultFile))
+	cfg, err := config.Load(filepath.Join(r.Dir, config.DefaultFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,27 +60,10 @@ func newGitOpsRepo(t testing.TB) *gitopsRepo {
 	return r
 }
 
-func (r *gitopsRepo) git(args ...string) string {
-	r.t.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.name=dev", "-c", "user.email=dev@example.com"}, args...)...)
-	cmd.Dir = r.dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %v: %v: %s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func (r *gitopsRepo) commit(msg string) string {
-	r.git("add", "-A")
-	r.git("commit", "-q", "-m", msg)
-	return r.git("rev-parse", "HEAD")
-}
-
 // edit replaces old with new in the working tree's file rel.
 func (r *gitopsRepo) edit(rel, old, new string) {
 	r.t.Helper()
-	p := filepath.Join(r.dir, filepath.FromSlash(rel))
+	p := filepath.Join(r.Dir, filepath.FromSlash(rel))
 	data, err := os.ReadFile(p)
 	if err != nil {
 		r.t.Fatal(err)
@@ -91,8 +75,6 @@ func (r *gitopsRepo) edit(rel, old, new string) {
 		r.t.Fatal(err)
 	}
 }
-
-func (r *gitopsRepo) restore() { r.git("checkout", "-q", "--", ".") }
 
 // list is the fixture's targets, discovered as the commands discover them.
 func (r *gitopsRepo) list() []targets.Target {
@@ -160,7 +142,7 @@ func (r *gitopsRepo) recordInputs(names ...string) {
 		if _, err := render.RenderAll(ctx, paths, render.Options{Config: config.Default(), Namespace: "default", Deployer: rt.Deployer, Values: anyValues{}, Reads: reads}); err != nil {
 			r.t.Fatalf("%s: %v", name, err)
 		}
-		files, dirs, outside := reads.Relative(r.dir)
+		files, dirs, outside := reads.Relative(r.Dir)
 		snap := &snapshot.Snapshot{Index: snapshot.Index{
 			Environment: name, FieldManager: s.FieldManager, SourceCommit: r.base,
 			Secrets: snapshot.Hashing{Algorithm: "sha256", Salt: "test"},

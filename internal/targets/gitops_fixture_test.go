@@ -146,7 +146,7 @@ func TestGitOpsFixtureArgoRender(t *testing.T) {
 	// Without its kustomize namespace, echo's manifests (which set none)
 	// land in the destination namespace.
 	r.edit("argocd/appsets/echo.yaml", "          namespace: echo\n", "")
-	defer r.restore()
+	defer r.Restore()
 	for _, s := range r.list() {
 		if s.Name != "echo-staging" {
 			continue
@@ -218,13 +218,13 @@ func TestGitOpsFixtureSelect(t *testing.T) {
 	if !strings.Contains(got["staging/flux-system/apps"], "apps/base/podinfo/deployment.yaml") {
 		t.Errorf("podinfo's base: why %q", got["staging/flux-system/apps"])
 	}
-	r.restore()
+	r.Restore()
 
 	r.edit("apps/guestbook/base/deployment.yaml", "revisionHistoryLimit: 3", "revisionHistoryLimit: 4")
 	if got, want := names(selected()), "guestbook-production guestbook-staging "+prodApps; got != want {
 		t.Errorf("guestbook's base: %s, want %s", got, want)
 	}
-	r.restore()
+	r.Restore()
 
 	r.edit("clusters/staging/apps.yaml", "interval: 10m", "interval: 5m")
 	got = selected()
@@ -234,7 +234,7 @@ func TestGitOpsFixtureSelect(t *testing.T) {
 	if !strings.Contains(got["staging/flux-system/apps"], "its GitOps object changed") || !strings.Contains(got["staging/flux-system/flux-system"], "clusters/staging/apps.yaml") {
 		t.Errorf("clusters/staging/apps.yaml: why %q", got)
 	}
-	r.restore()
+	r.Restore()
 }
 
 // TestGitOpsFixtureFluxRender: render --target of each checked Flux

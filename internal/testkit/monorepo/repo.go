@@ -17,11 +17,19 @@ type Repo struct {
 // committed yet.
 func NewRepo(t testing.TB, apps int, ns, fieldManager string) *Repo {
 	t.Helper()
-	r := &Repo{t: t, Dir: t.TempDir()}
-	r.Git("init", "-q")
+	r := InitRepo(t, t.TempDir())
 	if err := Write(r.Dir, apps, ns, fieldManager); err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+// InitRepo makes dir, and what is in it, a new git repository, nothing
+// committed yet.
+func InitRepo(t testing.TB, dir string) *Repo {
+	t.Helper()
+	r := &Repo{t: t, Dir: dir}
+	r.Git("init", "-q")
 	return r
 }
 
