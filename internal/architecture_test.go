@@ -57,6 +57,7 @@ var packages = map[string]kind{
 	"typing":              infra,
 	"gitexec":             infra,
 	"yamldoc":             infra,
+	"values":              infra,
 	"testkit/testcluster": testInfra,
 	"testkit/faultproxy":  testInfra,
 	"github/githubtest":   testInfra,

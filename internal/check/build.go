@@ -19,6 +19,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
+	"github.com/ownership-check/ownership-check/internal/values"
 
 	"github.com/ownership-check/ownership-check/internal/typing"
 )
@@ -99,9 +100,9 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		client.Window.Resize(inFlight(o.Concurrency, sess.rtt, limit), limit)
 		engineOpts.Concurrency = limit
 	}
-	values := newValueReader(o.Target, client)
-	defer func() { hideRead(rep, values.Hidden()) }()
-	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: values}
+	vr := values.New(o.ValueDirs, client)
+	defer func() { hideRead(rep, vr.Hidden()) }()
+	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr}
 	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees, o.BaseDeployer)
 	objs, unrendered, err := renderChecked(ctx, o.Paths, renderOpts)
 	if err != nil {

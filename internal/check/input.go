@@ -11,6 +11,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
+	"github.com/ownership-check/ownership-check/internal/values"
 )
 
 // InputError is an input the pipeline cannot run with: which input, in the
@@ -134,7 +135,7 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 	cfg, client := sess.cfg, sess.client
 	reads := render.NewReads()
 	objs, unrendered, err := renderChecked(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads,
-		Deployer: t.Deployer, Values: newValueReader(*t, client)})
+		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client)})
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 	"github.com/ownership-check/ownership-check/internal/typing"
+	"github.com/ownership-check/ownership-check/internal/values"
 )
 
 // buildOffline is check --offline: the snapshot's deployed objects stand
@@ -40,9 +41,9 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	}
 	// Offline, values come from the repository alone: a render that needs
 	// the cluster's is not rendered, and says so.
-	values := newValueReader(o.Target, nil)
-	defer func() { hideRead(rep, values.Hidden()) }()
-	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: values}
+	vr := values.New(o.ValueDirs, nil)
+	defer func() { hideRead(rep, vr.Hidden()) }()
+	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr}
 	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees, o.BaseDeployer)
 	objs, unrendered, err := renderChecked(ctx, o.Paths, renderOpts)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/values"
 )
 
 // discoveryTimeout bounds each request Render makes to a cluster: it only
@@ -53,14 +54,14 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 		opts.Scope = scope
 		client = scope.client
 	}
-	values := newValueReader(t, client)
-	opts.Values = values
+	vr := values.New(t.ValueDirs, client)
+	opts.Values = vr
 	objs, unrendered, err := renderChecked(ctx, paths, opts)
 	for _, n := range unrendered {
 		warnings = append(warnings, errors.New(n))
 	}
 	if err == nil && !t.ShowSecrets {
-		hideInObjects(objs, values.Hidden())
+		hideInObjects(objs, vr.Hidden())
 	}
 	if scope != nil && scope.err != nil {
 		warnings = append(warnings, fmt.Errorf("render: cluster discovery unavailable (%w); telling namespaced kinds from the built-in list", scope.err))

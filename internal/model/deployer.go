@@ -20,3 +20,10 @@ const (
 	ControllerFlux   = "flux"
 	ControllerArgoCD = "argocd"
 )
+
+// ValuesWithheld is a value reader's answer for values it found but does
+// not give (a SOPS-encrypted Secret is never decrypted in CI): the render
+// that needs them is not rendered, with the reason, rather than failing.
+type ValuesWithheld struct{ Reason string }
+
+func (e *ValuesWithheld) Error() string { return e.Reason }

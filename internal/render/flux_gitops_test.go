@@ -34,7 +34,7 @@ func (c clusterValues) Values(_ context.Context, kind, namespace, name string) (
 	file := "clusters/" + c.cluster + "/cluster-secrets.sops.yaml"
 	if kind == "Secret" && name == "cluster-secrets" {
 		if _, err := os.Stat(filepath.Join(gitopsFixture, file)); err == nil {
-			return nil, file, true, &ValuesWithheld{Reason: name + " is encrypted with SOPS"}
+			return nil, file, true, &model.ValuesWithheld{Reason: name + " is encrypted with SOPS"}
 		}
 	}
 	data, ok := c.values[kind+"/"+namespace+"/"+name]

@@ -65,7 +65,7 @@ func newFluxSubstitution(ctx context.Context, ks map[string]any, vr ValueReader)
 		if vr != nil {
 			var where string
 			data, where, found, err = vr.Values(ctx, r.Kind, ns, r.Name)
-			var withheld *ValuesWithheld
+			var withheld *model.ValuesWithheld
 			if errors.As(err, &withheld) {
 				return s, what + ": " + withheld.Reason, nil
 			}

@@ -50,13 +50,6 @@ type Options struct {
 	Values ValueReader
 }
 
-// ValuesWithheld is a ValueReader's answer for values it found but does
-// not give (a SOPS-encrypted Secret is never decrypted in CI): the render
-// that needs them is not rendered, with the reason, rather than failing.
-type ValuesWithheld struct{ Reason string }
-
-func (e *ValuesWithheld) Error() string { return e.Reason }
-
 // ValueReader reads the data of a ConfigMap or a Secret a controller takes
 // values from. A Secret's values are returned as they are, for the render
 // to substitute; the caller hides them from every output (model's

@@ -1,0 +1,71 @@
+package values
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReaderRepository: a controller's values come from the
+// repository's ConfigMaps and Secrets as written (a namespaced one first,
+// else the one that sets none); a SOPS Secret is never decrypted; offline,
+// what the repository lacks is not found; every Secret value read is kept
+// to be hidden.
+func TestReaderRepository(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("clusters/prod/vars.yaml", `apiVersion: v1
+kind: ConfigMap
+metadata: {name: cluster-vars, namespace: flux-system}
+data: {region: eu-west-1}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: cluster-secrets}
+data: {token: c2VrcmV0LXRva2Vu}
+stringData: {password: hunter22}
+`)
+	write("clusters/prod/sops.yaml", `apiVersion: v1
+kind: Secret
+metadata: {name: encrypted, namespace: flux-system}
+data:
+  key: ENC[AES256_GCM,data:abc,type:str]
+sops:
+  version: 3.8.1
+`)
+	write("clusters/prod/notes.txt", "kind: Secret")
+	write("clusters/prod/bad.yaml", "{: not yaml")
+	v := New([]string{filepath.Join(dir, "clusters")}, nil)
+	ctx := context.Background()
+
+	data, where, found, err := v.Values(ctx, "ConfigMap", "flux-system", "cluster-vars")
+	if err != nil || !found || data["region"] != "eu-west-1" || !strings.HasSuffix(where, "vars.yaml") {
+		t.Errorf("ConfigMap: %v %q %v %v", data, where, found, err)
+	}
+	if _, _, found, _ := v.Values(ctx, "ConfigMap", "other", "cluster-vars"); found {
+		t.Errorf("a ConfigMap of another namespace was taken")
+	}
+	data, _, found, err = v.Values(ctx, "Secret", "flux-system", "cluster-secrets")
+	if err != nil || !found || data["token"] != "sekret-token" || data["password"] != "hunter22" {
+		t.Errorf("Secret: %v %v %v", data, found, err)
+	}
+	if _, _, found, err := v.Values(ctx, "Secret", "flux-system", "encrypted"); !found || err == nil || !strings.Contains(err.Error(), "SOPS") {
+		t.Errorf("SOPS Secret: %v %v", found, err)
+	}
+	if _, _, found, err := v.Values(ctx, "Secret", "flux-system", "in-cluster-only"); found || err != nil {
+		t.Errorf("offline, the repository's lack: %v %v", found, err)
+	}
+	if got := v.Hidden(); len(got) != 2 || got[0] != "sekret-token" || got[1] != "hunter22" {
+		t.Errorf("hidden %v", got)
+	}
+}
