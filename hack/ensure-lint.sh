@@ -7,13 +7,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN_DIR=.bin
-lint_version=$(cd tools/lint && go list -m -f '{{.Version}}' honnef.co/go/tools)
+lint_version=$(cd tools/lint && GOTOOLCHAIN=auto go list -m -f '{{.Version}}' honnef.co/go/tools)
 if [ ! -x "$BIN_DIR/staticcheck" ] || [ "$(cat "$BIN_DIR/staticcheck.version" 2>/dev/null)" != "$lint_version" ]; then
 	echo "ensure-lint: building staticcheck $lint_version" >&2
 	mkdir -p "$BIN_DIR"
 	tmp="$BIN_DIR/staticcheck.tmp.$$"
 	trap 'rm -f "$tmp"' EXIT
-	(cd tools/lint && go build -o "../../$tmp" honnef.co/go/tools/cmd/staticcheck)
+	(cd tools/lint && GOTOOLCHAIN=auto go build -o "../../$tmp" honnef.co/go/tools/cmd/staticcheck)
 	mv "$tmp" "$BIN_DIR/staticcheck"
 	echo "$lint_version" >"$BIN_DIR/staticcheck.version"
 fi
