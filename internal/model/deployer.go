@@ -19,6 +19,9 @@ type Deployer struct {
 const (
 	ControllerFlux   = "flux"
 	ControllerArgoCD = "argocd"
+	// ControllerHelm is a chart released by `helm upgrade` (the config's
+	// helm target).
+	ControllerHelm = "helm"
 )
 
 // ValuesWithheld is a value reader's answer for values it found but does
