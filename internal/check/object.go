@@ -103,10 +103,14 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 	}
 	if res.Err != nil {
 		refusal := in.dryRunFinding(res, res.Err, findings)
+		var recreate []model.Finding
 		if f, ok := changes.Immutable(res.Object.ID, res.Err.Reason, res.Err.Message, res.Err.Causes); ok {
 			refusal = f
+			if f, ok := in.recreateRefused(res); ok {
+				recreate = []model.Finding{f}
+			}
 		}
-		findings = append([]model.Finding{refusal}, findings...)
+		findings = append(append([]model.Finding{refusal}, recreate...), findings...)
 	}
 	ch := changes.Of(changes.Input{ID: res.Object.ID, Live: ai.Live, Predicted: ai.Predicted, Desired: ai.Desired, Redaction: in.Redaction})
 	ro.Change, ro.Diff, ro.Rollout = ch.Change, ch.Diff, ch.Rollout
