@@ -115,6 +115,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// many workers as it may let in flight keep a limit of their own out.
 	fightsRead := discoverAsync(ctx, g, client, objs, client.Window.Ceiling())
 	engine := predict.NewCluster(client, engineOpts)
+	releaseRead := releaseAsync(ctx, g, client)
 	// The API server's schemas are read while the dry-runs run: only the
 	// analysis needs them.
 	types := typing.ForCluster(ctx, client.OpenAPIV3(ctx), client)
@@ -155,6 +156,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 			return snap.Objects[obj.ID].APIVersion
 		})
 		in.Public, in.Skipped = kube.PublicFor(client.Config), skipped
+		in.Release = <-releaseRead
 		return in, nil
 	})
 }

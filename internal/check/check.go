@@ -67,6 +67,9 @@ type analysis struct {
 	NotChecked []model.Category
 	// Redaction hides secret-like values that are not in a Secret.
 	Redaction *model.Redaction
+	// Release is the API server's release, that removal notes compare
+	// with; zero offline or when it could not be read.
+	Release kube.Release
 	// Public hides the API server's address in messages; nil offline.
 	Public *kube.Public
 	// Skipped are rendered objects left unchecked on purpose (secrets.skip):

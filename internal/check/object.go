@@ -45,6 +45,9 @@ func (in analysis) object(res predict.Result) report.Object {
 func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object {
 	ro := reportObject(res.Object.Object, res.Object.Source, res.Object.Line)
 	ro.Notes = in.warned(res.Object.Notes, res)
+	if res.Err == nil || res.Err.Reason != predict.ReasonNoMatch {
+		ro.Notes = withNote(slices.Clip(ro.Notes), removalNote(res.Object.Object.GroupVersionKind(), in.Release, true))
+	}
 	ro.Baseline = ownership.BaselineLive
 	if e != nil {
 		ro.Baseline = ownership.BaselineSnapshot
@@ -60,6 +63,7 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 		if e.Unserved != "" {
 			// No change is stated, so the plan would be silent about it.
 			ro.Notes = append(slices.Clip(ro.Notes), notServed+e.Unserved)
+			ro.Notes = withNote(ro.Notes, removalNote(res.Object.Object.GroupVersionKind(), in.Release, false))
 		}
 		return ro
 	}
