@@ -73,15 +73,15 @@ func TestCreateAskedAfterAnInvalidApply(t *testing.T) {
 		}
 	})
 	t.Run("refused for the generated name alone", func(t *testing.T) {
-		crd := func(scope string) model.Object {
+		crd := func(group string) model.Object {
 			return obj(t, `
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: gauges.s37c.example.com}
 spec:
-  group: s37c.example.com
+  group: `+group+`
   names: {kind: Gauge, plural: gauges, singular: gauge, listKind: GaugeList}
-  scope: `+scope+`
+  scope: Namespaced
   versions:
   - name: v1
     served: true
@@ -89,10 +89,12 @@ spec:
     schema: {openAPIV3Schema: {type: object}}
 `)
 		}
-		apply(t, kc, "deployer", crd("Namespaced"))
-		r := predict(t, e, crd("Cluster"))[0]
+		apply(t, kc, "deployer", crd("s37c.example.com"))
+		// The name no longer matches the group: refused on the apply, and
+		// on the create for the generated name, which matches neither.
+		r := predict(t, e, crd("s37d.example.com"))[0]
 		if r.Err == nil || r.Err.Reason != "Invalid" {
-			t.Fatalf("apply: err %v, want Invalid (scope immutable)", r.Err)
+			t.Fatalf("apply: err %v, want Invalid (name and group disagree)", r.Err)
 		}
 		if r.CreateErr != nil {
 			t.Errorf("CreateErr %+v, want none: only the generated name was refused", r.CreateErr)
