@@ -45,9 +45,9 @@ func (in analysis) recreateRefused(res predict.Result) (model.Finding, bool) {
 	f := model.Finding{
 		Category: model.DryRunError,
 		Reason:   e.Reason,
-		Message: in.public(fmt.Sprintf("the object must be created again, and the API server refuses that create (%s): %s. "+
+		Message: in.public(fmt.Sprintf("the object must be deleted and created again (recreate-required), and the API server refuses that create: %s. "+
 			"The cluster keeps %s only because an update that leaves a field alone is not refused for it (validation ratcheting); "+
-			"a create validates every field: fix it in the manifest before the object is deleted", e.Reason, said, what), res),
+			"a create validates every field: fix it in the manifest before the object is deleted", said, what), res),
 	}
 	if len(fields) > 0 {
 		f.Path = fields[0]
