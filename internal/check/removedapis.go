@@ -88,7 +88,8 @@ func removalOf(gvk schema.GroupVersionKind) (removedAPI, bool) {
 // is the API server's release (zero: unknown). served tells whether the
 // cluster serves the version: a note for a served one names a release
 // after the cluster's (the next upgrade when it is the next one); for one
-// not served, the release that stopped serving it. "" when the version is
+// not served, the release that stopped serving it (or will: a beta
+// version a cluster serves only when told to). "" when the version is
 // not removed, or the cluster's release is unknown and it is served.
 func removalNote(gvk schema.GroupVersionKind, cluster kube.Release, served bool) string {
 	row, ok := removalOf(gvk)
@@ -100,6 +101,10 @@ func removalNote(gvk schema.GroupVersionKind, cluster kube.Release, served bool)
 		use := "nothing replaces it: remove the object from the manifests"
 		if row.Use != "" {
 			use = "move the manifest to " + row.Use
+		}
+		if cluster.Known() && cluster.Before(row.Removed) {
+			// Not removed yet: a version the cluster was not told to serve.
+			return fmt.Sprintf("Kubernetes %s stops serving %s, which the cluster (%s) does not serve already: %s", row.Removed, what, cluster, use)
 		}
 		return fmt.Sprintf("Kubernetes %s removed %s: %s", row.Removed, what, use)
 	}

@@ -16,7 +16,8 @@ import (
 // serves. The object is not checked, and beside "the cluster does not
 // serve" the note says which release removed the version and what to move
 // the manifest to, which the API server cannot say of a version it no
-// longer knows.
+// longer knows. A DeviceClass in resource.k8s.io/v1beta1, which neither
+// test server serves unless told to, is told the release still to come.
 func TestScenarioRemovedAPIVersionNamed(t *testing.T) {
 	s := newScenario(t, "removed-apis")
 	code, rep, stderr := s.check("gone")
@@ -31,6 +32,23 @@ func TestScenarioRemovedAPIVersionNamed(t *testing.T) {
 		if !containsPrefix(o.Notes, want) {
 			t.Errorf("notes %q, want %q", o.Notes, want)
 		}
+	}
+
+	// A beta version not removed yet, which this cluster was not told to
+	// serve: its removal is still to come.
+	code, rep, stderr = s.check("beta")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (an object not checked fails); stderr: %s\n%s", code, stderr, dumpOrNil(rep))
+	}
+	o = reportObject(t, rep, "DeviceClass", "s37-gpu")
+	v, err := kubernetesFor(t, cluster).Discovery().ServerVersion()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Kubernetes 1.38 stops serving resource.k8s.io/v1beta1 DeviceClass, which the cluster (" + v.Major + "." + strings.TrimSuffix(v.Minor, "+") +
+		") does not serve already: move the manifest to resource.k8s.io/v1"
+	if !containsPrefix(o.Notes, want) {
+		t.Errorf("notes %q, want %q", o.Notes, want)
 	}
 }
 

@@ -39,6 +39,8 @@ func TestRemovalNote(t *testing.T) {
 			"Kubernetes 1.32 removed flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema: move the manifest to flowcontrol.apiserver.k8s.io/v1"},
 		{gvk("policy/v1beta1", "PodSecurityPolicy"), r(24), true,
 			"the next upgrade, to Kubernetes 1.25, stops serving policy/v1beta1 PodSecurityPolicy (the cluster runs 1.24): nothing replaces it: remove the object before that upgrade"},
+		{gvk("resource.k8s.io/v1beta1", "ResourceClaim"), r(33), false,
+			"Kubernetes 1.38 stops serving resource.k8s.io/v1beta1 ResourceClaim, which the cluster (1.33) does not serve already: move the manifest to resource.k8s.io/v1"},
 		{gvk("apps/v1beta2", "Deployment"), r(33), false,
 			"Kubernetes 1.16 removed apps/v1beta2 Deployment: move the manifest to apps/v1"},
 		// The same version's other kinds are not removed with these.
