@@ -226,7 +226,7 @@ func TestRenderChartPerDeployer(t *testing.T) {
 	t.Run("none", func(t *testing.T) {
 		got := renderedByKindName(t, render(t, HelmClusterNone, cl))
 		cm := got["ConfigMap/shop/web-app-scrape"]
-		if cm == nil || cm["data"].(map[string]any)["kube"] != "v1.20.0" {
+		if cm == nil || cm["data"].(map[string]any)["kube"] != "v1.33.0" {
 			t.Errorf("helm template's defaults: %v", cm)
 		}
 	})
