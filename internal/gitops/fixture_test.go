@@ -57,7 +57,7 @@ func TestDiscoverFixture(t *testing.T) {
 	)
 	p := func(s ...string) []string { return s }
 	wants := []want{
-		{"apps/redis", flux, "clusters/staging/redis.yaml", nil, "helm-controller", "staging", "Helm charts are not rendered yet (HelmRelease)", p("clusters/staging/redis.yaml"), nil},
+		{"apps/redis", flux, "clusters/staging/redis.yaml", nil, "helm-controller", "staging", "chart redis from HelmRepository flux-system/bitnami: remote charts are not rendered (no network)", p("clusters/staging/redis.yaml"), nil},
 		{"billing", argo, services, p("apps/services/billing"), ac, "production", "", p(services), p(clientSide)},
 		{"checkout", argo, services, p("apps/services/checkout"), ac, "production", "", p(services), p(clientSide)},
 		{"data-platform", argo, "argocd/data-platform.yaml", p("teams/data/applications"), ac, "management", "", p("argocd/data-platform.yaml"), p("teams/data/applications is a kustomization that deploys Argo CD Applications: the Applications it makes are not discovered")},
