@@ -11,8 +11,9 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 )
 
-// fluxSource renders the path of a Flux Kustomization (Options.Deployer)
-// as kustomize-controller does: Flux's generator writes the kustomization
+// fluxSource renders the path of a Flux object (Options.Deployer): a
+// HelmRelease's chart as helm-controller releases it (prepareHelmRelease),
+// a Kustomization's path as kustomize-controller does: Flux's generator writes the kustomization
 // it builds (fluxGenerate), kustomize builds it from the repository with
 // the controller's settings (builtin plugins only, files anywhere in the
 // repository), Flux's substitution runs on each object (fluxSubstitution),
@@ -43,6 +44,9 @@ func newFluxSource(in *Input) *fluxSource {
 
 func (s *fluxSource) Prepare(ctx context.Context, p Path) (Build, error) {
 	d := s.in.Deployer()
+	if isHelmRelease(d.Object) {
+		return s.prepareHelmRelease(ctx, p)
+	}
 	if !p.Dir {
 		return nil, fmt.Errorf("%s: spec.path of %s must be a directory", p.Given, s.in.rel(s.in.repositoryPath(d.File)))
 	}

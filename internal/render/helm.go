@@ -20,6 +20,12 @@ type HelmRelease struct {
 	// Values are what the deployer passes, already layered; the chart's
 	// own values.yaml is not among them (the engine coalesces it).
 	Values map[string]any
+	// ChartValues, when not nil, replace the chart's own values.yaml as
+	// its defaults (Flux's spec.chart.spec.valuesFiles: source-controller
+	// packages the chart with their merge as its values.yaml).
+	ChartValues map[string]any
+	// SkipCRDs leaves the chart's crds/ out (Argo CD's helm.skipCrds).
+	SkipCRDs bool
 	// Cluster says how .Capabilities and lookup answer for this deployer.
 	Cluster HelmCluster
 	// Source is the file that asks for the release, as users see it:
