@@ -72,9 +72,10 @@ func resolveArgoHelm(app *argoApplication, src argoAppSource, in argoHelmInputs)
 		Namespace: or(h.Namespace, app.Spec.Destination.Namespace),
 		Cluster:   HelmClusterArgoCD,
 		SkipCRDs:  h.SkipCrds,
-	}
-	if h.KubeVersion != "" || len(h.APIVersions) > 0 {
-		return r, "source.helm.kubeVersion or apiVersions: the chart's .Capabilities would be these, not the cluster's, which the render does not reproduce", nil
+		// GetKubeVersionOrDefault, GetAPIVersionsOrDefault: the source's
+		// own, else the cluster's.
+		KubeVersion: h.KubeVersion,
+		APIVersions: h.APIVersions,
 	}
 	refs := app.refSources()
 	base := map[string]any{}
@@ -97,14 +98,14 @@ func resolveArgoHelm(app *argoApplication, src argoAppSource, in argoHelmInputs)
 		if err != nil {
 			return r, "", fmt.Errorf("source.helm.valueFiles: %s: %w", raw, err)
 		}
-		base = fluxMergeMaps(base, v)
+		base = mergeValues(base, v)
 	}
 	if inline := h.valuesYAML(); len(inline) > 0 {
 		v, err := chartutil.ReadValues(inline)
 		if err != nil {
 			return r, "", fmt.Errorf("source.helm.values: %w", err)
 		}
-		base = fluxMergeMaps(base, v)
+		base = mergeValues(base, v)
 	}
 	// The parameters are maps by name in Argo CD (the last of a name
 	// wins), passed in map order; sorted here, so that one render is
@@ -239,5 +240,5 @@ func (s *argoSource) helm(p Path, app *argoApplication, src argoAppSource, env *
 		return nil, reason, nil
 	}
 	r.Source = s.where()
-	return &releaseBuild{in: s.in, r: r}, "", nil
+	return &chartBuild{in: s.in, r: r}, "", nil
 }

@@ -123,11 +123,7 @@ type fluxResolved struct {
 // spec.values), and the labels and annotations of its post-renderers.
 func resolveFluxHelmRelease(ctx context.Context, obj map[string]any, in fluxHelmInputs) (fluxResolved, error) {
 	var hr fluxHelmRelease
-	j, err := json.Marshal(obj)
-	if err != nil {
-		return fluxResolved{}, err
-	}
-	if err := json.Unmarshal(j, &hr); err != nil {
+	if err := decodeDeployer(obj, &hr); err != nil {
 		return fluxResolved{}, fmt.Errorf("not a Flux HelmRelease: %w", err)
 	}
 	ns := hr.Metadata.Namespace
@@ -161,6 +157,7 @@ func resolveFluxHelmRelease(ctx context.Context, obj map[string]any, in fluxHelm
 	if cs.ValuesFile != "" {
 		files = append([]string{cs.ValuesFile}, files...)
 	}
+	var err error
 	if out.release.ChartValues, err = fluxChartValues(files, cs.IgnoreMissingValuesFiles, in.readSource); err != nil {
 		return out, err
 	}
@@ -239,7 +236,7 @@ func fluxChartValues(files []string, ignoreMissing bool, read func(rel string) (
 		if err := yaml.Unmarshal(data, &values); err != nil {
 			return nil, fmt.Errorf("spec.chart.spec.valuesFiles: unmarshaling values from %q failed: %w", f, err)
 		}
-		merged = fluxMergeMaps(merged, values)
+		merged = mergeValues(merged, values)
 	}
 	return merged, nil
 }
@@ -249,8 +246,8 @@ func fluxChartValues(files []string, ignoreMissing bool, read func(rel string) (
 // that does not exist, or has not the key, is skipped when optional and
 // makes the release not rendered otherwise, as the controller would not
 // release it either. The order of merges and the maps they share are the
-// library's, so that a targetPath set under a key of spec.values lands as
-// it does there.
+// library's (its MergeMaps is Helm's, mergeValues), so that a targetPath
+// set under a key of spec.values lands as it does there.
 func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string]any, refs []fluxValuesRef, vr ValueReader) error {
 	type source struct {
 		data  map[string]string
@@ -306,7 +303,7 @@ func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string
 			return nil
 		}
 		if ref.TargetPath != "" {
-			result = fluxMergeMaps(result, values)
+			result = mergeValues(result, values)
 			if err := fluxReplacePathValue(result, ref.TargetPath, text, ref.Literal); err != nil {
 				out.reason = fmt.Sprintf("%s: targetPath %s: %v", what, ref.TargetPath, err)
 				return nil
@@ -324,9 +321,9 @@ func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string
 		if ref.Kind == "Secret" {
 			hidden = appendLeaves(hidden, v.AsMap())
 		}
-		result = fluxMergeMaps(result, v)
+		result = mergeValues(result, v)
 	}
-	out.release.Values = fluxMergeMaps(result, values)
+	out.release.Values = mergeValues(result, values)
 	out.hidden = longestFirst(hidden)
 	return nil
 }
@@ -345,28 +342,6 @@ func fluxReplacePathValue(values map[string]any, path, value string, literal boo
 		return strvals.ParseIntoString(path+"="+strings.Trim(value, `'"`), values)
 	}
 	return strvals.ParseInto(path+"="+value, values)
-}
-
-// fluxMergeMaps is Flux's MergeMaps (Helm's mergeMaps): b over a, maps
-// merged key by key, anything else replaced. Maps only one side has are
-// shared, not copied, as there.
-func fluxMergeMaps(a, b map[string]any) map[string]any {
-	out := make(map[string]any, len(a))
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		if v, ok := v.(map[string]any); ok {
-			if bv, ok := out[k]; ok {
-				if bv, ok := bv.(map[string]any); ok {
-					out[k] = fluxMergeMaps(bv, v)
-					continue
-				}
-			}
-		}
-		out[k] = v
-	}
-	return out
 }
 
 // appendLeaves adds the text of every string leaf of v: what a Secret's

@@ -30,7 +30,7 @@ func (s *fluxSource) prepareHelmRelease(ctx context.Context, p Path) (Build, err
 		return notRenderedBuild{{Source: where, Reason: r.reason}}, nil
 	}
 	r.release.Source = where
-	return &releaseBuild{in: s.in, r: r.release, hidden: r.hidden}, nil
+	return &releaseBuild{chartBuild: chartBuild{in: s.in, r: r.release}, hidden: r.hidden}, nil
 }
 
 // readSourceFile reads a file of the HelmRelease's GitRepository (this
@@ -42,21 +42,16 @@ func (s *fluxSource) readSourceFile(rel string) ([]byte, error) {
 }
 
 // releaseBuild is a release resolved from a deployer's object, rendered by
-// renderChart when the build runs.
+// renderChart when the build runs, with the values it took from Secrets.
 type releaseBuild struct {
-	in *Input
-	r  HelmRelease
+	chartBuild
 	// hidden are values the release took from Secrets: every object
 	// carries them, to be hidden wherever they land.
 	hidden []string
 }
 
-// Size: a chart's objects are made when it renders, and a chart is
-// small beside what a kustomization of a monorepo makes.
-func (b *releaseBuild) Size() int { return 1 }
-
 func (b *releaseBuild) Run(ctx context.Context) (Output, error) {
-	out, err := b.in.renderChart(ctx, b.r)
+	out, err := b.chartBuild.Run(ctx)
 	if err != nil {
 		return Output{}, err
 	}
