@@ -18,7 +18,9 @@ import (
 // deployer's Helm does (HelmClusterLive: .Capabilities from discovery,
 // lookup of live objects). It only reads.
 type ChartCluster interface {
-	// ServerVersion is the API server's version.
+	// ServerVersion is the API server's version; nil (and no error) when
+	// no cluster answers after all (a render that goes on without one):
+	// the chart renders as with no cluster.
 	ServerVersion(ctx context.Context) (*version.Info, error)
 	// APIVersions are the group versions the server serves and each
 	// group/version/Kind, as Helm's discovery lists them ("v1",
@@ -49,16 +51,18 @@ func (in *Input) capabilities(ctx context.Context, r HelmRelease) (*chartutil.Ca
 		if err != nil {
 			return nil, nil, fmt.Errorf("the cluster's version, for .Capabilities: %w", err)
 		}
-		versions, err := cl.APIVersions(ctx)
-		if err != nil {
-			return nil, nil, fmt.Errorf("the cluster's API versions, for .Capabilities: %w", err)
-		}
-		caps.KubeVersion = chartutil.KubeVersion{Version: v.GitVersion, Major: v.Major, Minor: v.Minor}
-		if r.Cluster == HelmClusterLive {
-			caps.APIVersions = chartutil.VersionSet(versions)
-			lookup = lookupProvider{ctx: ctx, cl: cl}
-		} else {
-			caps.APIVersions = append(append(chartutil.VersionSet{}, caps.APIVersions...), versions...)
+		if v != nil {
+			versions, err := cl.APIVersions(ctx)
+			if err != nil {
+				return nil, nil, fmt.Errorf("the cluster's API versions, for .Capabilities: %w", err)
+			}
+			caps.KubeVersion = chartutil.KubeVersion{Version: v.GitVersion, Major: v.Major, Minor: v.Minor}
+			if r.Cluster == HelmClusterLive {
+				caps.APIVersions = chartutil.VersionSet(versions)
+				lookup = lookupProvider{ctx: ctx, cl: cl}
+			} else {
+				caps.APIVersions = append(append(chartutil.VersionSet{}, caps.APIVersions...), versions...)
+			}
 		}
 	}
 	if len(r.APIVersions) > 0 {
