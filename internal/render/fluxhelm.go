@@ -120,7 +120,8 @@ type fluxResolved struct {
 // HelmRelease: its name and namespace, the chart's defaults as
 // source-controller packages them (spec.chart.spec.valuesFiles), the values
 // as ChartValuesFromReferences layers them (valuesFrom in order, then
-// spec.values), and the labels and annotations of its post-renderers.
+// spec.values), its kustomize post-renderers, and the labels and
+// annotations helm-controller's own post-renderers add.
 func resolveFluxHelmRelease(ctx context.Context, obj map[string]any, in fluxHelmInputs) (fluxResolved, error) {
 	var hr fluxHelmRelease
 	if err := decodeDeployer(obj, &hr); err != nil {
@@ -140,8 +141,6 @@ func resolveFluxHelmRelease(ctx context.Context, obj map[string]any, in fluxHelm
 		out.reason = fmt.Sprintf("chart %s from %s %s: remote charts are not rendered (no network)", hr.Spec.Chart.Spec.Chart, hr.Spec.Chart.Spec.SourceRef.Kind, hr.Spec.Chart.Spec.SourceRef.Name)
 	case len(hr.Spec.KubeConfig) > 0 && string(hr.Spec.KubeConfig) != "null":
 		out.reason = "spec.kubeConfig: helm-controller releases it to another cluster, not the discover entry's"
-	case len(hr.Spec.PostRenderers) > 0:
-		out.reason = "spec.postRenderers: kustomize post-renderers are not applied here"
 	}
 	if out.reason != "" {
 		return out, nil
@@ -168,10 +167,13 @@ func resolveFluxHelmRelease(ctx context.Context, obj map[string]any, in fluxHelm
 			return out, fmt.Errorf("spec.values: %w", err)
 		}
 	}
-	if err := out.layer(ctx, ns, values, hr.Spec.ValuesFrom, in.values); err != nil {
+	if err := out.layer(ctx, ns, values, hr.Spec.ValuesFrom, in.values); err != nil || out.reason != "" {
 		return out, err
 	}
 	out.release.Labels, out.release.Annotations = fluxHelmMetadata(hr, ns)
+	if out.release.PostRender, out.reason, err = fluxPostRender(hr.Spec.PostRenderers); err != nil || out.reason != "" {
+		return out, err
+	}
 	return out, nil
 }
 

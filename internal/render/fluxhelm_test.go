@@ -242,7 +242,7 @@ func TestFluxHelmNotRendered(t *testing.T) {
 		"  chart:\n    spec:\n      chart: podinfo\n      sourceRef: {kind: HelmRepository, name: podinfo}\n": "chart podinfo from HelmRepository podinfo: remote charts are not rendered",
 		"  chartRef: {kind: OCIRepository, name: podinfo}\n":                                                  "chart from OCIRepository podinfo: remote charts are not rendered",
 		gitChart + "  kubeConfig: {secretRef: {name: remote}}\n":                                              "spec.kubeConfig",
-		gitChart + "  postRenderers: [{kustomize: {images: [{name: podinfo, newTag: v2}]}}]\n":                "spec.postRenderers",
+		gitChart + "  postRenderers: [{kustomize: {patchesStrategicMerge: [{kind: Deployment}]}}]\n":          "spec.postRenderers[0].kustomize: patchesStrategicMerge",
 	}
 	for spec, want := range cases {
 		r, err := resolveFluxHelmRelease(context.Background(), helmReleaseObject(t, spec), fluxHelmInputs{chart: "/c"})
@@ -270,7 +270,8 @@ func TestFluxHelmReleaseRender(t *testing.T) {
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-config\ndata:\n  greeting: {{ .Values.greeting }}\n  level: {{ .Values.level | default \"unset\" }}\n  dsn: {{ .Values.db.password | quote }}\n")
 	writeFile(t, filepath.Join(root, "clusters/prod/app.yaml"), "apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: app, namespace: apps}\nspec:\n"+
 		"  chart:\n    spec:\n      chart: ./charts/app\n      valuesFiles: [envs/prod.yaml]\n      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}\n"+
-		"  valuesFrom: [{kind: Secret, name: db}]\n")
+		"  valuesFrom: [{kind: Secret, name: db}]\n"+
+		"  postRenderers:\n  - kustomize:\n      patches:\n      - target: {kind: ConfigMap}\n        patch: '[{\"op\": \"add\", \"path\": \"/data/patched\", \"value\": \"yes\"}]'\n")
 	t.Chdir(root)
 	var obj map[string]any
 	data, _ := os.ReadFile(filepath.Join(root, "clusters/prod/app.yaml"))
@@ -294,8 +295,8 @@ func TestFluxHelmReleaseRender(t *testing.T) {
 		t.Errorf("object %s, want the release app's ConfigMap in apps", o.ID)
 	}
 	d, _, _ := unstructured.NestedStringMap(o.Object.Object, "data")
-	if d["greeting"] != "from-valuesFiles" || d["level"] != "unset" || d["dsn"] != "hunter2-pw" {
-		t.Errorf("data %v, want valuesFiles over (and in place of) the chart's values, and the Secret's password", d)
+	if d["greeting"] != "from-valuesFiles" || d["level"] != "unset" || d["dsn"] != "hunter2-pw" || d["patched"] != "yes" {
+		t.Errorf("data %v, want valuesFiles over (and in place of) the chart's values, the Secret's password, and the post-renderer's patch", d)
 	}
 	if !slices.Contains(o.HiddenValues, "hunter2-pw") {
 		t.Errorf("hidden %q, want the Secret's password", o.HiddenValues)

@@ -40,6 +40,11 @@ type HelmRelease struct {
 	// Labels and Annotations are what the deployer adds to every object
 	// beyond Helm's own (Flux's helm-controller labels, for one).
 	Labels, Annotations map[string]string
+	// PostRender, when set, is the deployer's post-renderer (Flux's
+	// spec.postRenderers): it runs on the release's manifests (not crds/,
+	// not hooks) as Helm runs one, before Labels, Annotations and Helm's
+	// own metadata are added.
+	PostRender func([]model.Object) ([]model.Object, error)
 
 	// Install renders the release's first install (.Release.IsInstall,
 	// revision 1) rather than an upgrade of a deployed one. Only
@@ -156,6 +161,13 @@ func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error)
 		if err := add(in.chartFile(r.Chart, m.Name), m.Content); err != nil {
 			return Output{}, err
 		}
+	}
+	if r.PostRender != nil && len(out.Objects) > crds {
+		objs, err := r.PostRender(out.Objects[crds:])
+		if err != nil {
+			return Output{}, fmt.Errorf("%s: post-render: %w", r.Source, err)
+		}
+		out.Objects = append(out.Objects[:crds:crds], objs...)
 	}
 	for _, h := range hooks {
 		test := isTestHook(h.Events)
