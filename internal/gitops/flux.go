@@ -156,6 +156,13 @@ func (s *discovery) fluxKustomization(d document, e config.Discover, objs fluxOb
 	case perr != nil:
 		t.Reason = perr.Error()
 	}
+	if reason == "" {
+		srcNS, _ := d.str("spec", "sourceRef", "namespace")
+		name, _ := d.str("spec", "sourceRef", "name")
+		if err := s.fluxArtifact(&t, namespacedName(or(srcNS, ns), name), objs); err != nil {
+			return t, err
+		}
+	}
 	return t, nil
 }
 

@@ -68,6 +68,13 @@ func (s *discovery) helmRelease(d document, e config.Discover, objs fluxObjects)
 	case perr != nil:
 		t.Reason = perr.Error()
 	}
+	if reason == "" {
+		srcNS, _ := d.str("spec", "chart", "spec", "sourceRef", "namespace")
+		name, _ := d.str("spec", "chart", "spec", "sourceRef", "name")
+		if err := s.fluxArtifact(&t, namespacedName(or(srcNS, ns), name), objs); err != nil {
+			return t, err
+		}
+	}
 	return t, nil
 }
 

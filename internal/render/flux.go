@@ -39,6 +39,13 @@ func newFluxSource(in *Input) *fluxSource {
 	opts.AllowExecPlugins = false
 	opts.AllowHelm = false
 	opts.AllowLoadOutsideRoot = true
+	// The controller reads the GitRepository's artifact, not the
+	// repository: what it leaves out does not exist for this render.
+	if d := in.Deployer(); fluxRender(d) {
+		u := unstructured.Unstructured{Object: d.Object}
+		a := newFluxArtifact(in.fs.boundary.roots[0], u.GetAnnotations()[model.FluxSourceIgnoreKey], in.fs.reads.file)
+		in.fs.excluded = a.excludes
+	}
 	return &fluxSource{in: in, k: newKustomizer(in.fs, opts)}
 }
 
