@@ -66,6 +66,19 @@
 // sources, and overrides that use the revision a sync resolves, are
 // NotRendered with the reason.
 //
+// Charts render in process with Helm's own chart loader and template
+// engine, one engine for every Helm form (helm.go: HelmRelease,
+// renderChart): the chart read through the recording file system
+// (helmload.go; a dependency that is not vendored is NotRendered, nothing
+// is fetched), .Capabilities and lookup as each deployer's render sees the
+// cluster (helmcluster.go, Options.ChartCluster), hooks, crds/, the
+// release namespace and Helm's metadata as the deployer applies them. The
+// helm row renders the config's helm target as `helm upgrade` does
+// (helmsource.go); a kustomization's helmCharts are rendered as `helm
+// template` prints them and given to kustomize as a resource file in
+// place of the entries, in memory (kusthelm.go), so that kustomize's own
+// transformers apply to them. See docs/helm.md.
+//
 // The manifests come from pull requests and are untrusted: see
 // docs/trust-model.md for what they can and cannot make rendering do.
 package render

@@ -321,10 +321,30 @@ func (g *guardFS) Walk(path string, walkFn filepath.WalkFunc) error {
 // Metadata queries pass through: kustomize resolves and confirms
 // directories with them, and every read is checked above.
 func (g *guardFS) CleanedAbs(path string) (filesys.ConfirmedDir, string, error) {
-	return g.disk.CleanedAbs(path)
+	d, f, err := g.disk.CleanedAbs(path)
+	if err != nil {
+		// A generated file that is not on disk (the helmCharts' rendered
+		// resource file) is there for kustomize's loader.
+		if abs, aerr := filepath.Abs(path); aerr == nil {
+			if p, ok := g.generatedPath(abs); ok {
+				return filesys.ConfirmedDir(filepath.Dir(p)), filepath.Base(p), nil
+			}
+		}
+	}
+	return d, f, err
 }
-func (g *guardFS) Exists(name string) bool { return g.disk.Exists(name) && !g.excludedPath(name) }
-func (g *guardFS) IsDir(name string) bool  { return g.disk.IsDir(name) && !g.excludedPath(name) }
+func (g *guardFS) Exists(name string) bool {
+	if g.disk.Exists(name) {
+		return !g.excludedPath(name)
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return false
+	}
+	_, ok := g.generatedPath(abs)
+	return ok
+}
+func (g *guardFS) IsDir(name string) bool { return g.disk.IsDir(name) && !g.excludedPath(name) }
 
 // excludedPath: name, as kustomize asks about it, is left out.
 func (g *guardFS) excludedPath(name string) bool {

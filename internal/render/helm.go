@@ -133,7 +133,9 @@ func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error)
 	}
 	var out Output
 	add := func(file, content string, notes ...string) error {
-		objs, err := parseManifests(file, []byte(content))
+		// Helm writes each document with a line break after it, which a
+		// block scalar that ends the document keeps.
+		objs, err := parseManifests(file, []byte(content+"\n"))
 		if err != nil {
 			return err
 		}

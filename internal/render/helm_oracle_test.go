@@ -2,7 +2,6 @@ package render
 
 import (
 	"maps"
-	"strings"
 	"testing"
 
 	"helm.sh/helm/v3/pkg/action"
@@ -27,7 +26,11 @@ func helmTemplate(t *testing.T, dir, name, namespace string, vals map[string]any
 	i.IncludeCRDs = o.includeCRDs
 	i.IsUpgrade = o.upgrade
 	i.APIVersions = o.apiVersions
-	if o.kubeVersion != "" {
+	if o.kubeVersion == "" {
+		// The helm binary's default (helmBinaryKubeVersion).
+		o.kubeVersion = "v1.33.0"
+	}
+	{
 		kv, err := chartutil.ParseKubeVersion(o.kubeVersion)
 		if err != nil {
 			t.Fatal(err)
@@ -43,7 +46,10 @@ func helmTemplate(t *testing.T, dir, name, namespace string, vals map[string]any
 	}
 	out := byKindName(t, "manifest", rel.Manifest)
 	for _, h := range rel.Hooks {
-		if o.noTests && strings.Contains(h.Manifest, "helm.sh/hook: test") {
+		if o.noHooks {
+			break
+		}
+		if o.noTests && isTestHook(h.Events) {
 			continue
 		}
 		maps.Copy(out, byKindName(t, h.Path, h.Manifest))
@@ -52,9 +58,9 @@ func helmTemplate(t *testing.T, dir, name, namespace string, vals map[string]any
 }
 
 type oracleOptions struct {
-	includeCRDs, upgrade, noTests bool
-	apiVersions                   []string
-	kubeVersion                   string
+	includeCRDs, upgrade, noTests, noHooks bool
+	apiVersions                            []string
+	kubeVersion                            string
 }
 
 // byKindName parses manifests into kind/namespace/name → object.

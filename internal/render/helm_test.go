@@ -2,6 +2,8 @@ package render
 
 import (
 	"context"
+	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -224,7 +226,7 @@ func TestRenderChartPerDeployer(t *testing.T) {
 	t.Run("none", func(t *testing.T) {
 		got := renderedByKindName(t, render(t, HelmClusterNone, cl))
 		cm := got["ConfigMap/shop/web-app-scrape"]
-		if cm == nil || cm["data"].(map[string]any)["kube"] != "v1.20.0" {
+		if cm == nil || cm["data"].(map[string]any)["kube"] != "v1.33.0" {
 			t.Errorf("helm template's defaults: %v", cm)
 		}
 	})
@@ -314,6 +316,126 @@ func TestHelmTargetRender(t *testing.T) {
 		t.Errorf("dirs %v", dirs)
 	}
 	if len(r.NotRendered) != 1 {
+		t.Errorf("not rendered: %v", r.NotRendered)
+	}
+}
+
+// TestKustomizeHelmChartsIsHelmTemplate: kustomize's helmCharts render in
+// process, with no helm binary, as `helm template` prints them: the
+// chart's objects are Helm's (values file, valuesInline and
+// additionalValuesFiles layered as kustomize layers them; hooks and
+// tests included, crds/ as includeCRDs says).
+func TestKustomizeHelmChartsIsHelmTemplate(t *testing.T) {
+	inRepoRoot(t)
+	t.Setenv("PATH", "")
+	reads := NewReads()
+	r, err := RenderAll(context.Background(), []string{"internal/render/testdata/helm/kustomize/plain"}, Options{Reads: reads})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.NotRendered) > 0 {
+		t.Fatalf("not rendered: %v", r.NotRendered)
+	}
+	got := map[string]map[string]any{}
+	for _, o := range r.Objects {
+		obj := o.Object.DeepCopy().Object
+		unstructuredNoNamespace(obj)
+		got[kindName(obj)] = obj
+		if o.Source == "" || !strings.HasPrefix(o.Source, helmApp+"/") {
+			t.Errorf("%s: source %q, want the chart's template", o.ID, o.Source)
+		}
+	}
+	vals := map[string]any{"apiKey": "k", "replicas": 5, "image": map[string]any{"repository": "eu.example.com/app"}, "db": map[string]any{"storage": "5Gi"}}
+	want := helmTemplate(t, helmApp, "web", "shop", vals, oracleOptions{includeCRDs: true})
+	for _, obj := range want {
+		unstructuredNoNamespace(obj)
+	}
+	noNS := map[string]map[string]any{}
+	for _, obj := range want {
+		noNS[kindName(obj)] = obj
+	}
+	sameObjects(t, got, noNS)
+	cwd, _ := os.Getwd()
+	files, _, _ := reads.Relative(cwd)
+	for _, f := range []string{helmApp + "/templates/service.yaml", "internal/render/testdata/helm/kustomize/plain/values-eu.yaml"} {
+		if !slices.Contains(files, f) {
+			t.Errorf("%s not read: %v", f, files)
+		}
+	}
+}
+
+func unstructuredNoNamespace(obj map[string]any) {
+	if meta, ok := obj["metadata"].(map[string]any); ok {
+		delete(meta, "namespace")
+	}
+}
+
+// TestKustomizeHelmChartsTransformed: kustomize's own transformers apply
+// to the charts' objects as to its resources.
+func TestKustomizeHelmChartsTransformed(t *testing.T) {
+	inRepoRoot(t)
+	r, err := RenderAll(context.Background(), []string{"internal/render/testdata/helm/kustomize/overlay"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]model.Object{}
+	for _, o := range r.Objects {
+		byID[o.ID.String()] = o
+	}
+	dep, ok := byID["Deployment.apps/shop/eu-web-app"]
+	if !ok {
+		t.Fatalf("no Deployment shop/eu-web-app: %v", slices.Collect(mapsKeys(byID)))
+	}
+	if dep.Object.GetLabels()["env"] != "prod" || dep.Object.Object["spec"].(map[string]any)["replicas"] != int64(7) {
+		t.Errorf("transformers not applied: %v", dep.Object.Object)
+	}
+	if dep.Source != helmApp+"/templates/deployment.yaml" {
+		t.Errorf("source %s", dep.Source)
+	}
+	if _, ok := byID["ConfigMap/shop/eu-extra"]; !ok {
+		t.Error("the kustomization's own resource is gone")
+	}
+	if _, ok := byID["Pod/shop/eu-web-app-ping"]; ok {
+		t.Error("skipTests ignored")
+	}
+	if _, ok := byID["Job.batch/shop/eu-web-app-migrate"]; !ok {
+		t.Error("helm template prints hooks: kustomize applies them")
+	}
+	if _, ok := byID["CustomResourceDefinition.apiextensions.k8s.io//widgets.example.com"]; ok {
+		t.Error("crds/ without includeCRDs")
+	}
+}
+
+// dialFails is a transport that fails the test if anything is fetched.
+type dialFails struct{ t *testing.T }
+
+func (d dialFails) RoundTrip(r *http.Request) (*http.Response, error) {
+	d.t.Errorf("fetched %s", r.URL)
+	return nil, errors.New("no network in a render")
+}
+
+// TestRemoteChartsNotFetched: a chart kustomize would pull (a repo or OCI
+// URL, not under chartHome) and a helm target's remote chart are not
+// rendered, with the source named, and nothing is fetched.
+func TestRemoteChartsNotFetched(t *testing.T) {
+	inRepoRoot(t)
+	t.Setenv("PATH", "")
+	old := http.DefaultTransport
+	http.DefaultTransport = dialFails{t}
+	t.Cleanup(func() { http.DefaultTransport = old })
+	r, err := RenderAll(context.Background(), []string{"testdata/render/refused/helm"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.NotRendered) != 1 || !strings.Contains(r.NotRendered[0].Reason, "https://itzg.github.io/minecraft-server-charts") || r.NotRendered[0].Source != "testdata/render/refused/helm/kustomization.yaml" {
+		t.Errorf("not rendered: %v", r.NotRendered)
+	}
+	d := &model.Deployer{Controller: model.ControllerHelm, File: ".ownership-check.yaml", Object: map[string]any{"chart": "oci://registry.example.com/app", "release": "x"}}
+	r, err = RenderAll(context.Background(), []string{helmApp}, Options{Deployer: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.NotRendered) != 1 || !strings.Contains(r.NotRendered[0].Reason, "oci://registry.example.com/app") {
 		t.Errorf("not rendered: %v", r.NotRendered)
 	}
 }

@@ -32,6 +32,15 @@ type ChartCluster interface {
 	Lookup(ctx context.Context, apiVersion, kind, namespace, name string) (obj map[string]any, found bool, err error)
 }
 
+// The helm binary's defaults, which `helm template` renders with: its
+// build sets the Kubernetes version to its client-go's (Helm's Makefile),
+// where the SDK's own default is v1.20.0, too old for many charts'
+// kubeVersion. They follow the SDK version in go.mod.
+var (
+	helmBinaryKubeVersion = chartutil.KubeVersion{Version: "v1.33.0", Major: "1", Minor: "33"}
+	helmBinaryVersion     = "v3.18.6"
+)
+
 // capabilities are .Capabilities for r's deployer, and lookup's reader of
 // the cluster (nil: lookup finds nothing, as `helm template` does):
 //   - HelmClusterLive: the cluster's version and API versions, lookup
@@ -45,6 +54,8 @@ type ChartCluster interface {
 // cluster's.
 func (in *Input) capabilities(ctx context.Context, r HelmRelease) (*chartutil.Capabilities, engine.ClientProvider, error) {
 	caps := chartutil.DefaultCapabilities.Copy()
+	caps.KubeVersion = helmBinaryKubeVersion
+	caps.HelmVersion.Version = helmBinaryVersion
 	var lookup engine.ClientProvider
 	if cl := in.chartCluster; cl != nil && r.Cluster != HelmClusterNone {
 		v, err := cl.ServerVersion(ctx)
