@@ -19,7 +19,9 @@
 // nameSuffix, patches, images, components; one listing the folder's
 // manifests where it has none, leaving out what source-controller leaves
 // out of the artifact: .sourceignore and its default exclusions such as
-// .sops.yaml) into a temporary copy of what it reads,
+// .sops.yaml; and no file the artifact lacks is read at all, spec.ignore
+// of its GitRepository included: fluxartifact.go) into a temporary copy of
+// what it reads,
 // which this render then reads in place of the folder's own
 // (fluxgen.go; the repository is never written); kustomize builds it with
 // the controller's settings (builtin plugins only, files anywhere in the

@@ -29,6 +29,10 @@ type HelmRelease struct {
 	// Values are what the deployer passes, already layered; the chart's
 	// own values.yaml is not among them (the engine coalesces it).
 	Values map[string]any
+	// ChartValues, when not nil, replace the chart's own values.yaml as
+	// its defaults (Flux's spec.chart.spec.valuesFiles: source-controller
+	// packages the chart with their merge as its values.yaml).
+	ChartValues map[string]any
 	// Cluster says how .Capabilities and lookup answer for this deployer.
 	Cluster HelmCluster
 	// Source is the file that asks for the release, as users see it:
@@ -37,6 +41,11 @@ type HelmRelease struct {
 	// Labels and Annotations are what the deployer adds to every object
 	// beyond Helm's own (Flux's helm-controller labels, for one).
 	Labels, Annotations map[string]string
+	// PostRender, when set, is the deployer's post-renderer (Flux's
+	// spec.postRenderers): it runs on the release's manifests (not crds/,
+	// not hooks) as Helm runs one, before Labels, Annotations and Helm's
+	// own metadata are added.
+	PostRender func([]model.Object) ([]model.Object, error)
 
 	// Install renders the release's first install (.Release.IsInstall,
 	// revision 1) rather than an upgrade of a deployed one. Only
@@ -113,6 +122,9 @@ func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error)
 	if err != nil {
 		return Output{}, fmt.Errorf("%s: %w", r.Source, err)
 	}
+	if r.ChartValues != nil {
+		c.Values = r.ChartValues
+	}
 	if missing := missingDependencies(c); len(missing) > 0 {
 		return Output{NotRendered: []NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: dependency %s not vendored under charts/ (run `helm dependency build` and commit it); charts are never fetched", in.rel(r.Chart), strings.Join(missing, ", "))}}}, nil
 	}
@@ -164,6 +176,13 @@ func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error)
 		if err := add(in.chartFile(r.Chart, m.Name), m.Content); err != nil {
 			return Output{}, err
 		}
+	}
+	if r.PostRender != nil && len(out.Objects) > crds {
+		objs, err := r.PostRender(out.Objects[crds:])
+		if err != nil {
+			return Output{}, fmt.Errorf("%s: post-render: %w", r.Source, err)
+		}
+		out.Objects = append(out.Objects[:crds:crds], objs...)
 	}
 	for _, h := range hooks {
 		test := isTestHook(h.Events)
