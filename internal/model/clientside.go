@@ -1,0 +1,47 @@
+package model
+
+import (
+	"bytes"
+	"slices"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+)
+
+// ClientSideManagers names the client-side managers of an object that a
+// deployer upgrades into its own Apply entry before its first server-side
+// apply (client-go's csaupgrade), in managedFields order, each once:
+//
+//   - an Update entry on the main resource that owns the last-applied
+//     annotation: client-side `kubectl apply`, whatever --field-manager it
+//     ran with (`kubectl-client-side-apply` by default). kubectl ≥ 1.26's
+//     `apply --server-side` finds its managers this way;
+//   - the deploy's own Update entry on the main resource: what Helm 3
+//     (`helm`), and older Flux and Argo CD releases, wrote under the name
+//     the deployer now applies with. Helm 4 upgrades this one.
+//
+// Entries on a subresource (`kubectl-scale` on scale) are never upgraded:
+// csaupgrade leaves them alone.
+func ClientSideManagers(entries []metav1.ManagedFieldsEntry, fieldManager string) []string {
+	var out []string
+	for _, e := range entries {
+		if e.Operation != metav1.ManagedFieldsOperationUpdate || e.Subresource != "" || slices.Contains(out, e.Manager) {
+			continue
+		}
+		if e.Manager == fieldManager || ownsLastApplied(e) {
+			out = append(out, e.Manager)
+		}
+	}
+	return out
+}
+
+func ownsLastApplied(e metav1.ManagedFieldsEntry) bool {
+	if e.FieldsV1 == nil || !bytes.Contains(e.FieldsV1.Raw, []byte(LastAppliedAnnotation)) {
+		return false
+	}
+	s := &fieldpath.Set{}
+	if err := s.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
+		return false
+	}
+	return s.Has(LastAppliedPath)
+}
