@@ -67,6 +67,10 @@ type analysis struct {
 	NotChecked []model.Category
 	// Redaction hides secret-like values that are not in a Secret.
 	Redaction *model.Redaction
+	// UpgradesClientSide: the deployer merges live's client-side managers
+	// into its own before it applies (the config's deployer settings);
+	// the engine predicted so.
+	UpgradesClientSide bool
 	// Public hides the API server's address in messages; nil offline.
 	Public *kube.Public
 	// Skipped are rendered objects left unchecked on purpose (secrets.skip):

@@ -77,6 +77,15 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 	if e != nil {
 		ai.Applied, ai.Deployed = e.Applied, e.Deployed
 	}
+	if res.Live != nil {
+		ai.ClientSide = ownership.ClientSide{
+			Managers: model.ClientSideManagers(res.Live.GetManagedFields(), in.FieldManager),
+			Upgraded: in.UpgradesClientSide,
+		}
+		if ai.ClientSide.Upgraded && len(ai.ClientSide.Managers) > 0 {
+			ro.Notes = append(slices.Clip(ro.Notes), remedy.UpgradeNote(ai.ClientSide.Managers, in.FieldManager))
+		}
+	}
 	if note := in.typeInput(&ai, res); note != "" {
 		ro.Notes = append(ro.Notes, note)
 	}

@@ -45,3 +45,9 @@ func ownsLastApplied(e metav1.ManagedFieldsEntry) bool {
 	}
 	return s.Has(LastAppliedPath)
 }
+
+// ReasonClientSideKept marks a retained finding on a field a client-side
+// manager owns that the config no longer sends, which stays because the
+// deployer does not upgrade client-side managers
+// (`deployer: {upgradesClientSide: false}`).
+const ReasonClientSideKept = "ClientSideManagerKept"

@@ -58,6 +58,10 @@ type Input struct {
 	// deployed object, the cluster's conversion of it is exact. Nil when
 	// not read (offline).
 	LiveAsRecorded *unstructured.Unstructured
+	// ClientSide says what the deployer does with live's client-side
+	// managers before it applies (clientside.go); the zero value: there
+	// are none.
+	ClientSide ClientSide
 }
 
 // Result is the analysis of one object.
@@ -146,6 +150,11 @@ func prepare(in Input) (*analysis, error) {
 	if in.FieldManager == "" {
 		return a, fmt.Errorf("%s: no field manager given", a.id)
 	}
+	in, err := upgradeClientSide(in)
+	if err != nil {
+		return a, fmt.Errorf("%s: %w", a.id, err)
+	}
+	a.in = in
 	in, v, err := a.inDeployVersion(in)
 	if err != nil {
 		return a, fmt.Errorf("%s: %w", a.id, err)

@@ -27,6 +27,7 @@ func (a *analysis) findings() []model.Finding {
 		out = append(out, a.pathFindings(p)...)
 	}
 	out = append(out, a.splitFindings()...)
+	out = append(out, a.keptFindings()...)
 	return sortFindings(out)
 }
 

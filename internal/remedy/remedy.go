@@ -83,6 +83,10 @@ func For(id model.ID, source string, f model.Finding, c Context) string {
 		return recreate(id, c)
 	case model.ScaleDown:
 		return keepPods(source, f)
+	case model.Retained:
+		if f.Reason == model.ReasonClientSideKept {
+			return keptByClientSide(f, c)
+		}
 	}
 	return ""
 }
