@@ -134,6 +134,10 @@ type analysis struct {
 	appliedSetOverride  *fieldpath.Set
 	earlierFromDeployed *fieldpath.Set
 
+	// fromClientSide are the fields the deployer's client-side upgrade
+	// makes M's (ClientSide); nil without one.
+	fromClientSide *fieldpath.Set
+
 	// notes are object-level findings found while preparing.
 	notes []model.Finding
 	// adopted counts, per manager, the fields the deploy comes to share
@@ -150,11 +154,11 @@ func prepare(in Input) (*analysis, error) {
 	if in.FieldManager == "" {
 		return a, fmt.Errorf("%s: no field manager given", a.id)
 	}
-	in, err := upgradeClientSide(in)
+	in, moved, err := upgradeClientSide(in)
 	if err != nil {
 		return a, fmt.Errorf("%s: %w", a.id, err)
 	}
-	a.in = in
+	a.in, a.fromClientSide = in, moved
 	in, v, err := a.inDeployVersion(in)
 	if err != nil {
 		return a, fmt.Errorf("%s: %w", a.id, err)

@@ -29,10 +29,20 @@ type ClientSide struct {
 // deployer's upgrade leaves them: the same managers merged into M, so
 // that a field one of them owned is M's before the deploy (prevOwned),
 // and one the config no longer sends is released by it.
-func upgradeClientSide(in Input) (Input, error) {
+func upgradeClientSide(in Input) (Input, *fieldpath.Set, error) {
 	cs := in.ClientSide
-	if !cs.Upgraded || len(cs.Managers) == 0 {
-		return in, nil
+	if !cs.Upgraded || len(cs.Managers) == 0 || in.Live == nil {
+		return in, nil, nil
+	}
+	before, err := ManagedSets(in.Live)
+	if err != nil {
+		return in, nil, fmt.Errorf("live: %w", err)
+	}
+	moved := &fieldpath.Set{}
+	for _, o := range before {
+		if o.Operation == OperationUpdate && o.Subresource == "" && slices.Contains(cs.Managers, o.Manager.Manager) {
+			moved = moved.Union(o.Fields)
+		}
 	}
 	names := sets.New(cs.Managers...)
 	up := func(u *unstructured.Unstructured) (*unstructured.Unstructured, error) {
@@ -45,14 +55,26 @@ func upgradeClientSide(in Input) (Input, error) {
 		}
 		return u, nil
 	}
-	var err error
 	if in.Live, err = up(in.Live); err != nil {
-		return in, fmt.Errorf("live: %w", err)
+		return in, nil, fmt.Errorf("live: %w", err)
 	}
 	if in.Deployed, err = up(in.Deployed); err != nil {
-		return in, fmt.Errorf("snapshot deployed: %w", err)
+		return in, nil, fmt.Errorf("snapshot deployed: %w", err)
 	}
-	return in, nil
+	return in, moved, nil
+}
+
+// setAgain tells a field the upgrade made the deploy's, that the deploy
+// does not send, and that the server sets again as it is: a default or
+// a derived label a client-side write came to own. The deploy releases
+// it and nothing changes, which is no news to the reader.
+func (a *analysis) setAgain(p fieldpath.Path) bool {
+	if a.fromClientSide == nil || !Covers(a.fromClientSide, p) || Covers(a.desiredSet, p) || Covers(a.predictedM, p) {
+		return false
+	}
+	live, liveOK := valueAt(a.live, p)
+	after, afterOK := valueAt(a.predict, p)
+	return liveOK && afterOK && model.EqualValues(live, after)
 }
 
 // keptFindings states the fields of client-side managers the deployer does
@@ -70,7 +92,11 @@ func (a *analysis) keptFindings() []model.Finding {
 			kept = kept.Union(o.Fields)
 		}
 	}
-	kept = withoutServerManaged(kept).Leaves()
+	// An Update entry also owns what the server set on its writes
+	// (defaults, a Namespace's name label): only what the client-side
+	// deploys sent is the config's, which the last-applied annotation
+	// records, and the snapshot's applied config too.
+	kept = withoutServerManaged(kept).Leaves().Intersection(a.sentClientSide().Union(a.appliedSet))
 	var out []model.Finding
 	kept.Iterate(func(p fieldpath.Path) {
 		if p.Equals(model.LastAppliedPath) || Covers(a.prevM, p) || Covers(a.predictedM, p) ||
@@ -98,4 +124,27 @@ func (a *analysis) keptFindings() []model.Finding {
 		out = append(out, f)
 	})
 	return out
+}
+
+// sentClientSide is the field set of the config client-side `kubectl
+// apply` last sent, from live's last-applied annotation; empty without
+// one (or when it cannot be read: a Secret's is hidden).
+func (a *analysis) sentClientSide() *fieldpath.Set {
+	raw, ok := a.in.Live.GetAnnotations()[model.LastAppliedAnnotation]
+	if !ok {
+		return &fieldpath.Set{}
+	}
+	u := &unstructured.Unstructured{}
+	if err := u.UnmarshalJSON([]byte(raw)); err != nil {
+		return &fieldpath.Set{}
+	}
+	s, _, err := typedFieldSet(u, a.in.Types)
+	if err != nil {
+		return &fieldpath.Set{}
+	}
+	ref := &fieldpath.Set{}
+	for _, o := range a.liveOwners {
+		ref = ref.Union(o.Fields)
+	}
+	return CanonicalKeys(s, ref).Leaves()
 }

@@ -19,7 +19,8 @@ kind: ConfigMap
 metadata:
   name: settings
   namespace: shop
-  annotations: {kubectl.kubernetes.io/last-applied-configuration: '{}'}
+  annotations:
+    kubectl.kubernetes.io/last-applied-configuration: '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings","namespace":"shop"},"data":{"a":"1","old":"x"}}'
 data: {a: "1", old: "x"}
 `)
 	csa := metav1.ManagedFieldsEntry{Manager: "kubectl-client-side-apply", Operation: "Update", APIVersion: "v1", FieldsType: "FieldsV1",

@@ -218,7 +218,7 @@ func (c *Cluster) predict(ctx context.Context, objs []model.Object, emit func(in
 	c.run(ctx, targets, deps, func(t *target) {
 		r := t.result()
 		if c.opts.UpgradesClientSide {
-			c.upgrade(&r)
+			c.upgrade(ctx, t, &r)
 		}
 		if forget {
 			t.live, t.predicted, t.obj.Object = nil, nil, nil
@@ -375,11 +375,14 @@ func (c *Cluster) dryRun(ctx context.Context, t *target, deps renderDeps) {
 
 // upgrade carries a dry-run's answer past the deployer's client-side
 // upgrade; an answer it cannot carry is no prediction (fail closed).
-func (c *Cluster) upgrade(r *Result) {
+func (c *Cluster) upgrade(ctx context.Context, t *target, r *Result) {
 	if r.Predicted == nil {
 		return
 	}
 	p, err := upgradedPrediction(c.managers, c.opts.FieldManager, r.Live, r.Predicted)
+	if err == nil && p != r.Predicted {
+		p, err = c.redefault(ctx, t, r.Predicted, p)
+	}
 	if err != nil {
 		r.Predicted = nil
 		r.Err = &DryRunError{ID: r.Object.ID, Op: OpDryRun, Reason: ReasonClientSideUpgrade, Message: err.Error(), Err: err}
