@@ -35,6 +35,21 @@ func ClientSideManagers(entries []metav1.ManagedFieldsEntry, fieldManager string
 	return out
 }
 
+// FirstServerSideDeploy tells whether the deploy has never applied the
+// object server-side: fieldManager has no Apply entry on the main
+// resource. Deployers upgrade client-side managers then and only then
+// (Helm 4 when the release it upgrades was applied client-side); client-side
+// managers left beside the deploy's Apply entry are ones an earlier
+// server-side deploy did not upgrade, and this one will not either.
+func FirstServerSideDeploy(entries []metav1.ManagedFieldsEntry, fieldManager string) bool {
+	for _, e := range entries {
+		if e.Manager == fieldManager && e.Operation == metav1.ManagedFieldsOperationApply && e.Subresource == "" {
+			return false
+		}
+	}
+	return true
+}
+
 func ownsLastApplied(e metav1.ManagedFieldsEntry) bool {
 	if e.FieldsV1 == nil || !bytes.Contains(e.FieldsV1.Raw, []byte(LastAppliedAnnotation)) {
 		return false
@@ -51,3 +66,8 @@ func ownsLastApplied(e metav1.ManagedFieldsEntry) bool {
 // deployer does not upgrade client-side managers
 // (`deployer: {upgradesClientSide: false}`).
 const ReasonClientSideKept = "ClientSideManagerKept"
+
+// ReasonClientSideLeft marks the same when the deploy has applied
+// server-side before and left the client-side manager in place: it is not
+// the first server-side deploy, when deployers upgrade.
+const ReasonClientSideLeft = "ClientSideManagerLeft"

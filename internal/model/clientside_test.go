@@ -29,3 +29,15 @@ func TestClientSideManagers(t *testing.T) {
 		t.Errorf("hand edits, subresources and status are not client-side deploys: %q", got)
 	}
 }
+
+func TestFirstServerSideDeploy(t *testing.T) {
+	update := metav1.ManagedFieldsEntry{Manager: "helm", Operation: "Update"}
+	status := metav1.ManagedFieldsEntry{Manager: "helm", Operation: "Apply", Subresource: "status"}
+	apply := metav1.ManagedFieldsEntry{Manager: "helm", Operation: "Apply"}
+	if !FirstServerSideDeploy([]metav1.ManagedFieldsEntry{update, status}, "helm") {
+		t.Error("Helm 3's Update alone: the first server-side deploy")
+	}
+	if FirstServerSideDeploy([]metav1.ManagedFieldsEntry{update, apply}, "helm") {
+		t.Error("helm has applied before: not the first")
+	}
+}

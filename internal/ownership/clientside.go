@@ -23,6 +23,11 @@ type ClientSide struct {
 	// Otherwise their fields stay theirs, and one the config no longer
 	// sends is kept (retained, ReasonClientSideKept).
 	Upgraded bool
+	// NotFirst: they are not upgraded because the deploy has applied the
+	// object server-side before (model.FirstServerSideDeploy), although
+	// the deployer upgrades at its first server-side deploy
+	// (ReasonClientSideLeft).
+	NotFirst bool
 }
 
 // upgradeClientSide reads live and the snapshot's deployed object as the
@@ -97,6 +102,10 @@ func (a *analysis) keptFindings() []model.Finding {
 	// deploys sent is the config's, which the last-applied annotation
 	// records, and the snapshot's applied config too.
 	kept = withoutServerManaged(kept).Leaves().Intersection(a.sentClientSide().Union(a.appliedSet))
+	reason, why := model.ReasonClientSideKept, ", a client-side manager the deployer does not merge into its own (deployer.upgradesClientSide: false)"
+	if cs.NotFirst {
+		reason, why = model.ReasonClientSideLeft, ", a client-side manager an earlier server-side deploy did not merge into the deploy's, and deployers merge them at their first server-side deploy only"
+	}
 	var out []model.Finding
 	kept.Iterate(func(p fieldpath.Path) {
 		if p.Equals(model.LastAppliedPath) || Covers(a.prevM, p) || Covers(a.predictedM, p) ||
@@ -110,14 +119,13 @@ func (a *analysis) keptFindings() []model.Finding {
 		others := a.liveOthers.OwnersOf(p)
 		f := model.Finding{
 			Category:  model.Retained,
-			Reason:    model.ReasonClientSideKept,
+			Reason:    reason,
 			Path:      p.String(),
 			FieldPath: p.Copy(),
 			Managers:  others,
 		}
 		a.setValues(&f, v)
-		f.Message = "kept: owned by " + describeManagers(others) +
-			", a client-side manager the deployer does not merge into its own (deployer.upgradesClientSide: false), so the deploy leaves it in place although the config does not send it"
+		f.Message = "kept: owned by " + describeManagers(others) + why + ", so the deploy leaves it in place although the config does not send it"
 		if !v.hidden {
 			f.Message += " (" + show(v.live, false) + ")"
 		}

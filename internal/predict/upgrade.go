@@ -51,7 +51,7 @@ const ReasonClientSideUpgrade = "ClientSideUpgradeFailed"
 // upgradeLive merges live's client-side managers into fieldManager's
 // Apply entry, as the deployer does before it applies; live is changed.
 func upgradeLive(live *unstructured.Unstructured, fieldManager string) error {
-	names := model.ClientSideManagers(live.GetManagedFields(), fieldManager)
+	names := upgradedManagers(live, fieldManager)
 	if len(names) == 0 {
 		return nil
 	}
@@ -69,7 +69,7 @@ func upgradedPrediction(m *managers, fieldManager string, live, predicted *unstr
 	if live == nil || predicted == nil {
 		return predicted, nil
 	}
-	names := model.ClientSideManagers(live.GetManagedFields(), fieldManager)
+	names := upgradedManagers(live, fieldManager)
 	if len(names) == 0 {
 		return predicted, nil
 	}
@@ -113,6 +113,16 @@ func upgradedPrediction(m *managers, fieldManager string, live, predicted *unstr
 		return nil, fmt.Errorf("applying after the client-side upgrade: merge returned %T", out)
 	}
 	return u, nil
+}
+
+// upgradedManagers are the client-side managers the deployer merges:
+// those of live, at the deploy's first server-side apply only.
+func upgradedManagers(live *unstructured.Unstructured, fieldManager string) []string {
+	entries := live.GetManagedFields()
+	if !model.FirstServerSideDeploy(entries, fieldManager) {
+		return nil
+	}
+	return model.ClientSideManagers(entries, fieldManager)
 }
 
 // applySet is fieldManager's Apply set on the main resource; empty when

@@ -87,7 +87,7 @@ func For(id model.ID, source string, f model.Finding, c Context) string {
 	case model.ScaleDown:
 		return keepPods(source, f)
 	case model.Retained:
-		if f.Reason == model.ReasonClientSideKept {
+		if f.Reason == model.ReasonClientSideKept || f.Reason == model.ReasonClientSideLeft {
 			return keptByClientSide(f, c)
 		}
 	}
