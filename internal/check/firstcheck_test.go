@@ -237,8 +237,12 @@ func dumpIf(rep *report.Report) string {
 // their READMEs say, then checked for the first time. The server defaults
 // fields inside atomic values (a fieldRef's apiVersion) that the manifests
 // leave out: compared with live as the server will store them, nothing
-// differs, so the check passes with the adoption note; the pull request's
-// changes are taking-conflicts naming kubectl-client-side-apply.
+// differs. A deployer that merges kubectl-client-side-apply into its own
+// (the default) removes the last-applied annotation and nothing else (a
+// CRD, which cannot be created under another name to learn what the
+// server sets again, included); one that does not passes with the
+// adoption note, and the pull request's changes are taking-conflicts
+// naming kubectl-client-side-apply.
 func TestFirstCheckOnPublicManifests(t *testing.T) {
 	s := newScenario(t, "kubectl-diff-public")
 	kubectl := testcluster.Tool(t, "kubectl")
@@ -251,7 +255,26 @@ func TestFirstCheckOnPublicManifests(t *testing.T) {
 		_ = exec.Command(kubectl, "--kubeconfig", s.kubeconfig, "delete", "--wait", "-f", s.path("crd")).Run()
 	})
 
+	// The deployer merges kubectl-client-side-apply into its own first
+	// (the default): nothing changes but the last-applied annotation,
+	// which is the deploy's then and not sent, so it goes.
 	code, rep, stderr := s.check("deployed")
+	if code != 0 || rep == nil {
+		t.Fatalf("first check, upgrading, nothing changed: exit %d, want 0; stderr: %s\n%s", code, stderr, dumpIf(rep))
+	}
+	noAnomaly(t, rep)
+	for _, o := range rep.Objects {
+		for _, f := range o.Findings {
+			if f.Path != ".metadata.annotations."+model.LastAppliedAnnotation {
+				t.Errorf("%s/%s: %s %s: %s; want only the last-applied annotation released", o.Kind, o.Name, f.Category, f.Path, f.Message)
+			}
+		}
+	}
+	adoptionNote(t, rep, "first server-side deploy over the client-side manager kubectl-client-side-apply")
+
+	// A deployer that does not merge it: the fields are shared.
+	noUpgrade := []string{"--config", s.path("no-upgrade.yaml")}
+	code, rep, stderr = s.check("deployed", noUpgrade...)
 	if code != 0 || rep == nil {
 		t.Fatalf("first check, nothing changed: exit %d, want 0; stderr: %s\n%s", code, stderr, dumpIf(rep))
 	}
@@ -263,7 +286,7 @@ func TestFirstCheckOnPublicManifests(t *testing.T) {
 	}
 	adoptionNote(t, rep, "first deploy over client-side `kubectl apply` (manager kubectl-client-side-apply)")
 
-	code, rep, stderr = s.check("pr")
+	code, rep, stderr = s.check("pr", noUpgrade...)
 	if code != 1 || rep == nil {
 		t.Fatalf("first check of the pull request: exit %d, want 1; stderr: %s", code, stderr)
 	}

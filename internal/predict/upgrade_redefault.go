@@ -6,6 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/managedfields"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v4/typed"
 
@@ -28,6 +29,11 @@ import (
 //     server keeps the old object's on an update (metadata, which the
 //     generated name would change, and the values it allocates: sameOnUpdate);
 //   - no one owns it, as after the server's own prune.
+//
+// When the server will not create the object under another name (a
+// CRD's name must be its plural and group), the fields it sets again are
+// taken to be all the pruned ones but those client-side `kubectl apply`
+// sent (its last-applied annotation) and that annotation itself.
 
 // sameOnUpdate are fields the server keeps from the object it updates
 // when an update leaves them out, where a create would give new values:
@@ -66,39 +72,29 @@ func (c *Cluster) redefault(ctx context.Context, t *target, before, pruned *unst
 		return pruned, nil
 	}
 
-	body := applyBody(pruned, t.namespace != "", t.namespace)
-	body.SetName("")
-	body.SetGenerateName(before.GetName() + "-")
-	var created *unstructured.Unstructured
-	_, err = c.retry.do(ctx, func(ctx context.Context) error {
-		var err error
-		created, err = t.resource.Create(ctx, body, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldManager: c.opts.FieldManager})
-		return err
-	})
+	back, tvCreated, err := c.setAgain(ctx, t, tc, pruned, gone)
 	if err != nil {
-		return nil, fmt.Errorf("a dry-run create of the object without the fields the upgrade removes, to learn which the server sets again: %w", err)
+		// The server would not create the object under another name (a
+		// CRD's name is its plural and group): what it sets again is
+		// taken to be all but what client-side `kubectl apply` sent, as
+		// its last-applied annotation records, and the annotation itself.
+		back, tvCreated = gone.Difference(lastAppliedSent(tc, before)), nil
+		back = back.Difference(fieldpath.NewSet(model.LastAppliedPath))
 	}
-	tvCreated, err := tc.ObjectToTyped(withoutManagedFields(created), typed.AllowDuplicates)
-	if err != nil {
-		return nil, err
-	}
-	setCreated, err := tvCreated.ToFieldSet()
-	if err != nil {
-		return nil, err
-	}
-	back := gone.Intersection(setCreated)
 	fromBefore, fromCreated := &fieldpath.Set{}, &fieldpath.Set{}
 	keep := sameOnUpdate[before.GetKind()]
 	back.Iterate(func(p fieldpath.Path) {
-		if keptOnUpdate(p, keep) {
+		if tvCreated == nil || keptOnUpdate(p, keep) {
 			fromBefore.Insert(p.Copy())
 		} else {
 			fromCreated.Insert(p.Copy())
 		}
 	})
-	out, err := tvPruned.Merge(tvCreated.ExtractItems(fromCreated, typed.WithAppendKeyFields()))
-	if err != nil {
-		return nil, err
+	out := tvPruned
+	if tvCreated != nil {
+		if out, err = out.Merge(tvCreated.ExtractItems(fromCreated, typed.WithAppendKeyFields())); err != nil {
+			return nil, err
+		}
 	}
 	if out, err = out.Merge(tvBefore.ExtractItems(fromBefore, typed.WithAppendKeyFields())); err != nil {
 		return nil, err
@@ -107,11 +103,62 @@ func (c *Cluster) redefault(ctx context.Context, t *target, before, pruned *unst
 	if !ok {
 		return nil, fmt.Errorf("merge gave %T", out.AsValue().Unstructured())
 	}
-	fillEmpty(m, created.Object, fromCreated)
+	if tvCreated != nil {
+		fillEmpty(m, tvCreated.AsValue().Unstructured().(map[string]any), fromCreated)
+	}
 	fillEmpty(m, before.Object, fromBefore)
 	u := &unstructured.Unstructured{Object: m}
 	u.SetManagedFields(pruned.GetManagedFields())
 	return u, nil
+}
+
+// setAgain asks the API server to create the pruned object (dry-run,
+// under a generated name) and returns the gone fields it sets again, and
+// the created object typed.
+func (c *Cluster) setAgain(ctx context.Context, t *target, tc managedfields.TypeConverter, pruned *unstructured.Unstructured, gone *fieldpath.Set) (*fieldpath.Set, *typed.TypedValue, error) {
+	body := applyBody(pruned, t.namespace != "", t.namespace)
+	body.SetName("")
+	body.SetGenerateName(pruned.GetName() + "-")
+	var created *unstructured.Unstructured
+	_, err := c.retry.do(ctx, func(ctx context.Context) error {
+		var err error
+		created, err = t.resource.Create(ctx, body, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldManager: c.opts.FieldManager})
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	tvCreated, err := tc.ObjectToTyped(withoutManagedFields(created), typed.AllowDuplicates)
+	if err != nil {
+		return nil, nil, err
+	}
+	setCreated, err := tvCreated.ToFieldSet()
+	if err != nil {
+		return nil, nil, err
+	}
+	return gone.Intersection(setCreated), tvCreated, nil
+}
+
+// lastAppliedSent is the field set of the config client-side `kubectl
+// apply` last sent (its annotation on u); empty without one.
+func lastAppliedSent(tc managedfields.TypeConverter, u *unstructured.Unstructured) *fieldpath.Set {
+	raw, ok := u.GetAnnotations()[model.LastAppliedAnnotation]
+	if !ok {
+		return &fieldpath.Set{}
+	}
+	sent := &unstructured.Unstructured{}
+	if err := sent.UnmarshalJSON([]byte(raw)); err != nil {
+		return &fieldpath.Set{}
+	}
+	tv, err := tc.ObjectToTyped(sent, typed.AllowDuplicates)
+	if err != nil {
+		return &fieldpath.Set{}
+	}
+	s, err := tv.ToFieldSet()
+	if err != nil {
+		return &fieldpath.Set{}
+	}
+	return s.Leaves()
 }
 
 func keptOnUpdate(p fieldpath.Path, keep []fieldpath.Path) bool {
