@@ -17,10 +17,12 @@ func keptByClientSide(f model.Finding, c Context) string {
 		who = f.Managers[0].Manager
 		fix += " --from-manager " + shellWord(who)
 	}
-	s := fmt.Sprintf("The deploy leaves %s as %s set it. To have it removed, merge %s into the deploy's manager before the deploy (this prints the plan; add --apply to carry it out):\n\n%s",
-		f.Path, who, who, indent(fix))
+	// One text per manager, not per field: the report shows it once for
+	// all the fields the manager keeps on the object.
+	s := fmt.Sprintf("The deploy leaves the fields %s set that the config no longer sends. To have them removed, merge %s into the deploy's manager before the deploy (this prints the plan; add --apply to carry it out):\n\n%s",
+		who, who, indent(fix))
 	if f.Reason == model.ReasonClientSideKept {
-		s += fmt.Sprintf("\n\nIf the deployer merges client-side managers itself at its first server-side deploy (kubectl apply --server-side ≥ 1.26, Flux, Argo CD 3, Helm 4), remove `upgradesClientSide: false` from %s: the deploy then removes it.", config.DefaultFile)
+		s += fmt.Sprintf("\n\nIf the deployer merges client-side managers itself at its first server-side deploy (kubectl apply --server-side ≥ 1.26, Flux, Argo CD 3, Helm 4), remove `upgradesClientSide: false` from %s: the deploy then removes them.", config.DefaultFile)
 	}
 	return s
 }

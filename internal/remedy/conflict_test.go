@@ -41,3 +41,25 @@ func TestConflictTakeBackOrStop(t *testing.T) {
 		t.Errorf("operator remedy:\n%s", r)
 	}
 }
+
+// A field a client-side manager keeps is fixed by merging that manager;
+// the switch is named only when the config is why it is kept.
+func TestKeptByClientSide(t *testing.T) {
+	web := model.ID{Group: "apps", Kind: "Deployment", Namespace: "shop", Name: "web"}
+	f := model.Finding{Category: model.Retained, Reason: model.ReasonClientSideKept, Path: ".data.old",
+		Managers: []model.Manager{{Manager: "kubectl-client-side-apply", Operation: "Update"}}}
+	c := Context{FieldManager: "deployer", Paths: []string{"deploy"}}
+	got := For(web, "", f, c)
+	if !strings.Contains(got, "    ownership-check migrate deploy --field-manager deployer --from-manager kubectl-client-side-apply") ||
+		!strings.Contains(got, "upgradesClientSide: false") {
+		t.Errorf("kept remedy:\n%s", got)
+	}
+	f.Reason = model.ReasonClientSideLeft
+	if got := For(web, "", f, c); strings.Contains(got, "upgradesClientSide") || !strings.Contains(got, "--from-manager kubectl-client-side-apply") {
+		t.Errorf("left remedy:\n%s", got)
+	}
+	f.Reason = ""
+	if got := For(web, "", f, c); got != "" {
+		t.Errorf("an ordinary retained note has no remedy: %s", got)
+	}
+}
