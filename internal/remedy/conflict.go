@@ -33,7 +33,7 @@ var appliers = []applier{
 		match: func(m string) bool { return m == "helm" },
 		where: func(string) string { return "the chart (its templates or values)" },
 		takeBack: "Helm 4 does not force by default: this upgrade stops at the conflict unless it runs with --force-conflicts, " +
-			"which takes this field and the other conflicts this report lists, and no other field (after Helm 4's upgrade of Helm 3's managedFields, every field Helm 3 set is already its own)",
+			"which takes this field and the other conflicts this report lists, and no other field (what Helm itself set is its own already, Helm 3's writes included once Helm 4 has merged them)",
 		stopSending: "remove it from the chart's templates or values",
 	},
 	{
