@@ -68,7 +68,9 @@ func (c *Cluster) redefault(ctx context.Context, t *target, before, pruned *unst
 		return nil, err
 	}
 	gone := setBefore.Difference(setPruned).Leaves()
-	if gone.Empty() {
+	// The last-applied annotation the server never sets again: when it is
+	// all the prune removed, there is nothing to ask.
+	if gone.Difference(fieldpath.NewSet(model.LastAppliedPath)).Empty() {
 		return pruned, nil
 	}
 
