@@ -114,6 +114,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// The window bounds the listing's requests with the dry-runs'; as
 	// many workers as it may let in flight keep a limit of their own out.
 	fightsRead := discoverAsync(ctx, g, client, objs, client.Window.Ceiling())
+	releaseRead := releaseAsync(ctx, g, client)
 	// The API server's schemas are read while the dry-runs run: only the
 	// analysis needs them, and the engine for an object whose client-side
 	// managers the deployer upgrades.
@@ -157,6 +158,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 			return snap.Objects[obj.ID].APIVersion
 		})
 		in.Public, in.Skipped = kube.PublicFor(client.Config), skipped
+		in.Release = <-releaseRead
 		return in, nil
 	})
 }

@@ -71,6 +71,9 @@ type analysis struct {
 	// into its own before it applies (the config's deployer settings);
 	// the engine predicted so.
 	UpgradesClientSide bool
+	// Release is the API server's release, that removal notes compare
+	// with; zero offline or when it could not be read.
+	Release kube.Release
 	// Public hides the API server's address in messages; nil offline.
 	Public *kube.Public
 	// Skipped are rendered objects left unchecked on purpose (secrets.skip):

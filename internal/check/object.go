@@ -45,6 +45,9 @@ func (in analysis) object(res predict.Result) report.Object {
 func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object {
 	ro := reportObject(res.Object.Object, res.Object.Source, res.Object.Line)
 	ro.Notes = in.warned(res.Object.Notes, res)
+	if res.Err == nil || res.Err.Reason != predict.ReasonNoMatch {
+		ro.Notes = withNote(slices.Clip(ro.Notes), removalNote(res.Object.Object.GroupVersionKind(), in.Release, true))
+	}
 	ro.Baseline = ownership.BaselineLive
 	if e != nil {
 		ro.Baseline = ownership.BaselineSnapshot
@@ -60,6 +63,7 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 		if e.Unserved != "" {
 			// No change is stated, so the plan would be silent about it.
 			ro.Notes = append(slices.Clip(ro.Notes), notServed+e.Unserved)
+			ro.Notes = withNote(ro.Notes, removalNote(res.Object.Object.GroupVersionKind(), in.Release, false))
 		}
 		return ro
 	}
@@ -115,10 +119,14 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 	}
 	if res.Err != nil {
 		refusal := in.dryRunFinding(res, res.Err, findings)
+		var recreate []model.Finding
 		if f, ok := changes.Immutable(res.Object.ID, res.Err.Reason, res.Err.Message, res.Err.Causes); ok {
 			refusal = f
+			if f, ok := in.recreateRefused(res); ok {
+				recreate = []model.Finding{f}
+			}
 		}
-		findings = append([]model.Finding{refusal}, findings...)
+		findings = append(append([]model.Finding{refusal}, recreate...), findings...)
 	}
 	ch := changes.Of(changes.Input{ID: res.Object.ID, Live: ai.Live, Predicted: ai.Predicted, Desired: ai.Desired, Redaction: in.Redaction})
 	ro.Change, ro.Diff, ro.Rollout = ch.Change, ch.Diff, ch.Rollout

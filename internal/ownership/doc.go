@@ -47,7 +47,10 @@
 //     applied config, presence included. Both have the ignore rules of their
 //     time applied, so a path that moved into or out of the ignore list is a
 //     presence change; Input.Ignore only words the release message.
-//   - externalChanged: the value in live differs from the value in deployed.
+//   - externalChanged: the value in live differs from the value in deployed,
+//     unless admission wrote it (admission.go): no other manager owns the
+//     path in live and the prediction holds live's value, so no request
+//     changed it that the deploy could revert.
 //
 // Values are compared as JSON values (model.EqualValues): 3 equals 3.0, map order
 // does not matter, and server-normalised values are compared with

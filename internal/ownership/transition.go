@@ -26,7 +26,7 @@ func (a *analysis) transition(p fieldpath.Path) model.Transition {
 	lv, lok := valueAt(a.live, p)
 	if a.baseline == BaselineSnapshot {
 		bv, bok := valueAt(a.deployed, p)
-		external = differ(lv, lok, bv, bok)
+		external = differ(lv, lok, bv, bok) && !a.setByAdmission(p)
 	} else {
 		// With nothing recorded, a value another manager holds that the
 		// deploy replaces is the external change: it is what an

@@ -146,6 +146,7 @@ type target struct {
 
 	predicted *unstructured.Unstructured
 	dryErr    *DryRunError
+	createErr *DryRunError
 	blocked   string
 	warnings  []string
 
@@ -301,6 +302,12 @@ func (c *Cluster) run(ctx context.Context, targets []*target, deps renderDeps, d
 	lists, gets := reader.plan(targets)
 	finish := func(t *target) {
 		if t.pending.Add(-1) == 0 {
+			// Both answers are in: only now is it known that the refused
+			// apply was of an existing object (ratchet.go). The worker
+			// that finished last asks, so the queue needs no room for it.
+			if t.needsCreateCheck() {
+				c.dryRunCreate(ctx, t)
+			}
 			done(t)
 		}
 	}
@@ -406,7 +413,7 @@ func namespaceMissing(err error, ns string) bool {
 // failed read; a failed read leaves no prediction, because without live the
 // prediction could not be told from a new object.
 func (t *target) result() Result {
-	r := Result{Object: t.obj, Live: t.live, LiveErr: t.liveErr, Warnings: t.warnings}
+	r := Result{Object: t.obj, Live: t.live, LiveErr: t.liveErr, Warnings: t.warnings, CreateErr: t.createErr}
 	switch {
 	case t.blocked != "":
 		r.Blocked = t.blocked
@@ -418,7 +425,7 @@ func (t *target) result() Result {
 		r.Predicted = t.predicted
 	}
 	if model.IsSecret(t.obj.Object) || model.IsSecret(t.live) {
-		for _, e := range []*DryRunError{r.Err, r.LiveErr} {
+		for _, e := range []*DryRunError{r.Err, r.LiveErr, r.CreateErr} {
 			if e != nil {
 				redactSecretValues(e, t.obj.Object, t.live)
 			}

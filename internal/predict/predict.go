@@ -49,6 +49,11 @@ type Result struct {
 	// then, which must not be taken for "not in the cluster"). Err holds it
 	// too unless a refused dry-run outranks it.
 	LiveErr *DryRunError
+	// CreateErr is the validation refusal of a dry-run create of the same
+	// manifest, asked when the apply of an existing object was refused as
+	// Invalid (ratchet.go): what the create that follows a delete would
+	// meet. Nil when the create passes or was not asked.
+	CreateErr *DryRunError
 	// Warnings are what the API server warned of on the object's dry-run
 	// (a deprecated API version, a deprecated field), each once, in the
 	// order they came; a Secret's values hidden.

@@ -38,8 +38,11 @@ type Cluster struct {
 }
 
 // Start runs etcd and kube-apiserver on free loopback ports and returns once
-// the API server answers /readyz and the "default" namespace exists.
-func Start(ctx context.Context) (*Cluster, error) {
+// the API server answers /readyz and the "default" namespace exists. flags
+// go to the API server after the package's own, e.g. a --runtime-config
+// that serves an API version off by default: a test that needs one starts
+// a cluster of its own, so that no other test sees it.
+func Start(ctx context.Context, flags ...string) (*Cluster, error) {
 	etcdBin, err := etcdBinary()
 	if err != nil {
 		return nil, err
@@ -54,7 +57,7 @@ func Start(ctx context.Context) (*Cluster, error) {
 		defer cancel()
 	}
 	for attempt := 1; ; attempt++ {
-		c, err := start(ctx, etcdBin, apiserverBin)
+		c, err := start(ctx, etcdBin, apiserverBin, flags)
 		if err == nil {
 			return c, nil
 		}
@@ -64,7 +67,7 @@ func Start(ctx context.Context) (*Cluster, error) {
 	}
 }
 
-func start(ctx context.Context, etcdBin, apiserverBin string) (_ *Cluster, err error) {
+func start(ctx context.Context, etcdBin, apiserverBin string, flags []string) (_ *Cluster, err error) {
 	removeStaleDirs()
 	dir, err := os.MkdirTemp("", dataDirPattern)
 	if err != nil {
@@ -118,7 +121,7 @@ func start(ctx context.Context, etcdBin, apiserverBin string) (_ *Cluster, err e
 	if err := writeServiceAccountKeys(saKey, saPub); err != nil {
 		return nil, err
 	}
-	c.apiserver, err = startProcess("kube-apiserver", apiserverBin, []string{
+	c.apiserver, err = startProcess("kube-apiserver", apiserverBin, append([]string{
 		"--etcd-servers=" + etcdURL,
 		"--bind-address=127.0.0.1",
 		"--advertise-address=127.0.0.1",
@@ -138,7 +141,7 @@ func start(ctx context.Context, etcdBin, apiserverBin string) (_ *Cluster, err e
 		// this admission plugin would require for every pod.
 		"--disable-admission-plugins=ServiceAccount",
 		"--profiling=false",
-	}, filepath.Join(dir, "kube-apiserver.log"))
+	}, flags...), filepath.Join(dir, "kube-apiserver.log"))
 	if err != nil {
 		return nil, err
 	}
