@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
@@ -118,15 +117,7 @@ func (c *Cluster) redefault(ctx context.Context, t *target, before, pruned *unst
 // under a generated name) and returns the gone fields it sets again, and
 // the created object typed.
 func (c *Cluster) setAgain(ctx context.Context, t *target, tc managedfields.TypeConverter, pruned *unstructured.Unstructured, gone *fieldpath.Set) (*fieldpath.Set, *typed.TypedValue, error) {
-	body := applyBody(pruned, t.namespace != "", t.namespace)
-	body.SetName("")
-	body.SetGenerateName(pruned.GetName() + "-")
-	var created *unstructured.Unstructured
-	_, err := c.retry.do(ctx, func(ctx context.Context) error {
-		var err error
-		created, err = t.resource.Create(ctx, body, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldManager: c.opts.FieldManager})
-		return err
-	})
+	created, _, err := c.dryRunCreateAs(ctx, t, pruned)
 	if err != nil {
 		return nil, nil, err
 	}
