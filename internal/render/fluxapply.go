@@ -6,13 +6,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/typing"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/kubernetes/scheme"
 )
 
 // What kustomize-controller does to the built objects before and while it
@@ -124,7 +124,7 @@ func fluxNormalize(u *unstructured.Unstructured) error {
 	if u.GetAPIVersion() == "rbac.authorization.k8s.io/v1" && (u.GetKind() == "Role" || u.GetKind() == "ClusterRole") {
 		return nil
 	}
-	if typed, err := scheme.Scheme.New(u.GroupVersionKind()); err == nil {
+	if typed, err := typing.Scheme.New(u.GroupVersionKind()); err == nil {
 		if mo, ok := typed.(metav1.Object); ok {
 			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, mo); err != nil {
 				return fmt.Errorf("%s %s: normalization: %w", u.GetKind(), u.GetName(), err)

@@ -3,9 +3,9 @@ package render
 import (
 	"fmt"
 
+	"github.com/ownership-check/ownership-check/internal/typing"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -145,7 +145,7 @@ func (s *scopes) lookup(gvk schema.GroupVersionKind) (namespaced, guessed bool, 
 		return false, false, nil
 	}
 	// Kubernetes' own groups: every cluster-scoped kind is in the list.
-	return true, !scheme.Scheme.IsGroupRegistered(gk.Group), nil
+	return true, !typing.Scheme.IsGroupRegistered(gk.Group), nil
 }
 
 // guessedScopeNote is the note on an object whose kind's scope nothing

@@ -8,11 +8,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/typing"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
-	"k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -53,7 +53,7 @@ func CaptureSchemas(ctx context.Context, c *kube.Client, all []schema.GroupVersi
 	docs, undocumented := captureDocuments(ctx, c, all)
 	kinds := map[schema.GroupVersionKind]bool{}
 	for _, gvk := range all {
-		if gvk.Group != "" && !scheme.Scheme.Recognizes(gvk) {
+		if gvk.Group != "" && !typing.IsBuiltin(gvk) {
 			kinds[gvk] = true
 		}
 	}
@@ -86,7 +86,7 @@ func CaptureSchemas(ctx context.Context, c *kube.Client, all []schema.GroupVersi
 	}
 	var lines []string
 	for gvk, err := range undocumented {
-		if _, ok := out[gvk.GroupKind()]; ok || scheme.Scheme.Recognizes(gvk) {
+		if _, ok := out[gvk.GroupKind()]; ok || typing.IsBuiltin(gvk) {
 			continue
 		}
 		why := err.Error()
