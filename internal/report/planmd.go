@@ -18,7 +18,7 @@ func mdLead(pl plan) string {
 	if !pl.known {
 		return ""
 	}
-	return "**Changes:** " + pl.lead(mdCode) + "\n\n"
+	return "**Plan:** " + pl.lead(mdCode) + "\n\n"
 }
 
 // mdPlanBlock renders the folded changes within budget bytes (<= 0: no
@@ -71,7 +71,7 @@ func mdPlanObject(po planObject) string {
 		fmt.Fprintf(&b, "- %s: %s\n\n", po.name(htmlCode), what)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "<details>\n<summary>%s: %s</summary>\n\n", htmlCode(o.ID().String()), what)
+	fmt.Fprintf(&b, "<details>\n<summary>%s: %s</summary>\n\n", htmlCode(o.Display()), what)
 	var d strings.Builder
 	for _, c := range po.diff {
 		writeDiffLines(&d, c)

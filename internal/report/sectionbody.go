@@ -179,11 +179,9 @@ func (s *Section) render(f fold, budget int) string {
 		fmt.Fprintf(&b, "This pull request changes nothing in %s: its head renders exactly what its base renders.\n\n", mdText(r.Environment))
 	}
 	b.WriteString(mdLead(l.plan))
+	b.WriteString("**Verdict:** " + s.Outcome().SectionVerdict() + "\n\n")
 	for _, n := range s.caveats() {
 		fmt.Fprintf(&b, "> %s\n\n", mdProse(truncate(n, 1000)))
-	}
-	if len(l.loud) == 0 && len(l.notes) == 0 && len(r.Objects) > 0 {
-		fmt.Fprintf(&b, "Checked %d %s: no findings.\n\n", len(r.Objects), model.Plural(len(r.Objects), "object", "objects"))
 	}
 
 	var folded []string
