@@ -109,7 +109,7 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 		findings = append([]model.Finding{refusal}, findings...)
 	}
 	ch := changes.Of(changes.Input{ID: res.Object.ID, Live: ai.Live, Predicted: ai.Predicted, Desired: ai.Desired, Redaction: in.Redaction})
-	ro.Change, ro.Diff, ro.Rollout = ch.Change, ch.Diff, ch.Rollout
+	ro.Change, ro.Diff, ro.Rollout, ro.Bodies = ch.Change, ch.Diff, ch.Rollout, ch.Bodies
 	findings = append(findings, changes.Untold(ch.Findings, findings)...)
 	ro.Findings = findings
 	in.persist(res.Object, &ro)
