@@ -175,6 +175,7 @@ func newAnalysis(o Options, engine string, snap *snapshot.Snapshot, hasher secre
 		Notes:      notes,
 		Redaction:  redaction(cfg),
 		StaleAfter: staleAfter(cfg),
+		Deployer:   o.Deployer,
 	}
 }
 

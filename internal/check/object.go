@@ -91,7 +91,7 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 		return ro
 	}
 	for _, a := range result.Adopted {
-		ro.Notes = append(slices.Clip(ro.Notes), remedy.AdoptionNote(a, remedy.Context{FieldManager: in.FieldManager, Paths: in.RenderPaths}))
+		ro.Notes = append(slices.Clip(ro.Notes), remedy.AdoptionNote(a, in.remedyContext()))
 	}
 	findings := result.Findings
 	if res.Blocked != "" {
