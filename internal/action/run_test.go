@@ -301,7 +301,7 @@ func TestActionYAML(t *testing.T) {
 		}
 	}
 	spec := []string{"mode", "paths", "field-manager", "environment", "kubeconfig", "snapshot-repo", "snapshot-branch",
-		"config", "config-ref", "fail-on", "fail-on-cause", "offline", "comment", "targets", "shard", "pr-number", "github-token", "record", "version"}
+		"config", "config-ref", "fail-on", "fail-on-cause", "offline", "comment", "labels", "targets", "shard", "pr-number", "github-token", "record", "version"}
 	sort.Strings(declared)
 	sort.Strings(spec)
 	if strings.Join(declared, ",") != strings.Join(spec, ",") {
@@ -593,7 +593,7 @@ func TestActionBadInput(t *testing.T) {
 	if len(e.opts) != 0 {
 		t.Error("the check ran despite bad inputs")
 	}
-	if !strings.Contains(log, `::error::input comment: "always" is not one of update, new, off`) || !strings.Contains(log, `input fail-on: unknown category "typo"`) {
+	if !strings.Contains(log, `::error::input comment: "always" is not one of update, new, hide-and-new, off`) || !strings.Contains(log, `input fail-on: unknown category "typo"`) {
 		t.Errorf("the error does not name the bad input")
 	}
 }

@@ -131,9 +131,9 @@ func nameSome(objs []Object, code func(string) string) string {
 	return s
 }
 
-// known tells whether a summary says what the deploy does: a report of
+// Known tells whether a summary says what the deploy does: a report of
 // an older version counts no change at all.
-func (c Changes) known() bool {
+func (c Changes) Known() bool {
 	return c.Create+c.Update+c.Delete+c.Rename+c.None > 0
 }
 
@@ -148,7 +148,7 @@ func PlanLine(outs []Outcome) string {
 	var f leadFacts
 	known := false
 	for _, o := range outs {
-		if o.Stale || o.Status.Error || o.Status.NotChecked != "" || !o.Status.Summary.Changes.known() {
+		if o.Stale || o.Status.Error || o.Status.NotChecked != "" || !o.Status.Summary.Changes.Known() {
 			continue
 		}
 		known = true
