@@ -418,7 +418,10 @@ func TestActionPullRequest(t *testing.T) {
 		t.Errorf("API calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantCalls, "\n"))
 	}
 	body := e.comment()
-	for _, want := range []string{"env=staging:begin", "Deployment shop/web", "https://github.com/Codertocat/Hello-World/actions/runs/4242"} {
+	for _, want := range []string{"env=staging:begin", "Deployment shop/web", "https://github.com/Codertocat/Hello-World/actions/runs/4242",
+		// The command that runs the same check on a laptop.
+		"Reproduce locally: `ownership-check check deploy/overlays/staging deploy/base --environment staging --field-manager deployer --fail-on ",
+		" --fail-on-cause pull-request --base f95f852bd8fca8fcc58a9a2d6c842781e32a215e`"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("comment lacks %q", want)
 		}

@@ -37,6 +37,9 @@ type Publisher struct {
 	// a changed verdict is a new comment and the old one hidden as
 	// outdated, hide.go), on-findings or off.
 	Comment string
+	// Reproduce is the command line that runs a target's (or an
+	// environment's) check locally, for the end of its section; nil: none.
+	Reproduce func(name string) string
 	// Labels sets the pull request's labels from the comment's sections
 	// (labels.go).
 	Labels bool
@@ -80,11 +83,12 @@ func (p *Publisher) Publish(ctx context.Context, rep *report.Report) {
 	}
 	runURL := p.runURL()
 	commit, at := p.commit(), p.now()
+	repro := p.reproduce(rep.Environment)
 	note := p.comment(ctx, NewSection(rep, report.MarkdownOptions{
-		RunURL: runURL, Limit: MaxCommentLen, FullReport: fullReportWhere(runURL), Commit: commit, At: at,
+		RunURL: runURL, Limit: MaxCommentLen, FullReport: fullReportWhere(runURL), Commit: commit, At: at, Reproduce: repro,
 	}))
 	AddSummary(p.Action, CommentBody(rep, report.MarkdownOptions{RunURL: runURL, Limit: maxSummaryLen,
-		FullReport: "the JSON report file (`report-file` output)", Commit: commit, At: at})+note)
+		FullReport: "the JSON report file (`report-file` output)", Commit: commit, At: at, Reproduce: repro})+note)
 	Annotate(p.Action, rep)
 	p.headline = report.VerdictText([]report.Outcome{report.OutcomeOf(rep)}, "")
 	p.setOutputs(rep, rep.Failed, reportFile)
@@ -95,7 +99,7 @@ func (p *Publisher) Publish(ctx context.Context, rep *report.Report) {
 // not stand), and the error and the outputs as Error does.
 func (p *Publisher) Fail(ctx context.Context, cause error) {
 	cause = p.public(cause)
-	sec := ErrorSection(p.Environment, cause, p.Tool, report.MarkdownOptions{RunURL: p.runURL(), Commit: p.commit(), At: p.now()})
+	sec := ErrorSection(p.Environment, cause, p.Tool, report.MarkdownOptions{RunURL: p.runURL(), Commit: p.commit(), At: p.now(), Reproduce: p.reproduce(p.Environment)})
 	note := p.comment(ctx, sec)
 	AddSummary(p.Action, RenderComment([]*Section{sec}, maxSummaryLen)+note)
 	p.Error(cause)
@@ -109,6 +113,13 @@ func (p *Publisher) Error(cause error) {
 		p.headline = fmt.Sprintf("❌ %s: the check could not run", p.Environment)
 	}
 	p.setOutputs(nil, true, "")
+}
+
+func (p *Publisher) reproduce(name string) string {
+	if p.Reproduce == nil {
+		return ""
+	}
+	return p.Reproduce(name)
 }
 
 // public is cause as a pull request may read it; the log keeps the whole

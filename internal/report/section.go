@@ -24,6 +24,9 @@ type MarkdownOptions struct {
 	Commit Commit
 	// At is when the check ran, for the footer; zero: not shown.
 	At time.Time
+	// Reproduce is the command line that runs the same check on a
+	// laptop, said at the end of the section; "" when unknown.
+	Reproduce string
 }
 
 // SectionInfo is what a section says of itself: the comment keeps it in

@@ -171,6 +171,7 @@ func (s *Section) render(f fold, budget int) string {
 	if s.errText != "" {
 		b.WriteString(fencedBlock(s.errText))
 		b.WriteString("\nNo result of an earlier run of this environment holds any more.\n\n")
+		b.WriteString(s.reproduce())
 		b.WriteString(s.footer())
 		return b.String()
 	}
@@ -202,7 +203,7 @@ func (s *Section) render(f fold, budget int) string {
 		// The fold note and footer are measured with the largest count they
 		// may show, so that the blocks kept never push the section over.
 		most := len(l.loud)
-		fixed := b.Len() + len(notes) + len(foldedObjects(most, true)) + len(s.foldNote(append(folded, foldedObjectsNote(most)))) + len(s.footer())
+		fixed := b.Len() + len(notes) + len(foldedObjects(most, true)) + len(s.foldNote(append(folded, foldedObjectsNote(most)))) + len(s.reproduce()) + len(s.footer())
 		for _, blk := range l.short {
 			if budget > 0 && fixed+len(blk) > budget {
 				break
@@ -233,8 +234,18 @@ func (s *Section) render(f fold, budget int) string {
 	if len(folded) > 0 {
 		b.WriteString(s.foldNote(folded))
 	}
+	b.WriteString(s.reproduce())
 	b.WriteString(s.footer())
 	return b.String()
+}
+
+// reproduce is the line that gives the command to run the same check
+// locally.
+func (s *Section) reproduce() string {
+	if s.opts.Reproduce == "" {
+		return ""
+	}
+	return "Reproduce locally: " + mdCode(s.opts.Reproduce) + "\n\n"
 }
 
 func foldedObjectsNote(n int) string {
