@@ -26,12 +26,12 @@ func (t Target) validate() error {
 		return fmt.Errorf("name: %w: it names the snapshot folder and the comment section", err)
 	}
 	if len(t.Paths) == 0 {
-		return fmt.Errorf("%s: paths: give the kustomizations or YAML directories its deploy renders", t.Name)
+		return fmt.Errorf("paths: target %s has none: give the kustomizations or YAML directories its deploy renders", t.Name)
 	}
-	for _, p := range t.Paths {
+	for i, p := range t.Paths {
 		clean := path.Clean(p)
 		if p == "" || path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
-			return fmt.Errorf("%s: path %q: give a path inside the repository, relative to its top", t.Name, p)
+			return fmt.Errorf("paths[%d]: %q of target %s: give a path inside the repository, relative to its top", i, p, t.Name)
 		}
 	}
 	return nil
@@ -51,10 +51,11 @@ func (c *Config) validateTargets() error {
 	seen := map[string]bool{}
 	for i, t := range c.Targets {
 		if err := t.validate(); err != nil {
-			return fmt.Errorf("targets[%d]: %w", i, err)
+			// The error starts with the key it is about.
+			return fmt.Errorf("targets[%d].%w", i, err)
 		}
 		if seen[t.Name] {
-			return fmt.Errorf("targets[%d]: %s: two targets of one name would share a snapshot and a comment section", i, t.Name)
+			return fmt.Errorf("targets[%d].name: %s: two targets of one name would share a snapshot and a comment section", i, t.Name)
 		}
 		seen[t.Name] = true
 	}
