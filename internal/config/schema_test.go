@@ -115,3 +115,51 @@ func TestSchemaMatchesConfig(t *testing.T) {
 	}
 	check("", reflect.TypeOf(Config{}), schema)
 }
+
+// TestConfigPageNamesEveryKey: docs/config.md, the reference of the file,
+// names every key the config reads.
+func TestConfigPageNamesEveryKey(t *testing.T) {
+	b, err := os.ReadFile("../../docs/config.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	var walk func(typ reflect.Type)
+	walk = func(typ reflect.Type) {
+		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice {
+			typ = typ.Elem()
+		}
+		if typ.Kind() != reflect.Struct {
+			return
+		}
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" || name == "" {
+				continue
+			}
+			if !strings.Contains(page, "`"+name+"`") {
+				t.Errorf("docs/config.md does not name %s.%s", typ.Name(), name)
+			}
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeOf(Config{}))
+}
+
+// TestConfigPageExampleParses: the page's example of every key is a
+// config the check reads.
+func TestConfigPageExampleParses(t *testing.T) {
+	b, err := os.ReadFile("../../docs/config.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "```yaml\n")
+	if !ok {
+		t.Fatal("docs/config.md has no yaml example")
+	}
+	example, _, _ := strings.Cut(rest, "```")
+	if _, err := Parse("docs/config.md", []byte(example)); err != nil {
+		t.Errorf("the example does not parse: %v", err)
+	}
+}
