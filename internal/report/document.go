@@ -119,6 +119,17 @@ func Overview(outs []Outcome, lead string) string {
 			cats = append(cats, c)
 		}
 	}
+	// A category no environment could look for is said once, under the
+	// table, not as "not checked" in every row.
+	var unseen []string
+	cats = slices.DeleteFunc(cats, func(c model.Category) bool {
+		all := slices.ContainsFunc(outs, func(o Outcome) bool { return !o.Status.Error }) &&
+			!slices.ContainsFunc(outs, func(o Outcome) bool { return !o.Status.Error && o.Status.Summary.Known(c) })
+		if all {
+			unseen = append(unseen, string(c))
+		}
+		return all
+	})
 	cols, rest := cats, []model.Category(nil)
 	if len(cats) > maxColumns-3 {
 		cols, rest = cats[:maxColumns-4], cats[maxColumns-4:]
@@ -182,6 +193,10 @@ func Overview(outs []Outcome, lead string) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n")
+	if len(unseen) > 0 && len(outs) > 1 {
+		// One environment's verdict line says it already.
+		fmt.Fprintf(&b, "Not checked in any environment (the offline engine asks no cluster): %s.\n\n", model.JoinAnd(unseen))
+	}
 	return b.String()
 }
 
