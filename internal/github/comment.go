@@ -96,6 +96,13 @@ func RenderTargets(sections []*Section, lead string, limit int) string {
 		}
 	}
 
+	for _, s := range secs {
+		if s.own != nil {
+			// Several sections: each keeps its plan in sight.
+			s.own.Collapse(len(secs) > 1)
+		}
+	}
+
 	bodies := make([]string, len(secs))
 	if limit <= 0 {
 		for i, s := range secs {

@@ -60,3 +60,23 @@ func TestSectionLeadsWithPlan(t *testing.T) {
 		t.Errorf("the section does not lead with its plan and verdict:\n%s", body)
 	}
 }
+
+// TestLongSectionCollapses: among several sections, one past the size
+// folds its findings and changes under its plan and verdict; alone, it
+// does not.
+func TestLongSectionCollapses(t *testing.T) {
+	big := reporttest.Repeated("zeta", 700)
+	body := RenderTargets([]*Section{NewSection(big, report.MarkdownOptions{}), NewSection(reporttest.Clean(), report.MarkdownOptions{})}, "", MaxCommentLen)
+	reporttest.Parse(t, body).DetailsBalance(t)
+	zeta := sectionText(body, "zeta")
+	verdict, fold := strings.Index(zeta, "**Verdict:**"), strings.Index(zeta, "<summary>The findings and changes of zeta (")
+	if verdict < 0 || fold < verdict {
+		t.Errorf("the long section is not folded under its verdict:\n%s", zeta)
+	}
+	if strings.Contains(sectionText(body, "prod"), "The findings and changes of") {
+		t.Error("a short section was folded")
+	}
+	if alone := CommentBody(big, report.MarkdownOptions{}); strings.Contains(alone, "The findings and changes of") {
+		t.Error("a comment's only section was folded")
+	}
+}

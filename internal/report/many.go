@@ -91,6 +91,7 @@ func MarkdownMany(es []Entry, lead string, tool Tool) string {
 		if len(secs) > maxRows && outs[i].Quiet() {
 			continue
 		}
+		s.Collapse(len(secs) > 1)
 		b.WriteString(s.Render(0))
 	}
 	return b.String()

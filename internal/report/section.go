@@ -64,6 +64,8 @@ type Section struct {
 
 	lay   *layout
 	built map[fold]string
+	// collapse: see Collapse.
+	collapse bool
 }
 
 // NewSection is the section of a finished check.
