@@ -103,7 +103,8 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 	}
 	in.Record = record == "true"
 	in.Labels = labels == "true"
-	if in.FieldManager == "" {
+	if in.FieldManager == "" && in.PRNumber == 0 {
+		// Publishing a fork's report files (pr-number) applies nothing.
 		errs = append(errs, errors.New("input field-manager: "+model.FieldManagerRequired))
 	}
 	if len(in.Paths) == 0 {
