@@ -62,7 +62,7 @@ func TestActionCausesEndToEnd(t *testing.T) {
 			for _, want := range []string{
 				"This pull request changes nothing in staging",
 				"#### Not caused by this pull request: staging has changed since the last deploy",
-				"<code>Deployment.apps/" + ns + "/web</code>: drift",
+				"<code>Deployment " + ns + "/web</code>: drift",
 				"none of this pull request; for the environment's owners: drift on 1 object",
 			} {
 				if !strings.Contains(body, want) {

@@ -29,8 +29,10 @@ func (run *actionRun) check(ctx context.Context) error {
 	if targets, err := run.targetsOf(o.Target); err != nil {
 		return run.checkFailed(ctx, err)
 	} else if targets {
+		run.pub.Reproduce = run.reproduce(o, true)
 		return run.checkTargets(ctx, o)
 	}
+	run.pub.Reproduce = run.reproduce(o, false)
 	run.a.Group("ownership-check: checking " + run.in.Environment)
 	start := time.Now()
 	o.Progress = run.progress()

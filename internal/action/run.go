@@ -60,7 +60,7 @@ func Run(ctx context.Context, version string, stdout, stderr io.Writer) error {
 		a.AddMask(in.GitHubToken)
 	}
 	run.pub = &ghaction.Publisher{Action: a, Environment: in.Environment, Tool: report.Tool{Name: "ownership-check", Version: version},
-		Comment: in.Comment, Token: in.GitHubToken, Workspace: a.Getenv("GITHUB_WORKSPACE"), ReportDir: run.tempDir, Settle: commentSettle}
+		Comment: in.Comment, Labels: in.Labels, Token: in.GitHubToken, Workspace: a.Getenv("GITHUB_WORKSPACE"), ReportDir: run.tempDir, Settle: commentSettle}
 
 	switch in.Mode {
 	case "snapshot":

@@ -175,7 +175,7 @@ func TestActionEndToEnd(t *testing.T) {
 	body := e.comment()
 	for _, want := range []string{
 		"❌ **staging**: none of this pull request; for the environment's owners: drift on 1 object (`.spec.replicas`, kubectl).",
-		"<code>Deployment.apps/" + e2eNamespace + "/web</code>: drift",
+		"<code>Deployment " + e2eNamespace + "/web</code>: drift",
 		"`deploy/staging/app.yaml",
 		"| drift | `.spec.replicas` | `3` → `5` → `3` | kubectl (Update, scale) |",
 		"changed from 3 to 5 by kubectl (Update, scale)",
@@ -200,11 +200,11 @@ func TestActionEndToEnd(t *testing.T) {
 		rep.Engine != "cluster" || !rep.Snapshot.Found || rep.Summary.Count(model.Drift) != 1 {
 		t.Errorf("report file %q: %v %+v", o["report-file"], err, rep.Summary)
 	}
-	if s := e.summaryText(); !strings.Contains(s, "Deployment.apps/"+e2eNamespace+"/web") || !strings.Contains(s, "`3` → `5` → `3`") {
+	if s := e.summaryText(); !strings.Contains(s, "Deployment "+e2eNamespace+"/web") || !strings.Contains(s, "`3` → `5` → `3`") {
 		t.Errorf("job summary:\n%s", s)
 	}
 	dep := deploymentOf(t, &rep)
-	ann := "::warning file=deploy/staging/app.yaml,line=" + strconv.Itoa(dep.Line) + ",title=Deployment.apps/" + e2eNamespace + "/web%3A drift (staging)::drift: changed from 3 to 5 by kubectl (Update, scale)"
+	ann := "::warning file=deploy/staging/app.yaml,line=" + strconv.Itoa(dep.Line) + ",title=Deployment " + e2eNamespace + "/web%3A drift (staging)::drift: changed from 3 to 5 by kubectl (Update, scale)"
 	// The drift is the cluster's: it is not annotated on the pull request.
 	if dep.Line == 0 || strings.Contains(log, ann) {
 		t.Errorf("line %d; the cluster's drift is annotated on the pull request: %q", dep.Line, ann)

@@ -301,7 +301,7 @@ func TestActionYAML(t *testing.T) {
 		}
 	}
 	spec := []string{"mode", "paths", "field-manager", "environment", "kubeconfig", "snapshot-repo", "snapshot-branch",
-		"config", "config-ref", "fail-on", "fail-on-cause", "offline", "comment", "targets", "shard", "pr-number", "github-token", "record", "version"}
+		"config", "config-ref", "fail-on", "fail-on-cause", "offline", "comment", "labels", "targets", "shard", "pr-number", "github-token", "record", "version"}
 	sort.Strings(declared)
 	sort.Strings(spec)
 	if strings.Join(declared, ",") != strings.Join(spec, ",") {
@@ -418,7 +418,10 @@ func TestActionPullRequest(t *testing.T) {
 		t.Errorf("API calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantCalls, "\n"))
 	}
 	body := e.comment()
-	for _, want := range []string{"env=staging:begin", "Deployment.apps/shop/web", "https://github.com/Codertocat/Hello-World/actions/runs/4242"} {
+	for _, want := range []string{"env=staging:begin", "Deployment shop/web", "https://github.com/Codertocat/Hello-World/actions/runs/4242",
+		// The command that runs the same check on a laptop.
+		"Reproduce locally: `ownership-check check deploy/overlays/staging deploy/base --environment staging --field-manager deployer --fail-on ",
+		" --fail-on-cause pull-request --base f95f852bd8fca8fcc58a9a2d6c842781e32a215e`"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("comment lacks %q", want)
 		}
@@ -449,8 +452,8 @@ func TestActionPullRequest(t *testing.T) {
 	}
 	for _, want := range []string{
 		"::add-mask::" + actionToken,
-		"::warning file=deploy/base/deployment.yaml,line=12,title=Deployment.apps/shop/web%3A drift (staging)::drift: changed from 3 to 5",
-		"::warning file=deploy/base/secret.yaml,title=Secret/shop/db%3A update-conflict (staging)::",
+		"::warning file=deploy/base/deployment.yaml,line=12,title=Deployment shop/web%3A drift (staging)::drift: changed from 3 to 5",
+		"::warning file=deploy/base/secret.yaml,title=Secret shop/db%3A update-conflict (staging)::",
 	} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %q", want)
@@ -479,8 +482,8 @@ func TestActionPullRequest(t *testing.T) {
 	if len(secs) != 2 || secs[0].Environment != "staging" || secs[1].Environment != "prod" {
 		t.Fatalf("sections after the second environment: %d", len(secs))
 	}
-	if v := strings.SplitN(body, "\n", 5)[3]; !strings.HasPrefix(v, "❌ **staging**: ") || !strings.HasSuffix(v, "; no ownership conflicts in prod.") {
-		t.Errorf("verdict line: %s", strings.SplitN(body, "\n", 5)[3])
+	if v := verdictLine(body); !strings.HasPrefix(v, "❌ **staging**: ") || !strings.HasSuffix(v, "; no ownership conflicts in prod.") {
+		t.Errorf("verdict line: %s", v)
 	}
 	if n := strings.Count(strings.Join(e.calls(), "\n"), "POST /repos"); n != 1 {
 		t.Errorf("%d comments created, want 1", n)
@@ -537,7 +540,7 @@ func TestActionPush(t *testing.T) {
 	if calls := e.calls(); len(calls) != 0 {
 		t.Errorf("API calls on a push: %v", calls)
 	}
-	if !strings.Contains(e.summaryText(), "Deployment.apps/shop/web") {
+	if !strings.Contains(e.summaryText(), "Deployment shop/web") {
 		t.Error("no job summary")
 	}
 }
@@ -593,7 +596,7 @@ func TestActionBadInput(t *testing.T) {
 	if len(e.opts) != 0 {
 		t.Error("the check ran despite bad inputs")
 	}
-	if !strings.Contains(log, `::error::input comment: "always" is not one of update, new, off`) || !strings.Contains(log, `input fail-on: unknown category "typo"`) {
+	if !strings.Contains(log, `::error::input comment: "always" is not one of update, new, hide-and-new, off`) || !strings.Contains(log, `input fail-on: unknown category "typo"`) {
 		t.Errorf("the error does not name the bad input")
 	}
 }
@@ -709,6 +712,9 @@ func TestActionPublishFromWorkflowRun(t *testing.T) {
 	t.Setenv("GITHUB_EVENT_NAME", "workflow_run")
 	t.Setenv("GITHUB_EVENT_PATH", event)
 	t.Setenv("INPUT_PR-NUMBER", strconv.Itoa(prNumber))
+	// The docs' publish job sets pr-number only: nothing is applied, so
+	// no field manager is needed.
+	t.Setenv("INPUT_FIELD-MANAGER", "")
 	code, log := e.run()
 	if code != ExitOK {
 		t.Fatalf("exit %d, want 0: publishing is not a check\n%s", code, log)
@@ -743,4 +749,14 @@ func TestActionStaleSnapshot(t *testing.T) {
 	if h := e.outputs()["headline"]; !strings.Contains(h, "45 days old: stale") {
 		t.Errorf("headline %q", h)
 	}
+}
+
+// verdictLine is the comment's verdict: the line after its title and its
+// plan.
+func verdictLine(body string) string {
+	ls := strings.Split(body, "\n")
+	if strings.HasPrefix(ls[3], "**Plan:** ") {
+		return ls[5]
+	}
+	return ls[3]
 }

@@ -34,6 +34,11 @@ type Result struct {
 	Change  model.Change
 	Diff    []model.FieldChange
 	Rollout *model.Rollout
+	// Bodies are the object before and after as YAML for people: a
+	// created object's manifest, or the two sides of an update's unified
+	// diff; nil when unchanged, or when the after side is a manifest and
+	// not what the server would hold.
+	Bodies *model.Bodies
 	// Findings are the warnings a reviewer must not miss: a scale-down.
 	Findings []model.Finding
 }
@@ -48,7 +53,11 @@ func Of(in Input) Result {
 	if in.Live == nil {
 		// Every field of a new object is new: listing them would repeat
 		// the manifest.
-		return Result{Change: model.ChangeCreate, Diff: []model.FieldChange{}}
+		r := Result{Change: model.ChangeCreate, Diff: []model.FieldChange{}}
+		if after != nil {
+			r.Bodies = BodiesOf(in.ID, nil, after.Object, in.Redaction)
+		}
+		return r
 	}
 	if after == nil {
 		return Result{Change: model.ChangeNone, Diff: []model.FieldChange{}}
@@ -57,6 +66,9 @@ func Of(in Input) Result {
 	r := Result{Change: model.ChangeNone, Diff: d}
 	if len(d) > 0 {
 		r.Change = model.ChangeUpdate
+		if !sparse {
+			r.Bodies = BodiesOf(in.ID, in.Live.Object, after.Object, in.Redaction)
+		}
 	}
 	if w, ok := workloadOf(in.ID); ok {
 		r.Rollout = rollout(w, in.Live.Object, after.Object, d, !sparse)

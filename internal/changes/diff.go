@@ -48,12 +48,15 @@ func (d *differ) push(e fieldpath.PathElement) { d.path = append(d.path, e) }
 func (d *differ) pop()                         { d.path = d.path[:len(d.path)-1] }
 
 // skipped tells whether field k at the current depth is bookkeeping.
-func (d *differ) skipped(k string) bool {
-	switch len(d.path) {
+func (d *differ) skipped(k string) bool { return skippedAt(d.path, k) }
+
+// skippedAt tells whether field k below path is bookkeeping.
+func skippedAt(path fieldpath.Path, k string) bool {
+	switch len(path) {
 	case 0:
 		return bookkeeping[k]
 	case 1:
-		return *d.path[0].FieldName == "metadata" && bookkeepingMetadata[k]
+		return path[0].FieldName != nil && *path[0].FieldName == "metadata" && bookkeepingMetadata[k]
 	}
 	return false
 }

@@ -179,6 +179,7 @@ func newAnalysis(o Options, engine string, snap *snapshot.Snapshot, hasher secre
 		Notes:      notes,
 		Redaction:  redaction(cfg),
 		StaleAfter: staleAfter(cfg),
+		Deployer:   o.Deployer,
 
 		UpgradesClientSide: cfg.UpgradesClientSide(),
 	}

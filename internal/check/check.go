@@ -63,6 +63,9 @@ type analysis struct {
 	History *history.Index
 	// RenderPaths are the paths rendered, as given, for remedies to quote.
 	RenderPaths []string
+	// Deployer is the GitOps controller's object that deploys the target
+	// (nil: a pipeline): remedies speak its language.
+	Deployer *model.Deployer
 	// NotChecked are the categories the engine cannot see.
 	NotChecked []model.Category
 	// Redaction hides secret-like values that are not in a Secret.

@@ -27,6 +27,10 @@ const exampleRunURL = "https://github.com/acme/shop/actions/runs/42"
 // exampleHead is the pull request's head commit the example was checked at.
 const exampleHead = "5d1e9c0a7b3f4e2d8c6a9b1f0e3d7c5a2b4f6e8d"
 
+// exampleBase is the pull request's base commit, which the reproduce
+// line passes as --base.
+const exampleBase = "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d"
+
 var exampleAt = time.Date(2026, 11, 23, 10, 58, 0, 0, time.UTC)
 
 // docApps renames the scenarios' namespaces; each lands in the workspace
@@ -64,6 +68,7 @@ func TestExampleComment(t *testing.T) {
 			RunURL: exampleRunURL, Limit: github.MaxCommentLen,
 			Commit: report.GitHubCommit("https://github.com", "acme/shop", exampleHead), At: exampleAt,
 			FullReport: "the [job summary](" + exampleRunURL + ") and the JSON report file (`report-file` output)",
+			Reproduce:  "ownership-check check deploy/" + rep.Environment + " --environment " + rep.Environment + " --field-manager deployer --base " + exampleBase,
 		}), github.MaxCommentLen)
 	}
 	got := []byte(exampleIntro + body)
@@ -89,7 +94,11 @@ This is the comment ` + "`ownership-check action`" + ` keeps on a pull request w
 workflow checks three environments in a matrix. Every job rewrites only its
 own section; the verdict and the table at the top are rebuilt from all of
 them, failing environments first, and every object links to its line at
-the pull request's head commit. It is generated from real reports: the end-to-end scenarios of
+the pull request's head commit. The top line is the plan over all
+environments, then the verdict; each section opens with its plan (what the
+deploy creates, changes, deletes, rolls and scales down), then its
+verdict, and ends with the command that reproduces it locally. It is
+generated from real reports: the end-to-end scenarios of
 ` + "`testdata/scenarios`" + ` run against a real kube-apiserver
 (` + "`go test ./internal/check -run TestExampleComment -update`" + `).
 

@@ -19,7 +19,7 @@ func (in analysis) persist(obj model.Object, ro *report.Object) {
 	for i := range ro.Findings {
 		ro.Findings[i].History = in.History.Persistent(obj.ID, ro.Findings[i], in.FieldManager)
 	}
-	remedy.Object(obj.ID, obj.Source, ro.Findings, remedy.Context{FieldManager: in.FieldManager, Paths: in.RenderPaths})
+	remedy.Object(obj.ID, obj.Source, ro.Findings, in.remedyContext())
 	sort.SliceStable(ro.Findings, func(i, j int) bool {
 		return ro.Findings[i].History != nil && ro.Findings[j].History == nil
 	})
@@ -53,4 +53,9 @@ func (in analysis) fights(obj model.Object) []model.Finding {
 		})
 	}
 	return out
+}
+
+// remedyContext is how the check was run, for remedies to quote.
+func (in analysis) remedyContext() remedy.Context {
+	return remedy.Context{FieldManager: in.FieldManager, Paths: in.RenderPaths, Deployer: in.Deployer}
 }

@@ -103,7 +103,7 @@ func TestScenarioFirstCheck(t *testing.T) {
 				}
 			}
 			// The Namespace sends no field but its name: nothing to share.
-			if !strings.HasPrefix(note, "ConfigMap/first-"+tc.name+"/settings: ") {
+			if !strings.HasPrefix(note, "ConfigMap first-"+tc.name+"/settings: ") {
 				t.Errorf("the note does not name the ConfigMap:\n%s", note)
 			}
 

@@ -107,7 +107,7 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 		return ro
 	}
 	for _, a := range result.Adopted {
-		ro.Notes = append(slices.Clip(ro.Notes), remedy.AdoptionNote(a, remedy.Context{FieldManager: in.FieldManager, Paths: in.RenderPaths}))
+		ro.Notes = append(slices.Clip(ro.Notes), remedy.AdoptionNote(a, in.remedyContext()))
 	}
 	findings := result.Findings
 	if res.Blocked != "" {
@@ -129,7 +129,7 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 		findings = append(append([]model.Finding{refusal}, recreate...), findings...)
 	}
 	ch := changes.Of(changes.Input{ID: res.Object.ID, Live: ai.Live, Predicted: ai.Predicted, Desired: ai.Desired, Redaction: in.Redaction})
-	ro.Change, ro.Diff, ro.Rollout = ch.Change, ch.Diff, ch.Rollout
+	ro.Change, ro.Diff, ro.Rollout, ro.Bodies = ch.Change, ch.Diff, ch.Rollout, ch.Bodies
 	findings = append(findings, changes.Untold(ch.Findings, findings)...)
 	ro.Findings = findings
 	in.persist(res.Object, &ro)

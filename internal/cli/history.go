@@ -32,7 +32,7 @@ deploy, who changed which field before it and what the deploy did, then the
 fields the same manager changed before ` + fmt.Sprint(history.Threshold) + ` or more of the last ` + fmt.Sprint(history.Window) + ` deploys
 (persistent: the check marks their findings and sorts them first).
 
-OBJECT is written as reports name it, Kind[.group]/namespace/name or
+OBJECT is written as the timeline command of a report writes it, Kind[.group]/namespace/name or
 Kind[.group]/name (e.g. Deployment.apps/shop/web; without a group the kind
 matches in any group); PATH limits it to findings at or below a field path,
 e.g. .spec.replicas.

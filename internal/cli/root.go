@@ -61,6 +61,7 @@ manager, and reports drift, conflicts, releases and split ownership.`,
 		newActionCommand(version),
 		newVersionCommand(version),
 	)
+	addExamples(root)
 	return root
 }
 

@@ -145,11 +145,11 @@ func Load(path string) (*Config, error) {
 func Parse(file string, data []byte) (*Config, error) {
 	c := &Config{}
 	if err := yaml.UnmarshalStrict(data, c); err != nil {
-		return nil, fmt.Errorf("config %s: %w (see docs/trust-model.md for the fields)", file, err)
+		return nil, fmt.Errorf("config %w", readError(file, data, err))
 	}
 	c.File = file
 	if err := c.Validate(); err != nil {
-		return nil, fmt.Errorf("config %s: %w", file, err)
+		return nil, fmt.Errorf("config %w", validateError(file, data, err))
 	}
 	return c, nil
 }

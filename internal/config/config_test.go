@@ -76,14 +76,18 @@ kustomize:
 }
 
 func TestLoadErrors(t *testing.T) {
+	// Each error names the file's line and the key, in YAML's words.
 	cases := map[string]struct{ content, want string }{
-		"unknown field":   {"ignore:\n  - path: .spec.replicas\n    kinds: Deployment\n", `unknown field "kinds"`},
-		"unknown top":     {"kustomize:\n  allowEverything: true\n", "allowEverything"},
+		"unknown field":   {"ignore:\n  - path: .spec.replicas\n    kinds: Deployment\n", `cfg.yaml:3: ignore[0]: unknown key "kinds"`},
+		"unknown top":     {"kustomize:\n  allowEverything: true\n", `cfg.yaml:2: kustomize: unknown key "allowEverything"`},
 		"duplicate key":   {"kustomize:\n  allowHelm: false\n  allowHelm: true\n", "allowHelm"},
-		"bad path":        {"ignore:\n  - path: spec.replicas\n", "must start with a field"},
+		"bad path":        {"ignore:\n  - path: spec.replicas\n", "cfg.yaml:2: ignore[0]: "},
 		"identity":        {"ignore:\n  - path: .metadata\n", "identifies the object"},
 		"wildcard top":    {"ignore:\n  - path: .*\n", "identifies the object"},
 		"bad name glob":   {"ignore:\n  - path: .spec.replicas\n    name: '[web'\n", "bad pattern"},
+		"wrong type":      {"redact:\n  names: DB_PASSWORD\n", "cfg.yaml:2: redact.names: a string where a list of strings goes"},
+		"target path":     {"targets:\n  - name: a\n    paths: [a]\n  - name: b\n    paths:\n      - ../up\n", `cfg.yaml:6: targets[1].paths[0]: "../up" of target b`},
+		"target twice":    {"targets:\n  - name: a\n    paths: [a]\n  - name: a\n    paths: [b]\n", "cfg.yaml:4: targets[1].name: a: two targets"},
 		"not yaml at all": {"ignore: [", "config"},
 	}
 	for name, c := range cases {
@@ -95,6 +99,9 @@ func TestLoadErrors(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %q should name %s and contain %q", err, p, c.want)
+			}
+			if strings.Contains(err.Error(), "JSON") {
+				t.Errorf("error %q speaks of JSON in a YAML file", err)
 			}
 		})
 	}

@@ -29,28 +29,28 @@ const DefaultHelmFieldManager = "helm"
 
 func (h *HelmTarget) validate(target string) error {
 	if h.Chart == "" {
-		return fmt.Errorf("%s: helm.chart: give the chart's directory, relative to the repository's top", target)
+		return fmt.Errorf("helm.chart: target %s has none: give the chart's directory, relative to the repository's top", target)
 	}
 	if !IsRemoteChart(h.Chart) {
 		if err := repositoryPath(h.Chart); err != nil {
-			return fmt.Errorf("%s: helm.chart %q: %w", target, h.Chart, err)
+			return fmt.Errorf("helm.chart: %q of target %s: %w", h.Chart, target, err)
 		}
 	}
 	if h.Release == "" {
-		return fmt.Errorf("%s: helm.release: give the release's name", target)
+		return fmt.Errorf("helm.release: target %s has none: give the release's name", target)
 	}
 	if len(h.Release) > 53 || !isDNSLabel(h.Release) {
-		return fmt.Errorf("%s: helm.release %q: Helm needs a lowercase DNS label of at most 53 characters", target, h.Release)
+		return fmt.Errorf("helm.release: %q of target %s: Helm needs a lowercase DNS label of at most 53 characters", h.Release, target)
 	}
 	if h.Namespace != "" && !isDNSLabel(h.Namespace) {
-		return fmt.Errorf("%s: helm.namespace %q: not a namespace name", target, h.Namespace)
+		return fmt.Errorf("helm.namespace: %q of target %s: not a namespace name", h.Namespace, target)
 	}
 	for i, v := range h.Values {
 		if IsRemoteChart(v) {
 			continue
 		}
 		if err := repositoryPath(v); err != nil {
-			return fmt.Errorf("%s: helm.values[%d] %q: %w", target, i, v, err)
+			return fmt.Errorf("helm.values[%d]: %q of target %s: %w", i, v, target, err)
 		}
 	}
 	return nil

@@ -9,14 +9,14 @@ import (
 // and the key.
 func TestHelmTargetErrors(t *testing.T) {
 	cases := map[string]struct{ target, want string }{
-		"no chart":       {"helm: {release: web}", "web: helm.chart"},
-		"no release":     {"helm: {chart: charts/app}", "web: helm.release"},
-		"bad release":    {"helm: {chart: charts/app, release: Web_1}", "web: helm.release \"Web_1\""},
-		"chart outside":  {"helm: {chart: ../app, release: web}", "web: helm.chart \"../app\""},
-		"values outside": {"helm: {chart: charts/app, release: web, values: [a.yaml, /etc/v.yaml]}", "web: helm.values[1]"},
-		"bad namespace":  {"helm: {chart: charts/app, release: web, namespace: A}", "web: helm.namespace"},
-		"both":           {"paths: [a]\n    helm: {chart: charts/app, release: web}", "web: paths"},
-		"unknown key":    {"helm: {chart: charts/app, release: web, value: [a.yaml]}", `unknown field "value"`},
+		"no chart":       {"helm: {release: web}", "helm.chart: target web has none"},
+		"no release":     {"helm: {chart: charts/app}", "helm.release: target web has none"},
+		"bad release":    {"helm: {chart: charts/app, release: Web_1}", "helm.release: \"Web_1\" of target web"},
+		"chart outside":  {"helm: {chart: ../app, release: web}", "helm.chart: \"../app\" of target web"},
+		"values outside": {"helm: {chart: charts/app, release: web, values: [a.yaml, /etc/v.yaml]}", "targets[0].helm.values[1]"},
+		"bad namespace":  {"helm: {chart: charts/app, release: web, namespace: A}", "targets[0].helm.namespace"},
+		"both":           {"paths: [a]\n    helm: {chart: charts/app, release: web}", "target web has paths too"},
+		"unknown key":    {"helm: {chart: charts/app, release: web, value: [a.yaml]}", `helm: unknown key "value"`},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

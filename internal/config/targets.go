@@ -15,7 +15,7 @@ import (
 // the rest: a pull request cannot point its check at another cluster.
 type Target struct {
 	Name         string   `json:"name"`
-	Paths        []string `json:"paths"`
+	Paths        []string `json:"paths,omitempty"`
 	FieldManager string   `json:"fieldManager,omitempty"`
 	Context      string   `json:"context,omitempty"`
 	Kubeconfig   string   `json:"kubeconfig,omitempty"`
@@ -30,16 +30,16 @@ func (t Target) validate() error {
 	}
 	if t.Helm != nil {
 		if len(t.Paths) > 0 {
-			return fmt.Errorf("%s: paths: a helm target renders its chart; give paths or helm, not both", t.Name)
+			return fmt.Errorf("helm: target %s has paths too: a helm target renders its chart; give paths or helm, not both", t.Name)
 		}
 		return t.Helm.validate(t.Name)
 	}
 	if len(t.Paths) == 0 {
-		return fmt.Errorf("%s: paths: give the kustomizations or YAML directories its deploy renders", t.Name)
+		return fmt.Errorf("paths: target %s has none: give the kustomizations or YAML directories its deploy renders", t.Name)
 	}
-	for _, p := range t.Paths {
+	for i, p := range t.Paths {
 		if err := repositoryPath(p); err != nil {
-			return fmt.Errorf("%s: path %q: %w", t.Name, p, err)
+			return fmt.Errorf("paths[%d]: %q of target %s: %w", i, p, t.Name, err)
 		}
 	}
 	return nil
@@ -68,10 +68,11 @@ func (c *Config) validateTargets() error {
 	seen := map[string]bool{}
 	for i, t := range c.Targets {
 		if err := t.validate(); err != nil {
-			return fmt.Errorf("targets[%d]: %w", i, err)
+			// The error starts with the key it is about.
+			return fmt.Errorf("targets[%d].%w", i, err)
 		}
 		if seen[t.Name] {
-			return fmt.Errorf("targets[%d]: %s: two targets of one name would share a snapshot and a comment section", i, t.Name)
+			return fmt.Errorf("targets[%d].name: %s: two targets of one name would share a snapshot and a comment section", i, t.Name)
 		}
 		seen[t.Name] = true
 	}

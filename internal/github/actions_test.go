@@ -103,7 +103,7 @@ func TestAnnotateLimit(t *testing.T) {
 	if n := strings.Count(log, "::warning "); n != 10 {
 		t.Errorf("%d warnings, want 10", n)
 	}
-	if n := strings.Count(log, "::error "); n != 1 || !strings.Contains(log, "::error title=ConfigMap/ns/bad%3A dry-run-error (staging)::dry-run-error: refused") {
+	if n := strings.Count(log, "::error "); n != 1 || !strings.Contains(log, "::error title=ConfigMap ns/bad%3A dry-run-error (staging)::dry-run-error: refused") {
 		t.Errorf("error annotation missing:\n%s", log)
 	}
 	if !strings.Contains(log, "(and 2 more objects with warnings: see the job summary)") {

@@ -59,7 +59,7 @@ func Annotate(a *githubactions.Action, r *report.Report) {
 			if i == shownPerLevel-1 && len(anns) > shownPerLevel {
 				msg += fmt.Sprintf("\n(and %d more objects with %ss: see the job summary)", len(anns)-shownPerLevel, lvl)
 			}
-			fields := map[string]string{"title": fmt.Sprintf("%s: %s (%s)", x.obj.ID(), strings.Join(cats, ", "), r.Environment)}
+			fields := map[string]string{"title": fmt.Sprintf("%s: %s (%s)", x.obj.Display(), strings.Join(cats, ", "), r.Environment)}
 			if x.obj.Source != "" {
 				fields["file"] = x.obj.Source
 				if x.obj.Line > 0 {

@@ -15,9 +15,9 @@ func TestCommentCauses(t *testing.T) {
 	body := CommentBody(reporttest.Causes(), report.MarkdownOptions{RunURL: reporttest.RunURL})
 	golden(t, "causes.md", body)
 	reporttest.Parse(t, body).DetailsBalance(t)
-	mine := strings.Index(body, "Deployment.apps/shop/web")
+	mine := strings.Index(body, "Deployment shop/web")
 	part := strings.Index(body, "#### Not caused by this pull request: staging has changed since the last deploy")
-	theirs := strings.Index(body, "Deployment.apps/shop/api")
+	theirs := strings.Index(body, "Deployment shop/api")
 	if mine < 0 || part < mine || theirs < part {
 		t.Errorf("want the pull request's web, then the environment's part, then api:\n%s", body)
 	}

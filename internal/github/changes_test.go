@@ -17,7 +17,7 @@ func TestCommentChanges(t *testing.T) {
 	reporttest.Parse(t, body).DetailsBalance(t)
 	reporttest.NoSecrets(t, body)
 	heading := strings.Index(body, "### ")
-	lead := strings.Index(body, "**Changes:** 1 to create, 5 to change, 1 to delete, 1 generated ConfigMap/Secret renamed · 1 workload rolls (`web`) · images: `web`: nginx 1.26 → 1.27")
+	lead := strings.Index(body, "### ⚠️ staging\n\n**Plan:** 1 to create, 5 to change, 1 to delete, 1 generated ConfigMap/Secret renamed · 1 workload rolls (`Deployment shop/web`) · images: `Deployment shop/web`: nginx 1.26 → 1.27 · scale-down `Deployment shop/api` 3 → 1\n\n**Verdict:** ")
 	if heading < 0 || lead < heading || strings.Contains(body[heading:lead], "<details") {
 		t.Errorf("the section does not lead with the changes line:\n%s", body)
 	}
@@ -42,10 +42,10 @@ func TestCommentImageBump(t *testing.T) {
 		t.Fatalf("comment of %d bytes, want the 120 objects said in a few lines (GitHub's limit: %d)", len(body), MaxCommentLen)
 	}
 	for _, want := range []string{
-		"**Changes:** 0 to create, 120 to change, 0 to delete · 120 workloads roll (`svc-000`, `svc-001`, `svc-002` and 117 more) · images: nginx 1.26 → 1.27 on 120 workloads",
+		"**Plan:** 120 to change · 120 workloads roll (`Deployment shop/svc-000`, `Deployment shop/svc-001`, `Deployment shop/svc-002` and 117 more) · images: nginx 1.26 → 1.27 on 120 workloads",
 		"`.spec.template.spec.containers[name=\"app\"].image` `nginx:1.26` → `nginx:1.27` on 120 objects",
 		"`.metadata.labels.helm.sh/chart` `shop-1.8.0` → `shop-1.8.1` on 120 objects",
-		"- 120 Deployments (<code>svc-000</code>, <code>svc-001</code>, <code>svc-002</code> and 117 more): update · pods replaced: image of app; 4 pods, 2 at a time (maxSurge 25%, maxUnavailable 25%) · 2 changes listed above",
+		"- 120 Deployments (<code>shop/svc-000</code>, <code>shop/svc-001</code>, <code>shop/svc-002</code> and 117 more): update · pods replaced: image of app; 4 pods, 2 at a time (maxSurge 25%, maxUnavailable 25%) · 2 changes listed above",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the comment lacks %q", want)
@@ -61,7 +61,7 @@ func TestCommentManyChangesFits(t *testing.T) {
 		t.Fatalf("comment of %d bytes, over GitHub's %d", len(body), MaxCommentLen)
 	}
 	reporttest.Parse(t, body).DetailsBalance(t)
-	for _, want := range []string{"**Changes:** 0 to create, 2000 to change, 0 to delete", "more changed objects (folded to fit"} {
+	for _, want := range []string{"**Plan:** 2000 to change", "more changed objects (folded to fit"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the comment lacks %q", want)
 		}

@@ -12,8 +12,9 @@ import (
 const CommentMarker = "<!-- ownership-check -->"
 
 // manySections is how many environments a comment shows each in full;
-// past it, those that pass cleanly are a row of the summary table alone
-// (report.Overview), as a monorepo's ninety targets need.
+// past it, those that pass cleanly and change nothing are a row of the
+// summary table alone (report.Overview), as a monorepo's ninety targets
+// need; one whose deploy changes something keeps its section.
 const manySections = 12
 
 // MaxCommentLen is GitHub's limit on a comment body (characters; a longer
@@ -84,14 +85,21 @@ func RenderTargets(sections []*Section, lead string, limit int) string {
 	}
 	top := CommentMarker + "\n" + report.Overview(outs, lead)
 	if len(secs) > manySections {
-		// The summary's one row says they pass; their sections keep only
+		// The summary's one row says they have nothing to say; their sections keep only
 		// their hidden lines, which other jobs' merges read.
 		for i, s := range secs {
-			if s.raw == "" && outs[i].Rank() == 4 {
+			if s.raw == "" && outs[i].Quiet() {
 				c := *s
 				c.raw = s.open() + s.close()
 				secs[i] = &c
 			}
+		}
+	}
+
+	for _, s := range secs {
+		if s.own != nil {
+			// Several sections: each keeps its plan in sight.
+			s.own.Collapse(len(secs) > 1)
 		}
 	}
 

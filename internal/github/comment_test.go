@@ -63,9 +63,9 @@ func TestMergeComment(t *testing.T) {
 	if i, j, k := strings.Index(body, "env=staging:begin"), strings.Index(body, "env=dev:begin"), strings.Index(body, "env=prod:begin"); !(i < j && j < k) {
 		t.Error("sections must be ordered failing first, then with warnings, then passing")
 	}
-	if !strings.HasPrefix(strings.SplitN(body, "\n", 5)[3], "❌ **staging**: dry-run-error on 1 object, split-ownership on 1 object") ||
+	if !strings.HasPrefix(firstLine(body), "❌ **staging**: dry-run-error on 1 object, split-ownership on 1 object") ||
 		!strings.Contains(body, "; **dev** passes with warnings not in fail-on: taking-conflict on 1 object (2 fields); no ownership conflicts in prod.") {
-		t.Errorf("verdict line missing or wrong:\n%s", strings.SplitN(body, "\n", 5)[3])
+		t.Errorf("verdict line missing or wrong:\n%s", firstLine(body))
 	}
 
 	// Replacing staging's section keeps the others byte for byte.
@@ -125,8 +125,8 @@ func TestErrorSection(t *testing.T) {
 	if !strings.Contains(prod, "dial tcp: i/o timeout") {
 		t.Error("the error is not shown")
 	}
-	if !strings.HasPrefix(strings.SplitN(body, "\n", 5)[3], "❌ **prod**: the check could not run; **staging**: dry-run-error") {
-		t.Errorf("verdict: %s", strings.SplitN(body, "\n", 5)[3])
+	if !strings.HasPrefix(firstLine(body), "❌ **prod**: the check could not run; **staging**: dry-run-error") {
+		t.Errorf("verdict: %s", firstLine(body))
 	}
 }
 

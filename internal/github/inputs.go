@@ -33,7 +33,8 @@ type Inputs struct {
 	FailOnCause string // empty: the command line's default
 	Offline     string // auto, true or false
 	Record      bool   // check --record
-	Comment     string // update, new, off or on-findings
+	Comment     string // update, new, hide-and-new, off or on-findings
+	Labels      bool   // labels: true
 	GitHubToken string
 	// Targets selects the repository's targets (listed in the config or
 	// discovered): "changed" (those the pull request affects), "all", or
@@ -76,6 +77,7 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 		Shard:          get("shard", ""),
 	}
 	record := get("record", "false")
+	labels := get("labels", "false")
 	var errs []error
 	if n := get("pr-number", ""); n != "" {
 		v, err := strconv.Atoi(n)
@@ -91,15 +93,18 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 		{"mode", in.Mode, []string{"check", "snapshot", "migrate"}},
 		{"offline", in.Offline, []string{"auto", "true", "false"}},
 		{"config-ref", in.ConfigRef, []string{"base", "head"}},
-		{"comment", in.Comment, []string{"update", "new", "off", "on-findings"}},
+		{"comment", in.Comment, []string{"update", "new", "hide-and-new", "off", "on-findings"}},
 		{"record", record, []string{"true", "false"}},
+		{"labels", labels, []string{"true", "false"}},
 	} {
 		if !slices.Contains(c.allowed, c.value) {
 			errs = append(errs, fmt.Errorf("input %s: %q is not one of %s", c.name, c.value, strings.Join(c.allowed, ", ")))
 		}
 	}
 	in.Record = record == "true"
-	if in.FieldManager == "" {
+	in.Labels = labels == "true"
+	if in.FieldManager == "" && in.PRNumber == 0 {
+		// Publishing a fork's report files (pr-number) applies nothing.
 		errs = append(errs, errors.New("input field-manager: "+model.FieldManagerRequired))
 	}
 	if len(in.Paths) == 0 {

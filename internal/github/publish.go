@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	gh "github.com/google/go-github/v66/github"
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/ownership-check/ownership-check/internal/report"
@@ -32,9 +33,17 @@ type Publisher struct {
 	Environment string
 	Tool        report.Tool
 	// Comment is the comment input: update (the environment's section of
-	// the one comment), new (a comment per run) or off.
+	// the one comment), new (a comment per run), hide-and-new (update, but
+	// a changed verdict is a new comment and the old one hidden as
+	// outdated, hide.go), on-findings or off.
 	Comment string
-	Token   string
+	// Reproduce is the command line that runs a target's (or an
+	// environment's) check locally, for the end of its section; nil: none.
+	Reproduce func(name string) string
+	// Labels sets the pull request's labels from the comment's sections
+	// (labels.go).
+	Labels bool
+	Token  string
 	// Workspace is GITHUB_WORKSPACE, where the JSON report file goes;
 	// empty (outside a runner): ReportDir.
 	Workspace string
@@ -74,11 +83,12 @@ func (p *Publisher) Publish(ctx context.Context, rep *report.Report) {
 	}
 	runURL := p.runURL()
 	commit, at := p.commit(), p.now()
+	repro := p.reproduce(rep.Environment)
 	note := p.comment(ctx, NewSection(rep, report.MarkdownOptions{
-		RunURL: runURL, Limit: MaxCommentLen, FullReport: fullReportWhere(runURL), Commit: commit, At: at,
+		RunURL: runURL, Limit: MaxCommentLen, FullReport: fullReportWhere(runURL), Commit: commit, At: at, Reproduce: repro,
 	}))
 	AddSummary(p.Action, CommentBody(rep, report.MarkdownOptions{RunURL: runURL, Limit: maxSummaryLen,
-		FullReport: "the JSON report file (`report-file` output)", Commit: commit, At: at})+note)
+		FullReport: "the JSON report file (`report-file` output)", Commit: commit, At: at, Reproduce: repro})+note)
 	Annotate(p.Action, rep)
 	p.headline = report.VerdictText([]report.Outcome{report.OutcomeOf(rep)}, "")
 	p.setOutputs(rep, rep.Failed, reportFile)
@@ -89,7 +99,7 @@ func (p *Publisher) Publish(ctx context.Context, rep *report.Report) {
 // not stand), and the error and the outputs as Error does.
 func (p *Publisher) Fail(ctx context.Context, cause error) {
 	cause = p.public(cause)
-	sec := ErrorSection(p.Environment, cause, p.Tool, report.MarkdownOptions{RunURL: p.runURL(), Commit: p.commit(), At: p.now()})
+	sec := ErrorSection(p.Environment, cause, p.Tool, report.MarkdownOptions{RunURL: p.runURL(), Commit: p.commit(), At: p.now(), Reproduce: p.reproduce(p.Environment)})
 	note := p.comment(ctx, sec)
 	AddSummary(p.Action, RenderComment([]*Section{sec}, maxSummaryLen)+note)
 	p.Error(cause)
@@ -103,6 +113,13 @@ func (p *Publisher) Error(cause error) {
 		p.headline = fmt.Sprintf("❌ %s: the check could not run", p.Environment)
 	}
 	p.setOutputs(nil, true, "")
+}
+
+func (p *Publisher) reproduce(name string) string {
+	if p.Reproduce == nil {
+		return ""
+	}
+	return p.Reproduce(name)
 }
 
 // public is cause as a pull request may read it; the log keeps the whole
@@ -167,9 +184,11 @@ func (p *Publisher) comment(ctx context.Context, sec *Section) string {
 }
 
 // commentSections writes sections into the comment in one edit, with lead
-// under the verdict (RenderTargets).
+// under the verdict (RenderTargets), and sets the labels (labels: true)
+// from the comment's sections.
 func (p *Publisher) commentSections(ctx context.Context, secs []*Section, lead string) string {
-	if p.Comment != "update" && p.Comment != "new" && p.Comment != "on-findings" {
+	commenting := p.Comment == "update" || p.Comment == "new" || p.Comment == "on-findings" || p.Comment == "hide-and-new"
+	if !commenting && !p.Labels {
 		return ""
 	}
 	ghctx, err := p.Action.Context()
@@ -195,13 +214,14 @@ func (p *Publisher) commentSections(ctx context.Context, secs []*Section, lead s
 	ctx, cancel := context.WithTimeout(ctx, commentTimeout)
 	defer cancel()
 	issues, author := p.Issues, p.Author
+	var client *gh.Client
 	if issues == nil {
-		client, err := NewClient(ghctx.APIURL, p.Token)
+		client, err = NewClient(ghctx.APIURL, p.Token)
 		if err != nil {
 			return p.commentFailed(pr, err)
 		}
 		issues = client.Issues
-		if author == "" {
+		if author == "" && commenting {
 			var how string
 			// Not ghctx.GraphqlURL: without the variable it is github.com's,
 			// even on GitHub Enterprise Server.
@@ -210,44 +230,100 @@ func (p *Publisher) commentSections(ctx context.Context, secs []*Section, lead s
 		}
 	}
 	owner, repo := ghctx.Repo()
+	// written is the body last written or found, whose sections the
+	// labels are set from.
+	written := ""
+	note := ""
+	if commenting {
+		written, note = p.writeComment(ctx, issues, client, owner, repo, author, pr, secs, lead)
+	}
+	if p.Labels {
+		outs := outcomesOf(secs)
+		if written != "" {
+			outs = outcomesOf(ParseSections(written))
+		}
+		l, ok := issues.(Labels)
+		if !ok {
+			p.Action.Warningf("pull request #%d: labels not set: the GitHub client cannot set labels", pr.Number)
+		} else if err := syncLabels(ctx, l, owner, repo, pr.Number, outs); err != nil {
+			p.Action.Warningf("pull request #%d: labels not set: %s", pr.Number, err)
+		}
+	}
+	return note
+}
+
+// outcomesOf are the sections' rows of the summary table.
+func outcomesOf(secs []*Section) []report.Outcome {
+	outs := make([]report.Outcome, len(secs))
+	for i, s := range secs {
+		outs[i] = s.Outcome()
+	}
+	return outs
+}
+
+// writeComment writes the comment as Comment says and returns the body
+// now in use ("" when none) and a note for the job summary when it could
+// not be written.
+func (p *Publisher) writeComment(ctx context.Context, issues Issues, client *gh.Client, owner, repo, author string, pr PullRequest, secs []*Section, lead string) (string, string) {
 	sticky := &Sticky{Issues: issues, Owner: owner, Repo: repo, Number: pr.Number, Marker: CommentMarker, Author: author, Settle: p.Settle}
-	merge := func(old string) string { return MergeSections(old, secs, lead, MaxCommentLen) }
+	written := ""
+	merge := func(old string) string {
+		written = MergeSections(old, secs, lead, MaxCommentLen)
+		return written
+	}
 	if p.Comment == "on-findings" {
 		// No comment while nothing warns or fails; an earlier one says
 		// all clear once nothing does.
 		sticky.NoCreate = allClear(secs)
 		merge = func(old string) string {
 			body := MergeSections(old, secs, lead, MaxCommentLen)
+			written = body
 			if all := ParseSections(body); allClear(all) {
 				return AllClearBody(all)
 			}
 			return body
 		}
 	}
+	present := func(body string) bool {
+		written = body
+		for _, s := range secs {
+			if !s.In(body) {
+				return false
+			}
+		}
+		return true
+	}
 	var res Result
-	if p.Comment == "new" {
-		res, err = sticky.Post(ctx, RenderTargets(secs, lead, MaxCommentLen))
-	} else {
-		res, err = sticky.Update(ctx, merge,
-			func(body string) bool {
-				for _, s := range secs {
-					if !s.In(body) {
-						return false
-					}
-				}
-				return true
-			})
+	var err error
+	switch p.Comment {
+	case "new":
+		written = RenderTargets(secs, lead, MaxCommentLen)
+		res, err = sticky.Post(ctx, written)
+	case "hide-and-new":
+		var hide func(context.Context, string) error
+		if client != nil {
+			hide = func(ctx context.Context, nodeID string) error {
+				return hideComment(ctx, client, p.Action.Getenv("GITHUB_GRAPHQL_URL"), nodeID)
+			}
+		}
+		var hideErr error
+		res, err, hideErr = sticky.hideAndNew(ctx, merge, present, hide)
+		if hideErr != nil {
+			p.Action.Warningf("pull request #%d: the earlier comment could not be hidden as outdated: %s", pr.Number, hideErr)
+		}
+	default:
+		res, err = sticky.Update(ctx, merge, present)
 	}
 	if err != nil {
-		return p.commentFailed(pr, err)
+		return "", p.commentFailed(pr, err)
 	}
 	if res.Outcome == NotCreated {
 		p.Action.Infof("pull request #%d: nothing warns or fails, no comment (comment: on-findings)", pr.Number)
-		return ""
+		return "", ""
 	}
 	p.commentURL = res.URL
 	p.Action.Infof("pull request #%d: comment %s (%s)", pr.Number, res.Outcome, res.URL)
-	return ""
+	return written, ""
 }
 
 func (p *Publisher) commentFailed(pr PullRequest, err error) string {

@@ -64,7 +64,7 @@ func TestPublishFallsBack(t *testing.T) {
 	}
 	s := summary()
 	if !strings.Contains(s, "The pull request comment could not be written") || !strings.Contains(s, "forks get a read-only token") ||
-		!strings.Contains(s, "Deployment.apps/shop/web") {
+		!strings.Contains(s, "Deployment shop/web") {
 		t.Errorf("job summary:\n%s", s)
 	}
 }

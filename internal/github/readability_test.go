@@ -23,8 +23,14 @@ func atHead(sha string) report.MarkdownOptions {
 		Commit: report.GitHubCommit("https://github.com", "acme/shop", sha)}
 }
 
-// firstLine is the verdict: the line after the title.
-func firstLine(body string) string { return strings.SplitN(body, "\n", 5)[3] }
+// firstLine is the verdict: the line after the title and the plan.
+func firstLine(body string) string {
+	ls := strings.Split(body, "\n")
+	if strings.HasPrefix(ls[3], "**Plan:** ") {
+		return ls[5]
+	}
+	return ls[3]
+}
 
 // readable checks what every comment must be: balanced, at most 8 columns
 // and every count of every environment in the table.
@@ -93,7 +99,7 @@ func TestCommentRepeated(t *testing.T) {
 	if n := strings.Count(body, "- **drift**"); n != 1 {
 		t.Errorf("%d drift bullets, want the one of the repeated entry", n)
 	}
-	for _, name := range []string{"ConfigMap/shop/flags-000", "ConfigMap/shop/flags-119"} {
+	for _, name := range []string{"ConfigMap shop/flags-000", "ConfigMap shop/flags-119"} {
 		if !strings.Contains(body, name) {
 			t.Errorf("%s is not named", name)
 		}

@@ -36,7 +36,7 @@ func TestCommentManyTargets(t *testing.T) {
 			rows++
 		}
 	}
-	if rows != 2 || !strings.Contains(body, "| 89 more | ✅ pass |") || !strings.Contains(body, "90 of 90 targets checked.") {
+	if rows != 2 || !strings.Contains(body, "| 89 more | ✅ no changes, no findings |") || !strings.Contains(body, "90 of 90 targets checked.") {
 		t.Errorf("%d summary rows, want app07-prod and one for the 89 that pass:\n%s", rows, body[:min(len(body), 3000)])
 	}
 	none := RenderTargets(nil, "0 of 90 targets checked, 90 not affected by this change", MaxCommentLen)

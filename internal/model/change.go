@@ -105,3 +105,12 @@ type Replicas struct {
 	From int64 `json:"from"`
 	To   int64 `json:"to"`
 }
+
+// Bodies are an object's content before and after the deploy as YAML,
+// server bookkeeping left out and every value the rules hide replaced by
+// HiddenValue: what a reviewer reads as a created object's manifest
+// (Before empty) or as a unified diff. Never in the JSON report, which
+// has the per-field diff.
+type Bodies struct {
+	Before, After string
+}

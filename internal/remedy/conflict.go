@@ -103,9 +103,14 @@ func takeBackOrStop(id model.ID, source string, f model.Finding, hidden bool, c 
 	fmt.Fprintf(&b, "%s set %s to %s; the deploy sends %s. Either way, for this field:\n\n", who, f.Path, strings.TrimPrefix(live, "the "), desired)
 	fmt.Fprintf(&b, "Take it back: keep it in %s; %s.\n\n", a.where(source), a.takeBack)
 	fmt.Fprintf(&b, "Stop sending it: %s, so that %s keeps it", a.stopSending, who)
-	if a.ignoreRule {
+	switch {
+	case c.Deployer != nil && c.Deployer.Controller != model.ControllerHelm:
+		// A GitOps controller applies the manifests: the way to leave a
+		// field is its own (deployer.go).
+		b.WriteString(":\n\n" + deployerRow(c).leave(id, f.Path, "managed by "+who, c) + "\n\n")
+	case a.ignoreRule:
 		b.WriteString(":\n\n" + indent(IgnoreRule(id, f.Path, "managed by "+who)) + "\n\n")
-	} else {
+	default:
 		b.WriteString(".\n\n")
 	}
 	b.WriteString(w.advice(who))

@@ -26,6 +26,9 @@ type Context struct {
 	FieldManager string
 	// Paths are the rendered paths as given on the command line.
 	Paths []string
+	// Deployer is the GitOps controller's object that deploys the target;
+	// nil for a pipeline (deployer.go).
+	Deployer *model.Deployer
 }
 
 // Object sets the Remediation of every warning among an object's
@@ -69,17 +72,17 @@ func For(id model.ID, source string, f model.Finding, c Context) string {
 		if f.Path == model.ReplicasPath && f.Controller != nil && f.Controller.Autoscales() {
 			return leaveReplicas(source, f.Controller.String())
 		}
-		return letGo(id, f.Path, "managed by "+controllerName(f), c)
+		return deployerRow(c).leave(id, f.Path, "managed by "+controllerName(f), c)
 	case model.Drift, model.TakingConflict, model.UpdateConflict:
 		// An object deleted again and again has no field to ignore.
 		if f.History != nil && f.Path != model.WholeObject && f.Path != "" {
 			h := f.History
-			return letGo(id, f.Path, fmt.Sprintf("changed by %s before %d of the last %d deploys", nonEmpty(h.Manager, "another manager"), h.Seen, h.Deploys), c)
+			return deployerRow(c).leave(id, f.Path, fmt.Sprintf("changed by %s before %d of the last %d deploys", nonEmpty(h.Manager, "another manager"), h.Seen, h.Deploys), c)
 		}
 		if f.Category == model.TakingConflict {
 			return takeBackOrStop(id, source, f, hidden, c)
 		}
-		return oneOff(id, source, f, hidden)
+		return oneOff(id, source, f, hidden, c)
 	case model.SplitOwnership:
 		return migrate(f.Path, c)
 	case model.RecreateRequired:
@@ -131,7 +134,7 @@ func IgnoreRule(id model.ID, path, reason string) string {
 
 // oneOff is the remedy of a drift or update conflict seen once: which value wins,
 // and how to keep the other.
-func oneOff(id model.ID, source string, f model.Finding, hidden bool) string {
+func oneOff(id model.ID, source string, f model.Finding, hidden bool, c Context) string {
 	who := "another manager"
 	if len(f.Managers) > 0 {
 		var names []string
@@ -152,6 +155,9 @@ func oneOff(id model.ID, source string, f model.Finding, hidden bool) string {
 	switch {
 	case f.Category == model.Drift && (f.Path == model.WholeObject || f.Path == ""):
 		return fmt.Sprintf("The deploy creates the object again. If it should stay deleted, remove it from %s (the manifests the deploy renders) in this pull request.", where)
+	case f.Category == model.Drift && c.Deployer != nil:
+		return fmt.Sprintf("The deploy puts back %s over %s that %s set. To keep %s, set it in %s. If %s is not the deploy's to set:\n\n%s",
+			desired, live, who, keep, where, f.Path, deployerRow(c).leave(id, f.Path, "set by "+who, c))
 	case f.Category == model.Drift:
 		return fmt.Sprintf("The deploy puts back %s over %s that %s set. To keep %s, set it in %s; if %s is not the deploy's to set, ignore it in %s.",
 			desired, live, who, keep, where, f.Path, config.DefaultFile)

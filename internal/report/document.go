@@ -54,17 +54,35 @@ func (o Outcome) Rank() int {
 	return 4
 }
 
-// CompareOutcomes orders the sections of a document: by Rank, then by
-// environment.
+// Quiet tells whether an outcome has nothing to say: it passes with
+// nothing that warns and its deploy changes nothing. Past maxRows
+// targets, the quiet ones fold into one line; a target whose deploy
+// changes something never does.
+func (o Outcome) Quiet() bool {
+	return o.Rank() == 4 && !o.Status.Summary.Changes.Changed()
+}
+
+// CompareOutcomes orders the sections of a document: by Rank, those that
+// change something before the quiet ones, then by environment.
 func CompareOutcomes(a, b Outcome) int {
 	if d := a.Rank() - b.Rank(); d != 0 {
 		return d
+	}
+	if qa, qb := a.Quiet(), b.Quiet(); qa != qb {
+		if qb {
+			return -1
+		}
+		return 1
 	}
 	return strings.Compare(a.Environment, b.Environment)
 }
 
 // maxColumns bounds the summary table: it is read at a glance.
 const maxColumns = 8
+
+// verdictNames is how many environments the verdict line names of each
+// kind (those to look at, those that pass) before counting the rest.
+const verdictNames = 5
 
 // maxRows is how many environments get a row each; past it, those that
 // pass share one.
@@ -79,6 +97,9 @@ const maxRows = 12
 func Overview(outs []Outcome, lead string) string {
 	var b strings.Builder
 	b.WriteString("## ownership-check\n\n")
+	if pl := PlanLine(outs); pl != "" {
+		b.WriteString("**Plan:** " + pl + "\n\n")
+	}
 	b.WriteString(verdictLine(outs, lead) + "\n\n")
 	if len(outs) == 0 && lead != "" {
 		return b.String()
@@ -98,6 +119,17 @@ func Overview(outs []Outcome, lead string) string {
 			cats = append(cats, c)
 		}
 	}
+	// A category no environment could look for is said once, under the
+	// table, not as "not checked" in every row.
+	var unseen []string
+	cats = slices.DeleteFunc(cats, func(c model.Category) bool {
+		all := slices.ContainsFunc(outs, func(o Outcome) bool { return !o.Status.Error }) &&
+			!slices.ContainsFunc(outs, func(o Outcome) bool { return !o.Status.Error && o.Status.Summary.Known(c) })
+		if all {
+			unseen = append(unseen, string(c))
+		}
+		return all
+	})
 	cols, rest := cats, []model.Category(nil)
 	if len(cats) > maxColumns-3 {
 		cols, rest = cats[:maxColumns-4], cats[maxColumns-4:]
@@ -116,11 +148,12 @@ func Overview(outs []Outcome, lead string) string {
 	b.WriteString("\n")
 	rows, passing := outs, 0
 	if len(outs) > maxRows {
-		// Read at a glance with 90 targets: every one that needs a look,
-		// then one row for those that pass.
+		// Read at a glance with 90 targets: every one that needs a look
+		// or changes something, then one row for those with nothing to
+		// say.
 		rows = nil
 		for _, o := range outs {
-			if o.Rank() == 4 {
+			if o.Quiet() {
 				passing++
 			} else {
 				rows = append(rows, o)
@@ -153,13 +186,17 @@ func Overview(outs []Outcome, lead string) string {
 		b.WriteString("\n")
 	}
 	if passing > 0 {
-		fmt.Fprintf(&b, "| %d more | ✅ pass |%s", passing, strings.Repeat(" |", len(cols)+1))
+		fmt.Fprintf(&b, "| %d more | ✅ no changes, no findings |%s", passing, strings.Repeat(" |", len(cols)+1))
 		if rest != nil {
 			b.WriteString(" |")
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString("\n")
+	if len(unseen) > 0 && len(outs) > 1 {
+		// One environment's verdict line says it already.
+		fmt.Fprintf(&b, "Not checked in any environment (the offline engine asks no cluster): %s.\n\n", model.JoinAnd(unseen))
+	}
 	return b.String()
 }
 
@@ -246,6 +283,16 @@ func verdictLine(outs []Outcome, lead string) string {
 				passing = append(passing, mdText(o.Environment))
 			}
 		}
+	}
+	if len(parts) > verdictNames {
+		// A handful named, the rest counted: the line is read at a glance
+		// and is the headline output too.
+		k := len(parts) - verdictNames
+		parts = append(parts[:verdictNames], fmt.Sprintf("and %d more %s that %s", k, model.Plural(k, "target", "targets"), model.Plural(k, "needs", "need")+" a look"))
+	}
+	if len(passing) > verdictNames {
+		k := len(passing) - verdictNames
+		passing = append(passing[:verdictNames], fmt.Sprintf("%d more", k))
 	}
 	if len(passing) > 0 {
 		parts = append(parts, "no ownership conflicts in "+model.JoinAnd(passing))

@@ -25,7 +25,18 @@ func (o Object) Groups() []Group {
 	o = o.redact()
 	byCat := map[model.Category][]model.Finding{}
 	var unknown []model.Category
+	scaled := map[string]bool{}
 	for _, f := range o.Findings {
+		if f.Category == model.ScaleDown {
+			scaled[f.Path] = true
+		}
+	}
+	for _, f := range o.Findings {
+		if scaled[f.Path] && f.Category != model.ScaleDown && model.LevelOf(f.Category) == model.LevelNote {
+			// A scale-down is said once, with its cause: the reset and
+			// release of the same replicas are how it comes about.
+			continue
+		}
 		if _, seen := byCat[f.Category]; !seen && !slices.Contains(model.Categories, f.Category) {
 			unknown = append(unknown, f.Category)
 		}

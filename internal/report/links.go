@@ -74,9 +74,9 @@ func (c Commit) mdLocation(o Object) string {
 // can be.
 func (c Commit) mdObject(o Object) string {
 	if u := c.sourceURL(o); u != "" {
-		return "[" + mdCode(o.ID().String()) + "](" + u + ")"
+		return "[" + mdCode(o.Display()) + "](" + u + ")"
 	}
-	return mdCode(o.ID().String())
+	return mdCode(o.Display())
 }
 
 // mdShort is the commit's short SHA, linked to its page.

@@ -66,8 +66,8 @@ func writeTextMany(w io.Writer, es []Entry, o ManyOptions) error {
 
 // MarkdownMany renders many targets as one document: the summary table
 // under lead, then a section per target, worst first, a target that could
-// not be checked saying why. Past maxRows targets, those that pass are a
-// row of the table alone.
+// not be checked saying why. Past maxRows targets, those with nothing to
+// say (Outcome.Quiet) are a row of the table alone.
 func MarkdownMany(es []Entry, lead string, tool Tool) string {
 	secs := make([]*Section, len(es))
 	for i, e := range es {
@@ -88,9 +88,10 @@ func MarkdownMany(es []Entry, lead string, tool Tool) string {
 	var b strings.Builder
 	b.WriteString(Overview(outs, lead))
 	for i, s := range secs {
-		if len(secs) > maxRows && outs[i].Rank() == 4 {
+		if len(secs) > maxRows && outs[i].Quiet() {
 			continue
 		}
+		s.Collapse(len(secs) > 1)
 		b.WriteString(s.Render(0))
 	}
 	return b.String()

@@ -23,7 +23,7 @@ func mdObjectBlock(c Commit, o Object, env string, groups []Group, open, rows bo
 	icon, cats := summaryOf(groups)
 	attr := openAttr(open)
 	fmt.Fprintf(&b, "<details%s>\n<summary>%s <code>%s</code>: %s</summary>\n\n",
-		attr, icon, htmlText(o.ID().String()), htmlText(strings.Join(cats, ", ")))
+		attr, icon, htmlText(o.Display()), htmlText(strings.Join(cats, ", ")))
 	b.WriteString(mdWhere(c, o))
 	for _, g := range groups {
 		b.WriteString(mdBullet(g))
@@ -50,7 +50,7 @@ func mdNotesBlock(c Commit, objs []objGroups) string {
 	fmt.Fprintf(&b, "<details>\n<summary>📝 %d %s on %d %s</summary>\n\n",
 		n, model.Plural(n, "note", "notes"), len(objs), model.Plural(len(objs), "object", "objects"))
 	for _, x := range objs {
-		fmt.Fprintf(&b, "**%s**", mdCode(x.obj.ID().String()))
+		fmt.Fprintf(&b, "**%s**", mdCode(x.obj.Display()))
 		if loc := c.mdLocation(x.obj); loc != "" {
 			fmt.Fprintf(&b, " · %s", loc)
 		}
@@ -113,7 +113,7 @@ func mdRepeatBlock(c Commit, e entry, open, rows bool) string {
 	} else {
 		names := make([]string, len(e.objs))
 		for i, o := range e.objs {
-			names[i] = mdCode(o.ID().String())
+			names[i] = mdCode(o.Display())
 		}
 		b.WriteString(strings.Join(names, ", ") + "\n")
 	}

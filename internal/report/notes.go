@@ -20,7 +20,7 @@ func (r *Report) AllNotes() []string {
 			if _, seen := objects[n]; !seen {
 				order = append(order, n)
 			}
-			objects[n] = append(objects[n], o.ID().String())
+			objects[n] = append(objects[n], o.Display())
 		}
 	}
 	for _, n := range order {

@@ -32,9 +32,9 @@ func TestObjectNotes(t *testing.T) {
 	if strings.Count(string(b), `"notes":["scope guessed`) != 5 {
 		t.Errorf("JSON does not keep the note on each object:\n%s", b)
 	}
-	named := "Profile.kubeflow.org/default/team-2 and 2 more: "
+	named := "Profile default/team-2 and 2 more: "
 	md := report.Markdown(r, report.MarkdownOptions{})
-	if strings.Count(md, "scope guessed") != 1 || !strings.Contains(md, named) || !strings.Contains(md, "Profile.kubeflow.org/default/team-0") {
+	if strings.Count(md, "scope guessed") != 1 || !strings.Contains(md, named) || !strings.Contains(md, "Profile default/team-0") {
 		t.Errorf("markdown:\n%s", md)
 	}
 	var text strings.Builder

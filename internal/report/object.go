@@ -50,3 +50,18 @@ func rank(l model.Level) int {
 	}
 	return 3
 }
+
+// Display is the object as people read it: "Deployment shop/web", or
+// "Namespace shop" for a cluster-scoped one. Its apiVersion is left out:
+// the kind and namespace/name tell objects apart in a pull request.
+func (o Object) Display() string {
+	return o.Kind + " " + o.nsName()
+}
+
+// nsName is "namespace/name", or the name of a cluster-scoped object.
+func (o Object) nsName() string {
+	if o.Namespace == "" {
+		return o.Name
+	}
+	return o.Namespace + "/" + o.Name
+}

@@ -38,7 +38,7 @@ func TestTemplateNoPodTakesNowDoesNotRoll(t *testing.T) {
 		if !strings.Contains(out, "postgres 15 → 16") {
 			t.Errorf("%s: the image the template takes is not named", name)
 		}
-		line := lineOf(out, "StatefulSet.apps/shop/db")
+		line := lineOf(out, "StatefulSet shop/db")
 		if strings.Contains(line, "pods replaced") || !strings.Contains(line, "template changed, no pod replaced now: image of db; OnDelete: pods get the new template when each pod is deleted") {
 			t.Errorf("%s: db's line %q", name, line)
 		}

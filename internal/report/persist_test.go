@@ -16,7 +16,7 @@ func TestPersistentText(t *testing.T) {
 	}
 	out := b.String()
 	golden(t, "persistent.txt", out)
-	if strings.Index(out, "Deployment.apps/shop/web") > strings.Index(out, "Deployment.apps/shop/api") {
+	if strings.Index(out, "Deployment shop/web") > strings.Index(out, "Deployment shop/api") {
 		t.Error("the object with a persistent fight does not come first")
 	}
 	if strings.Count(out, "ignore:") != 1 || strings.Count(out, "persistent:") != 1 {

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,11 +28,13 @@ const maxDiffValue = 120
 type plan struct {
 	// known is false when no object says what the deploy does to it (a
 	// report of an older version): there is no plan to show then.
-	known    bool
-	counts   Changes
-	rolls    []Object
-	images   []imageLine
-	repeated []repeatedChange
+	known  bool
+	counts Changes
+	rolls  []Object
+	// scaleDowns are the workloads whose replicas go down.
+	scaleDowns []Object
+	images     []imageLine
+	repeated   []repeatedChange
 	// objects are the changed objects with the diff lines not folded into
 	// repeated ones.
 	objects []planObject
@@ -61,11 +64,11 @@ type planObject struct {
 // name is the object, or the objects with a count.
 func (po planObject) name(code func(string) string) string {
 	if len(po.same) == 0 {
-		return code(po.obj.ID().String())
+		return code(po.obj.Display())
 	}
-	names := []string{code(po.obj.Name)}
+	names := []string{code(po.obj.nsName())}
 	for _, o := range po.same[:min(len(po.same), 2)] {
-		names = append(names, code(o.Name))
+		names = append(names, code(o.nsName()))
 	}
 	s := fmt.Sprintf("%d %ss (%s", len(po.same)+1, po.obj.Kind, strings.Join(names, ", "))
 	if n := len(po.same) - 2; n > 0 {
@@ -95,6 +98,9 @@ func (r *Report) plan() plan {
 		if o.Rollout != nil && o.Rollout.Replaces {
 			p.rolls = append(p.rolls, o)
 		}
+		if slices.ContainsFunc(o.Findings, func(f model.Finding) bool { return f.Category == model.ScaleDown }) {
+			p.scaleDowns = append(p.scaleDowns, o)
+		}
 		if o.Rollout.Template() {
 			// An image a template takes changes even when no pod is
 			// replaced now (OnDelete): the image line names it all the same.
@@ -103,7 +109,7 @@ func (r *Report) plan() plan {
 				if images[k] == nil {
 					imageOrder = append(imageOrder, k)
 				}
-				images[k] = append(images[k], o.Name)
+				images[k] = append(images[k], o.Display())
 			}
 		}
 		if o.Change == "" || o.Change == model.ChangeNone || (o.Rename != nil && o.Rename.From == o.Name) {
@@ -157,37 +163,10 @@ func (p plan) empty() bool {
 	return c.Create+c.Update+c.Delete+c.Rename == 0
 }
 
-// lead is the plan's one line: to create, to change, to delete; renames;
-// the workloads that roll; the images changed.
+// lead is the plan's one line (lead.go): the counts, the workloads that
+// roll, the images changed, the scale-downs.
 func (p plan) lead(code func(string) string) string {
-	c := p.counts
-	parts := []string{fmt.Sprintf("%d to create, %d to change, %d to delete", c.Create, c.Update, c.Delete)}
-	if c.Rename > 0 {
-		parts[0] += fmt.Sprintf(", %d generated %s renamed", c.Rename, model.Plural(c.Rename, "ConfigMap/Secret", "ConfigMaps/Secrets"))
-	}
-	if n := len(p.rolls); n > 0 {
-		names := make([]string, 0, 3)
-		for _, o := range p.rolls[:min(n, 3)] {
-			names = append(names, code(o.Name))
-		}
-		s := fmt.Sprintf("%d %s %s (%s", n, model.Plural(n, "workload", "workloads"), model.Plural(n, "rolls", "roll"), strings.Join(names, ", "))
-		if n > 3 {
-			s += fmt.Sprintf(" and %d more", n-3)
-		}
-		parts = append(parts, s+")")
-	}
-	if len(p.images) > 0 {
-		var ims []string
-		for _, im := range p.images[:min(len(p.images), 3)] {
-			ims = append(ims, imageChange(im, code))
-		}
-		s := "images: " + strings.Join(ims, "; ")
-		if n := len(p.images) - 3; n > 0 {
-			s += fmt.Sprintf("; %d more", n)
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, " · ")
+	return leadFacts{counts: p.counts, plan: &p}.line(code)
 }
 
 // imageChange is "web: nginx 1.26 → 1.27", or "nginx 1.26 → 1.27 on 20

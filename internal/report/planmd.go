@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -18,7 +19,7 @@ func mdLead(pl plan) string {
 	if !pl.known {
 		return ""
 	}
-	return "**Changes:** " + pl.lead(mdCode) + "\n\n"
+	return "**Plan:** " + pl.lead(mdCode) + "\n\n"
 }
 
 // mdPlanBlock renders the folded changes within budget bytes (<= 0: no
@@ -64,6 +65,13 @@ func mdPlanObject(po planObject) string {
 	if line := rolloutLine(o.Rollout); line != "" {
 		what += " · " + htmlText(line)
 	}
+	if o.Change == model.ChangeCreate && o.Bodies != nil && o.Bodies.After != "" && len(po.same) == 0 {
+		// A created object is read whole, as argocd-diff-preview shows it.
+		fmt.Fprintf(&b, "<details>\n<summary>%s: %s</summary>\n\n", htmlCode(o.Display()), what)
+		b.WriteString(fenced("yaml", o.Bodies.After))
+		b.WriteString("</details>\n\n")
+		return b.String()
+	}
 	if len(po.diff) == 0 {
 		if po.folded > 0 {
 			what += fmt.Sprintf(" · %d %s listed above", po.folded, model.Plural(po.folded, "change", "changes"))
@@ -71,14 +79,17 @@ func mdPlanObject(po planObject) string {
 		fmt.Fprintf(&b, "- %s: %s\n\n", po.name(htmlCode), what)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "<details>\n<summary>%s: %s</summary>\n\n", htmlCode(o.ID().String()), what)
-	var d strings.Builder
-	for _, c := range po.diff {
-		writeDiffLines(&d, c)
+	fmt.Fprintf(&b, "<details>\n<summary>%s: %s</summary>\n\n", htmlCode(o.Display()), what)
+	if u := bodyDiff(po); u != "" {
+		// kubectl diff's form: the YAML around each change.
+		b.WriteString(fenced("diff", u))
+	} else {
+		var d strings.Builder
+		for _, c := range po.diff {
+			writeDiffLines(&d, c)
+		}
+		b.WriteString(fenced("diff", d.String()))
 	}
-	b.WriteString("```diff\n")
-	b.WriteString(strings.ReplaceAll(d.String(), "```", "`\u200b``"))
-	b.WriteString("```\n\n")
 	if po.folded > 0 {
 		fmt.Fprintf(&b, "and %d %s listed above.\n\n", po.folded, model.Plural(po.folded, "change", "changes"))
 	}
@@ -107,4 +118,24 @@ func htmlCode(s string) string { return "<code>" + htmlText(s) + "</code>" }
 // sides: only that it changed is said.
 func hiddenChange(c model.FieldChange) bool {
 	return c.Before == model.HiddenValue && c.After == model.HiddenValue
+}
+
+// bodyDiff is the unified diff of an updated object's YAML, "" when the
+// report has no bodies, some of its changes are listed as repeated ones
+// above (the per-field lines say which are left) or a change is of a
+// hidden value.
+func bodyDiff(po planObject) string {
+	o := po.obj
+	if o.Change != model.ChangeUpdate || o.Bodies == nil || po.folded > 0 || slices.ContainsFunc(po.diff, hiddenChange) {
+		// A hidden value's change reads the same on both sides of a
+		// body: the per-field lines say that it changed.
+		return ""
+	}
+	return unifiedDiff(o.Bodies.Before, o.Bodies.After)
+}
+
+// fenced is text in a code block of lang; a fence inside it is broken so
+// that it cannot end the block.
+func fenced(lang, text string) string {
+	return "```" + lang + "\n" + strings.ReplaceAll(text, "```", "`\u200b``") + "```\n\n"
 }

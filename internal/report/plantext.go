@@ -14,7 +14,7 @@ func writeTextLead(w io.Writer, p painter, pl plan) {
 	if !pl.known {
 		return
 	}
-	fmt.Fprintf(w, "%s %s\n", p.paint("changes:", ansiBold), pl.lead(func(s string) string { return s }))
+	fmt.Fprintf(w, "%s %s\n", p.paint("plan:", ansiBold), pl.lead(func(s string) string { return s }))
 }
 
 func writeTextPlan(w io.Writer, p painter, pl plan) {

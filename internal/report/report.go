@@ -103,6 +103,10 @@ type Object struct {
 	Diff    []model.FieldChange `json:"diff"`
 	Rollout *model.Rollout      `json:"rollout"`
 	Rename  *model.Rename       `json:"rename,omitempty"`
+	// Bodies are what the comment shows of a created object (its manifest)
+	// or an updated one (a unified diff), values hidden; not in the JSON,
+	// which has Diff.
+	Bodies *model.Bodies `json:"-"`
 }
 
 // Changes counts objects by model.Change.

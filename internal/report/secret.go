@@ -2,6 +2,7 @@ package report
 
 import (
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -29,6 +30,9 @@ func (o Object) redact() Object {
 		return o
 	}
 	out := o
+	if o.isSecret() {
+		out.Bodies = hideBodies(o.Bodies)
+	}
 	if o.Diff != nil {
 		out.Diff = make([]model.FieldChange, len(o.Diff))
 		for i, c := range o.Diff {
@@ -67,6 +71,30 @@ func (o Object) hasSecretLike() bool {
 		}
 	}
 	return false
+}
+
+// hideBodies hides a Secret's values in its bodies again, whatever the
+// producer did; a body that does not read back is dropped.
+func hideBodies(b *model.Bodies) *model.Bodies {
+	if b == nil {
+		return nil
+	}
+	out := &model.Bodies{}
+	for _, side := range []struct{ in, out *string }{{&b.Before, &out.Before}, {&b.After, &out.After}} {
+		if *side.in == "" {
+			continue
+		}
+		var obj map[string]any
+		if err := yaml.Unmarshal([]byte(*side.in), &obj); err != nil {
+			return nil
+		}
+		y, err := yaml.Marshal(model.HideValues(obj))
+		if err != nil {
+			return nil
+		}
+		*side.out = string(y)
+	}
+	return out
 }
 
 func hide(v any) any {

@@ -24,6 +24,9 @@ type MarkdownOptions struct {
 	Commit Commit
 	// At is when the check ran, for the footer; zero: not shown.
 	At time.Time
+	// Reproduce is the command line that runs the same check on a
+	// laptop, said at the end of the section; "" when unknown.
+	Reproduce string
 }
 
 // SectionInfo is what a section says of itself: the comment keeps it in
@@ -61,6 +64,8 @@ type Section struct {
 
 	lay   *layout
 	built map[fold]string
+	// collapse: see Collapse.
+	collapse bool
 }
 
 // NewSection is the section of a finished check.

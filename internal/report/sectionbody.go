@@ -19,6 +19,19 @@ const (
 	foldObjects      // every per-object block
 )
 
+// collapseAt is the size past which a section's findings and changes
+// fold into one block under its plan and verdict.
+const collapseAt = 16 << 10
+
+func collapseOpen(env string, n int) string {
+	return fmt.Sprintf("<details>\n<summary>The findings and changes of %s (%d KB)</summary>\n\n", mdText(env), (n+1023)/1024)
+}
+
+const collapseClose = "</details>\n\n"
+
+// collapseFrame is the most the collapsed block's frame takes.
+func collapseFrame(env string) int { return len(collapseOpen(env, 1<<30)) + len(collapseClose) }
+
 // openLimit is how many warning blocks are shown expanded: a few are read at
 // a glance, many would bury the summary.
 const openLimit = 3
@@ -33,6 +46,16 @@ func (s *Section) Render(budget int) string {
 		}
 	}
 	return s.build(foldObjects, budget)
+}
+
+// Collapse folds the section's findings and changes into one block past
+// collapseAt: set when it is one of several sections, whose plans must all
+// stay in sight.
+func (s *Section) Collapse(on bool) {
+	if s.collapse != on {
+		s.collapse = on
+		s.built = nil
+	}
 }
 
 // FullLen is the size of the section unfolded, MinLen its size folded as
@@ -171,6 +194,7 @@ func (s *Section) render(f fold, budget int) string {
 	if s.errText != "" {
 		b.WriteString(fencedBlock(s.errText))
 		b.WriteString("\nNo result of an earlier run of this environment holds any more.\n\n")
+		b.WriteString(s.reproduce())
 		b.WriteString(s.footer())
 		return b.String()
 	}
@@ -179,12 +203,14 @@ func (s *Section) render(f fold, budget int) string {
 		fmt.Fprintf(&b, "This pull request changes nothing in %s: its head renders exactly what its base renders.\n\n", mdText(r.Environment))
 	}
 	b.WriteString(mdLead(l.plan))
+	b.WriteString("**Verdict:** " + s.Outcome().SectionVerdict() + "\n\n")
 	for _, n := range s.caveats() {
 		fmt.Fprintf(&b, "> %s\n\n", mdProse(truncate(n, 1000)))
 	}
-	if len(l.loud) == 0 && len(l.notes) == 0 && len(r.Objects) > 0 {
-		fmt.Fprintf(&b, "Checked %d %s: no findings.\n\n", len(r.Objects), model.Plural(len(r.Objects), "object", "objects"))
-	}
+	// Everything below the plan, the verdict and the caveats folds into
+	// one block past collapseAt: a long section does not push the next
+	// target's plan out of sight.
+	bodyAt := b.Len()
 
 	var folded []string
 	notes := l.notesBlock
@@ -204,7 +230,10 @@ func (s *Section) render(f fold, budget int) string {
 		// The fold note and footer are measured with the largest count they
 		// may show, so that the blocks kept never push the section over.
 		most := len(l.loud)
-		fixed := b.Len() + len(notes) + len(foldedObjects(most, true)) + len(s.foldNote(append(folded, foldedObjectsNote(most)))) + len(s.footer())
+		fixed := b.Len() + len(notes) + len(foldedObjects(most, true)) + len(s.foldNote(append(folded, foldedObjectsNote(most)))) + len(s.reproduce()) + len(s.footer())
+		if s.collapse {
+			fixed += collapseFrame(s.Environment)
+		}
 		for _, blk := range l.short {
 			if budget > 0 && fixed+len(blk) > budget {
 				break
@@ -235,8 +264,26 @@ func (s *Section) render(f fold, budget int) string {
 	if len(folded) > 0 {
 		b.WriteString(s.foldNote(folded))
 	}
+	if n := b.Len() - bodyAt; s.collapse && n > collapseAt {
+		out := b.String()
+		b.Reset()
+		b.WriteString(out[:bodyAt])
+		b.WriteString(collapseOpen(s.Environment, n))
+		b.WriteString(out[bodyAt:])
+		b.WriteString(collapseClose)
+	}
+	b.WriteString(s.reproduce())
 	b.WriteString(s.footer())
 	return b.String()
+}
+
+// reproduce is the line that gives the command to run the same check
+// locally.
+func (s *Section) reproduce() string {
+	if s.opts.Reproduce == "" {
+		return ""
+	}
+	return "Reproduce locally: " + mdCode(s.opts.Reproduce) + "\n\n"
 }
 
 func foldedObjectsNote(n int) string {

@@ -120,7 +120,7 @@ func writeTextObjects(bw io.Writer, p painter, r *Report, objs []Object) (clean 
 		}
 		obj := e.objs[0]
 		fmt.Fprintln(bw)
-		fmt.Fprint(bw, p.paint(obj.ID().String(), ansiBold))
+		fmt.Fprint(bw, p.paint(obj.Display(), ansiBold))
 		if loc := obj.Location(); loc != "" {
 			fmt.Fprintf(bw, "  %s", p.paint(loc, ansiDim))
 		}
@@ -183,7 +183,7 @@ func writeTextRepeat(w io.Writer, p painter, e entry) {
 		fmt.Fprintf(w, "  %s %s: %s\n", p.level(g.Level), g.Category, oneLine(repeatMessage(g)))
 	}
 	for _, o := range e.objs {
-		line := "          " + o.ID().String()
+		line := "          " + o.Display()
 		if loc := o.Location(); loc != "" {
 			line += "  " + p.paint(loc, ansiDim)
 		}

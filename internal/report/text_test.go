@@ -45,7 +45,7 @@ func TestWriteTextOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	order := []string{"ConfigMap/shop/settings", "Widget.example.com/shop/w", "Deployment.apps/shop/web", "StatefulSet.apps/shop/db", "Namespace/shop"}
+	order := []string{"ConfigMap shop/settings", "Widget shop/w", "Deployment shop/web", "StatefulSet shop/db", "Namespace shop"}
 	last := -1
 	for _, id := range order {
 		i := strings.Index(out, id)
@@ -73,7 +73,7 @@ func TestWriteTextRollup(t *testing.T) {
 	if n := strings.Count(out, "warning drift:"); n != 1 {
 		t.Errorf("%d drift lines, want 1", n)
 	}
-	for _, id := range []string{"ConfigMap/shop/flags-000  deploy/base/flags.yaml:1\n", "ConfigMap/shop/flags-119  deploy/base/flags.yaml:834\n"} {
+	for _, id := range []string{"ConfigMap shop/flags-000  deploy/base/flags.yaml:1\n", "ConfigMap shop/flags-119  deploy/base/flags.yaml:834\n"} {
 		if !strings.Contains(out, id) {
 			t.Errorf("%q is not listed", id)
 		}

@@ -146,3 +146,15 @@ func (st Status) staleTail() string {
 	}
 	return fmt.Sprintf(" (the last-deploy snapshot is %d days old: stale)", st.StaleDays)
 }
+
+// SectionVerdict is a section's verdict in markdown, under its plan: what
+// fails or warns by its headline, else the status's verdict.
+func (o Outcome) SectionVerdict() string {
+	switch o.Rank() {
+	case 1:
+		return "fails: " + nonEmpty(o.Headline, mdText(o.Status.Summary.Levels().String())) + mdText(o.Status.staleTail())
+	case 2:
+		return "passes with warnings not in fail-on: " + nonEmpty(o.Headline, mdText(o.Status.Summary.Levels().String()))
+	}
+	return mdText(o.Status.Verdict())
+}

@@ -2,6 +2,7 @@ package githubtest
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 )
@@ -51,14 +52,41 @@ func (s *Server) graphQL(w http.ResponseWriter, r *http.Request) int {
 		return http.StatusUnauthorized
 	}
 	var q struct {
-		Query string `json:"query"`
+		Query     string         `json:"query"`
+		Variables map[string]any `json:"variables"`
 	}
-	if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&q) != nil || !strings.Contains(q.Query, "viewer") {
+	if r.Method == http.MethodPost && json.NewDecoder(r.Body).Decode(&q) == nil && strings.Contains(q.Query, "minimizeComment") {
 		w.WriteHeader(http.StatusOK)
-		_ = json.NewEncoder(w).Encode(answer{"errors": []answer{{"message": "this fake answers only { viewer { login } }"}}})
+		_ = json.NewEncoder(w).Encode(s.minimize(q.Variables, login))
+		return http.StatusOK
+	}
+	if !strings.Contains(q.Query, "viewer") {
+		w.WriteHeader(http.StatusOK)
+		_ = json.NewEncoder(w).Encode(answer{"errors": []answer{{"message": "this fake answers only { viewer { login } } and minimizeComment"}}})
 		return http.StatusOK
 	}
 	w.WriteHeader(http.StatusOK)
 	_ = json.NewEncoder(w).Encode(answer{"data": answer{"viewer": answer{"login": login}}})
 	return http.StatusOK
+}
+
+// minimize is GraphQL's minimizeComment: the token may hide a comment it
+// wrote; anyone else's is refused, as for a token without the right to
+// moderate.
+func (s *Server) minimize(vars map[string]any, login string) answer {
+	id, _ := vars["id"].(string)
+	classifier, _ := vars["classifier"].(string)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.comments {
+		if fmt.Sprintf("IC_%d", c.ID) != id {
+			continue
+		}
+		if c.Author != login || s.readOnly {
+			return answer{"errors": []answer{{"type": "FORBIDDEN", "message": login + " does not have the correct permissions to execute `MinimizeComment`"}}}
+		}
+		c.Minimized = classifier
+		return answer{"data": answer{"minimizeComment": answer{"minimizedComment": answer{"isMinimized": true, "minimizedReason": strings.ToLower(classifier)}}}}
+	}
+	return answer{"errors": []answer{{"type": "NOT_FOUND", "message": "Could not resolve to a node with the global id of '" + id + "'"}}}
 }

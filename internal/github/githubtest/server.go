@@ -29,6 +29,9 @@ type Comment struct {
 	Issue  int
 	Body   string
 	Author string
+	// Minimized is the classifier a minimizeComment gave it ("" when
+	// shown).
+	Minimized string
 }
 
 // Call is one request the server answered.
@@ -61,6 +64,8 @@ type Server struct {
 	files   map[string]map[string][]byte
 	latency time.Duration
 	calls   []Call
+	// labels are each pull request's labels (labels.go).
+	labels map[int][]string
 	// intercept answers faults instead of handling (faults.go).
 	intercept func(method, path string) *Fault
 }
@@ -202,6 +207,9 @@ func (s *Server) route(r *http.Request) (int, any, map[string]string) {
 	}
 	if len(parts) < 5 || parts[0] != "repos" || parts[1]+"/"+parts[2] != s.repo || parts[3] != "issues" {
 		return http.StatusNotFound, apiError("Not Found", ""), nil
+	}
+	if len(parts) >= 6 && parts[3] == "issues" && parts[5] == "labels" {
+		return s.routeLabels(r, parts)
 	}
 	switch {
 	case len(parts) == 6 && parts[5] == "comments":

@@ -37,16 +37,23 @@ func Changes() *report.Report {
 		Message: "scales down from 3 to 1 pod: 2 pods are stopped (a manifest without replicas resets them to the default)"}}
 	settings := report.Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "shop", Name: "settings", Source: "deploy/base/settings.yaml", Line: 1,
 		Baseline: "snapshot", Change: model.ChangeUpdate, Diff: []model.FieldChange{{Path: ".data.level", Before: "info", After: "debug"}},
-		Notes: []string{"no workload of this render rolls with this change: it takes effect only at the next restart of the pods that use it"}}
+		Notes: []string{"no workload of this render rolls with this change: it takes effect only at the next restart of the pods that use it"},
+		Bodies: &model.Bodies{
+			Before: "apiVersion: v1\ndata:\n  level: info\n  region: eu\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\n",
+			After:  "apiVersion: v1\ndata:\n  level: debug\n  region: eu\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\n"}}
 	// The producer forgot to hide the values: the renderers must.
 	secret := report.Object{APIVersion: "v1", Kind: "Secret", Namespace: "shop", Name: "db", Source: "deploy/base/secret.yaml", Line: 1,
-		Baseline: "snapshot", Change: model.ChangeUpdate, Diff: []model.FieldChange{{Path: ".data.password", Before: "c3VwZXJzZWNyZXQ=", After: "hunter2"}}}
+		Baseline: "snapshot", Change: model.ChangeUpdate, Diff: []model.FieldChange{{Path: ".data.password", Before: "c3VwZXJzZWNyZXQ=", After: "hunter2"}},
+		Bodies: &model.Bodies{
+			Before: "apiVersion: v1\ndata:\n  password: c3VwZXJzZWNyZXQ=\nkind: Secret\nmetadata:\n  name: db\n  namespace: shop\n",
+			After:  "apiVersion: v1\ndata:\n  password: hunter2\nkind: Secret\nmetadata:\n  name: db\n  namespace: shop\nstringData:\n  token: bm90LWhpZGRlbg==\n"}}
 	rename := &model.Rename{From: "app-config-5gm2mt6bbk", To: "app-config-9bk7tmcdtg"}
 	oldConfig := report.Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "shop", Name: rename.From, Baseline: "snapshot", Change: model.ChangeRename, Rename: rename}
 	newConfig := report.Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "shop", Name: rename.To, Source: "deploy/base/kustomization.yaml", Line: 9,
 		Baseline: "live", Change: model.ChangeRename, Rename: rename, Findings: []model.Finding{{Category: model.New, Message: "not in the cluster: the deploy creates it"}}}
 	created := report.Object{APIVersion: "v1", Kind: "Service", Namespace: "shop", Name: "web-canary", Source: "deploy/base/canary.yaml", Line: 1,
-		Baseline: "live", Change: model.ChangeCreate, Findings: []model.Finding{{Category: model.New, Message: "not in the cluster: the deploy creates it"}}}
+		Baseline: "live", Change: model.ChangeCreate, Findings: []model.Finding{{Category: model.New, Message: "not in the cluster: the deploy creates it"}},
+		Bodies: &model.Bodies{After: "apiVersion: v1\nkind: Service\nmetadata:\n  name: web-canary\n  namespace: shop\nspec:\n  ports:\n  - port: 80\n  selector:\n    app: web\n    track: canary\n"}}
 	deleted := report.Object{APIVersion: "batch/v1", Kind: "CronJob", Namespace: "shop", Name: "cleanup", Baseline: "snapshot", Change: model.ChangeDelete,
 		Findings: []model.Finding{{Category: model.Delete, Message: "gone from the render: a pruning deploy deletes it (the last deploy applied it)"}}}
 	webhook := report.Object{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: "shop-policy",

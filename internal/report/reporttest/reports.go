@@ -44,9 +44,9 @@ func base(env string) *report.Report {
 func Clean() *report.Report {
 	r := base("prod")
 	r.Objects = []report.Object{
-		{APIVersion: "v1", Kind: "Namespace", Name: "shop", Source: "deploy/base/namespace.yaml", Line: 1, Baseline: "snapshot"},
-		{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Source: "deploy/base/deployment.yaml", Line: 1, Baseline: "snapshot"},
-		{APIVersion: "v1", Kind: "Service", Namespace: "shop", Name: "web", Source: "deploy/base/service.yaml", Line: 1, Baseline: "snapshot"},
+		{APIVersion: "v1", Kind: "Namespace", Name: "shop", Source: "deploy/base/namespace.yaml", Line: 1, Baseline: "snapshot", Change: model.ChangeNone},
+		{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Source: "deploy/base/deployment.yaml", Line: 1, Baseline: "snapshot", Change: model.ChangeNone},
+		{APIVersion: "v1", Kind: "Service", Namespace: "shop", Name: "web", Source: "deploy/base/service.yaml", Line: 1, Baseline: "snapshot", Change: model.ChangeNone},
 	}
 	r.Summarize()
 	return r

@@ -1,0 +1,86 @@
+package remedy
+
+import (
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+var (
+	argoApp = &model.Deployer{Controller: model.ControllerArgoCD, File: "apps/shop.yaml",
+		Object: map[string]any{"metadata": map[string]any{"name": "shop", "namespace": "argocd"}}}
+	fluxKs = &model.Deployer{Controller: model.ControllerFlux, File: "clusters/prod/shop.yaml",
+		Object: map[string]any{"metadata": map[string]any{"name": "shop", "namespace": "flux-system"}}}
+)
+
+// TestArgoCDRemedy: a field someone else keeps setting on an Argo CD
+// target is left to them in the Application, with the sync option that
+// makes a sync respect it, never with a rule only the check reads.
+func TestArgoCDRemedy(t *testing.T) {
+	c := Context{FieldManager: "argocd-controller", Deployer: argoApp}
+	f := model.Finding{Category: model.Drift, Path: ".spec.replicas", History: &model.History{Seen: 3, Deploys: 3, Manager: "kubectl"}}
+	r := For(web, "deploy/web.yaml", f, c)
+	for _, want := range []string{
+		"in the Application argocd/shop (apps/shop.yaml)",
+		"    spec:\n      ignoreDifferences:\n      - group: apps\n        jsonPointers:\n        - /spec/replicas\n        kind: Deployment\n        name: web\n        namespace: shop\n",
+		"      syncPolicy:\n        syncOptions:\n        - RespectIgnoreDifferences=true",
+	} {
+		if !strings.Contains(r, want) {
+			t.Errorf("remedy lacks %q:\n%s", want, r)
+		}
+	}
+	if strings.Contains(r, "ignore:\n") || strings.Contains(r, "ownership-check render") {
+		t.Errorf("an Argo CD target is told to use the check's ignore rule:\n%s", r)
+	}
+	// The snippet is the Application's YAML as written.
+	var app map[string]any
+	if err := yaml.Unmarshal([]byte(dedent(snippet(r))), &app); err != nil {
+		t.Fatalf("snippet does not parse: %v\n%s", err, snippet(r))
+	}
+
+	img := model.Finding{Category: model.TakingConflict, Path: `.spec.template.spec.containers[name="app"].image`,
+		Managers: []model.Manager{{Manager: "kubectl-edit", Operation: "Update"}}, LiveValue: "a", DesiredValue: "b"}
+	r = For(web, "deploy/web.yaml", img, c)
+	if !strings.Contains(r, `- .spec.template.spec.containers[] | select(.name == "app") | .image`) {
+		t.Errorf("a keyed item is not selected by a jq expression:\n%s", r)
+	}
+}
+
+// TestFluxRemedy: a Flux target's field leaves the manifest, and an
+// object that is someone else's once created takes Flux's ssa annotation.
+func TestFluxRemedy(t *testing.T) {
+	c := Context{FieldManager: "kustomize-controller", Deployer: fluxKs}
+	f := model.Finding{Category: model.Drift, Path: ".data.mode", LiveValue: "b", DesiredValue: "a",
+		Managers: []model.Manager{{Manager: "kubectl-edit", Operation: "Update"}}}
+	r := For(model.ID{Kind: "ConfigMap", Namespace: "shop", Name: "settings"}, "apps/shop/settings.yaml", f, c)
+	for _, want := range []string{"Kustomization flux-system/shop (clusters/prod/shop.yaml)", "removing it from the manifest", "kustomize.toolkit.fluxcd.io/ssa: IfNotPresent", "Ignore: Flux never applies it"} {
+		if !strings.Contains(r, want) {
+			t.Errorf("remedy lacks %q:\n%s", want, r)
+		}
+	}
+	if strings.Contains(r, "ignore it in .ownership-check.yaml") {
+		t.Errorf("a Flux target is told to use the check's ignore rule:\n%s", r)
+	}
+}
+
+// snippet is the first paragraph of a remedy indented as something to
+// paste.
+func snippet(r string) string {
+	for _, p := range strings.Split(r, "\n\n") {
+		if strings.HasPrefix(p, "    ") {
+			return p
+		}
+	}
+	return ""
+}
+
+func dedent(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, "    ")
+	}
+	return strings.Join(lines, "\n")
+}
