@@ -42,6 +42,8 @@ func main() {
 		switch os.Args[1] {
 		case profileChildArg:
 			os.Exit(profileChild(os.Args[2:]))
+		case monorepoArg:
+			os.Exit(monorepoMain(os.Args[2:]))
 		}
 	}
 	o, err := parseFlags()
