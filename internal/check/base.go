@@ -82,18 +82,23 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 	if err != nil {
 		return err
 	}
-	if err := config.EnsureCommit(ctx, top, rev); err != nil {
-		return &unresolvedError{err}
-	}
-	out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
-	if err != nil {
-		return &unresolvedError{err}
-	}
-	b.Commit = strings.TrimSpace(string(out))
 	if trees == nil {
 		// One target: its own copy of the tree, gone when it is rendered.
 		trees = &gitexec.Trees{}
 		defer trees.Close()
+	}
+	b.Commit, err = trees.Resolved(top, rev, func() (string, error) {
+		if err := config.EnsureCommit(ctx, top, rev); err != nil {
+			return "", &unresolvedError{err}
+		}
+		out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+		if err != nil {
+			return "", &unresolvedError{err}
+		}
+		return strings.TrimSpace(string(out)), nil
+	})
+	if err != nil {
+		return err
 	}
 	tmp, err := trees.Tree(ctx, top, b.Commit)
 	if err != nil {

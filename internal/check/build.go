@@ -20,8 +20,6 @@ import (
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 	"github.com/ownership-check/ownership-check/internal/values"
-
-	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
 // Build renders, predicts and classifies, and returns the report. An error
@@ -117,7 +115,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	engine := predict.NewCluster(client, engineOpts)
 	// The API server's schemas are read while the dry-runs run: only the
 	// analysis needs them.
-	types := typing.ForCluster(ctx, client.OpenAPIV3(ctx), client)
+	types := o.typesFor(ctx, client)
 	for _, gv := range groupVersions(objs) {
 		g.Go(func() error {
 			_, _ = types.Document(gv)

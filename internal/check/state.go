@@ -27,6 +27,9 @@ import (
 // error (comparing against nothing would hide drift), unreadable history
 // files are listed in the log.
 func readState(ctx context.Context, t Target) (*snapshot.Snapshot, *history.Log, error) {
+	if t.Shared != nil {
+		return t.Shared.readState(ctx, t)
+	}
 	store, err := snapshot.Open(ctx, t.SnapshotRepo, t.SnapshotBranch)
 	if err != nil {
 		return nil, nil, fmt.Errorf("snapshot store: %w (set --snapshot-repo to the repository holding branch %s)", err, t.SnapshotBranch)
@@ -60,11 +63,16 @@ func readHistory(ctx context.Context, store *snapshot.Store, env, commit string,
 	if err != nil {
 		return nil, fmt.Errorf("history of %s: %w", env, err)
 	}
+	return history.NewLog(env, store.Branch(), c, logFiles(files)), nil
+}
+
+// logFiles are a log folder's files as the history reads them.
+func logFiles(files []snapshot.LogFile) []history.File {
 	hf := make([]history.File, len(files))
 	for i, f := range files {
 		hf[i] = history.File{Name: f.Name, Data: f.Data}
 	}
-	return history.NewLog(env, store.Branch(), c, hf), nil
+	return hf
 }
 
 // History reads every recorded deploy of the target's environment, for

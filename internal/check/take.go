@@ -61,6 +61,7 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 		Concurrency:  o.Concurrency,
 		SecretKey:    secrets.KeyFromEnv(),
 		Inputs:       inputsOf(ctx, o.Paths, r.reads),
+		Types:        o.sharedTypes(client),
 	})
 	for _, n := range r.notes {
 		rec.Warnings = append(rec.Warnings, errors.New(n))

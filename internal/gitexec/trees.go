@@ -17,6 +17,8 @@ type Trees struct {
 	mu     sync.Mutex
 	trees  map[string]*tree
 	closed bool
+	// resolved are the revisions resolved (Resolved).
+	resolved map[string]string
 	// reading counts the extractions under way, so that Close removes
 	// every directory they make, the ones still being made included.
 	reading sync.WaitGroup
@@ -152,4 +154,29 @@ func Relative(top, path string) (string, error) {
 		return "", fmt.Errorf("%s is outside the git repository %s", path, top)
 	}
 	return rel, nil
+}
+
+// Resolved is the commit rev names in the repository at top, as resolve
+// finds it, remembered for the run once found: the targets of one run
+// resolve the same base revision, and each resolve is git processes. An
+// error is not remembered.
+func (ts *Trees) Resolved(top, rev string, resolve func() (string, error)) (string, error) {
+	key := top + "\x00" + rev
+	ts.mu.Lock()
+	c, ok := ts.resolved[key]
+	ts.mu.Unlock()
+	if ok {
+		return c, nil
+	}
+	c, err := resolve()
+	if err != nil {
+		return "", err
+	}
+	ts.mu.Lock()
+	if ts.resolved == nil {
+		ts.resolved = map[string]string{}
+	}
+	ts.resolved[key] = c
+	ts.mu.Unlock()
+	return c, nil
 }

@@ -48,6 +48,12 @@ func (s *Store) Read(ctx context.Context, env, commit string) (*Snapshot, error)
 	if err != nil {
 		return nil, err
 	}
+	return s.readListed(ctx, env, c, entries)
+}
+
+// readListed reads an environment's snapshot from its folder's files as
+// listed at commit c.
+func (s *Store) readListed(ctx context.Context, env, c string, entries []treeEntry) (*Snapshot, error) {
 	if len(entries) == 0 {
 		return nil, fmt.Errorf("environment %s at %s of %s: %w", env, model.ShortCommit(c), s.branch, ErrNotFound)
 	}

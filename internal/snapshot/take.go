@@ -13,6 +13,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/secrets"
+	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
 // TakeOptions describe one snapshot run.
@@ -29,6 +30,9 @@ type TakeOptions struct {
 	SecretKey []byte
 	// Inputs are what the render read; nil when not recorded.
 	Inputs *Inputs
+	// Types, when set, are the cluster's schemas shared by the targets of
+	// one run; nil: read for this snapshot.
+	Types *typing.Cache
 }
 
 // Take records the cluster's state of the rendered objects as the
@@ -69,7 +73,7 @@ func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o
 	read := make(chan schemasRead, 1)
 	go func() {
 		var r schemasRead
-		r.docs, r.crds, r.skipped = CaptureSchemas(ctx, c, kindsOf(objs))
+		r.docs, r.crds, r.skipped = CaptureSchemas(ctx, c, o.Types, kindsOf(objs))
 		read <- r
 	}()
 	entries, err := Capture(ctx, c, objs, h, o.Concurrency)

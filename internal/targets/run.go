@@ -43,6 +43,10 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	// go.
 	defer trees.Close()
 	o.BaseTrees = trees
+	if o.Shared == nil {
+		o.Shared = check.NewShared(ctx)
+		defer o.Shared.Close()
+	}
 	parallel.For(len(sel), workers, func(i int) {
 		out[i].Selected = sel[i]
 		if !sel[i].Checked() {
@@ -81,6 +85,10 @@ func Snapshot(ctx context.Context, o check.SnapshotOptions, sel []Selected) ([]*
 	recs := make([]*check.Recorded, len(sel))
 	errs := make([]error, len(sel))
 	r, runErr := newRun(ctx, o.Concurrency)
+	if o.Shared == nil {
+		o.Shared = check.NewShared(ctx)
+		defer o.Shared.Close()
+	}
 	for i, s := range sel {
 		if !s.Checked() {
 			continue
