@@ -31,6 +31,9 @@ type Shared struct {
 	configNote string
 	configErr  error
 
+	sourceOnce sync.Once
+	source     string
+
 	mu       sync.Mutex
 	types    map[*kube.Client]*typing.Cache
 	branches map[string]*sharedBranch
@@ -38,10 +41,14 @@ type Shared struct {
 
 // sharedBranch is a snapshot branch as the run found it.
 type sharedBranch struct {
-	once   sync.Once
-	store  *snapshot.Store
-	listed *snapshot.Listed
-	err    error
+	once    sync.Once
+	store   *snapshot.Store
+	listed  *snapshot.Listed
+	openErr error
+	listErr error
+	// batch gathers the run's snapshots into one commit (takeSnapshot).
+	batchOnce sync.Once
+	batch     *snapshot.Batch
 }
 
 // NewShared starts what a run's targets share; ctx is the run's.
@@ -74,23 +81,29 @@ func (s *Shared) branch(t Target) *sharedBranch {
 	}
 	s.mu.Unlock()
 	b.once.Do(func() {
-		b.store, b.err = snapshot.Open(s.ctx, t.SnapshotRepo, t.SnapshotBranch)
-		if b.err != nil {
-			b.err = fmt.Errorf("snapshot store: %w (set --snapshot-repo to the repository holding branch %s)", b.err, t.SnapshotBranch)
-			return
-		}
-		if b.listed, b.err = b.store.List(s.ctx); b.err != nil {
-			b.err = fmt.Errorf("snapshot: %w", b.err)
+		if b.store, b.openErr = snapshot.Open(s.ctx, t.SnapshotRepo, t.SnapshotBranch); b.openErr == nil {
+			b.listed, b.listErr = b.store.List(s.ctx)
 		}
 	})
 	return b
 }
 
+// err is why the branch could not be read, in readState's words.
+func (b *sharedBranch) err(t Target) error {
+	switch {
+	case b.openErr != nil:
+		return fmt.Errorf("snapshot store: %w (set --snapshot-repo to the repository holding branch %s)", b.openErr, t.SnapshotBranch)
+	case b.listErr != nil:
+		return fmt.Errorf("snapshot: %w", b.listErr)
+	}
+	return nil
+}
+
 // readState is readState of t from the run's listing of its branch.
 func (s *Shared) readState(ctx context.Context, t Target) (*snapshot.Snapshot, *history.Log, error) {
 	b := s.branch(t)
-	if b.err != nil {
-		return nil, nil, b.err
+	if err := b.err(t); err != nil {
+		return nil, nil, err
 	}
 	tip := b.listed.Commit()
 	if tip == "" {

@@ -2,8 +2,12 @@ package snapshot
 
 import (
 	"context"
+	"fmt"
+	"path"
 	"sort"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // Listed is the branch at one commit with its whole tree listed once: the
@@ -68,4 +72,33 @@ func (l *Listed) ReadLog(ctx context.Context, folder string, last int) ([]LogFil
 		}
 	}
 	return l.store.readLogListed(ctx, entries, last)
+}
+
+// readIndex is Store.ReadIndex of env at the listed commit.
+func (l *Listed) readIndex(ctx context.Context, env string) (*Index, error) {
+	if l.commit == "" {
+		return nil, fmt.Errorf("snapshot branch %s does not exist yet: %w", l.store.branch, ErrNotFound)
+	}
+	file := path.Join(env, indexFile)
+	var oid string
+	for _, e := range l.under(env) {
+		if e.path == file {
+			oid = e.oid
+		}
+	}
+	if oid == "" {
+		return nil, fmt.Errorf("environment %s at %s of %s: %w", env, model.ShortCommit(l.commit), l.store.branch, ErrNotFound)
+	}
+	blobs, err := l.store.git.catBlobs(ctx, []string{oid})
+	if err != nil {
+		return nil, err
+	}
+	ix, err := decodeIndex(blobs[0])
+	if err == nil && ix.Environment != env {
+		err = fmt.Errorf("environment is %q, expected %q", ix.Environment, env)
+	}
+	if err != nil {
+		return nil, &FileError{Branch: l.store.branch, Commit: l.commit, File: file, Err: err}
+	}
+	return ix, nil
 }

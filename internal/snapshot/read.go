@@ -118,7 +118,7 @@ func newFolder() *folder {
 		files:  map[string][]byte{},
 		sealed: map[string]sealedEntry{},
 		pool:   parallel.NewPool(workers, workers),
-		d:      newDeflaters(workers),
+		d:      processDeflaters(),
 	}
 }
 
