@@ -111,7 +111,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	progressf(o.Progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
 	// The window bounds the listing's requests with the dry-runs'; as
 	// many workers as it may let in flight keep a limit of their own out.
-	fightsRead := discoverAsync(ctx, g, client, objs, client.Window.Ceiling())
+	fightsRead := o.discoverAsync(ctx, g, client, objs, client.Window.Ceiling())
 	engine := predict.NewCluster(client, engineOpts)
 	// The API server's schemas are read while the dry-runs run: only the
 	// analysis needs them.

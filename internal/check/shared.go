@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/history"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
@@ -34,9 +37,22 @@ type Shared struct {
 	sourceOnce sync.Once
 	source     string
 
-	mu       sync.Mutex
-	types    map[*kube.Client]*typing.Cache
-	branches map[string]*sharedBranch
+	mu         sync.Mutex
+	types      map[*kube.Client]*typing.Cache
+	branches   map[string]*sharedBranch
+	discovered map[discoveryKey]*sharedDiscovery
+}
+
+// discoveryKey is a cluster and the namespaces whose controllers were
+// listed.
+type discoveryKey struct {
+	client     *kube.Client
+	namespaces string
+}
+
+type sharedDiscovery struct {
+	once sync.Once
+	discovered
 }
 
 // sharedBranch is a snapshot branch as the run found it.
@@ -53,7 +69,29 @@ type sharedBranch struct {
 
 // NewShared starts what a run's targets share; ctx is the run's.
 func NewShared(ctx context.Context) *Shared {
-	return &Shared{ctx: ctx, types: map[*kube.Client]*typing.Cache{}, branches: map[string]*sharedBranch{}}
+	return &Shared{ctx: ctx, types: map[*kube.Client]*typing.Cache{}, branches: map[string]*sharedBranch{},
+		discovered: map[discoveryKey]*sharedDiscovery{}}
+}
+
+// discover is the controllers that may fight in the namespaces, listed
+// once for the run: the targets of a monorepo mostly share their
+// namespaces, and each listing is a request per controller kind and
+// namespace.
+func (s *Shared) discover(c *kube.Client, namespaces []string, concurrency int) discovered {
+	key := discoveryKey{c, strings.Join(namespaces, "\x00")}
+	s.mu.Lock()
+	d, ok := s.discovered[key]
+	if !ok {
+		d = &sharedDiscovery{}
+		s.discovered[key] = d
+	}
+	s.mu.Unlock()
+	d.once.Do(func() {
+		d.objs, d.notes = controllers.Discover(s.ctx, c, namespaces, concurrency)
+	})
+	// Clipped: a target appending to its notes must not write into the
+	// others'.
+	return discovered{slices.Clip(d.objs), slices.Clip(d.notes)}
 }
 
 // Close lets go of the snapshot branches' stores (a URL's clone).

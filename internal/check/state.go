@@ -161,9 +161,13 @@ type discovered struct {
 
 // discoverAsync lists the cluster's autoscalers (and the other rules'
 // sources) in the render's namespaces, in g, while the dry-runs go out.
-func discoverAsync(ctx context.Context, g *errgroup.Group, c *kube.Client, objs []model.Object, concurrency int) <-chan discovered {
+func (t Target) discoverAsync(ctx context.Context, g *errgroup.Group, c *kube.Client, objs []model.Object, concurrency int) <-chan discovered {
 	ch := make(chan discovered, 1)
 	g.Go(func() error {
+		if t.Shared != nil && t.Client == c {
+			ch <- t.Shared.discover(c, controllers.Namespaces(objs), concurrency)
+			return nil
+		}
 		found, notes := controllers.Discover(ctx, c, controllers.Namespaces(objs), concurrency)
 		ch <- discovered{found, notes}
 		return nil
