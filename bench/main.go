@@ -44,6 +44,8 @@ func main() {
 			os.Exit(profileChild(os.Args[2:]))
 		case monorepoArg:
 			os.Exit(monorepoMain(os.Args[2:]))
+		case yearArg:
+			os.Exit(yearMain(os.Args[2:]))
 		}
 	}
 	o, err := parseFlags()
