@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/history"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/secrets"
@@ -79,7 +79,7 @@ func benchYear(ctx context.Context, o yearOptions) error {
 		return err
 	}
 	year := filepath.Join(work, "year.git")
-	if err := runIn(work, "git", "clone", "-q", "--bare", fresh, year); err != nil {
+	if err := runIn(work, "clone", "-q", "--bare", fresh, year); err != nil {
 		return err
 	}
 	progress("year: %d snapshot commits with git fast-import", o.commits)
@@ -105,7 +105,7 @@ func benchYear(ctx context.Context, o yearOptions) error {
 			}
 			ci := filepath.Join(work, fmt.Sprintf("ci-%d-%d", round, i))
 			// actions/checkout's default: the code at depth 1.
-			if err := runIn(work, "git", "clone", "-q", "--depth=1", "--branch", "main", "file://"+remotes[i], ci); err != nil {
+			if err := runIn(work, "clone", "-q", "--depth=1", "--branch", "main", "file://"+remotes[i], ci); err != nil {
 				return err
 			}
 			before := dirSize(filepath.Join(ci, ".git"))
@@ -115,11 +115,11 @@ func benchYear(ctx context.Context, o yearOptions) error {
 			}
 			r.read = append(r.read, d)
 			r.fetched = dirSize(filepath.Join(ci, ".git")) - before
-			out, _ := exec.Command("git", "-C", ci, "rev-list", "--count", "refs/ownership-check/"+model.DefaultSnapshotBranch).Output()
+			out, _ := gitIn(ci, nil, "rev-list", "--count", "refs/ownership-check/"+model.DefaultSnapshotBranch)
 			r.commits = strings.TrimSpace(string(out))
 			// history from a checkout of its own, so that it fetches too.
 			ci2 := ci + "-history"
-			if err := runIn(work, "git", "clone", "-q", "--depth=1", "--branch", "main", "file://"+remotes[i], ci2); err != nil {
+			if err := runIn(work, "clone", "-q", "--depth=1", "--branch", "main", "file://"+remotes[i], ci2); err != nil {
 				return err
 			}
 			t := tool{name: "history", args: []string{o.binary, "history", "--environment", "env0", "--output", "json"},
@@ -138,7 +138,7 @@ func benchYear(ctx context.Context, o yearOptions) error {
 		fmt.Printf("| %s | %s | %s | %s | %d KiB |\n", r.name, spread(r.read), spread(r.hist), r.commits, r.fetched>>10)
 	}
 	for _, remote := range remotes {
-		out, _ := exec.Command("git", "-C", remote, "count-objects", "-vH").Output()
+		out, _ := gitIn(remote, nil, "count-objects", "-vH")
 		fmt.Printf("\n%s: %s\n", filepath.Base(remote), strings.Join(strings.Fields(string(out)), " "))
 	}
 	return nil
@@ -184,7 +184,7 @@ func freshRemote(ctx context.Context, work, bare string, o yearOptions) error {
 		return err
 	}
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "platform"}} {
-		if err := runIn(src, "git", append([]string{"-c", "user.name=bench", "-c", "user.email=bench@example.com"}, args...)...); err != nil {
+		if err := runIn(src, append([]string{"-c", "user.name=bench", "-c", "user.email=bench@example.com"}, args...)...); err != nil {
 			return err
 		}
 	}
@@ -230,7 +230,7 @@ func freshRemote(ctx context.Context, work, bare string, o yearOptions) error {
 			}
 		}
 	}
-	return runIn(work, "git", "clone", "-q", "--bare", src, bare)
+	return runIn(work, "clone", "-q", "--bare", src, bare)
 }
 
 var deployedAt = regexp.MustCompile(`"deployedAt": *"[^"]*"`)
@@ -240,13 +240,13 @@ var deployedAt = regexp.MustCompile(`"deployedAt": *"[^"]*"`)
 // changed), with one git fast-import.
 func addYear(bare string, o yearOptions) error {
 	branch := "refs/heads/" + model.DefaultSnapshotBranch
-	tip, err := exec.Command("git", "-C", bare, "rev-parse", branch).Output()
+	tip, err := gitIn(bare, nil, "rev-parse", branch)
 	if err != nil {
 		return err
 	}
 	indexes := make([][]byte, o.envs)
 	for e := range o.envs {
-		b, err := exec.Command("git", "-C", bare, "show", fmt.Sprintf("%s:env%d/index.json", branch, e)).Output()
+		b, err := gitIn(bare, nil, "show", fmt.Sprintf("%s:env%d/index.json", branch, e))
 		if err != nil {
 			return err
 		}
@@ -266,21 +266,18 @@ func addYear(bare string, o yearOptions) error {
 		fmt.Fprintf(&in, "M 100644 inline env%d/index.json\ndata %d\n%s\n", e, len(index), index)
 	}
 	in.WriteString("done\n")
-	cmd := exec.Command("git", "-C", bare, "fast-import", "--quiet", "--done")
-	cmd.Stdin = &in
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("git fast-import: %v: %s", err, out)
-	}
-	return nil
+	_, err = gitIn(bare, in.Bytes(), "fast-import", "--quiet", "--done")
+	return err
 }
 
-func runIn(dir, name string, args ...string) error {
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, out)
-	}
-	return nil
+// runIn runs git in dir.
+func runIn(dir string, args ...string) error {
+	_, err := gitIn(dir, nil, args...)
+	return err
+}
+
+func gitIn(dir string, stdin []byte, args ...string) ([]byte, error) {
+	return gitexec.Run(context.Background(), gitexec.Where{Dir: dir}, stdin, args...)
 }
 
 func dirSize(dir string) int64 {
