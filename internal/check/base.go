@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -62,9 +63,9 @@ func (b *baseRender) forgetSame(head []model.Object) (unchanged bool) {
 // and rendered with opts: the same config, the same kustomize rules, the
 // repository's tree as the boundary. A path the base does not have renders
 // nothing.
-func renderBase(ctx context.Context, rev string, paths []string, opts render.Options, trees *gitexec.Trees, deployerAt deployerAt) *baseRender {
+func renderBase(ctx context.Context, rev string, paths []string, opts render.Options, trees *gitexec.Trees, deployerAt deployerAt, head *headRender) *baseRender {
 	b := &baseRender{objects: map[model.ID]model.Object{}}
-	b.Err = b.render(ctx, rev, paths, opts, trees, deployerAt)
+	b.Err = b.render(ctx, rev, paths, opts, trees, deployerAt, head)
 	if b.Err != nil {
 		b.Err = fmt.Errorf("base %s: %w", rev, b.Err)
 	}
@@ -74,7 +75,71 @@ func renderBase(ctx context.Context, rev string, paths []string, opts render.Opt
 // deployerAt is Target.BaseDeployer.
 type deployerAt = func(ctx context.Context, root string) (*model.Deployer, []string, error)
 
-func (b *baseRender) render(ctx context.Context, rev string, paths []string, opts render.Options, trees *gitexec.Trees, deployerAt deployerAt) error {
+// renderHead renders the paths for the check, and with a base, what the
+// base needs of the head's render: what it read, and a copy of the list
+// of its objects (the check lets each go once analysed).
+func renderHead(ctx context.Context, o Options, opts render.Options) ([]model.Object, []string, *headRender, error) {
+	var head *headRender
+	if o.Base != "" {
+		opts.Reads = render.NewReads()
+		head = &headRender{reads: opts.Reads}
+	}
+	objs, unrendered, err := renderChecked(ctx, o.Paths, opts)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if head != nil {
+		head.objs = slices.Clone(objs)
+	}
+	return objs, unrendered, head, nil
+}
+
+// headRender is the head's render of the same paths, and every file and
+// listing it read.
+type headRender struct {
+	reads *render.Reads
+	objs  []model.Object
+}
+
+// sameAtBase tells whether the base renders what the head rendered without
+// rendering it: every file the head's render read is one the commit
+// tracks, unchanged in the working tree since, nothing was added to or
+// removed from a folder it listed, and it read nothing outside the
+// repository. The render is a function of those files (the same config,
+// no controller's object, which the base reads from its own tree): the
+// same files render the same objects. A monorepo's pull request leaves
+// most targets so, and a base rendered again is as much work as the head.
+func sameAtBase(ctx context.Context, trees *gitexec.Trees, top, commit string, head *headRender) bool {
+	if head == nil || head.reads == nil {
+		return false
+	}
+	files, dirs, outside := head.reads.Relative(top)
+	if outside > 0 || len(files) == 0 {
+		return false
+	}
+	ch, err := trees.Changes(ctx, top, commit)
+	if err != nil {
+		// Rendered instead, which says what is wrong if anything is.
+		return false
+	}
+	for _, f := range files {
+		if !ch.Tracked[f] || ch.Changed[f] != 0 {
+			return false
+		}
+	}
+	listed := make(map[string]bool, len(dirs))
+	for _, d := range dirs {
+		listed[d] = true
+	}
+	for p, status := range ch.Changed {
+		if status != 'M' && listed[path.Dir(p)] {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *baseRender) render(ctx context.Context, rev string, paths []string, opts render.Options, trees *gitexec.Trees, deployerAt deployerAt, head *headRender) error {
 	if len(paths) == 0 {
 		return nil
 	}
@@ -99,6 +164,12 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 	})
 	if err != nil {
 		return err
+	}
+	if opts.Deployer == nil && deployerAt == nil && sameAtBase(ctx, trees, top, b.Commit, head) {
+		for _, o := range head.objs {
+			b.objects[o.ID] = o
+		}
+		return nil
 	}
 	tmp, err := trees.Tree(ctx, top, b.Commit)
 	if err != nil {
@@ -177,14 +248,14 @@ func (e *renamedError) Unwrap() error { return e.err }
 
 // renderBaseAsync renders the base beside the head, in g; the channel
 // gives nil when there is no base to render.
-func renderBaseAsync(ctx context.Context, g *errgroup.Group, rev string, paths []string, opts render.Options, trees *gitexec.Trees, deployerAt deployerAt) <-chan *baseRender {
+func renderBaseAsync(ctx context.Context, g *errgroup.Group, rev string, paths []string, opts render.Options, trees *gitexec.Trees, deployerAt deployerAt, head *headRender) <-chan *baseRender {
 	ch := make(chan *baseRender, 1)
 	if rev == "" {
 		ch <- nil
 		return ch
 	}
 	g.Go(func() error {
-		ch <- renderBase(ctx, rev, paths, opts, trees, deployerAt)
+		ch <- renderBase(ctx, rev, paths, opts, trees, deployerAt, head)
 		return nil
 	})
 	return ch

@@ -19,9 +19,17 @@ type Trees struct {
 	closed bool
 	// resolved are the revisions resolved (Resolved).
 	resolved map[string]string
+	// changes are the working trees' changes since a commit (Changes).
+	changes map[string]*changesEntry
 	// reading counts the extractions under way, so that Close removes
 	// every directory they make, the ones still being made included.
 	reading sync.WaitGroup
+}
+
+type changesEntry struct {
+	once    sync.Once
+	changes *Changes
+	err     error
 }
 
 type tree struct {
