@@ -171,10 +171,6 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 		}
 		return nil
 	}
-	tmp, err := trees.Tree(ctx, top, b.Commit)
-	if err != nil {
-		return err
-	}
 	var rels []string
 	for _, p := range paths {
 		rel, err := gitexec.Relative(top, p)
@@ -183,13 +179,71 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 		}
 		rels = append(rels, rel)
 	}
+	if dirs := sparseDirs(top, rels, head, opts, deployerAt); dirs != nil {
+		if tmp, err := trees.Sparse(ctx, top, b.Commit, dirs); err == nil {
+			objs, complete, err := renderIn(ctx, tmp, rels, opts, deployerAt)
+			if err == nil && complete {
+				b.add(objs)
+				return nil
+			}
+		}
+		// The base reads what the head does not: from the whole tree.
+	}
+	tmp, err := trees.Tree(ctx, top, b.Commit)
+	if err != nil {
+		return err
+	}
+	objs, _, err := renderIn(ctx, tmp, rels, opts, deployerAt)
+	if err != nil {
+		return err
+	}
+	b.add(objs)
+	return nil
+}
+
+func (b *baseRender) add(objs []model.Object) {
+	for _, o := range objs {
+		b.objects[o.ID] = o
+	}
+}
+
+// sparseDirs are the folders of the base's tree a render of the head's
+// files needs: every folder the head's render read a file of or listed,
+// and the paths'. The base's own files may name others (a pull request
+// that drops a resource): its render then fails or leaves something out,
+// and the whole tree is read instead. nil: read the whole tree (a
+// controller's object is read from it; a render that read outside the
+// repository).
+func sparseDirs(top string, rels []string, head *headRender, opts render.Options, deployerAt deployerAt) []string {
+	if head == nil || head.reads == nil || opts.Deployer != nil || deployerAt != nil {
+		return nil
+	}
+	files, dirs, outside := head.reads.Relative(top)
+	if outside > 0 {
+		return nil
+	}
+	out := append([]string{}, dirs...)
+	for _, f := range files {
+		out = append(out, path.Dir(f))
+	}
+	for _, r := range rels {
+		r = filepath.ToSlash(r)
+		out = append(out, r, path.Dir(r))
+	}
+	return out
+}
+
+// renderIn renders the paths rels (relative to the top) of the base's
+// tree extracted at tmp; complete is false when the render left
+// something out.
+func renderIn(ctx context.Context, tmp string, rels []string, opts render.Options, deployerAt deployerAt) ([]model.Object, bool, error) {
 	if opts.Deployer != nil && deployerAt != nil {
 		d, at, err := deployerAt(ctx, tmp)
 		if err != nil {
-			return err
+			return nil, false, err
 		}
 		if d == nil {
-			return nil
+			return nil, true, nil
 		}
 		opts.Deployer, rels = d, at
 	}
@@ -201,21 +255,17 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 		}
 	}
 	if len(basePaths) == 0 {
-		return nil
+		return nil, true, nil
 	}
 	opts.Root = tmp
 	// What the base could not render is absent from it, as from the head
 	// (the head says why in its notes).
 	r, err := render.RenderAll(ctx, basePaths, opts)
-	objs := r.Objects
 	if err != nil {
 		// Name files as the repository does, not by the temporary copy.
-		return &renamedError{msg: strings.NewReplacer(tmp+string(filepath.Separator), "", tmp, ".").Replace(err.Error()), err: err}
+		return nil, false, &renamedError{msg: strings.NewReplacer(tmp+string(filepath.Separator), "", tmp, ".").Replace(err.Error()), err: err}
 	}
-	for _, o := range objs {
-		b.objects[o.ID] = o
-	}
-	return nil
+	return r.Objects, len(r.NotRendered) == 0, nil
 }
 
 // repositoryOf is the top of the git repository holding path.

@@ -89,3 +89,51 @@ func TestSameAtBase(t *testing.T) {
 		t.Error("a file git does not track: the head's render taken for the base")
 	}
 }
+
+// TestSparseBaseFallsBackToTheWholeTree: a base that names a file the
+// head's render did not read renders from the whole tree, not short of it.
+func TestSparseBaseFallsBackToTheWholeTree(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+	}
+	write := func(rel, content string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("app/kustomization.yaml", "resources:\n- cm.yaml\n- ../legacy\n")
+	write("app/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n")
+	write("legacy/kustomization.yaml", "resources:\n- old.yaml\n")
+	write("legacy/old.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: old\n")
+	for _, args := range [][]string{{"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "x"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+	}
+	// The pull request drops the legacy resource.
+	write("app/kustomization.yaml", "resources:\n- cm.yaml\n")
+	o := Options{Base: "HEAD", Paths: []string{filepath.Join(dir, "app")}}
+	opts := render.Options{Namespace: "default", Scope: render.KnownScopes(nil)}
+	_, _, head, err := renderHead(ctx, o, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees := &gitexec.Trees{}
+	defer trees.Close()
+	b := renderBase(ctx, "HEAD", o.Paths, opts, trees, nil, head)
+	if b.Err != nil {
+		t.Fatal(b.Err)
+	}
+	if len(b.objects) != 2 {
+		t.Errorf("base renders %d objects, want the ConfigMap and the legacy one", len(b.objects))
+	}
+}

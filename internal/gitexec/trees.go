@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -46,7 +49,28 @@ var errClosed = errors.New("the run's git trees are removed already")
 // it must refuse a symlink that leaves it); submodules are left out. The
 // directory lives until Close.
 func (ts *Trees) Tree(ctx context.Context, top, commit string) (string, error) {
-	key := top + "\x00" + commit
+	return ts.read(ctx, top+"\x00"+commit, func(dir string) error { return extractTree(ctx, top, commit, dir, nil) })
+}
+
+// Sparse is the part of commit's tree in dirs (slash-separated, relative
+// to the top; "." is the top), each folder's own files without its
+// subfolders', in a temporary directory of its own that lives until
+// Close: what a render that reads a few folders of a large repository
+// needs, without writing the thousands of files of the others.
+func (ts *Trees) Sparse(ctx context.Context, top, commit string, dirs []string) (string, error) {
+	in := make(map[string]bool, len(dirs))
+	for _, d := range dirs {
+		in[path.Clean(d)] = true
+	}
+	sorted := slices.Sorted(maps.Keys(in))
+	return ts.read(ctx, top+"\x00"+commit+"\x00"+strings.Join(sorted, "\x00"), func(dir string) error {
+		return extractTree(ctx, top, commit, dir, func(p string) bool { return in[path.Dir(p)] })
+	})
+}
+
+// read is the tree of key, extracted by extract into a new temporary
+// directory on first use.
+func (ts *Trees) read(ctx context.Context, key string, extract func(dir string) error) (string, error) {
 	ts.mu.Lock()
 	if ts.closed {
 		ts.mu.Unlock()
@@ -73,7 +97,7 @@ func (ts *Trees) Tree(ctx context.Context, top, commit string) (string, error) {
 	if t.dir, t.err = os.MkdirTemp("", "ownership-check-tree-"); t.err != nil {
 		return "", t.err
 	}
-	t.err = extractTree(ctx, top, commit, t.dir)
+	t.err = extract(t.dir)
 	return t.dir, t.err
 }
 
@@ -93,7 +117,7 @@ func (ts *Trees) Close() error {
 }
 
 // extractTree writes commit's files into dir.
-func extractTree(ctx context.Context, top, commit, dir string) error {
+func extractTree(ctx context.Context, top, commit, dir string, keep func(slashPath string) bool) error {
 	where := Where{Dir: top}
 	list, err := Run(ctx, where, nil, "ls-tree", "-r", "-z", "--full-tree", commit)
 	if err != nil {
@@ -106,7 +130,7 @@ func extractTree(ctx context.Context, top, commit, dir string) error {
 	var files []TreeEntry
 	var oids []string
 	for _, e := range all {
-		if e.Type != "blob" {
+		if e.Type != "blob" || keep != nil && !keep(e.Path) {
 			continue
 		}
 		p := filepath.FromSlash(e.Path)
