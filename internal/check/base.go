@@ -143,9 +143,15 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 	if len(paths) == 0 {
 		return nil
 	}
-	top, err := repositoryOf(ctx, paths[0])
-	if err != nil {
-		return err
+	top := ""
+	if trees != nil {
+		top = trees.Top
+	}
+	var err error
+	if top == "" {
+		if top, err = repositoryOf(ctx, paths[0]); err != nil {
+			return err
+		}
 	}
 	if trees == nil {
 		// One target: its own copy of the tree, gone when it is rendered.

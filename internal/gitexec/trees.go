@@ -17,6 +17,11 @@ import (
 // one run: a run of many targets reads each commit once, and Close removes
 // them all. The zero value is ready to use.
 type Trees struct {
+	// Top, when set, is the top of the repository holding every path
+	// rendered from these trees (a run's targets'), so that none has to
+	// ask git for it.
+	Top string
+
 	mu     sync.Mutex
 	trees  map[string]*tree
 	closed bool

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -33,6 +34,8 @@ func (s *Store) List(ctx context.Context) (*Listed, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The targets' reads that follow go through one git process.
+	s.reader = gitexec.NewBlobReader(ctx, s.git.where())
 	sort.Slice(entries, func(i, j int) bool { return entries[i].path < entries[j].path })
 	return &Listed{store: s, commit: tip, entries: entries}, nil
 }
@@ -89,7 +92,7 @@ func (l *Listed) readIndex(ctx context.Context, env string) (*Index, error) {
 	if oid == "" {
 		return nil, fmt.Errorf("environment %s at %s of %s: %w", env, model.ShortCommit(l.commit), l.store.branch, ErrNotFound)
 	}
-	blobs, err := l.store.git.catBlobs(ctx, []string{oid})
+	blobs, err := l.store.catAll(ctx, []string{oid})
 	if err != nil {
 		return nil, err
 	}
@@ -101,4 +104,26 @@ func (l *Listed) readIndex(ctx context.Context, env string) (*Index, error) {
 		return nil, &FileError{Branch: l.store.branch, Commit: l.commit, File: file, Err: err}
 	}
 	return ix, nil
+}
+
+// catEach reads blobs through the store's reader when a listing started
+// one, else with a git process of their own.
+func (s *Store) catEach(ctx context.Context, oids []string, each func(i int, b []byte) error) error {
+	if s.reader != nil {
+		return s.reader.Read(oids, each)
+	}
+	return gitexec.CatBlobs(ctx, s.git.where(), oids, each)
+}
+
+// catAll is catEach, the blobs returned.
+func (s *Store) catAll(ctx context.Context, oids []string) ([][]byte, error) {
+	blobs := make([][]byte, len(oids))
+	err := s.catEach(ctx, oids, func(i int, b []byte) error {
+		blobs[i] = b
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return blobs, nil
 }

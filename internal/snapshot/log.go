@@ -89,7 +89,7 @@ func (s *Store) readLogListed(ctx context.Context, entries []treeEntry, last int
 	for i, e := range entries {
 		oids[i] = e.oid
 	}
-	blobs, err := s.git.catBlobs(ctx, oids)
+	blobs, err := s.catAll(ctx, oids)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	"github.com/ownership-check/ownership-check/internal/parallel"
@@ -84,7 +83,7 @@ func (s *Store) readListed(ctx context.Context, env, c string, entries []treeEnt
 // handed to a folder as it arrives.
 func (s *Store) readFolder(ctx context.Context, env string, entries []treeEntry, oids []string) (*folder, error) {
 	f := newFolder()
-	err := gitexec.CatBlobs(ctx, s.git.where(), oids, func(i int, b []byte) error {
+	err := s.catEach(ctx, oids, func(i int, b []byte) error {
 		f.add(strings.TrimPrefix(entries[i].path, env+"/"), b)
 		return nil
 	})

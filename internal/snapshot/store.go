@@ -35,6 +35,9 @@ type Store struct {
 	// isShallow: the repository is a shallow clone (shallow).
 	shallowOnce sync.Once
 	isShallow   bool
+	// reader reads blobs for the many targets of a run (List), nil
+	// before.
+	reader *gitexec.BlobReader
 }
 
 // Open opens the snapshot branch of a repository: repo is a path to a
@@ -136,6 +139,9 @@ func (s *Store) pickRemote(ctx context.Context) (string, error) {
 
 // Close removes the temporary clone of a URL repository.
 func (s *Store) Close() error {
+	if s.reader != nil {
+		s.reader.Close()
+	}
 	if s.cache == "" {
 		return nil
 	}

@@ -38,7 +38,8 @@ type Result struct {
 func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	out := make([]Result, len(sel))
 	r, runErr := newRun(ctx, o.Concurrency)
-	trees := &gitexec.Trees{}
+	// Every target's paths are in the repository of the run's top.
+	trees := &gitexec.Trees{Top: r.top}
 	// Every check has returned, its base render with it, before the trees
 	// go.
 	defer trees.Close()
