@@ -28,6 +28,9 @@ type Shared struct {
 	// ctx bounds the schemas' reads: the run's, which outlives each
 	// target's check.
 	ctx context.Context
+	// Top, when set, is the top of the repository holding every target's
+	// paths, so that no target asks git for it.
+	Top string
 
 	configOnce sync.Once
 	config     *config.Config
@@ -199,4 +202,12 @@ func (t Target) sharedTypes(client *kube.Client) *typing.Cache {
 		return t.Shared.typesOf(client)
 	}
 	return nil
+}
+
+// sharedTop is the run's repository top, "" when not known.
+func (t Target) sharedTop() string {
+	if t.Shared != nil {
+		return t.Shared.Top
+	}
+	return ""
 }

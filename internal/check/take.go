@@ -55,7 +55,7 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 		DeployedBy:   o.DeployedBy,
 		Concurrency:  o.Concurrency,
 		SecretKey:    secrets.KeyFromEnv(),
-		Inputs:       inputsOf(ctx, o.Paths, r.reads),
+		Inputs:       inputsOf(ctx, o.sharedTop(), o.Paths, r.reads),
 		Types:        o.sharedTypes(client),
 	}
 	var rec *Recorded
@@ -101,14 +101,17 @@ func sourceCommit(ctx context.Context, given string) string {
 }
 
 // inputsOf is what the render read, relative to the repository holding the
-// paths; nil outside a git repository.
-func inputsOf(ctx context.Context, paths []string, reads *render.Reads) *snapshot.Inputs {
+// paths (top, when the run knows it; "" asks git); nil outside a git
+// repository.
+func inputsOf(ctx context.Context, top string, paths []string, reads *render.Reads) *snapshot.Inputs {
 	if len(paths) == 0 || reads == nil {
 		return nil
 	}
-	top, err := repositoryOf(ctx, paths[0])
-	if err != nil {
-		return nil
+	if top == "" {
+		var err error
+		if top, err = repositoryOf(ctx, paths[0]); err != nil {
+			return nil
+		}
 	}
 	files, dirs, outside := reads.Relative(top)
 	return &snapshot.Inputs{Files: files, Dirs: dirs, Outside: outside}

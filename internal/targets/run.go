@@ -92,6 +92,8 @@ func Snapshot(ctx context.Context, o check.SnapshotOptions, sel []Selected) ([]*
 		o.Shared = check.NewShared(ctx)
 		defer o.Shared.Close()
 	}
+	// Every target's paths are in the repository of the run's top.
+	o.Shared.Top = r.top
 	defer func() {
 		commit, err := o.Shared.CommitSnapshots(ctx, o.Target, o.Shared.SourceCommit())
 		for i, rec := range recs {
