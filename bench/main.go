@@ -42,6 +42,10 @@ func main() {
 		switch os.Args[1] {
 		case profileChildArg:
 			os.Exit(profileChild(os.Args[2:]))
+		case monorepoArg:
+			os.Exit(monorepoMain(os.Args[2:]))
+		case yearArg:
+			os.Exit(yearMain(os.Args[2:]))
 		}
 	}
 	o, err := parseFlags()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -62,9 +63,9 @@ func (b *baseRender) forgetSame(head []model.Object) (unchanged bool) {
 // and rendered with opts: the same config, the same kustomize rules, the
 // repository's tree as the boundary. A path the base does not have renders
 // nothing.
-func renderBase(ctx context.Context, rev string, paths []string, opts render.Options, trees *gitexec.Trees, deployerAt deployerAt) *baseRender {
+func renderBase(ctx context.Context, rev string, paths []string, opts render.Options, trees *gitexec.Trees, deployerAt deployerAt, head *headRender) *baseRender {
 	b := &baseRender{objects: map[model.ID]model.Object{}}
-	b.Err = b.render(ctx, rev, paths, opts, trees, deployerAt)
+	b.Err = b.render(ctx, rev, paths, opts, trees, deployerAt, head)
 	if b.Err != nil {
 		b.Err = fmt.Errorf("base %s: %w", rev, b.Err)
 	}
@@ -74,30 +75,107 @@ func renderBase(ctx context.Context, rev string, paths []string, opts render.Opt
 // deployerAt is Target.BaseDeployer.
 type deployerAt = func(ctx context.Context, root string) (*model.Deployer, []string, error)
 
-func (b *baseRender) render(ctx context.Context, rev string, paths []string, opts render.Options, trees *gitexec.Trees, deployerAt deployerAt) error {
+// renderHead renders the paths for the check, and with a base, what the
+// base needs of the head's render: what it read, and a copy of the list
+// of its objects (the check lets each go once analysed).
+func renderHead(ctx context.Context, o Options, opts render.Options) ([]model.Object, []string, *headRender, error) {
+	var head *headRender
+	if o.Base != "" {
+		opts.Reads = render.NewReads()
+		head = &headRender{reads: opts.Reads}
+	}
+	objs, unrendered, err := renderChecked(ctx, o.Paths, opts)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if head != nil {
+		head.objs = slices.Clone(objs)
+	}
+	return objs, unrendered, head, nil
+}
+
+// headRender is the head's render of the same paths, and every file and
+// listing it read.
+type headRender struct {
+	reads *render.Reads
+	objs  []model.Object
+}
+
+// sameAtBase tells whether the base renders what the head rendered without
+// rendering it: every file the head's render read is one the commit
+// tracks, unchanged in the working tree since, nothing was added to or
+// removed from a folder it listed, and it read nothing outside the
+// repository. The render is a function of those files (the same config,
+// no controller's object, which the base reads from its own tree): the
+// same files render the same objects. A monorepo's pull request leaves
+// most targets so, and a base rendered again is as much work as the head.
+func sameAtBase(ctx context.Context, trees *gitexec.Trees, top, commit string, head *headRender) bool {
+	if head == nil || head.reads == nil {
+		return false
+	}
+	files, dirs, outside := head.reads.Relative(top)
+	if outside > 0 || len(files) == 0 {
+		return false
+	}
+	ch, err := trees.Changes(ctx, top, commit)
+	if err != nil {
+		// Rendered instead, which says what is wrong if anything is.
+		return false
+	}
+	for _, f := range files {
+		if !ch.Tracked[f] || ch.Changed[f] != 0 {
+			return false
+		}
+	}
+	listed := make(map[string]bool, len(dirs))
+	for _, d := range dirs {
+		listed[d] = true
+	}
+	for p, status := range ch.Changed {
+		if status != 'M' && listed[path.Dir(p)] {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *baseRender) render(ctx context.Context, rev string, paths []string, opts render.Options, trees *gitexec.Trees, deployerAt deployerAt, head *headRender) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	top, err := repositoryOf(ctx, paths[0])
-	if err != nil {
-		return err
+	top := ""
+	if trees != nil {
+		top = trees.Top
 	}
-	if err := config.EnsureCommit(ctx, top, rev); err != nil {
-		return &unresolvedError{err}
+	var err error
+	if top == "" {
+		if top, err = repositoryOf(ctx, paths[0]); err != nil {
+			return err
+		}
 	}
-	out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
-	if err != nil {
-		return &unresolvedError{err}
-	}
-	b.Commit = strings.TrimSpace(string(out))
 	if trees == nil {
 		// One target: its own copy of the tree, gone when it is rendered.
 		trees = &gitexec.Trees{}
 		defer trees.Close()
 	}
-	tmp, err := trees.Tree(ctx, top, b.Commit)
+	b.Commit, err = trees.Resolved(top, rev, func() (string, error) {
+		if err := config.EnsureCommit(ctx, top, rev); err != nil {
+			return "", &unresolvedError{err}
+		}
+		out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+		if err != nil {
+			return "", &unresolvedError{err}
+		}
+		return strings.TrimSpace(string(out)), nil
+	})
 	if err != nil {
 		return err
+	}
+	if opts.Deployer == nil && deployerAt == nil && sameAtBase(ctx, trees, top, b.Commit, head) {
+		for _, o := range head.objs {
+			b.objects[o.ID] = o
+		}
+		return nil
 	}
 	var rels []string
 	for _, p := range paths {
@@ -107,13 +185,71 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 		}
 		rels = append(rels, rel)
 	}
+	if dirs := sparseDirs(top, rels, head, opts, deployerAt); dirs != nil {
+		if tmp, err := trees.Sparse(ctx, top, b.Commit, dirs); err == nil {
+			objs, complete, err := renderIn(ctx, tmp, rels, opts, deployerAt)
+			if err == nil && complete {
+				b.add(objs)
+				return nil
+			}
+		}
+		// The base reads what the head does not: from the whole tree.
+	}
+	tmp, err := trees.Tree(ctx, top, b.Commit)
+	if err != nil {
+		return err
+	}
+	objs, _, err := renderIn(ctx, tmp, rels, opts, deployerAt)
+	if err != nil {
+		return err
+	}
+	b.add(objs)
+	return nil
+}
+
+func (b *baseRender) add(objs []model.Object) {
+	for _, o := range objs {
+		b.objects[o.ID] = o
+	}
+}
+
+// sparseDirs are the folders of the base's tree a render of the head's
+// files needs: every folder the head's render read a file of or listed,
+// and the paths'. The base's own files may name others (a pull request
+// that drops a resource): its render then fails or leaves something out,
+// and the whole tree is read instead. nil: read the whole tree (a
+// controller's object is read from it; a render that read outside the
+// repository).
+func sparseDirs(top string, rels []string, head *headRender, opts render.Options, deployerAt deployerAt) []string {
+	if head == nil || head.reads == nil || opts.Deployer != nil || deployerAt != nil {
+		return nil
+	}
+	files, dirs, outside := head.reads.Relative(top)
+	if outside > 0 {
+		return nil
+	}
+	out := append([]string{}, dirs...)
+	for _, f := range files {
+		out = append(out, path.Dir(f))
+	}
+	for _, r := range rels {
+		r = filepath.ToSlash(r)
+		out = append(out, r, path.Dir(r))
+	}
+	return out
+}
+
+// renderIn renders the paths rels (relative to the top) of the base's
+// tree extracted at tmp; complete is false when the render left
+// something out.
+func renderIn(ctx context.Context, tmp string, rels []string, opts render.Options, deployerAt deployerAt) ([]model.Object, bool, error) {
 	if opts.Deployer != nil && deployerAt != nil {
 		d, at, err := deployerAt(ctx, tmp)
 		if err != nil {
-			return err
+			return nil, false, err
 		}
 		if d == nil {
-			return nil
+			return nil, true, nil
 		}
 		opts.Deployer, rels = d, at
 	}
@@ -125,21 +261,17 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 		}
 	}
 	if len(basePaths) == 0 {
-		return nil
+		return nil, true, nil
 	}
 	opts.Root = tmp
 	// What the base could not render is absent from it, as from the head
 	// (the head says why in its notes).
 	r, err := render.RenderAll(ctx, basePaths, opts)
-	objs := r.Objects
 	if err != nil {
 		// Name files as the repository does, not by the temporary copy.
-		return &renamedError{msg: strings.NewReplacer(tmp+string(filepath.Separator), "", tmp, ".").Replace(err.Error()), err: err}
+		return nil, false, &renamedError{msg: strings.NewReplacer(tmp+string(filepath.Separator), "", tmp, ".").Replace(err.Error()), err: err}
 	}
-	for _, o := range objs {
-		b.objects[o.ID] = o
-	}
-	return nil
+	return r.Objects, len(r.NotRendered) == 0, nil
 }
 
 // repositoryOf is the top of the git repository holding path.
@@ -172,14 +304,14 @@ func (e *renamedError) Unwrap() error { return e.err }
 
 // renderBaseAsync renders the base beside the head, in g; the channel
 // gives nil when there is no base to render.
-func renderBaseAsync(ctx context.Context, g *errgroup.Group, rev string, paths []string, opts render.Options, trees *gitexec.Trees, deployerAt deployerAt) <-chan *baseRender {
+func renderBaseAsync(ctx context.Context, g *errgroup.Group, rev string, paths []string, opts render.Options, trees *gitexec.Trees, deployerAt deployerAt, head *headRender) <-chan *baseRender {
 	ch := make(chan *baseRender, 1)
 	if rev == "" {
 		ch <- nil
 		return ch
 	}
 	g.Go(func() error {
-		ch <- renderBase(ctx, rev, paths, opts, trees, deployerAt)
+		ch <- renderBase(ctx, rev, paths, opts, trees, deployerAt, head)
 		return nil
 	})
 	return ch

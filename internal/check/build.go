@@ -20,8 +20,6 @@ import (
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 	"github.com/ownership-check/ownership-check/internal/values"
-
-	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
 // Build renders, predicts and classifies, and returns the report. An error
@@ -103,22 +101,24 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	vr := values.New(o.ValueDirs, client)
 	defer func() { hideRead(rep, vr.Hidden()) }()
 	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client}
-	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees, o.BaseDeployer)
-	objs, unrendered, err := renderChecked(ctx, o.Paths, renderOpts)
+	objs, unrendered, head, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err
 	}
+	// The base after the head: a base whose files the head read unchanged
+	// renders the same, and is not rendered again.
+	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees, o.BaseDeployer, head)
 	objs, skipped, skipNote := skipSecrets(cfg, objs)
 	baseRead = comparedAsync(g, baseRead, objs)
 	progressf(o.Progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
 	// The window bounds the listing's requests with the dry-runs'; as
 	// many workers as it may let in flight keep a limit of their own out.
-	fightsRead := discoverAsync(ctx, g, client, objs, client.Window.Ceiling())
+	fightsRead := o.discoverAsync(ctx, g, client, objs, client.Window.Ceiling())
 	releaseRead := releaseAsync(ctx, g, client)
 	// The API server's schemas are read while the dry-runs run: only the
 	// analysis needs them, and the engine for an object whose client-side
 	// managers the deployer upgrades.
-	types := typing.ForCluster(ctx, client.OpenAPIV3(ctx), client)
+	types := o.typesFor(ctx, client)
 	engineOpts.UpgradesClientSide, engineOpts.Types = cfg.UpgradesClientSide(), types
 	engine := predict.NewCluster(client, engineOpts)
 	for _, gv := range groupVersions(objs) {

@@ -17,6 +17,14 @@ import (
 // rules and kustomize permissions take effect after merge, never in the
 // check of the pull request that adds them.
 func (t Target) loadConfig() (*config.Config, string, error) {
+	if t.Shared != nil {
+		return t.Shared.loadConfig(t)
+	}
+	return t.loadConfigFile()
+}
+
+// loadConfigFile is loadConfig, read from the file each time.
+func (t Target) loadConfigFile() (*config.Config, string, error) {
 	if t.BaseConfig == nil {
 		cfg, err := config.Load(t.Config)
 		return cfg, "", err

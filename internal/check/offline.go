@@ -44,11 +44,13 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	vr := values.New(o.ValueDirs, nil)
 	defer func() { hideRead(rep, vr.Hidden()) }()
 	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr}
-	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees, o.BaseDeployer)
-	objs, unrendered, err := renderChecked(ctx, o.Paths, renderOpts)
+	objs, unrendered, head, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err
 	}
+	// The base after the head: a base whose files the head read unchanged
+	// renders the same, and is not rendered again.
+	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees, o.BaseDeployer, head)
 	objs, skipped, skipNote := skipSecrets(cfg, objs)
 	baseRead = comparedAsync(g, baseRead, objs)
 	// The render's CRDs type their kinds over everything the snapshot

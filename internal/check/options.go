@@ -42,6 +42,9 @@ type Target struct {
 	// Client, when set, is the cluster's client shared by the targets of
 	// one run (in place of Kubeconfig and Context).
 	Client *kube.Client
+	// Shared, when set, is what the targets of one run share (NewShared):
+	// the config parsed once, and Client's schemas.
+	Shared *Shared
 	// SnapshotRepo is the git repository (path or URL) holding
 	// SnapshotBranch; "" is the working directory's.
 	SnapshotRepo   string

@@ -27,6 +27,9 @@ import (
 // error (comparing against nothing would hide drift), unreadable history
 // files are listed in the log.
 func readState(ctx context.Context, t Target) (*snapshot.Snapshot, *history.Log, error) {
+	if t.Shared != nil {
+		return t.Shared.readState(ctx, t)
+	}
 	store, err := snapshot.Open(ctx, t.SnapshotRepo, t.SnapshotBranch)
 	if err != nil {
 		return nil, nil, fmt.Errorf("snapshot store: %w (set --snapshot-repo to the repository holding branch %s)", err, t.SnapshotBranch)
@@ -60,11 +63,16 @@ func readHistory(ctx context.Context, store *snapshot.Store, env, commit string,
 	if err != nil {
 		return nil, fmt.Errorf("history of %s: %w", env, err)
 	}
+	return history.NewLog(env, store.Branch(), c, logFiles(files)), nil
+}
+
+// logFiles are a log folder's files as the history reads them.
+func logFiles(files []snapshot.LogFile) []history.File {
 	hf := make([]history.File, len(files))
 	for i, f := range files {
 		hf[i] = history.File{Name: f.Name, Data: f.Data}
 	}
-	return history.NewLog(env, store.Branch(), c, hf), nil
+	return hf
 }
 
 // History reads every recorded deploy of the target's environment, for
@@ -153,9 +161,13 @@ type discovered struct {
 
 // discoverAsync lists the cluster's autoscalers (and the other rules'
 // sources) in the render's namespaces, in g, while the dry-runs go out.
-func discoverAsync(ctx context.Context, g *errgroup.Group, c *kube.Client, objs []model.Object, concurrency int) <-chan discovered {
+func (t Target) discoverAsync(ctx context.Context, g *errgroup.Group, c *kube.Client, objs []model.Object, concurrency int) <-chan discovered {
 	ch := make(chan discovered, 1)
 	g.Go(func() error {
+		if t.Shared != nil && t.Client == c {
+			ch <- t.Shared.discover(c, controllers.Namespaces(objs), concurrency)
+			return nil
+		}
 		found, notes := controllers.Discover(ctx, c, controllers.Namespaces(objs), concurrency)
 		ch <- discovered{found, notes}
 		return nil

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
+	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
@@ -46,25 +48,42 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 		return nil, err
 	}
 	client, objs := r.client, r.objs
-	store, err := snapshot.Open(ctx, o.SnapshotRepo, o.SnapshotBranch)
+	take := snapshot.TakeOptions{
+		Environment:  o.Environment,
+		FieldManager: o.FieldManager,
+		ToolVersion:  o.ToolVersion,
+		DeployedBy:   o.DeployedBy,
+		Concurrency:  o.Concurrency,
+		SecretKey:    secrets.KeyFromEnv(),
+		Inputs:       inputsOf(ctx, o.sharedTop(), o.Paths, r.reads),
+		Types:        o.sharedTypes(client),
+	}
+	var rec *Recorded
+	if o.Shared != nil {
+		take.SourceCommit = o.Shared.sourceCommit(ctx, o.SourceCommit)
+		rec, err = o.Shared.takeSnapshot(ctx, o.Target, client, objs, take)
+	} else {
+		take.SourceCommit = sourceCommit(ctx, o.SourceCommit)
+		rec, err = takeSnapshot(ctx, o.Target, client, objs, take)
+	}
+	if rec == nil {
+		return nil, err
+	}
+	for _, n := range r.notes {
+		rec.Warnings = append(rec.Warnings, errors.New(n))
+	}
+	return rec, err
+}
+
+// takeSnapshot takes and commits one environment's snapshot.
+func takeSnapshot(ctx context.Context, t Target, client *kube.Client, objs []model.Object, o snapshot.TakeOptions) (*Recorded, error) {
+	store, err := snapshot.Open(ctx, t.SnapshotRepo, t.SnapshotBranch)
 	if err != nil {
 		return nil, err
 	}
 	defer store.Close()
 	rec := &Recorded{Branch: store.Branch(), Remote: store.Remote()}
-	rec.Snapshot, rec.Warnings, err = store.Take(ctx, client, objs, snapshot.TakeOptions{
-		Environment:  o.Environment,
-		FieldManager: o.FieldManager,
-		ToolVersion:  o.ToolVersion,
-		SourceCommit: sourceCommit(ctx, o.SourceCommit),
-		DeployedBy:   o.DeployedBy,
-		Concurrency:  o.Concurrency,
-		SecretKey:    secrets.KeyFromEnv(),
-		Inputs:       inputsOf(ctx, o.Paths, r.reads),
-	})
-	for _, n := range r.notes {
-		rec.Warnings = append(rec.Warnings, errors.New(n))
-	}
+	rec.Snapshot, rec.Warnings, err = store.Take(ctx, client, objs, o)
 	return rec, err
 }
 
@@ -82,14 +101,17 @@ func sourceCommit(ctx context.Context, given string) string {
 }
 
 // inputsOf is what the render read, relative to the repository holding the
-// paths; nil outside a git repository.
-func inputsOf(ctx context.Context, paths []string, reads *render.Reads) *snapshot.Inputs {
+// paths (top, when the run knows it; "" asks git); nil outside a git
+// repository.
+func inputsOf(ctx context.Context, top string, paths []string, reads *render.Reads) *snapshot.Inputs {
 	if len(paths) == 0 || reads == nil {
 		return nil
 	}
-	top, err := repositoryOf(ctx, paths[0])
-	if err != nil {
-		return nil
+	if top == "" {
+		var err error
+		if top, err = repositoryOf(ctx, paths[0]); err != nil {
+			return nil
+		}
 	}
 	files, dirs, outside := reads.Relative(top)
 	return &snapshot.Inputs{Files: files, Dirs: dirs, Outside: outside}

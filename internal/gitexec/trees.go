@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -14,12 +17,27 @@ import (
 // one run: a run of many targets reads each commit once, and Close removes
 // them all. The zero value is ready to use.
 type Trees struct {
+	// Top, when set, is the top of the repository holding every path
+	// rendered from these trees (a run's targets'), so that none has to
+	// ask git for it.
+	Top string
+
 	mu     sync.Mutex
 	trees  map[string]*tree
 	closed bool
+	// resolved are the revisions resolved (Resolved).
+	resolved map[string]string
+	// changes are the working trees' changes since a commit (Changes).
+	changes map[string]*changesEntry
 	// reading counts the extractions under way, so that Close removes
 	// every directory they make, the ones still being made included.
 	reading sync.WaitGroup
+}
+
+type changesEntry struct {
+	once    sync.Once
+	changes *Changes
+	err     error
 }
 
 type tree struct {
@@ -36,7 +54,28 @@ var errClosed = errors.New("the run's git trees are removed already")
 // it must refuse a symlink that leaves it); submodules are left out. The
 // directory lives until Close.
 func (ts *Trees) Tree(ctx context.Context, top, commit string) (string, error) {
-	key := top + "\x00" + commit
+	return ts.read(ctx, top+"\x00"+commit, func(dir string) error { return extractTree(ctx, top, commit, dir, nil) })
+}
+
+// Sparse is the part of commit's tree in dirs (slash-separated, relative
+// to the top; "." is the top), each folder's own files without its
+// subfolders', in a temporary directory of its own that lives until
+// Close: what a render that reads a few folders of a large repository
+// needs, without writing the thousands of files of the others.
+func (ts *Trees) Sparse(ctx context.Context, top, commit string, dirs []string) (string, error) {
+	in := make(map[string]bool, len(dirs))
+	for _, d := range dirs {
+		in[path.Clean(d)] = true
+	}
+	sorted := slices.Sorted(maps.Keys(in))
+	return ts.read(ctx, top+"\x00"+commit+"\x00"+strings.Join(sorted, "\x00"), func(dir string) error {
+		return extractTree(ctx, top, commit, dir, func(p string) bool { return in[path.Dir(p)] })
+	})
+}
+
+// read is the tree of key, extracted by extract into a new temporary
+// directory on first use.
+func (ts *Trees) read(ctx context.Context, key string, extract func(dir string) error) (string, error) {
 	ts.mu.Lock()
 	if ts.closed {
 		ts.mu.Unlock()
@@ -63,7 +102,7 @@ func (ts *Trees) Tree(ctx context.Context, top, commit string) (string, error) {
 	if t.dir, t.err = os.MkdirTemp("", "ownership-check-tree-"); t.err != nil {
 		return "", t.err
 	}
-	t.err = extractTree(ctx, top, commit, t.dir)
+	t.err = extract(t.dir)
 	return t.dir, t.err
 }
 
@@ -83,7 +122,7 @@ func (ts *Trees) Close() error {
 }
 
 // extractTree writes commit's files into dir.
-func extractTree(ctx context.Context, top, commit, dir string) error {
+func extractTree(ctx context.Context, top, commit, dir string, keep func(slashPath string) bool) error {
 	where := Where{Dir: top}
 	list, err := Run(ctx, where, nil, "ls-tree", "-r", "-z", "--full-tree", commit)
 	if err != nil {
@@ -96,7 +135,7 @@ func extractTree(ctx context.Context, top, commit, dir string) error {
 	var files []TreeEntry
 	var oids []string
 	for _, e := range all {
-		if e.Type != "blob" {
+		if e.Type != "blob" || keep != nil && !keep(e.Path) {
 			continue
 		}
 		p := filepath.FromSlash(e.Path)
@@ -152,4 +191,29 @@ func Relative(top, path string) (string, error) {
 		return "", fmt.Errorf("%s is outside the git repository %s", path, top)
 	}
 	return rel, nil
+}
+
+// Resolved is the commit rev names in the repository at top, as resolve
+// finds it, remembered for the run once found: the targets of one run
+// resolve the same base revision, and each resolve is git processes. An
+// error is not remembered.
+func (ts *Trees) Resolved(top, rev string, resolve func() (string, error)) (string, error) {
+	key := top + "\x00" + rev
+	ts.mu.Lock()
+	c, ok := ts.resolved[key]
+	ts.mu.Unlock()
+	if ok {
+		return c, nil
+	}
+	c, err := resolve()
+	if err != nil {
+		return "", err
+	}
+	ts.mu.Lock()
+	if ts.resolved == nil {
+		ts.resolved = map[string]string{}
+	}
+	ts.resolved[key] = c
+	ts.mu.Unlock()
+	return c, nil
 }

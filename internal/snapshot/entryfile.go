@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"runtime"
 	"sync"
 
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -111,6 +112,11 @@ func newDeflaters(n int) deflaters {
 	}
 	return d
 }
+
+// processDeflaters are the process's deflaters, one per core, shared by
+// every folder read: a run of many targets reads a folder per target, and
+// two megabytes of tables each made its collector busy.
+var processDeflaters = sync.OnceValue(func() deflaters { return newDeflaters(runtime.GOMAXPROCS(0)) })
 
 func (d deflaters) deflate(b []byte) []byte {
 	var out bytes.Buffer

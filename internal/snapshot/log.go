@@ -75,6 +75,13 @@ func (s *Store) ReadLog(ctx context.Context, folder, commit string, last int) ([
 	if err != nil {
 		return nil, "", err
 	}
+	files, err := s.readLogListed(ctx, entries, last)
+	return files, c, err
+}
+
+// readLogListed reads the last `last` of a log folder's files, listed in
+// name order.
+func (s *Store) readLogListed(ctx context.Context, entries []treeEntry, last int) ([]LogFile, error) {
 	if last > 0 && len(entries) > last {
 		entries = entries[len(entries)-last:]
 	}
@@ -82,15 +89,15 @@ func (s *Store) ReadLog(ctx context.Context, folder, commit string, last int) ([
 	for i, e := range entries {
 		oids[i] = e.oid
 	}
-	blobs, err := s.git.catBlobs(ctx, oids)
+	blobs, err := s.catAll(ctx, oids)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	files := make([]LogFile, len(entries))
 	for i, e := range entries {
 		files[i] = LogFile{Name: path.Base(e.path), Data: blobs[i]}
 	}
-	return files, c, nil
+	return files, nil
 }
 
 // logEntries lists the files of a log folder at a commit, by name.

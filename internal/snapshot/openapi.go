@@ -49,7 +49,7 @@ type documentFile struct {
 // server's definitions of those kinds, group-versions side by side. The
 // kinds it could not record are returned with the reason: they need a
 // CustomResourceDefinition or client-go's schema offline.
-func captureDocuments(ctx context.Context, c *kube.Client, kinds []schema.GroupVersionKind) (map[schema.GroupVersion][]byte, map[schema.GroupVersionKind]error) {
+func captureDocuments(ctx context.Context, c *kube.Client, types *typing.Cache, kinds []schema.GroupVersionKind) (map[schema.GroupVersion][]byte, map[schema.GroupVersionKind]error) {
 	byGV := map[schema.GroupVersion][]schema.GroupVersionKind{}
 	var gvs []schema.GroupVersion
 	for _, gvk := range kinds {
@@ -59,7 +59,9 @@ func captureDocuments(ctx context.Context, c *kube.Client, kinds []schema.GroupV
 		}
 		byGV[gv] = append(byGV[gv], gvk)
 	}
-	types := typing.ForCluster(ctx, c.OpenAPIV3(ctx), c)
+	if types == nil {
+		types = typing.ForCluster(ctx, c.OpenAPIV3(ctx), c)
+	}
 	type result struct {
 		doc     []byte
 		missing map[schema.GroupVersionKind]error

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	"github.com/ownership-check/ownership-check/internal/parallel"
@@ -48,6 +47,12 @@ func (s *Store) Read(ctx context.Context, env, commit string) (*Snapshot, error)
 	if err != nil {
 		return nil, err
 	}
+	return s.readListed(ctx, env, c, entries)
+}
+
+// readListed reads an environment's snapshot from its folder's files as
+// listed at commit c.
+func (s *Store) readListed(ctx context.Context, env, c string, entries []treeEntry) (*Snapshot, error) {
 	if len(entries) == 0 {
 		return nil, fmt.Errorf("environment %s at %s of %s: %w", env, model.ShortCommit(c), s.branch, ErrNotFound)
 	}
@@ -78,7 +83,7 @@ func (s *Store) Read(ctx context.Context, env, commit string) (*Snapshot, error)
 // handed to a folder as it arrives.
 func (s *Store) readFolder(ctx context.Context, env string, entries []treeEntry, oids []string) (*folder, error) {
 	f := newFolder()
-	err := gitexec.CatBlobs(ctx, s.git.where(), oids, func(i int, b []byte) error {
+	err := s.catEach(ctx, oids, func(i int, b []byte) error {
 		f.add(strings.TrimPrefix(entries[i].path, env+"/"), b)
 		return nil
 	})
@@ -112,7 +117,7 @@ func newFolder() *folder {
 		files:  map[string][]byte{},
 		sealed: map[string]sealedEntry{},
 		pool:   parallel.NewPool(workers, workers),
-		d:      newDeflaters(workers),
+		d:      processDeflaters(),
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/typing"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
 // Schemas of custom kinds, for the offline engine, which has no cluster to
@@ -49,8 +49,10 @@ type schemaFile struct {
 // server: APIService, CustomResourceDefinition) needs none. A kind left
 // with neither, and not built into client-go, is skipped, and skipped
 // says why: the offline engine then deduces its structure and says so.
-func CaptureSchemas(ctx context.Context, c *kube.Client, all []schema.GroupVersionKind) (_ map[schema.GroupVersion][]byte, _ map[schema.GroupKind]*unstructured.Unstructured, skipped []error) {
-	docs, undocumented := captureDocuments(ctx, c, all)
+// types, when set, is the cluster's schemas the run already reads (its
+// targets share them); nil reads them for this capture.
+func CaptureSchemas(ctx context.Context, c *kube.Client, types *typing.Cache, all []schema.GroupVersionKind) (_ map[schema.GroupVersion][]byte, _ map[schema.GroupKind]*unstructured.Unstructured, skipped []error) {
+	docs, undocumented := captureDocuments(ctx, c, types, all)
 	kinds := map[schema.GroupVersionKind]bool{}
 	for _, gvk := range all {
 		if gvk.Group != "" && !typing.IsBuiltin(gvk) {

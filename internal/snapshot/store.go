@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -31,6 +32,12 @@ type Store struct {
 	remote string
 	// cache is a bare clone made for a URL, removed by Close.
 	cache string
+	// isShallow: the repository is a shallow clone (shallow).
+	shallowOnce sync.Once
+	isShallow   bool
+	// reader reads blobs for the many targets of a run (List), nil
+	// before.
+	reader *gitexec.BlobReader
 }
 
 // Open opens the snapshot branch of a repository: repo is a path to a
@@ -132,6 +139,9 @@ func (s *Store) pickRemote(ctx context.Context) (string, error) {
 
 // Close removes the temporary clone of a URL repository.
 func (s *Store) Close() error {
+	if s.reader != nil {
+		s.reader.Close()
+	}
 	if s.cache == "" {
 		return nil
 	}
@@ -148,14 +158,51 @@ func (s *Store) Remote() string { return s.remote }
 // refs/heads and refs/remotes, so no branch of the user's changes.
 func (s *Store) trackingRef() string { return "refs/ownership-check/" + s.branch }
 
+// shallow tells whether the branch is fetched at depth 1: into the
+// store's own clone of a URL, or into a repository that is shallow
+// already (a CI checkout, such as actions/checkout's default depth 1).
+// A full clone of the user's is never made shallow by a fetch of ours.
+func (s *Store) shallow(ctx context.Context) bool {
+	if s.cache != "" {
+		return true
+	}
+	s.shallowOnce.Do(func() {
+		out, err := s.git.run(ctx, nil, "rev-parse", "--is-shallow-repository")
+		s.isShallow = err == nil && strings.TrimSpace(string(out)) == "true"
+	})
+	return s.isShallow
+}
+
 // fetchTip returns the branch's current tip, fetching it first when the
 // store has a remote; "" when the branch does not exist yet.
 func (s *Store) fetchTip(ctx context.Context) (string, error) {
+	return s.fetch(ctx, false)
+}
+
+// fetchOlder fetches an older commit of the branch: in a shallow
+// repository that commit alone (a full commit id), else the branch whole.
+func (s *Store) fetchOlder(ctx context.Context, rev string) error {
+	if s.shallow(ctx) && fullCommitID.MatchString(rev) {
+		_, err := s.git.run(ctx, nil, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--depth=1", s.remote, rev)
+		return err
+	}
+	_, err := s.fetch(ctx, true)
+	return err
+}
+
+// fetch is fetchTip; whole fetches the branch's history whole.
+func (s *Store) fetch(ctx context.Context, whole bool) (string, error) {
 	if s.remote == "" {
 		return s.git.resolveCommit(ctx, "refs/heads/"+s.branch)
 	}
-	_, err := s.git.run(ctx, nil, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules",
-		s.remote, "+refs/heads/"+s.branch+":"+s.trackingRef())
+	args := []string{"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules"}
+	if !whole && s.shallow(ctx) {
+		// The tip's tree is all a run reads and all a new commit needs
+		// (its parent is named, not read): a year of snapshots is
+		// thousands of commits a job has no use for.
+		args = append(args, "--depth=1")
+	}
+	_, err := s.git.run(ctx, nil, append(args, s.remote, "+refs/heads/"+s.branch+":"+s.trackingRef())...)
 	if err != nil {
 		if strings.Contains(err.Error(), "couldn't find remote ref") {
 			// Forget a tip fetched before the branch was deleted.
@@ -229,7 +276,7 @@ func (s *Store) commitOf(ctx context.Context, rev string) (string, error) {
 	c, err := s.git.resolveCommit(ctx, rev)
 	if err == nil && c == "" && s.remote != "" {
 		// An older commit of the branch that this clone has not fetched.
-		if _, err = s.fetchTip(ctx); err == nil {
+		if err = s.fetchOlder(ctx, rev); err == nil {
 			c, err = s.git.resolveCommit(ctx, rev)
 		}
 	}

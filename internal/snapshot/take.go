@@ -13,6 +13,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/secrets"
+	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
 // TakeOptions describe one snapshot run.
@@ -29,6 +30,9 @@ type TakeOptions struct {
 	SecretKey []byte
 	// Inputs are what the render read; nil when not recorded.
 	Inputs *Inputs
+	// Types, when set, are the cluster's schemas shared by the targets of
+	// one run; nil: read for this snapshot.
+	Types *typing.Cache
 }
 
 // Take records the cluster's state of the rendered objects as the
@@ -48,6 +52,27 @@ func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o
 	if err != nil {
 		return nil, warnings, err
 	}
+	snap, warnings, err := take(ctx, c, objs, o, prev, warnings)
+	if err != nil {
+		return nil, warnings, err
+	}
+	if _, err := s.Write(ctx, snap, fmt.Sprintf("snapshot %s at %s", o.Environment, sourceOf(o))); err != nil {
+		return nil, warnings, err
+	}
+	return snap, warnings, nil
+}
+
+// sourceOf is the commit deployed, in words for a commit message.
+func sourceOf(o TakeOptions) string {
+	if o.SourceCommit == "" {
+		return "an unknown commit"
+	}
+	return o.SourceCommit
+}
+
+// take reads the objects and their schemas into the environment's
+// snapshot, hashing Secret values as prev (the previous snapshot's) did.
+func take(ctx context.Context, c *kube.Client, objs []model.Object, o TakeOptions, prev Hashing, warnings []error) (*Snapshot, []error, error) {
 	salt := prev.Salt
 	if salt == "" {
 		salt = secrets.NewSalt()
@@ -69,7 +94,7 @@ func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o
 	read := make(chan schemasRead, 1)
 	go func() {
 		var r schemasRead
-		r.docs, r.crds, r.skipped = CaptureSchemas(ctx, c, kindsOf(objs))
+		r.docs, r.crds, r.skipped = CaptureSchemas(ctx, c, o.Types, kindsOf(objs))
 		read <- r
 	}()
 	entries, err := Capture(ctx, c, objs, h, o.Concurrency)
@@ -92,13 +117,6 @@ func (s *Store) Take(ctx context.Context, c *kube.Client, objs []model.Object, o
 		Objects:   entries,
 		Schemas:   schemas.crds,
 		Documents: schemas.docs,
-	}
-	source := o.SourceCommit
-	if source == "" {
-		source = "an unknown commit"
-	}
-	if _, err := s.Write(ctx, snap, fmt.Sprintf("snapshot %s at %s", o.Environment, source)); err != nil {
-		return nil, warnings, err
 	}
 	return snap, warnings, nil
 }
@@ -125,6 +143,12 @@ func kindsOf(objs []model.Object) []schema.GroupVersionKind {
 // a warning.
 func (s *Store) previousHashing(ctx context.Context, env string) (Hashing, []error, error) {
 	ix, _, err := s.ReadIndex(ctx, env, "")
+	return hashingOf(ix, err)
+}
+
+// hashingOf is previousHashing of the index read, or of why it could not
+// be.
+func hashingOf(ix *Index, err error) (Hashing, []error, error) {
 	var fe *FileError
 	switch {
 	case err == nil:

@@ -39,11 +39,16 @@ type Result struct {
 func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	out := make([]Result, len(sel))
 	r, runErr := newRun(ctx, o.Concurrency)
-	trees := &gitexec.Trees{}
+	// Every target's paths are in the repository of the run's top.
+	trees := &gitexec.Trees{Top: r.top}
 	// Every check has returned, its base render with it, before the trees
 	// go.
 	defer trees.Close()
 	o.BaseTrees = trees
+	if o.Shared == nil {
+		o.Shared = check.NewShared(ctx)
+		defer o.Shared.Close()
+	}
 	parallel.For(len(sel), workers, func(i int) {
 		out[i].Selected = sel[i]
 		if !sel[i].Checked() {
@@ -76,13 +81,34 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	return out
 }
 
-// Snapshot records each selected target's snapshot, one after the other
-// (each is a commit on the one branch); a target that is not checked has
-// no snapshot, nor an error.
+// Snapshot records each selected target's snapshot, one after the other,
+// as one commit on the branch for the run: each target's files are
+// written as it is taken, and only its index and object ids kept; a
+// target that is not checked has no snapshot, nor an error. When the
+// commit fails, every target taken fails with it.
 func Snapshot(ctx context.Context, o check.SnapshotOptions, sel []Selected) ([]*check.Recorded, []error) {
 	recs := make([]*check.Recorded, len(sel))
 	errs := make([]error, len(sel))
 	r, runErr := newRun(ctx, o.Concurrency)
+	if o.Shared == nil {
+		o.Shared = check.NewShared(ctx)
+		defer o.Shared.Close()
+	}
+	// Every target's paths are in the repository of the run's top.
+	o.Shared.Top = r.top
+	defer func() {
+		commit, err := o.Shared.CommitSnapshots(ctx, o.Target, o.Shared.SourceCommit())
+		for i, rec := range recs {
+			if rec == nil || rec.Snapshot == nil || errs[i] != nil {
+				continue
+			}
+			if err != nil {
+				errs[i] = fmt.Errorf("target %s: %w", sel[i].Name, err)
+				continue
+			}
+			rec.Snapshot.Commit = commit
+		}
+	}()
 	for i, s := range sel {
 		if !s.Checked() {
 			continue

@@ -3,6 +3,7 @@ package targets_test
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -34,6 +35,17 @@ func TestScenarioTargets(t *testing.T) {
 	// After the deploy, the snapshots record what each target's render reads.
 	if code, out, errOut := run("snapshot", "--target", "all", "--source-commit", base); code != 0 {
 		t.Fatalf("snapshot of all targets: exit %d\n%s%s", code, out, errOut)
+	}
+	// The run is one commit, whatever the number of targets, and each
+	// target's lines name it.
+	commits := strings.Fields(string(must(exec.Command("git", "-C", e.repo, "rev-list", "ownership-snapshots").Output())))
+	if len(commits) != 1 {
+		t.Errorf("snapshot of 90 targets: %d commits on the branch, want 1", len(commits))
+	} else if _, out, _ := run("snapshot", "--target", "app03-dev,app04-prod", "--source-commit", base); strings.Count(out, "committed ") != 2 || strings.Count(out, "committed "+commits[0]) != 0 {
+		t.Errorf("snapshot of two targets: want two lines naming the run's new commit, got\n%s", out)
+	}
+	if n := strings.Count(string(must(exec.Command("git", "-C", e.repo, "rev-list", "ownership-snapshots").Output())), "\n"); n != 2 {
+		t.Errorf("two snapshot runs: %d commits, want 2", n)
 	}
 	checked := func(args ...string) ([]string, string) {
 		t.Helper()
