@@ -102,7 +102,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	}
 	vr := values.New(o.ValueDirs, client)
 	defer func() { hideRead(rep, vr.Hidden()) }()
-	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr}
+	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client}
 	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees, o.BaseDeployer)
 	objs, unrendered, err := renderChecked(ctx, o.Paths, renderOpts)
 	if err != nil {

@@ -135,7 +135,7 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 	cfg, client := sess.cfg, sess.client
 	reads := render.NewReads()
 	objs, unrendered, err := renderChecked(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads,
-		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client)})
+		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client), ChartCluster: client})
 	if err != nil {
 		return nil, err
 	}

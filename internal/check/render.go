@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/version"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -52,6 +53,7 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 	var client *kube.Client
 	if scope != nil {
 		opts.Scope = scope
+		opts.ChartCluster = scope
 		client = scope.client
 	}
 	vr := values.New(t.ValueDirs, client)
@@ -98,6 +100,39 @@ func renderTarget(t Target) (string, *bestEffortScope, error) {
 type bestEffortScope struct {
 	client *kube.Client
 	err    error
+}
+
+// ServerVersion, APIVersions and Lookup are a chart's reads of the
+// cluster (render.ChartCluster), best effort too: once the cluster cannot
+// be reached, a chart renders as without one (Helm's defaults, lookup
+// empty).
+func (s *bestEffortScope) ServerVersion(ctx context.Context) (*version.Info, error) {
+	if s.err == nil {
+		v, err := s.client.ServerVersion(ctx)
+		if err == nil {
+			return v, nil
+		}
+		s.err = err
+	}
+	return nil, nil
+}
+
+func (s *bestEffortScope) APIVersions(ctx context.Context) ([]string, error) {
+	if s.err == nil {
+		v, err := s.client.APIVersions(ctx)
+		if err == nil {
+			return v, nil
+		}
+		s.err = err
+	}
+	return nil, nil
+}
+
+func (s *bestEffortScope) Lookup(ctx context.Context, apiVersion, kind, namespace, name string) (map[string]any, bool, error) {
+	if s.err == nil {
+		return s.client.Lookup(ctx, apiVersion, kind, namespace, name)
+	}
+	return nil, false, nil
 }
 
 func (s *bestEffortScope) IsNamespaced(gvk schema.GroupVersionKind) (bool, error) {

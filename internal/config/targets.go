@@ -19,20 +19,37 @@ type Target struct {
 	FieldManager string   `json:"fieldManager,omitempty"`
 	Context      string   `json:"context,omitempty"`
 	Kubeconfig   string   `json:"kubeconfig,omitempty"`
+	// Helm, in place of Paths, is a chart released by `helm upgrade`
+	// (helm.go).
+	Helm *HelmTarget `json:"helm,omitempty"`
 }
 
 func (t Target) validate() error {
 	if err := model.ValidateEnvironment(t.Name); err != nil {
 		return fmt.Errorf("name: %w: it names the snapshot folder and the comment section", err)
 	}
+	if t.Helm != nil {
+		if len(t.Paths) > 0 {
+			return fmt.Errorf("%s: paths: a helm target renders its chart; give paths or helm, not both", t.Name)
+		}
+		return t.Helm.validate(t.Name)
+	}
 	if len(t.Paths) == 0 {
 		return fmt.Errorf("%s: paths: give the kustomizations or YAML directories its deploy renders", t.Name)
 	}
 	for _, p := range t.Paths {
-		clean := path.Clean(p)
-		if p == "" || path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
-			return fmt.Errorf("%s: path %q: give a path inside the repository, relative to its top", t.Name, p)
+		if err := repositoryPath(p); err != nil {
+			return fmt.Errorf("%s: path %q: %w", t.Name, p, err)
 		}
+	}
+	return nil
+}
+
+// repositoryPath refuses a path that is not inside the repository.
+func repositoryPath(p string) error {
+	clean := path.Clean(p)
+	if p == "" || path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+		return fmt.Errorf("give a path inside the repository, relative to its top")
 	}
 	return nil
 }

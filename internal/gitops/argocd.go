@@ -198,7 +198,7 @@ func (s *discovery) argoSources(d document, t *Target) (string, error) {
 		_, plugin := src["plugin"]
 		switch {
 		case chart != "":
-			note(fmt.Sprintf("source %s chart %s: Helm charts are not rendered yet", url, chart))
+			note(fmt.Sprintf("source %s chart %s: remote charts are not rendered (no network)", url, chart))
 			continue
 		case !s.repo.Names(url):
 			note(fmt.Sprintf("source %s: another repository", url))
@@ -217,8 +217,6 @@ func (s *discovery) argoSources(d document, t *Target) (string, error) {
 			note(perr.Error())
 		case plugin:
 			note(fmt.Sprintf("path %s: a config management plugin renders it, which is not run here", clean))
-		case s.exists(path.Join(clean, "Chart.yaml")):
-			note(fmt.Sprintf("path %s holds a Helm chart: Helm charts are not rendered yet", clean))
 		}
 	}
 	if reason == "" && len(t.Paths) == 0 {

@@ -237,8 +237,8 @@ func TestDiscoverArgoCDSources(t *testing.T) {
 	in := []string{f}
 	cs := []string{"Argo CD applies this Application client-side"}
 	assertTargets(t, got, []want{
-		{"chart", "argocd", f, nil, "argocd-controller", "hub", "source https://charts.example.com chart web: Helm charts are not rendered yet", in, nil},
-		{"chart-path", "argocd", f, []string{"charts/web"}, "argocd-controller", "hub", "path charts/web holds a Helm chart: Helm charts are not rendered yet", in, nil},
+		{"chart", "argocd", f, nil, "argocd-controller", "hub", "source https://charts.example.com chart web: remote charts are not rendered (no network)", in, nil},
+		{"chart-path", "argocd", f, []string{"charts/web"}, "argocd-controller", "hub", "", in, []string{"Argo CD applies this Application client-side"}},
 		{"multi", "argocd", f, []string{"apps/web"}, "argocd-controller", "hub", "", in, cs},
 		{"multi-other", "argocd", f, []string{"apps/web"}, "argocd-controller", "hub", "source https://github.com/example/other: another repository", in, nil},
 		{"no-cluster", "argocd", f, []string{"apps/web"}, "argocd-controller", "", "destination in-cluster: no kubeconfig context in discover.clusters", in, nil},

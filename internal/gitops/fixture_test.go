@@ -57,7 +57,7 @@ func TestDiscoverFixture(t *testing.T) {
 	)
 	p := func(s ...string) []string { return s }
 	wants := []want{
-		{"apps/redis", flux, "clusters/staging/redis.yaml", nil, "helm-controller", "staging", "Helm charts are not rendered yet (HelmRelease)", p("clusters/staging/redis.yaml"), nil},
+		{"apps/redis", flux, "clusters/staging/redis.yaml", nil, "helm-controller", "staging", "chart redis from HelmRepository flux-system/bitnami: remote charts are not rendered (no network)", p("clusters/staging/redis.yaml"), nil},
 		{"billing", argo, services, p("apps/services/billing"), ac, "production", "", p(services), p(clientSide)},
 		{"checkout", argo, services, p("apps/services/checkout"), ac, "production", "", p(services), p(clientSide)},
 		{"data-platform", argo, "argocd/data-platform.yaml", p("teams/data/applications"), ac, "management", "", p("argocd/data-platform.yaml"), p("teams/data/applications is a kustomization that deploys Argo CD Applications: the Applications it makes are not discovered")},
@@ -67,6 +67,8 @@ func TestDiscoverFixture(t *testing.T) {
 		{"flux-system/legacy-jobs", flux, "clusters/staging/legacy-jobs.yaml", p("apps/legacy"), kc, "staging", "", p("clusters/staging/legacy-jobs.yaml"), nil},
 		{"flux-system/monitoring", flux, "clusters/staging/monitoring.yaml", nil, kc, "staging", "source GitRepository flux-system/observability is https://github.com/example/observability.git: another repository", p("clusters/staging/monitoring.yaml"), nil},
 		{"flux-system/reports", flux, "clusters/production/reports.yaml", p("apps/legacy"), kc, "production", "suspended", p("clusters/production/reports.yaml"), nil},
+		// A Helm source: its chart is a path of this repository.
+		{"frontend-production", argo, "argocd/frontend-production.yaml", p("charts/frontend"), ac, "production", "", p("argocd/frontend-production.yaml"), nil},
 		{"guestbook-production", argo, "argocd/guestbook-production.yaml", p("apps/guestbook/overlays/production"), ac, "production", "", p("argocd/guestbook-production.yaml"), p(clientSide)},
 		{"guestbook-staging", argo, "argocd/guestbook-staging.yaml", p("apps/guestbook/overlays/staging"), ac, "staging", "", p("argocd/guestbook-staging.yaml"), nil},
 		{"notifications", argo, services, p("apps/services/notifications"), ac, "production", "", p(services), p(clientSide)},
@@ -84,6 +86,9 @@ func TestDiscoverFixture(t *testing.T) {
 		{"staging/flux-system/flux-system", flux, "clusters/staging/flux-system/gotk-sync.yaml", p("clusters/staging"), kc, "staging", "", p("clusters/staging/flux-system/gotk-sync.yaml"), nil},
 		{"staging/flux-system/infrastructure", flux, "clusters/staging/infrastructure.yaml", p("infrastructure/staging"), kc, "staging", "", p("clusters/staging/infrastructure.yaml"), nil},
 		{"teams", argo, "argocd/teams.yaml", p("teams"), ac, "management", "", p("argocd/teams.yaml"), nil},
+		// A HelmRelease of a chart in this repository: its valuesFrom
+		// ConfigMap's file is an input.
+		{"web/frontend", flux, "clusters/staging/frontend.yaml", p("charts/frontend"), "helm-controller", "staging", "", p("clusters/staging/frontend-values.yaml", "clusters/staging/frontend.yaml"), nil},
 	}
 	assertTargets(t, got, wants)
 	for _, g := range got {

@@ -69,7 +69,7 @@ func (s *discovery) flux(ctx context.Context, entry int, e config.Discover) erro
 		case d.is(groupFluxKustomize, "Kustomization"):
 			t, err = s.fluxKustomization(d, e, objs)
 		case d.is(groupFluxHelm, "HelmRelease"):
-			t, err = s.helmRelease(d, e)
+			t, err = s.helmRelease(d, e, objs)
 		default:
 			continue
 		}
@@ -156,6 +156,13 @@ func (s *discovery) fluxKustomization(d document, e config.Discover, objs fluxOb
 	case perr != nil:
 		t.Reason = perr.Error()
 	}
+	if reason == "" {
+		srcNS, _ := d.str("spec", "sourceRef", "namespace")
+		name, _ := d.str("spec", "sourceRef", "name")
+		if err := s.fluxArtifact(&t, namespacedName(or(srcNS, ns), name), objs); err != nil {
+			return t, err
+		}
+	}
 	return t, nil
 }
 
@@ -182,7 +189,13 @@ func (s *discovery) fluxSourceReason(d document, ns string, objs fluxObjects) (s
 	if kind != "GitRepository" {
 		return fmt.Sprintf("source %s %s: not a GitRepository of this repository", kind, ref), nil
 	}
-	gr, ok := objs.gitRepositories[fluxKey(kind, or(srcNS, ns), name)]
+	return s.gitRepositoryReason(ref, objs)
+}
+
+// gitRepositoryReason is why the GitRepository ref (namespace/name) is
+// not this repository, "" when it is.
+func (s *discovery) gitRepositoryReason(ref string, objs fluxObjects) (string, error) {
+	gr, ok := objs.gitRepositories["GitRepository/"+ref]
 	if !ok {
 		if ref == bootstrapRepository {
 			return "", nil
@@ -197,19 +210,4 @@ func (s *discovery) fluxSourceReason(d document, ns string, objs fluxObjects) (s
 		return fmt.Sprintf("source GitRepository %s is %s: another repository", ref, url), nil
 	}
 	return "", nil
-}
-
-// helmRelease lists a HelmRelease, not checked until charts render.
-func (s *discovery) helmRelease(d document, e config.Discover) (Target, error) {
-	t, err := fluxTarget(d, e, fluxHelmManager)
-	if err != nil {
-		return t, err
-	}
-	t.Reason = "Helm charts are not rendered yet (HelmRelease)"
-	if suspended, err := d.boolean("spec", "suspend"); err != nil {
-		return t, err
-	} else if suspended {
-		t.Reason = "suspended"
-	}
-	return t, nil
 }

@@ -20,8 +20,8 @@ import (
 // (reposerver/repository GenerateManifests: the kustomize overrides by
 // kustomize edit, or the directory's manifests) and writes its tracking
 // on each object; its controller then gives namespaced objects without a
-// namespace the destination's. A Helm or plugin source is not rendered, with
-// the reason.
+// namespace the destination's. A Helm source's chart renders through the
+// chart engine (argoHelm). A plugin source is not rendered, with the reason.
 type argoSource struct {
 	in *Input
 }
@@ -55,7 +55,10 @@ func (s *argoSource) Prepare(ctx context.Context, p Path) (Build, error) {
 	var inner Build
 	switch typ {
 	case argoHelmType:
-		return s.notRendered("an Argo CD Helm source: its chart is not rendered as Argo CD renders it"), nil
+		var reason string
+		if inner, reason, err = s.helm(p, app, src, env); reason != "" {
+			return s.notRendered(reason), nil
+		}
 	case argoPluginType:
 		return s.notRendered("a config management plugin source: Argo CD runs the plugin, which the check cannot reproduce"), nil
 	case argoKustomizeType:

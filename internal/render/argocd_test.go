@@ -98,7 +98,7 @@ func TestArgoCDRendersAsArgoCD(t *testing.T) {
 		{name: "annotation and label tracking", fixture: "directory", app: "application-both.yaml", path: "manifests", want: "want-both.yaml"},
 		{name: "recurse, include and exclude", fixture: "directory", app: "application-recurse.yaml", path: "tree", want: "want-recurse.yaml"},
 		{name: "multiple sources", fixture: "directory", app: "application-multi.yaml", path: "multi/b", want: "want-multi.yaml"},
-		{name: "helm", fixture: "directory", app: "application-helm.yaml", path: "chart", notRendered: "Helm source"},
+		{name: "helm", fixture: "directory", app: "application-helm.yaml", path: "chart", want: "want-helm.yaml"},
 		{name: "plugin", fixture: "directory", app: "application-plugin.yaml", path: "manifests", notRendered: "plugin source"},
 	}
 	for _, tc := range cases {

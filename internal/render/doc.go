@@ -19,7 +19,9 @@
 // nameSuffix, patches, images, components; one listing the folder's
 // manifests where it has none, leaving out what source-controller leaves
 // out of the artifact: .sourceignore and its default exclusions such as
-// .sops.yaml) into a temporary copy of what it reads,
+// .sops.yaml; and no file the artifact lacks is read at all, spec.ignore
+// of its GitRepository included: fluxartifact.go) into a temporary copy of
+// what it reads,
 // which this render then reads in place of the folder's own
 // (fluxgen.go; the repository is never written); kustomize builds it with
 // the controller's settings (builtin plugins only, files anywhere in the
@@ -63,6 +65,19 @@
 // destination namespace for objects without one. Helm, plugin and jsonnet
 // sources, and overrides that use the revision a sync resolves, are
 // NotRendered with the reason.
+//
+// Charts render in process with Helm's own chart loader and template
+// engine, one engine for every Helm form (helm.go: HelmRelease,
+// renderChart): the chart read through the recording file system
+// (helmload.go; a dependency that is not vendored is NotRendered, nothing
+// is fetched), .Capabilities and lookup as each deployer's render sees the
+// cluster (helmcluster.go, Options.ChartCluster), hooks, crds/, the
+// release namespace and Helm's metadata as the deployer applies them. The
+// helm row renders the config's helm target as `helm upgrade` does
+// (helmsource.go); a kustomization's helmCharts are rendered as `helm
+// template` prints them and given to kustomize as a resource file in
+// place of the entries, in memory (kusthelm.go), so that kustomize's own
+// transformers apply to them. See docs/helm.md.
 //
 // The manifests come from pull requests and are untrusted: see
 // docs/trust-model.md for what they can and cannot make rendering do.

@@ -11,8 +11,9 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 )
 
-// fluxSource renders the path of a Flux Kustomization (Options.Deployer)
-// as kustomize-controller does: Flux's generator writes the kustomization
+// fluxSource renders the path of a Flux object (Options.Deployer): a
+// HelmRelease's chart as helm-controller releases it (prepareHelmRelease),
+// a Kustomization's path as kustomize-controller does: Flux's generator writes the kustomization
 // it builds (fluxGenerate), kustomize builds it from the repository with
 // the controller's settings (builtin plugins only, files anywhere in the
 // repository), Flux's substitution runs on each object (fluxSubstitution),
@@ -38,11 +39,21 @@ func newFluxSource(in *Input) *fluxSource {
 	opts.AllowExecPlugins = false
 	opts.AllowHelm = false
 	opts.AllowLoadOutsideRoot = true
+	// The controller reads the GitRepository's artifact, not the
+	// repository: what it leaves out does not exist for this render.
+	if d := in.Deployer(); fluxRender(d) {
+		u := unstructured.Unstructured{Object: d.Object}
+		a := newFluxArtifact(in.fs.boundary.roots[0], u.GetAnnotations()[model.FluxSourceIgnoreKey], in.fs.reads.file)
+		in.fs.excluded = a.excludes
+	}
 	return &fluxSource{in: in, k: newKustomizer(in.fs, opts)}
 }
 
 func (s *fluxSource) Prepare(ctx context.Context, p Path) (Build, error) {
 	d := s.in.Deployer()
+	if isHelmRelease(d.Object) {
+		return s.prepareHelmRelease(ctx, p)
+	}
 	if !p.Dir {
 		return nil, fmt.Errorf("%s: spec.path of %s must be a directory", p.Given, s.in.rel(s.in.repositoryPath(d.File)))
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,6 +42,10 @@ type guardFS struct {
 	// memory; the disk keeps what is there. The original of an edited
 	// file was read (and recorded) to make the edit.
 	generated map[string][]byte
+	// excluded, when set, is what the deployer's source leaves out of
+	// what it reads (a Flux GitRepository's artifact): such a path does
+	// not exist for this render.
+	excluded func(real string, isDir bool) bool
 }
 
 func newGuardFS(b *boundary) *guardFS {
@@ -80,6 +85,9 @@ func (g *guardFS) resolve(name string) (string, error) {
 		return "", err
 	}
 	if g.inScratch(real) || g.boundary.contains(real) {
+		if g.excludes(real) {
+			return "", &os.PathError{Op: "open", Path: g.boundary.rel(abs), Err: errNotInArtifact}
+		}
 		return real, nil
 	}
 	if real != abs {
@@ -110,7 +118,21 @@ func (g *guardFS) withEdits(edits map[string][]byte) *guardFS {
 	e.reads = g.reads
 	e.scratch = slices.Clone(g.scratch)
 	e.generated = edits
+	e.excluded = g.excluded
 	return e
+}
+
+// errNotInArtifact is a path the deployer's source leaves out: for its
+// controller, the file does not exist.
+var errNotInArtifact = fmt.Errorf("left out of the Flux source's artifact (.sourceignore, the GitRepository's spec.ignore or source-controller's default exclusions): %w", fs.ErrNotExist)
+
+// excludes: real (resolved) is left out of what the deployer reads.
+func (g *guardFS) excludes(real string) bool {
+	if g.excluded == nil {
+		return false
+	}
+	info, err := os.Stat(real)
+	return g.excluded(real, err == nil && info.IsDir())
 }
 
 // generate makes file (resolved) read as data in this render, whether it
@@ -265,7 +287,11 @@ func (g *guardFS) ReadDir(name string) ([]string, error) {
 		return nil, err
 	}
 	g.reads.dir(real)
-	return g.disk.ReadDir(real)
+	names, err := g.disk.ReadDir(real)
+	if err != nil || g.excluded == nil {
+		return names, err
+	}
+	return slices.DeleteFunc(names, func(n string) bool { return g.excludes(filepath.Join(real, n)) }), nil
 }
 
 func (g *guardFS) Glob(pattern string) ([]string, error) {
@@ -295,10 +321,43 @@ func (g *guardFS) Walk(path string, walkFn filepath.WalkFunc) error {
 // Metadata queries pass through: kustomize resolves and confirms
 // directories with them, and every read is checked above.
 func (g *guardFS) CleanedAbs(path string) (filesys.ConfirmedDir, string, error) {
-	return g.disk.CleanedAbs(path)
+	d, f, err := g.disk.CleanedAbs(path)
+	if err != nil {
+		// A generated file that is not on disk (the helmCharts' rendered
+		// resource file) is there for kustomize's loader.
+		if abs, aerr := filepath.Abs(path); aerr == nil {
+			if p, ok := g.generatedPath(abs); ok {
+				return filesys.ConfirmedDir(filepath.Dir(p)), filepath.Base(p), nil
+			}
+		}
+	}
+	return d, f, err
 }
-func (g *guardFS) Exists(name string) bool { return g.disk.Exists(name) }
-func (g *guardFS) IsDir(name string) bool  { return g.disk.IsDir(name) }
+func (g *guardFS) Exists(name string) bool {
+	if g.disk.Exists(name) {
+		return !g.excludedPath(name)
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return false
+	}
+	_, ok := g.generatedPath(abs)
+	return ok
+}
+func (g *guardFS) IsDir(name string) bool { return g.disk.IsDir(name) && !g.excludedPath(name) }
+
+// excludedPath: name, as kustomize asks about it, is left out.
+func (g *guardFS) excludedPath(name string) bool {
+	if g.excluded == nil {
+		return false
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	return err == nil && g.excludes(real)
+}
 
 func (g *guardFS) writable(name string) error {
 	abs, err := filepath.Abs(name)

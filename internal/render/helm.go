@@ -2,7 +2,15 @@ package render
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"strings"
+
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
+	"helm.sh/helm/v3/pkg/releaseutil"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // HelmRelease is one release of a chart as its deployer renders it: the
@@ -20,6 +28,10 @@ type HelmRelease struct {
 	// Values are what the deployer passes, already layered; the chart's
 	// own values.yaml is not among them (the engine coalesces it).
 	Values map[string]any
+	// ChartValues, when not nil, replace the chart's own values.yaml as
+	// its defaults (Flux's spec.chart.spec.valuesFiles: source-controller
+	// packages the chart with their merge as its values.yaml).
+	ChartValues map[string]any
 	// Cluster says how .Capabilities and lookup answer for this deployer.
 	Cluster HelmCluster
 	// Source is the file that asks for the release, as users see it:
@@ -28,6 +40,38 @@ type HelmRelease struct {
 	// Labels and Annotations are what the deployer adds to every object
 	// beyond Helm's own (Flux's helm-controller labels, for one).
 	Labels, Annotations map[string]string
+	// PostRender, when set, is the deployer's post-renderer (Flux's
+	// spec.postRenderers): it runs on the release's manifests (not crds/,
+	// not hooks) as Helm runs one, before Labels, Annotations and Helm's
+	// own metadata are added.
+	PostRender func([]model.Object) ([]model.Object, error)
+
+	// Install renders the release's first install (.Release.IsInstall,
+	// revision 1) rather than an upgrade of a deployed one. Only
+	// HelmClusterLive upgrades: `helm template` (Argo CD, kustomize)
+	// always renders an install.
+	Install bool
+	// Template, when set, is `helm template`'s output as kustomize's
+	// helmCharts takes it: hooks (and test hooks) are objects like the
+	// others unless skipped, crds/ only when included, no namespace and no
+	// Helm metadata added. nil: the deployer installs or upgrades the
+	// release (see renderChart).
+	Template *HelmTemplate
+	// SkipCRDs leaves crds/ out (Argo CD's skipCrds, Flux's install.crds
+	// Skip).
+	SkipCRDs bool
+	// APIVersions and KubeVersion are what the deployer passes to
+	// `helm template --api-versions/--kube-version` beyond the cluster's
+	// (kustomize's helmCharts apiVersions and kubeVersion, Argo CD's
+	// source.helm.apiVersions and kubeVersion); KubeVersion replaces the
+	// cluster's.
+	APIVersions []string
+	KubeVersion string
+}
+
+// HelmTemplate is how `helm template` was asked to print a release.
+type HelmTemplate struct {
+	IncludeCRDs, SkipHooks, SkipTests bool
 }
 
 // HelmCluster is how a deployer's render sees the cluster.
@@ -45,9 +89,214 @@ const (
 	HelmClusterNone
 )
 
-// renderChart renders r as Helm's upgrade does: test hooks left out,
-// other hooks listed as run and not applied, crds/ installed only when
-// absent, Helm's release label and annotations added.
+// Annotations and label Helm sets on every object it installs or upgrades
+// (Helm's action.setMetadataVisitor), which tell Helm the object is the
+// release's.
+const (
+	helmManagedByLabel        = "app.kubernetes.io/managed-by"
+	helmReleaseNameAnnotation = "meta.helm.sh/release-name"
+	helmReleaseNSAnnotation   = "meta.helm.sh/release-namespace"
+)
+
+// helmCRDNote is on every object of a chart's crds/ its deployer installs
+// (Helm, Flux): Helm creates a CRD from crds/ only when it does not exist
+// and never changes it afterwards, so what the chart changes in it is
+// never applied.
+const helmCRDNote = "helm crds/: installed only when absent, never upgraded: a change to it is not applied by the release"
+
+// renderChart renders r as its deployer does. A deploy (Template nil),
+// as Helm's upgrade: test hooks left out, other hooks listed as run and
+// not applied (NotRendered), crds/ among the objects with a note (Helm:
+// installed only when absent) unless SkipCRDs, namespaced objects
+// without a namespace in the release's, and for HelmClusterLive Helm's
+// release label and annotations added. A template (kustomize's
+// helmCharts): what `helm template` prints. A dependency Chart.yaml
+// lists that is not vendored is NotRendered: nothing is fetched.
 func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error) {
-	return Output{}, errors.New("charts are not rendered yet")
+	c, err := in.loadChart(r.Chart)
+	if err != nil {
+		return Output{}, fmt.Errorf("%s: %w", r.Source, err)
+	}
+	if r.ChartValues != nil {
+		c.Values = r.ChartValues
+	}
+	if missing := missingDependencies(c); len(missing) > 0 {
+		return Output{NotRendered: []NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: dependency %s not vendored under charts/ (run `helm dependency build` and commit it); charts are never fetched", in.rel(r.Chart), strings.Join(missing, ", "))}}}, nil
+	}
+	files, err := in.renderTemplates(ctx, c, r)
+	if err != nil {
+		return Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, in.rel(r.Chart), err)
+	}
+	hooks, manifests, err := releaseutil.SortManifests(files, nil, releaseutil.InstallOrder)
+	if err != nil {
+		return Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, in.rel(r.Chart), err)
+	}
+	var out Output
+	add := func(file, content string, notes ...string) error {
+		// Helm writes each document with a line break after it, which a
+		// block scalar that ends the document keeps.
+		objs, err := parseManifests(file, []byte(content+"\n"))
+		if err != nil {
+			return err
+		}
+		for _, o := range objs {
+			// The line is in the rendered template, not the file.
+			o.line = 0
+			o.notes = append(o.notes, notes...)
+			out.Objects = append(out.Objects, o.object())
+		}
+		return nil
+	}
+	if !r.SkipCRDs && (r.Template == nil || r.Template.IncludeCRDs) {
+		var note []string
+		if r.Template == nil && r.Cluster == HelmClusterLive {
+			note = []string{helmCRDNote}
+		}
+		for _, crd := range c.CRDObjects() {
+			if err := add(in.chartFile(r.Chart, crd.Filename), string(crd.File.Data), note...); err != nil {
+				return Output{}, err
+			}
+		}
+	}
+	crds := len(out.Objects)
+	for _, m := range manifests {
+		if err := add(in.chartFile(r.Chart, m.Name), m.Content); err != nil {
+			return Output{}, err
+		}
+	}
+	if r.PostRender != nil && len(out.Objects) > crds {
+		objs, err := r.PostRender(out.Objects[crds:])
+		if err != nil {
+			return Output{}, fmt.Errorf("%s: post-render: %w", r.Source, err)
+		}
+		out.Objects = append(out.Objects[:crds:crds], objs...)
+	}
+	for _, h := range hooks {
+		test := isTestHook(h.Events)
+		switch {
+		case r.Template != nil && (r.Template.SkipHooks || test && r.Template.SkipTests):
+		case r.Template != nil:
+			if err := add(in.chartFile(r.Chart, h.Path), h.Manifest); err != nil {
+				return Output{}, err
+			}
+		case !test:
+			out.NotRendered = append(out.NotRendered, NotRendered{
+				Source: in.chartFile(r.Chart, h.Path),
+				Reason: fmt.Sprintf("helm hook %s %s (%s): the deployer runs it around the release, it is not applied", h.Kind, h.Name, hookEvents(h.Events)),
+			})
+		}
+	}
+	if r.Template == nil {
+		for i := range out.Objects {
+			in.decorateChartObject(out.Objects[i], r, i < crds)
+		}
+	}
+	return out, nil
+}
+
+// renderTemplates runs Helm's engine on c with r's values, release and
+// capabilities: what Helm's install or upgrade renders.
+func (in *Input) renderTemplates(ctx context.Context, c *chart.Chart, r HelmRelease) (map[string]string, error) {
+	vals := chartutil.Values(r.Values)
+	if vals == nil {
+		vals = chartutil.Values{}
+	}
+	if err := chartutil.ProcessDependenciesWithMerge(c, vals); err != nil {
+		return nil, err
+	}
+	caps, lookup, err := in.capabilities(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if c.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(c.Metadata.KubeVersion, caps.KubeVersion.String()) {
+		return nil, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", c.Metadata.KubeVersion, caps.KubeVersion.String())
+	}
+	// An upgrade is what a check predicts: the release is deployed, and
+	// the pull request changes it. Helm's upgrade gives the next revision,
+	// which only the release's history (a Secret) knows: 2 stands for it.
+	opts := chartutil.ReleaseOptions{Name: r.Name, Namespace: r.Namespace, Revision: 1, IsInstall: true}
+	if r.Cluster == HelmClusterLive && r.Template == nil && !r.Install {
+		opts = chartutil.ReleaseOptions{Name: r.Name, Namespace: r.Namespace, Revision: 2, IsUpgrade: true}
+	}
+	top, err := chartutil.ToRenderValues(c, vals, opts, caps)
+	if err != nil {
+		return nil, err
+	}
+	var files map[string]string
+	if lookup != nil {
+		files, err = engine.RenderWithClientProvider(c, top, lookup)
+	} else {
+		files, err = engine.Render(c, top)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// NOTES.txt is printed to the user, never applied.
+	for k := range files {
+		if strings.HasSuffix(k, "NOTES.txt") {
+			delete(files, k)
+		}
+	}
+	return files, nil
+}
+
+// decorateChartObject is what the deployer does to each object of the
+// release before applying it: the release's namespace where the chart set
+// none (render drops it again from cluster-scoped kinds), Helm's release
+// label and annotations (not on crds/, which Helm creates apart), and the
+// deployer's own.
+func (in *Input) decorateChartObject(o model.Object, r HelmRelease, crd bool) {
+	u := o.Object
+	if u.GetNamespace() == "" && r.Namespace != "" {
+		u.SetNamespace(r.Namespace)
+	}
+	labels, annotations := map[string]string{}, map[string]string{}
+	if r.Cluster == HelmClusterLive && !crd {
+		labels[helmManagedByLabel] = "Helm"
+		annotations[helmReleaseNameAnnotation] = r.Name
+		annotations[helmReleaseNSAnnotation] = r.Namespace
+	}
+	for k, v := range r.Labels {
+		labels[k] = v
+	}
+	for k, v := range r.Annotations {
+		annotations[k] = v
+	}
+	if len(labels) > 0 {
+		u.SetLabels(mergeStrings(u.GetLabels(), labels))
+	}
+	if len(annotations) > 0 {
+		u.SetAnnotations(mergeStrings(u.GetAnnotations(), annotations))
+	}
+}
+
+// mergeStrings is current with desired over it.
+func mergeStrings(current, desired map[string]string) map[string]string {
+	out := make(map[string]string, len(current)+len(desired))
+	for k, v := range current {
+		out[k] = v
+	}
+	for k, v := range desired {
+		out[k] = v
+	}
+	return out
+}
+
+// isTestHook: Helm runs a test hook only on `helm test`, never at an
+// install or upgrade.
+func isTestHook[E ~string](events []E) bool {
+	for _, e := range events {
+		if e == "test" {
+			return true
+		}
+	}
+	return false
+}
+
+func hookEvents[E ~string](events []E) string {
+	s := make([]string, len(events))
+	for i, e := range events {
+		s[i] = string(e)
+	}
+	return strings.Join(s, ", ")
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,6 +39,9 @@ type kustomizer struct {
 	lines *lineIndex
 	// originBuilds counts the builds run again for sources (originsOf).
 	originBuilds atomic.Int32
+	// charts renders helmCharts in process; nil for a controller's
+	// kustomize, which does not inflate them.
+	charts *chartInflater
 }
 
 func newKustomizer(fs *guardFS, opts config.KustomizeOptions) *kustomizer {
@@ -88,6 +92,10 @@ func (k *kustomizer) Prepare(_ context.Context, p Path) (Build, error) {
 		dir = filepath.Dir(p.Real)
 	}
 	b, err := k.prepare(dir)
+	var nr *chartNotRendered
+	if errors.As(err, &nr) {
+		return notRenderedBuild{nr.NotRendered}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +129,7 @@ func (k *kustomizer) build(dir string) ([]rawObject, error) {
 
 // prepare scans the kustomization in dir and everything it reaches.
 func (k *kustomizer) prepare(dir string) (*preparedBuild, error) {
-	s := &scanner{fs: k.fs, opts: k.opts, counts: map[string]int{}, lines: k.lines, pluginDir: k.build, sources: newBuildSources()}
+	s := &scanner{fs: k.fs, opts: k.opts, counts: map[string]int{}, lines: k.lines, pluginDir: k.build, sources: newBuildSources(), charts: k.charts}
 	n, err := s.scanDir(dir)
 	if err != nil {
 		return nil, err
@@ -194,6 +202,12 @@ func (k *kustomizer) runWith(b *preparedBuild, transform func(*resource.Resource
 	if len(unknown) > 0 {
 		if err := k.originsOf(b, out, ids, unknown); err != nil {
 			return nil, err
+		}
+	}
+	for i := range out {
+		kind, _ := out[i].obj["kind"].(string)
+		if src, ok := k.charts.sourceOf(out[i].source, kind, nameOf(out[i].obj)); ok {
+			out[i].source, out[i].line = src, 0
 		}
 	}
 	return out, nil

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -58,6 +59,10 @@ type scanner struct {
 	customSchema bool
 	// sources records what the build reads, to tell objects' sources.
 	sources *buildSources
+	// charts renders helmCharts in process (kusthelm.go); nil: they are
+	// kustomize's, refused unless allowHelm (a controller's render, whose
+	// kustomize does not inflate them).
+	charts *chartInflater
 }
 
 // kustomizationFile finds the kustomization file of a directory; "" when
@@ -94,6 +99,15 @@ func (s *scanner) scanDir(dir string) (int, error) {
 	k, err := s.readKustomization(file)
 	if err != nil {
 		return 0, err
+	}
+	if s.charts != nil && (len(k.HelmCharts) > 0 || k.HelmGlobals != nil) {
+		inflated, ok, err := s.charts.inflate(context.Background(), dir, file, k, s.opts.AllowHelm)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			k = inflated
+		}
 	}
 	c := kcheck{s: s, dir: dir, file: s.fs.boundary.rel(file), sources: s.sources.add(dir, file, k)}
 	if err := c.run(k); err != nil {

@@ -48,6 +48,11 @@ type Options struct {
 	// repository's objects first, else the cluster's. nil: none can be
 	// read, and a render that needs one is not rendered, with the reason.
 	Values ValueReader
+	// ChartCluster answers what a chart's render reads of the cluster
+	// (.Capabilities, lookup) for deployers that read it (`helm upgrade`,
+	// Flux, Argo CD). nil: Helm's default capabilities, and lookup finds
+	// nothing, as `helm template` renders.
+	ChartCluster ChartCluster
 }
 
 // ValueReader reads the data of a ConfigMap or a Secret a controller takes
@@ -121,7 +126,7 @@ func renderWith(ctx context.Context, paths []string, opts Options, rows []source
 	}
 	fs := newGuardFS(b)
 	fs.reads = opts.Reads
-	raws, skipped, err := newLoader(&Input{fs: fs, cfg: cfg, deployer: opts.Deployer, values: opts.Values}, rows).loadAll(ctx, paths)
+	raws, skipped, err := newLoader(&Input{fs: fs, cfg: cfg, deployer: opts.Deployer, values: opts.Values, chartCluster: opts.ChartCluster, namespace: defaultNamespace(opts)}, rows).loadAll(ctx, paths)
 	if err != nil {
 		return Result{}, err
 	}
@@ -130,6 +135,14 @@ func renderWith(ctx context.Context, paths []string, opts Options, rows []source
 		return Result{}, err
 	}
 	return Result{Objects: objs, NotRendered: skipped}, nil
+}
+
+// defaultNamespace is the namespace of objects that set none.
+func defaultNamespace(opts Options) string {
+	if opts.Namespace == "" {
+		return "default"
+	}
+	return opts.Namespace
 }
 
 func unwrapPathError(err error) error {
@@ -155,10 +168,7 @@ func isManifestName(name string) bool {
 // finish gives each object its identity and namespace, removes ignored
 // fields, and refuses objects Server-Side Apply cannot address.
 func finish(raws []rawObject, opts Options, cfg *config.Config) ([]model.Object, error) {
-	defaultNS := opts.Namespace
-	if defaultNS == "" {
-		defaultNS = "default"
-	}
+	defaultNS := defaultNamespace(opts)
 	sc := newScopes(opts.Scope, raws)
 	var errs []error
 	fail := func(err error) { errs = append(errs, err) }

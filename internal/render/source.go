@@ -99,6 +99,13 @@ type Input struct {
 	cfg      *config.Config
 	deployer *model.Deployer
 	values   ValueReader
+	// chartCluster is what charts' renders read of the cluster
+	// (Options.ChartCluster); nil: none.
+	chartCluster ChartCluster
+	// namespace is the render's default namespace (Options.Namespace, or
+	// "default"): a helm release's when its target names none, as helm
+	// takes the kubeconfig context's.
+	namespace string
 }
 
 // Deployer is the controller's object the render is for, nil for none

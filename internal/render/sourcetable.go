@@ -26,7 +26,12 @@ type sourceRow struct {
 var sourceTable = []sourceRow{
 	{name: "flux", claims: fluxClaims, source: func(in *Input) Source { return newFluxSource(in) }},
 	{name: "argocd", claims: func(_ Path, d *model.Deployer) bool { return d != nil && d.Controller == model.ControllerArgoCD }, source: func(in *Input) Source { return &argoSource{in: in} }},
-	{name: "kustomize", claims: func(p Path, d *model.Deployer) bool { return d == nil && isKustomization(p) }, source: func(in *Input) Source { return newKustomizer(in.fs, in.cfg.Kustomize) }},
+	{name: "helm", claims: helmClaims, source: func(in *Input) Source { return &helmSource{in: in} }},
+	{name: "kustomize", claims: func(p Path, d *model.Deployer) bool { return d == nil && isKustomization(p) }, source: func(in *Input) Source {
+		k := newKustomizer(in.fs, in.cfg.Kustomize)
+		k.charts = &chartInflater{in: in}
+		return k
+	}},
 	{name: "YAML", claims: func(_ Path, d *model.Deployer) bool { return d == nil }, source: func(in *Input) Source { return &yamlSource{in: in} }},
 }
 

@@ -4,21 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/cli"
-	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/targets"
@@ -47,24 +41,7 @@ func TestGitOpsFixtureEndToEnd(t *testing.T) {
 	testcluster.Require(t, cluster)
 	r := newGitOpsRepo(t)
 	ctx := context.Background()
-	client, err := kube.New(cluster.Config(), "default", 8)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The discover entries' contexts, every one this API server.
-	kubeconfig := cluster.KubeconfigFile(t)
-	kc, err := clientcmd.LoadFromFile(kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"staging", "production", "management"} {
-		kc.Contexts[name] = kc.Contexts[kc.CurrentContext].DeepCopy()
-	}
-	kubeconfig = filepath.Join(t.TempDir(), "kubeconfig")
-	if err := clientcmd.WriteToFile(*kc, kubeconfig); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("KUBECONFIG", kubeconfig)
+	c := newGitOpsCluster(t)
 	const (
 		flux = "staging/flux-system/apps"
 		argo = "guestbook-staging"
@@ -79,65 +56,13 @@ func TestGitOpsFixtureEndToEnd(t *testing.T) {
 		code := cli.Run("test", args, &stdout, &stderr)
 		return code, stdout.String(), stderr.String()
 	}
-	apply := func(obj map[string]any, manager string) {
-		t.Helper()
-		u := &unstructured.Unstructured{Object: obj}
-		data, err := json.Marshal(obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		force := true
-		// A CRD is served a moment after it is created.
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			res, err := client.Resource(u.GroupVersionKind(), u.GetNamespace())
-			if err == nil {
-				_, err = res.Patch(ctx, u.GetName(), types.ApplyPatchType, data, metav1.PatchOptions{FieldManager: manager, Force: &force})
-			}
-			if err == nil {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("apply %s %s as %s: %v", u.GetKind(), u.GetName(), manager, err)
-			}
-			time.Sleep(200 * time.Millisecond)
-			// Its discovery is read once: a new client sees the new kind.
-			if client, err = kube.New(cluster.Config(), "default", 8); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	for _, c := range []map[string]any{
-		crd("monitoring.coreos.com", "v1", "ServiceMonitor"),
-		crd("kustomize.toolkit.fluxcd.io", "v1", "Kustomization"),
-		crd("source.toolkit.fluxcd.io", "v1", "GitRepository"),
-		crd("source.toolkit.fluxcd.io", "v1", "HelmRepository"),
-		crd("helm.toolkit.fluxcd.io", "v2", "HelmRelease"),
-	} {
-		apply(c, "platform")
-	}
-	for _, ns := range []string{"apps", "guestbook", "flux-system"} {
-		apply(map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}}, "platform")
-	}
 	byName := map[string]targets.Target{}
 	for _, s := range r.list() {
 		byName[s.Name] = s
 	}
-	// Each deployed as its controller deploys it: its render, applied
-	// server-side with its manager, forcing.
+	// Each deployed as its controller deploys it.
 	for _, name := range []string{flux, argo, sync} {
-		s := byName[name]
-		rt, paths, err := targets.Resolve(ctx, check.Target{}, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		objs, warnings, err := check.Render(ctx, rt, paths)
-		if err != nil || len(warnings) > 0 {
-			t.Fatalf("%s: %v %q", name, err, warnings)
-		}
-		for _, o := range objs {
-			apply(o.Object.Object, s.FieldManager)
-		}
+		c.deploy(byName[name])
 	}
 	checkJSON := func(t *testing.T, wantCode int, args ...string) map[string]report.Report {
 		t.Helper()
@@ -227,7 +152,7 @@ func TestGitOpsFixtureEndToEnd(t *testing.T) {
 	})
 	t.Run("drift", func(t *testing.T) {
 		// kubectl scale: another manager's update of the replicas.
-		res, err := client.Resource(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, "apps")
+		res, err := c.client.Resource(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, "apps")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -63,19 +63,30 @@ func TestGitOpsFixtureTargetsJSON(t *testing.T) {
 			notChecked[name] = reason
 		}
 	}
-	if len(rows) != 23 {
-		t.Errorf("%d targets, want the fixture's 23", len(rows))
+	if len(rows) != 25 {
+		t.Errorf("%d targets, want the fixture's 25", len(rows))
 	}
 	for _, name := range []string{"apps/redis", "external-dns", "flux-system/monitoring", "flux-system/reports", "payments-worker"} {
 		if notChecked[name] == "" {
 			t.Errorf("%s: listed as checked or not at all; not checked: %q", name, notChecked)
 		}
 	}
-	managers := map[string]string{"staging/flux-system/apps": "kustomize-controller", "guestbook-staging": "argocd-controller", "apps/redis": "helm-controller"}
+	managers := map[string]string{"staging/flux-system/apps": "kustomize-controller", "guestbook-staging": "argocd-controller", "apps/redis": "helm-controller", "web/frontend": "helm-controller", "frontend-production": "argocd-controller"}
 	for _, row := range rows {
 		if m, ok := managers[row["name"].(string)]; ok && row["fieldManager"] != m {
 			t.Errorf("%s: field manager %v, want %s", row["name"], row["fieldManager"], m)
 		}
+	}
+	// The Helm forms: a HelmRelease and an Application of the chart in
+	// this repository are checked; a HelmRelease of a HelmRepository's
+	// chart is not, and names that source.
+	for _, name := range []string{"web/frontend", "frontend-production"} {
+		if _, no := notChecked[name]; no {
+			t.Errorf("%s: not checked: %s", name, notChecked[name])
+		}
+	}
+	if r := notChecked["apps/redis"]; !strings.Contains(r, "HelmRepository flux-system/bitnami") || !strings.Contains(r, "remote charts are not rendered") {
+		t.Errorf("apps/redis: reason %q, want the HelmRepository named", r)
 	}
 }
 

@@ -17,6 +17,10 @@ import (
 // target's source is its controller (model.ControllerFlux, ...).
 const SourceConfig = "config"
 
+// SourceHelm is the source of a helm target the config lists: a chart
+// `helm upgrade` releases.
+const SourceHelm = model.ControllerHelm
+
 // Target is one target of the repository, listed in the config or
 // discovered from a deployer's own objects: what a run needs of it.
 type Target struct {
@@ -72,6 +76,10 @@ func UseDiscovery(f DiscoverFunc) (restore func()) {
 func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 	out := make([]Target, 0, len(cfg.Targets))
 	for _, t := range cfg.Targets {
+		if t.Helm != nil {
+			out = append(out, helmTarget(cfg, t))
+			continue
+		}
 		out = append(out, Target{Target: t, Source: SourceConfig})
 	}
 	if len(cfg.Discover) > 0 {
@@ -121,9 +129,52 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 	return out, nil
 }
 
+// helmTarget is a config's helm target: its chart's directory is its
+// path, rendered as `helm upgrade` renders it (render's helm row), with
+// Helm 4's field manager unless the config names one. Its inputs are what
+// its render reads: the chart's files and the values files.
+func helmTarget(cfg *config.Config, t config.Target) Target {
+	h := *t.Helm
+	obj := map[string]any{"chart": h.Chart, "release": h.Release}
+	if h.Namespace != "" {
+		obj["namespace"] = h.Namespace
+	}
+	if len(h.Values) > 0 {
+		vals := make([]any, len(h.Values))
+		for i, v := range h.Values {
+			vals[i] = v
+		}
+		obj["values"] = vals
+	}
+	file := cfg.File
+	if file == "" {
+		file = config.DefaultFile
+	}
+	out := Target{Target: t, Source: SourceHelm, Deployer: &model.Deployer{Controller: model.ControllerHelm, Object: obj, File: file}}
+	if out.FieldManager == "" {
+		out.FieldManager = config.DefaultHelmFieldManager
+	}
+	out.Paths = []string{h.Chart}
+	if config.IsRemoteChart(h.Chart) {
+		out.Paths = nil
+		out.Reason = fmt.Sprintf("chart %s is remote: charts are never fetched", h.Chart)
+	}
+	for _, v := range h.Values {
+		if config.IsRemoteChart(v) && out.Reason == "" {
+			out.Reason = fmt.Sprintf("values file %s is remote: it is never fetched", v)
+		}
+	}
+	return out
+}
+
+// fromConfig says whether the repository config lists the target.
+func (t Target) fromConfig() bool {
+	return t.Source == SourceConfig || t.Source == SourceHelm && t.Object == ""
+}
+
 // origin says where a target comes from, for errors.
 func (t Target) origin() string {
-	if t.Source == SourceConfig {
+	if t.fromConfig() {
 		return "the repository config's targets"
 	}
 	return fmt.Sprintf("the %s object in %s", t.Source, t.Object)

@@ -33,7 +33,8 @@ type Result struct {
 // object; its notes join its report's. A target that is not checked is
 // not run: its Result has its reason alone. Targets
 // on one cluster share one client and one bound on requests in flight
-// (o.Concurrency), and the base's tree is read once for all; one target's
+// (o.Concurrency), and the base's tree is read once for all; an object two
+// of them render for one cluster is noted on each (noteSharedObjects); one target's
 // failure never hides another's result.
 func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	out := make([]Result, len(sel))
@@ -71,6 +72,7 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 		}
 		out[i].Report.Notes = append(out[i].Report.Notes, sel[i].Notes...)
 	})
+	noteSharedObjects(out)
 	return out
 }
 

@@ -147,7 +147,7 @@ func SelectFrom(ctx context.Context, targets []Target, o SelectOptions) (Selecti
 	// its name, as discovery names it where two clusters share the name:
 	// a sync event that knows its cluster can always say `context/name`.
 	for _, t := range targets {
-		if t.Source == SourceConfig || t.Context == "" {
+		if t.fromConfig() || t.Context == "" {
 			continue
 		}
 		if q := t.Context + "/" + t.Name; !strings.HasPrefix(t.Name, t.Context+"/") {

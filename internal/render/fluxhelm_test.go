@@ -1,0 +1,314 @@
+package render
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
+)
+
+// helmValues is a ValueReader of fixed objects, by kind/namespace/name.
+type helmValues map[string]map[string]string
+
+func (f helmValues) Values(_ context.Context, kind, namespace, name string) (map[string]string, string, bool, error) {
+	if kind == "Secret" && name == "sops" {
+		return nil, "values.yaml", true, &model.ValuesWithheld{Reason: "sops is encrypted with SOPS"}
+	}
+	data, ok := f[kind+"/"+namespace+"/"+name]
+	if !ok {
+		return nil, "", false, nil
+	}
+	return data, "clusters/values.yaml", true, nil
+}
+
+func helmReleaseObject(t *testing.T, spec string) map[string]any {
+	t.Helper()
+	var obj map[string]any
+	doc := "apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: podinfo, namespace: apps}\nspec:\n" + spec
+	if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+		t.Fatal(err)
+	}
+	return obj
+}
+
+const gitChart = "  chart:\n    spec:\n      chart: ./charts/podinfo\n      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}\n"
+
+// TestFluxHelmValuesLayering: valuesFrom in order, then spec.values, as
+// helm-controller's ChartValuesFromReferences layers them.
+func TestFluxHelmValuesLayering(t *testing.T) {
+	sources := helmValues{
+		"ConfigMap/apps/base":     {"values.yaml": "replicas: 1\nimage: {tag: v1, pullPolicy: Always}\nlist: [a, b]\n"},
+		"ConfigMap/apps/prod":     {"values.yaml": "replicas: 3\nimage: {tag: v2}\n", "custom.yaml": "env: prod\n", "host": "prod.example.com", "quoted": `"0123"`, "csv": "a,b"},
+		"Secret/apps/credentials": {"values.yaml": "auth: {password: s3cret-pw}\n", "token": "tok-123"},
+	}
+	cases := []struct {
+		name   string
+		spec   string
+		want   string // the values, as YAML
+		reason string // the start of the reason it is not rendered
+		hidden []string
+	}{
+		{name: "spec.values alone", spec: "  values: {replicas: 2}\n", want: "replicas: 2"},
+		{name: "values from one ConfigMap, then spec.values on top",
+			spec: "  valuesFrom: [{kind: ConfigMap, name: base}]\n  values: {image: {tag: v9}}\n",
+			want: "replicas: 1\nimage: {tag: v9, pullPolicy: Always}\nlist: [a, b]"},
+		{name: "the later source wins key by key, maps merged",
+			spec: "  valuesFrom: [{kind: ConfigMap, name: base}, {kind: ConfigMap, name: prod}]\n",
+			want: "replicas: 3\nimage: {tag: v2, pullPolicy: Always}\nlist: [a, b]"},
+		{name: "a valuesKey other than values.yaml",
+			spec: "  valuesFrom: [{kind: ConfigMap, name: prod, valuesKey: custom.yaml}]\n",
+			want: "env: prod"},
+		{name: "a targetPath sets one value with Helm's --set parser",
+			spec: "  valuesFrom: [{kind: ConfigMap, name: base}, {kind: ConfigMap, name: prod, valuesKey: host, targetPath: ingress.host}]\n",
+			want: "replicas: 1\nimage: {tag: v1, pullPolicy: Always}\nlist: [a, b]\ningress: {host: prod.example.com}"},
+		{name: "a quoted value at a targetPath stays a string",
+			spec: "  valuesFrom: [{kind: ConfigMap, name: prod, valuesKey: quoted, targetPath: code}]\n",
+			want: "code: \"0123\""},
+		{name: "a literal value at a targetPath keeps its commas",
+			spec: "  valuesFrom: [{kind: ConfigMap, name: prod, valuesKey: csv, targetPath: list, literal: true}]\n",
+			want: "list: a,b"},
+		{name: "spec.values wins over a targetPath at the top",
+			spec: "  valuesFrom: [{kind: ConfigMap, name: prod, valuesKey: host, targetPath: host}]\n  values: {host: from-spec}\n",
+			want: "host: from-spec"},
+		{name: "a targetPath under a map only spec.values has lands in it, as the library's shared maps make it",
+			spec: "  valuesFrom: [{kind: ConfigMap, name: prod, valuesKey: host, targetPath: ingress.host}]\n  values: {ingress: {host: from-spec, tls: true}}\n",
+			want: "ingress: {host: prod.example.com, tls: true}"},
+		{name: "a Secret's values are layered and hidden",
+			spec: "  valuesFrom: [{kind: Secret, name: credentials}, {kind: Secret, name: credentials, valuesKey: token, targetPath: auth.token}]\n",
+			want: "auth: {password: s3cret-pw, token: tok-123}", hidden: []string{"s3cret-pw", "tok-123"}},
+		{name: "an optional source that does not exist is skipped",
+			spec: "  valuesFrom: [{kind: ConfigMap, name: missing, optional: true}, {kind: ConfigMap, name: base, valuesKey: nokey, optional: true}]\n  values: {a: 1}\n",
+			want: "a: 1"},
+		{name: "a source that does not exist and is not optional",
+			spec: "  valuesFrom: [{kind: ConfigMap, name: missing}]\n", reason: "spec.valuesFrom ConfigMap apps/missing: not found"},
+		{name: "a key that does not exist and is not optional",
+			spec: "  valuesFrom: [{kind: ConfigMap, name: base, valuesKey: nokey}]\n", reason: "spec.valuesFrom ConfigMap apps/base: no key nokey"},
+		{name: "an encrypted Secret",
+			spec: "  valuesFrom: [{kind: Secret, name: sops}]\n", reason: "spec.valuesFrom Secret apps/sops: sops is encrypted"},
+		{name: "a kind helm-controller does not read",
+			spec: "  valuesFrom: [{kind: Bucket, name: x}]\n", reason: "spec.valuesFrom Bucket apps/x: unsupported"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			obj := helmReleaseObject(t, gitChart+tc.spec)
+			r, err := resolveFluxHelmRelease(context.Background(), obj, fluxHelmInputs{chart: "/repo/charts/podinfo", values: sources})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.reason != "" {
+				if !strings.HasPrefix(r.reason, tc.reason) {
+					t.Fatalf("reason %q, want one starting %q", r.reason, tc.reason)
+				}
+				return
+			}
+			if r.reason != "" {
+				t.Fatalf("not rendered: %s", r.reason)
+			}
+			assertValues(t, r.release.Values, tc.want)
+			for _, h := range tc.hidden {
+				if !slices.Contains(r.hidden, h) {
+					t.Errorf("hidden %q, want %q among them", r.hidden, h)
+				}
+			}
+			if len(tc.hidden) == 0 && len(r.hidden) > 0 {
+				t.Errorf("hidden %q from ConfigMaps", r.hidden)
+			}
+		})
+	}
+}
+
+func assertValues(t *testing.T, got map[string]any, want string) {
+	t.Helper()
+	var w map[string]any
+	if err := yaml.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	gj, _ := json.Marshal(got)
+	wj, _ := json.Marshal(w)
+	if string(gj) != string(wj) {
+		t.Errorf("values\n got %s\nwant %s", gj, wj)
+	}
+}
+
+// TestFluxHelmChartValues: spec.chart.spec.valuesFiles, read from the
+// repository's top and merged in order, replace the chart's values.yaml,
+// as source-controller packages the chart.
+func TestFluxHelmChartValues(t *testing.T) {
+	files := map[string]string{
+		"charts/podinfo/values.yaml": "replicas: 1\nimage: {tag: v1, pullPolicy: Always}\n",
+		"envs/prod.yaml":             "image: {tag: v2}\n",
+	}
+	read := func(rel string) ([]byte, error) {
+		if d, ok := files[rel]; ok {
+			return []byte(d), nil
+		}
+		return nil, fs.ErrNotExist
+	}
+	cases := []struct {
+		name, files string
+		want        string // "" for none: the chart's own
+		err         string
+	}{
+		{name: "none", files: ""},
+		{name: "values.yaml alone is none", files: "[values.yaml]"},
+		{name: "two files, the later on top", files: "[charts/podinfo/values.yaml, envs/prod.yaml]", want: "replicas: 1\nimage: {tag: v2, pullPolicy: Always}"},
+		{name: "one file replaces the chart's defaults whole", files: "[envs/prod.yaml]", want: "image: {tag: v2}"},
+		{name: "a missing file", files: "[envs/prod.yaml, envs/missing.yaml]", err: `no values file found at path "envs/missing.yaml"`},
+		{name: "a missing file ignored", files: "[envs/prod.yaml, envs/missing.yaml]\n      ignoreMissingValuesFiles: true", want: "image: {tag: v2}"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := gitChart
+			if tc.files != "" {
+				spec += "      valuesFiles: " + tc.files + "\n"
+			}
+			r, err := resolveFluxHelmRelease(context.Background(), helmReleaseObject(t, spec), fluxHelmInputs{chart: "/repo/charts/podinfo", readSource: read})
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want == "" {
+				if r.release.ChartValues != nil {
+					t.Errorf("chart values %v, want the chart's own", r.release.ChartValues)
+				}
+				return
+			}
+			assertValues(t, r.release.ChartValues, tc.want)
+		})
+	}
+}
+
+// TestFluxHelmReleaseNameAndLabels: the release's name and namespace as
+// helm-controller names them, and the labels its post-renderers add.
+func TestFluxHelmReleaseNameAndLabels(t *testing.T) {
+	long := strings.Repeat("a", 30)
+	cases := []struct {
+		name, spec, release, namespace string
+	}{
+		{"its own name", "", "podinfo", "apps"},
+		{"the target namespace first", "  targetNamespace: web\n", "web-podinfo", "web"},
+		{"releaseName as given", "  releaseName: front\n  targetNamespace: web\n  storageNamespace: helm\n", "front", "web"},
+		// 30+1+30 = 61 characters: 40 of them, a hyphen and the first 12
+		// hex digits of their SHA-256.
+		{"a long name shortened", "  releaseName: " + long + "-" + long + "\n", long + "-" + long[:9] + "-9fc7f9602247", "apps"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := resolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+tc.spec), fluxHelmInputs{chart: "/c"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := r.release
+			if got.Name != tc.release || got.Namespace != tc.namespace || got.Cluster != HelmClusterLive {
+				t.Errorf("release %q in %q (%v), want %q in %q", got.Name, got.Namespace, got.Cluster, tc.release, tc.namespace)
+			}
+			want := map[string]string{"helm.toolkit.fluxcd.io/name": "podinfo", "helm.toolkit.fluxcd.io/namespace": "apps"}
+			if !reflect.DeepEqual(got.Labels, want) {
+				t.Errorf("labels %v, want %v", got.Labels, want)
+			}
+		})
+	}
+	if got := shortenReleaseName(long + "-" + long); len(got) != 53 || !strings.HasPrefix(got, long+"-"+long[:9]+"-") {
+		t.Errorf("shortened %q", got)
+	}
+
+	r, err := resolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+"  commonMetadata:\n    labels: {team: web, helm.toolkit.fluxcd.io/name: other}\n    annotations: {owner: web}\n"), fluxHelmInputs{chart: "/c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := r.release.Labels; l["team"] != "web" || l["helm.toolkit.fluxcd.io/name"] != "podinfo" || r.release.Annotations["owner"] != "web" {
+		t.Errorf("common metadata: labels %v annotations %v; want team=web, the origin label winning, owner=web", l, r.release.Annotations)
+	}
+}
+
+// TestFluxHelmNotRendered: what helm-controller would fetch, or release
+// elsewhere, is not rendered, with the source named.
+func TestFluxHelmNotRendered(t *testing.T) {
+	cases := map[string]string{
+		"  chart:\n    spec:\n      chart: podinfo\n      sourceRef: {kind: HelmRepository, name: podinfo}\n": "chart podinfo from HelmRepository podinfo: remote charts are not rendered",
+		"  chartRef: {kind: OCIRepository, name: podinfo}\n":                                                  "chart from OCIRepository podinfo: remote charts are not rendered",
+		gitChart + "  kubeConfig: {secretRef: {name: remote}}\n":                                              "spec.kubeConfig",
+		gitChart + "  postRenderers: [{kustomize: {patchesStrategicMerge: [{kind: Deployment}]}}]\n":          "spec.postRenderers[0].kustomize: patchesStrategicMerge",
+	}
+	for spec, want := range cases {
+		r, err := resolveFluxHelmRelease(context.Background(), helmReleaseObject(t, spec), fluxHelmInputs{chart: "/c"})
+		if err != nil || !strings.HasPrefix(r.reason, want) {
+			t.Errorf("%s: reason %q (%v), want %q", spec, r.reason, err, want)
+		}
+	}
+}
+
+// TestFluxHelmReleaseRender: a HelmRelease renders its chart in this
+// repository through the chart engine: the values from a Secret land in
+// the objects and are carried as hidden values, the chart's defaults are
+// replaced by spec.chart.spec.valuesFiles, the objects carry
+// helm-controller's labels, and the HelmRelease's file and the values
+// files are among what the render read.
+func TestFluxHelmReleaseRender(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(root, "charts/app/Chart.yaml"), "apiVersion: v2\nname: app\nversion: 1.0.0\n")
+	writeFile(t, filepath.Join(root, "charts/app/values.yaml"), "greeting: from-chart\nlevel: debug\n")
+	writeFile(t, filepath.Join(root, "envs/prod.yaml"), "greeting: from-valuesFiles\n")
+	writeFile(t, filepath.Join(root, "charts/app/templates/config.yaml"),
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-config\ndata:\n  greeting: {{ .Values.greeting }}\n  level: {{ .Values.level | default \"unset\" }}\n  dsn: {{ .Values.db.password | quote }}\n")
+	writeFile(t, filepath.Join(root, "clusters/prod/app.yaml"), "apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: app, namespace: apps}\nspec:\n"+
+		"  chart:\n    spec:\n      chart: ./charts/app\n      valuesFiles: [envs/prod.yaml]\n      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}\n"+
+		"  valuesFrom: [{kind: Secret, name: db}]\n"+
+		"  postRenderers:\n  - kustomize:\n      patches:\n      - target: {kind: ConfigMap}\n        patch: '[{\"op\": \"add\", \"path\": \"/data/patched\", \"value\": \"yes\"}]'\n")
+	t.Chdir(root)
+	var obj map[string]any
+	data, _ := os.ReadFile(filepath.Join(root, "clusters/prod/app.yaml"))
+	if err := yaml.Unmarshal(data, &obj); err != nil {
+		t.Fatal(err)
+	}
+	reads := NewReads()
+	res, err := RenderAll(context.Background(), []string{"charts/app"}, Options{
+		Deployer: &model.Deployer{Controller: model.ControllerFlux, Object: obj, File: "clusters/prod/app.yaml"},
+		Values:   helmValues{"Secret/apps/db": {"values.yaml": "db: {password: hunter2-pw}\n"}},
+		Reads:    reads,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.NotRendered) > 0 || len(res.Objects) != 1 {
+		t.Fatalf("objects %d, not rendered %v", len(res.Objects), res.NotRendered)
+	}
+	o := res.Objects[0]
+	if o.ID.String() != "ConfigMap/apps/app-config" {
+		t.Errorf("object %s, want the release app's ConfigMap in apps", o.ID)
+	}
+	d, _, _ := unstructured.NestedStringMap(o.Object.Object, "data")
+	if d["greeting"] != "from-valuesFiles" || d["level"] != "unset" || d["dsn"] != "hunter2-pw" || d["patched"] != "yes" {
+		t.Errorf("data %v, want valuesFiles over (and in place of) the chart's values, the Secret's password, and the post-renderer's patch", d)
+	}
+	if !slices.Contains(o.HiddenValues, "hunter2-pw") {
+		t.Errorf("hidden %q, want the Secret's password", o.HiddenValues)
+	}
+	if l := o.Object.GetLabels(); l["helm.toolkit.fluxcd.io/name"] != "app" || l["helm.toolkit.fluxcd.io/namespace"] != "apps" {
+		t.Errorf("labels %v, want helm-controller's", l)
+	}
+	files, _, _ := reads.Relative(root)
+	read := strings.Join(files, " ")
+	for _, f := range []string{"clusters/prod/app.yaml", "envs/prod.yaml", "charts/app/templates/config.yaml"} {
+		if !strings.Contains(read, f) {
+			t.Errorf("reads %s, want %s among them", read, f)
+		}
+	}
+}

@@ -1,0 +1,64 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// prepareHelmRelease is fluxSource's Prepare for a HelmRelease: its chart
+// (the target's path) released as helm-controller releases it
+// (resolveFluxHelmRelease), rendered by the one chart engine.
+func (s *fluxSource) prepareHelmRelease(ctx context.Context, p Path) (Build, error) {
+	d := s.in.Deployer()
+	where := s.in.rel(s.in.repositoryPath(d.File))
+	// A change to the HelmRelease changes the render.
+	s.in.ReadRepositoryFile(d.File)
+	if !p.Dir {
+		return nil, fmt.Errorf("%s: the chart of %s must be a directory", p.Given, where)
+	}
+	r, err := resolveFluxHelmRelease(ctx, d.Object, fluxHelmInputs{chart: p.Real, readSource: s.readSourceFile, values: s.in.Values()})
+	for _, f := range r.files {
+		s.in.ReadRepositoryFile(f)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	if r.reason != "" {
+		return notRenderedBuild{{Source: where, Reason: r.reason}}, nil
+	}
+	r.release.Source = where
+	return &releaseBuild{chartBuild: chartBuild{in: s.in, r: r.release}, hidden: r.hidden}, nil
+}
+
+// readSourceFile reads a file of the HelmRelease's GitRepository (this
+// repository) by its path there, kept inside it as source-controller's
+// secure join keeps it.
+func (s *fluxSource) readSourceFile(rel string) ([]byte, error) {
+	clean := strings.TrimPrefix(path.Clean("/"+filepath.ToSlash(rel)), "/")
+	return s.in.fs.ReadFile(s.in.repositoryPath(clean))
+}
+
+// releaseBuild is a release resolved from a deployer's object, rendered by
+// renderChart when the build runs, with the values it took from Secrets.
+type releaseBuild struct {
+	chartBuild
+	// hidden are values the release took from Secrets: every object
+	// carries them, to be hidden wherever they land.
+	hidden []string
+}
+
+func (b *releaseBuild) Run(ctx context.Context) (Output, error) {
+	out, err := b.chartBuild.Run(ctx)
+	if err != nil {
+		return Output{}, err
+	}
+	if len(b.hidden) > 0 {
+		for i := range out.Objects {
+			out.Objects[i].HiddenValues = append(out.Objects[i].HiddenValues, b.hidden...)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,151 @@
+package render
+
+import (
+	"context"
+	"fmt"
+
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/version"
+	"k8s.io/client-go/dynamic"
+)
+
+// ChartCluster is what a chart's render reads of the cluster, as the
+// deployer's Helm does (HelmClusterLive: .Capabilities from discovery,
+// lookup of live objects). It only reads.
+type ChartCluster interface {
+	// ServerVersion is the API server's version; nil (and no error) when
+	// no cluster answers after all (a render that goes on without one):
+	// the chart renders as with no cluster.
+	ServerVersion(ctx context.Context) (*version.Info, error)
+	// APIVersions are the group versions the server serves and each
+	// group/version/Kind, as Helm's discovery lists them ("v1",
+	// "apps/v1", "apps/v1/Deployment").
+	APIVersions(ctx context.Context) ([]string, error)
+	// Lookup is Helm's lookup: the object (name given) or a List of the
+	// kind's objects in namespace (all namespaces for "", or a
+	// cluster-scoped kind), and found false when there is none.
+	Lookup(ctx context.Context, apiVersion, kind, namespace, name string) (obj map[string]any, found bool, err error)
+}
+
+// The helm binary's defaults, which `helm template` renders with: its
+// build sets the Kubernetes version to its client-go's (Helm's Makefile),
+// where the SDK's own default is v1.20.0, too old for many charts'
+// kubeVersion. They follow the SDK version in go.mod.
+var (
+	helmBinaryKubeVersion = chartutil.KubeVersion{Version: "v1.33.0", Major: "1", Minor: "33"}
+	helmBinaryVersion     = "v3.18.6"
+)
+
+// capabilities are .Capabilities for r's deployer, and lookup's reader of
+// the cluster (nil: lookup finds nothing, as `helm template` does):
+//   - HelmClusterLive: the cluster's version and API versions, lookup
+//     live; without a cluster, Helm's defaults and an empty lookup;
+//   - HelmClusterArgoCD: Helm's built-in API versions plus the cluster's,
+//     the cluster's version, lookup empty (Argo CD runs `helm template`
+//     with --api-versions and --kube-version);
+//   - HelmClusterNone: Helm's defaults (`helm template`).
+//
+// The deployer's own APIVersions are added, its KubeVersion replaces the
+// cluster's.
+func (in *Input) capabilities(ctx context.Context, r HelmRelease) (*chartutil.Capabilities, engine.ClientProvider, error) {
+	caps := chartutil.DefaultCapabilities.Copy()
+	caps.KubeVersion = helmBinaryKubeVersion
+	caps.HelmVersion.Version = helmBinaryVersion
+	var lookup engine.ClientProvider
+	if cl := in.chartCluster; cl != nil && r.Cluster != HelmClusterNone {
+		v, err := cl.ServerVersion(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("the cluster's version, for .Capabilities: %w", err)
+		}
+		if v != nil {
+			versions, err := cl.APIVersions(ctx)
+			if err != nil {
+				return nil, nil, fmt.Errorf("the cluster's API versions, for .Capabilities: %w", err)
+			}
+			caps.KubeVersion = chartutil.KubeVersion{Version: v.GitVersion, Major: v.Major, Minor: v.Minor}
+			if r.Cluster == HelmClusterLive {
+				caps.APIVersions = chartutil.VersionSet(versions)
+				lookup = lookupProvider{ctx: ctx, cl: cl}
+			} else {
+				caps.APIVersions = append(append(chartutil.VersionSet{}, caps.APIVersions...), versions...)
+			}
+		}
+	}
+	if len(r.APIVersions) > 0 {
+		caps.APIVersions = append(append(chartutil.VersionSet{}, caps.APIVersions...), r.APIVersions...)
+	}
+	if r.KubeVersion != "" {
+		kv, err := chartutil.ParseKubeVersion(r.KubeVersion)
+		if err != nil {
+			return nil, nil, fmt.Errorf("kubeVersion %q: %w", r.KubeVersion, err)
+		}
+		caps.KubeVersion = *kv
+	}
+	return caps, lookup, nil
+}
+
+// lookupProvider answers Helm's lookup from a ChartCluster: Helm asks a
+// dynamic client for Get and List, and nothing else.
+type lookupProvider struct {
+	ctx context.Context
+	cl  ChartCluster
+}
+
+func (p lookupProvider) GetClientFor(apiVersion, kind string) (dynamic.NamespaceableResourceInterface, bool, error) {
+	return &lookupClient{p: p, apiVersion: apiVersion, kind: kind}, true, nil
+}
+
+// lookupClient is the part of a dynamic client lookup uses; every other
+// method is the nil interface's, which a template cannot reach.
+type lookupClient struct {
+	dynamic.NamespaceableResourceInterface
+	p                           lookupProvider
+	apiVersion, kind, namespace string
+}
+
+func (c *lookupClient) Namespace(ns string) dynamic.ResourceInterface {
+	n := *c
+	n.namespace = ns
+	return &n
+}
+
+func (c *lookupClient) Get(_ context.Context, name string, _ metav1.GetOptions, _ ...string) (*unstructured.Unstructured, error) {
+	obj, found, err := c.p.cl.Lookup(c.p.ctx, c.apiVersion, c.kind, c.namespace, name)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		gv, _ := schema.ParseGroupVersion(c.apiVersion)
+		return nil, apierrors.NewNotFound(gv.WithResource(c.kind).GroupResource(), name)
+	}
+	return &unstructured.Unstructured{Object: obj}, nil
+}
+
+func (c *lookupClient) List(_ context.Context, _ metav1.ListOptions) (*unstructured.UnstructuredList, error) {
+	obj, found, err := c.p.cl.Lookup(c.p.ctx, c.apiVersion, c.kind, c.namespace, "")
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		gv, _ := schema.ParseGroupVersion(c.apiVersion)
+		return nil, apierrors.NewNotFound(gv.WithResource(c.kind).GroupResource(), "")
+	}
+	list := &unstructured.UnstructuredList{Object: map[string]any{}}
+	for k, v := range obj {
+		if k != "items" {
+			list.Object[k] = v
+		}
+	}
+	items, _ := obj["items"].([]any)
+	for _, it := range items {
+		if m, ok := it.(map[string]any); ok {
+			list.Items = append(list.Items, unstructured.Unstructured{Object: m})
+		}
+	}
+	return list, nil
+}
