@@ -27,6 +27,9 @@ type document struct {
 	file string // relative to the repository's top, with "/"
 	line int    // where the document's content starts
 	obj  map[string]any
+	// inputs are more files whose change changes a target made of it
+	// (what an app-of-apps' render read, for an Application it made).
+	inputs []string
 }
 
 func (d document) where() string { return fmt.Sprintf("%s:%d", d.file, d.line) }
