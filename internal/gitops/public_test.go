@@ -59,3 +59,57 @@ func TestDiscoverFluxExample(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoverArgoCDExample: argoproj/argocd-example-apps' apps/ is a
+// chart of Applications. Its Application renders it as Argo CD does, and
+// each Application the chart makes is a target named as the chart names
+// it, selected by every file of that render: those whose folders the
+// trimmed copy has are checked; the others say why not.
+func TestDiscoverArgoCDExample(t *testing.T) {
+	repo, entries := publicTree(t, "argocd-example-apps")
+	repo.URLs = []string{"https://github.com/argoproj/argocd-example-apps.git"}
+	repo.RenderParent = renderParent
+	got, err := Discover(context.Background(), repo, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const argo, ac = "argocd", "argocd-controller"
+	const tmpl = "apps/templates/applications.yaml"
+	p := func(s ...string) []string { return s }
+	// The chart's files, which its render read, and the parent's own.
+	chart := p("apps/Chart.yaml", "apps/templates/applications.yaml", "apps/values.yaml", "argocd/apps.yaml")
+	missing := func(dir string) string { return "path " + dir + ": not in the repository" }
+	child := func(name, dir, reason string) want {
+		w := want{"example." + name, argo, tmpl, p(dir), ac, "in-cluster", reason, chart, p("Argo CD applies this Application client-side")}
+		if reason != "" {
+			w.notes = nil
+		}
+		return w
+	}
+	app := func(name string) want {
+		return want{name, argo, "argocd/" + name + ".yaml", p(name), ac, "in-cluster", "", p("argocd/" + name + ".yaml"), nil}
+	}
+	wants := []want{
+		app("apps"),
+		child("blue-green", "blue-green", missing("blue-green")),
+		child("guestbook", "guestbook", ""),
+		child("helm-dependency", "helm-dependency", missing("helm-dependency")),
+		child("helm-guestbook", "helm-guestbook", ""),
+		child("helm-hooks", "helm-hooks", ""),
+		child("jsonnet-guestbook", "jsonnet-guestbook", missing("jsonnet-guestbook")),
+		child("jsonnet-guestbook-tla", "jsonnet-guestbook-tla", missing("jsonnet-guestbook-tla")),
+		child("kustomize-guestbook", "kustomize-guestbook", ""),
+		child("plugin-kasane", "plugins/kasane", missing("plugins/kasane")),
+		child("plugin-kustomized-helm", "plugins/kustomized-helm", missing("plugins/kustomized-helm")),
+		child("plugin-nix", "plugins/nix", missing("plugins/nix")),
+		child("pre-post-sync", "pre-post-sync", missing("pre-post-sync")),
+		child("sock-shop", "sock-shop", missing("sock-shop")),
+		child("sync-waves", "sync-waves", ""),
+		app("guestbook"),
+		app("helm-guestbook"),
+		app("helm-hooks"),
+		app("kustomize-guestbook"),
+		app("sync-waves"),
+	}
+	assertTargets(t, got, wants)
+}
