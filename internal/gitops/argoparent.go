@@ -39,7 +39,7 @@ func (s *discovery) renderedChildren(ctx context.Context, t *Target) ([]document
 	if !fresh {
 		return nil, nil
 	}
-	mentions, err := s.mentionsApplication(t.Paths)
+	mentions, err := s.mentions(t.Paths, mentionsApplication)
 	if err != nil || !mentions {
 		return nil, err
 	}
@@ -76,9 +76,9 @@ func (s *discovery) renderedChildren(ctx context.Context, t *Target) ([]document
 	return children, nil
 }
 
-// mentionsApplication says whether a YAML file or a chart's template
-// under the paths mentions an Application kind.
-func (s *discovery) mentionsApplication(paths []string) (bool, error) {
+// mentions says whether a YAML file or a chart's template under the paths
+// matches re.
+func (s *discovery) mentions(paths []string, re *regexp.Regexp) (bool, error) {
 	found := false
 	for _, p := range paths {
 		top := filepath.Join(s.repo.Root, filepath.FromSlash(p))
@@ -102,7 +102,7 @@ func (s *discovery) mentionsApplication(paths []string) (bool, error) {
 			if err != nil {
 				return err
 			}
-			found = mentionsApplication.Match(data)
+			found = re.Match(data)
 			return nil
 		})
 		if err != nil {

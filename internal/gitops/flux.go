@@ -71,6 +71,13 @@ func (s *discovery) flux(ctx context.Context, entry int, e config.Discover) erro
 			}
 		}
 	}
+	return s.fluxObjects(ctx, entry, e, docs, objs)
+}
+
+// fluxObjects lists the Kustomizations and HelmReleases of docs, then
+// those each Kustomization applies from outside the entry's directory
+// (fluxChildren).
+func (s *discovery) fluxObjects(ctx context.Context, entry int, e config.Discover, docs []document, objs fluxObjects) error {
 	for _, d := range docs {
 		var t Target
 		var err error
@@ -85,7 +92,16 @@ func (s *discovery) flux(ctx context.Context, entry int, e config.Discover) erro
 		if err != nil {
 			return err
 		}
+		var children []document
+		if d.is(groupFluxKustomize, "Kustomization") && t.Checked() {
+			if children, err = s.fluxChildren(ctx, entry, e, &t); err != nil {
+				return err
+			}
+		}
 		s.add(entry, t)
+		if err := s.fluxObjects(ctx, entry, e, children, objs); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -105,7 +121,7 @@ func fluxTarget(d document, e config.Discover, manager string) (Target, error) {
 		FieldManager: or(e.FieldManager, manager),
 		Context:      e.Context,
 		Deployer:     &model.Deployer{Controller: model.ControllerFlux, Object: d.obj, File: d.file},
-		Inputs:       []string{d.file},
+		Inputs:       append([]string{d.file}, d.inputs...),
 	}, nil
 }
 

@@ -2,6 +2,8 @@ package gitops
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
@@ -17,7 +19,7 @@ func publicTree(t testing.TB, name string) (Repository, []config.Discover) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Repository{Root: root, URLs: cfg.Repositories}, cfg.Discover
+	return Repository{Root: root, URLs: cfg.Repositories, RenderParent: renderParent}, cfg.Discover
 }
 
 // TestDiscoverFluxExample: fluxcd/flux2-kustomize-helm-example's
@@ -31,15 +33,38 @@ func TestDiscoverFluxExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const flux, kc = "flux", "kustomize-controller"
+	const flux, kc, hc = "flux", "kustomize-controller", "helm-controller"
 	p := func(s ...string) []string { return s }
+	// The HelmReleases each cluster's Kustomizations apply, as they apply
+	// them; their charts are fetched, which the check never does. Their
+	// inputs are what their parent's render read, the .sourceignore files
+	// the artifact would honour (there or not) included.
+	podinfo := func(cluster string) want {
+		return want{cluster + "/podinfo/podinfo", flux, "apps/base/podinfo/release.yaml", nil, hc, cluster, "chart podinfo from HelmRepository podinfo/podinfo: remote charts are not rendered (no network)",
+			p(".sourceignore", "apps/.sourceignore", "apps/base/.sourceignore", "apps/base/podinfo", "apps/base/podinfo/.sourceignore",
+				"apps/base/podinfo/kustomization.yaml", "apps/base/podinfo/namespace.yaml", "apps/base/podinfo/release.yaml", "apps/base/podinfo/repository.yaml",
+				"apps/"+cluster+"/.sourceignore", "apps/"+cluster+"/kustomization.yaml", "apps/"+cluster+"/podinfo-values.yaml", "clusters/"+cluster+"/apps.yaml"), nil}
+	}
+	controllers := p(".sourceignore", "clusters/staging/infrastructure.yaml", "infrastructure/.sourceignore", "infrastructure/controllers/.sourceignore", "infrastructure/controllers/cert-manager.yaml", "infrastructure/controllers/envoy-gateway.yaml", "infrastructure/controllers/kustomization.yaml")
+	certManager := func(cluster string) want {
+		return want{cluster + "/cert-manager/cert-manager", flux, "infrastructure/controllers/cert-manager.yaml", nil, hc, cluster, "chart from OCIRepository cert-manager/cert-manager: remote charts are not rendered (no network)", inputsOf(controllers, cluster), nil}
+	}
+	envoy := func(cluster string) want {
+		return want{cluster + "/envoy-gateway-system/envoy-gateway", flux, "infrastructure/controllers/envoy-gateway.yaml", nil, hc, cluster, "chart from OCIRepository envoy-gateway-system/gateway-helm: remote charts are not rendered (no network)", inputsOf(controllers, cluster), nil}
+	}
 	wants := []want{
+		certManager("production"),
+		envoy("production"),
 		{"production/flux-system/apps", flux, "clusters/production/apps.yaml", p("apps/production"), kc, "production", "", p("clusters/production/apps.yaml"), nil},
 		{"production/flux-system/infra-configs", flux, "clusters/production/infrastructure.yaml", p("infrastructure/configs"), kc, "production", "", p("clusters/production/infrastructure.yaml"), nil},
 		{"production/flux-system/infra-controllers", flux, "clusters/production/infrastructure.yaml", p("infrastructure/controllers"), kc, "production", "", p("clusters/production/infrastructure.yaml"), nil},
+		podinfo("production"),
+		certManager("staging"),
+		envoy("staging"),
 		{"staging/flux-system/apps", flux, "clusters/staging/apps.yaml", p("apps/staging"), kc, "staging", "", p("clusters/staging/apps.yaml"), nil},
 		{"staging/flux-system/infra-configs", flux, "clusters/staging/infrastructure.yaml", p("infrastructure/configs"), kc, "staging", "", p("clusters/staging/infrastructure.yaml"), nil},
 		{"staging/flux-system/infra-controllers", flux, "clusters/staging/infrastructure.yaml", p("infrastructure/controllers"), kc, "staging", "", p("clusters/staging/infrastructure.yaml"), nil},
+		podinfo("staging"),
 	}
 	assertTargets(t, got, wants)
 	ignores := map[string]string{
@@ -112,4 +137,14 @@ func TestDiscoverArgoCDExample(t *testing.T) {
 		app("sync-waves"),
 	}
 	assertTargets(t, got, wants)
+}
+
+// inputsOf is the staging cluster's inputs, for cluster.
+func inputsOf(staging []string, cluster string) []string {
+	out := make([]string, len(staging))
+	for i, f := range staging {
+		out[i] = strings.ReplaceAll(f, "clusters/staging/", "clusters/"+cluster+"/")
+	}
+	slices.Sort(out)
+	return out
 }
