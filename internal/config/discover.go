@@ -28,6 +28,10 @@ type Discover struct {
 	// (argocd-cm's application.resourceTrackingMethod and its companions):
 	// it belongs to the installation, not to an Application.
 	Tracking *ArgoTracking `json:"tracking,omitempty"`
+	// StrictSubstitution says the cluster's kustomize-controller runs with
+	// --feature-gates=StrictPostBuildSubstitutions=true: a ${var} of
+	// postBuild that no source sets and has no default fails its build.
+	StrictSubstitution bool `json:"strictSubstitution,omitempty"`
 }
 
 // ArgoTracking is an Argo CD installation's resource tracking.
@@ -65,6 +69,9 @@ func (d Discover) validate() error {
 	}
 	if controller == model.ControllerFlux && len(d.Clusters) > 0 {
 		return fmt.Errorf("flux: clusters: Flux applies to the cluster it runs in; give context")
+	}
+	if d.StrictSubstitution && controller != model.ControllerFlux {
+		return fmt.Errorf("argocd: strictSubstitution: is kustomize-controller's (Flux's postBuild)")
 	}
 	if t := d.Tracking; t != nil {
 		if controller == model.ControllerFlux {

@@ -192,6 +192,9 @@ func (s *discovery) fluxKustomization(d document, e config.Discover, objs fluxOb
 	case perr != nil:
 		t.Reason = perr.Error()
 	}
+	if e.StrictSubstitution {
+		t.Deployer.Object = withAnnotation(t.Deployer.Object, model.FluxStrictSubstitutionKey, "true")
+	}
 	if reason == "" {
 		srcNS, _ := d.str("spec", "sourceRef", "namespace")
 		name, _ := d.str("spec", "sourceRef", "name")

@@ -11,7 +11,8 @@ import (
 
 // TestDiscoverFluxArtifact: a GitRepository's spec.ignore is written on
 // each of its targets' objects for render, and a path where its
-// spec.include puts another repository's files is not checked.
+// spec.include puts another repository's files is not checked; the
+// entry's strictSubstitution is written on its Kustomizations.
 func TestDiscoverFluxArtifact(t *testing.T) {
 	repo := writeRepo(t, map[string]string{
 		"clusters/c/source.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
@@ -44,7 +45,7 @@ spec:
 		"vendor/shared/base/kustomization.yaml": "resources: []\n",
 		"policies/kustomization.yaml":           "resources: []\n",
 	})
-	got, err := Discover(context.Background(), repo, []config.Discover{{Flux: "clusters/c", Context: "c"}})
+	got, err := Discover(context.Background(), repo, []config.Discover{{Flux: "clusters/c", Context: "c", StrictSubstitution: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,6 +60,10 @@ spec:
 		if !g.Checked() || !strings.Contains(anns[model.FluxSourceIgnoreKey].(string), "/apps/**/*.md") {
 			t.Errorf("%s: reason %q, annotations %v; want it checked with its source's spec.ignore", name, g.Reason, anns)
 		}
+	}
+	apps := byName["flux-system/apps"].Deployer.Object["metadata"].(map[string]any)["annotations"].(map[string]any)
+	if apps[model.FluxStrictSubstitutionKey] != "true" {
+		t.Errorf("apps: annotations %v, want the entry's strictSubstitution", apps)
 	}
 	if r := byName["flux-system/shared"].Reason; !strings.Contains(r, "path vendor/shared/base is where GitRepository flux-system/flux-system includes GitRepository shared") {
 		t.Errorf("shared: reason %q", r)

@@ -228,6 +228,9 @@ func (s *argoSource) helm(p Path, app *argoApplication, src argoAppSource, env *
 	root := s.in.fs.boundary.roots[0]
 	read := func(abs string) ([]byte, error) {
 		if _, err := os.Stat(abs); err != nil {
+			// Absent (and ignored), it is still what the render depends
+			// on: adding it changes the release.
+			s.in.ReadFile(abs)
 			return nil, err
 		}
 		return s.in.fs.ReadFile(abs)

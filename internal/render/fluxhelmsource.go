@@ -2,7 +2,9 @@ package render
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"strings"
@@ -38,7 +40,14 @@ func (s *fluxSource) prepareHelmRelease(ctx context.Context, p Path) (Build, err
 // secure join keeps it.
 func (s *fluxSource) readSourceFile(rel string) ([]byte, error) {
 	clean := strings.TrimPrefix(path.Clean("/"+filepath.ToSlash(rel)), "/")
-	return s.in.fs.ReadFile(s.in.repositoryPath(clean))
+	p := s.in.repositoryPath(clean)
+	data, err := s.in.fs.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Absent (and ignored), it is still what the render depends on:
+		// adding it changes the release.
+		s.in.ReadFile(p)
+	}
+	return data, err
 }
 
 // releaseBuild is a release resolved from a deployer's object, rendered by

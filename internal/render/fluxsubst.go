@@ -128,10 +128,13 @@ func substituteFrom(ks map[string]any) ([]substituteRef, error) {
 }
 
 // apply runs Flux's substitution on one object of the build, through the
-// library, as kustomize-controller does (not strict: the controller's
-// default). Its errors never quote a Secret's value.
+// library, as kustomize-controller does: strict (a variable without a
+// value or a default fails) only where the repository config says the
+// cluster's controller runs with StrictPostBuildSubstitutions, not by
+// default, as the controller. Its errors never quote a Secret's value.
 func (s *fluxSubstitution) apply(ctx context.Context, res *resource.Resource) error {
-	_, err := fluxkustomize.SubstituteVariables(ctx, valuesClient{s: s}, s.ks, res, fluxkustomize.SubstituteWithStrict(false))
+	strict := s.ks.GetAnnotations()[model.FluxStrictSubstitutionKey] == "true"
+	_, err := fluxkustomize.SubstituteVariables(ctx, valuesClient{s: s}, s.ks, res, fluxkustomize.SubstituteWithStrict(strict))
 	if err != nil {
 		msg := model.HideIn(err.Error(), s.hidden)
 		return fmt.Errorf("%s %s: postBuild: %s", res.GetKind(), res.GetName(), msg)

@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -123,13 +124,21 @@ func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error)
 	if missing := missingDependencies(c); len(missing) > 0 {
 		return Output{NotRendered: []NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: dependency %s not vendored under charts/ (run `helm dependency build` and commit it); charts are never fetched", in.rel(r.Chart), strings.Join(missing, ", "))}}}, nil
 	}
-	files, err := in.renderTemplates(ctx, c, r)
+	secrets := &secretValues{}
+	files, err := in.renderTemplates(ctx, c, r, secrets)
 	if err != nil {
+		if hidden := secrets.list(); len(hidden) > 0 {
+			// A template's failure may quote what lookup read.
+			err = errors.New(model.HideIn(err.Error(), hidden))
+		}
 		return Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, in.rel(r.Chart), err)
 	}
 	hooks, manifests, err := releaseutil.SortManifests(files, nil, releaseutil.InstallOrder)
 	if err != nil {
 		return Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, in.rel(r.Chart), err)
+	}
+	if n := len(hooks) + len(manifests); n > MaxObjects {
+		return Output{}, fmt.Errorf("%s: chart %s: renders %d documents, more than the limit of %d", r.Source, in.rel(r.Chart), n, MaxObjects)
 	}
 	var out Output
 	add := func(file, content string, notes ...string) error {
@@ -191,12 +200,17 @@ func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error)
 			in.decorateChartObject(out.Objects[i], r, i < crds)
 		}
 	}
+	if hidden := secrets.list(); len(hidden) > 0 {
+		for i := range out.Objects {
+			out.Objects[i].HiddenValues = append(out.Objects[i].HiddenValues, hidden...)
+		}
+	}
 	return out, nil
 }
 
 // renderTemplates runs Helm's engine on c with r's values, release and
 // capabilities: what Helm's install or upgrade renders.
-func (in *Input) renderTemplates(ctx context.Context, c *chart.Chart, r HelmRelease) (map[string]string, error) {
+func (in *Input) renderTemplates(ctx context.Context, c *chart.Chart, r HelmRelease, secrets *secretValues) (map[string]string, error) {
 	vals := chartutil.Values(r.Values)
 	if vals == nil {
 		vals = chartutil.Values{}
@@ -204,7 +218,7 @@ func (in *Input) renderTemplates(ctx context.Context, c *chart.Chart, r HelmRele
 	if err := chartutil.ProcessDependenciesWithMerge(c, vals); err != nil {
 		return nil, err
 	}
-	caps, lookup, err := in.capabilities(ctx, r)
+	caps, lookup, err := in.capabilities(ctx, r, secrets)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -135,6 +136,9 @@ func (f fakeChartCluster) Lookup(_ context.Context, apiVersion, kind, namespace,
 	if f.lookups != nil {
 		*f.lookups = append(*f.lookups, strings.Join([]string{apiVersion, kind, namespace, name}, " "))
 	}
+	if kind == "Secret" && namespace == "shop" && name == "app-db" {
+		return map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "app-db", "namespace": "shop"}, "data": map[string]any{"password": "aHVudGVyMg=="}}, true, nil
+	}
 	if kind == "ConfigMap" && namespace == "shop" && name == "app-token" {
 		return map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "app-token", "namespace": "shop"}, "data": map[string]any{"token": "live"}}, true, nil
 	}
@@ -168,6 +172,23 @@ func TestRenderChartPerDeployer(t *testing.T) {
 		}
 		if got["ServiceMonitor/shop/web-app"] == nil {
 			t.Errorf(".Capabilities.APIVersions is not the cluster's: %v", slices.Collect(mapsKeys(got)))
+		}
+		// What lookup read from a Secret is hidden wherever the chart
+		// puts it.
+		if token["data"].(map[string]any)["dbPassword"] != "hunter2" {
+			t.Errorf("lookup of a Secret: %v", token)
+		}
+		for _, o := range out.Objects {
+			if !slices.Contains(o.HiddenValues, "hunter2") {
+				t.Errorf("%s %s: the Secret's value is not hidden: %v", o.Object.GetKind(), o.Object.GetName(), o.HiddenValues)
+			}
+		}
+		var buf bytes.Buffer
+		if err := Encode(&buf, out.Objects); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(buf.String(), "hunter2") {
+			t.Errorf("render prints what lookup read from a Secret:\n%s", buf.String())
 		}
 		dep := got["Deployment/shop/web-app"]
 		meta := dep["metadata"].(map[string]any)
@@ -437,5 +458,17 @@ func TestRemoteChartsNotFetched(t *testing.T) {
 	}
 	if len(r.NotRendered) != 1 || !strings.Contains(r.NotRendered[0].Reason, "oci://registry.example.com/app") {
 		t.Errorf("not rendered: %v", r.NotRendered)
+	}
+}
+
+// TestRenderChartErrors: a template's failure (required) is an error
+// naming the release's source, the chart and the template.
+func TestRenderChartErrors(t *testing.T) {
+	inRepoRoot(t)
+	_, err := chartInput(t, nil, nil, helmApp).renderChart(context.Background(), HelmRelease{
+		Chart: realPath(t, helmApp), Name: "web", Namespace: "shop", Cluster: HelmClusterNone, Source: ".ownership-check.yaml",
+	})
+	if err == nil || !strings.Contains(err.Error(), ".ownership-check.yaml: chart "+helmApp) || !strings.Contains(err.Error(), "apiKey is required") || !strings.Contains(err.Error(), "deployment.yaml") {
+		t.Errorf("error %v", err)
 	}
 }

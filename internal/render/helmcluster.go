@@ -2,7 +2,11 @@ package render
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
+	"sort"
+	"strings"
+	"sync"
 
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
@@ -52,7 +56,7 @@ var (
 //
 // The deployer's own APIVersions are added, its KubeVersion replaces the
 // cluster's.
-func (in *Input) capabilities(ctx context.Context, r HelmRelease) (*chartutil.Capabilities, engine.ClientProvider, error) {
+func (in *Input) capabilities(ctx context.Context, r HelmRelease, secrets *secretValues) (*chartutil.Capabilities, engine.ClientProvider, error) {
 	caps := chartutil.DefaultCapabilities.Copy()
 	caps.KubeVersion = helmBinaryKubeVersion
 	caps.HelmVersion.Version = helmBinaryVersion
@@ -70,7 +74,7 @@ func (in *Input) capabilities(ctx context.Context, r HelmRelease) (*chartutil.Ca
 			caps.KubeVersion = chartutil.KubeVersion{Version: v.GitVersion, Major: v.Major, Minor: v.Minor}
 			if r.Cluster == HelmClusterLive {
 				caps.APIVersions = chartutil.VersionSet(versions)
-				lookup = lookupProvider{ctx: ctx, cl: cl}
+				lookup = lookupProvider{ctx: ctx, cl: cl, secrets: secrets}
 			} else {
 				caps.APIVersions = append(append(chartutil.VersionSet{}, caps.APIVersions...), versions...)
 			}
@@ -92,8 +96,9 @@ func (in *Input) capabilities(ctx context.Context, r HelmRelease) (*chartutil.Ca
 // lookupProvider answers Helm's lookup from a ChartCluster: Helm asks a
 // dynamic client for Get and List, and nothing else.
 type lookupProvider struct {
-	ctx context.Context
-	cl  ChartCluster
+	ctx     context.Context
+	cl      ChartCluster
+	secrets *secretValues
 }
 
 func (p lookupProvider) GetClientFor(apiVersion, kind string) (dynamic.NamespaceableResourceInterface, bool, error) {
@@ -123,6 +128,7 @@ func (c *lookupClient) Get(_ context.Context, name string, _ metav1.GetOptions, 
 		gv, _ := schema.ParseGroupVersion(c.apiVersion)
 		return nil, apierrors.NewNotFound(gv.WithResource(c.kind).GroupResource(), name)
 	}
+	c.p.secrets.addObject(obj)
 	return &unstructured.Unstructured{Object: obj}, nil
 }
 
@@ -144,8 +150,65 @@ func (c *lookupClient) List(_ context.Context, _ metav1.ListOptions) (*unstructu
 	items, _ := obj["items"].([]any)
 	for _, it := range items {
 		if m, ok := it.(map[string]any); ok {
+			c.p.secrets.addObject(m)
 			list.Items = append(list.Items, unstructured.Unstructured{Object: m})
 		}
 	}
 	return list, nil
+}
+
+// secretValues are the values a chart's lookup read from Secrets. A
+// pull request's chart may copy them into any object (a ConfigMap, an
+// annotation): every object of the release carries them as HiddenValues,
+// so that no output shows them, as for values Flux substitutes from
+// Secrets.
+type secretValues struct {
+	mu     sync.Mutex
+	values map[string]bool
+}
+
+// addObject keeps the data of obj if it is a Secret: each value as the
+// API gives it (base64) and decoded, as a template may b64dec it.
+func (s *secretValues) addObject(obj map[string]any) {
+	if s == nil || obj["kind"] != "Secret" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.values == nil {
+		s.values = map[string]bool{}
+	}
+	for _, field := range []string{"data", "stringData"} {
+		data, _ := obj[field].(map[string]any)
+		for _, v := range data {
+			str, ok := v.(string)
+			if !ok || str == "" {
+				continue
+			}
+			s.values[str] = true
+			if dec, err := base64.StdEncoding.DecodeString(str); err == nil && len(dec) > 0 {
+				s.values[string(dec)] = true
+				s.values[strings.TrimSpace(string(dec))] = true
+			}
+		}
+	}
+	delete(s.values, "")
+}
+
+// list is the values, longest first (a shorter value inside a longer one
+// must not be hidden first).
+func (s *secretValues) list() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.values))
+	for v := range s.values {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if len(out[i]) != len(out[j]) {
+			return len(out[i]) > len(out[j])
+		}
+		return out[i] < out[j]
+	})
+	return out
 }
