@@ -114,11 +114,13 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// The window bounds the listing's requests with the dry-runs'; as
 	// many workers as it may let in flight keep a limit of their own out.
 	fightsRead := discoverAsync(ctx, g, client, objs, client.Window.Ceiling())
-	engine := predict.NewCluster(client, engineOpts)
 	releaseRead := releaseAsync(ctx, g, client)
 	// The API server's schemas are read while the dry-runs run: only the
-	// analysis needs them.
+	// analysis needs them, and the engine for an object whose client-side
+	// managers the deployer upgrades.
 	types := typing.ForCluster(ctx, client.OpenAPIV3(ctx), client)
+	engineOpts.UpgradesClientSide, engineOpts.Types = cfg.UpgradesClientSide(), types
+	engine := predict.NewCluster(client, engineOpts)
 	for _, gv := range groupVersions(objs) {
 		g.Go(func() error {
 			_, _ = types.Document(gv)
@@ -177,6 +179,8 @@ func newAnalysis(o Options, engine string, snap *snapshot.Snapshot, hasher secre
 		Notes:      notes,
 		Redaction:  redaction(cfg),
 		StaleAfter: staleAfter(cfg),
+
+		UpgradesClientSide: cfg.UpgradesClientSide(),
 	}
 }
 

@@ -67,6 +67,10 @@ type analysis struct {
 	NotChecked []model.Category
 	// Redaction hides secret-like values that are not in a Secret.
 	Redaction *model.Redaction
+	// UpgradesClientSide: the deployer merges live's client-side managers
+	// into its own before it applies (the config's deployer settings);
+	// the engine predicted so.
+	UpgradesClientSide bool
 	// Release is the API server's release, that removal notes compare
 	// with; zero offline or when it could not be read.
 	Release kube.Release

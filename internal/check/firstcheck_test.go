@@ -23,20 +23,24 @@ import (
 func TestScenarioFirstCheck(t *testing.T) {
 	cases := []struct {
 		name, manager, operation string
+		// config is the repository config the checks read, "" none.
+		config string
 		// previous deploys the objects as the previous tool did.
 		previous func(s *scenario, kubectl string)
 		note     string
 		// finish does what the note says, deploys and snapshots.
 		finish func(t *testing.T, s *scenario, note string)
 	}{{
-		name: "csa", manager: "kubectl-client-side-apply", operation: "Update",
+		// A deployer that does not merge client-side managers into its
+		// own: the default's first check is TestScenarioClientSideUpgraded.
+		name: "csa", manager: "kubectl-client-side-apply", operation: "Update", config: "config/no-upgrade.yaml",
 		previous: func(s *scenario, kubectl string) {
 			runKubectl(s.t, kubectl, s.kubeconfig, "apply", "-f", s.path("csa/same"))
 		},
 		note: "first deploy over client-side `kubectl apply` (manager kubectl-client-side-apply)",
 		finish: func(t *testing.T, s *scenario, note string) {
 			runNoteCommand(t, s, note, "--apply")
-			s.deploy("csa/same", "")
+			s.deploy("csa/same", "config/no-upgrade.yaml")
 		},
 	}, {
 		name: "ssa", manager: "argocd-controller", operation: "Apply",
@@ -82,8 +86,12 @@ func TestScenarioFirstCheck(t *testing.T) {
 			s := newScenario(t, "first-check")
 			s.t = t
 			tc.previous(s, kubectl)
+			var extra []string
+			if tc.config != "" {
+				extra = []string{"--config", s.path(tc.config)}
+			}
 
-			code, rep, stderr := s.check(tc.name + "/same")
+			code, rep, stderr := s.check(tc.name+"/same", extra...)
 			if code != 0 || rep == nil {
 				t.Fatalf("first check, nothing changed: exit %d, want 0; stderr: %s\n%s", code, stderr, dumpIf(rep))
 			}
@@ -99,7 +107,7 @@ func TestScenarioFirstCheck(t *testing.T) {
 				t.Errorf("the note does not name the ConfigMap:\n%s", note)
 			}
 
-			code, rep, stderr = s.check(tc.name + "/pr")
+			code, rep, stderr = s.check(tc.name+"/pr", extra...)
 			if code != 1 || rep == nil {
 				t.Fatalf("first check of a change: exit %d, want 1; stderr: %s\n%s", code, stderr, dumpIf(rep))
 			}
@@ -114,8 +122,8 @@ func TestScenarioFirstCheck(t *testing.T) {
 			adoptionNote(t, rep, tc.note)
 
 			tc.finish(t, s, note)
-			s.snapshot(tc.name+"/same", "")
-			code, rep, stderr = s.check(tc.name + "/same")
+			s.snapshot(tc.name+"/same", tc.config)
+			code, rep, stderr = s.check(tc.name+"/same", extra...)
 			if code != 0 || rep == nil {
 				t.Fatalf("check after the move: exit %d; stderr: %s", code, stderr)
 			}
@@ -229,8 +237,12 @@ func dumpIf(rep *report.Report) string {
 // their READMEs say, then checked for the first time. The server defaults
 // fields inside atomic values (a fieldRef's apiVersion) that the manifests
 // leave out: compared with live as the server will store them, nothing
-// differs, so the check passes with the adoption note; the pull request's
-// changes are taking-conflicts naming kubectl-client-side-apply.
+// differs. A deployer that merges kubectl-client-side-apply into its own
+// (the default) removes the last-applied annotation and nothing else (a
+// CRD, which cannot be created under another name to learn what the
+// server sets again, included); one that does not passes with the
+// adoption note, and the pull request's changes are taking-conflicts
+// naming kubectl-client-side-apply.
 func TestFirstCheckOnPublicManifests(t *testing.T) {
 	s := newScenario(t, "kubectl-diff-public")
 	kubectl := testcluster.Tool(t, "kubectl")
@@ -243,7 +255,26 @@ func TestFirstCheckOnPublicManifests(t *testing.T) {
 		_ = exec.Command(kubectl, "--kubeconfig", s.kubeconfig, "delete", "--wait", "-f", s.path("crd")).Run()
 	})
 
+	// The deployer merges kubectl-client-side-apply into its own first
+	// (the default): nothing changes but the last-applied annotation,
+	// which is the deploy's then and not sent, so it goes.
 	code, rep, stderr := s.check("deployed")
+	if code != 0 || rep == nil {
+		t.Fatalf("first check, upgrading, nothing changed: exit %d, want 0; stderr: %s\n%s", code, stderr, dumpIf(rep))
+	}
+	noAnomaly(t, rep)
+	for _, o := range rep.Objects {
+		for _, f := range o.Findings {
+			if f.Path != ".metadata.annotations."+model.LastAppliedAnnotation {
+				t.Errorf("%s/%s: %s %s: %s; want only the last-applied annotation released", o.Kind, o.Name, f.Category, f.Path, f.Message)
+			}
+		}
+	}
+	adoptionNote(t, rep, "first server-side deploy over the client-side manager kubectl-client-side-apply")
+
+	// A deployer that does not merge it: the fields are shared.
+	noUpgrade := []string{"--config", s.path("no-upgrade.yaml")}
+	code, rep, stderr = s.check("deployed", noUpgrade...)
 	if code != 0 || rep == nil {
 		t.Fatalf("first check, nothing changed: exit %d, want 0; stderr: %s\n%s", code, stderr, dumpIf(rep))
 	}
@@ -255,7 +286,7 @@ func TestFirstCheckOnPublicManifests(t *testing.T) {
 	}
 	adoptionNote(t, rep, "first deploy over client-side `kubectl apply` (manager kubectl-client-side-apply)")
 
-	code, rep, stderr = s.check("pr")
+	code, rep, stderr = s.check("pr", noUpgrade...)
 	if code != 1 || rep == nil {
 		t.Fatalf("first check of the pull request: exit %d, want 1; stderr: %s", code, stderr)
 	}

@@ -81,6 +81,18 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 	if e != nil {
 		ai.Applied, ai.Deployed = e.Applied, e.Deployed
 	}
+	if res.Live != nil {
+		entries := res.Live.GetManagedFields()
+		first := model.FirstServerSideDeploy(entries, in.FieldManager)
+		ai.ClientSide = ownership.ClientSide{
+			Managers: model.ClientSideManagers(entries, in.FieldManager),
+			Upgraded: in.UpgradesClientSide && first,
+			NotFirst: in.UpgradesClientSide && !first,
+		}
+		if ai.ClientSide.Upgraded && len(ai.ClientSide.Managers) > 0 {
+			ro.Notes = append(slices.Clip(ro.Notes), remedy.UpgradeNote(ai.ClientSide.Managers, in.FieldManager))
+		}
+	}
 	if note := in.typeInput(&ai, res); note != "" {
 		ro.Notes = append(ro.Notes, note)
 	}

@@ -67,6 +67,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	shared := &sharedEntries{snap: snap}
 	engine := predict.NewOffline(predict.OfflineOptions{
 		FieldManager: o.FieldManager, Live: shared.deployed, Types: types, Hasher: hasher,
+		UpgradesClientSide: cfg.UpgradesClientSide(),
 	})
 	progressf(o.Progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, model.ShortCommit(snap.Commit), o.Environment)
 	notes := append(withNote(withNote(withNote(nil, configNote), skipNote), offlineNote(snap)), unrendered...)

@@ -42,6 +42,8 @@ type Config struct {
 	Repositories []string `json:"repositories,omitempty"`
 	// Snapshot tunes how snapshots are judged.
 	Snapshot SnapshotOptions `json:"snapshot,omitempty"`
+	// Deployer says what the deployer does beside its apply (deployer.go).
+	Deployer DeployerOptions `json:"deployer,omitempty"`
 
 	// File is where the config was read from; empty for the defaults.
 	File string `json:"-"`

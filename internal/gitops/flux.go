@@ -193,7 +193,7 @@ func (s *discovery) fluxKustomization(d document, e config.Discover, objs fluxOb
 		t.Reason = perr.Error()
 	}
 	if e.StrictSubstitution {
-		t.Deployer.Object = withAnnotation(t.Deployer.Object, model.FluxStrictSubstitutionKey, "true")
+		t.Deployer.StrictSubstitution = true
 	}
 	if reason == "" {
 		srcNS, _ := d.str("spec", "sourceRef", "namespace")

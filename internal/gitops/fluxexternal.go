@@ -5,8 +5,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // artifactView is an ExternalArtifact that source-watcher's
@@ -39,9 +37,9 @@ func (v artifactView) repoPath(p string) (string, error) {
 }
 
 // restrict leaves out of the target's render every file of the
-// repository the artifact does not have, as patterns of the source's own
-// ignore (model.FluxSourceIgnoreKey), after the GitRepository's: a base
-// read from a folder not copied fails for the controller, and here.
+// repository the artifact does not have, as lines of its source's ignore
+// (model.Deployer.SourceIgnore), after the GitRepository's: a base read
+// from a folder not copied fails for the controller, and here.
 func (v artifactView) restrict(t *Target) {
 	if v.ref == "" || t.Deployer == nil {
 		return
@@ -54,9 +52,7 @@ func (v artifactView) restrict(t *Target) {
 	if len(patterns) == 0 {
 		return
 	}
-	anns, _, _ := nestedMap(t.Deployer.Object, "metadata", "annotations")
-	prev, _ := anns[model.FluxSourceIgnoreKey].(string)
-	t.Deployer.Object = withAnnotation(t.Deployer.Object, model.FluxSourceIgnoreKey, strings.TrimLeft(prev+"\n"+strings.Join(patterns, "\n"), "\n"))
+	t.Deployer.SourceIgnore = strings.TrimLeft(t.Deployer.SourceIgnore+"\n"+strings.Join(patterns, "\n"), "\n")
 }
 
 // onlyFolders are gitignore patterns that leave out all but the folders
@@ -138,16 +134,6 @@ func folderKeys(a, b map[string]bool) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// nestedMap is the map at path in obj.
-func nestedMap(obj map[string]any, path ...string) (map[string]any, bool, error) {
-	v, ok := field(obj, path)
-	if !ok {
-		return nil, false, nil
-	}
-	m, ok := v.(map[string]any)
-	return m, ok, nil
 }
 
 // externalArtifact is the view of a Kustomization's ExternalArtifact

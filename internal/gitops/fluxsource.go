@@ -2,11 +2,8 @@ package gitops
 
 import (
 	"fmt"
-	"maps"
 	"path"
 	"strings"
-
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // fluxArtifact applies what a target's GitRepository (ref,
@@ -24,7 +21,7 @@ func (s *discovery) fluxArtifact(t *Target, ref string, objs fluxObjects) error 
 		return err
 	}
 	if ignore != "" {
-		t.Deployer.Object = withAnnotation(t.Deployer.Object, model.FluxSourceIgnoreKey, ignore)
+		t.Deployer.SourceIgnore = ignore
 	}
 	includes, err := gr.list("spec", "include")
 	if err != nil {
@@ -45,23 +42,4 @@ func (s *discovery) fluxArtifact(t *Target, ref string, objs fluxObjects) error 
 		}
 	}
 	return nil
-}
-
-// withAnnotation is obj with one annotation more, on a copy.
-func withAnnotation(obj map[string]any, key, value string) map[string]any {
-	out := maps.Clone(obj)
-	meta, _ := out["metadata"].(map[string]any)
-	meta = maps.Clone(meta)
-	if meta == nil {
-		meta = map[string]any{}
-	}
-	anns, _ := meta["annotations"].(map[string]any)
-	anns = maps.Clone(anns)
-	if anns == nil {
-		anns = map[string]any{}
-	}
-	anns[key] = value
-	meta["annotations"] = anns
-	out["metadata"] = meta
-	return out
 }

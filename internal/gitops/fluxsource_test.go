@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // TestDiscoverFluxArtifact: a GitRepository's spec.ignore is written on
@@ -55,15 +54,12 @@ spec:
 	}
 	for _, name := range []string{"flux-system/apps", "flux-system/web"} {
 		g := byName[name]
-		meta, _ := g.Deployer.Object["metadata"].(map[string]any)
-		anns, _ := meta["annotations"].(map[string]any)
-		if !g.Checked() || !strings.Contains(anns[model.FluxSourceIgnoreKey].(string), "/apps/**/*.md") {
-			t.Errorf("%s: reason %q, annotations %v; want it checked with its source's spec.ignore", name, g.Reason, anns)
+		if !g.Checked() || !strings.Contains(g.Deployer.SourceIgnore, "/apps/**/*.md") {
+			t.Errorf("%s: reason %q, source ignore %q; want it checked with its source's spec.ignore", name, g.Reason, g.Deployer.SourceIgnore)
 		}
 	}
-	apps := byName["flux-system/apps"].Deployer.Object["metadata"].(map[string]any)["annotations"].(map[string]any)
-	if apps[model.FluxStrictSubstitutionKey] != "true" {
-		t.Errorf("apps: annotations %v, want the entry's strictSubstitution", apps)
+	if !byName["flux-system/apps"].Deployer.StrictSubstitution {
+		t.Error("apps: want the entry's strictSubstitution")
 	}
 	if r := byName["flux-system/shared"].Reason; !strings.Contains(r, "path vendor/shared/base is where GitRepository flux-system/flux-system includes GitRepository shared") {
 		t.Errorf("shared: reason %q", r)

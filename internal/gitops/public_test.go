@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // publicTree is a public GitOps repository of testdata/public, with the
@@ -78,9 +77,8 @@ func TestDiscoverFluxExample(t *testing.T) {
 		if !ok {
 			continue
 		}
-		anns, _, _ := nestedMap(g.Deployer.Object, "metadata", "annotations")
-		if anns[model.FluxSourceIgnoreKey] != want {
-			t.Errorf("%s: the artifact's folders %q, want %q", g.Name, anns[model.FluxSourceIgnoreKey], want)
+		if g.Deployer.SourceIgnore != want {
+			t.Errorf("%s: the artifact's folders %q, want %q", g.Name, g.Deployer.SourceIgnore, want)
 		}
 	}
 }

@@ -11,16 +11,11 @@ import (
 // API removals is compared with. Read within ctx (client-go's version
 // request takes no context: bound.go), once per call.
 func (c *Client) Release(ctx context.Context) (Release, error) {
-	var r Release
-	err := c.binder.hold(ctx, func() error {
-		info, err := c.Discovery.ServerVersion()
-		if err != nil {
-			return err
-		}
-		r, err = ParseRelease(info.Major, info.Minor)
-		return err
-	}, nil)
-	return r, err
+	info, err := c.ServerVersion(ctx)
+	if err != nil {
+		return Release{}, err
+	}
+	return ParseRelease(info.Major, info.Minor)
 }
 
 // Release is a Kubernetes minor release; the zero value is unknown.

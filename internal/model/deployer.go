@@ -13,6 +13,16 @@ type Deployer struct {
 	// File is where Object is written, relative to the repository's top
 	// (an ApplicationSet's file for the Applications it makes).
 	File string
+	// SourceIgnore is what the object's source leaves out of the artifact
+	// the controller reads (a Flux GitRepository's spec.ignore, gitignore
+	// lines): the source is another object, so discovery gives it here,
+	// and render reads no file the artifact lacks.
+	SourceIgnore string
+	// StrictSubstitution: the controller fails a postBuild variable with
+	// no value and no default (kustomize-controller's feature gate
+	// StrictPostBuildSubstitutions), a setting of its cluster that the
+	// repository config states.
+	StrictSubstitution bool
 }
 
 // The controllers whose objects make targets.

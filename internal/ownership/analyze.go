@@ -58,6 +58,10 @@ type Input struct {
 	// deployed object, the cluster's conversion of it is exact. Nil when
 	// not read (offline).
 	LiveAsRecorded *unstructured.Unstructured
+	// ClientSide says what the deployer does with live's client-side
+	// managers before it applies (clientside.go); the zero value: there
+	// are none.
+	ClientSide ClientSide
 }
 
 // Result is the analysis of one object.
@@ -130,6 +134,10 @@ type analysis struct {
 	appliedSetOverride  *fieldpath.Set
 	earlierFromDeployed *fieldpath.Set
 
+	// fromClientSide are the fields the deployer's client-side upgrade
+	// makes M's (ClientSide); nil without one.
+	fromClientSide *fieldpath.Set
+
 	// notes are object-level findings found while preparing.
 	notes []model.Finding
 	// adopted counts, per manager, the fields the deploy comes to share
@@ -146,6 +154,11 @@ func prepare(in Input) (*analysis, error) {
 	if in.FieldManager == "" {
 		return a, fmt.Errorf("%s: no field manager given", a.id)
 	}
+	in, moved, err := upgradeClientSide(in)
+	if err != nil {
+		return a, fmt.Errorf("%s: %w", a.id, err)
+	}
+	a.in, a.fromClientSide = in, moved
 	in, v, err := a.inDeployVersion(in)
 	if err != nil {
 		return a, fmt.Errorf("%s: %w", a.id, err)

@@ -27,6 +27,7 @@ func (a *analysis) findings() []model.Finding {
 		out = append(out, a.pathFindings(p)...)
 	}
 	out = append(out, a.splitFindings()...)
+	out = append(out, a.keptFindings()...)
 	return sortFindings(out)
 }
 
@@ -42,6 +43,9 @@ func (a *analysis) paths() []fieldpath.Path {
 
 // pathFindings reports p's row, and for a release what happens to the value.
 func (a *analysis) pathFindings(p fieldpath.Path) []model.Finding {
+	if a.setAgain(p) {
+		return nil
+	}
 	t := a.transition(p)
 	if a.baseline == BaselineLive && !t.PrevOwned && t.NowOwned && !t.ConfigChanged {
 		// Rows 4 and 5 are impossible only against a snapshot. Against

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/parallel"
+	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
 // errNoFieldManager guards the engines: check refuses a run without a
@@ -54,6 +55,13 @@ type ClusterOptions struct {
 	// namespace from which their live state is read with one LIST instead of
 	// a GET each; negative means always GET.
 	ListThreshold int
+	// UpgradesClientSide predicts as if the deployer merged live's
+	// client-side managers into its Apply entry first (upgrade.go).
+	UpgradesClientSide bool
+	// Types types the kinds for that upgrade's local apply: the API
+	// server's schemas. Nil: client-go's built-in ones, deduced for the
+	// others.
+	Types *typing.Cache
 }
 
 func (o ClusterOptions) withDefaults() ClusterOptions {
@@ -92,6 +100,8 @@ type Cluster struct {
 	retry  *retrier
 	// listPageSize is a field so that tests can page small lists.
 	listPageSize int64
+	// managers apply locally after a client-side upgrade.
+	managers *managers
 }
 
 var _ Engine = (*Cluster)(nil)
@@ -110,7 +120,15 @@ func NewCluster(c *kube.Client, o ClusterOptions) *Cluster {
 		retry:  newRetrier(o.MaxRetries, o.RequestTimeout),
 
 		listPageSize: listPageSize,
+		managers:     newManagers(typesOrBuiltin(o.Types)),
 	}
+}
+
+func typesOrBuiltin(t *typing.Cache) *typing.Cache {
+	if t != nil {
+		return t
+	}
+	return typing.New(typing.Options{})
 }
 
 // target is one object that gets requests, and what they answered. The
@@ -200,6 +218,9 @@ func (c *Cluster) predict(ctx context.Context, objs []model.Object, emit func(in
 	targets := c.targets(objs, kinds, send)
 	c.run(ctx, targets, deps, func(t *target) {
 		r := t.result()
+		if c.opts.UpgradesClientSide {
+			c.upgrade(ctx, t, &r)
+		}
 		if forget {
 			t.live, t.predicted, t.obj.Object = nil, nil, nil
 		}
@@ -357,6 +378,24 @@ func (c *Cluster) dryRun(ctx context.Context, t *target, deps renderDeps) {
 	default:
 		t.dryErr = newDryRunError(t.obj.ID, OpDryRun, err, attempts)
 	}
+}
+
+// upgrade carries a dry-run's answer past the deployer's client-side
+// upgrade; an answer it cannot carry is no prediction (fail closed).
+func (c *Cluster) upgrade(ctx context.Context, t *target, r *Result) {
+	if r.Predicted == nil {
+		return
+	}
+	p, err := upgradedPrediction(c.managers, c.opts.FieldManager, r.Live, r.Predicted)
+	if err == nil && p != r.Predicted {
+		p, err = c.redefault(ctx, t, r.Predicted, p)
+	}
+	if err != nil {
+		r.Predicted = nil
+		r.Err = &DryRunError{ID: r.Object.ID, Op: OpDryRun, Reason: ReasonClientSideUpgrade, Message: err.Error(), Err: err}
+		return
+	}
+	r.Predicted = p
 }
 
 // namespaceMissing recognises the answer to an object whose namespace does

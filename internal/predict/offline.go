@@ -38,6 +38,10 @@ type OfflineOptions struct {
 	// Hasher hides Secret values before they are merged, the way the
 	// snapshot hid them, so that the prediction never holds a value.
 	Hasher secrets.Hasher
+	// UpgradesClientSide merges the client-side managers of the object
+	// taken to be live into the deploy's Apply entry before the merge, as
+	// the deployer does (upgrade.go).
+	UpgradesClientSide bool
 }
 
 // Offline predicts without a cluster: a local Server-Side Apply with force
@@ -180,6 +184,12 @@ func (e *Offline) predict(m *managers, o model.Object) Result {
 	var live *unstructured.Unstructured
 	if r.Live != nil {
 		live = r.Live.DeepCopy()
+		if e.opts.UpgradesClientSide {
+			if err := upgradeLive(live, e.opts.FieldManager); err != nil {
+				r.Err = &DryRunError{ID: o.ID, Op: OpDryRun, Reason: ReasonClientSideUpgrade, Message: err.Error(), Err: err}
+				return r
+			}
+		}
 	} else {
 		// A create starts from an empty object of the kind, as the API
 		// server's apply does.

@@ -43,15 +43,8 @@ func (t *target) needsCreateCheck() bool {
 // answer (forbidden, a quota, the server unreachable) says nothing about
 // the manifest's fields, and the apply's refusal stands as it is.
 func (c *Cluster) dryRunCreate(ctx context.Context, t *target) {
-	body := applyBody(t.obj.Object, t.namespace != "", t.namespace)
-	body.SetName("")
-	body.SetGenerateName(t.name + "-")
-	opts := metav1.CreateOptions{FieldManager: c.opts.FieldManager, DryRun: []string{metav1.DryRunAll}}
 	// The context has no collector: the create's warnings are the apply's.
-	attempts, err := c.retry.do(ctx, func(ctx context.Context) error {
-		_, err := t.resource.Create(ctx, body, opts)
-		return err
-	})
+	_, attempts, err := c.dryRunCreateAs(ctx, t, t.obj.Object)
 	if err == nil {
 		return
 	}

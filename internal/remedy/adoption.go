@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -88,4 +89,27 @@ func AdoptionNote(a model.Adoption, c Context) string {
 		}
 	}
 	return ""
+}
+
+// UpgradeNote is the environment's one line about client-side managers
+// the deployer merges into its own before its first server-side apply
+// (model.ClientSideManagers): what the prediction assumed, and the switch
+// that says otherwise.
+func UpgradeNote(managers []string, fieldManager string) string {
+	noun := "manager"
+	if len(managers) > 1 {
+		noun = "managers"
+	}
+	return fmt.Sprintf("first server-side deploy over the client-side %s %s: predicted as the deployer does it, merging %s into %s before it applies "+
+		"(client-go's csaupgrade, as `kubectl apply --server-side` ≥ 1.26, Flux, Argo CD 3 and Helm 4 do), so every field %s set is the deploy's: "+
+		"a field the manifests no longer send is removed (reset, or retained where another manager owns it too); "+
+		"if the deployer does not do this, set `deployer: {upgradesClientSide: false}` in %s",
+		noun, model.JoinAnd(managers), pronoun(managers), nonEmpty(fieldManager, "the deploy's manager"), pronoun(managers), config.DefaultFile)
+}
+
+func pronoun(managers []string) string {
+	if len(managers) == 1 {
+		return "it"
+	}
+	return "them"
 }

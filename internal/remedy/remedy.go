@@ -76,6 +76,9 @@ func For(id model.ID, source string, f model.Finding, c Context) string {
 			h := f.History
 			return letGo(id, f.Path, fmt.Sprintf("changed by %s before %d of the last %d deploys", nonEmpty(h.Manager, "another manager"), h.Seen, h.Deploys), c)
 		}
+		if f.Category == model.TakingConflict {
+			return takeBackOrStop(id, source, f, hidden, c)
+		}
 		return oneOff(id, source, f, hidden)
 	case model.SplitOwnership:
 		return migrate(f.Path, c)
@@ -83,6 +86,10 @@ func For(id model.ID, source string, f model.Finding, c Context) string {
 		return recreate(id, c)
 	case model.ScaleDown:
 		return keepPods(source, f)
+	case model.Retained:
+		if f.Reason == model.ReasonClientSideKept || f.Reason == model.ReasonClientSideLeft {
+			return keptByClientSide(f, c)
+		}
 	}
 	return ""
 }
@@ -122,7 +129,7 @@ func IgnoreRule(id model.ID, path, reason string) string {
 	return strings.TrimRight(string(b), "\n")
 }
 
-// oneOff is the remedy of a drift or conflict seen once: which value wins,
+// oneOff is the remedy of a drift or update conflict seen once: which value wins,
 // and how to keep the other.
 func oneOff(id model.ID, source string, f model.Finding, hidden bool) string {
 	who := "another manager"
@@ -148,9 +155,6 @@ func oneOff(id model.ID, source string, f model.Finding, hidden bool) string {
 	case f.Category == model.Drift:
 		return fmt.Sprintf("The deploy puts back %s over %s that %s set. To keep %s, set it in %s; if %s is not the deploy's to set, ignore it in %s.",
 			desired, live, who, keep, where, f.Path, config.DefaultFile)
-	case f.Category == model.TakingConflict:
-		return fmt.Sprintf("The deploy takes %s over from %s: %s wins over %s that %s set. If %s should keep managing it, keep the field out of the deploy:\n\n%s",
-			f.Path, who, desired, live, who, who, indent(IgnoreRule(id, f.Path, "managed by "+who)))
 	default:
 		return fmt.Sprintf("The deploy's change wins: %s replaces %s that %s set since the last deploy. To keep %s instead, set it in %s in this pull request.",
 			desired, live, who, keep, where)

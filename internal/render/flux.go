@@ -42,8 +42,7 @@ func newFluxSource(in *Input) *fluxSource {
 	// The controller reads the GitRepository's artifact, not the
 	// repository: what it leaves out does not exist for this render.
 	if d := in.Deployer(); fluxRender(d) {
-		u := unstructured.Unstructured{Object: d.Object}
-		a := newFluxArtifact(in.fs.boundary.roots[0], u.GetAnnotations()[model.FluxSourceIgnoreKey], in.fs.reads.file)
+		a := newFluxArtifact(in.fs.boundary.roots[0], d.SourceIgnore, in.fs.reads.file)
 		in.fs.excluded = a.excludes
 	}
 	return &fluxSource{in: in, k: newKustomizer(in.fs, opts)}
@@ -69,7 +68,7 @@ func (s *fluxSource) Prepare(ctx context.Context, p Path) (Build, error) {
 	if pb, ok, _ := unstructured.NestedFieldNoCopy(d.Object, "spec", "postBuild"); ok && pb != nil {
 		var reason string
 		var err error
-		subst, reason, err = newFluxSubstitution(ctx, d.Object, s.in.Values())
+		subst, reason, err = newFluxSubstitution(ctx, d, s.in.Values())
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)
 		}

@@ -45,10 +45,7 @@ func TestFluxArtifactExcludesIgnoredFiles(t *testing.T) {
 		ks := map[string]any{"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization",
 			"metadata": map[string]any{"name": "apps", "namespace": "flux-system"},
 			"spec":     map[string]any{"path": "./" + dir, "sourceRef": map[string]any{"kind": "GitRepository", "name": "flux-system"}}}
-		if ignore != "" {
-			ks["metadata"].(map[string]any)["annotations"] = map[string]any{model.FluxSourceIgnoreKey: ignore}
-		}
-		return RenderAll(context.Background(), []string{dir}, Options{Deployer: &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: "clusters/apps.yaml"}})
+		return RenderAll(context.Background(), []string{dir}, Options{Deployer: &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: "clusters/apps.yaml", SourceIgnore: ignore}})
 	}
 	if res, err := render("apps", ""); err != nil || len(res.Objects) != 2 {
 		t.Fatalf("apps without spec.ignore: %v, %d objects", err, len(res.Objects))

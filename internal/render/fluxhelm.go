@@ -69,6 +69,9 @@ type fluxHelmRelease struct {
 			Annotations map[string]string `json:"annotations"`
 		} `json:"commonMetadata"`
 		KubeConfig json.RawMessage `json:"kubeConfig"`
+		Upgrade    *struct {
+			CRDs string `json:"crds"`
+		} `json:"upgrade"`
 	} `json:"spec"`
 }
 
@@ -150,6 +153,17 @@ func resolveFluxHelmRelease(ctx context.Context, obj map[string]any, in fluxHelm
 		Name:      shortenReleaseName(fluxReleaseName(hr)),
 		Namespace: or(hr.Spec.TargetNamespace, ns),
 		Cluster:   HelmClusterLive,
+	}
+	// The release is predicted as an upgrade, so spec.upgrade.crds is the
+	// policy (helm-controller: Skip by default; Create installs only what
+	// is absent, as Helm; CreateReplace applies crds/ at every upgrade).
+	if hr.Spec.Upgrade != nil {
+		switch hr.Spec.Upgrade.CRDs {
+		case "Skip":
+			out.release.SkipCRDs = true
+		case "CreateReplace":
+			out.release.CRDsUpgraded = true
+		}
 	}
 	cs := hr.Spec.Chart.Spec
 	files := cs.ValuesFiles

@@ -235,6 +235,28 @@ func TestFluxHelmReleaseNameAndLabels(t *testing.T) {
 	}
 }
 
+// TestFluxHelmCRDPolicy: the release is predicted as an upgrade, so
+// spec.upgrade.crds says what happens to crds/.
+func TestFluxHelmCRDPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		spec           string
+		skip, upgraded bool
+	}{
+		{"", false, false},
+		{"  upgrade: {crds: Create}\n", false, false},
+		{"  upgrade: {crds: Skip}\n", true, false},
+		{"  upgrade: {crds: CreateReplace}\n", false, true},
+	} {
+		r, err := resolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+tc.spec), fluxHelmInputs{chart: "/c"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.release.SkipCRDs != tc.skip || r.release.CRDsUpgraded != tc.upgraded {
+			t.Errorf("%q: skip %v, upgraded %v; want %v, %v", tc.spec, r.release.SkipCRDs, r.release.CRDsUpgraded, tc.skip, tc.upgraded)
+		}
+	}
+}
+
 // TestFluxHelmNotRendered: what helm-controller would fetch, or release
 // elsewhere, is not rendered, with the source named.
 func TestFluxHelmNotRendered(t *testing.T) {

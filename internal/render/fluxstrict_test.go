@@ -24,12 +24,9 @@ func TestFluxStrictSubstitution(t *testing.T) {
 	t.Chdir(root)
 	render := func(strict bool) (Result, error) {
 		meta := map[string]any{"name": "app", "namespace": "flux-system"}
-		if strict {
-			meta["annotations"] = map[string]any{model.FluxStrictSubstitutionKey: "true"}
-		}
 		ks := map[string]any{"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization", "metadata": meta,
 			"spec": map[string]any{"path": "./app", "postBuild": map[string]any{"substitute": map[string]any{"REGION": "eu-1"}}}}
-		return RenderAll(context.Background(), []string{"app"}, Options{Deployer: &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: "clusters/app.yaml"}})
+		return RenderAll(context.Background(), []string{"app"}, Options{Deployer: &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: "clusters/app.yaml", StrictSubstitution: strict}})
 	}
 	res, err := render(false)
 	if err != nil || len(res.Objects) != 1 {

@@ -23,6 +23,9 @@ import (
 // of the build with them.
 type fluxSubstitution struct {
 	ks unstructured.Unstructured
+	// strict: a variable with no value and no default fails
+	// (model.Deployer.StrictSubstitution).
+	strict bool
 	// values are the sources' data, by kind/namespace/name; an absent key
 	// is a source that does not exist (an optional one).
 	values map[string]map[string]string
@@ -43,9 +46,10 @@ type substituteRef struct {
 // A source that does not exist and is not optional makes the target not
 // rendered (the controller would not apply it either): the reason is
 // returned, with what was read until then.
-func newFluxSubstitution(ctx context.Context, ks map[string]any, vr ValueReader) (*fluxSubstitution, string, error) {
+func newFluxSubstitution(ctx context.Context, d *model.Deployer, vr ValueReader) (*fluxSubstitution, string, error) {
+	ks := d.Object
 	u := unstructured.Unstructured{Object: ks}
-	s := &fluxSubstitution{ks: u, values: map[string]map[string]string{}}
+	s := &fluxSubstitution{ks: u, strict: d.StrictSubstitution, values: map[string]map[string]string{}}
 	refs, err := substituteFrom(ks)
 	if err != nil {
 		return nil, "", err
@@ -133,8 +137,7 @@ func substituteFrom(ks map[string]any) ([]substituteRef, error) {
 // cluster's controller runs with StrictPostBuildSubstitutions, not by
 // default, as the controller. Its errors never quote a Secret's value.
 func (s *fluxSubstitution) apply(ctx context.Context, res *resource.Resource) error {
-	strict := s.ks.GetAnnotations()[model.FluxStrictSubstitutionKey] == "true"
-	_, err := fluxkustomize.SubstituteVariables(ctx, valuesClient{s: s}, s.ks, res, fluxkustomize.SubstituteWithStrict(strict))
+	_, err := fluxkustomize.SubstituteVariables(ctx, valuesClient{s: s}, s.ks, res, fluxkustomize.SubstituteWithStrict(s.strict))
 	if err != nil {
 		msg := model.HideIn(err.Error(), s.hidden)
 		return fmt.Errorf("%s %s: postBuild: %s", res.GetKind(), res.GetName(), msg)

@@ -61,6 +61,10 @@ type HelmRelease struct {
 	// SkipCRDs leaves crds/ out (Argo CD's skipCrds, Flux's install.crds
 	// Skip).
 	SkipCRDs bool
+	// CRDsUpgraded: the deployer applies crds/ at every upgrade too
+	// (Flux's upgrade.crds CreateReplace), so they carry no note. Helm
+	// itself installs them only when absent.
+	CRDsUpgraded bool
 	// APIVersions and KubeVersion are what the deployer passes to
 	// `helm template --api-versions/--kube-version` beyond the cluster's
 	// (kustomize's helmCharts apiVersions and kubeVersion, Argo CD's
@@ -158,7 +162,7 @@ func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error)
 	}
 	if !r.SkipCRDs && (r.Template == nil || r.Template.IncludeCRDs) {
 		var note []string
-		if r.Template == nil && r.Cluster == HelmClusterLive {
+		if r.Template == nil && r.Cluster == HelmClusterLive && !r.CRDsUpgraded {
 			note = []string{helmCRDNote}
 		}
 		for _, crd := range c.CRDObjects() {

@@ -472,3 +472,27 @@ func TestRenderChartErrors(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestRenderChartStaysInTheRepository: a chart's file that is a symlink
+// out of the repository is refused, never read.
+func TestRenderChartStaysInTheRepository(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "secret.yaml")
+	if err := os.WriteFile(outside, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: stolen\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "templates"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Chart.yaml"), []byte("apiVersion: v2\nname: c\nversion: 1.0.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "templates", "cm.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	_, err := chartInput(t, nil, nil, ".").renderChart(context.Background(), HelmRelease{Chart: realPath(t, "."), Name: "c", Namespace: "x", Source: "cfg"})
+	if err == nil || !strings.Contains(err.Error(), "outside") {
+		t.Errorf("error %v, want the symlink refused", err)
+	}
+}
