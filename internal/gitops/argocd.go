@@ -97,7 +97,7 @@ func (s *discovery) application(ctx context.Context, entry int, e config.Discove
 		Source:   model.ControllerArgoCD,
 		Object:   d.file,
 		Deployer: &model.Deployer{Controller: model.ControllerArgoCD, Object: withTracking(d.obj, e.Tracking), File: d.file},
-		Inputs:   []string{d.file},
+		Inputs:   append([]string{d.file}, d.inputs...),
 	}
 	opts, err := d.strings("spec", "syncPolicy", "syncOptions")
 	if err != nil {
@@ -244,13 +244,16 @@ func (s *discovery) isKustomization(dir string) bool {
 	return false
 }
 
-// childApplications are the Applications an app-of-apps deploys: those in
-// the plain-YAML files of its paths in this repository (recursively when
-// its source says directory.recurse), not yet listed. A path that is a
-// kustomization makes its Applications through kustomize, which discovery
-// does not run: the parent gets a note instead, and its children are not
-// discovered.
+// childApplications are the Applications an app-of-apps deploys from this
+// repository, not yet listed: those in the plain-YAML files of its paths
+// (recursively when its source says directory.recurse), or, where a path
+// is a kustomization or a chart, those its render makes (renderedChildren).
 func (s *discovery) childApplications(ctx context.Context, d document, t *Target) ([]document, error) {
+	for _, p := range t.Paths {
+		if s.isDir(p) && (s.isKustomization(p) || s.exists(path.Join(p, "Chart.yaml"))) {
+			return s.renderedChildren(ctx, t)
+		}
+	}
 	recurse, err := d.boolean("spec", "source", "directory", "recurse")
 	if err != nil {
 		return nil, err
@@ -265,21 +268,8 @@ func (s *discovery) childApplications(ctx context.Context, d document, t *Target
 		if err != nil {
 			return nil, err
 		}
-		var apps []document
 		for _, c := range docs {
-			if c.is(groupArgoCD, "Application") {
-				apps = append(apps, c)
-			}
-		}
-		if len(apps) == 0 {
-			continue
-		}
-		if s.isKustomization(p) {
-			t.Notes = append(t.Notes, fmt.Sprintf("%s is a kustomization that deploys Argo CD Applications: the Applications it makes are not discovered (discovery does not run kustomize); list their files under an argocd discover directory", p))
-			continue
-		}
-		for _, c := range apps {
-			if !s.apps[c.where()] {
+			if c.is(groupArgoCD, "Application") && !s.apps[c.where()] {
 				s.apps[c.where()] = true
 				children = append(children, c)
 			}

@@ -27,6 +27,9 @@ type document struct {
 	file string // relative to the repository's top, with "/"
 	line int    // where the document's content starts
 	obj  map[string]any
+	// inputs are more files whose change changes a target made of it
+	// (what an app-of-apps' render read, for an Application it made).
+	inputs []string
 }
 
 func (d document) where() string { return fmt.Sprintf("%s:%d", d.file, d.line) }
@@ -57,18 +60,21 @@ const (
 	groupFluxKustomize = "kustomize.toolkit.fluxcd.io"
 	groupFluxHelm      = "helm.toolkit.fluxcd.io"
 	groupFluxSource    = "source.toolkit.fluxcd.io"
-	groupArgoCD        = "argoproj.io"
+	// groupFluxSourceExtensions is source-watcher's: its
+	// ArtifactGenerator makes ExternalArtifacts from other sources.
+	groupFluxSourceExtensions = "source.extensions.fluxcd.io"
+	groupArgoCD               = "argoproj.io"
 )
 
 // interestingKind finds, before any parse, the documents that may hold an
 // object discovery reads; the rest of a repository's YAML (Flux's own
 // CRDs, every app's manifests) is skipped unparsed.
-var interestingKind = regexp.MustCompile(`\bkind["']?\s*:\s*["']?(Kustomization|HelmRelease|GitRepository|OCIRepository|Bucket|ConfigMap|Secret|Application|ApplicationSet)\b`)
+var interestingKind = regexp.MustCompile(`\bkind["']?\s*:\s*["']?(Kustomization|HelmRelease|GitRepository|OCIRepository|Bucket|ConfigMap|Secret|Application|ApplicationSet|ArtifactGenerator)\b`)
 
 // gitOpsAPI says that a document that does not parse was meant to be a
 // GitOps object: an error then, where other YAML that does not parse is
 // none of discovery's business.
-var gitOpsAPI = regexp.MustCompile(`\bapiVersion["']?\s*:\s*["']?(kustomize|helm|source)\.toolkit\.fluxcd\.io/|\bapiVersion["']?\s*:\s*["']?argoproj\.io/`)
+var gitOpsAPI = regexp.MustCompile(`\bapiVersion["']?\s*:\s*["']?(kustomize|helm|source)\.toolkit\.fluxcd\.io/|\bapiVersion["']?\s*:\s*["']?source\.extensions\.fluxcd\.io/|\bapiVersion["']?\s*:\s*["']?argoproj\.io/`)
 
 // interesting says whether discovery keeps a parsed object.
 func interesting(d document) bool {
@@ -79,6 +85,8 @@ func interesting(d document) bool {
 		return d.kind() == "HelmRelease"
 	case groupFluxSource:
 		return true
+	case groupFluxSourceExtensions:
+		return d.kind() == "ArtifactGenerator"
 	case groupArgoCD:
 		return d.kind() == "Application" || d.kind() == "ApplicationSet"
 	}

@@ -7,10 +7,21 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // fixture is the GitOps repository of testdata/gitops.
-var fixture = Repository{Root: "../../testdata/gitops", URLs: []string{"https://github.com/example/platform.git"}}
+var fixture = Repository{Root: "../../testdata/gitops", URLs: []string{"https://github.com/example/platform.git"}, RenderParent: renderParent}
+
+// renderParent is the parent render the commands give discovery
+// (check.ParentRenderer), with the default config.
+func renderParent(ctx context.Context, root string, parent Target) (Rendered, error) {
+	r, err := render.ForDiscovery(ctx, nil, root, parent.Paths, parent.Deployer)
+	if err != nil {
+		return Rendered{}, err
+	}
+	return RenderedOf(r.Objects, r.Files, r.NotRendered), nil
+}
 
 func fixtureEntries(t testing.TB) []config.Discover {
 	t.Helper()
@@ -60,7 +71,10 @@ func TestDiscoverFixture(t *testing.T) {
 		{"apps/redis", flux, "clusters/staging/redis.yaml", nil, "helm-controller", "staging", "chart redis from HelmRepository flux-system/bitnami: remote charts are not rendered (no network)", p("clusters/staging/redis.yaml"), nil},
 		{"billing", argo, services, p("apps/services/billing"), ac, "production", "", p(services), p(clientSide)},
 		{"checkout", argo, services, p("apps/services/checkout"), ac, "production", "", p(services), p(clientSide)},
-		{"data-platform", argo, "argocd/data-platform.yaml", p("teams/data/applications"), ac, "management", "", p("argocd/data-platform.yaml"), p("teams/data/applications is a kustomization that deploys Argo CD Applications: the Applications it makes are not discovered")},
+		// data-platform's path is a kustomization: its render makes
+		// data-dag-sync, which every file of that render selects.
+		{"data-dag-sync", argo, "teams/data/applications/dag-sync.yaml", p("apps/data/dag-sync"), ac, "production", "", p("argocd/data-platform.yaml", "teams/data/applications/dag-sync.yaml", "teams/data/applications/kustomization.yaml"), p(clientSide)},
+		{"data-platform", argo, "argocd/data-platform.yaml", p("teams/data/applications"), ac, "management", "", p("argocd/data-platform.yaml"), nil},
 		{"echo-production", argo, echo, p("apps/echo"), ac, "management", "", p(echo), nil},
 		{"echo-staging", argo, echo, p("apps/echo"), ac, "staging", "", p(echo), nil},
 		{"external-dns", argo, "argocd/external-dns.yaml", nil, ac, "management", "source https://github.com/kubernetes-sigs/external-dns.git: another repository", p("argocd/external-dns.yaml"), nil},

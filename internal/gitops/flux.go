@@ -27,6 +27,9 @@ const (
 type fluxObjects struct {
 	gitRepositories map[string]document
 	values          map[string]document // ConfigMaps and Secrets
+	// generators are the ArtifactGenerators, by `<namespace>/<name>`:
+	// what makes an ExternalArtifact.
+	generators map[string]document
 }
 
 func fluxKey(kind, namespace, name string) string { return kind + "/" + namespace + "/" + name }
@@ -47,9 +50,15 @@ func (s *discovery) flux(ctx context.Context, entry int, e config.Discover) erro
 	if err != nil {
 		return err
 	}
-	objs := fluxObjects{gitRepositories: map[string]document{}, values: map[string]document{}}
+	objs := fluxObjects{gitRepositories: map[string]document{}, values: map[string]document{}, generators: map[string]document{}}
 	for _, d := range docs {
 		switch {
+		case d.is(groupFluxSourceExtensions, "ArtifactGenerator"):
+			ns, err := namespaceOf(d)
+			if err != nil {
+				return err
+			}
+			objs.generators[namespacedName(ns, d.name())] = d
 		case d.is(groupFluxSource, "GitRepository"), d.is("", "ConfigMap"), d.is("", "Secret"):
 			ns, err := namespaceOf(d)
 			if err != nil {
@@ -62,6 +71,13 @@ func (s *discovery) flux(ctx context.Context, entry int, e config.Discover) erro
 			}
 		}
 	}
+	return s.fluxObjects(ctx, entry, e, docs, objs)
+}
+
+// fluxObjects lists the Kustomizations and HelmReleases of docs, then
+// those each Kustomization applies from outside the entry's directory
+// (fluxChildren).
+func (s *discovery) fluxObjects(ctx context.Context, entry int, e config.Discover, docs []document, objs fluxObjects) error {
 	for _, d := range docs {
 		var t Target
 		var err error
@@ -76,7 +92,16 @@ func (s *discovery) flux(ctx context.Context, entry int, e config.Discover) erro
 		if err != nil {
 			return err
 		}
+		var children []document
+		if d.is(groupFluxKustomize, "Kustomization") && t.Checked() {
+			if children, err = s.fluxChildren(ctx, entry, e, &t); err != nil {
+				return err
+			}
+		}
 		s.add(entry, t)
+		if err := s.fluxObjects(ctx, entry, e, children, objs); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -96,7 +121,7 @@ func fluxTarget(d document, e config.Discover, manager string) (Target, error) {
 		FieldManager: or(e.FieldManager, manager),
 		Context:      e.Context,
 		Deployer:     &model.Deployer{Controller: model.ControllerFlux, Object: d.obj, File: d.file},
-		Inputs:       []string{d.file},
+		Inputs:       append([]string{d.file}, d.inputs...),
 	}, nil
 }
 
@@ -118,12 +143,23 @@ func (s *discovery) fluxKustomization(d document, e config.Discover, objs fluxOb
 	if err != nil {
 		return t, err
 	}
+	// An ExternalArtifact an ArtifactGenerator copies from this
+	// repository is a part of it, at its own place.
+	var view artifactView
+	if reason == "" {
+		view, reason, err = s.externalArtifact(d, ns, objs)
+		if err != nil {
+			return t, err
+		}
+	}
 	// The path is in the source: only this repository's is listed.
 	var perr error
 	if reason == "" {
 		var p string
-		if p, perr = s.repoPath(spath); p != "" {
-			t.Paths = []string{p}
+		if spath, perr = view.repoPath(spath); perr == nil {
+			if p, perr = s.repoPath(spath); p != "" {
+				t.Paths = []string{p}
+			}
 		}
 	}
 	// A substitution source changes the render: its file is an input
@@ -162,9 +198,14 @@ func (s *discovery) fluxKustomization(d document, e config.Discover, objs fluxOb
 	if reason == "" {
 		srcNS, _ := d.str("spec", "sourceRef", "namespace")
 		name, _ := d.str("spec", "sourceRef", "name")
-		if err := s.fluxArtifact(&t, namespacedName(or(srcNS, ns), name), objs); err != nil {
+		ref := namespacedName(or(srcNS, ns), name)
+		if view.gitRepository != "" {
+			ref = view.gitRepository
+		}
+		if err := s.fluxArtifact(&t, ref, objs); err != nil {
 			return t, err
 		}
+		view.restrict(&t)
 	}
 	return t, nil
 }
@@ -189,10 +230,13 @@ func (s *discovery) fluxSourceReason(d document, ns string, objs fluxObjects) (s
 		return "", fmt.Errorf("%s: Kustomization %s: spec.sourceRef needs kind and name", d.where(), d.name())
 	}
 	ref := namespacedName(or(srcNS, ns), name)
-	if kind != "GitRepository" {
-		return fmt.Sprintf("source %s %s: not a GitRepository of this repository", kind, ref), nil
+	switch kind {
+	case "GitRepository":
+		return s.gitRepositoryReason(ref, objs)
+	case "ExternalArtifact":
+		return "", nil // externalArtifact reads its generator
 	}
-	return s.gitRepositoryReason(ref, objs)
+	return fmt.Sprintf("source %s %s: not a GitRepository of this repository", kind, ref), nil
 }
 
 // gitRepositoryReason is why the GitRepository ref (namespace/name) is

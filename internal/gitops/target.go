@@ -54,6 +54,32 @@ func (t Target) Checked() bool { return t.Reason == "" }
 type Repository struct {
 	Root string   // the working tree's top
 	URLs []string // the remotes' URLs, as git prints them
+	// RenderParent renders an app-of-apps' paths as its controller does,
+	// for the Applications a kustomization or a chart there makes. nil:
+	// those are not discovered, and the parent says so.
+	RenderParent ParentRenderer
+}
+
+// ParentRenderer renders a discovered target (root is the repository's
+// top) as its controller would, for discovery: the objects it makes, the
+// files it read (relative to root), and what it could not render.
+// Discovery never renders by itself; the caller gives it render's.
+type ParentRenderer func(ctx context.Context, root string, parent Target) (Rendered, error)
+
+// Rendered is what a ParentRenderer made.
+type Rendered struct {
+	Objects []RenderedObject
+	// Files are every file the render read, relative to the root.
+	Files []string
+	// NotRendered says what of the paths was not rendered, and why.
+	NotRendered []string
+}
+
+// RenderedObject is one object of a render, and where it came from.
+type RenderedObject struct {
+	File   string // relative to the root; a chart's template for a chart
+	Line   int
+	Object map[string]any
 }
 
 // Discover finds the targets of the config's discover entries in repo,
@@ -67,4 +93,14 @@ type Repository struct {
 // name twice for one cluster is an error naming both files.
 func Discover(ctx context.Context, repo Repository, entries []config.Discover) ([]Target, error) {
 	return discover(ctx, repo, entries)
+}
+
+// RenderedOf is a render's objects (each Source relative to the root),
+// files read and reasons, as discovery reads them.
+func RenderedOf(objs []model.Object, files, notRendered []string) Rendered {
+	out := Rendered{Files: files, NotRendered: notRendered}
+	for _, o := range objs {
+		out.Objects = append(out.Objects, RenderedObject{File: o.Source, Line: o.Line, Object: o.Object.Object})
+	}
+	return out
 }

@@ -248,8 +248,8 @@ func (e *argoEnv) subst(s string) string {
 
 // argoBuild is a source's build, with what Argo CD does to what it
 // renders: Lists taken apart, objects it skips (hook Skip) left out, its
-// tracking written, and the destination namespace given to objects without
-// one.
+// hooks not checked (argoHook), its tracking written, and the destination
+// namespace given to objects without one.
 type argoBuild struct {
 	inner Build
 	track argoTracking
@@ -271,6 +271,14 @@ func (b *argoBuild) Run(ctx context.Context) (Output, error) {
 		}
 		for _, it := range items {
 			if argoSkipped(it.Object) {
+				continue
+			}
+			if hook := argoHook(it.Object); hook != "" {
+				where := it.Source
+				if it.Line > 0 {
+					where = fmt.Sprintf("%s:%d", it.Source, it.Line)
+				}
+				out.NotRendered = append(out.NotRendered, NotRendered{Source: where, Reason: argoHookNotChecked(it.Object, hook)})
 				continue
 			}
 			if err := b.track.apply(it.Object); err != nil {

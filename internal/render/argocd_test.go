@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"sigs.k8s.io/yaml"
 )
@@ -159,11 +160,17 @@ func checkArgoWant(t *testing.T, file string, got []byte) {
 // render's default namespace).
 func checkOverlay(t *testing.T, got []model.Object, overlay string, d *model.Deployer) {
 	t.Helper()
+	checkOverlayWith(t, got, overlay, d, nil)
+}
+
+// checkOverlayWith is checkOverlay with kustomize built as cfg says.
+func checkOverlayWith(t *testing.T, got []model.Object, overlay string, d *model.Deployer, cfg *config.Config) {
+	t.Helper()
 	app, err := parseApplication(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := Render(context.Background(), []string{overlay}, Options{Namespace: app.Spec.Destination.Namespace})
+	want, err := Render(context.Background(), []string{overlay}, Options{Namespace: app.Spec.Destination.Namespace, Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/gitops"
@@ -88,11 +89,14 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 			return nil, err
 		}
 		urls := urlsOf(ctx, top, cfg)
-		found, err := discover(ctx, gitops.Repository{Root: top, URLs: urls}, cfg.Discover)
+		// An app-of-apps whose path is a kustomization or a chart makes
+		// its Applications through its controller's render.
+		parents := check.ParentRenderer(cfg)
+		found, err := discover(ctx, gitops.Repository{Root: top, URLs: urls, RenderParent: parents}, cfg.Discover)
 		if err != nil {
 			return nil, fmt.Errorf("discovering targets: %w", err)
 		}
-		atBase := &baseDiscovery{urls: urls, entries: cfg.Discover}
+		atBase := &baseDiscovery{urls: urls, entries: cfg.Discover, parents: parents}
 		for _, g := range found {
 			out = append(out, Target{
 				Target: config.Target{Name: g.Name, Paths: g.Paths, FieldManager: g.FieldManager, Context: g.Context},
@@ -199,6 +203,7 @@ func urlsOf(ctx context.Context, top string, cfg *config.Config) []string {
 type baseDiscovery struct {
 	urls    []string
 	entries []config.Discover
+	parents gitops.ParentRenderer
 	mu      sync.Mutex
 	root    string
 	found   map[string]gitops.Target
@@ -213,7 +218,7 @@ func (b *baseDiscovery) of(name string) func(ctx context.Context, root string) (
 		if b.root != root {
 			b.root, b.found = root, map[string]gitops.Target{}
 			var ts []gitops.Target
-			ts, b.err = discover(ctx, gitops.Repository{Root: root, URLs: b.urls}, b.entries)
+			ts, b.err = discover(ctx, gitops.Repository{Root: root, URLs: b.urls, RenderParent: b.parents}, b.entries)
 			for _, t := range ts {
 				b.found[t.Name] = t
 			}

@@ -1,0 +1,23 @@
+package check
+
+import (
+	"context"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/gitops"
+	"github.com/ownership-check/ownership-check/internal/render"
+)
+
+// ParentRenderer is the render discovery asks of an app-of-apps whose
+// path is a kustomization or a chart: the parent's paths rendered as its
+// controller renders them, with the repository config's kustomize
+// settings and no cluster (a chart's .Capabilities are Helm's defaults).
+func ParentRenderer(cfg *config.Config) gitops.ParentRenderer {
+	return func(ctx context.Context, root string, parent gitops.Target) (gitops.Rendered, error) {
+		r, err := render.ForDiscovery(ctx, cfg, root, parent.Paths, parent.Deployer)
+		if err != nil {
+			return gitops.Rendered{}, err
+		}
+		return gitops.RenderedOf(r.Objects, r.Files, r.NotRendered), nil
+	}
+}

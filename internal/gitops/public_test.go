@@ -1,0 +1,148 @@
+package gitops
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+)
+
+// publicTree is a public GitOps repository of testdata/public, with the
+// URLs its config names it by.
+func publicTree(t testing.TB, name string) (Repository, []config.Discover) {
+	t.Helper()
+	root := "../../testdata/public/" + name
+	cfg, err := config.Load(root + "/" + config.DefaultFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Repository{Root: root, URLs: cfg.Repositories, RenderParent: renderParent}, cfg.Discover
+}
+
+// TestDiscoverFluxExample: fluxcd/flux2-kustomize-helm-example's
+// Kustomizations read ExternalArtifacts its ArtifactGenerators copy from
+// the bootstrap GitRepository: each is a target whose path is the folder
+// its artifact's path is copied from, and whose render leaves out every
+// folder the artifact lacks.
+func TestDiscoverFluxExample(t *testing.T) {
+	repo, entries := publicTree(t, "flux2-kustomize-helm-example")
+	got, err := Discover(context.Background(), repo, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const flux, kc, hc = "flux", "kustomize-controller", "helm-controller"
+	p := func(s ...string) []string { return s }
+	// The HelmReleases each cluster's Kustomizations apply, as they apply
+	// them; their charts are fetched, which the check never does. Their
+	// inputs are what their parent's render read, the .sourceignore files
+	// the artifact would honour (there or not) included.
+	podinfo := func(cluster string) want {
+		return want{cluster + "/podinfo/podinfo", flux, "apps/base/podinfo/release.yaml", nil, hc, cluster, "chart podinfo from HelmRepository podinfo/podinfo: remote charts are not rendered (no network)",
+			p(".sourceignore", "apps/.sourceignore", "apps/base/.sourceignore", "apps/base/podinfo", "apps/base/podinfo/.sourceignore",
+				"apps/base/podinfo/kustomization.yaml", "apps/base/podinfo/namespace.yaml", "apps/base/podinfo/release.yaml", "apps/base/podinfo/repository.yaml",
+				"apps/"+cluster+"/.sourceignore", "apps/"+cluster+"/kustomization.yaml", "apps/"+cluster+"/podinfo-values.yaml", "clusters/"+cluster+"/apps.yaml"), nil}
+	}
+	controllers := p(".sourceignore", "clusters/staging/infrastructure.yaml", "infrastructure/.sourceignore", "infrastructure/controllers/.sourceignore", "infrastructure/controllers/cert-manager.yaml", "infrastructure/controllers/envoy-gateway.yaml", "infrastructure/controllers/kustomization.yaml")
+	certManager := func(cluster string) want {
+		return want{cluster + "/cert-manager/cert-manager", flux, "infrastructure/controllers/cert-manager.yaml", nil, hc, cluster, "chart from OCIRepository cert-manager/cert-manager: remote charts are not rendered (no network)", inputsOf(controllers, cluster), nil}
+	}
+	envoy := func(cluster string) want {
+		return want{cluster + "/envoy-gateway-system/envoy-gateway", flux, "infrastructure/controllers/envoy-gateway.yaml", nil, hc, cluster, "chart from OCIRepository envoy-gateway-system/gateway-helm: remote charts are not rendered (no network)", inputsOf(controllers, cluster), nil}
+	}
+	wants := []want{
+		certManager("production"),
+		envoy("production"),
+		{"production/flux-system/apps", flux, "clusters/production/apps.yaml", p("apps/production"), kc, "production", "", p("clusters/production/apps.yaml"), nil},
+		{"production/flux-system/infra-configs", flux, "clusters/production/infrastructure.yaml", p("infrastructure/configs"), kc, "production", "", p("clusters/production/infrastructure.yaml"), nil},
+		{"production/flux-system/infra-controllers", flux, "clusters/production/infrastructure.yaml", p("infrastructure/controllers"), kc, "production", "", p("clusters/production/infrastructure.yaml"), nil},
+		podinfo("production"),
+		certManager("staging"),
+		envoy("staging"),
+		{"staging/flux-system/apps", flux, "clusters/staging/apps.yaml", p("apps/staging"), kc, "staging", "", p("clusters/staging/apps.yaml"), nil},
+		{"staging/flux-system/infra-configs", flux, "clusters/staging/infrastructure.yaml", p("infrastructure/configs"), kc, "staging", "", p("clusters/staging/infrastructure.yaml"), nil},
+		{"staging/flux-system/infra-controllers", flux, "clusters/staging/infrastructure.yaml", p("infrastructure/controllers"), kc, "staging", "", p("clusters/staging/infrastructure.yaml"), nil},
+		podinfo("staging"),
+	}
+	assertTargets(t, got, wants)
+	ignores := map[string]string{
+		"staging/flux-system/apps":                 "/*\n!/apps/\n/apps/*\n!/apps/base/\n!/apps/staging/",
+		"production/flux-system/apps":              "/*\n!/apps/\n/apps/*\n!/apps/base/\n!/apps/production/",
+		"staging/flux-system/infra-configs":        "/*\n!/infrastructure/",
+		"production/flux-system/infra-controllers": "/*\n!/infrastructure/",
+	}
+	for _, g := range got {
+		want, ok := ignores[g.Name]
+		if !ok {
+			continue
+		}
+		if g.Deployer.SourceIgnore != want {
+			t.Errorf("%s: the artifact's folders %q, want %q", g.Name, g.Deployer.SourceIgnore, want)
+		}
+	}
+}
+
+// TestDiscoverArgoCDExample: argoproj/argocd-example-apps' apps/ is a
+// chart of Applications. Its Application renders it as Argo CD does, and
+// each Application the chart makes is a target named as the chart names
+// it, selected by every file of that render: those whose folders the
+// trimmed copy has are checked; the others say why not.
+func TestDiscoverArgoCDExample(t *testing.T) {
+	repo, entries := publicTree(t, "argocd-example-apps")
+	repo.URLs = []string{"https://github.com/argoproj/argocd-example-apps.git"}
+	repo.RenderParent = renderParent
+	got, err := Discover(context.Background(), repo, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const argo, ac = "argocd", "argocd-controller"
+	const tmpl = "apps/templates/applications.yaml"
+	p := func(s ...string) []string { return s }
+	// The chart's files, which its render read, and the parent's own.
+	chart := p("apps/Chart.yaml", "apps/templates/applications.yaml", "apps/values.yaml", "argocd/apps.yaml")
+	missing := func(dir string) string { return "path " + dir + ": not in the repository" }
+	child := func(name, dir, reason string) want {
+		w := want{"example." + name, argo, tmpl, p(dir), ac, "in-cluster", reason, chart, p("Argo CD applies this Application client-side")}
+		if reason != "" {
+			w.notes = nil
+		}
+		return w
+	}
+	app := func(name string) want {
+		return want{name, argo, "argocd/" + name + ".yaml", p(name), ac, "in-cluster", "", p("argocd/" + name + ".yaml"), nil}
+	}
+	wants := []want{
+		app("apps"),
+		child("blue-green", "blue-green", missing("blue-green")),
+		child("guestbook", "guestbook", ""),
+		child("helm-dependency", "helm-dependency", missing("helm-dependency")),
+		child("helm-guestbook", "helm-guestbook", ""),
+		child("helm-hooks", "helm-hooks", ""),
+		child("jsonnet-guestbook", "jsonnet-guestbook", missing("jsonnet-guestbook")),
+		child("jsonnet-guestbook-tla", "jsonnet-guestbook-tla", missing("jsonnet-guestbook-tla")),
+		child("kustomize-guestbook", "kustomize-guestbook", ""),
+		child("plugin-kasane", "plugins/kasane", missing("plugins/kasane")),
+		child("plugin-kustomized-helm", "plugins/kustomized-helm", missing("plugins/kustomized-helm")),
+		child("plugin-nix", "plugins/nix", missing("plugins/nix")),
+		child("pre-post-sync", "pre-post-sync", missing("pre-post-sync")),
+		child("sock-shop", "sock-shop", missing("sock-shop")),
+		child("sync-waves", "sync-waves", ""),
+		app("guestbook"),
+		app("helm-guestbook"),
+		app("helm-hooks"),
+		app("kustomize-guestbook"),
+		app("sync-waves"),
+	}
+	assertTargets(t, got, wants)
+}
+
+// inputsOf is the staging cluster's inputs, for cluster.
+func inputsOf(staging []string, cluster string) []string {
+	out := make([]string, len(staging))
+	for i, f := range staging {
+		out[i] = strings.ReplaceAll(f, "clusters/staging/", "clusters/"+cluster+"/")
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,67 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// Discovered is a render for discovery: the objects with their files
+// relative to the repository's top, every file read (relative too), and
+// what was not rendered, as "<source>: <reason>".
+type Discovered struct {
+	Objects     []model.Object // Source relative to the top, "" for none there
+	Files       []string
+	NotRendered []string
+}
+
+// ForDiscovery renders paths (relative to the repository's top root) as
+// the deployer's controller renders them, with no cluster: what discovery
+// needs of an app-of-apps whose path is a kustomization or a chart, to
+// find the Applications it makes.
+func ForDiscovery(ctx context.Context, cfg *config.Config, root string, paths []string, d *model.Deployer) (Discovered, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return Discovered{}, err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	full := make([]string, len(paths))
+	for i, p := range paths {
+		full[i] = filepath.Join(abs, filepath.FromSlash(p))
+	}
+	reads := NewReads()
+	res, err := RenderAll(ctx, full, Options{Root: abs, Config: cfg, Deployer: d, Reads: reads})
+	if err != nil {
+		return Discovered{}, err
+	}
+	var out Discovered
+	out.Files, _, _ = reads.Relative(abs)
+	wd, err := os.Getwd()
+	if err != nil {
+		return Discovered{}, err
+	}
+	for _, o := range res.Objects {
+		src := o.Source
+		if src != "" && !filepath.IsAbs(src) {
+			src = filepath.Join(wd, src)
+		}
+		o.Source = ""
+		if src != "" {
+			if r, err := filepath.Rel(abs, src); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+				o.Source = filepath.ToSlash(r)
+			}
+		}
+		out.Objects = append(out.Objects, o)
+	}
+	for _, n := range res.NotRendered {
+		out.NotRendered = append(out.NotRendered, fmt.Sprintf("%s: %s", n.Source, n.Reason))
+	}
+	return out, nil
+}
