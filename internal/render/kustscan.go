@@ -276,12 +276,17 @@ func (c *kcheck) helm(k *types.Kustomization) error {
 
 // target resolves a local reference; "" when it does not exist (kustomize
 // reports that itself).
-func (c *kcheck) target(ref string) string {
-	p := ref
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(c.dir, p)
+// joined is ref as kustomize reads it: relative to the kustomization's
+// directory.
+func (c *kcheck) joined(ref string) string {
+	if filepath.IsAbs(ref) {
+		return ref
 	}
-	real, err := filepath.EvalSymlinks(p)
+	return filepath.Join(c.dir, ref)
+}
+
+func (c *kcheck) target(ref string) string {
+	real, err := filepath.EvalSymlinks(c.joined(ref))
 	if err != nil {
 		return ""
 	}
@@ -321,6 +326,15 @@ func (c *kcheck) fileRef(field, ref string) error {
 // counts its objects.
 func (c *kcheck) resource(field, ref string) error {
 	if !isRemote(ref) {
+		// kustomize's own words for this are a page of nested
+		// accumulation errors; the file, the entry and the name say it.
+		if p := c.joined(ref); !c.s.fs.Exists(p) {
+			why := "no such file or directory"
+			if c.s.fs.excludedPath(p) {
+				why = errNotInArtifact.Error()
+			}
+			return fmt.Errorf("%s: %s: %s: %s", c.file, field, ref, why)
+		}
 		if real := c.target(ref); real != "" {
 			if info, err := os.Stat(real); err == nil && !info.IsDir() {
 				if err := c.fileRef(field, ref); err != nil {

@@ -414,3 +414,17 @@ func TestBackstopExplainsKustomizeRefusal(t *testing.T) {
 		t.Fatalf("want kustomize's refusal with advice, got %v", err)
 	}
 }
+
+// TestMissingResourceNamed: a resource that is not there is said in one
+// line, the kustomization's file, the entry and the name, not in
+// kustomize's nested accumulation errors.
+func TestMissingResourceNamed(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeFile(t, "app/kustomization.yaml", "resources: [cm.yaml, missing.yaml]\n")
+	writeFile(t, "app/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
+	_, err := Render(context.Background(), []string{"app"}, Options{})
+	want := "app/kustomization.yaml: resources[1]: missing.yaml: no such file or directory"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+}
