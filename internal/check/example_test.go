@@ -12,6 +12,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
@@ -189,7 +190,7 @@ func stagingExample(t *testing.T) *report.Report {
 		"metadata": map[string]any{"name": "web", "namespace": "payments", "labels": map[string]any{"team": "payments"}},
 	}, false)
 
-	code, rep, stderr := s.check("deploy/staging", "--environment", "staging")
+	code, rep, stderr := s.checkBuilt(s.kubeconfig, "deploy/staging", "staging")
 	if code != 1 {
 		t.Fatalf("staging: exit %d, want 1; stderr: %s", code, stderr)
 	}
@@ -219,7 +220,7 @@ func prodExample(t *testing.T) *report.Report {
 		t.Fatal(err)
 	}
 	grantDeploymentsAndNamespaces(t, "example-checker", "billing", "checker")
-	code, rep, stderr := s.checkAs(serviceAccountKubeconfig(t, checker), "deploy/prod", "--environment", "prod")
+	code, rep, stderr := s.checkBuilt(serviceAccountKubeconfig(t, checker), "deploy/prod", "prod")
 	if code != 1 {
 		t.Fatalf("prod: exit %d, want 1; stderr: %s", code, stderr)
 	}
@@ -232,7 +233,7 @@ func prodExample(t *testing.T) *report.Report {
 // previewExample: nothing deployed yet.
 func previewExample(t *testing.T) *report.Report {
 	s := docScenario(t)
-	code, rep, stderr := s.check("deploy/preview", "--environment", "preview")
+	code, rep, stderr := s.checkBuilt(s.kubeconfig, "deploy/preview", "preview")
 	if code != 0 {
 		t.Fatalf("preview: exit %d, want 0; stderr: %s\n%s", code, stderr, dumpOrNone(rep))
 	}
@@ -258,4 +259,23 @@ func exampleReport(rep *report.Report) *report.Report {
 		version: "v0.1.0", commit: "8f3c2a1b9d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a",
 		deployedAt: "2026-05-04T09:30:00Z", managerTime: "2026-05-04T10:00:00Z",
 	})
+}
+
+// checkBuilt is the check the action runs: check.Build's report itself,
+// with what the JSON leaves out (created manifests, unified diffs), not
+// one read back from --output json. Exit 1 when findings fail the check,
+// 2 with the error when it could not run.
+func (s *scenario) checkBuilt(kubeconfig, manifests, env string) (int, *report.Report, string) {
+	s.t.Helper()
+	rep, err := check.Build(ctxTimeout(s.t), check.Options{
+		Target: check.Target{FieldManager: deployer, Environment: env, Kubeconfig: kubeconfig, SnapshotRepo: s.repo, SnapshotBranch: model.DefaultSnapshotBranch, ToolVersion: "test"},
+		Paths:  []string{s.path(manifests)}, FailOn: model.DefaultFailOn(), FailOnCause: model.DefaultFailOnCause(),
+	})
+	switch {
+	case err != nil:
+		return 2, nil, err.Error()
+	case rep.Failed:
+		return 1, rep, ""
+	}
+	return 0, rep, ""
 }
