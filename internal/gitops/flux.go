@@ -3,6 +3,7 @@ package gitops
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -164,26 +165,11 @@ func (s *discovery) fluxKustomization(d document, e config.Discover, objs fluxOb
 	}
 	// A substitution source changes the render: its file is an input
 	// whether or not the target is checked, so that listing stays true.
-	from, err := d.list("spec", "postBuild", "substituteFrom")
+	inputs, err := valueSourceFiles(d, objs, ns, "Kustomization", "spec", "postBuild", "substituteFrom")
 	if err != nil {
 		return t, err
 	}
-	for i, ref := range from {
-		kind, err := str(d, ref, "kind")
-		if err != nil {
-			return t, err
-		}
-		name, err := str(d, ref, "name")
-		if err != nil {
-			return t, err
-		}
-		if kind == "" || name == "" {
-			return t, fmt.Errorf("%s: Kustomization %s: spec.postBuild.substituteFrom[%d] needs kind and name", d.where(), d.name(), i)
-		}
-		if v, ok := objs.values[fluxKey(kind, ns, name)]; ok {
-			t.Inputs = append(t.Inputs, v.file)
-		}
-	}
+	t.Inputs = append(t.Inputs, inputs...)
 	switch {
 	case suspended:
 		t.Reason = "suspended"
@@ -257,4 +243,32 @@ func (s *discovery) gitRepositoryReason(ref string, objs fluxObjects) (string, e
 		return fmt.Sprintf("source GitRepository %s is %s: another repository", ref, url), nil
 	}
 	return "", nil
+}
+
+// valueSourceFiles are the repository files of the ConfigMaps and Secrets
+// a Flux object takes values from (a Kustomization's substituteFrom, a
+// HelmRelease's valuesFrom: entries of kind and name), each entry checked.
+func valueSourceFiles(d document, objs fluxObjects, ns, kind string, field ...string) ([]string, error) {
+	from, err := d.list(field...)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for i, ref := range from {
+		k, err := str(d, ref, "kind")
+		if err != nil {
+			return nil, err
+		}
+		name, err := str(d, ref, "name")
+		if err != nil {
+			return nil, err
+		}
+		if k == "" || name == "" {
+			return nil, fmt.Errorf("%s: %s %s: %s[%d] needs kind and name", d.where(), kind, d.name(), strings.Join(field, "."), i)
+		}
+		if v, ok := objs.values[fluxKey(k, ns, name)]; ok {
+			files = append(files, v.file)
+		}
+	}
+	return files, nil
 }

@@ -34,26 +34,11 @@ func (s *discovery) helmRelease(d document, e config.Discover, objs fluxObjects)
 	}
 	// A values source changes the render: its file is an input whether or
 	// not the target is checked, so that listing stays true.
-	from, err := d.list("spec", "valuesFrom")
+	inputs, err := valueSourceFiles(d, objs, ns, "HelmRelease", "spec", "valuesFrom")
 	if err != nil {
 		return t, err
 	}
-	for i, ref := range from {
-		kind, err := str(d, ref, "kind")
-		if err != nil {
-			return t, err
-		}
-		name, err := str(d, ref, "name")
-		if err != nil {
-			return t, err
-		}
-		if kind == "" || name == "" {
-			return t, fmt.Errorf("%s: HelmRelease %s: spec.valuesFrom[%d] needs kind and name", d.where(), d.name(), i)
-		}
-		if v, ok := objs.values[fluxKey(kind, ns, name)]; ok {
-			t.Inputs = append(t.Inputs, v.file)
-		}
-	}
+	t.Inputs = append(t.Inputs, inputs...)
 	kubeConfig, err := d.mapping("spec", "kubeConfig")
 	if err != nil {
 		return t, err
