@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // reproduce is the command line that runs a section's check on a laptop:
@@ -38,23 +39,8 @@ func (run *actionRun) reproduce(o check.Options, targets bool) func(name string)
 			args = append(args, "--offline")
 		}
 		for i, a := range args {
-			args[i] = shellWord(a)
+			args[i] = model.ShellWord(a)
 		}
 		return strings.Join(args, " ")
 	}
-}
-
-// shellWord quotes a word for a POSIX shell when it needs it.
-func shellWord(w string) string {
-	safe := w != ""
-	for _, r := range w {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/:=+@,", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return w
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }

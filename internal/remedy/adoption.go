@@ -71,14 +71,14 @@ func gitOpsNote(tool, release string) func(m, fix string) string {
 // the report says once, naming the objects.
 func AdoptionNote(a model.Adoption, c Context) string {
 	m := a.Manager.Manager
-	fix := fmt.Sprintf("ownership-check migrate %s --field-manager %s", shellWords(c.Paths, "."), shellWord(nonEmpty(c.FieldManager, "FIELD_MANAGER")))
+	fix := fmt.Sprintf("ownership-check migrate %s --field-manager %s", shellWords(c.Paths, "."), model.ShellWord(nonEmpty(c.FieldManager, "FIELD_MANAGER")))
 	if !a.ClientSideApply {
 		if a.Manager.Operation == "Apply" {
 			// migrate merges Update managers only (csaupgrade); a manager
 			// that applied releases its fields by applying none of them.
-			fix = fmt.Sprintf("`kubectl apply --server-side --field-manager %s -f OBJECT.yaml`, where OBJECT.yaml holds only each object's apiVersion, kind, metadata.name and metadata.namespace (once the deploy has applied, so that no field is left without an owner)", shellWord(m))
+			fix = fmt.Sprintf("`kubectl apply --server-side --field-manager %s -f OBJECT.yaml`, where OBJECT.yaml holds only each object's apiVersion, kind, metadata.name and metadata.namespace (once the deploy has applied, so that no field is left without an owner)", model.ShellWord(m))
 		} else {
-			fix = "`" + fix + " --from-manager " + shellWord(m) + "`"
+			fix = "`" + fix + " --from-manager " + model.ShellWord(m) + "`"
 		}
 	} else {
 		fix = "`" + fix + "`"

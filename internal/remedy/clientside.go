@@ -12,10 +12,10 @@ import (
 // it after all, or to say the deployer does upgrade.
 func keptByClientSide(f model.Finding, c Context) string {
 	who := "the client-side manager"
-	fix := fmt.Sprintf("ownership-check migrate %s --field-manager %s", shellWords(c.Paths, "."), shellWord(nonEmpty(c.FieldManager, "FIELD_MANAGER")))
+	fix := fmt.Sprintf("ownership-check migrate %s --field-manager %s", shellWords(c.Paths, "."), model.ShellWord(nonEmpty(c.FieldManager, "FIELD_MANAGER")))
 	if len(f.Managers) > 0 {
 		who = f.Managers[0].Manager
-		fix += " --from-manager " + shellWord(who)
+		fix += " --from-manager " + model.ShellWord(who)
 	}
 	// One text per manager, not per field: the report shows it once for
 	// all the fields the manager keeps on the object.

@@ -112,7 +112,7 @@ func letGo(id model.ID, path, reason string, c Context) string {
 	b.WriteString(indent(IgnoreRule(id, path, reason)))
 	b.WriteString("\n\nand deploy what ownership-check render prints, so that the deploy stops sending the field, e.g.\n\n")
 	b.WriteString(indent(fmt.Sprintf("ownership-check render --show-secrets %s | kubectl apply --server-side --field-manager %s -f -",
-		shellWords(c.Paths, "."), shellWord(nonEmpty(c.FieldManager, "FIELD_MANAGER")))))
+		shellWords(c.Paths, "."), model.ShellWord(nonEmpty(c.FieldManager, "FIELD_MANAGER")))))
 	return b.String()
 }
 
@@ -170,7 +170,7 @@ func oneOff(id model.ID, source string, f model.Finding, hidden bool, c Context)
 func migrate(path string, c Context) string {
 	return "Before deploying, give the deploy whole ownership of the item (this prints the plan; add --apply to carry it out):\n\n" +
 		indent(fmt.Sprintf("ownership-check migrate %s --field-manager %s --scope %s",
-			shellWords(c.Paths, "."), shellWord(nonEmpty(c.FieldManager, "FIELD_MANAGER")), shellWord(path)))
+			shellWords(c.Paths, "."), model.ShellWord(nonEmpty(c.FieldManager, "FIELD_MANAGER")), model.ShellWord(path)))
 }
 
 // show writes a value as the report does: compact JSON, "(unset)" when
@@ -200,24 +200,9 @@ func shellWords(ws []string, def string) string {
 	}
 	out := make([]string, len(ws))
 	for i, w := range ws {
-		out[i] = shellWord(w)
+		out[i] = model.ShellWord(w)
 	}
 	return strings.Join(out, " ")
-}
-
-// shellWord quotes a word for a POSIX shell when it needs it.
-func shellWord(w string) string {
-	safe := w != ""
-	for _, r := range w {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/:=+@,", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return w
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
 
 func nonEmpty(s, def string) string {

@@ -41,12 +41,12 @@ func groupPersistent(g Group) bool {
 // HistoryCommand is the command that prints the timeline of one field,
 // ready to paste into a shell.
 func HistoryCommand(env string, id model.ID, path string) string {
-	args := []string{"ownership-check", "history", shellWord(id.String())}
+	args := []string{"ownership-check", "history", model.ShellWord(id.String())}
 	if path != "" {
-		args = append(args, shellWord(path))
+		args = append(args, model.ShellWord(path))
 	}
 	if env != "" {
-		args = append(args, "--environment", shellWord(env))
+		args = append(args, "--environment", model.ShellWord(env))
 	}
 	return strings.Join(args, " ")
 }
@@ -209,17 +209,4 @@ func hideValuesIn(s string, values ...any) string {
 		}
 	}
 	return s
-}
-
-// shellWord quotes a word for a POSIX shell when it needs it.
-func shellWord(w string) string {
-	for _, r := range w {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/:=+@,", r)) {
-			return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-		}
-	}
-	if w == "" {
-		return "''"
-	}
-	return w
 }

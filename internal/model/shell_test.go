@@ -1,0 +1,17 @@
+package model
+
+import "testing"
+
+func TestShellWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"deploy/prod":            "deploy/prod",
+		`.spec.items[name="b"]`:  `'.spec.items[name="b"]'`,
+		"it's":                   `'it'\''s'`,
+		"":                       "''",
+		"Deployment.apps/ns/web": "Deployment.apps/ns/web",
+	} {
+		if got := ShellWord(in); got != want {
+			t.Errorf("ShellWord(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
