@@ -161,6 +161,18 @@ func SecretValues(objs ...*unstructured.Unstructured) []string {
 	return sortedLongestFirst(set)
 }
 
+// LongestFirst is the distinct non-empty values, longest first, as HideIn
+// wants them.
+func LongestFirst(values []string) []string {
+	set := map[string]bool{}
+	for _, v := range values {
+		if v != "" {
+			set[v] = true
+		}
+	}
+	return sortedLongestFirst(set)
+}
+
 // sortedLongestFirst lists a set of values longest first, so that HideIn
 // replaces a value containing another whole.
 func sortedLongestFirst(set map[string]bool) []string {

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"maps"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -340,7 +339,7 @@ func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string
 		result = mergeValues(result, v)
 	}
 	out.release.Values = mergeValues(result, values)
-	out.hidden = longestFirst(hidden)
+	out.hidden = model.LongestFirst(hidden)
 	return nil
 }
 
@@ -375,28 +374,6 @@ func appendLeaves(out []string, v any) []string {
 	case string:
 		out = append(out, t)
 	}
-	return out
-}
-
-// longestFirst is the distinct non-empty values, longest first, as
-// model.HideIn wants them.
-func longestFirst(values []string) []string {
-	set := map[string]bool{}
-	for _, v := range values {
-		if v != "" {
-			set[v] = true
-		}
-	}
-	out := make([]string, 0, len(set))
-	for v := range set {
-		out = append(out, v)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if len(out[i]) != len(out[j]) {
-			return len(out[i]) > len(out[j])
-		}
-		return out[i] < out[j]
-	})
 	return out
 }
 
