@@ -150,17 +150,9 @@ func (ci *chartInflater) inflate(ctx context.Context, dir, file string, k *types
 // helmGlobals replaced by the generated resource file, the rest as
 // written.
 func (ci *chartInflater) withoutHelmCharts(file string, withFile bool) ([]byte, error) {
-	data, err := ci.in.fs.ReadFile(file)
+	doc, err := kustomizationDoc(ci.in.fs, file)
 	if err != nil {
 		return nil, err
-	}
-	j, err := yaml.YAMLToJSON(data)
-	if err != nil {
-		return nil, err
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(j, &doc); err != nil || doc == nil {
-		return nil, fmt.Errorf("%s: not a kustomization", ci.in.rel(file))
 	}
 	delete(doc, "helmCharts")
 	delete(doc, "helmGlobals")

@@ -272,19 +272,9 @@ func (k *kustomizer) originsOf(b *preparedBuild, out []rawObject, ids []resid.Re
 // top-level kustomization is read with originAnnotations added to its
 // buildMetadata (only in this build's view of the file system).
 func (k *kustomizer) withOrigins(file string) (*buildFS, error) {
-	data, err := k.fs.ReadFile(file)
+	doc, err := kustomizationDoc(k.fs, file)
 	if err != nil {
 		return nil, err
-	}
-	// The kustomization was already read strictly by the scanner; its
-	// JSON form is what kustomize itself decodes.
-	j, err := yaml.YAMLToJSON(data)
-	if err != nil {
-		return nil, err
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(j, &doc); err != nil || doc == nil {
-		return nil, fmt.Errorf("%s: not a kustomization", k.fs.boundary.rel(file))
 	}
 	var meta []any
 	if existing, ok := doc["buildMetadata"].([]any); ok {
@@ -359,4 +349,23 @@ func (k *kustomizer) explain(dir string, err error) error {
 		return hint("reads a file outside the kustomization's directory", "allowLoadOutsideRoot")
 	}
 	return fmt.Errorf("kustomize build %s: %w", where, err)
+}
+
+// kustomizationDoc is the kustomization at file as a document to rewrite
+// for this build's view of the file system. It was already read strictly
+// by the scanner; its JSON form is what kustomize itself decodes.
+func kustomizationDoc(fs *guardFS, file string) (map[string]any, error) {
+	data, err := fs.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	j, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(j, &doc); err != nil || doc == nil {
+		return nil, fmt.Errorf("%s: not a kustomization", fs.boundary.rel(file))
+	}
+	return doc, nil
 }

@@ -118,17 +118,9 @@ func (b *Batch) Commit(ctx context.Context, message string) (string, error) {
 // folder of trees (by path below dir) replaced, and every other entry as
 // tip has it: one listing and one new tree for each folder on their way.
 func (s *Store) putTrees(ctx context.Context, tip, dir string, trees map[string]string) (string, error) {
-	var entries []treeEntry
-	if tip != "" {
-		var err error
-		if dir == "" {
-			entries, err = s.git.lsTree(ctx, tip, false)
-		} else {
-			entries, err = s.git.lsTree(ctx, tip, false, dir+"/")
-		}
-		if err != nil {
-			return "", err
-		}
+	entries, err := s.entriesAt(ctx, tip, dir)
+	if err != nil {
+		return "", err
 	}
 	here := map[string]string{}
 	below := map[string]map[string]string{}

@@ -183,17 +183,9 @@ func (s *Store) appendOnTip(ctx context.Context, folder string, added treeEntry,
 // putTree returns the tree of dir ("" = the root) at tip with the path
 // segs below it replaced by tree, and every other entry as tip has it.
 func (s *Store) putTree(ctx context.Context, tip, dir string, segs []string, tree string) (string, error) {
-	var entries []treeEntry
-	if tip != "" {
-		var err error
-		if dir == "" {
-			entries, err = s.git.lsTree(ctx, tip, false)
-		} else {
-			entries, err = s.git.lsTree(ctx, tip, false, dir+"/")
-		}
-		if err != nil {
-			return "", err
-		}
+	entries, err := s.entriesAt(ctx, tip, dir)
+	if err != nil {
+		return "", err
 	}
 	child := tree
 	if len(segs) > 1 {
@@ -223,4 +215,16 @@ func (s *Store) mktree(ctx context.Context, entries []treeEntry) (string, error)
 		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// entriesAt lists the folder dir ("" = the root) of the tree at tip;
+// nothing when there is no tip yet.
+func (s *Store) entriesAt(ctx context.Context, tip, dir string) ([]treeEntry, error) {
+	switch {
+	case tip == "":
+		return nil, nil
+	case dir == "":
+		return s.git.lsTree(ctx, tip, false)
+	}
+	return s.git.lsTree(ctx, tip, false, dir+"/")
 }
