@@ -102,6 +102,10 @@ func (s *Shared) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, b := range s.branches {
+		if b.batch != nil {
+			// A run that ended before committing writes nothing.
+			b.batch.Close()
+		}
 		if b.store != nil {
 			b.store.Close()
 		}
