@@ -42,6 +42,7 @@ type Shared struct {
 
 	mu         sync.Mutex
 	types      map[*kube.Client]*typing.Cache
+	recorded   map[*kube.Client]*snapshot.RecordedSchemas
 	branches   map[string]*sharedBranch
 	discovered map[discoveryKey]*sharedDiscovery
 }
@@ -72,7 +73,8 @@ type sharedBranch struct {
 
 // NewShared starts what a run's targets share; ctx is the run's.
 func NewShared(ctx context.Context) *Shared {
-	return &Shared{ctx: ctx, types: map[*kube.Client]*typing.Cache{}, branches: map[string]*sharedBranch{},
+	return &Shared{ctx: ctx, types: map[*kube.Client]*typing.Cache{},
+		recorded: map[*kube.Client]*snapshot.RecordedSchemas{}, branches: map[string]*sharedBranch{},
 		discovered: map[discoveryKey]*sharedDiscovery{}}
 }
 
@@ -102,6 +104,10 @@ func (s *Shared) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, b := range s.branches {
+		if b.batch != nil {
+			// A run that ended before committing writes nothing.
+			b.batch.Close()
+		}
 		if b.store != nil {
 			b.store.Close()
 		}
@@ -210,4 +216,25 @@ func (t Target) sharedTop() string {
 		return t.Shared.Top
 	}
 	return ""
+}
+
+// recordedOf is the schemas the run's snapshots recorded on c.
+func (s *Shared) recordedOf(c *kube.Client) *snapshot.RecordedSchemas {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.recorded[c]
+	if !ok {
+		r = snapshot.NewRecordedSchemas()
+		s.recorded[c] = r
+	}
+	return r
+}
+
+// sharedRecorded is the run's recorded schemas of client when its targets
+// share its schemas (sharedTypes); nil otherwise.
+func (t Target) sharedRecorded(client *kube.Client) *snapshot.RecordedSchemas {
+	if t.Shared != nil && t.Client == client {
+		return t.Shared.recordedOf(client)
+	}
+	return nil
 }

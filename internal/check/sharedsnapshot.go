@@ -31,7 +31,7 @@ func (s *Shared) takeSnapshot(ctx context.Context, t Target, client *kube.Client
 	if b.listErr != nil {
 		return nil, b.listErr
 	}
-	b.batchOnce.Do(func() { b.batch = b.store.Batch(b.listed) })
+	b.batchOnce.Do(func() { b.batch = b.store.Batch(s.ctx, b.listed) })
 	rec := &Recorded{Branch: b.store.Branch(), Remote: b.store.Remote()}
 	snap, warnings, err := b.batch.Take(ctx, client, objs, o)
 	rec.Warnings = warnings

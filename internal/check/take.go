@@ -57,6 +57,7 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 		SecretKey:    secrets.KeyFromEnv(),
 		Inputs:       inputsOf(ctx, o.sharedTop(), o.Paths, r.reads),
 		Types:        o.sharedTypes(client),
+		Recorded:     o.sharedRecorded(client),
 	}
 	var rec *Recorded
 	if o.Shared != nil {

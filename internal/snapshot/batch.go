@@ -1,14 +1,19 @@
 package snapshot
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -26,15 +31,36 @@ type Batch struct {
 	// previous index (its Secret hashing) is read from it.
 	listed *Listed
 
+	// blobs is the run's one stream of blobs: every environment's files
+	// go into it, and their folders are made at Commit.
+	blobs *gitexec.BlobWriter
+
 	mu      sync.Mutex
-	folders map[string]string
+	folders map[string][]batchFile
+	// trees are the folders made, once the stream is finished.
+	trees    map[string]string
+	treesErr error
+}
+
+// batchFile is a file of an environment's folder, known by its blob's mark
+// in the stream until Commit.
+type batchFile struct {
+	path string
+	mark int
 }
 
 // Batch starts a batch on the branch as listed (List): the environments'
 // previous indexes are read from it; Commit commits on the tip as it is
-// then.
-func (s *Store) Batch(listed *Listed) *Batch {
-	return &Batch{store: s, listed: listed, folders: map[string]string{}}
+// then. ctx bounds the batch's git process: Commit or Close ends it.
+func (s *Store) Batch(ctx context.Context, listed *Listed) *Batch {
+	return &Batch{store: s, listed: listed, folders: map[string][]batchFile{},
+		blobs: gitexec.NewBlobWriter(ctx, s.git.where())}
+}
+
+// Close ends the batch's stream of blobs when Commit did not: nothing
+// taken is written.
+func (b *Batch) Close() {
+	b.blobs.Close()
 }
 
 // Take is Store.Take of one environment into the batch: nothing is
@@ -62,9 +88,22 @@ func (b *Batch) Take(ctx context.Context, c *kube.Client, objs []model.Object, o
 	if err != nil {
 		return nil, warnings, fmt.Errorf("snapshot %s: %w", env, err)
 	}
-	folder, err := b.store.writeFolder(ctx, files)
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	contents := make([][]byte, len(paths))
+	for i, p := range paths {
+		contents[i] = files[p]
+	}
+	marks, err := b.blobs.Write(contents)
 	if err != nil {
 		return nil, warnings, fmt.Errorf("snapshot %s: %w", env, err)
+	}
+	folder := make([]batchFile, len(paths))
+	for i, p := range paths {
+		folder[i] = batchFile{path: p, mark: marks[i]}
 	}
 	b.mu.Lock()
 	b.folders[env] = folder
@@ -88,14 +127,9 @@ func (b *Batch) Environments() []string {
 // publishes it (rebuilt on the new tip when another job pushed first). A
 // batch of nothing commits nothing and returns "".
 func (b *Batch) Commit(ctx context.Context, message string) (string, error) {
-	b.mu.Lock()
-	folders := make(map[string]string, len(b.folders))
-	for env, f := range b.folders {
-		folders[env] = f
-	}
-	b.mu.Unlock()
-	if len(folders) == 0 {
-		return "", nil
+	folders, err := b.makeTrees(ctx)
+	if err != nil || len(folders) == 0 {
+		return "", err
 	}
 	s := b.store
 	return retryRace(ctx, func() (string, error) {
@@ -112,6 +146,75 @@ func (b *Batch) Commit(ctx context.Context, message string) (string, error) {
 		}
 		return s.commitRoot(ctx, root, tip, message)
 	})
+}
+
+// makeTrees ends the stream of blobs and makes every environment's
+// folder, the tree writeFolder would make of its files, with three git
+// processes for the whole batch: each folder is put into one temporary
+// index under a name of its own, and the index written as one tree.
+func (b *Batch) makeTrees(ctx context.Context) (map[string]string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.trees != nil || b.treesErr != nil {
+		return b.trees, b.treesErr
+	}
+	b.trees, b.treesErr = b.writeTrees(ctx)
+	return b.trees, b.treesErr
+}
+
+// writeTrees is makeTrees; the caller holds mu.
+func (b *Batch) writeTrees(ctx context.Context) (map[string]string, error) {
+	oids, err := b.blobs.Finish()
+	if err != nil {
+		return nil, err
+	}
+	trees := map[string]string{}
+	if len(b.folders) == 0 {
+		return trees, nil
+	}
+	envs := make([]string, 0, len(b.folders))
+	for env := range b.folders {
+		envs = append(envs, env)
+	}
+	sort.Strings(envs)
+	var info bytes.Buffer
+	for i, env := range envs {
+		for _, f := range b.folders[env] {
+			if f.mark < 1 || f.mark > len(oids) {
+				return nil, fmt.Errorf("snapshot %s: no blob for %s", env, f.path)
+			}
+			fmt.Fprintf(&info, "100644 %s\t%d/%s\x00", oids[f.mark-1], i, f.path)
+		}
+	}
+	tmp, err := os.MkdirTemp("", "ownership-check-index-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	s := b.store
+	idx := &gitRepo{gitDir: s.git.gitDir, extraEnv: []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}}
+	if _, err := idx.run(ctx, info.Bytes(), "update-index", "--add", "-z", "--index-info"); err != nil {
+		return nil, err
+	}
+	root, err := idx.line(ctx, "write-tree")
+	if err != nil {
+		return nil, err
+	}
+	entries, err := s.git.lsTree(ctx, root, false)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		i, err := strconv.Atoi(e.path)
+		if err != nil || i < 0 || i >= len(envs) || e.typ != "tree" {
+			return nil, fmt.Errorf("snapshot: unexpected entry %q in the batch's tree", e.path)
+		}
+		trees[envs[i]] = e.oid
+	}
+	if len(trees) != len(envs) {
+		return nil, fmt.Errorf("snapshot: %d folders written of %d", len(trees), len(envs))
+	}
+	return trees, nil
 }
 
 // putTrees returns the tree of dir ("" = the root) at tip with every

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/model"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
@@ -33,6 +32,10 @@ type TakeOptions struct {
 	// Types, when set, are the cluster's schemas shared by the targets of
 	// one run; nil: read for this snapshot.
 	Types *typing.Cache
+	// Recorded, when set, are the schemas the run's other targets
+	// recorded on the same cluster (Types's); nil: recorded for this
+	// snapshot.
+	Recorded *RecordedSchemas
 }
 
 // Take records the cluster's state of the rendered objects as the
@@ -86,16 +89,9 @@ func take(ctx context.Context, c *kube.Client, objs []model.Object, o TakeOption
 		return nil, warnings, err
 	}
 	// The kinds' schemas are read while the objects are.
-	type schemasRead struct {
-		docs    map[schema.GroupVersion][]byte
-		crds    map[schema.GroupKind]*unstructured.Unstructured
-		skipped []error
-	}
 	read := make(chan schemasRead, 1)
 	go func() {
-		var r schemasRead
-		r.docs, r.crds, r.skipped = CaptureSchemas(ctx, c, o.Types, kindsOf(objs))
-		read <- r
+		read <- o.Recorded.capture(ctx, c, o.Types, kindsOf(objs))
 	}()
 	entries, err := Capture(ctx, c, objs, h, o.Concurrency)
 	schemas := <-read
