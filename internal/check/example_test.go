@@ -73,6 +73,12 @@ func TestExampleComment(t *testing.T) {
 		}), github.MaxCommentLen)
 	}
 	got := []byte(exampleIntro + body)
+	if !testcluster.Pinned() {
+		// The diffs show the server's defaults, which differ between
+		// releases: the page is the pinned server's.
+		t.Log("docs/example-comment.md is compared on the pinned API server only")
+		return
+	}
 	path := filepath.Join(root, "docs", "example-comment.md")
 	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {

@@ -115,3 +115,11 @@ func executable(path, fromEnv string) (string, error) {
 	}
 	return path, nil
 }
+
+// Pinned tells whether the tests run against the pinned API server: pages
+// generated from a real server's answers (its defaults) are written and
+// compared on that one only.
+func Pinned() bool {
+	v := os.Getenv(envKubeVersion)
+	return v == "" || v == pinnedMinor
+}
