@@ -12,6 +12,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/history"
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 	"github.com/ownership-check/ownership-check/internal/typing"
 )
@@ -84,13 +85,7 @@ func NewShared(ctx context.Context) *Shared {
 // namespace.
 func (s *Shared) discover(c *kube.Client, namespaces []string, concurrency int) discovered {
 	key := discoveryKey{c, strings.Join(namespaces, "\x00")}
-	s.mu.Lock()
-	d, ok := s.discovered[key]
-	if !ok {
-		d = &sharedDiscovery{}
-		s.discovered[key] = d
-	}
-	s.mu.Unlock()
+	d := parallel.Entry(&s.mu, &s.discovered, key)
 	d.once.Do(func() {
 		d.objs, d.notes = controllers.Discover(s.ctx, c, namespaces, concurrency)
 	})
@@ -120,13 +115,7 @@ func (s *Shared) Close() {
 // others' reads.
 func (s *Shared) branch(t Target) *sharedBranch {
 	key := t.SnapshotRepo + "\x00" + t.SnapshotBranch
-	s.mu.Lock()
-	b, ok := s.branches[key]
-	if !ok {
-		b = &sharedBranch{}
-		s.branches[key] = b
-	}
-	s.mu.Unlock()
+	b := parallel.Entry(&s.mu, &s.branches, key)
 	b.once.Do(func() {
 		if b.store, b.openErr = snapshot.Open(s.ctx, t.SnapshotRepo, t.SnapshotBranch); b.openErr == nil {
 			b.listed, b.listErr = b.store.List(s.ctx)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+
+	"github.com/ownership-check/ownership-check/internal/parallel"
 )
 
 // Changes are how the working tree of a repository differs from a commit:
@@ -19,16 +21,7 @@ type Changes struct {
 // for the run (one git diff, one ls-files, one ls-tree).
 func (ts *Trees) Changes(ctx context.Context, top, commit string) (*Changes, error) {
 	key := top + "\x00" + commit
-	ts.mu.Lock()
-	if ts.changes == nil {
-		ts.changes = map[string]*changesEntry{}
-	}
-	e, ok := ts.changes[key]
-	if !ok {
-		e = &changesEntry{}
-		ts.changes[key] = e
-	}
-	ts.mu.Unlock()
+	e := parallel.Entry(&ts.mu, &ts.changes, key)
 	e.once.Do(func() { e.changes, e.err = readChanges(ctx, top, commit) })
 	return e.changes, e.err
 }

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
@@ -58,13 +59,7 @@ func (rs *RecordedSchemas) capture(ctx context.Context, c *kube.Client, types *t
 	}
 	sort.Strings(names)
 	key := strings.Join(names, "\n")
-	rs.mu.Lock()
-	e, ok := rs.set[key]
-	if !ok {
-		e = &recordedSet{}
-		rs.set[key] = e
-	}
-	rs.mu.Unlock()
+	e := parallel.Entry(&rs.mu, &rs.set, key)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.done {

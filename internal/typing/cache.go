@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/openapi"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/parallel"
 )
 
 // Kind is how one kind in one version is typed.
@@ -114,13 +115,7 @@ func New(o Options) *Cache {
 // Kind returns how gvk is typed; it never fails: without a schema the
 // structure is deduced, and Kind.Deduced says why.
 func (c *Cache) Kind(gvk schema.GroupVersionKind) Kind {
-	c.mu.Lock()
-	e, ok := c.kinds[gvk]
-	if !ok {
-		e = &kindEntry{}
-		c.kinds[gvk] = e
-	}
-	c.mu.Unlock()
+	e := parallel.Entry(&c.mu, &c.kinds, gvk)
 	e.once.Do(func() { e.kind = c.build(gvk) })
 	return e.kind
 }
@@ -129,13 +124,7 @@ func (c *Cache) Kind(gvk schema.GroupVersionKind) Kind {
 // snapshot's record offline. An error means there is none (or it could not
 // be read).
 func (c *Cache) Document(gv schema.GroupVersion) (*Document, error) {
-	c.mu.Lock()
-	e, ok := c.docs[gv]
-	if !ok {
-		e = &docEntry{}
-		c.docs[gv] = e
-	}
-	c.mu.Unlock()
+	e := parallel.Entry(&c.mu, &c.docs, gv)
 	e.once.Do(func() {
 		if c.server != nil {
 			e.doc, e.err = c.server.document(gv)
