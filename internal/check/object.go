@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/changes"
+	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/report"
@@ -46,7 +47,7 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 	ro := reportObject(res.Object.Object, res.Object.Source, res.Object.Line)
 	ro.Notes = in.warned(res.Object.Notes, res)
 	if res.Err == nil || res.Err.Reason != predict.ReasonNoMatch {
-		ro.Notes = withNote(slices.Clip(ro.Notes), removalNote(res.Object.Object.GroupVersionKind(), in.Release, true))
+		ro.Notes = withNote(slices.Clip(ro.Notes), kube.RemovalNote(res.Object.Object.GroupVersionKind(), in.Release, true))
 	}
 	ro.Baseline = ownership.BaselineLive
 	if e != nil {
@@ -63,7 +64,7 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 		if e.Unserved != "" {
 			// No change is stated, so the plan would be silent about it.
 			ro.Notes = append(slices.Clip(ro.Notes), notServed+e.Unserved)
-			ro.Notes = withNote(ro.Notes, removalNote(res.Object.Object.GroupVersionKind(), in.Release, false))
+			ro.Notes = withNote(ro.Notes, kube.RemovalNote(res.Object.Object.GroupVersionKind(), in.Release, false))
 		}
 		return ro
 	}

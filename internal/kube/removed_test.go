@@ -1,11 +1,9 @@
-package check
+package kube
 
 import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/ownership-check/ownership-check/internal/kube"
 )
 
 // TestRemovalNote: the release that removes an object's API version and
@@ -23,7 +21,7 @@ func TestRemovalNote(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		gvk     schema.GroupVersionKind
-		cluster kube.Release
+		cluster Release
 		served  bool
 		want    string
 	}{
@@ -35,7 +33,7 @@ func TestRemovalNote(t *testing.T) {
 			"the next upgrade, to Kubernetes 1.34, stops serving admissionregistration.k8s.io/v1beta1 ValidatingAdmissionPolicy (the cluster runs 1.33): move the manifest to admissionregistration.k8s.io/v1 before that upgrade"},
 		{gvk("flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema"), r(33), false,
 			"Kubernetes 1.32 removed flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema: move the manifest to flowcontrol.apiserver.k8s.io/v1"},
-		{gvk("flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema"), kube.Release{}, false,
+		{gvk("flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema"), Release{}, false,
 			"Kubernetes 1.32 removed flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema: move the manifest to flowcontrol.apiserver.k8s.io/v1"},
 		{gvk("policy/v1beta1", "PodSecurityPolicy"), r(24), true,
 			"the next upgrade, to Kubernetes 1.25, stops serving policy/v1beta1 PodSecurityPolicy (the cluster runs 1.24): nothing replaces it: remove the object before that upgrade"},
@@ -46,12 +44,12 @@ func TestRemovalNote(t *testing.T) {
 		// The same version's other kinds are not removed with these.
 		{gvk("admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicy"), r(37), true,
 			"Kubernetes 1.40 stops serving admissionregistration.k8s.io/v1beta1 MutatingAdmissionPolicy (the cluster runs 1.37): move the manifest to admissionregistration.k8s.io/v1 before that upgrade"},
-		{gvk("resource.k8s.io/v1beta1", "DeviceClass"), kube.Release{}, true, ""},
+		{gvk("resource.k8s.io/v1beta1", "DeviceClass"), Release{}, true, ""},
 		{gvk("resource.k8s.io/v1beta1", "DeviceClass"), r(38), true, ""},
 		{gvk("apps/v1", "Deployment"), r(33), true, ""},
 		{gvk("resource.k8s.io/v1beta1", "Gizmo"), r(33), true, ""},
 	} {
-		if got := removalNote(tc.gvk, tc.cluster, tc.served); got != tc.want {
+		if got := RemovalNote(tc.gvk, tc.cluster, tc.served); got != tc.want {
 			t.Errorf("%s on %s (served %v):\n got %q\nwant %q", tc.gvk, tc.cluster, tc.served, got, tc.want)
 		}
 	}

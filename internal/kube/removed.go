@@ -1,16 +1,10 @@
-package check
+package kube
 
 import (
-	"context"
 	"fmt"
 	"slices"
-	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/ownership-check/ownership-check/internal/kube"
 )
 
 // removedAPI is a built-in API version Kubernetes stops serving: from
@@ -20,11 +14,11 @@ type removedAPI struct {
 	Version schema.GroupVersion
 	// Kinds are the kinds it stops serving; empty: every kind of Version.
 	Kinds   []string
-	Removed kube.Release
+	Removed Release
 	Use     string
 }
 
-func r(minor int) kube.Release { return kube.Release{Major: 1, Minor: minor} }
+func r(minor int) Release { return Release{Major: 1, Minor: minor} }
 
 // removedAPIs is the table the removal notes are read from, a row per API.
 // Up to 1.32 it is Kubernetes' deprecation guide ("Removed APIs by
@@ -82,7 +76,7 @@ func removalOf(gvk schema.GroupVersionKind) (removedAPI, bool) {
 	return removedAPI{}, false
 }
 
-// removalNote says which release removes the API version an object is
+// RemovalNote says which release removes the API version an object is
 // sent in, and what to move to: the API server warns only once it
 // deprecates a version, and not at all of one it stopped serving. cluster
 // is the API server's release (zero: unknown). served tells whether the
@@ -91,7 +85,7 @@ func removalOf(gvk schema.GroupVersionKind) (removedAPI, bool) {
 // not served, the release that stopped serving it (or will: a beta
 // version a cluster serves only when told to). "" when the version is
 // not removed, or the cluster's release is unknown and it is served.
-func removalNote(gvk schema.GroupVersionKind, cluster kube.Release, served bool) string {
+func RemovalNote(gvk schema.GroupVersionKind, cluster Release, served bool) string {
 	row, ok := removalOf(gvk)
 	if !ok {
 		return ""
@@ -114,7 +108,7 @@ func removalNote(gvk schema.GroupVersionKind, cluster kube.Release, served bool)
 		return ""
 	}
 	when := "Kubernetes " + row.Removed.String()
-	if (kube.Release{Major: cluster.Major, Minor: cluster.Minor + 1}) == row.Removed {
+	if (Release{Major: cluster.Major, Minor: cluster.Minor + 1}) == row.Removed {
 		when = "the next upgrade, to Kubernetes " + row.Removed.String() + ","
 	}
 	use := "nothing replaces it: remove the object before that upgrade"
@@ -122,24 +116,4 @@ func removalNote(gvk schema.GroupVersionKind, cluster kube.Release, served bool)
 		use = "move the manifest to " + row.Use + " before that upgrade"
 	}
 	return fmt.Sprintf("%s stops serving %s (the cluster runs %s): %s", when, what, cluster, use)
-}
-
-// releaseWait bounds the read of the API server's release: one small
-// request, and only notes depend on it, so a server slow to answer it
-// costs no more than this.
-const releaseWait = 10 * time.Second
-
-// releaseAsync reads the API server's release beside the dry-runs; the
-// zero release when it cannot be read (no removal note is then said of a
-// served version), never an error of the check.
-func releaseAsync(ctx context.Context, g *errgroup.Group, client *kube.Client) <-chan kube.Release {
-	out := make(chan kube.Release, 1)
-	g.Go(func() error {
-		ctx, cancel := context.WithTimeout(ctx, releaseWait)
-		defer cancel()
-		rel, _ := client.Release(ctx)
-		out <- rel
-		return nil
-	})
-	return out
 }
