@@ -173,6 +173,13 @@ func (p plan) lead(code func(string) string) string {
 // workloads".
 func imageChange(im imageLine, code func(string) string) string {
 	from, to := im.from, im.to
+	// A container added or removed has an image on one side only.
+	if from == "" {
+		from = unset
+	}
+	if to == "" {
+		to = unset
+	}
 	repo, tag, ok := strings.Cut(from, ":")
 	repo2, tag2, ok2 := strings.Cut(to, ":")
 	s := from + " → " + to
