@@ -318,9 +318,10 @@ func renderBaseAsync(ctx context.Context, g *errgroup.Group, rev string, paths [
 }
 
 // comparedAsync hands on the base once compared with head (forgetSame), as
-// soon as it is rendered: until then the run holds two renders. head must
-// not change until the result is received.
+// soon as it is rendered: until then the run holds two renders.
 func comparedAsync(g *errgroup.Group, base <-chan *baseRender, head []model.Object) <-chan *baseRender {
+	// A list of its own: run lets go of the caller's objects.
+	head = slices.Clone(head)
 	ch := make(chan *baseRender, 1)
 	g.Go(func() error {
 		b := <-base

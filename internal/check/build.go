@@ -127,6 +127,9 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 			return nil
 		})
 	}
+	// What the analysis needs of the rendered objects themselves, taken
+	// before run lets go of them.
+	renderedSources, renderedAs := sources(renderedObjects(objs)), apiVersions(objs)
 	// The dry-runs need no snapshot: they go out while it is still being
 	// read; only their analysis waits for it.
 	return run(ctx, engine, objs, waitingFor(client.Window.Limit()), func() (analysis, error) {
@@ -144,7 +147,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
 		}
 		found := <-fightsRead
-		set := controllers.NewSet(sources(renderedObjects(objs)), found.objs)
+		set := controllers.NewSet(renderedSources, found.objs)
 		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.notes).hideRendered(objs)
 		in, err = in.withBase(<-baseRead, causes)
 		if err != nil {
@@ -152,7 +155,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		}
 		in.Types = types
 		in.ReadAs = engine.ReadAllAs(ctx, g, objs, func(obj model.Object) string {
-			if snap == nil || snap.Objects[obj.ID] == nil {
+			if snap == nil || snap.Objects[obj.ID] == nil || snap.Objects[obj.ID].APIVersion == renderedAs[obj.ID] {
 				return ""
 			}
 			return snap.Objects[obj.ID].APIVersion

@@ -131,6 +131,15 @@ func sources(objs []*unstructured.Unstructured) []*unstructured.Unstructured {
 	return out
 }
 
+// apiVersions are the rendered objects' apiVersions.
+func apiVersions(objs []model.Object) map[model.ID]string {
+	out := make(map[model.ID]string, len(objs))
+	for _, o := range objs {
+		out[o.ID] = o.Object.GetAPIVersion()
+	}
+	return out
+}
+
 func renderedObjects(objs []model.Object) []*unstructured.Unstructured {
 	out := make([]*unstructured.Unstructured, len(objs))
 	for i, o := range objs {
@@ -163,12 +172,14 @@ type discovered struct {
 // sources) in the render's namespaces, in g, while the dry-runs go out.
 func (t Target) discoverAsync(ctx context.Context, g *errgroup.Group, c *kube.Client, objs []model.Object, concurrency int) <-chan discovered {
 	ch := make(chan discovered, 1)
+	// Now: run lets go of objs' objects.
+	namespaces := controllers.Namespaces(objs)
 	g.Go(func() error {
 		if t.Shared != nil && t.Client == c {
-			ch <- t.Shared.discover(c, controllers.Namespaces(objs), concurrency)
+			ch <- t.Shared.discover(c, namespaces, concurrency)
 			return nil
 		}
-		found, notes := controllers.Discover(ctx, c, controllers.Namespaces(objs), concurrency)
+		found, notes := controllers.Discover(ctx, c, namespaces, concurrency)
 		ch <- discovered{found, notes}
 		return nil
 	})

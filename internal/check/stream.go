@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -23,8 +24,9 @@ import (
 // requests for the other objects are in flight: the analysis no longer
 // follows the requests, and each object's live and predicted states, and
 // the snapshot's record decoded for it, are dropped once analysed instead
-// of all being held until the end; so is the rendered object: run takes
-// objs over, and leaves only their ids.
+// of all being held until the end. So is the rendered object: run takes
+// objs over and, once input has read them, leaves only their ids; an
+// object waiting for its dry-run is the engine's alone, held sealed.
 // minWaiting is how many engine answers may wait for the analysis at
 // least; see waitingFor.
 const minWaiting = 32
@@ -46,9 +48,18 @@ func run(ctx context.Context, engine predict.Engine, objs []model.Object, waitin
 		}
 		return in, err
 	})
+	// The engine gets a list of its own, and objs let go of their objects
+	// now: an object waiting for its dry-run is the engine's alone (held
+	// sealed), then its Result's. What input reads of the render it reads
+	// from what the caller took before (ids, hidden values, the rendered
+	// controllers' sources), never from the objects.
+	engineObjs := slices.Clone(objs)
+	for i := range objs {
+		objs[i].Object = nil
+	}
 	s, ok := engine.(predict.Streamer)
 	if !ok {
-		results, err := engine.Predict(ctx, objs)
+		results, err := engine.Predict(ctx, engineObjs)
 		in, inErr := getInput()
 		if inErr != nil {
 			return nil, inErr
@@ -67,13 +78,10 @@ func run(ctx context.Context, engine predict.Engine, objs []model.Object, waitin
 	pool := parallel.NewPool(runtime.GOMAXPROCS(0), waiting)
 	// The input is read meanwhile, and its failure stops the engine.
 	pool.Go(func() { _, _ = getInput() })
-	err := s.PredictEach(ctx, objs, func(i int, r predict.Result) {
+	err := s.PredictEach(ctx, engineObjs, func(i int, r predict.Result) {
 		pool.Go(func() {
 			if in, err := getInput(); err == nil {
 				objects[i] = in.object(r)
-				// The input was read before any analysis (getInput), and the
-				// engine is done with the object once it answered for it.
-				objs[i].Object = nil
 			}
 		})
 	})

@@ -134,8 +134,11 @@ func typesOrBuiltin(t *typing.Cache) *typing.Cache {
 // target is one object that gets requests, and what they answered. The
 // live fields and the dry-run fields are written by different jobs.
 type target struct {
-	index     int
-	obj       model.Object
+	index int
+	obj   model.Object
+	// held is obj's object while it waits for its dry-run (sealed.go);
+	// obj.Object is nil meanwhile.
+	held      sealed
 	name      string
 	namespace string // the effective one: the default namespace filled in
 	mapping   *meta.RESTMapping
@@ -168,6 +171,8 @@ func (c *Cluster) Predict(ctx context.Context, objs []model.Object) ([]Result, e
 
 // PredictEach implements Streamer: each object's Result goes to emit as
 // soon as its requests are answered, and the engine keeps nothing of it.
+// An object waiting for its dry-run is held sealed (sealed.go), and objs'
+// entries let go of their objects.
 func (c *Cluster) PredictEach(ctx context.Context, objs []model.Object, emit func(i int, r Result)) error {
 	return c.predict(ctx, objs, emit, true)
 }
@@ -216,6 +221,13 @@ func (c *Cluster) predict(ctx context.Context, objs []model.Object, emit func(in
 		emit(i, r)
 	}
 	targets := c.targets(objs, kinds, send)
+	if forget {
+		sealed := sealAll(targets)
+		for i := range objs {
+			objs[i].Object = nil
+		}
+		collectIfReleased(sealed)
+	}
 	c.run(ctx, targets, deps, func(t *target) {
 		r := t.result()
 		if c.opts.UpgradesClientSide {
@@ -360,6 +372,10 @@ func (c *Cluster) run(ctx context.Context, targets []*target, deps renderDeps, d
 
 // dryRun asks the API server what the deploy's apply would leave.
 func (c *Cluster) dryRun(ctx context.Context, t *target, deps renderDeps) {
+	if err := t.unseal(); err != nil {
+		t.dryErr = &DryRunError{ID: t.obj.ID, Op: OpDryRun, Message: err.Error(), Err: err}
+		return
+	}
 	body := applyBody(t.obj.Object, t.namespace != "", t.namespace)
 	opts := metav1.ApplyOptions{FieldManager: c.opts.FieldManager, Force: true, DryRun: []string{metav1.DryRunAll}}
 	var out *unstructured.Unstructured

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -90,7 +91,8 @@ const ReasonOffline = "OfflineMergeFailed"
 // a custom resource of a CRD this deploy adds is typed by it.
 func (e *Offline) Predict(ctx context.Context, objs []model.Object) ([]Result, error) {
 	results := make([]Result, len(objs))
-	if err := e.PredictEach(ctx, objs, func(i int, r Result) { results[i] = r }); err != nil {
+	// PredictEach lets go of objs' objects; Predict's caller keeps its own.
+	if err := e.PredictEach(ctx, slices.Clone(objs), func(i int, r Result) { results[i] = r }); err != nil {
 		return nil, err
 	}
 	return results, nil
@@ -100,7 +102,7 @@ var _ Streamer = (*Offline)(nil)
 
 // PredictEach implements Streamer: each object's Result goes to emit as
 // soon as it is merged, so that the caller holds only the predictions not
-// analysed yet.
+// analysed yet; objs' entries let go of their objects as they go.
 func (e *Offline) PredictEach(ctx context.Context, objs []model.Object, emit func(i int, r Result)) error {
 	if e.opts.FieldManager == "" {
 		return errNoFieldManager
@@ -119,6 +121,7 @@ func (e *Offline) PredictEach(ctx context.Context, objs []model.Object, emit fun
 			return
 		}
 		r := e.predict(m, objs[i])
+		objs[i].Object = nil
 		emitMu.Lock()
 		emit(i, r)
 		emitMu.Unlock()

@@ -28,7 +28,10 @@ type Streamer interface {
 	Engine
 	// PredictEach calls emit once per object, with its index in objs, from
 	// any goroutine but never concurrently. Its errors are Predict's; after
-	// an error some objects may not have been emitted.
+	// an error some objects may not have been emitted. It takes objs over:
+	// their entries let go of their objects (the emitted Result holds the
+	// object), so that the objects not analysed are held once, by the
+	// engine, and the caller passes a list of its own.
 	PredictEach(ctx context.Context, objs []model.Object, emit func(i int, r Result)) error
 }
 

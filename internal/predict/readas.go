@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -18,21 +20,26 @@ import (
 // its kind: the API server converts what it stores, so this is the one
 // conversion a client can have made for it exactly (the snapshot's
 // deployed object, recorded in that version, is compared with it). Nil
-// when the object does not exist.
+// when the object does not exist. Only o's id is read: the check's run has
+// let go of the rendered object by the time its analysis starts reads.
 func (c *Cluster) ReadAs(ctx context.Context, o model.Object, apiVersion string) (*unstructured.Unstructured, error) {
 	gv, err := schema.ParseGroupVersion(apiVersion)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", o.ID, err)
 	}
-	m, err := c.kube.Mapping(gv.WithKind(o.Object.GetKind()))
+	m, err := c.kube.Mapping(gv.WithKind(o.ID.Kind))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", o.ID, apiVersion, err)
 	}
-	t := c.newTarget(0, o, m)
+	ns := ""
+	if m.Scope.Name() == meta.RESTScopeNameNamespace {
+		ns = cmp.Or(o.ID.Namespace, c.kube.Namespace)
+	}
+	resource := c.resource(m.Resource, ns)
 	var out *unstructured.Unstructured
 	_, err = c.retry.do(ctx, func(ctx context.Context) error {
 		var err error
-		out, err = t.resource.Get(ctx, t.name, metav1.GetOptions{})
+		out, err = resource.Get(ctx, o.ID.Name, metav1.GetOptions{})
 		return err
 	})
 	if apierrors.IsNotFound(err) {
@@ -45,7 +52,8 @@ func (c *Cluster) ReadAs(ctx context.Context, o model.Object, apiVersion string)
 }
 
 // ReadAllAs starts reading each of objs in the apiVersion versions gives
-// it (the snapshot's, where the deploy moves the object to another), and
+// it (the snapshot's, where the deploy moves the object to another; ""
+// for none), and
 // returns ReadAs for the analysis: it waits for an object's read when one
 // was started, else reads at once. One object at a time within the
 // analysis cost a round trip per moved object (a deprecated API's
@@ -63,7 +71,7 @@ func (c *Cluster) ReadAllAs(ctx context.Context, g *errgroup.Group, objs []model
 	reads := map[model.ID]*read{}
 	for _, o := range objs {
 		v := versions(o)
-		if v == "" || v == o.Object.GetAPIVersion() {
+		if v == "" {
 			continue
 		}
 		r := &read{apiVersion: v, done: make(chan struct{})}
