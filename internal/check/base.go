@@ -84,7 +84,12 @@ func renderHead(ctx context.Context, o Options, opts render.Options) ([]model.Ob
 		opts.Reads = render.NewReads()
 		head = &headRender{reads: opts.Reads}
 	}
+	done, err := o.renderTurn(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	objs, unrendered, err := renderChecked(ctx, o.Paths, opts)
+	done()
 	if err != nil {
 		return nil, nil, nil, err
 	}

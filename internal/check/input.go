@@ -107,6 +107,9 @@ func (t *Target) open(ctx context.Context, reachWithin time.Duration) (*session,
 		if s.rtt, err = reachTimed(ctx, client, reachWithin); err != nil {
 			return nil, err
 		}
+		if t.Shared != nil && t.Client == client {
+			t.Shared.sizeWindow(client, s.rtt, t.Concurrency, t.MaxInFlight)
+		}
 	}
 	return s, nil
 }
@@ -134,6 +137,11 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 	}
 	cfg, client := sess.cfg, sess.client
 	reads := render.NewReads()
+	done, err := t.renderTurn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	objs, unrendered, err := renderChecked(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads,
 		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client), ChartCluster: client})
 	if err != nil {

@@ -25,8 +25,8 @@ import (
 // follows the requests, and each object's live and predicted states, and
 // the snapshot's record decoded for it, are dropped once analysed instead
 // of all being held until the end. So is the rendered object: run takes
-// objs over and, once input has read them, leaves only their ids; an
-// object waiting for its dry-run is the engine's alone, held sealed.
+// objs over and leaves only their ids; an object waiting for its dry-run
+// is the engine's alone, held sealed.
 // minWaiting is how many engine answers may wait for the analysis at
 // least; see waitingFor.
 const minWaiting = 32

@@ -14,10 +14,14 @@ import (
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
-// workers is how many targets are checked at once: their renders are
-// CPU-bound, their dry-runs wait on the API server; the requests of all of
-// them share the run's concurrency.
-const workers = 4
+// workers is how many targets are checked (or snapshotted) at once. A
+// monorepo's target is a few objects whose requests wait a round trip or
+// two: four at once left the window mostly empty against a remote cluster
+// (3,000 targets through a 30 ms round trip: 35 s, against 11.5 s for
+// their overlays as one environment). The requests of all of them share
+// the run's concurrency, and their renders, CPU-bound, take turns, one per
+// core (check.Shared).
+const workers = 16
 
 // Result is one target's check: its report, or why it could not run; a
 // target that is not checked has neither (its Selected says why).
@@ -81,11 +85,11 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	return out
 }
 
-// Snapshot records each selected target's snapshot, one after the other,
-// as one commit on the branch for the run: each target's files are
-// written as it is taken, and only its index and object ids kept; a
-// target that is not checked has no snapshot, nor an error. When the
-// commit fails, every target taken fails with it.
+// Snapshot records each selected target's snapshot, as many at once as
+// Build checks, as one commit on the branch for the run: each target's
+// files are written as it is taken, and only its index and object ids
+// kept; a target that is not checked has no snapshot, nor an error. When
+// the commit fails, every target taken fails with it.
 func Snapshot(ctx context.Context, o check.SnapshotOptions, sel []Selected) ([]*check.Recorded, []error) {
 	recs := make([]*check.Recorded, len(sel))
 	errs := make([]error, len(sel))
@@ -109,9 +113,10 @@ func Snapshot(ctx context.Context, o check.SnapshotOptions, sel []Selected) ([]*
 			rec.Snapshot.Commit = commit
 		}
 	}()
-	for i, s := range sel {
+	parallel.For(len(sel), workers, func(i int) {
+		s := sel[i]
 		if !s.Checked() {
-			continue
+			return
 		}
 		t, paths, err := check.Target{}, []string(nil), runErr
 		if err == nil {
@@ -125,7 +130,7 @@ func Snapshot(ctx context.Context, o check.SnapshotOptions, sel []Selected) ([]*
 		if err != nil {
 			errs[i] = fmt.Errorf("target %s: %w", s.Name, err)
 		}
-	}
+	})
 	return recs, errs
 }
 
