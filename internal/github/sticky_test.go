@@ -178,7 +178,12 @@ func TestStickyConcurrent(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				s := newSticky(t, srv, "")
-				s.Settle = 80 * time.Millisecond
+				// The settle time must outlast a stale writer's read-to-edit
+				// time, latency and scheduling included: on 2 cores busy with
+				// other packages' API servers 80 ms did not, and a dropped
+				// section failed the test now and then. Production waits 5 s
+				// for GitHub's ~0.5 s.
+				s.Settle = 250 * time.Millisecond
 				s.Attempts = 20
 				results[i], errs[i] = upsert(ctx, s, envReport(env, round))
 			}()
