@@ -222,11 +222,16 @@ func (c *Cluster) predict(ctx context.Context, objs []model.Object, emit func(in
 	}
 	targets := c.targets(objs, kinds, send)
 	if forget {
-		sealed := sealAll(targets)
+		held, n := sealObjects(objs)
+		for _, t := range targets {
+			if h := held[t.index]; h != nil {
+				t.held, t.obj.Object = h, nil
+			}
+		}
 		for i := range objs {
 			objs[i].Object = nil
 		}
-		collectIfReleased(sealed)
+		collectIfReleased(n)
 	}
 	c.run(ctx, targets, deps, func(t *target) {
 		r := t.result()

@@ -113,6 +113,10 @@ func (e *Offline) PredictEach(ctx context.Context, objs []model.Object, emit fun
 			return fmt.Errorf("%s: predict: no object", o.ID)
 		}
 	}
+	// The objects wait for their merge sealed (sealed.go), as the cluster
+	// engine's wait for their dry-runs.
+	held, n := sealObjects(objs)
+	collectIfReleased(n)
 	// The API server shares one field manager among concurrent requests;
 	// so do the workers here, one per CPU.
 	var emitMu sync.Mutex
@@ -120,7 +124,14 @@ func (e *Offline) PredictEach(ctx context.Context, objs []model.Object, emit fun
 		if ctx.Err() != nil {
 			return
 		}
-		r := e.predict(m, objs[i])
+		o, err := unsealed(objs[i], held[i])
+		held[i] = nil
+		var r Result
+		if err != nil {
+			r = Result{Object: o, Err: &DryRunError{ID: o.ID, Op: OpDryRun, Reason: ReasonOffline, Message: err.Error(), Err: err}}
+		} else {
+			r = e.predict(m, o)
+		}
 		objs[i].Object = nil
 		emitMu.Lock()
 		emit(i, r)

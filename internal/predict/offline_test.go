@@ -95,7 +95,7 @@ spec:
 	if strings.Contains(got, "kubectl") || !strings.Contains(got, `"f:replicas"`) {
 		t.Errorf("force did not take .spec.replicas from kubectl:\n%s", got)
 	}
-	if v, _, _ := unstructured.NestedFieldNoCopy(r.Predicted.Object, "spec", "replicas"); v != 3.0 {
+	if v, _, _ := unstructured.NestedFieldNoCopy(r.Predicted.Object, "spec", "replicas"); !model.EqualValues(v, 3) {
 		t.Errorf("replicas %v, want 3", v)
 	}
 	if r.Live != live.Object {

@@ -6,20 +6,21 @@ import (
 	"runtime"
 	"runtime/metrics"
 
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/parallel"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 )
 
-// A streaming engine holds each object waiting for its dry-run as compact
-// JSON, not decoded: decoded, a rendered object takes about seven times the
+// A streaming engine holds each object waiting for its prediction as
+// compact JSON, not decoded: decoded, a rendered object takes about seven times the
 // bytes of its JSON (a map per nested object, a boxed value per field), and
 // at 5,000 objects the whole render, decoded, was more than a third of the
 // check's peak live heap while the first dry-runs were in flight. The
-// dry-run decodes it again, so only the objects in the window are decoded
-// at any time. The round trip is the one the request makes anyway: what
-// the analysis gets is what was sent.
+// dry-run (offline: the merge) decodes it again, so only the objects in
+// the window are decoded at any time. The round trip is the one the
+// request makes anyway: what the analysis gets is what was sent.
 
 // sealed is an object's JSON.
 type sealed []byte
@@ -44,21 +45,22 @@ func (s sealed) open() (*unstructured.Unstructured, error) {
 	return &unstructured.Unstructured{Object: m}, nil
 }
 
-// sealAll seals the targets' objects, on every core (at 5,000 objects the
-// encoding takes tens of milliseconds before the first dry-run goes out),
-// and returns the bytes they take sealed.
-func sealAll(targets []*target) int {
-	parallel.For(len(targets), runtime.GOMAXPROCS(0), func(i int) {
-		t := targets[i]
-		if t.held = seal(t.obj.Object); t.held != nil {
-			t.obj.Object = nil
+// sealObjects seals objs' objects, on every core (at 5,000 objects the
+// encoding takes tens of milliseconds before the first request goes out),
+// lets go of each one sealed, and returns them (nil for an object not
+// sealed) with the bytes they take.
+func sealObjects(objs []model.Object) ([]sealed, int) {
+	held := make([]sealed, len(objs))
+	parallel.For(len(objs), runtime.GOMAXPROCS(0), func(i int) {
+		if held[i] = seal(objs[i].Object); held[i] != nil {
+			objs[i].Object = nil
 		}
 	})
 	n := 0
-	for _, t := range targets {
-		n += len(t.held)
+	for _, h := range held {
+		n += len(h)
 	}
-	return n
+	return held, n
 }
 
 // decodedPerSealed is about how many bytes of heap a decoded object takes
@@ -84,19 +86,26 @@ func collectIfReleased(sealedBytes int) {
 	}
 }
 
-// unseal gives t its object back for the dry-run and what follows it. JSON
-// this engine encoded does not fail to decode; if it did, the object would
-// be a failed dry-run (fail closed), with an empty object in its place.
-func (t *target) unseal() error {
-	if t.held == nil {
-		return nil
+// unsealed is o with its object back from h, for its prediction and what
+// follows it. JSON this engine encoded does not fail to decode; if it did,
+// the object would be a failed prediction (fail closed), with an empty
+// object in its place.
+func unsealed(o model.Object, h sealed) (model.Object, error) {
+	if h == nil {
+		return o, nil
 	}
-	u, err := t.held.open()
-	t.held = nil
+	u, err := h.open()
 	if err != nil {
-		t.obj.Object = &unstructured.Unstructured{Object: map[string]any{}}
-		return err
+		u = &unstructured.Unstructured{Object: map[string]any{}}
 	}
-	t.obj.Object = u
-	return nil
+	o.Object = u
+	return o, err
+}
+
+// unseal gives t its object back for the dry-run (unsealed).
+func (t *target) unseal() error {
+	var err error
+	t.obj, err = unsealed(t.obj, t.held)
+	t.held = nil
+	return err
 }

@@ -12,10 +12,12 @@ import (
 func TestSealedOpensAsRendered(t *testing.T) {
 	o := obj(t, `{apiVersion: apps/v1, kind: Deployment, metadata: {name: web, namespace: shop, labels: {app: web}},
   spec: {replicas: 3, template: {spec: {containers: [{name: app, image: "app:1", ports: [{containerPort: 8080}], resources: {limits: {cpu: 0.5}}}]}}}}`)
-	tg := &target{obj: o}
-	if n := sealAll([]*target{tg}); n == 0 || tg.obj.Object != nil {
-		t.Fatalf("sealed %d bytes, object still held: %v", n, tg.obj.Object != nil)
+	objs := []model.Object{o}
+	held, n := sealObjects(objs)
+	if n == 0 || objs[0].Object != nil {
+		t.Fatalf("sealed %d bytes, object still held: %v", n, objs[0].Object != nil)
 	}
+	tg := &target{obj: objs[0], held: held[0]}
 	if err := tg.unseal(); err != nil {
 		t.Fatal(err)
 	}
