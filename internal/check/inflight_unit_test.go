@@ -1,8 +1,13 @@
 package check
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	"github.com/ownership-check/ownership-check/internal/kube"
+
+	"k8s.io/client-go/rest"
 )
 
 // TestInFlight: loopback keeps --concurrency, a round trip widens the
@@ -23,5 +28,24 @@ func TestInFlight(t *testing.T) {
 		if got := inFlight(tc.conc, tc.rtt, tc.limit); got != tc.want {
 			t.Errorf("inFlight(%d, %s, %d) = %d, want %d", tc.conc, tc.rtt, tc.limit, got, tc.want)
 		}
+	}
+}
+
+// The targets of a run share one client per cluster: the first to reach
+// it sizes its window to the round trip, as a check of its own does, and
+// the others leave it as it is.
+func TestSharedClientWindowSizedOnce(t *testing.T) {
+	c, err := kube.New(&rest.Config{Host: "http://127.0.0.1:1"}, "default", 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewShared(context.Background())
+	s.sizeWindow(c, 30*time.Millisecond, 16, 0)
+	if got := c.Window.Limit(); got != DefaultMaxInFlight {
+		t.Fatalf("window %d after the first reach over 30 ms, want %d", got, DefaultMaxInFlight)
+	}
+	s.sizeWindow(c, 0, 16, 0)
+	if got := c.Window.Limit(); got != DefaultMaxInFlight {
+		t.Errorf("window %d after a later target's reach, want it left at %d", got, DefaultMaxInFlight)
 	}
 }

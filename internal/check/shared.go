@@ -111,6 +111,9 @@ func (s *Shared) sizeWindow(c *kube.Client, rtt time.Duration, concurrency, limi
 	if _, done := s.sized.LoadOrStore(c, struct{}{}); done {
 		return
 	}
+	if concurrency <= 0 {
+		concurrency = DefaultConcurrency
+	}
 	limit = maxInFlight(limit)
 	c.Window.Resize(inFlight(concurrency, rtt, limit), limit)
 }
