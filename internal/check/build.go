@@ -94,9 +94,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		// asks for and adapts to the server's answers (429s shrink it) up
 		// to the cap; the engine may have that many requests waiting on it.
 		// Targets sharing a client share its window instead.
-		limit := maxInFlight(o.MaxInFlight)
-		client.Window.Resize(inFlight(o.Concurrency, sess.rtt, limit), limit)
-		engineOpts.Concurrency = limit
+		engineOpts.Concurrency = sizeWindow(client, sess.rtt, o.Concurrency, o.MaxInFlight)
 	}
 	vr := values.New(o.ValueDirs, client)
 	defer func() { hideRead(rep, vr.Hidden()) }()

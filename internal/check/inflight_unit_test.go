@@ -24,6 +24,7 @@ func TestInFlight(t *testing.T) {
 		{16, 30 * time.Millisecond, 0, DefaultMaxInFlight},
 		{16, 30 * time.Millisecond, 200, 112},
 		{16, 30 * time.Millisecond, 8, 16},
+		{0, 500 * time.Microsecond, 0, DefaultConcurrency},
 	} {
 		if got := inFlight(tc.conc, tc.rtt, tc.limit); got != tc.want {
 			t.Errorf("inFlight(%d, %s, %d) = %d, want %d", tc.conc, tc.rtt, tc.limit, got, tc.want)

@@ -44,14 +44,14 @@ type Shared struct {
 
 	// renders are the run's turns to render (renderturn.go).
 	renders chan struct{}
-	// sized are the shared clients whose window was sized (sizeWindow).
-	sized sync.Map // *kube.Client → struct{}
 
 	mu         sync.Mutex
 	types      map[*kube.Client]*typing.Cache
 	recorded   map[*kube.Client]*snapshot.RecordedSchemas
 	branches   map[string]*sharedBranch
 	discovered map[discoveryKey]*sharedDiscovery
+	// sized are the shared clients whose window was sized (sizeWindow).
+	sized map[*kube.Client]*sync.Once
 }
 
 // discoveryKey is a cluster and the namespaces whose controllers were
@@ -82,7 +82,7 @@ type sharedBranch struct {
 func NewShared(ctx context.Context) *Shared {
 	return &Shared{ctx: ctx, renders: newRenderTurns(), types: map[*kube.Client]*typing.Cache{},
 		recorded: map[*kube.Client]*snapshot.RecordedSchemas{}, branches: map[string]*sharedBranch{},
-		discovered: map[discoveryKey]*sharedDiscovery{}}
+		discovered: map[discoveryKey]*sharedDiscovery{}, sized: map[*kube.Client]*sync.Once{}}
 }
 
 // discover is the controllers that may fight in the namespaces, listed
@@ -107,15 +107,8 @@ func (s *Shared) discover(c *kube.Client, namespaces []string, concurrency int) 
 // targets against a remote cluster waited on the round trip with the
 // window a quarter full (35 s through a 30 ms round trip, against 11.5 s
 // for the same objects as one environment).
-func (s *Shared) sizeWindow(c *kube.Client, rtt time.Duration, concurrency, limit int) {
-	if _, done := s.sized.LoadOrStore(c, struct{}{}); done {
-		return
-	}
-	if concurrency <= 0 {
-		concurrency = DefaultConcurrency
-	}
-	limit = maxInFlight(limit)
-	c.Window.Resize(inFlight(concurrency, rtt, limit), limit)
+func (s *Shared) sizeWindow(c *kube.Client, rtt time.Duration, concurrency, maxFlight int) {
+	parallel.Entry(&s.mu, &s.sized, c).Do(func() { sizeWindow(c, rtt, concurrency, maxFlight) })
 }
 
 // Close lets go of the snapshot branches' stores (a URL's clone).

@@ -96,10 +96,22 @@ const DefaultMaxInFlight = 64
 // concurrency*(1+rtt/serviceTime) keep it as busy (Little's law), up to
 // limit. A remote cluster is then about as fast as a local one, and a
 // local one gets what it got.
+// A concurrency of 0 is the default one.
 func inFlight(concurrency int, rtt time.Duration, limit int) int {
+	if concurrency <= 0 {
+		concurrency = DefaultConcurrency
+	}
 	limit = maxInFlight(limit)
 	w := concurrency * (1 + int(rtt/serviceTime))
 	return max(concurrency, min(w, limit))
+}
+
+// sizeWindow sizes c's window of requests in flight to the round trip
+// (inFlight) under the --max-in-flight cap, and returns the cap.
+func sizeWindow(c *kube.Client, rtt time.Duration, concurrency, maxFlight int) int {
+	limit := maxInFlight(maxFlight)
+	c.Window.Resize(inFlight(concurrency, rtt, limit), limit)
+	return limit
 }
 
 // maxInFlight is the --max-in-flight cap, its default for 0.

@@ -14,8 +14,9 @@ import (
 )
 
 // A streaming engine holds each object waiting for its prediction as
-// compact JSON, not decoded: decoded, a rendered object takes about seven times the
-// bytes of its JSON (a map per nested object, a boxed value per field), and
+// compact JSON, not decoded: decoded, a rendered object takes about eight
+// times the bytes of its JSON (decodedPerSealed: a map per nested object, a
+// boxed value per field), and
 // at 5,000 objects the whole render, decoded, was more than a third of the
 // check's peak live heap while the first dry-runs were in flight. The
 // dry-run (offline: the merge) decodes it again, so only the objects in
