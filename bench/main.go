@@ -101,15 +101,7 @@ func parseFlags() (options, error) {
 		// The tools run in the bench's temporary directory.
 		paths = append(paths, &o.kubectl)
 	}
-	for _, p := range paths {
-		if *p, err = filepath.Abs(*p); err != nil {
-			return o, err
-		}
-		if _, err := os.Stat(*p); err != nil {
-			return o, fmt.Errorf("%w (bench/run builds it)", err)
-		}
-	}
-	return o, nil
+	return o, builtTools(paths...)
 }
 
 func run(ctx context.Context, o options) error {

@@ -50,19 +50,9 @@ func monorepoMain(args []string) int {
 		fmt.Fprintln(os.Stderr, "bench monorepo: -apps and -runs must be at least 1")
 		return 2
 	}
-	for _, p := range []*string{&o.binary, &o.measure, &o.base} {
-		if *p == "" {
-			continue
-		}
-		abs, err := filepath.Abs(*p)
-		if err == nil {
-			_, err = os.Stat(abs)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "bench monorepo:", err, "(bench/run builds it)")
-			return 2
-		}
-		*p = abs
+	if err := builtTools(&o.binary, &o.measure, &o.base); err != nil {
+		fmt.Fprintln(os.Stderr, "bench monorepo:", err)
+		return 2
 	}
 	m, err := describeMachine()
 	if err != nil {
@@ -80,15 +70,11 @@ func monorepoMain(args []string) int {
 // benchMonorepo sets up the repository of o.apps apps on a fresh API
 // server, deploys it and times the commands.
 func benchMonorepo(ctx context.Context, o monorepoOptions) error {
-	work, err := os.MkdirTemp("", "ownership-check-bench-monorepo-")
+	work, done, err := workDir("ownership-check-bench-monorepo-", "", o.keep)
 	if err != nil {
 		return err
 	}
-	if o.keep {
-		fmt.Fprintf(os.Stderr, "bench: files kept in %s\n", work)
-	} else {
-		defer os.RemoveAll(work)
-	}
+	defer done()
 	progress("monorepo: starting the API server")
 	cl, err := testcluster.Start(ctx)
 	if err != nil {
@@ -334,14 +320,7 @@ func (e monorepoEnv) change(name string) (func() error, error) {
 // profile runs one check --target all --base in-process under the
 // profilers.
 func (e monorepoEnv) profile() error {
-	dir, err := filepath.Abs(e.o.profileDir)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	self, err := os.Executable()
+	dir, self, err := profileDir(e.o.profileDir)
 	if err != nil {
 		return err
 	}

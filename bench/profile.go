@@ -23,14 +23,7 @@ const profileChildArg = "profile-child"
 // profileCheck writes cpu-N.pprof, allocs-N.pprof and heap-N.pprof (near
 // the peak) of one check.
 func profileCheck(o options, n int, work, kubeconfig, repo string) error {
-	dir, err := filepath.Abs(o.profileDir)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	self, err := os.Executable()
+	dir, self, err := profileDir(o.profileDir)
 	if err != nil {
 		return err
 	}

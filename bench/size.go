@@ -63,15 +63,11 @@ const (
 // benchSize runs everything for n objects on a fresh API server.
 func benchSize(ctx context.Context, o options, n int) (sizeResult, error) {
 	res := sizeResult{n: n}
-	work, err := os.MkdirTemp("", "ownership-check-bench-")
+	work, done, err := workDir("ownership-check-bench-", fmt.Sprintf("%d objects: ", n), o.keep)
 	if err != nil {
 		return res, err
 	}
-	if o.keep {
-		fmt.Fprintf(os.Stderr, "bench: %d objects: files kept in %s\n", n, work)
-	} else {
-		defer os.RemoveAll(work)
-	}
+	defer done()
 	progress("%d objects: starting the API server", n)
 	cl, err := testcluster.Start(ctx)
 	if err != nil {

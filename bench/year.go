@@ -40,16 +40,9 @@ func yearMain(args []string) int {
 	fs.StringVar(&o.measure, "measure", "dist/bench-measure", "the measuring wrapper")
 	fs.BoolVar(&o.keep, "keep", false, "keep the repositories")
 	_ = fs.Parse(args)
-	for _, p := range []*string{&o.binary, &o.measure} {
-		abs, err := filepath.Abs(*p)
-		if err == nil {
-			_, err = os.Stat(abs)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "bench year:", err, "(bench/run builds it)")
-			return 2
-		}
-		*p = abs
+	if err := builtTools(&o.binary, &o.measure); err != nil {
+		fmt.Fprintln(os.Stderr, "bench year:", err)
+		return 2
 	}
 	if err := benchYear(context.Background(), o); err != nil {
 		fmt.Fprintln(os.Stderr, "bench year:", err)
@@ -64,15 +57,11 @@ func yearMain(args []string) int {
 // each sees them, a check's read of the snapshot (fetch included) and
 // `history`, alternated.
 func benchYear(ctx context.Context, o yearOptions) error {
-	work, err := os.MkdirTemp("", "ownership-check-bench-year-")
+	work, done, err := workDir("ownership-check-bench-year-", "", o.keep)
 	if err != nil {
 		return err
 	}
-	if o.keep {
-		fmt.Fprintf(os.Stderr, "bench: files kept in %s\n", work)
-	} else {
-		defer os.RemoveAll(work)
-	}
+	defer done()
 	fresh := filepath.Join(work, "fresh.git")
 	progress("year: a fresh branch of %d environments, %d objects each, %d deploys of history each", o.envs, o.objects, history.Keep)
 	if err := freshRemote(ctx, work, fresh, o); err != nil {
