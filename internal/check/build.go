@@ -127,7 +127,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	}
 	// What the analysis needs of the rendered objects themselves, taken
 	// before run lets go of them.
-	renderedSources, renderedAs := sources(renderedObjects(objs)), apiVersions(objs)
+	srcs, renderedAs := renderedSources(objs), apiVersions(objs)
 	// The dry-runs need no snapshot: they go out while it is still being
 	// read; only their analysis waits for it.
 	return run(ctx, engine, objs, waitingFor(client.Window.Limit()), func() (analysis, error) {
@@ -145,7 +145,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
 		}
 		found := <-fightsRead
-		set := controllers.NewSet(renderedSources, found.objs)
+		set := controllers.NewSet(srcs, found.objs)
 		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.notes).hideRendered(objs)
 		in, err = in.withBase(<-baseRead, causes)
 		if err != nil {

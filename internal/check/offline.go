@@ -74,7 +74,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	progressf(o.Progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, model.ShortCommit(snap.Commit), o.Environment)
 	notes := append(withNote(withNote(withNote(nil, configNote), skipNote), offlineNote(snap)), unrendered...)
 	// Before run, which lets go of the snapshot's objects.
-	set := controllers.NewSet(sources(renderedObjects(objs)), snapshotSources(snap))
+	set := controllers.NewSet(renderedObjects(objs), snapshotSources(snap))
 	return run(ctx, engine, objs, minWaiting, func() (analysis, error) {
 		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil).hideRendered(objs)
 		in, err := in.withBase(<-baseRead, causes)

@@ -117,15 +117,14 @@ func (in analysis) withHistory(hist *history.Log, set *controllers.Set, paths []
 	return in
 }
 
-// sources keeps the objects of the kinds that set up known controllers.
-func sources(objs []*unstructured.Unstructured) []*unstructured.Unstructured {
+// renderedSources are the rendered objects of the kinds that set up known
+// controllers: all that controllers.NewSet reads of a render, kept where
+// the set is made after the render is let go.
+func renderedSources(objs []model.Object) []*unstructured.Unstructured {
 	var out []*unstructured.Unstructured
-	for _, u := range objs {
-		if u != nil {
-			gvk := u.GroupVersionKind()
-			if controllers.Sources(schema.GroupKind{Group: gvk.Group, Kind: gvk.Kind}) {
-				out = append(out, u)
-			}
+	for _, o := range objs {
+		if controllers.Sources(schema.GroupKind{Group: o.ID.Group, Kind: o.ID.Kind}) {
+			out = append(out, o.Object)
 		}
 	}
 	return out
@@ -160,7 +159,7 @@ func snapshotSources(snap *snapshot.Snapshot) []*unstructured.Unstructured {
 			out = append(out, e.Deployed)
 		}
 	}
-	return sources(out)
+	return out
 }
 
 type discovered struct {
