@@ -108,7 +108,7 @@ func HiddenValuesOf(objs []Object) []string {
 			}
 		}
 	}
-	return sortedLongestFirst(set)
+	return LongestFirstOf(set)
 }
 
 // holdsValue tells whether v, a scalar, holds one of the values hidden
@@ -290,7 +290,7 @@ func (r *Redaction) withValues(list []string) []string {
 	for _, v := range append(list, r.Hidden...) {
 		set[v] = true
 	}
-	return sortedLongestFirst(set)
+	return LongestFirstOf(set)
 }
 
 func (r *Redaction) valuesOf(objs ...map[string]any) []string {
@@ -305,7 +305,7 @@ func (r *Redaction) valuesOf(objs ...map[string]any) []string {
 		}
 		r.collect(id, fieldpath.Path{}, obj, false, set)
 	}
-	return sortedLongestFirst(set)
+	return LongestFirstOf(set)
 }
 
 // collect adds every scalar at or below a hidden path.

@@ -158,7 +158,7 @@ func SecretValues(objs ...*unstructured.Unstructured) []string {
 			add(base64.StdEncoding.EncodeToString([]byte(str)))
 		}
 	}
-	return sortedLongestFirst(set)
+	return LongestFirstOf(set)
 }
 
 // LongestFirst is the distinct non-empty values, longest first, as HideIn
@@ -170,12 +170,12 @@ func LongestFirst(values []string) []string {
 			set[v] = true
 		}
 	}
-	return sortedLongestFirst(set)
+	return LongestFirstOf(set)
 }
 
-// sortedLongestFirst lists a set of values longest first, so that HideIn
-// replaces a value containing another whole.
-func sortedLongestFirst(set map[string]bool) []string {
+// LongestFirstOf lists a set of values longest first (then in order), so
+// that HideIn replaces a value containing another whole.
+func LongestFirstOf(set map[string]bool) []string {
 	out := make([]string, 0, len(set))
 	for v := range set {
 		out = append(out, v)

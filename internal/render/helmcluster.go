@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
@@ -200,15 +201,5 @@ func (s *secretValues) addObject(obj map[string]any) {
 func (s *secretValues) list() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]string, 0, len(s.values))
-	for v := range s.values {
-		out = append(out, v)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if len(out[i]) != len(out[j]) {
-			return len(out[i]) > len(out[j])
-		}
-		return out[i] < out[j]
-	})
-	return out
+	return model.LongestFirstOf(s.values)
 }

@@ -15,7 +15,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 
@@ -125,17 +124,7 @@ func (v *Reader) Hidden() []string {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	out := make([]string, 0, len(v.hidden))
-	for s := range v.hidden {
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if len(out[i]) != len(out[j]) {
-			return len(out[i]) > len(out[j])
-		}
-		return out[i] < out[j]
-	})
-	return out
+	return model.LongestFirstOf(v.hidden)
 }
 
 // pickRepoValue is the object of namespace, else the one object of that
