@@ -88,15 +88,7 @@ func (b *Batch) Take(ctx context.Context, c *kube.Client, objs []model.Object, o
 	if err != nil {
 		return nil, warnings, fmt.Errorf("snapshot %s: %w", env, err)
 	}
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	contents := make([][]byte, len(paths))
-	for i, p := range paths {
-		contents[i] = files[p]
-	}
+	paths, contents := inOrder(files)
 	marks, err := b.blobs.Write(contents)
 	if err != nil {
 		return nil, warnings, fmt.Errorf("snapshot %s: %w", env, err)

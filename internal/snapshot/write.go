@@ -121,9 +121,9 @@ func (s *Store) commitRoot(ctx context.Context, root, tip, message string) (stri
 	return commit, nil
 }
 
-// writeFolder stores the files as blobs and returns the folder's tree. It
-// goes through a temporary index file, never the repository's.
-func (s *Store) writeFolder(ctx context.Context, files map[string][]byte) (string, error) {
+// inOrder is a folder's files by path: their paths sorted and their
+// contents in that order, as a folder's blobs are written.
+func inOrder(files map[string][]byte) ([]string, [][]byte) {
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
@@ -133,6 +133,13 @@ func (s *Store) writeFolder(ctx context.Context, files map[string][]byte) (strin
 	for i, p := range paths {
 		contents[i] = files[p]
 	}
+	return paths, contents
+}
+
+// writeFolder stores the files as blobs and returns the folder's tree. It
+// goes through a temporary index file, never the repository's.
+func (s *Store) writeFolder(ctx context.Context, files map[string][]byte) (string, error) {
+	paths, contents := inOrder(files)
 	oids, err := s.git.writeBlobs(ctx, contents)
 	if err != nil {
 		return "", err
