@@ -43,23 +43,12 @@ func (s *discovery) renderedChildren(ctx context.Context, t *Target) ([]document
 	if err != nil || !mentions {
 		return nil, err
 	}
-	paths := strings.Join(t.Paths, ", ")
 	if s.repo.RenderParent == nil {
-		t.Notes = append(t.Notes, fmt.Sprintf("%s makes Argo CD Applications through a kustomization or a chart: the Applications it makes are not discovered here; list their files under an argocd discover directory", paths))
+		t.Notes = append(t.Notes, fmt.Sprintf("%s makes Argo CD Applications through a kustomization or a chart: the Applications it makes are not discovered here; list their files under an argocd discover directory", strings.Join(t.Paths, ", ")))
 		return nil, nil
 	}
-	r, err := s.repo.RenderParent(ctx, s.repo.Root, *t)
-	if err != nil {
-		t.Notes = append(t.Notes, fmt.Sprintf("the Applications %s makes are not discovered: its render fails: %v", paths, err))
-		return nil, nil
-	}
-	for _, n := range r.NotRendered {
-		t.Notes = append(t.Notes, fmt.Sprintf("the Applications %s makes are discovered from what renders: %s", paths, n))
-	}
-	inputs := append(append([]string{}, t.Inputs...), r.Files...)
 	var children []document
-	for _, o := range r.Objects {
-		c := document{file: o.File, line: o.Line, obj: o.Object, inputs: inputs}
+	for _, c := range s.parentDocuments(ctx, t, "the Applications %s makes") {
 		if !c.is(groupArgoCD, "Application") {
 			continue
 		}
@@ -74,6 +63,29 @@ func (s *discovery) renderedChildren(ctx context.Context, t *Target) ([]document
 		children = append(children, c)
 	}
 	return children, nil
+}
+
+// parentDocuments renders t as its controller renders it and gives every
+// object as a document whose inputs are t's and every file the render
+// read, since a change to any of them may change the child. A render that
+// fails or leaves something out says so on t, of the children that what
+// names (a %s for t's paths); nothing when it fails.
+func (s *discovery) parentDocuments(ctx context.Context, t *Target, what string) []document {
+	children := fmt.Sprintf(what, strings.Join(t.Paths, ", "))
+	r, err := s.repo.RenderParent(ctx, s.repo.Root, *t)
+	if err != nil {
+		t.Notes = append(t.Notes, fmt.Sprintf("%s are not discovered: its render fails: %v", children, err))
+		return nil
+	}
+	for _, n := range r.NotRendered {
+		t.Notes = append(t.Notes, fmt.Sprintf("%s are discovered from what renders: %s", children, n))
+	}
+	inputs := append(append([]string{}, t.Inputs...), r.Files...)
+	docs := make([]document, 0, len(r.Objects))
+	for _, o := range r.Objects {
+		docs = append(docs, document{file: o.File, line: o.Line, obj: o.Object, inputs: inputs})
+	}
+	return docs
 }
 
 // mentions says whether a YAML file or a chart's template under the paths

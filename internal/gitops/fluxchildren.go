@@ -42,19 +42,8 @@ func (s *discovery) fluxChildren(ctx context.Context, entry int, e config.Discov
 	if err != nil || !mentions {
 		return nil, err
 	}
-	paths := strings.Join(t.Paths, ", ")
-	r, err := s.repo.RenderParent(ctx, s.repo.Root, *t)
-	if err != nil {
-		t.Notes = append(t.Notes, fmt.Sprintf("the Kustomizations and HelmReleases %s applies are not discovered: its render fails: %v", paths, err))
-		return nil, nil
-	}
-	for _, n := range r.NotRendered {
-		t.Notes = append(t.Notes, fmt.Sprintf("the Kustomizations and HelmReleases %s applies are discovered from what renders: %s", paths, n))
-	}
-	inputs := append(append([]string{}, t.Inputs...), r.Files...)
 	var children []document
-	for _, o := range r.Objects {
-		c := document{file: o.File, line: o.Line, obj: o.Object, inputs: inputs}
+	for _, c := range s.parentDocuments(ctx, t, "the Kustomizations and HelmReleases %s applies") {
 		if !c.is(groupFluxKustomize, "Kustomization") && !c.is(groupFluxHelm, "HelmRelease") {
 			continue
 		}
