@@ -58,6 +58,7 @@ var packages = map[string]kind{
 	"gitexec":             infra,
 	"yamldoc":             infra,
 	"values":              infra,
+	"repofs":              infra,
 	"testkit/testcluster": testInfra,
 	"testkit/faultproxy":  testInfra,
 	"github/githubtest":   testInfra,

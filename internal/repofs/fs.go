@@ -1,0 +1,195 @@
+package repofs
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrOutside is wrapped by the error for a path whose real place is out of
+// every root: a link out of the repository, or a path that leaves it.
+var ErrOutside = errors.New("outside the files ownership-check reads")
+
+// FS reads files inside its roots: the repository, and directories the
+// person running the tool named (never anything a pull request writes).
+type FS struct {
+	cwd, realCwd string
+	roots        []root
+}
+
+type root struct {
+	dir string // resolved, absolute
+	r   *os.Root
+}
+
+// Open makes an FS of the given directories (a file stands for its
+// directory); the first is the repository. A directory inside an earlier
+// one adds nothing. Paths are shown relative to cwd. Close releases it.
+func Open(cwd string, dirs ...string) (*FS, error) {
+	realCwd, err := filepath.EvalSymlinks(cwd)
+	if err != nil {
+		return nil, err
+	}
+	f := &FS{cwd: cwd, realCwd: realCwd}
+	for _, d := range dirs {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(cwd, d)
+		}
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if info, err := os.Stat(real); err == nil && !info.IsDir() {
+			real = filepath.Dir(real)
+		}
+		if f.Contains(real) {
+			continue
+		}
+		r, err := os.OpenRoot(real)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		f.roots = append(f.roots, root{dir: real, r: r})
+	}
+	return f, nil
+}
+
+// Close releases the roots; nothing can be read after it.
+func (f *FS) Close() error {
+	var errs []error
+	for _, r := range f.roots {
+		errs = append(errs, r.r.Close())
+	}
+	f.roots = nil
+	return errors.Join(errs...)
+}
+
+// Top is the first root (resolved): the repository.
+func (f *FS) Top() string {
+	if len(f.roots) == 0 {
+		return ""
+	}
+	return f.roots[0].dir
+}
+
+// Contains says whether a resolved absolute path is a root or below one.
+func (f *FS) Contains(real string) bool {
+	_, ok := f.rootOf(real)
+	return ok
+}
+
+func (f *FS) rootOf(real string) (root, bool) {
+	for _, r := range f.roots {
+		if Within(r.dir, real) {
+			return r, true
+		}
+	}
+	return root{}, false
+}
+
+// Within says whether path is dir or below it (both clean and absolute):
+// the one test of "inside", lexical, for paths already resolved.
+func Within(dir, path string) bool {
+	if dir == path {
+		return true
+	}
+	if !strings.HasSuffix(dir, string(filepath.Separator)) {
+		dir += string(filepath.Separator)
+	}
+	return strings.HasPrefix(path, dir)
+}
+
+// abs is name as an absolute clean path; a relative name is below cwd.
+func (f *FS) abs(name string) string {
+	if filepath.IsAbs(name) {
+		return filepath.Clean(name)
+	}
+	return filepath.Join(f.cwd, name)
+}
+
+// Resolve gives the real path of name (its links followed), and refuses
+// it when that is outside every root, naming the file and saying the link
+// is not followed.
+func (f *FS) Resolve(name string) (string, error) {
+	abs := f.abs(name)
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	if f.Contains(real) {
+		return real, nil
+	}
+	if real != abs {
+		return "", fmt.Errorf("%s: symlink to %s, outside %s; ownership-check does not follow it: %w", f.Rel(abs), real, f, ErrOutside)
+	}
+	return "", fmt.Errorf("%s: outside %s; ownership-check does not read it: %w", f.Rel(abs), f, ErrOutside)
+}
+
+// inRoot is the root that holds name's real place, and that place relative
+// to it.
+func (f *FS) inRoot(name string) (root, string, error) {
+	real, err := f.Resolve(name)
+	if err != nil {
+		return root{}, "", err
+	}
+	r, _ := f.rootOf(real)
+	rel, err := filepath.Rel(r.dir, real)
+	if err != nil {
+		return root{}, "", err
+	}
+	return r, rel, nil
+}
+
+// Rel gives a path as users see it: relative to the working directory
+// when below it, slash-separated; else absolute.
+func (f *FS) Rel(p string) string {
+	if filepath.IsAbs(p) && !Within(f.cwd, p) && Within(f.realCwd, p) {
+		return relTo(f.realCwd, p)
+	}
+	return relTo(f.cwd, p)
+}
+
+func relTo(cwd, p string) string {
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(cwd, p)
+	}
+	r, err := filepath.Rel(cwd, abs)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(filepath.Clean(abs))
+	}
+	return filepath.ToSlash(r)
+}
+
+func (f *FS) String() string {
+	names := make([]string, len(f.roots))
+	for i, r := range f.roots {
+		names[i] = filepath.ToSlash(r.dir)
+	}
+	switch len(names) {
+	case 0:
+		return "no directory"
+	case 1:
+		return "the repository " + names[0]
+	}
+	return "the repository " + names[0] + " and the paths given (" + strings.Join(names[1:], ", ") + ")"
+}
+
+// RepositoryRoot walks up from dir to the directory holding .git; dir
+// itself when there is none.
+func RepositoryRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
