@@ -8,9 +8,7 @@ package config
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path"
 	"strings"
 	"time"
@@ -20,9 +18,6 @@ import (
 
 // DefaultFile is read from the working directory when no --config is given.
 const DefaultFile = ".ownership-check.yaml"
-
-// maxFileSize bounds the config file: it is a few rules, never megabytes.
-const maxFileSize = 1 << 20
 
 // Config is the repository config. The zero value is the secure default: no
 // ignore rules, no risky kustomize feature.
@@ -123,20 +118,12 @@ func Load(path string) (*Config, error) {
 	if !explicit {
 		path = DefaultFile
 	}
-	f, err := os.Open(path)
+	data, err := readFile(path, explicit)
 	if err != nil {
 		if !explicit && errors.Is(err, fs.ErrNotExist) {
 			return Default(), nil
 		}
-		return nil, fmt.Errorf("config %s: %w", path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
-	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("config %s: larger than %d bytes", path, maxFileSize)
+		return nil, fmt.Errorf("config %w", err)
 	}
 	return Parse(path, data)
 }

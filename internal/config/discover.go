@@ -3,9 +3,9 @@ package config
 import (
 	"fmt"
 	"path"
-	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // Discover names where a deployer's own objects live: every Flux
@@ -64,7 +64,7 @@ func (d Discover) validate() error {
 	}
 	dir, controller := d.Dir()
 	clean := path.Clean(dir)
-	if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+	if path.IsAbs(clean) || repofs.Leaves(clean) {
 		return fmt.Errorf("%s: %q: give a directory inside the repository, relative to its top", controller, dir)
 	}
 	if controller == model.ControllerFlux && len(d.Clusters) > 0 {

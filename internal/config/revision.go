@@ -11,6 +11,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // fetchTimeout bounds fetching one commit: it is one small pack, and a
@@ -50,8 +51,8 @@ func ReadAtCommit(ctx context.Context, dir, commit, file string) (data []byte, f
 	if err != nil {
 		return nil, false, err
 	}
-	if n, err := strconv.ParseInt(strings.TrimSpace(string(size)), 10, 64); err != nil || n > maxFileSize {
-		return nil, false, fmt.Errorf("%s at commit %s: larger than %d bytes", rel, model.ShortCommit(commit), maxFileSize)
+	if n, err := strconv.ParseInt(strings.TrimSpace(string(size)), 10, 64); err != nil || n > int64(repofs.ConfigFile) {
+		return nil, false, fmt.Errorf("%s at commit %s: larger than %d bytes", rel, model.ShortCommit(commit), repofs.ConfigFile)
 	}
 	data, err = git(ctx, dir, "cat-file", "blob", spec)
 	if err != nil {
@@ -101,11 +102,11 @@ func repoPath(ctx context.Context, dir, file string) (string, error) {
 		}
 	}
 	// Compare real paths, as git does.
-	if d, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+	if d, err := repofs.RealPath(filepath.Dir(abs)); err == nil {
 		abs = filepath.Join(d, filepath.Base(abs))
 	}
 	rel, err := filepath.Rel(root, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if err != nil || !repofs.Within(root, abs) {
 		return "", fmt.Errorf("%s is outside the git repository %s: a file of the base commit must be in the repository", file, root)
 	}
 	return filepath.ToSlash(rel), nil

@@ -3,9 +3,9 @@ package config
 import (
 	"fmt"
 	"path"
-	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // Target is one deploy target of a monorepo: an environment (its snapshot
@@ -48,7 +48,7 @@ func (t Target) validate() error {
 // repositoryPath refuses a path that is not inside the repository.
 func repositoryPath(p string) error {
 	clean := path.Clean(p)
-	if p == "" || path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+	if p == "" || path.IsAbs(clean) || repofs.Leaves(clean) {
 		return fmt.Errorf("give a path inside the repository, relative to its top")
 	}
 	return nil

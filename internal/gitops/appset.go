@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // ExpandApplicationSet makes the Applications an ApplicationSet's
@@ -54,6 +56,9 @@ type expander struct {
 	repo   Repository
 	render *renderer
 	walked *repoTree
+	// read reads the repository's files for the git generators, opened
+	// on their first read and closed when the expansion ends.
+	read *repofs.FS
 	// preserveResources is spec.syncPolicy.preserveResourcesOnDeletion,
 	// without which a rendered Application gets the resources finalizer.
 	preserveResources bool
@@ -90,6 +95,7 @@ func expand(ctx context.Context, repo Repository, obj map[string]any, namespace 
 	}
 	patch, hasPatch := spec["templatePatch"].(string)
 	e := &expander{ctx: ctx, repo: repo, render: r}
+	defer e.close()
 	if sp, ok := spec["syncPolicy"].(map[string]any); ok {
 		e.preserveResources, _ = sp["preserveResourcesOnDeletion"].(bool)
 	}

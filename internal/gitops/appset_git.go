@@ -2,12 +2,13 @@ package gitops
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // gitParams is the git generator over this repository's checkout: the
@@ -134,9 +135,13 @@ func (e *expander) gitFileParams(items []any, prefix, field string) ([]map[strin
 		}
 	}
 	slices.Sort(matched)
+	read, err := e.files()
+	if err != nil {
+		return nil, err
+	}
 	var out []map[string]any
 	for _, f := range matched {
-		data, err := os.ReadFile(filepath.Join(e.repo.Root, filepath.FromSlash(f)))
+		data, err := read.ReadFile(filepath.FromSlash(f), repofs.ManifestFile)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", field, err)
 		}

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // repoTree is the checkout as the repo server lists it for the git
@@ -19,8 +21,12 @@ func (e *expander) tree() (*repoTree, error) {
 	if e.walked != nil {
 		return e.walked, nil
 	}
+	read, err := e.files()
+	if err != nil {
+		return nil, fmt.Errorf("listing the repository for the git generator: %w", err)
+	}
 	t := &repoTree{}
-	err := filepath.WalkDir(e.repo.Root, func(p string, d fs.DirEntry, err error) error {
+	err = read.WalkDir(e.repo.Root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -157,4 +163,22 @@ func matchClass(p string, c byte) (int, bool) {
 		}
 	}
 	return -1, false
+}
+
+// files is the reader of the repository's files, opened once.
+func (e *expander) files() (*repofs.FS, error) {
+	if e.read == nil {
+		read, err := openRepository(&e.repo)
+		if err != nil {
+			return nil, err
+		}
+		e.read = read
+	}
+	return e.read, nil
+}
+
+func (e *expander) close() {
+	if e.read != nil {
+		e.read.Close()
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -225,15 +224,9 @@ func (s *discovery) argoSources(d document, t *Target) (string, error) {
 	return reason, nil
 }
 
-func (s *discovery) exists(rel string) bool {
-	_, err := os.Stat(filepath.Join(s.repo.Root, filepath.FromSlash(rel)))
-	return err == nil
-}
+func (s *discovery) exists(rel string) bool { return s.read.Exists(filepath.FromSlash(rel)) }
 
-func (s *discovery) isDir(rel string) bool {
-	info, err := os.Stat(filepath.Join(s.repo.Root, filepath.FromSlash(rel)))
-	return err == nil && info.IsDir()
-}
+func (s *discovery) isDir(rel string) bool { return s.read.IsDir(filepath.FromSlash(rel)) }
 
 func (s *discovery) isKustomization(dir string) bool {
 	for _, f := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {

@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // mentionsApplication finds, before any render, a file that may make an
@@ -94,7 +95,7 @@ func (s *discovery) mentions(paths []string, re *regexp.Regexp) (bool, error) {
 	found := false
 	for _, p := range paths {
 		top := filepath.Join(s.repo.Root, filepath.FromSlash(p))
-		err := filepath.WalkDir(top, func(f string, e fs.DirEntry, err error) error {
+		err := s.read.WalkDir(top, func(f string, e fs.DirEntry, err error) error {
 			if err != nil || found {
 				return err
 			}
@@ -109,8 +110,7 @@ func (s *discovery) mentions(paths []string, re *regexp.Regexp) (bool, error) {
 			default:
 				return nil
 			}
-			rel, _ := filepath.Rel(s.repo.Root, f)
-			data, err := s.read(f, filepath.ToSlash(rel), e.Type()&fs.ModeSymlink != 0)
+			data, err := s.read.ReadFile(f, repofs.GitOpsFile)
 			if err != nil {
 				return err
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // expandApplicationSet is ExpandApplicationSet; tests give the
@@ -18,11 +19,12 @@ var expandApplicationSet = ExpandApplicationSet
 
 // discovery is one Discover call: the files it has read, and what it found.
 type discovery struct {
-	repo     Repository
-	entries  []config.Discover
-	realRoot string
-	files    map[string][]document
-	found    []found
+	repo    Repository
+	entries []config.Discover
+	// repo reads the repository's files; files are those read.
+	read  *repofs.FS
+	files map[string][]document
+	found []found
 	// apps are the Argo CD Applications already taken ("file:line"), so
 	// that an app-of-apps whose children are also under a discover
 	// directory lists each child once.
@@ -42,11 +44,12 @@ func discover(ctx context.Context, repo Repository, entries []config.Discover) (
 	if len(entries) == 0 {
 		return nil, nil
 	}
-	real, err := filepath.EvalSymlinks(repo.Root)
+	read, err := openRepository(&repo)
 	if err != nil {
 		return nil, fmt.Errorf("discover: %w", err)
 	}
-	s := &discovery{repo: repo, entries: entries, realRoot: real, files: map[string][]document{}, apps: map[string]bool{}, appDirs: map[string]bool{}}
+	defer read.Close()
+	s := &discovery{repo: repo, entries: entries, read: read, files: map[string][]document{}, apps: map[string]bool{}, appDirs: map[string]bool{}}
 	for i, e := range entries {
 		dir, controller := e.Dir()
 		var err error
@@ -136,4 +139,16 @@ func or(v, otherwise string) string {
 // namespacedName is `<namespace>/<name>`.
 func namespacedName(namespace, name string) string {
 	return strings.Join([]string{namespace, name}, "/")
+}
+
+// openRepository opens the reader of repo's files, whose paths discovery
+// joins to repo.Root: an absolute Root names them the same from any
+// working directory.
+func openRepository(repo *Repository) (*repofs.FS, error) {
+	abs, err := filepath.Abs(repo.Root)
+	if err != nil {
+		return nil, err
+	}
+	repo.Root = abs
+	return repofs.Open(abs, ".")
 }

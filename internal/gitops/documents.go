@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -15,12 +13,9 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/ownership-check/ownership-check/internal/repofs"
 	"github.com/ownership-check/ownership-check/internal/yamldoc"
 )
-
-// maxFileSize bounds one YAML file: Flux's own install (gotk-components)
-// is under a megabyte; a file far larger is not a GitOps object's.
-const maxFileSize = 16 << 20
 
 // document is one object of interest in a YAML file of the repository.
 type document struct {
@@ -97,21 +92,15 @@ func interesting(d document) bool {
 // top; recursive or only its own files), each once per discovery.
 func (s *discovery) documents(ctx context.Context, dir string, recursive bool) ([]document, error) {
 	top := filepath.Join(s.repo.Root, filepath.FromSlash(dir))
-	info, err := os.Stat(top)
+	info, err := s.read.Stat(top)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+		return nil, err
 	}
 	if !info.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory", dir)
 	}
-	if err := s.inside(top, dir); err != nil {
-		return nil, err
-	}
-	// WalkDir follows no symbolic link below top: only a file that is
-	// one needs resolving.
 	var files []string
-	links := map[string]bool{}
-	err = filepath.WalkDir(top, func(p string, e fs.DirEntry, err error) error {
+	err = s.read.WalkDir(top, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -123,19 +112,18 @@ func (s *discovery) documents(ctx context.Context, dir string, recursive bool) (
 		}
 		if ext := filepath.Ext(p); ext == ".yaml" || ext == ".yml" {
 			files = append(files, p)
-			links[p] = e.Type()&fs.ModeSymlink != 0
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+		return nil, err
 	}
 	var out []document
 	for _, abs := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		docs, err := s.file(abs, links[abs])
+		docs, err := s.file(abs)
 		if err != nil {
 			return nil, err
 		}
@@ -145,7 +133,7 @@ func (s *discovery) documents(ctx context.Context, dir string, recursive bool) (
 }
 
 // file reads one file's documents of interest, once.
-func (s *discovery) file(abs string, link bool) ([]document, error) {
+func (s *discovery) file(abs string) ([]document, error) {
 	rel, err := filepath.Rel(s.repo.Root, abs)
 	if err != nil {
 		return nil, err
@@ -154,7 +142,7 @@ func (s *discovery) file(abs string, link bool) ([]document, error) {
 	if docs, ok := s.files[rel]; ok {
 		return docs, nil
 	}
-	data, err := s.read(abs, rel, link)
+	data, err := s.read.ReadFile(abs, repofs.GitOpsFile)
 	if err != nil {
 		return nil, err
 	}
@@ -164,41 +152,6 @@ func (s *discovery) file(abs string, link bool) ([]document, error) {
 	}
 	s.files[rel] = docs
 	return docs, nil
-}
-
-// read reads a file of the repository; a symbolic link out of it is
-// refused, because the repository's files are a pull request's to choose.
-func (s *discovery) read(abs, rel string, link bool) ([]byte, error) {
-	if link {
-		if err := s.inside(abs, rel); err != nil {
-			return nil, err
-		}
-	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, err)
-	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes", rel, maxFileSize)
-	}
-	return data, nil
-}
-
-// inside refuses a path whose real place is out of the repository.
-func (s *discovery) inside(abs, rel string) error {
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return fmt.Errorf("%s: %w", rel, err)
-	}
-	if r, err := filepath.Rel(s.realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("%s: a symbolic link out of the repository", rel)
-	}
-	return nil
 }
 
 // parseDocuments reads a multi-document YAML file's objects of interest.
@@ -248,10 +201,10 @@ var errNotFound = errors.New("not in the repository")
 // leaves the repository or is not there.
 func (s *discovery) repoPath(p string) (string, error) {
 	clean := path.Clean(strings.TrimLeft(p, "/"))
-	if clean == ".." || strings.HasPrefix(clean, "../") {
+	if repofs.Leaves(clean) {
 		return "", fmt.Errorf("path %s is outside the repository", p)
 	}
-	if _, err := os.Stat(filepath.Join(s.repo.Root, filepath.FromSlash(clean))); err != nil {
+	if _, err := s.read.Stat(filepath.FromSlash(clean)); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return clean, fmt.Errorf("path %s: %w", clean, errNotFound)
 		}

@@ -5,6 +5,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // artifactView is an ExternalArtifact that source-watcher's
@@ -25,7 +27,7 @@ func (v artifactView) repoPath(p string) (string, error) {
 		return p, nil
 	}
 	clean := path.Clean(strings.TrimLeft(p, "/"))
-	if clean == ".." || strings.HasPrefix(clean, "../") {
+	if repofs.Leaves(clean) {
 		return "", fmt.Errorf("path %s is outside ExternalArtifact %s", p, v.ref)
 	}
 	for _, d := range v.dirs {

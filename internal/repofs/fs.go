@@ -12,6 +12,12 @@ import (
 // every root: a link out of the repository, or a path that leaves it.
 var ErrOutside = errors.New("outside the files ownership-check reads")
 
+// outsideError is a refusal of a path out of the roots; it is ErrOutside.
+type outsideError string
+
+func (e outsideError) Error() string        { return string(e) }
+func (e outsideError) Is(target error) bool { return target == ErrOutside }
+
 // FS reads files inside its roots: the repository, and directories the
 // person running the tool named (never anything a pull request writes).
 type FS struct {
@@ -26,8 +32,13 @@ type root struct {
 
 // Open makes an FS of the given directories (a file stands for its
 // directory); the first is the repository. A directory inside an earlier
-// one adds nothing. Paths are shown relative to cwd. Close releases it.
+// one adds nothing. A relative directory or name is below cwd, and names
+// are shown relative to it. Close releases it.
 func Open(cwd string, dirs ...string) (*FS, error) {
+	cwd, err := filepath.Abs(cwd)
+	if err != nil {
+		return nil, err
+	}
 	realCwd, err := filepath.EvalSymlinks(cwd)
 	if err != nil {
 		return nil, err
@@ -124,9 +135,9 @@ func (f *FS) Resolve(name string) (string, error) {
 		return real, nil
 	}
 	if real != abs {
-		return "", fmt.Errorf("%s: symlink to %s, outside %s; ownership-check does not follow it: %w", f.Rel(abs), real, f, ErrOutside)
+		return "", outsideError(fmt.Sprintf("%s: symlink to %s, outside %s; ownership-check does not follow it", f.Rel(abs), real, f))
 	}
-	return "", fmt.Errorf("%s: outside %s; ownership-check does not read it: %w", f.Rel(abs), f, ErrOutside)
+	return "", outsideError(fmt.Sprintf("%s: outside %s; ownership-check does not read it", f.Rel(abs), f))
 }
 
 // inRoot is the root that holds name's real place, and that place relative
@@ -192,4 +203,16 @@ func RepositoryRoot(dir string) string {
 		}
 		d = parent
 	}
+}
+
+// RealPath is p with every link resolved, for comparing a path with one
+// another program gives (git's top level); it reads nothing.
+func RealPath(p string) (string, error) { return filepath.EvalSymlinks(p) }
+
+// Leaves says whether rel, a clean path relative to a directory (with
+// slashes or the system's separator), names a place above it: the lexical
+// test for a path a file or a flag writes, before anything is read.
+func Leaves(rel string) bool {
+	rel = filepath.ToSlash(rel)
+	return rel == ".." || strings.HasPrefix(rel, "../")
 }
