@@ -6,30 +6,19 @@
 package values
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
-
-// maxValueFile bounds a YAML file read for a controller's values: a
-// manifest, never megabytes.
-const maxValueFile = 4 << 20
 
 // Reader answers a controller's reads of ConfigMaps and Secrets that
 // are not in the target's paths (Flux's postBuild.substituteFrom): the
@@ -144,78 +133,6 @@ func pickRepoValue(cands []repoValue, namespace string) (repoValue, bool) {
 		return bare[0], true
 	}
 	return repoValue{}, false
-}
-
-// readRepoValues reads every ConfigMap and Secret written in YAML under
-// dirs; a file that is no Kubernetes YAML is passed over.
-func readRepoValues(dirs []string) (map[valueKey][]repoValue, error) {
-	out := map[valueKey][]repoValue{}
-	for _, dir := range dirs {
-		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					return nil
-				}
-				return err
-			}
-			if d.IsDir() {
-				if p != dir && strings.HasPrefix(d.Name(), ".") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" {
-				return nil
-			}
-			return readValueFile(p, out)
-		})
-		if err != nil {
-			return nil, fmt.Errorf("reading ConfigMaps and Secrets under %s: %w", dir, err)
-		}
-	}
-	return out, nil
-}
-
-func readValueFile(p string, out map[valueKey][]repoValue) error {
-	info, err := os.Stat(p)
-	if err != nil || info.Size() > maxValueFile {
-		return err
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return err
-	}
-	if !bytes.Contains(data, []byte("ConfigMap")) && !bytes.Contains(data, []byte("Secret")) {
-		return nil
-	}
-	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-	for {
-		var obj map[string]any
-		if err := dec.Decode(&obj); err != nil {
-			if err == io.EOF {
-				return nil
-			}
-			// Not YAML the way a manifest is: nothing a controller reads.
-			return nil
-		}
-		kind, _ := obj["kind"].(string)
-		if obj["apiVersion"] != "v1" || kind != "ConfigMap" && kind != "Secret" {
-			continue
-		}
-		meta, _ := obj["metadata"].(map[string]any)
-		name, _ := meta["name"].(string)
-		ns, _ := meta["namespace"].(string)
-		if name == "" {
-			continue
-		}
-		rv := repoValue{namespace: ns, file: p}
-		if _, sops := obj["sops"]; sops {
-			rv.encrypted = true
-		} else if rv.data, err = dataOf(kind, obj); err != nil {
-			return fmt.Errorf("%s: %s %s: %w", p, kind, name, err)
-		}
-		out[valueKey{kind, name}] = append(out[valueKey{kind, name}], rv)
-	}
 }
 
 // dataOf is a ConfigMap's data, or a Secret's data decoded over its
