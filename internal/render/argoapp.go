@@ -7,9 +7,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/kustomize/api/types"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // argoApplication is what Argo CD reads of an Application to render it.
@@ -124,7 +126,7 @@ func (a *argoApplication) sourceAt(root, dir string) (argoAppSource, bool) {
 			continue
 		}
 		p := filepath.Join(root, filepath.FromSlash(s.Path))
-		if real, err := filepath.EvalSymlinks(p); err == nil {
+		if real, err := repofs.RealPath(p); err == nil {
 			p = real
 		}
 		if p == dir {

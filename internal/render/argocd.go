@@ -35,7 +35,7 @@ func (s *argoSource) Prepare(ctx context.Context, p Path) (Build, error) {
 	if !p.Dir {
 		return nil, fmt.Errorf("%s: a file; Argo CD renders a source's directory (%s)", p.Given, s.where())
 	}
-	root := s.in.fs.boundary.roots[0]
+	root := s.in.fs.boundary.Top()
 	src, ok := app.sourceAt(root, p.Real)
 	if !ok {
 		return nil, fmt.Errorf("%s: no source of Application %s has this path (%s)", p.Given, app.Metadata.Name, s.where())
@@ -81,7 +81,7 @@ func (s *argoSource) where() string {
 	if d.File == "" {
 		return "the Argo CD Application"
 	}
-	return s.in.rel(filepath.Join(s.in.fs.boundary.roots[0], filepath.FromSlash(d.File)))
+	return s.in.rel(filepath.Join(s.in.fs.boundary.Top(), filepath.FromSlash(d.File)))
 }
 
 func (s *argoSource) notRendered(reason string) Build {
@@ -95,7 +95,7 @@ func (s *argoSource) notRendered(reason string) Build {
 // manifests is not seen here.)
 func (s *argoSource) detectType(dir string) string {
 	s.in.ReadDir(dir)
-	entries, err := os.ReadDir(dir)
+	entries, err := s.in.fs.boundary.ReadDir(dir)
 	if err != nil {
 		return argoDirectoryType
 	}
@@ -123,7 +123,7 @@ func (s *argoSource) mergeParameterFiles(src argoAppSource, dir, app string) (ar
 	merged := src
 	for _, name := range []string{".argocd-source.yaml", ".argocd-source-" + app + ".yaml"} {
 		file := filepath.Join(dir, name)
-		if info, err := os.Stat(file); err != nil || info.IsDir() {
+		if !s.in.fs.isFile(file) {
 			continue
 		}
 		data, err := s.in.fs.ReadFile(file)
@@ -188,7 +188,7 @@ func (s *argoSource) kustomize(p Path, src argoAppSource, env *argoEnv) (Build, 
 		}
 	}
 	fs := s.in.fs
-	edits, err := argoKustomizeEdits(o, p.Real, env, s.in.ReadDir)
+	edits, err := argoKustomizeEdits(o, p.Real, env, editFiles{FS: s.in.fs.boundary, read: s.in.ReadDir})
 	if err != nil {
 		return nil, fmt.Errorf("%s: source.kustomize: %w", s.where(), err)
 	}

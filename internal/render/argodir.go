@@ -36,7 +36,7 @@ func (s *argoSource) directory(ctx context.Context, p Path, src argoAppSource) (
 		}
 	}
 	var b argoDirBuild
-	err := filepath.Walk(p.Real, func(path string, info os.FileInfo, err error) error {
+	err := s.in.fs.boundary.Walk(p.Real, func(path string, info os.FileInfo, err error) error {
 		if err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func (s *argoSource) directory(ctx context.Context, p Path, src argoAppSource) (
 		if err != nil {
 			return err
 		}
-		if st, err := os.Stat(real); err != nil || !st.Mode().IsRegular() {
+		if !s.in.fs.boundary.IsRegular(real) {
 			return nil // Argo CD skips a link to a missing or non-regular file
 		}
 		relSlash := filepath.ToSlash(rel)
@@ -77,7 +77,7 @@ func (s *argoSource) directory(ctx context.Context, p Path, src argoAppSource) (
 			return nil
 		}
 		s.in.ReadFile(real)
-		data, err := readBounded(real, display)
+		data, err := s.in.fs.readBounded(path)
 		if err != nil {
 			return err
 		}

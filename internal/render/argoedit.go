@@ -3,7 +3,6 @@ package render
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -14,6 +13,8 @@ import (
 	"sigs.k8s.io/kustomize/api/pkg/util"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // Argo CD applies source.kustomize by running kustomize's edit commands in
@@ -33,8 +34,9 @@ type kustomizeEdit struct {
 // argoKustomizeEdits are the commands Argo CD runs for o, in its order;
 // dir is the kustomization's directory (resolved), env Argo CD's build
 // environment.
-// read records a directory whose listing an edit depends on.
-func argoKustomizeEdits(o argoKustomize, dir string, env *argoEnv, read func(dir string)) ([]kustomizeEdit, error) {
+// files asks about the repository and records a directory whose listing
+// an edit depends on.
+func argoKustomizeEdits(o argoKustomize, dir string, env *argoEnv, files editFiles) ([]kustomizeEdit, error) {
 	var edits []kustomizeEdit
 	add := func(args string, run func(k *types.Kustomization) error) {
 		edits = append(edits, kustomizeEdit{args: args, run: run})
@@ -94,9 +96,9 @@ func argoKustomizeEdits(o argoKustomize, dir string, env *argoEnv, read func(dir
 	if len(o.Components) > 0 {
 		components := o.Components
 		if o.IgnoreMissingComponents {
-			components = existingComponents(dir, o.Components, read)
+			components = existingComponents(dir, o.Components, files)
 		}
-		add("add component "+strings.Join(components, " "), func(k *types.Kustomization) error { return addComponents(k, dir, components, read) })
+		add("add component "+strings.Join(components, " "), func(k *types.Kustomization) error { return addComponents(k, dir, components, files) })
 	}
 	return edits, nil
 }
@@ -106,7 +108,7 @@ func argoKustomizeEdits(o argoKustomize, dir string, env *argoEnv, read func(dir
 func (s *argoSource) editKustomization(dir string, edits []kustomizeEdit) (file string, data []byte, err error) {
 	var found []string
 	for _, name := range konfig.RecognizedKustomizationFileNames() {
-		if info, err := os.Stat(filepath.Join(dir, name)); err == nil && !info.IsDir() {
+		if s.in.fs.isFile(filepath.Join(dir, name)) {
 			found = append(found, name)
 		}
 	}
@@ -367,16 +369,23 @@ func sortedKeys(m map[string]string) []string {
 	return keys
 }
 
+// editFiles is how an edit asks about the repository: through its
+// reader, recording each directory whose listing it depends on.
+type editFiles struct {
+	*repofs.FS
+	read func(dir string)
+}
+
 // existingComponents keeps the components that exist, as Argo CD checks
 // them with ignoreMissingComponents: joined to the source directory
 // securely (securejoin), so a path cannot climb out of it, and
 // "../components/x" is looked for below the source directory.
-func existingComponents(dir string, components []string, read func(dir string)) []string {
+func existingComponents(dir string, components []string, files editFiles) []string {
 	var out []string
 	for _, c := range components {
 		inside := filepath.Join(dir, filepath.Clean(string(filepath.Separator)+filepath.FromSlash(c)))
-		readExisting(filepath.Dir(inside), read)
-		if _, err := os.Stat(inside); err == nil {
+		readExisting(filepath.Dir(inside), files)
+		if files.Exists(inside) {
 			out = append(out, c)
 		}
 	}
@@ -387,14 +396,14 @@ func existingComponents(dir string, components []string, read func(dir string)) 
 // each argument is a glob in dir; one that matches nothing must be a
 // kustomization kustomize can load (here: a remote one, which the scan
 // then refuses unless the config allows remote content).
-func addComponents(k *types.Kustomization, dir string, patterns []string, read func(dir string)) error {
+func addComponents(k *types.Kustomization, dir string, patterns []string, files editFiles) error {
 	if len(patterns) == 0 {
 		return errors.New("must specify a component file")
 	}
 	var components []string
 	for _, pattern := range patterns {
 		if hasGlobMeta(pattern) {
-			readExisting(filepath.Join(dir, globBase(pattern)), read)
+			readExisting(filepath.Join(dir, globBase(pattern)), files)
 		}
 		matches, err := filepath.Glob(filepath.Join(dir, filepath.FromSlash(pattern)))
 		if err != nil {
@@ -447,10 +456,10 @@ func globBase(pattern string) string {
 
 // readExisting records the listing of dir, or of its nearest existing
 // parent: what says whether the path exists.
-func readExisting(dir string, read func(dir string)) {
+func readExisting(dir string, files editFiles) {
 	for d := dir; ; d = filepath.Dir(d) {
-		if real, err := filepath.EvalSymlinks(d); err == nil {
-			read(real)
+		if real, err := files.Resolve(d); err == nil {
+			files.read(real)
 			return
 		}
 		if filepath.Dir(d) == d {

@@ -12,6 +12,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/types"
+
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // The cases of kustomize v5.6's own tests of `kustomize edit set image`
@@ -120,16 +122,22 @@ func TestComponentsAsKustomizeEdit(t *testing.T) {
 	dir := filepath.Join(root, "apps", "with-components")
 	var read []string
 	record := func(d string) { read = append(read, d) }
+	files, err := repofs.Open(root, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer files.Close()
+	edit := editFiles{FS: files, read: record}
 	// ignoreMissingComponents joins securely: ../../components/ha is
 	// looked for below the source's directory, where it is not.
-	if got := existingComponents(dir, []string{"../../components/ha", "missing"}, record); len(got) != 0 {
+	if got := existingComponents(dir, []string{"../../components/ha", "missing"}, edit); len(got) != 0 {
 		t.Errorf("existing: %q; want none", got)
 	}
-	if err := addComponents(&types.Kustomization{}, dir, nil, record); err == nil {
+	if err := addComponents(&types.Kustomization{}, dir, nil, edit); err == nil {
 		t.Error("no component left: no error; kustomize edit add component refuses no argument")
 	}
 	k := &types.Kustomization{Components: []string{"../../components/ha"}}
-	if err := addComponents(k, dir, []string{"../../components/*"}, record); err != nil {
+	if err := addComponents(k, dir, []string{"../../components/*"}, edit); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"../../components/ha", "../../components/monitoring"}; !slices.Equal(k.Components, want) {
@@ -138,7 +146,7 @@ func TestComponentsAsKustomizeEdit(t *testing.T) {
 	if !slices.Contains(read, filepath.Join(root, "components")) {
 		t.Errorf("the glob's directory is not recorded: %q", read)
 	}
-	if err := addComponents(&types.Kustomization{}, dir, []string{"../../components/none"}, record); err == nil {
+	if err := addComponents(&types.Kustomization{}, dir, []string{"../../components/none"}, edit); err == nil {
 		t.Error("a missing component: no error")
 	}
 }

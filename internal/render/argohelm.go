@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/strvals"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // argoHelm is source.helm (ApplicationSourceHelm).
@@ -225,9 +226,9 @@ func argoCleanSetParameter(val string) string {
 // repo server templates it (resolveArgoHelm). Its files are read through
 // the render's file system, which records them.
 func (s *argoSource) helm(p Path, app *argoApplication, src argoAppSource, env *argoEnv) (Build, string, error) {
-	root := s.in.fs.boundary.roots[0]
+	root := s.in.fs.boundary.Top()
 	read := func(abs string) ([]byte, error) {
-		if _, err := os.Stat(abs); err != nil {
+		if _, err := s.in.fs.boundary.Stat(abs); err != nil && !errors.Is(err, repofs.ErrOutside) {
 			// Absent (and ignored), it is still what the render depends
 			// on: adding it changes the release.
 			s.in.ReadFile(abs)

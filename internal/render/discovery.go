@@ -9,6 +9,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // Discovered is a render for discovery: the objects with their files
@@ -29,7 +30,7 @@ func ForDiscovery(ctx context.Context, cfg *config.Config, root string, paths []
 	if err != nil {
 		return Discovered{}, err
 	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
+	if real, err := repofs.RealPath(abs); err == nil {
 		abs = real
 	}
 	full := make([]string, len(paths))

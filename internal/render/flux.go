@@ -42,7 +42,7 @@ func newFluxSource(in *Input) *fluxSource {
 	// The controller reads the GitRepository's artifact, not the
 	// repository: what it leaves out does not exist for this render.
 	if d := in.Deployer(); fluxRender(d) {
-		a := newFluxArtifact(in.fs.boundary.roots[0], d.SourceIgnore, in.fs.reads.file)
+		a := newFluxArtifact(in.fs.boundary.Top(), d.SourceIgnore, in.fs.reads.file, in.fs.readBounded)
 		in.fs.excluded = a.excludes
 	}
 	return &fluxSource{in: in, k: newKustomizer(in.fs, opts)}

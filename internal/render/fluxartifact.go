@@ -8,6 +8,8 @@ import (
 
 	"github.com/fluxcd/pkg/sourceignore"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // fluxArtifact is what source-controller puts in a GitRepository's
@@ -22,6 +24,8 @@ type fluxArtifact struct {
 	root   string // the repository's top, resolved
 	spec   []gitignore.Pattern
 	record func(real string)
+	// read reads a .sourceignore file, bounded, inside the boundary.
+	read func(name string) ([]byte, error)
 
 	mu      sync.Mutex
 	loaded  map[string]bool // folders whose .sourceignore was read
@@ -29,8 +33,8 @@ type fluxArtifact struct {
 	matcher gitignore.Matcher
 }
 
-func newFluxArtifact(root, specIgnore string, record func(string)) *fluxArtifact {
-	a := &fluxArtifact{root: root, record: record, loaded: map[string]bool{}}
+func newFluxArtifact(root, specIgnore string, record func(string), read func(string) ([]byte, error)) *fluxArtifact {
+	a := &fluxArtifact{root: root, record: record, read: read, loaded: map[string]bool{}}
 	if specIgnore != "" {
 		a.spec = sourceignore.ReadPatterns(strings.NewReader(specIgnore), nil)
 	}
@@ -41,7 +45,7 @@ func newFluxArtifact(root, specIgnore string, record func(string)) *fluxArtifact
 // Anything outside the repository is not the artifact's to say.
 func (a *fluxArtifact) excludes(real string, isDir bool) bool {
 	rel, err := filepath.Rel(a.root, real)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if err != nil || rel == "." || repofs.Leaves(rel) {
 		return false
 	}
 	parts := strings.Split(rel, string(filepath.Separator))
@@ -72,7 +76,7 @@ func (a *fluxArtifact) load(dir string, domain []string) {
 	a.loaded[dir] = true
 	p := filepath.Join(dir, sourceignore.IgnoreFile)
 	a.record(p)
-	data, err := readBounded(p, p)
+	data, err := a.read(p)
 	if err != nil {
 		// Absent, or unreadable: source-controller would fail on the
 		// latter, and the build fails reading what it would leave out.

@@ -13,6 +13,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/konfig"
+
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // fluxGenerate makes the kustomization kustomize-controller builds in dir
@@ -46,9 +48,9 @@ func fluxGenerate(fs *guardFS, ks map[string]any, dir string) error {
 	}
 	gen := fluxkustomize.NewGenerator(tmp, unstructured.Unstructured{Object: ks})
 	if _, err := gen.WriteFile(work); err != nil {
-		return fmt.Errorf("%s: kustomize-controller's generator: %w", fs.boundary.rel(dir), hideTemp(err, work, dir))
+		return fmt.Errorf("%s: kustomize-controller's generator: %w", fs.boundary.Rel(dir), hideTemp(err, work, dir))
 	}
-	data, err := os.ReadFile(filepath.Join(work, name))
+	data, err := readWork(work, name)
 	if err != nil {
 		return err
 	}
@@ -78,7 +80,7 @@ func copyManifests(fs *guardFS, dir, work string, ignore *fluxIgnore) error {
 	}
 	for _, n := range names {
 		p := filepath.Join(dir, n)
-		info, err := os.Lstat(p)
+		info, err := fs.boundary.Lstat(p)
 		if err != nil {
 			return err
 		}
@@ -96,7 +98,7 @@ func copyManifests(fs *guardFS, dir, work string, ignore *fluxIgnore) error {
 			if err := os.Mkdir(sub, 0o700); err != nil {
 				return err
 			}
-			if k := kustomizationFile(p); k != "" {
+			if k := fs.diskKustomization(p); k != "" {
 				// Listed as a base: only its existence matters here.
 				if err := copyFile(fs, k, filepath.Join(sub, filepath.Base(k))); err != nil {
 					return err
@@ -150,8 +152,8 @@ type fluxIgnore struct {
 }
 
 func sourceIgnore(fs *guardFS, dir string) (*fluxIgnore, error) {
-	root := fs.boundary.roots[0]
-	if !within(root, dir) {
+	root := fs.boundary.Top()
+	if !repofs.Within(root, dir) {
 		root = dir
 	}
 	ig := &fluxIgnore{root: root}
@@ -204,4 +206,15 @@ func (ig *fluxIgnore) ignores(p string, isDir bool) bool {
 		ig.matcher = sourceignore.NewDefaultMatcher(ig.patterns, nil)
 	}
 	return ig.matcher.Match(append(ig.domain(filepath.Dir(p)), filepath.Base(p)), isDir)
+}
+
+// readWork reads what the generator wrote in its work directory, bounded
+// like every file of the render.
+func readWork(work, name string) ([]byte, error) {
+	files, err := repofs.Open(work, ".")
+	if err != nil {
+		return nil, err
+	}
+	defer files.Close()
+	return files.ReadFile(name, repofs.ManifestFile)
 }

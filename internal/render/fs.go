@@ -3,7 +3,6 @@ package render
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,11 +12,9 @@ import (
 
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
-)
 
-// MaxFileSize bounds every file read while rendering: manifests are
-// kilobytes, and a pull request must not make the tool read gigabytes.
-const MaxFileSize = 8 << 20
+	"github.com/ownership-check/ownership-check/internal/repofs"
+)
 
 // guardFS is the file system kustomize reads through. Pull requests are
 // untrusted, so it lets kustomize read only regular files inside the
@@ -26,9 +23,13 @@ const MaxFileSize = 8 << 20
 // without alias bombs or duplicate keys. It writes nowhere except the
 // temporary directories of remote clones, which only the repository config
 // can enable.
+// MaxFileSize bounds every file read while rendering (repofs's bound for
+// render's files): manifests are kilobytes.
+const MaxFileSize = int(repofs.ManifestFile)
+
 type guardFS struct {
 	disk     filesys.FileSystem
-	boundary *boundary
+	boundary *repofs.FS
 	// scratch are path prefixes kustomize may use for git clones; empty
 	// unless remote content is allowed.
 	scratch []string
@@ -48,7 +49,7 @@ type guardFS struct {
 	excluded func(real string, isDir bool) bool
 }
 
-func newGuardFS(b *boundary) *guardFS {
+func newGuardFS(b *repofs.FS) *guardFS {
 	return &guardFS{
 		disk:     filesys.MakeFsOnDisk(),
 		boundary: b,
@@ -71,29 +72,31 @@ func (g *guardFS) inScratch(path string) bool {
 	return false
 }
 
-// resolve gives the real path of name and refuses it outside the boundary.
+// resolve gives the real path of name and refuses it outside the boundary
+// (a clone of remote content is in scratch, outside it).
 func (g *guardFS) resolve(name string) (string, error) {
 	abs, err := filepath.Abs(name)
 	if err != nil {
 		return "", err
 	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
+	real, err := g.boundary.Resolve(abs)
+	switch {
+	case errors.Is(err, repofs.ErrOutside):
+		if r, rerr := repofs.RealPath(abs); rerr == nil && g.inScratch(r) {
+			real = r
+			break
+		}
+		return "", err
+	case err != nil:
 		if v, ok := g.generatedPath(abs); ok {
 			return v, nil
 		}
 		return "", err
 	}
-	if g.inScratch(real) || g.boundary.contains(real) {
-		if g.excludes(real) {
-			return "", &os.PathError{Op: "open", Path: g.boundary.rel(abs), Err: errNotInArtifact}
-		}
-		return real, nil
+	if g.excludes(real) {
+		return "", &os.PathError{Op: "open", Path: g.boundary.Rel(abs), Err: errNotInArtifact}
 	}
-	if real != abs {
-		return "", fmt.Errorf("%s: symlink to %s, outside %s; ownership-check does not follow it", g.boundary.rel(abs), real, g.boundary)
-	}
-	return "", fmt.Errorf("%s: outside %s; ownership-check does not read it", g.boundary.rel(abs), g.boundary)
+	return real, nil
 }
 
 // ReadFile reads a file within the boundary and checks it before kustomize
@@ -107,7 +110,7 @@ func (g *guardFS) ReadFile(name string) ([]byte, error) {
 		return data, nil
 	}
 	g.reads.file(real)
-	return g.readChecked(real, g.boundary.rel(name), checkYAML)
+	return g.readChecked(real, g.boundary.Rel(name), checkYAML)
 }
 
 // withEdits is a file system for one build that reads the files in edits
@@ -131,8 +134,7 @@ func (g *guardFS) excludes(real string) bool {
 	if g.excluded == nil {
 		return false
 	}
-	info, err := os.Stat(real)
-	return g.excluded(real, err == nil && info.IsDir())
+	return g.excluded(real, g.boundary.IsDir(real))
 }
 
 // generate makes file (resolved) read as data in this render, whether it
@@ -156,7 +158,7 @@ func (g *guardFS) generatedFile(real string) ([]byte, bool) {
 // generatedPath is the resolved path of abs when it names a generated
 // file that is not on disk.
 func (g *guardFS) generatedPath(abs string) (string, bool) {
-	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	dir, err := g.boundary.Resolve(filepath.Dir(abs))
 	if err != nil {
 		return "", false
 	}
@@ -173,7 +175,31 @@ func (g *guardFS) kustomizationFile(dir string) string {
 			return filepath.Join(dir, name)
 		}
 	}
-	return kustomizationFile(dir)
+	return g.diskKustomization(dir)
+}
+
+// diskKustomization is the kustomization file in dir as the disk has it,
+// "" when there is none. A link out of the repository is one: reading it
+// refuses it by name.
+func (g *guardFS) diskKustomization(dir string) string {
+	for _, name := range konfig.RecognizedKustomizationFileNames() {
+		if p := filepath.Join(dir, name); g.isFile(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// isFile says whether name is there and not a directory: a file, or a
+// link out of the repository, which reading it refuses by name.
+func (g *guardFS) isFile(name string) bool {
+	return g.boundary.Exists(name) && !g.boundary.IsDir(name)
+}
+
+// isChartDir says whether dir (resolved) holds a chart.
+func (g *guardFS) isChartDir(dir string) bool {
+	info, err := g.boundary.Stat(filepath.Join(dir, "Chart.yaml"))
+	return err == nil && info.Mode().IsRegular()
 }
 
 // readIgnoreFile reads a file that is not YAML (a .sourceignore), within
@@ -184,7 +210,7 @@ func (g *guardFS) readIgnoreFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	g.reads.file(real)
-	return readBounded(real, g.boundary.rel(name))
+	return g.readBounded(real)
 }
 
 // readManifest is ReadFile for a manifest the caller parses strictly
@@ -201,7 +227,7 @@ func (g *guardFS) readChecked(real, display string, check func(file string, data
 	if data, ok := g.original(real); ok {
 		return data, nil
 	}
-	data, err := readBounded(real, display)
+	data, err := g.readBounded(real)
 	if err != nil {
 		return nil, err
 	}
@@ -245,31 +271,23 @@ func (b *buildFS) ReadFile(name string) ([]byte, error) {
 	return b.guardFS.ReadFile(name)
 }
 
-// readBounded reads a regular file of at most MaxFileSize bytes.
-func readBounded(path, display string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
+// readBounded reads a regular file of at most repofs.ManifestFile bytes:
+// inside the boundary, or a remote clone in scratch, which is read the
+// same way inside the temporary directory.
+func (g *guardFS) readBounded(name string) ([]byte, error) {
+	data, err := g.boundary.ReadFile(name, repofs.ManifestFile)
+	if !errors.Is(err, repofs.ErrOutside) || len(g.scratch) == 0 {
+		return data, err
+	}
+	if real, rerr := repofs.RealPath(name); rerr != nil || !g.inScratch(real) {
 		return nil, err
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
+	tmp, terr := repofs.Open(filepath.Dir(name), os.TempDir())
+	if terr != nil {
+		return nil, terr
 	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", display)
-	}
-	if info.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%s: %d bytes, larger than the limit of %d", display, info.Size(), MaxFileSize)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("%s: larger than the limit of %d bytes", display, MaxFileSize)
-	}
-	return data, nil
+	defer tmp.Close()
+	return tmp.ReadFile(name, repofs.ManifestFile)
 }
 
 func (g *guardFS) Open(name string) (filesys.File, error) {
@@ -278,6 +296,9 @@ func (g *guardFS) Open(name string) (filesys.File, error) {
 		return nil, err
 	}
 	g.reads.file(real)
+	if g.boundary.Contains(real) {
+		return g.boundary.Open(real)
+	}
 	return g.disk.Open(real)
 }
 
@@ -287,7 +308,7 @@ func (g *guardFS) ReadDir(name string) ([]string, error) {
 		return nil, err
 	}
 	g.reads.dir(real)
-	names, err := g.disk.ReadDir(real)
+	names, err := g.listDir(real)
 	if err != nil || g.excluded == nil {
 		return names, err
 	}
@@ -315,7 +336,27 @@ func (g *guardFS) Walk(path string, walkFn filepath.WalkFunc) error {
 	}
 	// Everything below may matter: the directory stands for all of it.
 	g.reads.dir(real)
+	if g.boundary.Contains(real) {
+		return g.boundary.Walk(path, walkFn)
+	}
 	return g.disk.Walk(path, walkFn)
+}
+
+// listDir lists a directory (resolved) by name: the boundary's through
+// the repository's reader, a remote clone's in scratch from the disk.
+func (g *guardFS) listDir(real string) ([]string, error) {
+	if !g.boundary.Contains(real) {
+		return g.disk.ReadDir(real)
+	}
+	entries, err := g.boundary.ReadDir(real)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return names, nil
 }
 
 // Metadata queries pass through: kustomize resolves and confirms
@@ -334,7 +375,7 @@ func (g *guardFS) CleanedAbs(path string) (filesys.ConfirmedDir, string, error) 
 	return d, f, err
 }
 func (g *guardFS) Exists(name string) bool {
-	if g.disk.Exists(name) {
+	if g.boundary.Exists(name) || g.scratchPath(name) && g.disk.Exists(name) {
 		return !g.excludedPath(name)
 	}
 	abs, err := filepath.Abs(name)
@@ -344,7 +385,18 @@ func (g *guardFS) Exists(name string) bool {
 	_, ok := g.generatedPath(abs)
 	return ok
 }
-func (g *guardFS) IsDir(name string) bool { return g.disk.IsDir(name) && !g.excludedPath(name) }
+func (g *guardFS) IsDir(name string) bool {
+	return (g.boundary.IsDir(name) || g.scratchPath(name) && g.disk.IsDir(name)) && !g.excludedPath(name)
+}
+
+// scratchPath: name is in a remote clone.
+func (g *guardFS) scratchPath(name string) bool {
+	if len(g.scratch) == 0 {
+		return false
+	}
+	real, err := repofs.RealPath(name)
+	return err == nil && g.inScratch(real)
+}
 
 // excludedPath: name, as kustomize asks about it, is left out.
 func (g *guardFS) excludedPath(name string) bool {
@@ -355,7 +407,7 @@ func (g *guardFS) excludedPath(name string) bool {
 	if err != nil {
 		return false
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	real, err := g.boundary.Resolve(abs)
 	return err == nil && g.excludes(real)
 }
 

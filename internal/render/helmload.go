@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -22,7 +21,7 @@ import (
 func (in *Input) loadChart(dir string) (*chart.Chart, error) {
 	rules := ignore.Empty()
 	ifile := filepath.Join(dir, ignore.HelmIgnore)
-	if _, err := os.Lstat(ifile); err == nil {
+	if _, err := in.fs.boundary.Lstat(ifile); err == nil {
 		data, err := in.fs.readIgnoreFile(ifile)
 		if err != nil {
 			return nil, err
@@ -47,7 +46,7 @@ func (in *Input) loadChart(dir string) (*chart.Chart, error) {
 // "" at the top) in lexical order, as Helm's walk does, following
 // symlinks only inside the boundary.
 func (in *Input) walkChart(dir, n string, rules *ignore.Rules, files *[]*chartloader.BufferedFile) error {
-	entries, err := os.ReadDir(dir)
+	entries, err := in.fs.boundary.ReadDir(dir)
 	if err != nil {
 		return err
 	}
@@ -61,7 +60,7 @@ func (in *Input) walkChart(dir, n string, rules *ignore.Rules, files *[]*chartlo
 		if err != nil {
 			return err
 		}
-		fi, err := os.Stat(real)
+		fi, err := in.fs.boundary.Stat(real)
 		if err != nil {
 			return err
 		}
@@ -91,7 +90,7 @@ func (in *Input) walkChart(dir, n string, rules *ignore.Rules, files *[]*chartlo
 // render is parsed strictly.
 func (in *Input) readChartFile(real string) ([]byte, error) {
 	in.ReadFile(real)
-	return readBounded(real, in.rel(real))
+	return in.fs.readBounded(real)
 }
 
 // missingDependencies names the dependencies Chart.yaml lists (of the
@@ -121,12 +120,6 @@ func missingDependencies(c *chart.Chart) []string {
 
 // errNotChart is a directory without Chart.yaml.
 var errNotChart = errors.New("not a chart: no Chart.yaml")
-
-// isChartDir says whether dir (resolved) holds a chart.
-func isChartDir(dir string) bool {
-	info, err := os.Stat(filepath.Join(dir, "Chart.yaml"))
-	return err == nil && info.Mode().IsRegular()
-}
 
 // chartFile is where a rendered template is, as users see it: Helm names
 // it from the chart's name down ("podinfo/templates/service.yaml",

@@ -33,7 +33,7 @@ func (s *helmSource) Prepare(_ context.Context, p Path) (Build, error) {
 	if config.IsRemoteChart(h.Chart) {
 		return notRenderedBuild{{Source: d.File, Reason: fmt.Sprintf("chart %s is remote: charts are never fetched", h.Chart)}}, nil
 	}
-	if !p.Dir || !isChartDir(p.Real) {
+	if !p.Dir || !s.in.fs.isChartDir(p.Real) {
 		return nil, fmt.Errorf("%s: %w", p.Given, errNotChart)
 	}
 	vals, nr, err := s.values(h.Values)

@@ -74,13 +74,13 @@ func (ci *chartInflater) inflate(ctx context.Context, dir, file string, k *types
 			chartHome = filepath.Join(chartHome, h.Name+"-"+h.Version)
 		}
 		chartDir := filepath.Join(chartHome, h.Name)
-		if info, err := os.Stat(chartDir); h.Name == "" || err != nil || !info.IsDir() {
+		if h.Name == "" || !in.fs.boundary.IsDir(chartDir) {
 			// Its absence matters: vendoring the chart changes the build.
-			in.ReadDir(realOrSelf(chartHome))
+			in.ReadDir(in.fs.realOrSelf(chartHome))
 			if allowHelm {
 				return k, false, nil
 			}
-			in.ReadDir(realOrSelf(chartDir))
+			in.ReadDir(in.fs.realOrSelf(chartDir))
 			from := "no repo is given"
 			if h.Repo != "" {
 				from = "kustomize would pull it from " + h.Repo
@@ -275,8 +275,8 @@ func (ci *chartInflater) sourceOf(file, kind, name string) (string, bool) {
 }
 
 // realOrSelf is p with symlinks resolved, or p when it does not exist.
-func realOrSelf(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
+func (g *guardFS) realOrSelf(p string) string {
+	if r, err := g.boundary.Resolve(p); err == nil {
 		return r
 	}
 	return p

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/ownership-check/ownership-check/internal/config"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -20,6 +19,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // Annotations kustomize adds for its own bookkeeping; they are not part of
@@ -49,7 +51,7 @@ func newKustomizer(fs *guardFS, opts config.KustomizeOptions) *kustomizer {
 	if opts.AllowRemote {
 		// kustomize clones into os.MkdirTemp("", "kustomize-") and reads
 		// the clone through this file system.
-		if tmp, err := filepath.EvalSymlinks(os.TempDir()); err == nil {
+		if tmp, err := repofs.RealPath(os.TempDir()); err == nil {
 			fs.scratch = append(fs.scratch, filepath.Join(tmp, "kustomize-"))
 		}
 	}
@@ -151,7 +153,7 @@ func (k *kustomizer) runWith(b *preparedBuild, transform func(*resource.Resource
 	if err != nil {
 		return nil, err
 	}
-	kfile := k.fs.boundary.rel(k.fs.kustomizationFile(b.dir))
+	kfile := k.fs.boundary.Rel(k.fs.kustomizationFile(b.dir))
 	out := make([]rawObject, 0, m.Size())
 	ids := make([]resid.ResId, 0, m.Size())
 	var matcher *sourceMatcher
@@ -258,7 +260,7 @@ func (k *kustomizer) originsOf(b *preparedBuild, out []rawObject, ids []resid.Re
 	for _, res := range m.Resources() {
 		o, err := res.GetOrigin()
 		if err != nil {
-			return fmt.Errorf("%s: %s: origin: %w", k.fs.boundary.rel(k.fs.kustomizationFile(b.dir)), res.CurId(), err)
+			return fmt.Errorf("%s: %s: origin: %w", k.fs.boundary.Rel(k.fs.kustomizationFile(b.dir)), res.CurId(), err)
 		}
 		origins[res.CurId()] = o
 	}
@@ -305,19 +307,19 @@ func (k *kustomizer) locate(r *rawObject, dir string, o *resource.Origin) {
 	switch {
 	case o.Path != "":
 		file := filepath.Join(dir, filepath.FromSlash(o.Path))
-		r.source = k.fs.boundary.rel(file)
+		r.source = k.fs.boundary.Rel(file)
 		kind, _ := r.obj["kind"].(string)
 		r.line = k.lines.objectLine(file, kind, nameOf(r.obj))
 	case o.ConfiguredIn != "":
 		file := filepath.Join(dir, filepath.FromSlash(o.ConfiguredIn))
-		r.source = k.fs.boundary.rel(file)
+		r.source = k.fs.boundary.Rel(file)
 		r.line = k.lines.generatorLine(file, o.ConfiguredBy.Kind, nameOf(r.obj))
 	}
 }
 
 // place sets the source file and line from a location the scan knows.
 func (k *kustomizer) place(r *rawObject, loc location) {
-	r.source = k.fs.boundary.rel(loc.file)
+	r.source = k.fs.boundary.Rel(loc.file)
 	if loc.generator != "" {
 		r.line = k.lines.generatorLine(loc.file, loc.generator, nameOf(r.obj))
 		return
@@ -335,7 +337,7 @@ func nameOf(obj map[string]any) string {
 // messages that say how to allow what was refused.
 func (k *kustomizer) explain(dir string, err error) error {
 	msg := err.Error()
-	where := k.fs.boundary.rel(dir)
+	where := k.fs.boundary.Rel(dir)
 	hint := func(what, option string) error {
 		return fmt.Errorf("kustomize build %s: %w; this %s, which is disabled because pull requests are untrusted; to allow it, set kustomize.%s: true in the repository config (%s; see docs/trust-model.md)",
 			where, err, what, option, config.DefaultFile)
@@ -365,7 +367,7 @@ func kustomizationDoc(fs *guardFS, file string) (map[string]any, error) {
 	}
 	var doc map[string]any
 	if err := json.Unmarshal(j, &doc); err != nil || doc == nil {
-		return nil, fmt.Errorf("%s: not a kustomization", fs.boundary.rel(file))
+		return nil, fmt.Errorf("%s: not a kustomization", fs.boundary.Rel(file))
 	}
 	return doc, nil
 }

@@ -5,15 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/yamldoc"
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/repofs"
+	"github.com/ownership-check/ownership-check/internal/yamldoc"
 )
 
 // refusal is a kustomization asking for something the repository config
@@ -65,18 +66,6 @@ type scanner struct {
 	charts *chartInflater
 }
 
-// kustomizationFile finds the kustomization file of a directory; "" when
-// there is none.
-func kustomizationFile(dir string) string {
-	for _, name := range konfig.RecognizedKustomizationFileNames() {
-		p := filepath.Join(dir, name)
-		if info, err := os.Stat(p); err == nil && !info.IsDir() {
-			return p
-		}
-	}
-	return ""
-}
-
 // MaxObjects bounds what one kustomization may expand to before it is
 // built: a few small files referencing each other twice per level would
 // make kustomize produce 2^levels objects.
@@ -94,7 +83,7 @@ func (s *scanner) scanDir(dir string) (int, error) {
 	s.fs.reads.dir(dir)
 	file := s.fs.kustomizationFile(dir)
 	if file == "" {
-		return 0, fmt.Errorf("%s: no kustomization file (%s)", s.fs.boundary.rel(dir), strings.Join(konfig.RecognizedKustomizationFileNames(), ", "))
+		return 0, fmt.Errorf("%s: no kustomization file (%s)", s.fs.boundary.Rel(dir), strings.Join(konfig.RecognizedKustomizationFileNames(), ", "))
 	}
 	k, err := s.readKustomization(file)
 	if err != nil {
@@ -109,7 +98,7 @@ func (s *scanner) scanDir(dir string) (int, error) {
 			k = inflated
 		}
 	}
-	c := kcheck{s: s, dir: dir, file: s.fs.boundary.rel(file), sources: s.sources.add(dir, file, k)}
+	c := kcheck{s: s, dir: dir, file: s.fs.boundary.Rel(file), sources: s.sources.add(dir, file, k)}
 	if err := c.run(k); err != nil {
 		return 0, err
 	}
@@ -125,7 +114,7 @@ func (s *scanner) readKustomization(file string) (*types.Kustomization, error) {
 	if err != nil {
 		return nil, err
 	}
-	display := s.fs.boundary.rel(file)
+	display := s.fs.boundary.Rel(file)
 	j, err := yaml.YAMLToJSONStrict(data)
 	if err != nil {
 		return nil, yamldoc.Error(display, yamldoc.Doc{From: 1, Line: 1}, err)
@@ -286,7 +275,7 @@ func (c *kcheck) joined(ref string) string {
 }
 
 func (c *kcheck) target(ref string) string {
-	real, err := filepath.EvalSymlinks(c.joined(ref))
+	real, err := repofs.RealPath(c.joined(ref))
 	if err != nil {
 		return ""
 	}
@@ -294,7 +283,7 @@ func (c *kcheck) target(ref string) string {
 }
 
 func (c *kcheck) inBoundary(field, ref, real string) error {
-	if c.s.fs.boundary.contains(real) {
+	if c.s.fs.boundary.Contains(real) {
 		return nil
 	}
 	return fmt.Errorf("%s: %s: %q resolves to %s, outside %s; ownership-check never reads files there",
@@ -316,7 +305,7 @@ func (c *kcheck) fileRef(field, ref string) error {
 	if err := c.inBoundary(field, ref, real); err != nil {
 		return err
 	}
-	if !within(c.dir, real) && !c.s.opts.AllowLoadOutsideRoot {
+	if !repofs.Within(c.dir, real) && !c.s.opts.AllowLoadOutsideRoot {
 		return c.refuse(field, ref, whatOutside, "allowLoadOutsideRoot")
 	}
 	return nil
@@ -336,7 +325,7 @@ func (c *kcheck) resource(field, ref string) error {
 			return fmt.Errorf("%s: %s: %s: %s", c.file, field, ref, why)
 		}
 		if real := c.target(ref); real != "" {
-			if info, err := os.Stat(real); err == nil && !info.IsDir() {
+			if c.s.fs.isFile(real) {
 				if err := c.fileRef(field, ref); err != nil {
 					return err
 				}
@@ -373,7 +362,7 @@ func (s *scanner) manifestObjects(real string) (int, error) {
 	if n, ok := s.lines.parsedObjects(real); ok {
 		return n, nil
 	}
-	display := s.fs.boundary.rel(real)
+	display := s.fs.boundary.Rel(real)
 	data, err := s.fs.readManifest(real, display)
 	if err != nil {
 		return 0, err
@@ -434,10 +423,11 @@ func (c *kcheck) plugins(field, entry string) error {
 		return err
 	}
 	var objs []rawObject
-	if info, err := os.Stat(real); err == nil && info.IsDir() {
+	if c.s.fs.boundary.IsDir(real) {
 		if _, err := c.base(field, entry); err != nil {
 			return err
 		}
+		var err error
 		if objs, err = c.s.pluginDir(real); err != nil {
 			return err
 		}
@@ -449,7 +439,7 @@ func (c *kcheck) plugins(field, entry string) error {
 		if err != nil {
 			return err
 		}
-		if objs, err = parseChecked(c.s.fs.boundary.rel(real), data); err != nil {
+		if objs, err = parseChecked(c.s.fs.boundary.Rel(real), data); err != nil {
 			return err
 		}
 	}

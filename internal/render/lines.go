@@ -3,7 +3,6 @@ package render
 import (
 	"bufio"
 	"bytes"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -35,7 +34,7 @@ func newLineIndex(fs *guardFS) *lineIndex {
 }
 
 func (x *lineIndex) content(file string) []byte {
-	real, err := filepath.EvalSymlinks(file)
+	real, err := x.fs.boundary.Resolve(file)
 	if err != nil {
 		return nil
 	}
@@ -80,7 +79,7 @@ func (x *lineIndex) indexed(file string) ([]docMeta, bool) {
 }
 
 func (x *lineIndex) index(file string) []docMeta {
-	if real, err := filepath.EvalSymlinks(file); err == nil {
+	if real, err := x.fs.boundary.Resolve(file); err == nil {
 		file = real
 	}
 	if d, ok := x.indexed(file); ok {

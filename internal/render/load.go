@@ -3,7 +3,6 @@ package render
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 
@@ -77,15 +76,18 @@ func (l *loader) plan(given string) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	real, err := l.in.fs.boundary.Resolve(abs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", given, unwrapPathError(err))
 	}
-	info, err := os.Stat(real)
+	info, err := l.in.fs.boundary.Stat(real)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", given, unwrapPathError(err))
 	}
 	p := Path{Given: given, Abs: abs, Real: real, Dir: info.IsDir()}
+	if p.Dir {
+		p.Kustomization = l.in.fs.diskKustomization(real)
+	}
 	for i, r := range l.rows {
 		if r.claims(p, l.in.deployer) {
 			return &job{path: p, source: l.sources[i]}, nil

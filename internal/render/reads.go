@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // Reads are what a render read: every file, and every directory whose
@@ -45,7 +47,7 @@ func (r *Reads) dir(real string) {
 // with forward slashes, sorted; outside is how many were read outside it
 // (which a change to the repository cannot be seen to touch).
 func (r *Reads) Relative(root string) (files, dirs []string, outside int) {
-	if real, err := filepath.EvalSymlinks(root); err == nil {
+	if real, err := repofs.RealPath(root); err == nil {
 		root = real
 	}
 	r.mu.Lock()

@@ -10,11 +10,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/model"
-
-	"github.com/ownership-check/ownership-check/internal/config"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // Options tune Render.
@@ -116,7 +117,7 @@ func renderWith(ctx context.Context, paths []string, opts Options, rows []source
 		return Result{}, err
 	}
 	for _, p := range paths {
-		if _, err := os.Stat(p); err != nil {
+		if _, err := repofs.RealPath(p); err != nil {
 			return Result{}, fmt.Errorf("%s: %w", p, unwrapPathError(err))
 		}
 	}
@@ -124,6 +125,7 @@ func renderWith(ctx context.Context, paths []string, opts Options, rows []source
 	if err != nil {
 		return Result{}, err
 	}
+	defer b.Close()
 	fs := newGuardFS(b)
 	fs.reads = opts.Reads
 	raws, skipped, err := newLoader(&Input{fs: fs, cfg: cfg, deployer: opts.Deployer, values: opts.Values, chartCluster: opts.ChartCluster, namespace: defaultNamespace(opts)}, rows).loadAll(ctx, paths)

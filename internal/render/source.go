@@ -43,6 +43,9 @@ type Path struct {
 	Abs   string // absolute, symlinks kept: what users see
 	Real  string // absolute, symlinks resolved: what is read
 	Dir   bool
+	// Kustomization is the directory's kustomization file, "" when it
+	// has none or is a file.
+	Kustomization string
 }
 
 // Output is what a source made of a path.
@@ -134,18 +137,18 @@ func (in *Input) ReadRepositoryFile(rel string) {
 	if !filepath.IsAbs(p) {
 		p = in.repositoryPath(rel)
 	}
-	if real, err := filepath.EvalSymlinks(p); err == nil && in.fs.boundary.contains(real) {
+	if real, err := in.fs.boundary.Resolve(p); err == nil {
 		in.fs.reads.file(real)
 	}
 }
 
 // repositoryPath is rel, relative to the repository's top, made absolute.
 func (in *Input) repositoryPath(rel string) string {
-	return filepath.Join(in.fs.boundary.roots[0], filepath.FromSlash(rel))
+	return filepath.Join(in.fs.boundary.Top(), filepath.FromSlash(rel))
 }
 
 // rel is p as users see it: relative to the working directory.
-func (in *Input) rel(p string) string { return in.fs.boundary.rel(p) }
+func (in *Input) rel(p string) string { return in.fs.boundary.Rel(p) }
 
 func (r rawObject) object() model.Object {
 	return model.Object{Object: &unstructured.Unstructured{Object: r.obj}, Source: r.source, Line: r.line, Notes: r.notes, HiddenValues: r.hidden}

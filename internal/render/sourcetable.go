@@ -38,7 +38,7 @@ var sourceTable = []sourceRow{
 // isKustomization: a kustomization's directory or its file.
 func isKustomization(p Path) bool {
 	if p.Dir {
-		return kustomizationFile(p.Real) != ""
+		return p.Kustomization != ""
 	}
 	return isKustomizationName(filepath.Base(p.Abs))
 }

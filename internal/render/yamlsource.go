@@ -3,7 +3,6 @@ package render
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 
@@ -31,7 +30,7 @@ func (s *yamlSource) Prepare(ctx context.Context, p Path) (Build, error) {
 		objs, err := s.file(p.Abs)
 		return yamlBuild(objs), err
 	}
-	entries, err := os.ReadDir(p.Abs)
+	entries, err := s.in.fs.boundary.ReadDir(p.Abs)
 	if err != nil {
 		return nil, err
 	}
@@ -70,9 +69,9 @@ func (s *yamlSource) file(abs string) ([]rawObject, error) {
 	if err != nil {
 		return nil, err
 	}
-	display := fs.boundary.rel(abs)
+	display := fs.boundary.Rel(abs)
 	s.in.ReadFile(real)
-	data, err := readBounded(real, display)
+	data, err := fs.readBounded(abs)
 	if err != nil {
 		return nil, err
 	}
