@@ -97,7 +97,6 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		engineOpts.Concurrency = sizeWindow(client, sess.rtt, o.Concurrency, o.MaxInFlight)
 	}
 	vr := values.New(o.ValueDirs, client)
-	defer func() { hideRead(rep, vr.Hidden()) }()
 	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client}
 	objs, unrendered, head, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
@@ -146,7 +145,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		}
 		found := <-fightsRead
 		set := controllers.NewSet(srcs, found.objs)
-		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.notes).hideRendered(objs)
+		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.notes).hideRendered(vr.Hidden(), objs)
 		in, err = in.withBase(<-baseRead, causes)
 		if err != nil {
 			return analysis{}, err

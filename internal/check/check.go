@@ -112,6 +112,10 @@ func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool)
 		Objects:       objects,
 		Summary:       report.Summary{NotChecked: in.NotChecked},
 	}
+	if in.Redaction != nil {
+		// The writers mask the run's hidden values in all they write.
+		rep.Hidden = in.Redaction.Hidden
+	}
 	if in.Base != nil && in.Base.Err == nil {
 		rep.Base = &report.BaseInfo{Commit: in.Base.Commit}
 		rep.Unchanged = in.Unchanged
@@ -180,7 +184,7 @@ func (in analysis) redact(u *unstructured.Unstructured) *unstructured.Unstructur
 		return u
 	}
 	if in.Redaction != nil {
-		u = in.Hasher.HashHidden(u, in.Redaction.Hidden)
+		u = in.Hasher.HashHidden(u, in.Redaction.Hidden.List())
 	}
 	if !model.IsSecret(u) {
 		return u

@@ -42,7 +42,6 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// Offline, values come from the repository alone: a render that needs
 	// the cluster's is not rendered, and says so.
 	vr := values.New(o.ValueDirs, nil)
-	defer func() { hideRead(rep, vr.Hidden()) }()
 	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr}
 	objs, unrendered, head, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
@@ -76,7 +75,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// Before run, which lets go of the snapshot's objects.
 	set := controllers.NewSet(renderedObjects(objs), snapshotSources(snap))
 	return run(ctx, engine, objs, minWaiting, func() (analysis, error) {
-		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil).hideRendered(objs)
+		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil).hideRendered(vr.Hidden(), objs)
 		in, err := in.withBase(<-baseRead, causes)
 		if err != nil {
 			return analysis{}, err

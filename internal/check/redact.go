@@ -24,11 +24,20 @@ func redaction(cfg *config.Config) *model.Redaction {
 	}
 }
 
-// hideRendered makes the analysis hide, wherever they are, the values the
-// render put into the objects from Secrets (model.Object.HiddenValues: a
-// GitOps controller's substitution), in every finding, diff and message.
-func (in analysis) hideRendered(objs []model.Object) analysis {
-	in.Redaction.Hidden = model.HiddenValuesOf(objs)
+// hideRendered makes run, the run's set (the values read for a
+// controller's values from Secrets), also hold what the render put into
+// the objects from Secrets (model.Object.HiddenValues: a GitOps
+// controller's substitution, a chart's lookup), and the analysis hide it
+// wherever it is, in every finding, diff and message, and the report's
+// writers mask it (assemble).
+func (in analysis) hideRendered(run *model.Hidden, objs []model.Object) analysis {
+	if run == nil {
+		run = &model.Hidden{}
+	}
+	for _, o := range objs {
+		run.Merge(o.HiddenValues)
+	}
+	in.Redaction.Hidden = run
 	return in
 }
 
@@ -39,7 +48,7 @@ func (in analysis) hideRendered(objs []model.Object) analysis {
 func (in analysis) public(msg string, res predict.Result) string {
 	if !res.Object.ID.IsSecret() {
 		// A Secret's values are gone already: predict scrubbed them.
-		msg = model.HideIn(msg, in.Redaction.HiddenValues(res.Object.Object, res.Live))
+		msg = in.Redaction.HiddenValues(res.Object.Object, res.Live).HideIn(msg)
 	}
 	return in.Public.Hide(msg)
 }

@@ -63,8 +63,8 @@ func TestSubstitutedSecretValueHidden(t *testing.T) {
 	unstructured.RemoveNestedField(desired.Object, "metadata", "managedFields")
 	live := cm("https://old.example.com/?token=old-"+token, managed("kustomize-controller", "Apply"))
 	predicted := cm("https://api.example.com/?token="+token, managed("kustomize-controller", "Apply"))
-	obj := model.Object{ID: model.IDOf(desired), Object: desired, HiddenValues: []string{token}}
-	in := newAnalysis(Options{Target: Target{FieldManager: "kustomize-controller"}}, "cluster", nil, secrets.Hasher{}, model.FailPolicy{}, nil, nil).hideRendered([]model.Object{obj})
+	obj := model.Object{ID: model.IDOf(desired), Object: desired, HiddenValues: model.NewHidden(token)}
+	in := newAnalysis(Options{Target: Target{FieldManager: "kustomize-controller"}}, "cluster", nil, secrets.Hasher{}, model.FailPolicy{}, nil, nil).hideRendered(nil, []model.Object{obj})
 	ro := in.analyse(predict.Result{Object: obj, Live: live, Predicted: predicted}, nil)
 	out, err := json.Marshal(ro)
 	if err != nil {

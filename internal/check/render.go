@@ -62,8 +62,12 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 	for _, n := range unrendered {
 		warnings = append(warnings, errors.New(n))
 	}
-	if err == nil && !t.ShowSecrets {
-		hideInObjects(objs, vr.Hidden())
+	if hidden := vr.Hidden(); err == nil && !t.ShowSecrets && hidden.Len() > 0 {
+		for _, o := range objs {
+			if o.Object != nil {
+				o.Object.Object = hidden.HideWithin(o.Object.Object).(map[string]any)
+			}
+		}
 	}
 	if scope != nil && scope.err != nil {
 		warnings = append(warnings, fmt.Errorf("render: cluster discovery unavailable (%w); telling namespaced kinds from the built-in list", scope.err))

@@ -55,7 +55,7 @@ func Annotate(a *githubactions.Action, r *report.Report) {
 				cats = append(cats, string(g.Category))
 				msgs = append(msgs, fmt.Sprintf("%s: %s", g.Category, g.Message))
 			}
-			msg := strings.Join(msgs, "\n")
+			msg := r.Hidden.HideIn(strings.Join(msgs, "\n"))
 			if i == shownPerLevel-1 && len(anns) > shownPerLevel {
 				msg += fmt.Sprintf("\n(and %d more objects with %ss: see the job summary)", len(anns)-shownPerLevel, lvl)
 			}

@@ -18,8 +18,9 @@ type Object struct {
 	// HiddenValues are values the render put into the object from outside
 	// the repository's manifests that must never be shown (a Secret's
 	// values a controller substituted into any kind of object, as Flux's
-	// postBuild.substituteFrom does). A check hides them wherever they are
-	// (Redaction.Hidden, from HiddenValuesOf), and render's output prints
-	// them only with --show-secrets.
-	HiddenValues []string
+	// postBuild.substituteFrom does, or a chart's lookup). A check adds
+	// them to its run's set (Redaction.Hidden) and hides them wherever they
+	// are; render's output prints them only with --show-secrets. Objects
+	// of one release or Kustomization share one set; nil: none.
+	HiddenValues *Hidden
 }

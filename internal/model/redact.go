@@ -91,30 +91,17 @@ type Redaction struct {
 	// none. A value above such a path is hidden for what it holds: list
 	// items are addressed by their name key, else by position.
 	Paths func(id ID, p fieldpath.Path) bool
-	// Values are hidden wherever they are, in any object, whole or within
-	// a longer text: a Secret's values a controller substituted into the
-	// render (Object.HiddenValues, gathered by HiddenValuesOf).
-	Hidden []string
-}
-
-// HiddenValuesOf gathers the objects' HiddenValues, longest first: what
-// Redaction.Values hides in a check of them.
-func HiddenValuesOf(objs []Object) []string {
-	set := map[string]bool{}
-	for _, o := range objs {
-		for _, v := range o.HiddenValues {
-			if v != "" {
-				set[v] = true
-			}
-		}
-	}
-	return LongestFirstOf(set)
+	// Hidden are values hidden wherever they are, in any object, whole or
+	// within a longer text: the run's set, which holds a Secret's values
+	// the render put into objects (Object.HiddenValues) and those read for
+	// a controller's values.
+	Hidden *Hidden
 }
 
 // holdsValue tells whether v, a scalar, holds one of the values hidden
 // wherever they are.
 func (r *Redaction) holdsValue(v any) bool {
-	if r == nil || len(r.Hidden) == 0 || v == nil {
+	if r == nil || r.Hidden.Len() == 0 || v == nil {
 		return false
 	}
 	if _, ok := v.(map[string]any); ok {
@@ -123,36 +110,7 @@ func (r *Redaction) holdsValue(v any) bool {
 	if _, ok := v.([]any); ok {
 		return false
 	}
-	text := valueText(v)
-	for _, h := range r.Hidden {
-		if strings.Contains(text, h) {
-			return true
-		}
-	}
-	return false
-}
-
-// HideValuesIn is a copy of v with every value hidden wherever it is
-// (values, as Redaction.Hidden) replaced within its strings by
-// HiddenValue, for output that prints whole objects.
-func HideValuesIn(v any, values []string) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = HideValuesIn(e, values)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = HideValuesIn(e, values)
-		}
-		return out
-	case string:
-		return HideIn(x, values)
-	}
-	return v
+	return r.Hidden.Holds(valueText(v))
 }
 
 // Hides tells whether the value at p of object id must never be shown: a
@@ -254,62 +212,34 @@ func (r *Redaction) secretLike(name string) bool {
 	return false
 }
 
-// Values lists the values the rule hides in the given objects, longest
-// first, for HideIn: an API server's error may quote one. Secrets' values
-// are SecretValues.
-func (r *Redaction) Values(objs ...map[string]any) []string {
-	return r.valuesOf(objs...)
-}
-
-// HiddenValues lists every value the two rules hide in the given copies of
-// one object (rendered, live, predicted), longest first: a Secret's values
-// in both encodings, else the secret-like values of the redaction rule.
-// HideIn takes them out of text: the one way a server's message about the
-// object is made fit to show.
-func (r *Redaction) HiddenValues(objs ...*unstructured.Unstructured) []string {
-	var contents []map[string]any
+// HiddenValues is the set of every value the two rules hide in the given
+// copies of one object (rendered, live, predicted): a Secret's values, else
+// the secret-like values of the redaction rule; and the values hidden
+// wherever they are. Its HideIn is the one way a server's message about
+// the object is made fit to show.
+func (r *Redaction) HiddenValues(objs ...*unstructured.Unstructured) *Hidden {
+	out := &Hidden{}
+	if r != nil {
+		out.Merge(r.Hidden)
+	}
+	for _, u := range objs {
+		if IsSecret(u) {
+			out.Merge(SecretValues(objs...))
+			return out
+		}
+	}
 	for _, u := range objs {
 		if u == nil {
 			continue
 		}
-		if IsSecret(u) {
-			return r.withValues(SecretValues(objs...))
-		}
-		contents = append(contents, u.Object)
+		id := idOfContent(u.Object)
+		r.collect(id, fieldpath.Path{}, u.Object, false, out)
 	}
-	return r.withValues(r.valuesOf(contents...))
-}
-
-// withValues adds the values hidden wherever they are to a list of
-// values, longest first.
-func (r *Redaction) withValues(list []string) []string {
-	if r == nil || len(r.Hidden) == 0 {
-		return list
-	}
-	set := map[string]bool{}
-	for _, v := range append(list, r.Hidden...) {
-		set[v] = true
-	}
-	return LongestFirstOf(set)
-}
-
-func (r *Redaction) valuesOf(objs ...map[string]any) []string {
-	set := map[string]bool{}
-	for _, obj := range objs {
-		if obj == nil {
-			continue
-		}
-		id := idOfContent(obj)
-		if id.IsSecret() {
-			continue
-		}
-		r.collect(id, fieldpath.Path{}, obj, false, set)
-	}
-	return LongestFirstOf(set)
+	return out
 }
 
 // collect adds every scalar at or below a hidden path.
-func (r *Redaction) collect(id ID, p fieldpath.Path, v any, hidden bool, set map[string]bool) {
+func (r *Redaction) collect(id ID, p fieldpath.Path, v any, hidden bool, set *Hidden) {
 	hidden = hidden || (len(p) > 0 && r.hidesAt(id, p))
 	switch x := v.(type) {
 	case map[string]any:
@@ -325,9 +255,7 @@ func (r *Redaction) collect(id ID, p fieldpath.Path, v any, hidden bool, set map
 		}
 	default:
 		if (hidden || r.holdsValue(v)) && v != nil {
-			if s := valueText(v); s != "" {
-				set[s] = true
-			}
+			set.Add(valueText(v))
 		}
 	}
 }

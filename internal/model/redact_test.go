@@ -1,7 +1,6 @@
 package model
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 
@@ -86,11 +85,11 @@ func TestRedactionValues(t *testing.T) {
 				map[string]any{"name": "LOG_LEVEL", "value": "debug"},
 			},
 		}}}}}}
-	got := (*Redaction)(nil).Values(obj)
-	if len(got) != 1 || got[0] != "hunter2" {
-		t.Errorf("Values = %q", got)
+	got := (*Redaction)(nil).HiddenValues(&unstructured.Unstructured{Object: obj})
+	if !got.Holds("hunter2") || got.Holds("debug") {
+		t.Errorf("HiddenValues = %q", got.List())
 	}
-	if s := HideIn(`spec.containers[0].env[0].value: Invalid value: "hunter2"`, got); s != `spec.containers[0].env[0].value: Invalid value: "(hidden)"` {
+	if s := got.HideIn(`spec.containers[0].env[0].value: Invalid value: "hunter2"`); s != `spec.containers[0].env[0].value: Invalid value: "(hidden)"` {
 		t.Errorf("HideIn: %s", s)
 	}
 }
@@ -117,9 +116,9 @@ func TestSecretLikeAt(t *testing.T) {
 // TestRedactionHidden: values hidden wherever they are, whole or within a
 // text, at any path of any kind, and in the values HideIn takes out.
 func TestRedactionHidden(t *testing.T) {
-	r := &Redaction{Hidden: HiddenValuesOf([]Object{{HiddenValues: []string{"tk-1"}}, {HiddenValues: []string{"longer-tk-1", ""}}})}
-	if !reflect.DeepEqual(r.Hidden, []string{"longer-tk-1", "tk-1"}) {
-		t.Fatalf("hidden %q", r.Hidden)
+	r := &Redaction{Hidden: Union(NewHidden("tk-1"), NewHidden("longer-tk-1", ""))}
+	if got := r.Hidden.List(); !r.Hidden.Holds("longer-tk-1") || !r.Hidden.Holds("tk-1") || len(got[0]) < len(got[len(got)-1]) {
+		t.Fatalf("hidden %q", got)
 	}
 	id := ID{Kind: "ConfigMap", Namespace: "shop", Name: "settings"}
 	obj := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "settings", "namespace": "shop"},
@@ -131,10 +130,10 @@ func TestRedactionHidden(t *testing.T) {
 		t.Error("a map holding the value")
 	}
 	u := &unstructured.Unstructured{Object: obj}
-	if got := HideIn("url https://x/?t=tk-1 and longer-tk-1", r.HiddenValues(u)); strings.Contains(got, "tk-1") {
+	if got := r.HiddenValues(u).HideIn("url https://x/?t=tk-1 and longer-tk-1"); strings.Contains(got, "tk-1") {
 		t.Errorf("HideIn: %q", got)
 	}
-	if got := HideValuesIn(obj, r.Hidden).(map[string]any)["data"].(map[string]any)["url"]; got != "https://x/?t="+HiddenValue {
-		t.Errorf("HideValuesIn: %v", got)
+	if got := r.Hidden.HideWithin(obj).(map[string]any)["data"].(map[string]any)["url"]; got != "https://x/?t="+HiddenValue {
+		t.Errorf("HideWithin: %v", got)
 	}
 }

@@ -1,11 +1,8 @@
 package model
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"sort"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -129,74 +126,17 @@ func HideValues(obj map[string]any) map[string]any {
 	return out
 }
 
-// SecretValues lists the values of the given Secrets' data and stringData,
-// raw and in the other encoding, longest first so that a value containing
-// another is replaced whole. Objects that are not Secrets are skipped.
-func SecretValues(objs ...*unstructured.Unstructured) []string {
-	set := map[string]bool{}
-	add := func(v string) {
-		if v != "" {
-			set[v] = true
-		}
-	}
+// SecretValues is the set of the given Secrets' values of data and
+// stringData, in every form (Hidden.Add). Objects that are not Secrets
+// are skipped.
+func SecretValues(objs ...*unstructured.Unstructured) *Hidden {
+	h := &Hidden{}
 	for _, s := range objs {
-		if !IsSecret(s) {
-			continue
-		}
-		data, _, _ := unstructured.NestedMap(s.Object, "data")
-		for _, v := range data {
-			str := valueText(v)
-			add(str)
-			if dec, err := base64.StdEncoding.DecodeString(str); err == nil {
-				add(string(dec))
-			}
-		}
-		stringData, _, _ := unstructured.NestedMap(s.Object, "stringData")
-		for _, v := range stringData {
-			str := valueText(v)
-			add(str)
-			add(base64.StdEncoding.EncodeToString([]byte(str)))
+		if IsSecret(s) {
+			h.AddSecret(s.Object)
 		}
 	}
-	return LongestFirstOf(set)
-}
-
-// LongestFirst is the distinct non-empty values, longest first, as HideIn
-// wants them.
-func LongestFirst(values []string) []string {
-	set := map[string]bool{}
-	for _, v := range values {
-		if v != "" {
-			set[v] = true
-		}
-	}
-	return LongestFirstOf(set)
-}
-
-// LongestFirstOf lists a set of values longest first (then in order), so
-// that HideIn replaces a value containing another whole.
-func LongestFirstOf(set map[string]bool) []string {
-	out := make([]string, 0, len(set))
-	for v := range set {
-		out = append(out, v)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if len(out[i]) != len(out[j]) {
-			return len(out[i]) > len(out[j])
-		}
-		return out[i] < out[j]
-	})
-	return out
-}
-
-// HideIn replaces every one of values (as SecretValues lists them) in s by
-// HiddenValue, however short: a garbled message is acceptable, a leaked
-// value is not.
-func HideIn(s string, values []string) string {
-	for _, v := range values {
-		s = strings.ReplaceAll(s, v, HiddenValue)
-	}
-	return s
+	return h
 }
 
 // valueText is a value as the server quotes it: strings as they are,

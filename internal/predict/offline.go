@@ -194,7 +194,7 @@ func (e *Offline) predict(m *managers, o model.Object) Result {
 		body = e.opts.Hasher.HashSecretValues(body)
 	}
 	// The snapshot holds values taken from Secrets hashed where they are.
-	body = e.opts.Hasher.HashHidden(body, o.HiddenValues)
+	body = e.opts.Hasher.HashHidden(body, o.HiddenValues.List())
 	var live *unstructured.Unstructured
 	if r.Live != nil {
 		live = r.Live.DeepCopy()

@@ -14,10 +14,10 @@ import (
 // a garbled message is acceptable, a leaked value is not.
 func redactSecretValues(e *DryRunError, secrets ...*unstructured.Unstructured) {
 	values := (*model.Redaction)(nil).HiddenValues(secrets...)
-	if len(values) == 0 {
+	if values.Len() == 0 {
 		return
 	}
-	hide := func(s string) string { return model.HideIn(s, values) }
+	hide := values.HideIn
 	e.Message = hide(e.Message)
 	for i := range e.Causes {
 		e.Causes[i].Message = hide(e.Causes[i].Message)
@@ -33,12 +33,12 @@ func redactSecretValues(e *DryRunError, secrets ...*unstructured.Unstructured) {
 // as its warnings.
 func hideSecretValues(texts []string, secrets ...*unstructured.Unstructured) []string {
 	values := (*model.Redaction)(nil).HiddenValues(secrets...)
-	if len(values) == 0 || len(texts) == 0 {
+	if values.Len() == 0 || len(texts) == 0 {
 		return texts
 	}
 	out := make([]string, len(texts))
 	for i, s := range texts {
-		out[i] = model.HideIn(s, values)
+		out[i] = values.HideIn(s)
 	}
 	return out
 }

@@ -37,7 +37,7 @@ stringData: {token: 12345}
 
 func TestRedactLeavesOtherKindsAlone(t *testing.T) {
 	cm := obj(t, `{apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {k: "12345"}}`)
-	if v := model.SecretValues(cm.Object); len(v) != 0 {
+	if v := model.SecretValues(cm.Object); v.Len() != 0 {
 		t.Errorf("values of a ConfigMap collected: %v", v)
 	}
 }

@@ -48,8 +48,8 @@ func EncodeWith(w io.Writer, objs []model.Object, o EncodeOptions) error {
 			content = model.HideValues(content)
 			bw.WriteString("# Secret values hidden; ownership-check render --show-secrets prints them.\n")
 		}
-		if !o.ShowSecrets && len(obj.HiddenValues) > 0 {
-			content = model.HideValuesIn(content, obj.HiddenValues).(map[string]any)
+		if !o.ShowSecrets && obj.HiddenValues.Len() > 0 {
+			content = obj.HiddenValues.HideWithin(content).(map[string]any)
 			bw.WriteString("# Values read from a Secret hidden; ownership-check render --show-secrets prints them.\n")
 		}
 		y, err := yaml.Marshal(content)

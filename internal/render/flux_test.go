@@ -318,8 +318,8 @@ func TestFluxRender(t *testing.T) {
 	if env["CLUSTER"] != "prod-eu" || env["REGION"] != "us-east-1" || env["TOKEN"] != secretToken {
 		t.Errorf("env: %v", env)
 	}
-	if !slices.Contains(web.HiddenValues, secretToken) {
-		t.Errorf("the Secret's value is not among the object's hidden values: %q", web.HiddenValues)
+	if !web.HiddenValues.Holds(secretToken) {
+		t.Errorf("the Secret's value is not among the object's hidden values: %q", web.HiddenValues.List())
 	}
 	port := c["ports"].([]any)[0].(map[string]any)
 	if port["protocol"] != "TCP" {
@@ -330,8 +330,8 @@ func TestFluxRender(t *testing.T) {
 	if got, _, _ := unstructured.NestedString(script.Object.Object, "data", "run.sh"); got != "echo ${HOME} $${NOT_A_VAR}" {
 		t.Errorf("substitution disabled: %q", got)
 	}
-	if len(script.HiddenValues) != 0 {
-		t.Errorf("nothing substituted, nothing to hide: %q", script.HiddenValues)
+	if script.HiddenValues.Len() != 0 {
+		t.Errorf("nothing substituted, nothing to hide: %q", script.HiddenValues.List())
 	}
 	settings := find(t, res.Objects, "ConfigMap/shop/prod-settings-v1")
 	if got, _, _ := unstructured.NestedStringMap(settings.Object.Object, "data"); got["env"] != "dev" || got["cluster"] != "prod-eu" {

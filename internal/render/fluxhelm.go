@@ -113,7 +113,7 @@ type fluxResolved struct {
 	// reason says why it is not rendered ("" when it is).
 	reason string
 	// hidden are the values read from Secrets, as they land in objects.
-	hidden []string
+	hidden *model.Hidden
 	// files are the repository files its valuesFrom sources were read from.
 	files []string
 }
@@ -270,7 +270,7 @@ func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string
 	}
 	read := map[string]source{}
 	result := map[string]any{}
-	var hidden []string
+	hidden := &model.Hidden{}
 	for _, ref := range refs {
 		what := fmt.Sprintf("spec.valuesFrom %s %s/%s", ref.Kind, ns, ref.Name)
 		if ref.Kind != "ConfigMap" && ref.Kind != "Secret" {
@@ -324,22 +324,22 @@ func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string
 				return nil
 			}
 			if ref.Kind == "Secret" {
-				hidden = append(hidden, text, strings.Trim(text, `'"`))
+				hidden.Add(text, strings.Trim(text, `'"`))
 			}
 			continue
 		}
 		v, err := chartutil.ReadValues([]byte(text))
 		if err != nil {
-			out.reason = fmt.Sprintf("%s: key %s is not YAML values: %v", what, ref.key(), model.HideIn(err.Error(), []string{text}))
+			out.reason = fmt.Sprintf("%s: key %s is not YAML values: %v", what, ref.key(), model.NewHidden(text).HideIn(err.Error()))
 			return nil
 		}
 		if ref.Kind == "Secret" {
-			hidden = appendLeaves(hidden, v.AsMap())
+			addLeaves(hidden, v.AsMap())
 		}
 		result = mergeValues(result, v)
 	}
 	out.release.Values = mergeValues(result, values)
-	out.hidden = model.LongestFirst(hidden)
+	out.hidden = hidden
 	return nil
 }
 
@@ -359,22 +359,21 @@ func fluxReplacePathValue(values map[string]any, path, value string, literal boo
 	return strvals.ParseInto(path+"="+value, values)
 }
 
-// appendLeaves adds the text of every string leaf of v: what a Secret's
+// addLeaves adds the text of every string leaf of v: what a Secret's
 // values put into the objects, hidden wherever they land.
-func appendLeaves(out []string, v any) []string {
+func addLeaves(h *model.Hidden, v any) {
 	switch t := v.(type) {
 	case map[string]any:
 		for _, e := range t {
-			out = appendLeaves(out, e)
+			addLeaves(h, e)
 		}
 	case []any:
 		for _, e := range t {
-			out = appendLeaves(out, e)
+			addLeaves(h, e)
 		}
 	case string:
-		out = append(out, t)
+		h.Add(t)
 	}
-	return out
 }
 
 func or(v, otherwise string) string {

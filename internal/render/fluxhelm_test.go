@@ -115,12 +115,12 @@ func TestFluxHelmValuesLayering(t *testing.T) {
 			}
 			assertValues(t, r.release.Values, tc.want)
 			for _, h := range tc.hidden {
-				if !slices.Contains(r.hidden, h) {
-					t.Errorf("hidden %q, want %q among them", r.hidden, h)
+				if !slices.Contains(r.hidden.List(), h) {
+					t.Errorf("hidden %q, want %q among them", r.hidden.List(), h)
 				}
 			}
-			if len(tc.hidden) == 0 && len(r.hidden) > 0 {
-				t.Errorf("hidden %q from ConfigMaps", r.hidden)
+			if len(tc.hidden) == 0 && r.hidden.Len() > 0 {
+				t.Errorf("hidden %q from ConfigMaps", r.hidden.List())
 			}
 		})
 	}
@@ -320,8 +320,8 @@ func TestFluxHelmReleaseRender(t *testing.T) {
 	if d["greeting"] != "from-valuesFiles" || d["level"] != "unset" || d["dsn"] != "hunter2-pw" || d["patched"] != "yes" {
 		t.Errorf("data %v, want valuesFiles over (and in place of) the chart's values, the Secret's password, and the post-renderer's patch", d)
 	}
-	if !slices.Contains(o.HiddenValues, "hunter2-pw") {
-		t.Errorf("hidden %q, want the Secret's password", o.HiddenValues)
+	if !o.HiddenValues.Holds("hunter2-pw") {
+		t.Errorf("hidden %q, want the Secret's password", o.HiddenValues.List())
 	}
 	if l := o.Object.GetLabels(); l["helm.toolkit.fluxcd.io/name"] != "app" || l["helm.toolkit.fluxcd.io/namespace"] != "apps" {
 		t.Errorf("labels %v, want helm-controller's", l)

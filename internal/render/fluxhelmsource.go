@@ -8,6 +8,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // prepareHelmRelease is fluxSource's Prepare for a HelmRelease: its chart
@@ -56,7 +58,7 @@ type releaseBuild struct {
 	chartBuild
 	// hidden are values the release took from Secrets: every object
 	// carries them, to be hidden wherever they land.
-	hidden []string
+	hidden *model.Hidden
 }
 
 func (b *releaseBuild) Run(ctx context.Context) (Output, error) {
@@ -64,9 +66,9 @@ func (b *releaseBuild) Run(ctx context.Context) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
-	if len(b.hidden) > 0 {
+	if b.hidden.Len() > 0 {
 		for i := range out.Objects {
-			out.Objects[i].HiddenValues = append(out.Objects[i].HiddenValues, b.hidden...)
+			out.Objects[i].HiddenValues = model.Union(out.Objects[i].HiddenValues, b.hidden)
 		}
 	}
 	return out, nil

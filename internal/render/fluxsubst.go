@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
 
 	fluxkustomize "github.com/fluxcd/pkg/kustomize"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -30,7 +28,7 @@ type fluxSubstitution struct {
 	// is a source that does not exist (an optional one).
 	values map[string]map[string]string
 	// hidden are the values read from Secrets: never shown.
-	hidden []string
+	hidden *model.Hidden
 	// files are where the repository's sources are written (relative to
 	// its top), which the target depends on.
 	files []string
@@ -49,13 +47,12 @@ type substituteRef struct {
 func newFluxSubstitution(ctx context.Context, d *model.Deployer, vr ValueReader) (*fluxSubstitution, string, error) {
 	ks := d.Object
 	u := unstructured.Unstructured{Object: ks}
-	s := &fluxSubstitution{ks: u, strict: d.StrictSubstitution, values: map[string]map[string]string{}}
+	s := &fluxSubstitution{ks: u, strict: d.StrictSubstitution, values: map[string]map[string]string{}, hidden: &model.Hidden{}}
 	refs, err := substituteFrom(ks)
 	if err != nil {
 		return nil, "", err
 	}
 	ns := fluxNamespace(u)
-	secrets := map[string]bool{}
 	for _, r := range refs {
 		if r.Kind != "ConfigMap" && r.Kind != "Secret" {
 			// The controller reads no other kind, and says nothing.
@@ -90,24 +87,13 @@ func newFluxSubstitution(ctx context.Context, d *model.Deployer, vr ValueReader)
 			return s, what + ": not found in the repository or the cluster", nil
 		}
 		if r.Kind == "Secret" {
+			// Add keeps them as substituted too: the controller drops
+			// newlines.
 			for _, v := range data {
-				// Both as read and as substituted (the controller drops
-				// newlines).
-				secrets[v] = true
-				secrets[strings.ReplaceAll(v, "\n", "")] = true
+				s.hidden.Add(v)
 			}
 		}
 	}
-	delete(secrets, "")
-	for v := range secrets {
-		s.hidden = append(s.hidden, v)
-	}
-	sort.Slice(s.hidden, func(i, j int) bool {
-		if len(s.hidden[i]) != len(s.hidden[j]) {
-			return len(s.hidden[i]) > len(s.hidden[j])
-		}
-		return s.hidden[i] < s.hidden[j]
-	})
 	return s, "", nil
 }
 
@@ -139,7 +125,7 @@ func substituteFrom(ks map[string]any) ([]substituteRef, error) {
 func (s *fluxSubstitution) apply(ctx context.Context, res *resource.Resource) error {
 	_, err := fluxkustomize.SubstituteVariables(ctx, valuesClient{s: s}, s.ks, res, fluxkustomize.SubstituteWithStrict(s.strict))
 	if err != nil {
-		msg := model.HideIn(err.Error(), s.hidden)
+		msg := s.hidden.HideIn(err.Error())
 		return fmt.Errorf("%s %s: postBuild: %s", res.GetKind(), res.GetName(), msg)
 	}
 	return nil

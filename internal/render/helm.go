@@ -128,12 +128,12 @@ func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error)
 	if missing := missingDependencies(c); len(missing) > 0 {
 		return Output{NotRendered: []NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: dependency %s not vendored under charts/ (run `helm dependency build` and commit it); charts are never fetched", in.rel(r.Chart), strings.Join(missing, ", "))}}}, nil
 	}
-	secrets := &secretValues{}
+	secrets := &model.Hidden{}
 	files, err := in.renderTemplates(ctx, c, r, secrets)
 	if err != nil {
-		if hidden := secrets.list(); len(hidden) > 0 {
+		if secrets.Len() > 0 {
 			// A template's failure may quote what lookup read.
-			err = errors.New(model.HideIn(err.Error(), hidden))
+			err = errors.New(secrets.HideIn(err.Error()))
 		}
 		return Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, in.rel(r.Chart), err)
 	}
@@ -204,9 +204,9 @@ func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error)
 			in.decorateChartObject(out.Objects[i], r, i < crds)
 		}
 	}
-	if hidden := secrets.list(); len(hidden) > 0 {
+	if secrets.Len() > 0 {
 		for i := range out.Objects {
-			out.Objects[i].HiddenValues = append(out.Objects[i].HiddenValues, hidden...)
+			out.Objects[i].HiddenValues = model.Union(out.Objects[i].HiddenValues, secrets)
 		}
 	}
 	return out, nil
@@ -214,7 +214,7 @@ func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error)
 
 // renderTemplates runs Helm's engine on c with r's values, release and
 // capabilities: what Helm's install or upgrade renders.
-func (in *Input) renderTemplates(ctx context.Context, c *chart.Chart, r HelmRelease, secrets *secretValues) (map[string]string, error) {
+func (in *Input) renderTemplates(ctx context.Context, c *chart.Chart, r HelmRelease, secrets *model.Hidden) (map[string]string, error) {
 	vals := chartutil.Values(r.Values)
 	if vals == nil {
 		vals = chartutil.Values{}

@@ -179,8 +179,8 @@ func TestRenderChartPerDeployer(t *testing.T) {
 			t.Errorf("lookup of a Secret: %v", token)
 		}
 		for _, o := range out.Objects {
-			if !slices.Contains(o.HiddenValues, "hunter2") {
-				t.Errorf("%s %s: the Secret's value is not hidden: %v", o.Object.GetKind(), o.Object.GetName(), o.HiddenValues)
+			if !o.HiddenValues.Holds("hunter2") {
+				t.Errorf("%s %s: the Secret's value is not hidden: %v", o.Object.GetKind(), o.Object.GetName(), o.HiddenValues.List())
 			}
 		}
 		var buf bytes.Buffer

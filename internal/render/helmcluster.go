@@ -2,10 +2,7 @@ package render
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
-	"strings"
-	"sync"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 
@@ -57,7 +54,7 @@ var (
 //
 // The deployer's own APIVersions are added, its KubeVersion replaces the
 // cluster's.
-func (in *Input) capabilities(ctx context.Context, r HelmRelease, secrets *secretValues) (*chartutil.Capabilities, engine.ClientProvider, error) {
+func (in *Input) capabilities(ctx context.Context, r HelmRelease, secrets *model.Hidden) (*chartutil.Capabilities, engine.ClientProvider, error) {
 	caps := chartutil.DefaultCapabilities.Copy()
 	caps.KubeVersion = helmBinaryKubeVersion
 	caps.HelmVersion.Version = helmBinaryVersion
@@ -97,9 +94,13 @@ func (in *Input) capabilities(ctx context.Context, r HelmRelease, secrets *secre
 // lookupProvider answers Helm's lookup from a ChartCluster: Helm asks a
 // dynamic client for Get and List, and nothing else.
 type lookupProvider struct {
-	ctx     context.Context
-	cl      ChartCluster
-	secrets *secretValues
+	ctx context.Context
+	cl  ChartCluster
+	// secrets keeps what lookup read of Secrets: a pull request's chart
+	// may copy it into any object (a ConfigMap, an annotation), so every
+	// object of the release carries the set, as for values Flux
+	// substitutes from Secrets.
+	secrets *model.Hidden
 }
 
 func (p lookupProvider) GetClientFor(apiVersion, kind string) (dynamic.NamespaceableResourceInterface, bool, error) {
@@ -129,7 +130,7 @@ func (c *lookupClient) Get(_ context.Context, name string, _ metav1.GetOptions, 
 		gv, _ := schema.ParseGroupVersion(c.apiVersion)
 		return nil, apierrors.NewNotFound(gv.WithResource(c.kind).GroupResource(), name)
 	}
-	c.p.secrets.addObject(obj)
+	c.p.secrets.AddSecret(obj)
 	return &unstructured.Unstructured{Object: obj}, nil
 }
 
@@ -151,55 +152,9 @@ func (c *lookupClient) List(_ context.Context, _ metav1.ListOptions) (*unstructu
 	items, _ := obj["items"].([]any)
 	for _, it := range items {
 		if m, ok := it.(map[string]any); ok {
-			c.p.secrets.addObject(m)
+			c.p.secrets.AddSecret(m)
 			list.Items = append(list.Items, unstructured.Unstructured{Object: m})
 		}
 	}
 	return list, nil
-}
-
-// secretValues are the values a chart's lookup read from Secrets. A
-// pull request's chart may copy them into any object (a ConfigMap, an
-// annotation): every object of the release carries them as HiddenValues,
-// so that no output shows them, as for values Flux substitutes from
-// Secrets.
-type secretValues struct {
-	mu     sync.Mutex
-	values map[string]bool
-}
-
-// addObject keeps the data of obj if it is a Secret: each value as the
-// API gives it (base64) and decoded, as a template may b64dec it.
-func (s *secretValues) addObject(obj map[string]any) {
-	if s == nil || obj["kind"] != "Secret" {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.values == nil {
-		s.values = map[string]bool{}
-	}
-	for _, field := range []string{"data", "stringData"} {
-		data, _ := obj[field].(map[string]any)
-		for _, v := range data {
-			str, ok := v.(string)
-			if !ok || str == "" {
-				continue
-			}
-			s.values[str] = true
-			if dec, err := base64.StdEncoding.DecodeString(str); err == nil && len(dec) > 0 {
-				s.values[string(dec)] = true
-				s.values[strings.TrimSpace(string(dec))] = true
-			}
-		}
-	}
-	delete(s.values, "")
-}
-
-// list is the values, longest first (a shorter value inside a longer one
-// must not be hidden first).
-func (s *secretValues) list() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return model.LongestFirstOf(s.values)
 }

@@ -7,6 +7,7 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/yamldoc"
 )
 
@@ -15,8 +16,8 @@ type rawObject struct {
 	obj    map[string]any
 	source string // as users see it (relative to the working directory)
 	line   int
-	notes  []string // model.Object.Notes
-	hidden []string // model.Object.HiddenValues
+	notes  []string      // model.Object.Notes
+	hidden *model.Hidden // model.Object.HiddenValues
 }
 
 func (r rawObject) where() string {

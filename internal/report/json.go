@@ -89,6 +89,8 @@ func writeJSONMany(w io.Writer, es []Entry, o ManyOptions) error {
 }
 
 func writeJSON(w *bufio.Writer, r *Report) error {
+	// Masked object by object: no value spans two of the encodings.
+	r = r.masked()
 	head := *r
 	head.Objects = []Object{}
 	var buf bytes.Buffer
@@ -97,7 +99,7 @@ func writeJSON(w *bufio.Writer, r *Report) error {
 	}
 	// head ends in `"objects": []` + "\n}\n": open the list there instead.
 	const tail = "[]\n}\n"
-	b := buf.Bytes()
+	b := maskJSON(buf.Bytes(), r.Hidden)
 	if !bytes.HasSuffix(b, []byte(tail)) {
 		return fmt.Errorf("unexpected encoding of the report's end: %q", b[max(0, len(b)-20):])
 	}
@@ -121,7 +123,7 @@ func writeJSON(w *bufio.Writer, r *Report) error {
 			return err
 		}
 		w.WriteString("    ")
-		w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		w.Write(bytes.TrimSuffix(maskJSON(buf.Bytes(), r.Hidden), []byte("\n")))
 		if i < len(r.Objects)-1 {
 			w.WriteString(",")
 		}

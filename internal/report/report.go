@@ -31,6 +31,10 @@ type Report struct {
 	// drift since the deploy.
 	Notes   []string `json:"notes,omitempty"`
 	Objects []Object `json:"objects"`
+	// Hidden are the run's values never shown (a Secret's, wherever a
+	// render or a controller put them; the redaction rule's): every
+	// writer masks them in all it writes. Nil: none.
+	Hidden *model.Hidden `json:"-"`
 }
 
 // BaseInfo names the base revision the pull request was compared with.

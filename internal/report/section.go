@@ -70,7 +70,7 @@ type Section struct {
 
 // NewSection is the section of a finished check.
 func NewSection(r *Report, o MarkdownOptions) *Section {
-	s := &Section{SectionInfo: SectionInfo{Environment: envName(r.Environment), Status: r.Status(), RunURL: o.RunURL, Head: o.Commit.SHA, Headline: r.Headline()}, report: r, opts: o}
+	s := &Section{SectionInfo: SectionInfo{Environment: envName(r.Environment), Status: r.Status(), RunURL: o.RunURL, Head: o.Commit.SHA, Headline: r.Headline()}, report: r.masked(), opts: o}
 	s.Digest = s.digest()
 	return s
 }

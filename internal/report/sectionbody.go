@@ -173,7 +173,8 @@ func (s *Section) build(f fold, budget int) string {
 			return out
 		}
 	}
-	out := s.render(f, budget)
+	// Masked before it is measured against the budget.
+	out := s.report.Hidden.HideIn(s.render(f, budget))
 	if f != foldRows {
 		if s.built == nil {
 			s.built = map[fold]string{}

@@ -51,6 +51,10 @@ func (p painter) level(l model.Level) string {
 // WriteText writes the report for a terminal: a header, the verdict, then
 // per object the aggregated findings, loudest objects first.
 func WriteText(w io.Writer, r *Report, o TextOptions) error {
+	return writeMasked(w, r.Hidden, func(w io.Writer) error { return writeText(w, r.masked(), o) })
+}
+
+func writeText(w io.Writer, r *Report, o TextOptions) error {
 	bw := bufio.NewWriter(w)
 	p := painter(o.Color)
 	st := r.Status()

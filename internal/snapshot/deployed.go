@@ -15,8 +15,8 @@ func NewEntry(applied model.Object, live *unstructured.Unstructured, h secrets.H
 		SchemaVersion: SchemaVersion,
 		ID:            applied.ID,
 		APIVersion:    live.GetAPIVersion(),
-		Applied:       h.HashHidden(h.HashSecretValues(applied.Object), applied.HiddenValues),
-		Deployed:      h.HashHidden(Deployed(live, h), applied.HiddenValues),
+		Applied:       h.HashHidden(h.HashSecretValues(applied.Object), applied.HiddenValues.List()),
+		Deployed:      h.HashHidden(Deployed(live, h), applied.HiddenValues.List()),
 	}
 }
 

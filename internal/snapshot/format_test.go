@@ -66,7 +66,7 @@ func TestEntryHashesValuesFromSecrets(t *testing.T) {
 		return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
 			"metadata": map[string]any{"name": "c", "namespace": "shop"}, "data": map[string]any{"url": "https://x/?t=" + token}}}
 	}
-	e := NewEntry(model.Object{ID: model.IDOf(obj()), Object: obj(), HiddenValues: []string{token}}, obj(), h)
+	e := NewEntry(model.Object{ID: model.IDOf(obj()), Object: obj(), HiddenValues: model.NewHidden(token)}, obj(), h)
 	b, err := json.Marshal(e)
 	if err != nil {
 		t.Fatal(err)

@@ -35,8 +35,9 @@ type Reader struct {
 	repo    map[valueKey][]repoValue
 	repoErr error
 
-	mu     sync.Mutex
-	hidden map[string]bool
+	// hidden is every value read from a Secret: the run's set of hidden
+	// values (Hidden).
+	hidden model.Hidden
 }
 
 type valueKey struct{ kind, name string }
@@ -51,7 +52,7 @@ type repoValue struct {
 
 // New reads the YAML under dirs and, when client is set, its cluster.
 func New(dirs []string, client *kube.Client) *Reader {
-	return &Reader{dirs: dirs, client: client, hidden: map[string]bool{}}
+	return &Reader{dirs: dirs, client: client}
 }
 
 // Values is render's ValueReader: the object's data, where it was read.
@@ -97,23 +98,18 @@ func (v *Reader) keep(kind string, data map[string]string) {
 	if kind != "Secret" {
 		return
 	}
-	v.mu.Lock()
-	defer v.mu.Unlock()
 	for _, s := range data {
-		if s != "" {
-			v.hidden[s] = true
-		}
+		v.hidden.Add(s)
 	}
 }
 
-// Hidden lists the Secret values read, longest first (model.HideIn).
-func (v *Reader) Hidden() []string {
+// Hidden is the set of the Secret values read, in every form, which goes on
+// growing while renders read: a check makes it its run's set.
+func (v *Reader) Hidden() *model.Hidden {
 	if v == nil {
 		return nil
 	}
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return model.LongestFirstOf(v.hidden)
+	return &v.hidden
 }
 
 // pickRepoValue is the object of namespace, else the one object of that
