@@ -45,7 +45,7 @@ var packages = map[string]kind{
 	"gitops":              stage,
 	"check":               pipeline,
 	"cli":                 pipeline,
-	"cli/printer":         pipeline,
+	"printer":             pipeline,
 	"command":             pipeline,
 	"action":              pipeline,
 	"targets":             pipeline,
@@ -112,7 +112,7 @@ func forbidden(pkg string, k kind, dep string) string {
 		return "a stage knows nothing of the pipeline that runs it"
 	case (k == infra || k == testInfra) && (dk == stage || dk == pipeline):
 		return "infrastructure knows no stage"
-	case (pkg == "check" || pkg == "targets") && (dep == "github" || dep == "cli" || dep == "cli/printer"):
+	case (pkg == "check" || pkg == "targets") && (dep == "github" || dep == "cli" || dep == "printer"):
 		return "check builds the report and knows nothing of GitHub or the command line"
 	case (pkg == "check" || pkg == "command") && dep == "action":
 		return "the action runs the pipeline and its commands, never the other way"

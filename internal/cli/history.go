@@ -8,9 +8,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ownership-check/ownership-check/internal/check"
-	"github.com/ownership-check/ownership-check/internal/cli/printer"
 	"github.com/ownership-check/ownership-check/internal/history"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/printer"
 )
 
 // historyOptions are the flags of `history`: it reads the snapshot branch

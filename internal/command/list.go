@@ -6,9 +6,9 @@ import (
 	"io"
 
 	"github.com/ownership-check/ownership-check/internal/check"
-	"github.com/ownership-check/ownership-check/internal/cli/printer"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/printer"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
