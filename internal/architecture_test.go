@@ -122,6 +122,8 @@ func forbidden(pkg string, k kind, dep string) string {
 		return "command runs what both front ends share; publishing to GitHub is the action's"
 	case pkg == "check" && dep == "targets":
 		return "targets runs check for many targets; check runs one"
+	case pkg == "check" && dep == "gitops":
+		return "check runs one target; discovering targets (and rendering a parent for it) is targets'"
 	case dep == "cli" && pkg != "cli":
 		return "only main imports the command tree"
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/gitops"
@@ -91,7 +90,7 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 		urls := urlsOf(ctx, top, cfg)
 		// An app-of-apps whose path is a kustomization or a chart makes
 		// its Applications through its controller's render.
-		parents := check.ParentRenderer(cfg)
+		parents := parentRenderer(cfg)
 		found, err := discover(ctx, gitops.Repository{Root: top, URLs: urls, RenderParent: parents}, cfg.Discover)
 		if err != nil {
 			return nil, fmt.Errorf("discovering targets: %w", err)
