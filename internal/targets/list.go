@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/ownership-check/ownership-check/internal/config"
@@ -188,10 +187,8 @@ func (t Target) origin() string {
 // repositories.
 func urlsOf(ctx context.Context, top string, cfg *config.Config) []string {
 	var urls []string
-	if out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "remote", "get-url", "origin"); err == nil {
-		if u := strings.TrimSpace(string(out)); u != "" {
-			urls = append(urls, u)
-		}
+	if u, err := gitexec.RemoteURL(ctx, top, "origin"); err == nil && u != "" {
+		urls = append(urls, u)
 	}
 	return append(urls, cfg.Repositories...)
 }
