@@ -45,7 +45,7 @@ var packages = map[string]kind{
 	"gitops":              stage,
 	"check":               pipeline,
 	"cli":                 pipeline,
-	"cli/printer":         pipeline,
+	"printer":             pipeline,
 	"command":             pipeline,
 	"action":              pipeline,
 	"targets":             pipeline,
@@ -113,7 +113,7 @@ func forbidden(pkg string, k kind, dep string) string {
 		return "a stage knows nothing of the pipeline that runs it"
 	case (k == infra || k == testInfra) && (dk == stage || dk == pipeline):
 		return "infrastructure knows no stage"
-	case (pkg == "check" || pkg == "targets") && (dep == "github" || dep == "cli" || dep == "cli/printer"):
+	case (pkg == "check" || pkg == "targets") && (dep == "github" || dep == "cli" || dep == "printer"):
 		return "check builds the report and knows nothing of GitHub or the command line"
 	case (pkg == "check" || pkg == "command") && dep == "action":
 		return "the action runs the pipeline and its commands, never the other way"
@@ -123,6 +123,8 @@ func forbidden(pkg string, k kind, dep string) string {
 		return "command runs what both front ends share; publishing to GitHub is the action's"
 	case pkg == "check" && dep == "targets":
 		return "targets runs check for many targets; check runs one"
+	case pkg == "check" && dep == "gitops":
+		return "check runs one target; discovering targets (and rendering a parent for it) is targets'"
 	case dep == "cli" && pkg != "cli":
 		return "only main imports the command tree"
 	}

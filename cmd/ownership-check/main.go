@@ -4,13 +4,17 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 
 	"github.com/ownership-check/ownership-check/internal/cli"
 )
 
-// version is set at build time: -ldflags "-X main.version=v0.1.0".
-var version = "dev"
+// version is set at build time: -ldflags "-X main.version=v0.1.0". A
+// plain `go build` or `go install` leaves it empty, and the build's own
+// record says what was built (versionOf).
+var version string
 
 func main() {
-	os.Exit(cli.Main(version, os.Args[1:]))
+	info, _ := debug.ReadBuildInfo()
+	os.Exit(cli.Main(versionOf(version, info), os.Args[1:]))
 }

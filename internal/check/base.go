@@ -167,11 +167,11 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 		if err := config.EnsureCommit(ctx, top, rev); err != nil {
 			return "", &unresolvedError{err}
 		}
-		out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+		c, err := gitexec.CommitOf(ctx, top, rev)
 		if err != nil {
 			return "", &unresolvedError{err}
 		}
-		return strings.TrimSpace(string(out)), nil
+		return c, nil
 	})
 	if err != nil {
 		return err

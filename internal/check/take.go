@@ -3,7 +3,6 @@ package check
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/kube"
@@ -94,11 +93,11 @@ func sourceCommit(ctx context.Context, given string) string {
 	if given != "" {
 		return given
 	}
-	out, err := gitexec.Run(ctx, gitexec.Where{}, nil, "rev-parse", "--verify", "--quiet", "HEAD")
+	head, err := gitexec.Head(ctx, "")
 	if err != nil {
 		return ""
 	}
-	return strings.TrimSpace(string(out))
+	return head
 }
 
 // inputsOf is what the render read, relative to the repository holding the

@@ -8,9 +8,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ownership-check/ownership-check/internal/check"
-	"github.com/ownership-check/ownership-check/internal/cli/printer"
 	"github.com/ownership-check/ownership-check/internal/history"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/printer"
 )
 
 // historyOptions are the flags of `history`: it reads the snapshot branch
@@ -50,7 +50,7 @@ Exit status: 0 printed; 2 the history could not be read.`,
 	fs.StringVar(&o.Environment, "environment", "default", "snapshot name (one per cluster/overlay)")
 	fs.StringVar(&o.SnapshotRepo, "snapshot-repo", "", "git repository (path or URL) holding the snapshot branch (default: the working directory's)")
 	fs.StringVar(&o.SnapshotBranch, "snapshot-branch", model.DefaultSnapshotBranch, "branch that holds snapshots")
-	fs.StringVarP(&o.Output, "output", "o", "text", "text or json")
+	fs.StringVarP(&o.Output, "output", "o", printer.HistoryFormats.Default(), printer.HistoryFormats.Choice())
 	return cmd
 }
 
@@ -58,8 +58,8 @@ func runHistory(ctx context.Context, o *historyOptions, args []string, stdout io
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if o.Output != "text" && o.Output != "json" {
-		return fmt.Errorf("--output %q: use text or json", o.Output)
+	if err := printer.HistoryFormats.Check(o.Output); err != nil {
+		return err
 	}
 	var filter history.Filter
 	if len(args) > 0 {
@@ -75,8 +75,5 @@ func runHistory(ctx context.Context, o *historyOptions, args []string, stdout io
 	if err != nil {
 		return err
 	}
-	if o.Output == "json" {
-		return printer.HistoryJSON(stdout, l, filter)
-	}
-	return printer.History(stdout, l, filter)
+	return printer.HistoryFormats.Write(stdout, o.Output, printer.Timeline{Log: l, Filter: filter})
 }

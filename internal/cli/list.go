@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ownership-check/ownership-check/internal/command"
+	"github.com/ownership-check/ownership-check/internal/printer"
 )
 
 func newTargetsCommand() *cobra.Command {
@@ -29,6 +30,6 @@ is not checked.
 	fs := cmd.Flags()
 	fs.StringVar(&o.Config, "config", "", "repository config file (default .ownership-check.yaml if present)")
 	fs.StringVar(&o.FieldManager, "field-manager", "", "field manager of a listed target whose config gives none")
-	fs.StringVarP(&output, "output", "o", "text", "text or json")
+	fs.StringVarP(&output, "output", "o", printer.TargetsFormats.Default(), printer.TargetsFormats.Choice())
 	return cmd
 }

@@ -6,9 +6,9 @@ import (
 	"io"
 
 	"github.com/ownership-check/ownership-check/internal/check"
-	"github.com/ownership-check/ownership-check/internal/cli/printer"
 	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/printer"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/spf13/cobra"
 )

@@ -6,9 +6,9 @@ import (
 	"io"
 
 	"github.com/ownership-check/ownership-check/internal/check"
-	"github.com/ownership-check/ownership-check/internal/cli/printer"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/printer"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
@@ -30,10 +30,14 @@ func configOf(t check.Target) (*config.Config, error) {
 	return config.Load(t.Config)
 }
 
-// Targets prints the repository's targets: a table, or with format
-// "json" the spec's array. A target the config gives no field manager
-// applies with the run's (fieldManager).
+// Targets prints the repository's targets in one of
+// printer.TargetsFormats: a table, or with format "json" the spec's
+// array. A target the config gives no field manager applies with the
+// run's (fieldManager).
 func Targets(ctx context.Context, t check.Target, format string, stdout io.Writer) error {
+	if printer.TargetsFormats.Check(format) != nil {
+		return &check.InputError{Input: "output", Problem: fmt.Sprintf("%q: targets prints %s", format, printer.TargetsFormats.Choice())}
+	}
 	ts, err := List(ctx, t)
 	if err != nil {
 		return err
@@ -51,13 +55,7 @@ func Targets(ctx context.Context, t check.Target, format string, stdout io.Write
 			rows[i].Cluster = x.Kubeconfig
 		}
 	}
-	switch format {
-	case "json":
-		return printer.TargetsJSON(stdout, rows)
-	case "", "text":
-		return printer.Targets(stdout, rows)
-	}
-	return &check.InputError{Input: "output", Problem: fmt.Sprintf("%q: targets prints text or json", format)}
+	return printer.TargetsFormats.Write(stdout, format, rows)
 }
 
 // NotCheckedError is a target render cannot render as its controller

@@ -5,8 +5,8 @@ import (
 	"io"
 
 	"github.com/ownership-check/ownership-check/internal/check"
-	"github.com/ownership-check/ownership-check/internal/cli/printer"
 	"github.com/ownership-check/ownership-check/internal/migrate"
+	"github.com/ownership-check/ownership-check/internal/printer"
 )
 
 // Migrate plans, prints and (with Apply) carries out the migration. The

@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/ownership-check/ownership-check/internal/check"
-	"github.com/ownership-check/ownership-check/internal/cli/printer"
+	"github.com/ownership-check/ownership-check/internal/printer"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )

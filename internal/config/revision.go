@@ -39,22 +39,22 @@ func ReadAtCommit(ctx context.Context, dir, commit, file string) (data []byte, f
 		return nil, false, err
 	}
 	spec := commit + ":" + rel
-	kind, err := git(ctx, dir, "cat-file", "-t", spec)
+	kind, err := gitexec.ObjectType(ctx, dir, spec)
 	if err != nil {
 		// The commit is there (checked above): the path is not.
 		return nil, false, nil
 	}
-	if strings.TrimSpace(string(kind)) != "blob" {
-		return nil, false, fmt.Errorf("%s at commit %s is a %s, not a file", rel, model.ShortCommit(commit), strings.TrimSpace(string(kind)))
+	if kind != "blob" {
+		return nil, false, fmt.Errorf("%s at commit %s is a %s, not a file", rel, model.ShortCommit(commit), kind)
 	}
-	size, err := git(ctx, dir, "cat-file", "-s", spec)
+	size, err := gitexec.ObjectSize(ctx, dir, spec)
 	if err != nil {
 		return nil, false, err
 	}
-	if n, err := strconv.ParseInt(strings.TrimSpace(string(size)), 10, 64); err != nil || n > int64(repofs.ConfigFile) {
+	if n, err := strconv.ParseInt(size, 10, 64); err != nil || n > int64(repofs.ConfigFile) {
 		return nil, false, fmt.Errorf("%s at commit %s: larger than %d bytes", rel, model.ShortCommit(commit), repofs.ConfigFile)
 	}
-	data, err = git(ctx, dir, "cat-file", "blob", spec)
+	data, err = gitexec.Blob(ctx, dir, spec)
 	if err != nil {
 		return nil, false, err
 	}
@@ -65,7 +65,7 @@ func ReadAtCommit(ctx context.Context, dir, commit, file string) (data []byte, f
 // dir: present already, or fetched alone from origin (a depth-1 checkout of
 // a pull request's merge commit lacks its base).
 func EnsureCommit(ctx context.Context, dir, commit string) error {
-	if _, err := git(ctx, dir, "cat-file", "-e", commit+"^{commit}"); err == nil {
+	if gitexec.HasCommit(ctx, dir, commit) {
 		return nil
 	}
 	if !commitID.MatchString(commit) {
@@ -73,7 +73,7 @@ func EnsureCommit(ctx context.Context, dir, commit string) error {
 	}
 	fctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	defer cancel()
-	if _, ferr := git(fctx, dir, "fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--depth=1", "origin", commit); ferr != nil {
+	if ferr := gitexec.FetchCommit(fctx, dir, "origin", commit); ferr != nil {
 		return fmt.Errorf("commit %s is not in the checkout and fetching it failed: %w", commit, ferr)
 	}
 	return nil
@@ -110,9 +110,4 @@ func repoPath(ctx context.Context, dir, file string) (string, error) {
 		return "", fmt.Errorf("%s is outside the git repository %s: a file of the base commit must be in the repository", file, root)
 	}
 	return filepath.ToSlash(rel), nil
-}
-
-// git runs git in dir (gitexec.Run).
-func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	return gitexec.Run(ctx, gitexec.Where{Dir: dir}, nil, args...)
 }

@@ -1,7 +1,6 @@
 package gitexec
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 
@@ -28,34 +27,26 @@ func (ts *Trees) Changes(ctx context.Context, top, commit string) (*Changes, err
 
 func readChanges(ctx context.Context, top, commit string) (*Changes, error) {
 	c := &Changes{Changed: map[string]byte{}, Tracked: map[string]bool{}}
-	out, err := Run(ctx, Where{Dir: top}, nil, "diff", "--name-status", "--no-renames", "-z", commit, "--")
+	changed, err := ChangedSince(ctx, top, commit)
 	if err != nil {
 		return nil, fmt.Errorf("changes since %s: %w", commit, err)
 	}
-	fields := bytes.Split(out, []byte{0})
-	for i := 0; i+1 < len(fields); i += 2 {
-		if len(fields[i]) == 0 {
-			break
-		}
-		c.Changed[string(fields[i+1])] = fields[i][0]
+	for _, x := range changed {
+		c.Changed[x.Path] = x.Status
 	}
-	out, err = Run(ctx, Where{Dir: top}, nil, "ls-files", "--others", "--exclude-standard", "-z")
+	untracked, err := Untracked(ctx, top)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range bytes.Split(out, []byte{0}) {
-		if len(p) > 0 {
-			c.Changed[string(p)] = 'A'
-		}
+	for _, p := range untracked {
+		c.Changed[p] = 'A'
 	}
-	out, err = Run(ctx, Where{Dir: top}, nil, "ls-tree", "-r", "-z", "--name-only", "--full-tree", commit)
+	tracked, err := paths(ctx, top, "ls-tree", "-r", "-z", "--name-only", "--full-tree", commit)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range bytes.Split(out, []byte{0}) {
-		if len(p) > 0 {
-			c.Tracked[string(p)] = true
-		}
+	for _, p := range tracked {
+		c.Tracked[p] = true
 	}
 	return c, nil
 }

@@ -14,7 +14,7 @@ import (
 var fixture = Repository{Root: "../../testdata/gitops", URLs: []string{"https://github.com/example/platform.git"}, RenderParent: renderParent}
 
 // renderParent is the parent render the commands give discovery
-// (check.ParentRenderer), with the default config.
+// (targets' parentRenderer), with the default config.
 func renderParent(ctx context.Context, root string, parent Target) (Rendered, error) {
 	r, err := render.ForDiscovery(ctx, nil, root, parent.Paths, parent.Deployer)
 	if err != nil {

@@ -62,7 +62,7 @@ func (s *argoSource) Prepare(ctx context.Context, p Path) (Build, error) {
 	case argoPluginType:
 		return s.notRendered("a config management plugin source: Argo CD runs the plugin, which the check cannot reproduce"), nil
 	case argoKustomizeType:
-		inner, err = s.kustomize(p, src, env)
+		inner, err = s.kustomize(ctx, p, src, env)
 	default:
 		inner, err = s.directory(ctx, p, src)
 	}
@@ -180,7 +180,7 @@ func mergePatch(doc, patch any) any {
 
 // kustomize is a kustomize source: the kustomization as Argo CD's kustomize
 // edit commands leave it, built by kustomize with the render's settings.
-func (s *argoSource) kustomize(p Path, src argoAppSource, env *argoEnv) (Build, error) {
+func (s *argoSource) kustomize(ctx context.Context, p Path, src argoAppSource, env *argoEnv) (Build, error) {
 	var o argoKustomize
 	if present(src.Kustomize) {
 		if err := json.Unmarshal(src.Kustomize, &o); err != nil {
@@ -200,7 +200,7 @@ func (s *argoSource) kustomize(p Path, src argoAppSource, env *argoEnv) (Build, 
 		fs = fs.withEdits(map[string][]byte{file: data})
 	}
 	k := newKustomizer(fs, s.in.cfg.Kustomize)
-	b, err := k.prepare(p.Real)
+	b, err := k.prepare(ctx, p.Real)
 	if err != nil {
 		return nil, err
 	}

@@ -82,7 +82,7 @@ func (s *fluxSource) Prepare(ctx context.Context, p Path) (Build, error) {
 	if err := fluxGenerate(s.in.fs, d.Object, p.Real); err != nil {
 		return nil, err
 	}
-	b, err := s.k.prepare(p.Real)
+	b, err := s.k.prepare(ctx, p.Real)
 	if err != nil {
 		var r *refusal
 		if errors.As(err, &r) {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -74,7 +75,7 @@ func buildRaw(t testing.TB, dir string, opts config.KustomizeOptions) []rawObjec
 		t.Fatal(err)
 	}
 	abs, _ := filepath.Abs(real)
-	objs, err := newKustomizer(newGuardFS(b), opts).build(abs)
+	objs, err := newKustomizer(newGuardFS(b), opts).build(context.Background(), abs)
 	if err != nil {
 		t.Fatal(err)
 	}

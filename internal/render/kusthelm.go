@@ -66,6 +66,11 @@ func (ci *chartInflater) inflate(ctx context.Context, dir, file string, k *types
 	srcs := map[string]string{}
 	for i, h := range k.HelmCharts {
 		field := fmt.Sprintf("%s: helmCharts[%d] (%s)", display, i, h.Name)
+		// Helm's engine takes no context: a cancelled run stops between
+		// charts, not within one.
+		if err := ctx.Err(); err != nil {
+			return nil, false, fmt.Errorf("%s: %w", field, err)
+		}
 		chartHome := home
 		if !filepath.IsAbs(chartHome) {
 			chartHome = filepath.Join(dir, chartHome)

@@ -88,12 +88,12 @@ type preparedBuild struct {
 
 // Prepare scans the kustomization the path names (its directory or its
 // file) and everything it reaches: the Source for kustomizations.
-func (k *kustomizer) Prepare(_ context.Context, p Path) (Build, error) {
+func (k *kustomizer) Prepare(ctx context.Context, p Path) (Build, error) {
 	dir := p.Real
 	if !p.Dir {
 		dir = filepath.Dir(p.Real)
 	}
-	b, err := k.prepare(dir)
+	b, err := k.prepare(ctx, dir)
 	var nr *chartNotRendered
 	if errors.As(err, &nr) {
 		return notRenderedBuild{nr.NotRendered}, nil
@@ -121,8 +121,8 @@ func (b *kustomizeBuild) Run(context.Context) (Output, error) {
 }
 
 // build renders the kustomization in dir (resolved, absolute).
-func (k *kustomizer) build(dir string) ([]rawObject, error) {
-	b, err := k.prepare(dir)
+func (k *kustomizer) build(ctx context.Context, dir string) ([]rawObject, error) {
+	b, err := k.prepare(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -130,8 +130,9 @@ func (k *kustomizer) build(dir string) ([]rawObject, error) {
 }
 
 // prepare scans the kustomization in dir and everything it reaches.
-func (k *kustomizer) prepare(dir string) (*preparedBuild, error) {
-	s := &scanner{fs: k.fs, opts: k.opts, counts: map[string]int{}, lines: k.lines, pluginDir: k.build, sources: newBuildSources(), charts: k.charts}
+func (k *kustomizer) prepare(ctx context.Context, dir string) (*preparedBuild, error) {
+	pluginDir := func(dir string) ([]rawObject, error) { return k.build(ctx, dir) }
+	s := &scanner{ctx: ctx, fs: k.fs, opts: k.opts, counts: map[string]int{}, lines: k.lines, pluginDir: pluginDir, sources: newBuildSources(), charts: k.charts}
 	n, err := s.scanDir(dir)
 	if err != nil {
 		return nil, err

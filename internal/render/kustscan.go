@@ -46,6 +46,10 @@ const (
 // cannot be told to stay offline (a git URL in resources runs git clone; a
 // URL in any file field is fetched), so remote references are found here.
 type scanner struct {
+	// ctx is the caller's, for the one step of a scan that can take long:
+	// a helmCharts chart rendered in process. The scanner lives for one
+	// prepare, within its caller's call.
+	ctx  context.Context
 	fs   *guardFS
 	opts config.KustomizeOptions
 	// counts memoizes how many objects each kustomization directory
@@ -90,7 +94,7 @@ func (s *scanner) scanDir(dir string) (int, error) {
 		return 0, err
 	}
 	if s.charts != nil && (len(k.HelmCharts) > 0 || k.HelmGlobals != nil) {
-		inflated, ok, err := s.charts.inflate(context.Background(), dir, file, k, s.opts.AllowHelm)
+		inflated, ok, err := s.charts.inflate(s.ctx, dir, file, k, s.opts.AllowHelm)
 		if err != nil {
 			return 0, err
 		}

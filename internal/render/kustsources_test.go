@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -28,7 +29,7 @@ func buildSourced(t *testing.T, dir string) (map[string]string, int32) {
 		t.Fatal(err)
 	}
 	k := newKustomizer(newGuardFS(b), config.KustomizeOptions{})
-	objs, err := k.build(real)
+	objs, err := k.build(context.Background(), real)
 	if err != nil {
 		t.Fatal(err)
 	}

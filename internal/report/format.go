@@ -1,15 +1,13 @@
 package report
 
 import (
-	"fmt"
 	"io"
-	"slices"
-	"strings"
 )
 
 // formats are the values of `check --output`, in the order its help names
 // them: a new format is one row here, with its writer of one report and
-// its writer of the reports of many targets (`check --target`).
+// its writer of the reports of many targets (`check --target`). The other
+// commands' outputs are each a FormatTable (formattable.go).
 var formats = []struct {
 	name      string
 	write     func(io.Writer, *Report, TextOptions) error
@@ -37,17 +35,10 @@ var Formats = func() []string {
 }()
 
 // FormatChoice is "text, markdown or json": the formats as help text names them.
-func FormatChoice() string {
-	return strings.Join(Formats[:len(Formats)-1], ", ") + " or " + Formats[len(Formats)-1]
-}
+func FormatChoice() string { return choice(Formats) }
 
 // CheckFormat refuses a format Write does not know; "" is text.
-func CheckFormat(format string) error {
-	if format == "" || slices.Contains(Formats, format) {
-		return nil
-	}
-	return fmt.Errorf("--output %q: use %s", format, FormatChoice())
-}
+func CheckFormat(format string) error { return checkName(Formats, format) }
 
 // Write renders the report in one of Formats: what `check --output` prints.
 func Write(w io.Writer, r *Report, format string, o TextOptions) error {

@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
-	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/gitops"
@@ -91,7 +89,7 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 		urls := urlsOf(ctx, top, cfg)
 		// An app-of-apps whose path is a kustomization or a chart makes
 		// its Applications through its controller's render.
-		parents := check.ParentRenderer(cfg)
+		parents := parentRenderer(cfg)
 		found, err := discover(ctx, gitops.Repository{Root: top, URLs: urls, RenderParent: parents}, cfg.Discover)
 		if err != nil {
 			return nil, fmt.Errorf("discovering targets: %w", err)
@@ -189,10 +187,8 @@ func (t Target) origin() string {
 // repositories.
 func urlsOf(ctx context.Context, top string, cfg *config.Config) []string {
 	var urls []string
-	if out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "remote", "get-url", "origin"); err == nil {
-		if u := strings.TrimSpace(string(out)); u != "" {
-			urls = append(urls, u)
-		}
+	if u, err := gitexec.RemoteURL(ctx, top, "origin"); err == nil && u != "" {
+		urls = append(urls, u)
 	}
 	return append(urls, cfg.Repositories...)
 }

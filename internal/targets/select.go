@@ -8,7 +8,6 @@
 package targets
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path"
@@ -328,27 +327,21 @@ func touches(in *snapshot.Inputs, changes []change) string {
 // the working tree, or a range a..b); with untracked, new files not yet
 // added count as added.
 func changedSince(ctx context.Context, top, rng string, untracked bool) ([]change, error) {
-	out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "diff", "--name-status", "--no-renames", "-z", rng, "--")
+	changed, err := gitexec.ChangedSince(ctx, top, rng)
 	if err != nil {
 		return nil, fmt.Errorf("changes since %s: %w", rng, err)
 	}
 	var cs []change
-	fields := bytes.Split(out, []byte{0})
-	for i := 0; i+1 < len(fields); i += 2 {
-		if len(fields[i]) == 0 {
-			break
-		}
-		cs = append(cs, change{status: fields[i][0], path: string(fields[i+1])})
+	for _, x := range changed {
+		cs = append(cs, change{status: x.Status, path: x.Path})
 	}
 	if untracked {
-		out, err := gitexec.Run(ctx, gitexec.Where{Dir: top}, nil, "ls-files", "--others", "--exclude-standard", "-z")
+		ps, err := gitexec.Untracked(ctx, top)
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range bytes.Split(out, []byte{0}) {
-			if len(p) > 0 {
-				cs = append(cs, change{status: 'A', path: string(p)})
-			}
+		for _, p := range ps {
+			cs = append(cs, change{status: 'A', path: p})
 		}
 	}
 	return cs, nil

@@ -1,4 +1,4 @@
-package check
+package targets
 
 import (
 	"context"
@@ -8,11 +8,13 @@ import (
 	"github.com/ownership-check/ownership-check/internal/render"
 )
 
-// ParentRenderer is the render discovery asks of an app-of-apps whose
+// parentRenderer is the render discovery asks of an app-of-apps whose
 // path is a kustomization or a chart: the parent's paths rendered as its
 // controller renders them, with the repository config's kustomize
 // settings and no cluster (a chart's .Capabilities are Helm's defaults).
-func ParentRenderer(cfg *config.Config) gitops.ParentRenderer {
+// It lives beside discovery's caller, not in check, so that the pipeline
+// of one target knows nothing of discovery.
+func parentRenderer(cfg *config.Config) gitops.ParentRenderer {
 	return func(ctx context.Context, root string, parent gitops.Target) (gitops.Rendered, error) {
 		r, err := render.ForDiscovery(ctx, cfg, root, parent.Paths, parent.Deployer)
 		if err != nil {
