@@ -84,7 +84,7 @@ func renderHead(ctx context.Context, o Options, opts render.Options) ([]model.Ob
 		opts.Reads = render.NewReads()
 		head = &headRender{reads: opts.Reads}
 	}
-	done, err := o.renderTurn(ctx)
+	done, err := o.State.RenderTurn(ctx)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -148,22 +148,14 @@ func (b *baseRender) render(ctx context.Context, rev string, paths []string, opt
 	if len(paths) == 0 {
 		return nil
 	}
-	top := ""
-	if trees != nil {
-		top = trees.Top
-	}
+	top := trees.Top
 	var err error
 	if top == "" {
 		if top, err = repositoryOf(ctx, paths[0]); err != nil {
 			return err
 		}
 	}
-	if trees == nil {
-		// One target: its own copy of the tree, gone when it is rendered.
-		trees = &gitexec.Trees{}
-		defer trees.Close()
-	}
-	b.Commit, err = trees.Resolved(top, rev, func() (string, error) {
+	b.Commit, err = trees.Resolved(ctx, top, rev, func(ctx context.Context) (string, error) {
 		if err := config.EnsureCommit(ctx, top, rev); err != nil {
 			return "", &unresolvedError{err}
 		}

@@ -40,12 +40,13 @@ func TestSharedClientWindowSizedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewShared(context.Background())
-	s.sizeWindow(c, 30*time.Millisecond, 16, 0)
+	s := NewState(context.Background(), "")
+	defer s.Close()
+	s.Window(c, 30*time.Millisecond, 16, 0)
 	if got := c.Window.Limit(); got != DefaultMaxInFlight {
 		t.Fatalf("window %d after the first reach over 30 ms, want %d", got, DefaultMaxInFlight)
 	}
-	s.sizeWindow(c, 0, 16, 0)
+	s.Window(c, 0, 16, 0)
 	if got := c.Window.Limit(); got != DefaultMaxInFlight {
 		t.Errorf("window %d after a later target's reach, want it left at %d", got, DefaultMaxInFlight)
 	}

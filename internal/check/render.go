@@ -31,7 +31,8 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	cfg, _, err := t.loadConfig()
+	defer t.ownRun(ctx)()
+	cfg, _, err := t.State.Config(t)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -122,6 +122,9 @@ func TestSparseBaseFallsBackToTheWholeTree(t *testing.T) {
 	// The pull request drops the legacy resource.
 	write("app/kustomization.yaml", "resources:\n- cm.yaml\n")
 	o := Options{Base: "HEAD", Paths: []string{filepath.Join(dir, "app")}}
+	st := NewState(ctx, "")
+	defer st.Close()
+	o.State = st
 	opts := render.Options{Namespace: "default", Scope: render.KnownScopes(nil)}
 	_, _, head, err := renderHead(ctx, o, opts)
 	if err != nil {

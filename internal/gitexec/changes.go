@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-
-	"github.com/ownership-check/ownership-check/internal/parallel"
 )
 
 // Changes are how the working tree of a repository differs from a commit:
@@ -21,9 +19,7 @@ type Changes struct {
 // for the run (one git diff, one ls-files, one ls-tree).
 func (ts *Trees) Changes(ctx context.Context, top, commit string) (*Changes, error) {
 	key := top + "\x00" + commit
-	e := parallel.Entry(&ts.mu, &ts.changes, key)
-	e.once.Do(func() { e.changes, e.err = readChanges(ctx, top, commit) })
-	return e.changes, e.err
+	return ts.changes.Get(ctx, key, func(ctx context.Context) (*Changes, error) { return readChanges(ctx, top, commit) })
 }
 
 func readChanges(ctx context.Context, top, commit string) (*Changes, error) {
