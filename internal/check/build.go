@@ -107,9 +107,8 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	}
 	// The base after the head: a base whose files the head read unchanged
 	// renders the same, and is not rendered again.
-	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.State.Trees(), o.BaseDeployer, head)
 	objs, skipped, skipNote := skipSecrets(cfg, objs)
-	baseRead = comparedAsync(g, baseRead, objs)
+	baseRead := renderBaseAsync(ctx, g, o, renderOpts, head, objs)
 	progressf(o.Progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
 	// The window bounds the listing's requests with the dry-runs'; as
 	// many workers as it may let in flight keep a limit of their own out.

@@ -50,9 +50,8 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	}
 	// The base after the head: a base whose files the head read unchanged
 	// renders the same, and is not rendered again.
-	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.State.Trees(), o.BaseDeployer, head)
 	objs, skipped, skipNote := skipSecrets(cfg, objs)
-	baseRead = comparedAsync(g, baseRead, objs)
+	baseRead := renderBaseAsync(ctx, g, o, renderOpts, head, objs)
 	// The render's CRDs type their kinds over everything the snapshot
 	// recorded: the deploy installs them first.
 	crds := make([]*unstructured.Unstructured, 0, len(snap.Schemas))

@@ -101,7 +101,7 @@ func inputsOf(ctx context.Context, top string, paths []string, reads *render.Rea
 	}
 	if top == "" {
 		var err error
-		if top, err = repositoryOf(ctx, paths[0]); err != nil {
+		if top, err = gitexec.RepositoryOf(ctx, paths[0]); err != nil {
 			return nil
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path"
+	"strings"
 )
 
 // Changes are how the working tree of a repository differs from a commit:
@@ -54,4 +56,40 @@ func readChanges(ctx context.Context, top, commit string) (*Changes, error) {
 		}
 	}
 	return c, nil
+}
+
+// Unchanged tells whether files and the listings of dirs (slash-separated,
+// relative to top) are at commit what they are in the working tree at top:
+// every file one the commit tracks, unchanged since, and nothing added to
+// or removed from a folder listed. What is read of those alone reads the
+// same at the commit.
+func (ts *Trees) Unchanged(ctx context.Context, top, commit string, files, dirs []string) bool {
+	ch, err := ts.Changes(ctx, top, commit)
+	if err != nil {
+		return false
+	}
+	for _, f := range files {
+		if !ch.Tracked[f] || ch.Changed[f] != 0 {
+			return false
+		}
+	}
+	listed := make(map[string]bool, len(dirs))
+	for _, d := range dirs {
+		listed[d] = true
+	}
+	for p, status := range ch.Changed {
+		if status != 'M' && listed[path.Dir(p)] {
+			return false
+		}
+	}
+	return true
+}
+
+// CommitOf is the commit rev names in the repository at top.
+func CommitOf(ctx context.Context, top, rev string) (string, error) {
+	out, err := Run(ctx, Where{Dir: top}, nil, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
 }
