@@ -144,18 +144,15 @@ func (s *RunState) Window(c *kube.Client, rtt time.Duration, concurrency, maxFli
 }
 
 // branch is t's snapshot branch, opened, fetched and listed once for the
-// run.
+// run, under the run's context: the listing reads on through one git
+// process, which one check's end must not stop for the others.
 func (s *RunState) branch(ctx context.Context, t Target) (*branch, error) {
-	return s.branches.Get(ctx, t.SnapshotRepo+"\x00"+t.SnapshotBranch, func(ctx context.Context) (*branch, error) {
+	return s.branches.Get(ctx, t.SnapshotRepo+"\x00"+t.SnapshotBranch, func(context.Context) (*branch, error) {
 		b := &branch{}
-		if b.store, b.openErr = snapshot.Open(ctx, t.SnapshotRepo, t.SnapshotBranch); b.openErr == nil {
-			b.listed, b.listErr = b.store.List(ctx)
+		if b.store, b.openErr = snapshot.Open(s.ctx, t.SnapshotRepo, t.SnapshotBranch); b.openErr == nil {
+			b.listed, b.listErr = b.store.List(s.ctx)
 		}
-		if ctx.Err() != nil && b.store != nil {
-			// Not kept: the next caller opens it again.
-			b.store.Close()
-		}
-		return b, ctx.Err()
+		return b, nil
 	})
 }
 
