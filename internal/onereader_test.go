@@ -31,7 +31,6 @@ var notRepositoryReaders = map[string]string{
 	"github":            "the workflow's event file, kubeconfig and report files",
 	"action":            "the workflow's kubeconfig, workspace owner and report files",
 	"cli/check.go":      "writes the --report-file the operator names",
-	"check/base.go":     "the base commit's tree, which gitexec extracted into a temporary directory",
 	"report/reporttest": "golden files of tests",
 }
 

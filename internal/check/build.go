@@ -60,6 +60,8 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 func build(ctx context.Context, o Options, policy model.FailPolicy, causes model.CausePolicy) (*report.Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	var g errgroup.Group
+	// The run of one ends after everything started in g.
+	defer o.ownRun(ctx)()
 	defer func() {
 		cancel()
 		g.Wait()
@@ -90,11 +92,11 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	}
 	cfg, configNote, client := sess.cfg, sess.configNote, sess.client
 	if o.Client == nil {
-		// A run's own client: its window starts at what the round trip
+		// A check's own client: its window starts at what the round trip
 		// asks for and adapts to the server's answers (429s shrink it) up
 		// to the cap; the engine may have that many requests waiting on it.
 		// Targets sharing a client share its window instead.
-		engineOpts.Concurrency = sizeWindow(client, sess.rtt, o.Concurrency, o.MaxInFlight)
+		engineOpts.Concurrency = sess.limit
 	}
 	vr := values.New(o.ValueDirs, client)
 	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client}
@@ -104,9 +106,8 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	}
 	// The base after the head: a base whose files the head read unchanged
 	// renders the same, and is not rendered again.
-	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees, o.BaseDeployer, head)
 	objs, skipped, skipNote := skipSecrets(cfg, objs)
-	baseRead = comparedAsync(g, baseRead, objs)
+	baseRead := renderBaseAsync(ctx, g, o, renderOpts, head, objs)
 	progressf(o.Progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
 	// The window bounds the listing's requests with the dry-runs'; as
 	// many workers as it may let in flight keep a limit of their own out.
@@ -115,7 +116,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// The API server's schemas are read while the dry-runs run: only the
 	// analysis needs them, and the engine for an object whose client-side
 	// managers the deployer upgrades.
-	types := o.typesFor(ctx, client)
+	types := o.State.Types(client)
 	engineOpts.UpgradesClientSide, engineOpts.Types = cfg.UpgradesClientSide(), types
 	engine := predict.NewCluster(client, engineOpts)
 	for _, gv := range groupVersions(objs) {

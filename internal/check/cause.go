@@ -30,9 +30,9 @@ func (in analysis) statesOf(id model.ID, head *unstructured.Unstructured, e *sna
 	if head != nil {
 		s.head = in.redact(head).Object
 	}
-	if in.Base != nil && in.Base.Err == nil {
+	if in.Base != nil {
 		s.baseKnown = true
-		if o, ok := in.Base.object(id, head); ok && o != nil {
+		if o, ok := in.Base.Object(id, head); ok && o != nil {
 			s.base = in.redact(o).Object
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/history"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/predict"
+	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
@@ -35,8 +36,8 @@ type analysis struct {
 	Fails      func(model.Category) bool
 	FailsCause func(model.Cause) bool
 	// Base is the pull request's base rendered, for causes; nil without
-	// --base (causes unknown).
-	Base *baseRender
+	// --base or when it could not be rendered (causes unknown).
+	Base *render.Base
 	// Unchanged says the head renders exactly what the base renders.
 	Unchanged bool
 	// StaleAfter is the age past which the snapshot is called stale; 0:
@@ -116,7 +117,7 @@ func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool)
 		// The writers mask the run's hidden values in all they write.
 		rep.Hidden = in.Redaction.Hidden
 	}
-	if in.Base != nil && in.Base.Err == nil {
+	if in.Base != nil {
 		rep.Base = &report.BaseInfo{Commit: in.Base.Commit}
 		rep.Unchanged = in.Unchanged
 	}

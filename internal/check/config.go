@@ -9,21 +9,13 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 )
 
-// loadConfig is the repository config the pipeline runs with, and a note
+// loadConfigFile is the repository config the pipeline runs with, and a note
 // for the report when a pull request changes it.
 //
 // With a BaseConfig (the pull request's base commit's) the pull request's
 // own copy at t.Config is read only to say what it changes: its ignore
 // rules and kustomize permissions take effect after merge, never in the
 // check of the pull request that adds them.
-func (t Target) loadConfig() (*config.Config, string, error) {
-	if t.Shared != nil {
-		return t.Shared.loadConfig(t)
-	}
-	return t.loadConfigFile()
-}
-
-// loadConfigFile is loadConfig, read from the file each time.
 func (t Target) loadConfigFile() (*config.Config, string, error) {
 	if t.BaseConfig == nil {
 		cfg, err := config.Load(t.Config)

@@ -20,6 +20,8 @@
 // The other commands start the same way (config → kube → render) and end
 // elsewhere: TakeSnapshot in the snapshot store, Migrate in migrate's plan,
 // Render in the objects themselves; History reads the recorded deploys.
-// A run of many targets is package targets': it calls Build for each.
+// What a check reads beyond its own target comes through its run's State
+// (runstate.go): a check alone is a run of one; a run of many targets is
+// package targets', which makes the State and calls Build for each.
 // docs/architecture.md has the picture.
 package check

@@ -5,7 +5,6 @@ import (
 	"sort"
 
 	"github.com/ownership-check/ownership-check/internal/model"
-	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/remedy"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
@@ -38,7 +37,7 @@ func (in analysis) fights(obj model.Object) []model.Finding {
 		if seen[path+"\x00"+c.Controller.String()] {
 			continue
 		}
-		if _, found, err := ownership.ValueAt(obj.Object.Object, c.Path); err != nil || !found {
+		if _, found, err := model.ValueAt(obj.Object.Object, c.Path); err != nil || !found {
 			continue
 		}
 		seen[path+"\x00"+c.Controller.String()] = true

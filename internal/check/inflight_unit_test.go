@@ -10,25 +10,15 @@ import (
 	"k8s.io/client-go/rest"
 )
 
-// TestInFlight: loopback keeps --concurrency, a round trip widens the
-// window, never past the cap.
-func TestInFlight(t *testing.T) {
-	for _, tc := range []struct {
-		conc  int
-		rtt   time.Duration
-		limit int
-		want  int
-	}{
-		{16, 500 * time.Microsecond, 0, 16},
-		{16, 6 * time.Millisecond, 0, 32},
-		{16, 30 * time.Millisecond, 0, DefaultMaxInFlight},
-		{16, 30 * time.Millisecond, 200, 112},
-		{16, 30 * time.Millisecond, 8, 16},
-		{0, 500 * time.Microsecond, 0, DefaultConcurrency},
-	} {
-		if got := inFlight(tc.conc, tc.rtt, tc.limit); got != tc.want {
-			t.Errorf("inFlight(%d, %s, %d) = %d, want %d", tc.conc, tc.rtt, tc.limit, got, tc.want)
-		}
+// TestDefaultConcurrencyWindow: a concurrency of 0 sizes the window
+// from the default one.
+func TestDefaultConcurrencyWindow(t *testing.T) {
+	c, err := kube.New(&rest.Config{Host: "http://127.0.0.1:1"}, "default", 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sizeWindow(c, 500*time.Microsecond, 0, 0); got != DefaultMaxInFlight || c.Window.Limit() != DefaultConcurrency {
+		t.Fatalf("cap %d, window %d; want %d, %d", got, c.Window.Limit(), DefaultMaxInFlight, DefaultConcurrency)
 	}
 }
 
@@ -40,12 +30,13 @@ func TestSharedClientWindowSizedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewShared(context.Background())
-	s.sizeWindow(c, 30*time.Millisecond, 16, 0)
+	s := NewState(context.Background(), "")
+	defer s.Close()
+	s.Window(c, 30*time.Millisecond, 16, 0)
 	if got := c.Window.Limit(); got != DefaultMaxInFlight {
 		t.Fatalf("window %d after the first reach over 30 ms, want %d", got, DefaultMaxInFlight)
 	}
-	s.sizeWindow(c, 0, 16, 0)
+	s.Window(c, 0, 16, 0)
 	if got := c.Window.Limit(); got != DefaultMaxInFlight {
 		t.Errorf("window %d after a later target's reach, want it left at %d", got, DefaultMaxInFlight)
 	}

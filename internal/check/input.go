@@ -86,6 +86,8 @@ type session struct {
 	configNote string
 	client     *kube.Client
 	rtt        time.Duration
+	// limit caps the client's window (reached only).
+	limit int
 }
 
 // open is the one way check, snapshot and migrate start; reachWithin > 0
@@ -94,7 +96,7 @@ func (t *Target) open(ctx context.Context, reachWithin time.Duration) (*session,
 	if err := t.requireTarget(); err != nil {
 		return nil, err
 	}
-	cfg, note, err := t.loadConfig()
+	cfg, note, err := t.State.Config(*t)
 	if err != nil {
 		return nil, err
 	}
@@ -107,9 +109,7 @@ func (t *Target) open(ctx context.Context, reachWithin time.Duration) (*session,
 		if s.rtt, err = reachTimed(ctx, client, reachWithin); err != nil {
 			return nil, err
 		}
-		if t.Shared != nil && t.Client == client {
-			t.Shared.sizeWindow(client, s.rtt, t.Concurrency, t.MaxInFlight)
-		}
+		s.limit = t.State.Window(client, s.rtt, t.Concurrency, t.MaxInFlight)
 	}
 	return s, nil
 }
@@ -137,7 +137,7 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 	}
 	cfg, client := sess.cfg, sess.client
 	reads := render.NewReads()
-	done, err := t.renderTurn(ctx)
+	done, err := t.State.RenderTurn(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -46,6 +46,7 @@ func Migrate(ctx context.Context, o MigrateOptions, planned func(*migrate.Plan))
 	}
 	ctx, cancel := context.WithTimeout(ctx, migrateDeadline)
 	defer cancel()
+	defer o.ownRun(ctx)()
 	if err := o.requireTarget(); err != nil {
 		return nil, err
 	}

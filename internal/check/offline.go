@@ -22,11 +22,11 @@ import (
 // buildOffline is check --offline: the snapshot's deployed objects stand
 // in for the cluster, and a local Server-Side Apply for its dry-run.
 func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy model.FailPolicy, causes model.CausePolicy) (rep *report.Report, err error) {
-	cfg, configNote, err := o.loadConfig()
+	cfg, configNote, err := o.State.Config(o.Target)
 	if err != nil {
 		return nil, err
 	}
-	snap, hist, err := readState(ctx, o.Target)
+	snap, hist, err := o.State.Snapshot(ctx, o.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -49,9 +49,8 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	}
 	// The base after the head: a base whose files the head read unchanged
 	// renders the same, and is not rendered again.
-	baseRead := renderBaseAsync(ctx, g, o.Base, o.Paths, renderOpts, o.BaseTrees, o.BaseDeployer, head)
 	objs, skipped, skipNote := skipSecrets(cfg, objs)
-	baseRead = comparedAsync(g, baseRead, objs)
+	baseRead := renderBaseAsync(ctx, g, o, renderOpts, head, objs)
 	// The render's CRDs type their kinds over everything the snapshot
 	// recorded: the deploy installs them first.
 	crds := make([]*unstructured.Unstructured, 0, len(snap.Schemas))

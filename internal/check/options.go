@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -42,9 +41,9 @@ type Target struct {
 	// Client, when set, is the cluster's client shared by the targets of
 	// one run (in place of Kubeconfig and Context).
 	Client *kube.Client
-	// Shared, when set, is what the targets of one run share (NewShared):
-	// the config parsed once, and Client's schemas.
-	Shared *Shared
+	// State is what the checks of one run share (NewState); nil: the
+	// check is a run of its own.
+	State State
 	// SnapshotRepo is the git repository (path or URL) holding
 	// SnapshotBranch; "" is the working directory's.
 	SnapshotRepo   string
@@ -94,10 +93,6 @@ type Options struct {
 	// findings FailOn fails ("" is DefaultFailOnCause).
 	Base        string
 	FailOnCause string
-	// BaseTrees, when set, share the base's tree among the targets of one
-	// run, which closes it when they are done; nil: each check reads its
-	// own.
-	BaseTrees *gitexec.Trees
 	// Record appends the check's findings (never values) to the
 	// environment's history on the snapshot branch: the deploy pipeline's
 	// check right before it applies. SourceCommit is the commit the deploy

@@ -6,10 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/version"
-
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -31,12 +27,13 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	cfg, _, err := t.loadConfig()
+	defer t.ownRun(ctx)()
+	cfg, _, err := t.State.Config(t)
 	if err != nil {
 		return nil, nil, err
 	}
 	opts := render.Options{Config: cfg, Deployer: t.Deployer}
-	var scope *bestEffortScope
+	var scope *kube.BestEffort
 	var warnings []error
 	opts.Namespace, scope, err = renderTarget(t)
 	if err != nil && t.ClusterOptional {
@@ -54,7 +51,7 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 	if scope != nil {
 		opts.Scope = scope
 		opts.ChartCluster = scope
-		client = scope.client
+		client = scope.Client
 	}
 	vr := values.New(t.ValueDirs, client)
 	opts.Values = vr
@@ -69,8 +66,8 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 			}
 		}
 	}
-	if scope != nil && scope.err != nil {
-		warnings = append(warnings, fmt.Errorf("render: cluster discovery unavailable (%w); telling namespaced kinds from the built-in list", scope.err))
+	if scope != nil && scope.Err != nil {
+		warnings = append(warnings, fmt.Errorf("render: cluster discovery unavailable (%w); telling namespaced kinds from the built-in list", scope.Err))
 	}
 	return objs, warnings, err
 }
@@ -78,7 +75,7 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 // renderTarget gives the default namespace and the scope resolver: from
 // the kubeconfig when one loads, else the namespace or "default" and the
 // built-in list (a nil resolver).
-func renderTarget(t Target) (string, *bestEffortScope, error) {
+func renderTarget(t Target) (string, *kube.BestEffort, error) {
 	restCfg, ns, err := kube.LoadConfig(kube.LoadOptions{Kubeconfig: t.Kubeconfig, Context: t.Context, Namespace: t.Namespace})
 	if err != nil {
 		if t.Kubeconfig != "" || t.Context != "" {
@@ -94,58 +91,5 @@ func renderTarget(t Target) (string, *bestEffortScope, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	return ns, &bestEffortScope{client: client}, nil
-}
-
-// bestEffortScope asks discovery, and after the first failure to reach the
-// cluster answers "unknown kind" so that render falls back to the built-in
-// list: rendering works without a cluster, and err says why it went
-// without.
-type bestEffortScope struct {
-	client *kube.Client
-	err    error
-}
-
-// ServerVersion, APIVersions and Lookup are a chart's reads of the
-// cluster (render.ChartCluster), best effort too: once the cluster cannot
-// be reached, a chart renders as without one (Helm's defaults, lookup
-// empty).
-func (s *bestEffortScope) ServerVersion(ctx context.Context) (*version.Info, error) {
-	if s.err == nil {
-		v, err := s.client.ServerVersion(ctx)
-		if err == nil {
-			return v, nil
-		}
-		s.err = err
-	}
-	return nil, nil
-}
-
-func (s *bestEffortScope) APIVersions(ctx context.Context) ([]string, error) {
-	if s.err == nil {
-		v, err := s.client.APIVersions(ctx)
-		if err == nil {
-			return v, nil
-		}
-		s.err = err
-	}
-	return nil, nil
-}
-
-func (s *bestEffortScope) Lookup(ctx context.Context, apiVersion, kind, namespace, name string) (map[string]any, bool, error) {
-	if s.err == nil {
-		return s.client.Lookup(ctx, apiVersion, kind, namespace, name)
-	}
-	return nil, false, nil
-}
-
-func (s *bestEffortScope) IsNamespaced(gvk schema.GroupVersionKind) (bool, error) {
-	if s.err == nil {
-		namespaced, err := s.client.IsNamespaced(gvk)
-		if err == nil || meta.IsNoMatchError(err) {
-			return namespaced, err
-		}
-		s.err = err
-	}
-	return false, &meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gvk.Version}}
+	return ns, &kube.BestEffort{Client: client}, nil
 }

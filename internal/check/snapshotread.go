@@ -18,12 +18,12 @@ type snapshotResult struct {
 }
 
 // readSnapshotAsync reads the snapshot and the recorded history in g
-// (readState); the channel delivers exactly one result (cancel ctx to stop
+// (State.Snapshot); the channel delivers exactly one result (cancel ctx to stop
 // git early).
 func readSnapshotAsync(ctx context.Context, g *errgroup.Group, t Target) <-chan snapshotResult {
 	ch := make(chan snapshotResult, 1)
 	g.Go(func() error {
-		snap, hist, err := readState(ctx, t)
+		snap, hist, err := t.State.Snapshot(ctx, t)
 		ch <- snapshotResult{snap, hist, err}
 		return nil
 	})

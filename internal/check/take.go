@@ -5,8 +5,6 @@ import (
 	"errors"
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
-	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
@@ -42,6 +40,17 @@ type Recorded struct {
 // object missing from the cluster fails it and commits nothing. The
 // warnings come back with an error too.
 func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
+	if o.State == nil {
+		// A run of one, whose batch of one is committed at its end.
+		s := NewState(ctx, "")
+		defer s.Close()
+		o.State = s
+		rec, err := TakeSnapshot(ctx, o)
+		if err == nil && rec != nil && rec.Snapshot != nil {
+			rec.Snapshot.Commit, err = s.Commit(ctx, o.Target)
+		}
+		return rec, err
+	}
 	r, err := o.renderForCluster(ctx, o.Paths, true)
 	if err != nil {
 		return nil, err
@@ -54,36 +63,18 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 		DeployedBy:   o.DeployedBy,
 		Concurrency:  o.Concurrency,
 		SecretKey:    secrets.KeyFromEnv(),
-		Inputs:       inputsOf(ctx, o.sharedTop(), o.Paths, r.reads),
-		Types:        o.sharedTypes(client),
-		Recorded:     o.sharedRecorded(client),
+		Inputs:       inputsOf(ctx, o.State.Trees().Top, o.Paths, r.reads),
+		Types:        o.State.Types(client),
+		Recorded:     o.State.Schemas(client),
+		SourceCommit: o.State.SourceCommit(ctx, o.SourceCommit),
 	}
-	var rec *Recorded
-	if o.Shared != nil {
-		take.SourceCommit = o.Shared.sourceCommit(ctx, o.SourceCommit)
-		rec, err = o.Shared.takeSnapshot(ctx, o.Target, client, objs, take)
-	} else {
-		take.SourceCommit = sourceCommit(ctx, o.SourceCommit)
-		rec, err = takeSnapshot(ctx, o.Target, client, objs, take)
-	}
+	rec, err := o.State.Take(ctx, o.Target, client, objs, take)
 	if rec == nil {
 		return nil, err
 	}
 	for _, n := range r.notes {
 		rec.Warnings = append(rec.Warnings, errors.New(n))
 	}
-	return rec, err
-}
-
-// takeSnapshot takes and commits one environment's snapshot.
-func takeSnapshot(ctx context.Context, t Target, client *kube.Client, objs []model.Object, o snapshot.TakeOptions) (*Recorded, error) {
-	store, err := snapshot.Open(ctx, t.SnapshotRepo, t.SnapshotBranch)
-	if err != nil {
-		return nil, err
-	}
-	defer store.Close()
-	rec := &Recorded{Branch: store.Branch(), Remote: store.Remote()}
-	rec.Snapshot, rec.Warnings, err = store.Take(ctx, client, objs, o)
 	return rec, err
 }
 
@@ -109,7 +100,7 @@ func inputsOf(ctx context.Context, top string, paths []string, reads *render.Rea
 	}
 	if top == "" {
 		var err error
-		if top, err = repositoryOf(ctx, paths[0]); err != nil {
+		if top, err = gitexec.RepositoryOf(ctx, paths[0]); err != nil {
 			return nil
 		}
 	}

@@ -48,8 +48,10 @@ func (r *BlobReader) Read(oids []string, each func(i int, data []byte) error) er
 	// Fed while the answers are read, or both pipes fill up; the feeder
 	// is waited for before returning.
 	fed := make(chan error, 1)
+	// Its own copy: stop clears r.in while the feeder may still write.
+	in := r.in
 	go func() {
-		_, err := r.in.Write(ids.Bytes())
+		_, err := in.Write(ids.Bytes())
 		fed <- err
 	}()
 	var readErr error

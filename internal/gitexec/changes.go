@@ -3,8 +3,7 @@ package gitexec
 import (
 	"context"
 	"fmt"
-
-	"github.com/ownership-check/ownership-check/internal/parallel"
+	"path"
 )
 
 // Changes are how the working tree of a repository differs from a commit:
@@ -20,9 +19,7 @@ type Changes struct {
 // for the run (one git diff, one ls-files, one ls-tree).
 func (ts *Trees) Changes(ctx context.Context, top, commit string) (*Changes, error) {
 	key := top + "\x00" + commit
-	e := parallel.Entry(&ts.mu, &ts.changes, key)
-	e.once.Do(func() { e.changes, e.err = readChanges(ctx, top, commit) })
-	return e.changes, e.err
+	return ts.changes.Get(ctx, key, func(ctx context.Context) (*Changes, error) { return readChanges(ctx, top, commit) })
 }
 
 func readChanges(ctx context.Context, top, commit string) (*Changes, error) {
@@ -49,4 +46,31 @@ func readChanges(ctx context.Context, top, commit string) (*Changes, error) {
 		c.Tracked[p] = true
 	}
 	return c, nil
+}
+
+// Unchanged tells whether files and the listings of dirs (slash-separated,
+// relative to top) are at commit what they are in the working tree at top:
+// every file one the commit tracks, unchanged since, and nothing added to
+// or removed from a folder listed. What is read of those alone reads the
+// same at the commit.
+func (ts *Trees) Unchanged(ctx context.Context, top, commit string, files, dirs []string) bool {
+	ch, err := ts.Changes(ctx, top, commit)
+	if err != nil {
+		return false
+	}
+	for _, f := range files {
+		if !ch.Tracked[f] || ch.Changed[f] != 0 {
+			return false
+		}
+	}
+	listed := make(map[string]bool, len(dirs))
+	for _, d := range dirs {
+		listed[d] = true
+	}
+	for p, status := range ch.Changed {
+		if status != 'M' && listed[path.Dir(p)] {
+			return false
+		}
+	}
+	return true
 }

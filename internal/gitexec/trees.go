@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/ownership-check/ownership-check/internal/parallel"
 )
 
 // Trees are commits' trees read out of git into temporary directories for
@@ -22,28 +24,19 @@ type Trees struct {
 	// ask git for it.
 	Top string
 
-	mu     sync.Mutex
-	trees  map[string]*tree
-	closed bool
+	trees parallel.Keyed[string, string]
 	// resolved are the revisions resolved (Resolved).
-	resolved map[string]string
+	resolved parallel.Keyed[string, string]
 	// changes are the working trees' changes since a commit (Changes).
-	changes map[string]*changesEntry
+	changes parallel.Keyed[string, *Changes]
+
+	mu     sync.Mutex
+	closed bool
+	// dirs are every directory made for a tree, read or not.
+	dirs []string
 	// reading counts the extractions under way, so that Close removes
 	// every directory they make, the ones still being made included.
 	reading sync.WaitGroup
-}
-
-type changesEntry struct {
-	once    sync.Once
-	changes *Changes
-	err     error
-}
-
-type tree struct {
-	done chan struct{}
-	dir  string
-	err  error
 }
 
 // errClosed is a tree asked for after Close.
@@ -81,29 +74,19 @@ func (ts *Trees) read(ctx context.Context, key string, extract func(dir string) 
 		ts.mu.Unlock()
 		return "", errClosed
 	}
-	if t := ts.trees[key]; t != nil {
-		ts.mu.Unlock()
-		select {
-		case <-t.done:
-			return t.dir, t.err
-		case <-ctx.Done():
-			return "", ctx.Err()
-		}
-	}
-	if ts.trees == nil {
-		ts.trees = map[string]*tree{}
-	}
-	t := &tree{done: make(chan struct{})}
-	ts.trees[key] = t
 	ts.reading.Add(1)
 	ts.mu.Unlock()
 	defer ts.reading.Done()
-	defer close(t.done)
-	if t.dir, t.err = os.MkdirTemp("", "ownership-check-tree-"); t.err != nil {
-		return "", t.err
-	}
-	t.err = extract(t.dir)
-	return t.dir, t.err
+	return ts.trees.Get(ctx, key, func(context.Context) (string, error) {
+		dir, err := os.MkdirTemp("", "ownership-check-tree-")
+		if err != nil {
+			return "", err
+		}
+		ts.mu.Lock()
+		ts.dirs = append(ts.dirs, dir)
+		ts.mu.Unlock()
+		return dir, extract(dir)
+	})
 }
 
 // Close removes every tree read, after waiting for the ones being read.
@@ -113,10 +96,8 @@ func (ts *Trees) Close() error {
 	ts.mu.Unlock()
 	ts.reading.Wait()
 	var errs []error
-	for _, t := range ts.trees {
-		if t.dir != "" {
-			errs = append(errs, os.RemoveAll(t.dir))
-		}
+	for _, dir := range ts.dirs {
+		errs = append(errs, os.RemoveAll(dir))
 	}
 	return errors.Join(errs...)
 }
@@ -194,26 +175,9 @@ func Relative(top, path string) (string, error) {
 }
 
 // Resolved is the commit rev names in the repository at top, as resolve
-// finds it, remembered for the run once found: the targets of one run
-// resolve the same base revision, and each resolve is git processes. An
-// error is not remembered.
-func (ts *Trees) Resolved(top, rev string, resolve func() (string, error)) (string, error) {
-	key := top + "\x00" + rev
-	ts.mu.Lock()
-	c, ok := ts.resolved[key]
-	ts.mu.Unlock()
-	if ok {
-		return c, nil
-	}
-	c, err := resolve()
-	if err != nil {
-		return "", err
-	}
-	ts.mu.Lock()
-	if ts.resolved == nil {
-		ts.resolved = map[string]string{}
-	}
-	ts.resolved[key] = c
-	ts.mu.Unlock()
-	return c, nil
+// finds it, once for the run: the targets of one run resolve the same base
+// revision, and each resolve is git processes. A revision that does not
+// resolve fails every target of the run alike.
+func (ts *Trees) Resolved(ctx context.Context, top, rev string, resolve func(ctx context.Context) (string, error)) (string, error) {
+	return ts.resolved.Get(ctx, top+"\x00"+rev, resolve)
 }

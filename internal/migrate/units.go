@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/ownership"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 )
@@ -35,7 +36,7 @@ func isUnit(p fieldpath.Path, live map[string]any, scope *config.Path) bool {
 	}
 	// p is where the scope ends: a unit when it is a map, not a list whose
 	// items are the units.
-	v, found, err := ownership.ValueAt(live, p)
+	v, found, err := model.ValueAt(live, p)
 	if err != nil || !found {
 		return false
 	}

@@ -12,7 +12,7 @@
 // and the pieces they are made of, for other packages (migrate, predict):
 // ManagedSets (managedFields to per-owner field sets), ParseFieldsV1,
 // FieldSet (an object to the fields an apply of it owns), CanonicalKeys,
-// ValueAt, Covers, Classify.
+// Covers, Classify (model.ValueAt reads a value at a path).
 //
 // An error from Analyze starts with the object's id and means the object
 // could not be checked: it must fail the check (fail closed).

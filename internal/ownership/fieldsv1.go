@@ -2,10 +2,11 @@ package ownership
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // ParseFieldsV1 parses a managedFields entry's fieldsV1 into a field set with
@@ -42,42 +43,11 @@ func checkSet(s *fieldpath.Set) error {
 			return
 		}
 		for _, pe := range p {
-			if e := checkElement(pe); e != nil {
+			if e := model.CheckElement(pe); e != nil {
 				err = fmt.Errorf("%s: %w", p, e)
 				return
 			}
 		}
 	})
 	return err
-}
-
-func checkElement(pe fieldpath.PathElement) error {
-	n := 0
-	if pe.FieldName != nil {
-		n++
-	}
-	if pe.Key != nil {
-		if len(*pe.Key) == 0 {
-			return errors.New("empty key")
-		}
-		for _, f := range *pe.Key {
-			if f.Value == nil {
-				return errors.New("key field without a value")
-			}
-		}
-		n++
-	}
-	if pe.Value != nil {
-		if *pe.Value == nil {
-			return errors.New("set element without a value")
-		}
-		n++
-	}
-	if pe.Index != nil {
-		n++
-	}
-	if n != 1 {
-		return errors.New("path element selects nothing")
-	}
-	return nil
 }

@@ -8,6 +8,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // capturedFieldsV1 seeds the fuzzers with every fieldsV1 the real API server
@@ -76,10 +78,10 @@ func FuzzParseFieldsV1(f *testing.F) {
 		var paths []fieldpath.Path
 		s.Iterate(func(p fieldpath.Path) { paths = append(paths, p.Copy()) })
 		for _, p := range paths {
-			if _, _, err := ValueAt(obj, p); err != nil {
+			if _, _, err := model.ValueAt(obj, p); err != nil {
 				t.Fatalf("%s: a parsed path fails the lookup: %v", p, err)
 			}
-			_, _, _ = ValueAt(liveObj, p)
+			_, _, _ = model.ValueAt(liveObj, p)
 			Covers(s, p)
 			relativeLeaves(s, p)
 			atomicAncestor(s, p)

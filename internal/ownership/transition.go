@@ -80,7 +80,7 @@ func valueAt(obj map[string]any, p fieldpath.Path) (any, bool) {
 	if obj == nil {
 		return nil, false
 	}
-	v, ok, err := ValueAt(obj, p)
+	v, ok, err := model.ValueAt(obj, p)
 	if err != nil || v == nil {
 		return nil, false
 	}

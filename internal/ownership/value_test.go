@@ -34,13 +34,13 @@ spec:
 		`.spec.ports[port=443,protocol="TCP"].targetPort`: int64(8443),
 		`.spec.finalizers[="b"]`:                          "b",
 	} {
-		got, ok, err := ValueAt(obj, path(t, p))
+		got, ok, err := model.ValueAt(obj, path(t, p))
 		if err != nil || !ok || !model.EqualValues(got, want) {
 			t.Errorf("%s = %v, %t, %v; want %v", p, got, ok, err, want)
 		}
 	}
 	idx := fieldpath.MakePathOrDie("spec", "args", 1)
-	if got, ok, _ := ValueAt(obj, idx); !ok || got != "y" {
+	if got, ok, _ := model.ValueAt(obj, idx); !ok || got != "y" {
 		t.Errorf("index: %v", got)
 	}
 	for _, p := range []fieldpath.Path{
@@ -56,22 +56,22 @@ spec:
 		fieldpath.MakePathOrDie("spec", "replicas", 0),
 		path(t, `.spec.weird[port=81]`),
 	} {
-		if got, ok, err := ValueAt(obj, p); ok || err != nil {
+		if got, ok, err := model.ValueAt(obj, p); ok || err != nil {
 			t.Errorf("%s = %v, %t, %v; want absent", p, got, ok, err)
 		}
 	}
-	if got, ok, _ := ValueAt(obj, path(t, `.spec.weird[port=80]`)); !ok || got.(map[string]any)["port"] != int64(80) {
+	if got, ok, _ := model.ValueAt(obj, path(t, `.spec.weird[port=80]`)); !ok || got.(map[string]any)["port"] != int64(80) {
 		t.Errorf("non-map items are skipped: %v", got)
 	}
 	empty := fieldpath.Path{fieldpath.PathElement{}}
-	if _, _, err := ValueAt(obj, empty); err == nil {
+	if _, _, err := model.ValueAt(obj, empty); err == nil {
 		t.Error("empty element: no error")
 	}
 	var nilValue value.Value
-	if _, _, err := ValueAt(obj, fieldpath.Path{{Value: &nilValue}}); err == nil {
+	if _, _, err := model.ValueAt(obj, fieldpath.Path{{Value: &nilValue}}); err == nil {
 		t.Error("nil value element: no error")
 	}
-	if got, ok, _ := ValueAt(obj, nil); !ok || got == nil {
+	if got, ok, _ := model.ValueAt(obj, nil); !ok || got == nil {
 		t.Error("the empty path is the object")
 	}
 }

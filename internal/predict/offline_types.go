@@ -1,11 +1,12 @@
 package predict
 
 import (
-	"sync"
+	"context"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 
+	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
@@ -21,22 +22,16 @@ type kindManager struct {
 // managers builds field managers on first use, one per kind and version.
 type managers struct {
 	types *typing.Cache
-	mu    sync.Mutex
-	byGV  map[schema.GroupVersionKind]*kindManager
+	byGV  parallel.Keyed[schema.GroupVersionKind, *kindManager]
 }
 
 func newManagers(types *typing.Cache) *managers {
-	return &managers{types: types, byGV: map[schema.GroupVersionKind]*kindManager{}}
+	return &managers{types: types}
 }
 
 func (m *managers) get(gvk schema.GroupVersionKind) *kindManager {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if km, ok := m.byGV[gvk]; ok {
-		return km
-	}
-	km := m.build(gvk)
-	m.byGV[gvk] = km
+	// Never cancelled: built from the schemas alone.
+	km, _ := m.byGV.Get(context.Background(), gvk, func(context.Context) (*kindManager, error) { return m.build(gvk), nil })
 	return km
 }
 

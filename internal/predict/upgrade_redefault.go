@@ -234,7 +234,7 @@ func parentOf(obj map[string]any, p fieldpath.Path) (map[string]any, string, boo
 			}
 			cur = nil
 			for _, item := range l {
-				if m, ok := item.(map[string]any); ok && keyMatches(m, pe) {
+				if m, ok := item.(map[string]any); ok && model.MatchKey(m, pe) == model.KeyExact {
 					cur = m
 					break
 				}
@@ -247,13 +247,4 @@ func parentOf(obj map[string]any, p fieldpath.Path) (map[string]any, string, boo
 		}
 	}
 	return nil, "", false
-}
-
-func keyMatches(item map[string]any, pe fieldpath.PathElement) bool {
-	for _, f := range *pe.Key {
-		if !model.EqualValues(item[f.Name], f.Value.Unstructured()) {
-			return false
-		}
-	}
-	return true
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"sort"
 	"strings"
-	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -20,14 +19,7 @@ import (
 // encode the same documents and GET the same CustomResourceDefinitions.
 // Shared results are only read.
 type RecordedSchemas struct {
-	mu  sync.Mutex
-	set map[string]*recordedSet
-}
-
-type recordedSet struct {
-	mu   sync.Mutex
-	done bool
-	r    schemasRead
+	set parallel.Keyed[string, schemasRead]
 }
 
 // schemasRead is CaptureSchemas's answer.
@@ -39,7 +31,7 @@ type schemasRead struct {
 
 // NewRecordedSchemas starts the recorded schemas of one cluster.
 func NewRecordedSchemas() *RecordedSchemas {
-	return &RecordedSchemas{set: map[string]*recordedSet{}}
+	return &RecordedSchemas{}
 }
 
 // capture is CaptureSchemas, once per set of kinds when rs is set. A
@@ -59,15 +51,7 @@ func (rs *RecordedSchemas) capture(ctx context.Context, c *kube.Client, types *t
 	}
 	sort.Strings(names)
 	key := strings.Join(names, "\n")
-	e := parallel.Entry(&rs.mu, &rs.set, key)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.done {
-		return e.r
-	}
-	r := read()
-	if ctx.Err() == nil {
-		e.done, e.r = true, r
-	}
+	// The error only tells Keyed not to keep a capture cut short.
+	r, _ := rs.set.Get(ctx, key, func(ctx context.Context) (schemasRead, error) { return read(), ctx.Err() })
 	return r
 }

@@ -3,8 +3,8 @@ package targets
 import (
 	"context"
 	"fmt"
+	"github.com/ownership-check/ownership-check/internal/parallel"
 	"sort"
-	"sync"
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
@@ -200,29 +200,24 @@ type baseDiscovery struct {
 	urls    []string
 	entries []config.Discover
 	parents gitops.ParentRenderer
-	mu      sync.Mutex
-	root    string
-	found   map[string]gitops.Target
-	err     error
+	found   parallel.Keyed[string, map[string]gitops.Target]
 }
 
 // of is target name's BaseDeployer.
 func (b *baseDiscovery) of(name string) func(ctx context.Context, root string) (*model.Deployer, []string, error) {
 	return func(ctx context.Context, root string) (*model.Deployer, []string, error) {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		if b.root != root {
-			b.root, b.found = root, map[string]gitops.Target{}
-			var ts []gitops.Target
-			ts, b.err = discover(ctx, gitops.Repository{Root: root, URLs: b.urls, RenderParent: b.parents}, b.entries)
+		found, err := b.found.Get(ctx, root, func(ctx context.Context) (map[string]gitops.Target, error) {
+			ts, err := discover(ctx, gitops.Repository{Root: root, URLs: b.urls, RenderParent: b.parents}, b.entries)
+			byName := make(map[string]gitops.Target, len(ts))
 			for _, t := range ts {
-				b.found[t.Name] = t
+				byName[t.Name] = t
 			}
+			return byName, err
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("discovering the base's targets: %w", err)
 		}
-		if b.err != nil {
-			return nil, nil, fmt.Errorf("discovering the base's targets: %w", b.err)
-		}
-		t, ok := b.found[name]
+		t, ok := found[name]
 		if !ok || !t.Checked() {
 			// Not a target of the base, or one it could not render:
 			// everything the head renders is the pull request's.

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sync"
 
 	"github.com/ownership-check/ownership-check/internal/check"
-	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/report"
@@ -20,7 +18,7 @@ import (
 // (3,000 targets through a 30 ms round trip: 35 s, against 11.5 s for
 // their overlays as one environment). The requests of all of them share
 // the run's concurrency, and their renders, CPU-bound, take turns, one per
-// core (check.Shared).
+// core (check.State).
 const workers = 16
 
 // Result is one target's check: its report, or why it could not run; a
@@ -43,16 +41,11 @@ type Result struct {
 func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	out := make([]Result, len(sel))
 	r, runErr := newRun(ctx, o.Concurrency)
-	// Every target's paths are in the repository of the run's top.
-	trees := &gitexec.Trees{Top: r.top}
-	// Every check has returned, its base render with it, before the trees
-	// go.
-	defer trees.Close()
-	o.BaseTrees = trees
-	if o.Shared == nil {
-		o.Shared = check.NewShared(ctx)
-		defer o.Shared.Close()
-	}
+	// Every check has returned, its base render with it, before the run's
+	// state goes.
+	st := check.NewState(ctx, r.top)
+	defer st.Close()
+	o.State = st
 	parallel.For(len(sel), workers, func(i int) {
 		out[i].Selected = sel[i]
 		if !sel[i].Checked() {
@@ -62,7 +55,7 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, runErr)
 			return
 		}
-		to, err := r.options(o, sel[i])
+		to, err := r.options(ctx, o, sel[i])
 		if err != nil {
 			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, err)
 			return
@@ -94,14 +87,11 @@ func Snapshot(ctx context.Context, o check.SnapshotOptions, sel []Selected) ([]*
 	recs := make([]*check.Recorded, len(sel))
 	errs := make([]error, len(sel))
 	r, runErr := newRun(ctx, o.Concurrency)
-	if o.Shared == nil {
-		o.Shared = check.NewShared(ctx)
-		defer o.Shared.Close()
-	}
-	// Every target's paths are in the repository of the run's top.
-	o.Shared.Top = r.top
+	st := check.NewState(ctx, r.top)
+	defer st.Close()
+	o.State = st
 	defer func() {
-		commit, err := o.Shared.CommitSnapshots(ctx, o.Target, o.Shared.SourceCommit())
+		commit, err := st.Commit(ctx, o.Target)
 		for i, rec := range recs {
 			if rec == nil || rec.Snapshot == nil || errs[i] != nil {
 				continue
@@ -120,7 +110,7 @@ func Snapshot(ctx context.Context, o check.SnapshotOptions, sel []Selected) ([]*
 		}
 		t, paths, err := check.Target{}, []string(nil), runErr
 		if err == nil {
-			t, paths, err = r.target(o.Target, s)
+			t, paths, err = r.target(ctx, o.Target, s)
 		}
 		if err == nil {
 			to := o
@@ -143,15 +133,15 @@ type run struct {
 
 func newRun(ctx context.Context, concurrency int) (run, error) {
 	top, err := repository(ctx)
-	return run{top: top, clients: &clientPool{concurrency: concurrency, clients: map[string]*kube.Client{}}}, err
+	return run{top: top, clients: &clientPool{concurrency: concurrency}}, err
 }
 
 // options are the run's check options for one configured target.
-func (r run) options(o check.Options, s Selected) (check.Options, error) {
+func (r run) options(ctx context.Context, o check.Options, s Selected) (check.Options, error) {
 	if o.Offline {
 		r.clients = nil // no cluster to connect to
 	}
-	t, paths, err := r.target(o.Target, s)
+	t, paths, err := r.target(ctx, o.Target, s)
 	if err != nil {
 		return o, err
 	}
@@ -160,7 +150,7 @@ func (r run) options(o check.Options, s Selected) (check.Options, error) {
 }
 
 // target is the run's target settings for one configured target.
-func (r run) target(t check.Target, s Selected) (check.Target, []string, error) {
+func (r run) target(ctx context.Context, t check.Target, s Selected) (check.Target, []string, error) {
 	paths := make([]string, len(s.Paths))
 	for i, p := range s.Paths {
 		paths[i] = filepath.Join(r.top, filepath.FromSlash(p))
@@ -184,7 +174,7 @@ func (r run) target(t check.Target, s Selected) (check.Target, []string, error) 
 		t.Context = s.Context
 	}
 	if r.clients != nil {
-		c, err := r.clients.get(t)
+		c, err := r.clients.get(ctx, t)
 		if err != nil {
 			return t, nil, err
 		}
@@ -201,41 +191,24 @@ func Resolve(ctx context.Context, t check.Target, s Target) (check.Target, []str
 	if err != nil {
 		return t, nil, err
 	}
-	return run{top: top}.target(t, Selected{Target: s})
+	return run{top: top}.target(ctx, t, Selected{Target: s})
 }
 
 // clientPool holds one client per cluster of a run.
 type clientPool struct {
 	concurrency int
-	mu          sync.Mutex
-	clients     map[string]*kube.Client
-	errs        map[string]error
+	clients     parallel.Keyed[string, *kube.Client]
 }
 
-func (p *clientPool) get(t check.Target) (*kube.Client, error) {
+func (p *clientPool) get(ctx context.Context, t check.Target) (*kube.Client, error) {
 	key := t.Kubeconfig + "\x00" + t.Context + "\x00" + t.Namespace
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if c, ok := p.clients[key]; ok {
-		return c, nil
-	}
-	if err, ok := p.errs[key]; ok {
-		return nil, err
-	}
-	cfg, ns, err := kube.LoadConfig(kube.LoadOptions{Kubeconfig: t.Kubeconfig, Context: t.Context, Namespace: t.Namespace})
-	var c *kube.Client
-	if err == nil {
+	return p.clients.Get(ctx, key, func(context.Context) (*kube.Client, error) {
+		cfg, ns, err := kube.LoadConfig(kube.LoadOptions{Kubeconfig: t.Kubeconfig, Context: t.Context, Namespace: t.Namespace})
+		if err != nil {
+			return nil, err
+		}
 		// One client per cluster: its window bounds the requests of all
 		// the targets on it together.
-		c, err = kube.New(cfg, ns, p.concurrency)
-	}
-	if err != nil {
-		if p.errs == nil {
-			p.errs = map[string]error{}
-		}
-		p.errs[key] = err
-		return nil, err
-	}
-	p.clients[key] = c
-	return c, nil
+		return kube.New(cfg, ns, p.concurrency)
+	})
 }

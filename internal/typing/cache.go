@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -63,21 +62,9 @@ type Cache struct {
 	crds       crdKinds
 	recorded   map[schema.GroupVersion][]byte
 
-	mu     sync.Mutex
-	docs   map[schema.GroupVersion]*docEntry
-	kinds  map[schema.GroupVersionKind]*kindEntry
-	served map[schema.GroupVersionKind]bool
-}
-
-type docEntry struct {
-	once sync.Once
-	doc  *Document
-	err  error
-}
-
-type kindEntry struct {
-	once sync.Once
-	kind Kind
+	docs   parallel.Keyed[schema.GroupVersion, *Document]
+	kinds  parallel.Keyed[schema.GroupVersionKind, Kind]
+	served parallel.Keyed[schema.GroupVersionKind, bool]
 }
 
 // New returns an empty cache.
@@ -88,9 +75,6 @@ func New(o Options) *Cache {
 		recorded:   o.Recorded,
 		serverCRD:  o.ServerCRD,
 		servesKind: o.Serves,
-		docs:       map[schema.GroupVersion]*docEntry{},
-		kinds:      map[schema.GroupVersionKind]*kindEntry{},
-		served:     map[schema.GroupVersionKind]bool{},
 	}
 	if o.Server != nil {
 		ctx := o.Ctx
@@ -115,29 +99,26 @@ func New(o Options) *Cache {
 // Kind returns how gvk is typed; it never fails: without a schema the
 // structure is deduced, and Kind.Deduced says why.
 func (c *Cache) Kind(gvk schema.GroupVersionKind) Kind {
-	e := parallel.Entry(&c.mu, &c.kinds, gvk)
-	e.once.Do(func() { e.kind = c.build(gvk) })
-	return e.kind
+	// Never cancelled: a kind is built from what is read already.
+	k, _ := c.kinds.Get(context.Background(), gvk, func(context.Context) (Kind, error) { return c.build(gvk), nil })
+	return k
 }
 
 // Document returns a group-version's document: the API server's, or the
 // snapshot's record offline. An error means there is none (or it could not
 // be read).
 func (c *Cache) Document(gv schema.GroupVersion) (*Document, error) {
-	e := parallel.Entry(&c.mu, &c.docs, gv)
-	e.once.Do(func() {
+	// The server's reads end with the cache's context, not a caller's.
+	return c.docs.Get(context.Background(), gv, func(context.Context) (*Document, error) {
 		if c.server != nil {
-			e.doc, e.err = c.server.document(gv)
-			return
+			return c.server.document(gv)
 		}
 		b, ok := c.recorded[gv]
 		if !ok {
-			e.err = fmt.Errorf("the snapshot recorded no schema of %s", gv)
-			return
+			return nil, fmt.Errorf("the snapshot recorded no schema of %s", gv)
 		}
-		e.doc, e.err = ParseDocument(b)
+		return ParseDocument(b)
 	})
-	return e.doc, e.err
 }
 
 func (c *Cache) build(gvk schema.GroupVersionKind) Kind {
@@ -221,21 +202,13 @@ func fromCRD(crds crdKinds, gvk schema.GroupVersionKind) (Kind, bool) {
 // given, else whether its OpenAPI publishes the group-version. Asked once
 // per kind and run.
 func (c *Cache) serves(gvk schema.GroupVersionKind) bool {
-	c.mu.Lock()
-	ok, known := c.served[gvk]
-	c.mu.Unlock()
-	if known {
-		return ok
-	}
-	if c.servesKind != nil {
-		ok = c.servesKind(gvk)
-	} else {
+	ok, _ := c.served.Get(context.Background(), gvk, func(context.Context) (bool, error) {
+		if c.servesKind != nil {
+			return c.servesKind(gvk), nil
+		}
 		_, err := c.Document(gvk.GroupVersion())
-		ok = !errors.Is(err, ErrNotPublished)
-	}
-	c.mu.Lock()
-	c.served[gvk] = ok
-	c.mu.Unlock()
+		return !errors.Is(err, ErrNotPublished), nil
+	})
 	return ok
 }
 

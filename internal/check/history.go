@@ -21,41 +21,6 @@ import (
 // What a check reads beyond one deploy (the recorded history, the
 // controllers set up in the cluster) and what `check --record` writes.
 
-// readState reads the environment's snapshot and the last history.Window
-// recorded deploys at one commit of the snapshot branch. No snapshot is a
-// nil snapshot, no history an empty log; an unreadable snapshot is an
-// error (comparing against nothing would hide drift), unreadable history
-// files are listed in the log.
-func readState(ctx context.Context, t Target) (*snapshot.Snapshot, *history.Log, error) {
-	if t.Shared != nil {
-		return t.Shared.readState(ctx, t)
-	}
-	store, err := snapshot.Open(ctx, t.SnapshotRepo, t.SnapshotBranch)
-	if err != nil {
-		return nil, nil, fmt.Errorf("snapshot store: %w (set --snapshot-repo to the repository holding branch %s)", err, t.SnapshotBranch)
-	}
-	defer store.Close()
-	tip, err := store.Tip(ctx)
-	if err != nil {
-		return nil, nil, fmt.Errorf("snapshot: %w", err)
-	}
-	if tip == "" {
-		return nil, &history.Log{Environment: t.Environment, Branch: store.Branch()}, nil
-	}
-	snap, err := store.Read(ctx, t.Environment, tip)
-	if errors.Is(err, snapshot.ErrNotFound) {
-		snap, err = nil, nil
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("snapshot: %w", err)
-	}
-	hist, err := readHistory(ctx, store, t.Environment, tip, history.Window)
-	if err != nil {
-		return nil, nil, err
-	}
-	return snap, hist, nil
-}
-
 // readHistory reads the last `last` recorded deploys of env (all when
 // last <= 0) at a commit of the branch ("" = the tip).
 func readHistory(ctx context.Context, store *snapshot.Store, env, commit string, last int) (*history.Log, error) {
@@ -162,11 +127,6 @@ func snapshotSources(snap *snapshot.Snapshot) []*unstructured.Unstructured {
 	return out
 }
 
-type discovered struct {
-	objs  []*unstructured.Unstructured
-	notes []string
-}
-
 // discoverAsync lists the cluster's autoscalers (and the other rules'
 // sources) in the render's namespaces, in g, while the dry-runs go out.
 func (t Target) discoverAsync(ctx context.Context, g *errgroup.Group, c *kube.Client, objs []model.Object, concurrency int) <-chan discovered {
@@ -174,12 +134,7 @@ func (t Target) discoverAsync(ctx context.Context, g *errgroup.Group, c *kube.Cl
 	// Now: run lets go of objs' objects.
 	namespaces := controllers.Namespaces(objs)
 	g.Go(func() error {
-		if t.Shared != nil && t.Client == c {
-			ch <- t.Shared.discover(c, namespaces, concurrency)
-			return nil
-		}
-		found, notes := controllers.Discover(ctx, c, namespaces, concurrency)
-		ch <- discovered{found, notes}
+		ch <- t.State.Controllers(ctx, c, namespaces, concurrency)
 		return nil
 	})
 	return ch

@@ -1,4 +1,4 @@
-package check
+package render
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
-	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // TestSameAtBase: the base is taken as the head's render only while
@@ -51,14 +50,14 @@ func TestSameAtBase(t *testing.T) {
 	}
 	same := func(path string) bool {
 		t.Helper()
-		reads := render.NewReads()
-		r, err := render.RenderAll(ctx, []string{filepath.Join(dir, path)}, render.Options{Namespace: "default", Scope: render.KnownScopes(nil), Reads: reads})
+		reads := NewReads()
+		r, err := RenderAll(ctx, []string{filepath.Join(dir, path)}, Options{Namespace: "default", Scope: KnownScopes(nil), Reads: reads})
 		if err != nil {
 			t.Fatal(err)
 		}
 		trees := &gitexec.Trees{}
 		defer trees.Close()
-		return sameAtBase(ctx, trees, top, commit, &headRender{reads: reads, objs: r.Objects})
+		return sameAtBase(ctx, trees, top, commit, &Head{Reads: reads, Objects: r.Objects})
 	}
 	for _, p := range []string{"app", "plain"} {
 		if !same(p) {
@@ -121,17 +120,21 @@ func TestSparseBaseFallsBackToTheWholeTree(t *testing.T) {
 	}
 	// The pull request drops the legacy resource.
 	write("app/kustomization.yaml", "resources:\n- cm.yaml\n")
-	o := Options{Base: "HEAD", Paths: []string{filepath.Join(dir, "app")}}
-	opts := render.Options{Namespace: "default", Scope: render.KnownScopes(nil)}
-	_, _, head, err := renderHead(ctx, o, opts)
+	paths := []string{filepath.Join(dir, "app")}
+	opts := Options{Namespace: "default", Scope: KnownScopes(nil)}
+	head := &Head{Reads: NewReads()}
+	withReads := opts
+	withReads.Reads = head.Reads
+	r, err := RenderAll(ctx, paths, withReads)
 	if err != nil {
 		t.Fatal(err)
 	}
+	head.Objects = r.Objects
 	trees := &gitexec.Trees{}
 	defer trees.Close()
-	b := renderBase(ctx, "HEAD", o.Paths, opts, trees, nil, head)
-	if b.Err != nil {
-		t.Fatal(b.Err)
+	b, err := RenderBase(ctx, BaseOf{Rev: "HEAD", Paths: paths, Options: opts, Trees: trees, Head: head})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if len(b.objects) != 2 {
 		t.Errorf("base renders %d objects, want the ConfigMap and the legacy one", len(b.objects))

@@ -1,12 +1,15 @@
-package ownership
+package model
 
 import (
-	"github.com/ownership-check/ownership-check/internal/model"
-
+	"errors"
 	"fmt"
 
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 )
+
+// The one walk of an object's unstructured content by a field path: the
+// value at a path (ValueAt), a list item by its key (ItemByKey, MatchKey),
+// and whether a path element selects anything (CheckElement).
 
 // ValueAt reads the value at p in an object's unstructured content. found is
 // false when the object has no such field or item (including when the
@@ -21,7 +24,7 @@ import (
 func ValueAt(obj any, p fieldpath.Path) (v any, found bool, err error) {
 	cur := obj
 	for _, pe := range p {
-		if err := checkElement(pe); err != nil {
+		if err := CheckElement(pe); err != nil {
 			return nil, false, fmt.Errorf("%s: %w", p, err)
 		}
 		var ok bool
@@ -33,7 +36,7 @@ func ValueAt(obj any, p fieldpath.Path) (v any, found bool, err error) {
 			}
 			cur, ok = m[*pe.FieldName]
 		case pe.Key != nil:
-			cur, ok = itemByKey(cur, pe)
+			cur, ok = ItemByKey(cur, pe)
 		case pe.Value != nil:
 			cur, ok = itemByValue(cur, (*pe.Value).Unstructured())
 		case pe.Index != nil:
@@ -51,7 +54,10 @@ func ValueAt(obj any, p fieldpath.Path) (v any, found bool, err error) {
 	return cur, true, nil
 }
 
-func itemByKey(cur any, pe fieldpath.PathElement) (any, bool) {
+// ItemByKey is the item of the list cur that the key element pe selects:
+// one with every key field equal, else the first that agrees on the key
+// fields it has (ValueAt says why).
+func ItemByKey(cur any, pe fieldpath.PathElement) (any, bool) {
 	l, ok := cur.([]any)
 	if !ok {
 		return nil, false
@@ -63,10 +69,10 @@ func itemByKey(cur any, pe fieldpath.PathElement) (any, bool) {
 		if !ok {
 			continue
 		}
-		switch matchKey(m, pe) {
-		case keyExact:
+		switch MatchKey(m, pe) {
+		case KeyExact:
 			return m, true
-		case keyPartial:
+		case KeyPartial:
 			if !found {
 				partial, found = m, true
 			}
@@ -75,33 +81,38 @@ func itemByKey(cur any, pe fieldpath.PathElement) (any, bool) {
 	return partial, found
 }
 
-type keyMatch int
+// KeyMatch is how a list item agrees with a key element.
+type KeyMatch int
 
 const (
-	keyNone keyMatch = iota
-	keyPartial
-	keyExact
+	// KeyNone: a key field differs, or the item has none of them.
+	KeyNone KeyMatch = iota
+	// KeyPartial: the key fields the item has agree; some are missing.
+	KeyPartial
+	// KeyExact: every key field is there and agrees.
+	KeyExact
 )
 
-func matchKey(item map[string]any, pe fieldpath.PathElement) keyMatch {
+// MatchKey is how item agrees with the key element pe.
+func MatchKey(item map[string]any, pe fieldpath.PathElement) KeyMatch {
 	present := 0
 	for _, f := range *pe.Key {
 		v, ok := item[f.Name]
 		if !ok {
 			continue
 		}
-		if !model.EqualValues(v, f.Value.Unstructured()) {
-			return keyNone
+		if !EqualValues(v, f.Value.Unstructured()) {
+			return KeyNone
 		}
 		present++
 	}
 	switch present {
 	case 0:
-		return keyNone
+		return KeyNone
 	case len(*pe.Key):
-		return keyExact
+		return KeyExact
 	}
-	return keyPartial
+	return KeyPartial
 }
 
 func itemByValue(cur any, want any) (any, bool) {
@@ -110,9 +121,42 @@ func itemByValue(cur any, want any) (any, bool) {
 		return nil, false
 	}
 	for _, item := range l {
-		if model.EqualValues(item, want) {
+		if EqualValues(item, want) {
 			return item, true
 		}
 	}
 	return nil, false
+}
+
+// CheckElement says why a path element selects nothing; nil when it
+// selects one field, key, value or index.
+func CheckElement(pe fieldpath.PathElement) error {
+	n := 0
+	if pe.FieldName != nil {
+		n++
+	}
+	if pe.Key != nil {
+		if len(*pe.Key) == 0 {
+			return errors.New("empty key")
+		}
+		for _, f := range *pe.Key {
+			if f.Value == nil {
+				return errors.New("key field without a value")
+			}
+		}
+		n++
+	}
+	if pe.Value != nil {
+		if *pe.Value == nil {
+			return errors.New("set element without a value")
+		}
+		n++
+	}
+	if pe.Index != nil {
+		n++
+	}
+	if n != 1 {
+		return errors.New("path element selects nothing")
+	}
+	return nil
 }
