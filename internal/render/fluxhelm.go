@@ -375,10 +375,3 @@ func addLeaves(h *model.Hidden, v any) {
 		h.Add(t)
 	}
 }
-
-func or(v, otherwise string) string {
-	if v != "" {
-		return v
-	}
-	return otherwise
-}

@@ -456,3 +456,11 @@ func (g *guardFS) WriteFile(name string, data []byte) error {
 	}
 	return g.disk.WriteFile(name, data)
 }
+
+// realOrSelf is p with symlinks resolved, or p when it does not exist.
+func (g *guardFS) realOrSelf(p string) string {
+	if r, err := g.boundary.Resolve(p); err == nil {
+		return r
+	}
+	return p
+}

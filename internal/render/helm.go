@@ -117,8 +117,8 @@ const helmCRDNote = "helm crds/: installed only when absent, never upgraded: a c
 // release label and annotations added. A template (kustomize's
 // helmCharts): what `helm template` prints. A dependency Chart.yaml
 // lists that is not vendored is NotRendered: nothing is fetched.
-func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error) {
-	c, err := in.loadChart(r.Chart)
+func renderChart(ctx context.Context, in *Input, r HelmRelease) (Output, error) {
+	c, err := loadChart(in, r.Chart)
 	if err != nil {
 		return Output{}, fmt.Errorf("%s: %w", r.Source, err)
 	}
@@ -129,7 +129,7 @@ func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error)
 		return Output{NotRendered: []NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: dependency %s not vendored under charts/ (run `helm dependency build` and commit it); charts are never fetched", in.rel(r.Chart), strings.Join(missing, ", "))}}}, nil
 	}
 	secrets := &model.Hidden{}
-	files, err := in.renderTemplates(ctx, c, r, secrets)
+	files, err := renderTemplates(ctx, in, c, r, secrets)
 	if err != nil {
 		if secrets.Len() > 0 {
 			// A template's failure may quote what lookup read.
@@ -166,14 +166,14 @@ func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error)
 			note = []string{helmCRDNote}
 		}
 		for _, crd := range c.CRDObjects() {
-			if err := add(in.chartFile(r.Chart, crd.Filename), string(crd.File.Data), note...); err != nil {
+			if err := add(chartFile(in, r.Chart, crd.Filename), string(crd.File.Data), note...); err != nil {
 				return Output{}, err
 			}
 		}
 	}
 	crds := len(out.Objects)
 	for _, m := range manifests {
-		if err := add(in.chartFile(r.Chart, m.Name), m.Content); err != nil {
+		if err := add(chartFile(in, r.Chart, m.Name), m.Content); err != nil {
 			return Output{}, err
 		}
 	}
@@ -189,19 +189,19 @@ func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error)
 		switch {
 		case r.Template != nil && (r.Template.SkipHooks || test && r.Template.SkipTests):
 		case r.Template != nil:
-			if err := add(in.chartFile(r.Chart, h.Path), h.Manifest); err != nil {
+			if err := add(chartFile(in, r.Chart, h.Path), h.Manifest); err != nil {
 				return Output{}, err
 			}
 		case !test:
 			out.NotRendered = append(out.NotRendered, NotRendered{
-				Source: in.chartFile(r.Chart, h.Path),
+				Source: chartFile(in, r.Chart, h.Path),
 				Reason: fmt.Sprintf("helm hook %s %s (%s): the deployer runs it around the release, it is not applied", h.Kind, h.Name, hookEvents(h.Events)),
 			})
 		}
 	}
 	if r.Template == nil {
 		for i := range out.Objects {
-			in.decorateChartObject(out.Objects[i], r, i < crds)
+			decorateChartObject(in, out.Objects[i], r, i < crds)
 		}
 	}
 	if secrets.Len() > 0 {
@@ -214,7 +214,7 @@ func (in *Input) renderChart(ctx context.Context, r HelmRelease) (Output, error)
 
 // renderTemplates runs Helm's engine on c with r's values, release and
 // capabilities: what Helm's install or upgrade renders.
-func (in *Input) renderTemplates(ctx context.Context, c *chart.Chart, r HelmRelease, secrets *model.Hidden) (map[string]string, error) {
+func renderTemplates(ctx context.Context, in *Input, c *chart.Chart, r HelmRelease, secrets *model.Hidden) (map[string]string, error) {
 	vals := chartutil.Values(r.Values)
 	if vals == nil {
 		vals = chartutil.Values{}
@@ -222,7 +222,7 @@ func (in *Input) renderTemplates(ctx context.Context, c *chart.Chart, r HelmRele
 	if err := chartutil.ProcessDependenciesWithMerge(c, vals); err != nil {
 		return nil, err
 	}
-	caps, lookup, err := in.capabilities(ctx, r, secrets)
+	caps, lookup, err := capabilities(ctx, in, r, secrets)
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +263,7 @@ func (in *Input) renderTemplates(ctx context.Context, c *chart.Chart, r HelmRele
 // none (render drops it again from cluster-scoped kinds), Helm's release
 // label and annotations (not on crds/, which Helm creates apart), and the
 // deployer's own.
-func (in *Input) decorateChartObject(o model.Object, r HelmRelease, crd bool) {
+func decorateChartObject(in *Input, o model.Object, r HelmRelease, crd bool) {
 	u := o.Object
 	if u.GetNamespace() == "" && r.Namespace != "" {
 		u.SetNamespace(r.Namespace)

@@ -48,7 +48,7 @@ func TestPublicChartsAreHelmTemplate(t *testing.T) {
 	for _, c := range publicCharts {
 		t.Run(c.name, func(t *testing.T) {
 			vals := valuesOf(t, c.values)
-			out, err := chartInput(t, nil, nil, c.chart).renderChart(context.Background(), HelmRelease{
+			out, err := renderChart(context.Background(), chartInput(t, nil, nil, c.chart), HelmRelease{
 				Chart: realPath(t, c.chart), Name: "edge", Namespace: "web", Values: maps.Clone(vals),
 				Cluster: HelmClusterNone, Source: "kustomization.yaml", Template: &HelmTemplate{IncludeCRDs: true, SkipTests: true},
 			})

@@ -104,7 +104,7 @@ func TestRenderChartIsHelmTemplate(t *testing.T) {
 			}
 			in := chartInput(t, nil, nil, helmApp)
 			tmpl := tc.tmpl
-			out, err := in.renderChart(context.Background(), HelmRelease{
+			out, err := renderChart(context.Background(), in, HelmRelease{
 				Chart: realPath(t, helmApp), Name: "web", Namespace: "shop", Values: vals,
 				Cluster: HelmClusterNone, Source: "kustomization.yaml", Template: &tmpl,
 				APIVersions: tc.api, KubeVersion: tc.kube,
@@ -153,7 +153,7 @@ func TestRenderChartPerDeployer(t *testing.T) {
 	cl := fakeChartCluster{lookups: &lookups}
 	render := func(t *testing.T, mode HelmCluster, cl ChartCluster) Output {
 		t.Helper()
-		out, err := chartInput(t, nil, cl, helmApp).renderChart(context.Background(), HelmRelease{
+		out, err := renderChart(context.Background(), chartInput(t, nil, cl, helmApp), HelmRelease{
 			Chart: realPath(t, helmApp), Name: "web", Namespace: "shop", Values: appValues,
 			Cluster: mode, Source: ".ownership-check.yaml", Labels: map[string]string{"team": "a"},
 		})
@@ -280,7 +280,7 @@ func TestRenderChartMissingDependency(t *testing.T) {
 	write("Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\ndependencies:\n  - name: redis\n    version: 1.x\n    repository: https://charts.example.com\n")
 	write("templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
 	t.Chdir(dir)
-	out, err := chartInput(t, nil, nil, ".").renderChart(context.Background(), HelmRelease{Chart: realPath(t, "."), Name: "c", Namespace: "x", Source: "cfg"})
+	out, err := renderChart(context.Background(), chartInput(t, nil, nil, "."), HelmRelease{Chart: realPath(t, "."), Name: "c", Namespace: "x", Source: "cfg"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,7 +465,7 @@ func TestRemoteChartsNotFetched(t *testing.T) {
 // naming the release's source, the chart and the template.
 func TestRenderChartErrors(t *testing.T) {
 	inRepoRoot(t)
-	_, err := chartInput(t, nil, nil, helmApp).renderChart(context.Background(), HelmRelease{
+	_, err := renderChart(context.Background(), chartInput(t, nil, nil, helmApp), HelmRelease{
 		Chart: realPath(t, helmApp), Name: "web", Namespace: "shop", Cluster: HelmClusterNone, Source: ".ownership-check.yaml",
 	})
 	if err == nil || !strings.Contains(err.Error(), ".ownership-check.yaml: chart "+helmApp) || !strings.Contains(err.Error(), "apiKey is required") || !strings.Contains(err.Error(), "deployment.yaml") {
@@ -491,7 +491,7 @@ func TestRenderChartStaysInTheRepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	_, err := chartInput(t, nil, nil, ".").renderChart(context.Background(), HelmRelease{Chart: realPath(t, "."), Name: "c", Namespace: "x", Source: "cfg"})
+	_, err := renderChart(context.Background(), chartInput(t, nil, nil, "."), HelmRelease{Chart: realPath(t, "."), Name: "c", Namespace: "x", Source: "cfg"})
 	if err == nil || !strings.Contains(err.Error(), "outside") {
 		t.Errorf("error %v, want the symlink refused", err)
 	}

@@ -12,27 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/version"
 	"k8s.io/client-go/dynamic"
 )
-
-// ChartCluster is what a chart's render reads of the cluster, as the
-// deployer's Helm does (HelmClusterLive: .Capabilities from discovery,
-// lookup of live objects). It only reads.
-type ChartCluster interface {
-	// ServerVersion is the API server's version; nil (and no error) when
-	// no cluster answers after all (a render that goes on without one):
-	// the chart renders as with no cluster.
-	ServerVersion(ctx context.Context) (*version.Info, error)
-	// APIVersions are the group versions the server serves and each
-	// group/version/Kind, as Helm's discovery lists them ("v1",
-	// "apps/v1", "apps/v1/Deployment").
-	APIVersions(ctx context.Context) ([]string, error)
-	// Lookup is Helm's lookup: the object (name given) or a List of the
-	// kind's objects in namespace (all namespaces for "", or a
-	// cluster-scoped kind), and found false when there is none.
-	Lookup(ctx context.Context, apiVersion, kind, namespace, name string) (obj map[string]any, found bool, err error)
-}
 
 // The helm binary's defaults, which `helm template` renders with: its
 // build sets the Kubernetes version to its client-go's (Helm's Makefile),
@@ -54,7 +35,7 @@ var (
 //
 // The deployer's own APIVersions are added, its KubeVersion replaces the
 // cluster's.
-func (in *Input) capabilities(ctx context.Context, r HelmRelease, secrets *model.Hidden) (*chartutil.Capabilities, engine.ClientProvider, error) {
+func capabilities(ctx context.Context, in *Input, r HelmRelease, secrets *model.Hidden) (*chartutil.Capabilities, engine.ClientProvider, error) {
 	caps := chartutil.DefaultCapabilities.Copy()
 	caps.KubeVersion = helmBinaryKubeVersion
 	caps.HelmVersion.Version = helmBinaryVersion

@@ -18,7 +18,7 @@ import (
 // guarded file system: every file is read inside the boundary, bounded,
 // and recorded, and so is every directory listed, so a change to any
 // file of the chart affects the targets that render it.
-func (in *Input) loadChart(dir string) (*chart.Chart, error) {
+func loadChart(in *Input, dir string) (*chart.Chart, error) {
 	rules := ignore.Empty()
 	ifile := filepath.Join(dir, ignore.HelmIgnore)
 	if _, err := in.fs.boundary.Lstat(ifile); err == nil {
@@ -32,7 +32,7 @@ func (in *Input) loadChart(dir string) (*chart.Chart, error) {
 	}
 	rules.AddDefaults()
 	var files []*chartloader.BufferedFile
-	if err := in.walkChart(dir, "", rules, &files); err != nil {
+	if err := walkChart(in, dir, "", rules, &files); err != nil {
 		return nil, err
 	}
 	c, err := chartloader.LoadFiles(files)
@@ -45,7 +45,7 @@ func (in *Input) loadChart(dir string) (*chart.Chart, error) {
 // walkChart adds the files below dir (resolved; n its name in the chart,
 // "" at the top) in lexical order, as Helm's walk does, following
 // symlinks only inside the boundary.
-func (in *Input) walkChart(dir, n string, rules *ignore.Rules, files *[]*chartloader.BufferedFile) error {
+func walkChart(in *Input, dir, n string, rules *ignore.Rules, files *[]*chartloader.BufferedFile) error {
 	entries, err := in.fs.boundary.ReadDir(dir)
 	if err != nil {
 		return err
@@ -68,7 +68,7 @@ func (in *Input) walkChart(dir, n string, rules *ignore.Rules, files *[]*chartlo
 			if rules.Ignore(name, fi) {
 				continue
 			}
-			if err := in.walkChart(real, name, rules, files); err != nil {
+			if err := walkChart(in, real, name, rules, files); err != nil {
 				return err
 			}
 			continue
@@ -76,7 +76,7 @@ func (in *Input) walkChart(dir, n string, rules *ignore.Rules, files *[]*chartlo
 		if rules.Ignore(name, fi) {
 			continue
 		}
-		data, err := in.readChartFile(real)
+		data, err := readChartFile(in, real)
 		if err != nil {
 			return err
 		}
@@ -88,7 +88,7 @@ func (in *Input) walkChart(dir, n string, rules *ignore.Rules, files *[]*chartlo
 // readChartFile reads a file of a chart (resolved), recorded: templates
 // are not YAML until rendered, so only the size is checked here; what they
 // render is parsed strictly.
-func (in *Input) readChartFile(real string) ([]byte, error) {
+func readChartFile(in *Input, real string) ([]byte, error) {
 	in.ReadFile(real)
 	return in.fs.readBounded(real)
 }
@@ -125,7 +125,7 @@ var errNotChart = errors.New("not a chart: no Chart.yaml")
 // it from the chart's name down ("podinfo/templates/service.yaml",
 // "app/charts/db/templates/x.yaml"), the file is below the chart's
 // directory (a template of a .tgz subchart is named inside the archive).
-func (in *Input) chartFile(dir, name string) string {
+func chartFile(in *Input, dir, name string) string {
 	_, rest, ok := strings.Cut(name, "/")
 	if !ok {
 		return in.rel(dir)

@@ -109,5 +109,5 @@ type chartBuild struct {
 func (b *chartBuild) Size() int { return 0 }
 
 func (b *chartBuild) Run(ctx context.Context) (Output, error) {
-	return b.in.renderChart(ctx, b.r)
+	return renderChart(ctx, b.in, b.r)
 }

@@ -107,7 +107,7 @@ func (ci *chartInflater) inflate(ctx context.Context, dir, file string, k *types
 		if ns == "" {
 			ns = "default"
 		}
-		out, err := in.renderChart(ctx, HelmRelease{
+		out, err := renderChart(ctx, in, HelmRelease{
 			Chart: real, Name: h.ReleaseName, Namespace: ns, Values: vals,
 			Cluster: HelmClusterNone, Source: field,
 			Template:    &HelmTemplate{IncludeCRDs: h.IncludeCRDs, SkipHooks: h.SkipHooks, SkipTests: h.SkipTests},
@@ -277,12 +277,4 @@ func (ci *chartInflater) sourceOf(file, kind, name string) (string, bool) {
 		}
 	}
 	return best, true
-}
-
-// realOrSelf is p with symlinks resolved, or p when it does not exist.
-func (g *guardFS) realOrSelf(p string) string {
-	if r, err := g.boundary.Resolve(p); err == nil {
-		return r
-	}
-	return p
 }

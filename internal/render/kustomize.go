@@ -328,12 +328,6 @@ func (k *kustomizer) place(r *rawObject, loc location) {
 	r.line = loc.line
 }
 
-func nameOf(obj map[string]any) string {
-	meta, _ := obj["metadata"].(map[string]any)
-	name, _ := meta["name"].(string)
-	return name
-}
-
 // explain turns kustomize's refusals (the backstop behind the scanner) into
 // messages that say how to allow what was refused.
 func (k *kustomizer) explain(dir string, err error) error {

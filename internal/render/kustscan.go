@@ -70,11 +70,6 @@ type scanner struct {
 	charts *chartInflater
 }
 
-// MaxObjects bounds what one kustomization may expand to before it is
-// built: a few small files referencing each other twice per level would
-// make kustomize produce 2^levels objects.
-const MaxObjects = 100_000
-
 // scanDir checks the kustomization in dir (resolved) and everything it
 // reaches, and returns how many objects it yields (generators and helm
 // charts count one per entry).

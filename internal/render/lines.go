@@ -166,3 +166,9 @@ func (x *lineIndex) generatorLine(file, generatorKind, objectName string) int {
 	}
 	return best
 }
+
+func nameOf(obj map[string]any) string {
+	meta, _ := obj["metadata"].(map[string]any)
+	name, _ := meta["name"].(string)
+	return name
+}

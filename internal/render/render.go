@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"slices"
 	"sort"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -54,16 +51,6 @@ type Options struct {
 	// Flux, Argo CD). nil: Helm's default capabilities, and lookup finds
 	// nothing, as `helm template` renders.
 	ChartCluster ChartCluster
-}
-
-// ValueReader reads the data of a ConfigMap or a Secret a controller takes
-// values from. A Secret's values are returned as they are, for the render
-// to substitute; the caller hides them from every output (model's
-// redaction), and they are never printed.
-type ValueReader interface {
-	// Values is the object's data (a Secret's decoded), and whether it
-	// exists; where tells where it was read (a file, or "cluster").
-	Values(ctx context.Context, kind, namespace, name string) (data map[string]string, where string, found bool, err error)
 }
 
 // maxReported bounds how many object errors one Render reports at once.
@@ -153,18 +140,6 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-func isKustomizationName(name string) bool {
-	return slices.Contains([]string{"kustomization.yaml", "kustomization.yml", "Kustomization"}, name)
-}
-
-func isManifestName(name string) bool {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".yaml", ".yml", ".json":
-		return !strings.HasPrefix(name, ".")
-	}
-	return false
 }
 
 // finish gives each object its identity and namespace, removes ignored

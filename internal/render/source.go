@@ -9,6 +9,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/version"
 )
 
 // Source renders one form of path given to Render: a kustomization, YAML
@@ -164,4 +165,37 @@ func objectsOf(raws []rawObject) []model.Object {
 		out[i] = r.object()
 	}
 	return out
+}
+
+// MaxObjects bounds what one kustomization may expand to before it is
+// built: a few small files referencing each other twice per level would
+// make kustomize produce 2^levels objects.
+const MaxObjects = 100_000
+
+// ChartCluster is what a chart's render reads of the cluster, as the
+// deployer's Helm does (HelmClusterLive: .Capabilities from discovery,
+// lookup of live objects). It only reads.
+type ChartCluster interface {
+	// ServerVersion is the API server's version; nil (and no error) when
+	// no cluster answers after all (a render that goes on without one):
+	// the chart renders as with no cluster.
+	ServerVersion(ctx context.Context) (*version.Info, error)
+	// APIVersions are the group versions the server serves and each
+	// group/version/Kind, as Helm's discovery lists them ("v1",
+	// "apps/v1", "apps/v1/Deployment").
+	APIVersions(ctx context.Context) ([]string, error)
+	// Lookup is Helm's lookup: the object (name given) or a List of the
+	// kind's objects in namespace (all namespaces for "", or a
+	// cluster-scoped kind), and found false when there is none.
+	Lookup(ctx context.Context, apiVersion, kind, namespace, name string) (obj map[string]any, found bool, err error)
+}
+
+// ValueReader reads the data of a ConfigMap or a Secret a controller takes
+// values from. A Secret's values are returned as they are, for the render
+// to substitute; the caller hides them from every output (model's
+// redaction), and they are never printed.
+type ValueReader interface {
+	// Values is the object's data (a Secret's decoded), and whether it
+	// exists; where tells where it was read (a file, or "cluster").
+	Values(ctx context.Context, kind, namespace, name string) (data map[string]string, where string, found bool, err error)
 }
