@@ -14,7 +14,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
-// argoApplication is what Argo CD reads of an Application to render it.
+// ArgoApplication is what Argo CD reads of an Application to render it.
 type ArgoApplication struct {
 	Metadata struct {
 		Name        string            `json:"name"`
@@ -106,7 +106,7 @@ func ParseApplication(d *model.Deployer) (*ArgoApplication, error) {
 	return &app, nil
 }
 
-// sources are the Application's sources: spec.sources when it has any
+// Sources are the Application's sources: spec.sources when it has any
 // (Application.Spec.HasMultipleSources), else spec.source.
 func (a *ArgoApplication) Sources() []argoAppSource {
 	if len(a.Spec.Sources) > 0 {

@@ -18,7 +18,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// argoSource renders a path of an Argo CD Application (Input.Deployer) as
+// ArgoSource renders a path of an Argo CD Application (Input.Deployer) as
 // Argo CD does: its repo server renders the source whose path it is
 // (reposerver/repository GenerateManifests: the kustomize overrides by
 // kustomize edit, or the directory's manifests) and writes its tracking
@@ -210,12 +210,12 @@ func (s *ArgoSource) kustomize(ctx context.Context, p source.Path, src argoAppSo
 	return &kustomize.KustomizeBuild{K: k, B: b}, nil
 }
 
-// argoEnv is Argo CD's build environment (repository newEnv), which it
+// ArgoEnv is Argo CD's build environment (repository newEnv), which it
 // substitutes into images and commonLabels (and commonAnnotations with
 // commonAnnotationsEnvsubst).
 type ArgoEnv struct {
 	Vars map[string]string
-	// unknown are the variables used whose value only a sync knows (the
+	// Unknown are the variables used whose value only a sync knows (the
 	// revision).
 	Unknown []string
 }
@@ -231,7 +231,7 @@ func (a *ArgoApplication) Env(s argoAppSource) *ArgoEnv {
 	}}
 }
 
-// subst is Env.Envsubst: $VAR and ${VAR} from the environment, a variable
+// Subst is Env.Envsubst: $VAR and ${VAR} from the environment, a variable
 // it does not set is empty, and $$ is a $.
 func (e *ArgoEnv) Subst(s string) string {
 	return os.Expand(s, func(v string) string {

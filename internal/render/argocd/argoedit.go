@@ -144,7 +144,7 @@ func (s *ArgoSource) editKustomization(dir string, edits []kustomizeEdit) (file 
 	return file, data, nil
 }
 
-// setImages is `kustomize edit set image ARGS...`.
+// SetImages is `kustomize edit set image ARGS...`.
 func SetImages(k *types.Kustomization, args []string) error {
 	const preserve = "*"
 	byName := map[string]types.Image{}
@@ -219,7 +219,7 @@ func parseImageArg(arg string) (types.Image, error) {
 	return im, nil
 }
 
-// setReplicas is `kustomize edit set replicas NAME=COUNT...`.
+// SetReplicas is `kustomize edit set replicas NAME=COUNT...`.
 func SetReplicas(k *types.Kustomization, args []string) error {
 	byName := map[string]types.Replica{}
 	for _, arg := range args {
@@ -257,7 +257,7 @@ func editArgs(m map[string]string) []string {
 	return args
 }
 
-// metadataEdit is `kustomize edit add label|annotation`.
+// MetadataEdit is `kustomize edit add label|annotation`.
 type MetadataEdit struct {
 	Force, WithoutSelector, IncludeTemplates bool
 	Kind                                     string
@@ -371,14 +371,14 @@ func sortedKeys(m map[string]string) []string {
 	return keys
 }
 
-// editFiles is how an edit asks about the repository: through its
+// EditFiles is how an edit asks about the repository: through its
 // reader, recording each directory whose listing it depends on.
 type EditFiles struct {
 	*repofs.FS
 	Read func(dir string)
 }
 
-// existingComponents keeps the components that exist, as Argo CD checks
+// ExistingComponents keeps the components that exist, as Argo CD checks
 // them with ignoreMissingComponents: joined to the source directory
 // securely (securejoin), so a path cannot climb out of it, and
 // "../components/x" is looked for below the source directory.
@@ -394,7 +394,7 @@ func ExistingComponents(dir string, components []string, files EditFiles) []stri
 	return out
 }
 
-// addComponents is `kustomize edit add component PATHS...` run in dir:
+// AddComponents is `kustomize edit add component PATHS...` run in dir:
 // each argument is a glob in dir; one that matches nothing must be a
 // kustomization kustomize can load (here: a remote one, which the scan
 // then refuses unless the config allows remote content).

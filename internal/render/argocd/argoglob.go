@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// argoGlobMatch is Argo CD's glob.Match (github.com/gobwas/glob with no
+// ArgoGlobMatch is Argo CD's glob.Match (github.com/gobwas/glob with no
 // separators): * and ** match any characters, / included; ? one
 // character; [abc], [a-z] and [!abc] a class; {a,b} alternatives; \ quotes
 // the next character. A pattern that does not compile matches nothing.

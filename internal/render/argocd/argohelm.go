@@ -45,17 +45,17 @@ type argoHelmFileArg struct {
 	Path string `json:"path"`
 }
 
-// argoHelmInputs is what resolving a Helm source reads beside the
+// ArgoHelmInputs is what resolving a Helm source reads beside the
 // Application.
 type ArgoHelmInputs struct {
 	Chart, Root string // the chart's directory and the repository's top, resolved
-	// read reads a file by its absolute path; an absent one is
+	// Read reads a file by its absolute path; an absent one is
 	// fs.ErrNotExist.
 	Read func(abs string) ([]byte, error)
 	Env  *ArgoEnv
 }
 
-// resolveArgoHelm is the release Argo CD's repo server templates from a
+// ResolveArgoHelm is the release Argo CD's repo server templates from a
 // Helm source (helmTemplate): the release named helm.releaseName, else the
 // Application's name; in helm.namespace, else the destination's; its
 // values as the `helm template` command line it builds gives them to Helm

@@ -180,7 +180,7 @@ func kindOf(obj map[string]any) string {
 	return k
 }
 
-// fluxClaims: the paths of a render for a Flux Kustomization.
+// FluxClaims: the paths of a render for a Flux Kustomization.
 func FluxClaims(_ source.Path, d *model.Deployer) bool { return FluxRender(d) }
 
 func FluxRender(d *model.Deployer) bool { return d != nil && d.Controller == model.ControllerFlux }

@@ -32,17 +32,17 @@ const (
 	fluxDecrypt        = fluxGroup + "/decrypt"
 )
 
-// fluxApplied is one object as the controller applies it, or why it does
+// FluxApplied is one object as the controller applies it, or why it does
 // not apply it.
 type FluxApplied struct {
 	Obj map[string]any
-	// skip: the controller leaves the object out of its apply, and why.
+	// Skip: the controller leaves the object out of its apply, and why.
 	Skip string
 	// note: a caveat the object's findings carry.
 	note string
 }
 
-// fluxApply does to obj what the controller does after the build: its
+// FluxApply does to obj what the controller does after the build: its
 // owner labels, the normalization of fluxcd/pkg/ssa, the Kustomization's
 // commonMetadata, in the controller's order; then its exclusion and
 // if-not-present selectors.
@@ -191,7 +191,7 @@ func podProtocols(spec *corev1.PodSpec) {
 	}
 }
 
-// sopsEncrypted: a core Secret encrypted by SOPS: its top-level sops
+// SopsEncrypted: a core Secret encrypted by SOPS: its top-level sops
 // stanza, as the controller tells one; or a value SOPS encrypted, as a
 // secretGenerator makes from an encrypted file, which the controller
 // decrypts before the build (its DecryptSources).

@@ -100,11 +100,11 @@ func isHelmRelease(obj map[string]any) bool {
 	return kindOf(obj) == "HelmRelease" && strings.HasPrefix(apiVersion, fluxHelmGroup+"/")
 }
 
-// fluxHelmInputs is what resolving a HelmRelease reads beside the object.
+// FluxHelmInputs is what resolving a HelmRelease reads beside the object.
 type FluxHelmInputs struct {
-	// chart is the chart's directory (resolved).
+	// Chart is the chart's directory (resolved).
 	Chart string
-	// readSource reads a file of the chart's source (the repository) by
+	// ReadSource reads a file of the chart's source (the repository) by
 	// its path there; an absent file is fs.ErrNotExist.
 	ReadSource func(rel string) ([]byte, error)
 	Values     source.ValueReader
@@ -113,15 +113,15 @@ type FluxHelmInputs struct {
 // fluxResolved is a HelmRelease resolved into the release it makes.
 type fluxResolved struct {
 	Release helm.HelmRelease
-	// reason says why it is not rendered ("" when it is).
+	// Reason says why it is not rendered ("" when it is).
 	Reason string
-	// hidden are the values read from Secrets, as they land in objects.
+	// Hidden are the values read from Secrets, as they land in objects.
 	Hidden *model.Hidden
 	// files are the repository files its valuesFrom sources were read from.
 	files []string
 }
 
-// resolveFluxHelmRelease is the release helm-controller makes of a
+// ResolveFluxHelmRelease is the release helm-controller makes of a
 // HelmRelease: its name and namespace, the chart's defaults as
 // source-controller packages them (spec.chart.spec.valuesFiles), the values
 // as ChartValuesFromReferences layers them (valuesFrom in order, then
@@ -204,7 +204,7 @@ func fluxReleaseName(hr fluxHelmRelease) string {
 	return hr.Metadata.Name
 }
 
-// shortenReleaseName is helm-controller's release.ShortenName: a name
+// ShortenReleaseName is helm-controller's release.ShortenName: a name
 // longer than 53 characters is cut to 40, a hyphen, and the first 12 hex
 // digits of its SHA-256.
 func ShortenReleaseName(name string) string {

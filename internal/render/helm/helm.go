@@ -111,7 +111,7 @@ const (
 // never applied.
 const HelmCRDNote = "helm crds/: installed only when absent, never upgraded: a change to it is not applied by the release"
 
-// renderChart renders r as its deployer does. A deploy (Template nil),
+// RenderChart renders r as its deployer does. A deploy (Template nil),
 // as Helm's upgrade: test hooks left out, other hooks listed as run and
 // not applied (NotRendered), crds/ among the objects with a note (Helm:
 // installed only when absent) unless SkipCRDs, namespaced objects
@@ -302,7 +302,7 @@ func mergeStrings(current, desired map[string]string) map[string]string {
 	return out
 }
 
-// isTestHook: Helm runs a test hook only on `helm test`, never at an
+// IsTestHook: Helm runs a test hook only on `helm test`, never at an
 // install or upgrade.
 func IsTestHook[E ~string](events []E) bool {
 	for _, e := range events {

@@ -14,7 +14,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
-// helmSource renders the config's helm target (model.ControllerHelm): the
+// HelmSource renders the config's helm target (model.ControllerHelm): the
 // path is the chart's directory, the Deployer's object the target's helm
 // settings (config.HelmTarget), and the render is `helm upgrade`'s.
 type HelmSource struct {
@@ -75,7 +75,7 @@ func (s *HelmSource) values(files []string) (map[string]any, source.NotRenderedB
 	return vals, nil, nil
 }
 
-// mergeValues is Helm's values.mergeMaps: b over a, maps merged.
+// MergeValues is Helm's values.mergeMaps: b over a, maps merged.
 func MergeValues(a, b map[string]any) map[string]any {
 	out := make(map[string]any, len(a))
 	for k, v := range a {
@@ -93,7 +93,7 @@ func MergeValues(a, b map[string]any) map[string]any {
 	return out
 }
 
-// decodeDeployer reads a controller's object into its Go form.
+// DecodeDeployer reads a controller's object into its Go form.
 func DecodeDeployer(obj map[string]any, into any) error {
 	data, err := json.Marshal(obj)
 	if err != nil {
@@ -102,7 +102,7 @@ func DecodeDeployer(obj map[string]any, into any) error {
 	return json.Unmarshal(data, into)
 }
 
-// chartBuild is a release ready to render.
+// ChartBuild is a release ready to render.
 type ChartBuild struct {
 	In *source.Input
 	R  HelmRelease

@@ -27,7 +27,7 @@ var krustyLock struct {
 // running side by side than the parse costs.
 const PrimeCostObjects = 100
 
-// primeKrusty parses kustomize's built-in schema now, so that later
+// PrimeKrusty parses kustomize's built-in schema now, so that later
 // builds on it may run side by side.
 func PrimeKrusty() {
 	krustyLock.Lock()
@@ -38,7 +38,7 @@ func PrimeKrusty() {
 	}
 }
 
-// runKrusty runs one build under krustyLock: shared once primed, alone
+// RunKrusty runs one build under krustyLock: shared once primed, alone
 // otherwise or when it brings its own schema.
 func RunKrusty(customSchema bool, build func() (resmap.ResMap, error)) (resmap.ResMap, error) {
 	if !customSchema {

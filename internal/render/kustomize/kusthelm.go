@@ -25,7 +25,7 @@ import (
 // written, and a file of that name on disk is hidden by it.
 const helmChartsFile = "helmcharts.rendered.yaml"
 
-// chartInflater renders kustomize's helmCharts in process, as `helm
+// ChartInflater renders kustomize's helmCharts in process, as `helm
 // template` prints them, with the engine every Helm form uses (renderChart,
 // HelmClusterNone), so no helm binary runs and nothing is fetched. The
 // kustomization is then built as if its helmCharts were that resource

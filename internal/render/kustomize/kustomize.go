@@ -34,16 +34,16 @@ const (
 	internalAnnotationPrefix  = "internal.config.kubernetes.io/"
 )
 
-// kustomizer builds kustomizations in-process with krusty, through the
+// Kustomizer builds kustomizations in-process with krusty, through the
 // guarded file system, after the scanner has checked what they reach.
 // Builds of one Render may run side by side (see krustyLock).
 type Kustomizer struct {
 	fs    *source.GuardFS
 	opts  config.KustomizeOptions
 	lines *source.LineIndex
-	// originBuilds counts the builds run again for sources (originsOf).
+	// OriginBuilds counts the builds run again for sources (originsOf).
 	OriginBuilds atomic.Int32
-	// charts renders helmCharts in process; nil for a controller's
+	// Charts renders helmCharts in process; nil for a controller's
 	// kustomize, which does not inflate them.
 	Charts *ChartInflater
 }
@@ -77,10 +77,10 @@ func (k *Kustomizer) krustyOptions() *krusty.Options {
 	return o
 }
 
-// preparedBuild is a kustomization that passed the scan, ready for krusty.
+// PreparedBuild is a kustomization that passed the scan, ready for krusty.
 type PreparedBuild struct {
 	dir string // resolved, absolute
-	// objects is what the scan counted: the size of the build.
+	// Objects is what the scan counted: the size of the build.
 	Objects int
 	// customSchema: some kustomization it reaches sets openapi.
 	customSchema bool
@@ -106,7 +106,7 @@ func (k *Kustomizer) Prepare(ctx context.Context, p source.Path) (source.Build, 
 	return &KustomizeBuild{K: k, B: b}, nil
 }
 
-// kustomizeBuild is a prepared kustomization of a path given to Render.
+// KustomizeBuild is a prepared kustomization of a path given to Render.
 type KustomizeBuild struct {
 	K *Kustomizer
 	B *PreparedBuild
@@ -122,7 +122,7 @@ func (b *KustomizeBuild) Run(context.Context) (source.Output, error) {
 	return source.Output{Objects: source.ObjectsOf(raws)}, nil
 }
 
-// build renders the kustomization in dir (resolved, absolute).
+// Build renders the kustomization in dir (resolved, absolute).
 func (k *Kustomizer) Build(ctx context.Context, dir string) ([]source.RawObject, error) {
 	b, err := k.PrepareDir(ctx, dir)
 	if err != nil {
@@ -148,7 +148,7 @@ func (k *Kustomizer) run(b *PreparedBuild) ([]source.RawObject, error) {
 	return k.RunWith(b, nil)
 }
 
-// runWith is run, with each built object changed by transform first: what
+// RunWith is run, with each built object changed by transform first: what
 // a controller does to each object of the build before it applies it
 // (Flux's substitution), on the build's own YAML, as the controller does.
 func (k *Kustomizer) RunWith(b *PreparedBuild, transform func(*resource.Resource) error) ([]source.RawObject, error) {
@@ -229,7 +229,7 @@ func (k *Kustomizer) krusty(customSchema bool, fs filesys.FileSystem, dir string
 	return m, nil
 }
 
-// resourceObject is a built object as JSON values, without bookkeeping.
+// ResourceObject is a built object as JSON values, without bookkeeping.
 func ResourceObject(res *resource.Resource) (map[string]any, error) {
 	j, err := res.MarshalJSON()
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/yamldoc"
 )
 
-// refusal is a kustomization asking for something the repository config
+// Refusal is a kustomization asking for something the repository config
 // has not enabled. Its message says what and how to allow it.
 type Refusal struct {
 	File, Field, Ref string

@@ -235,7 +235,7 @@ func bookkeeping(key string) bool {
 	return strings.HasPrefix(key, internalAnnotationPrefix)
 }
 
-// stripBookkeeping removes bookkeeping keys from every map in v, and the
+// StripBookkeeping removes bookkeeping keys from every map in v, and the
 // maps that held nothing else, and tells whether v itself is such a map:
 // kustomize strips them from each object's own annotations only, so a
 // replacement copying a whole annotations map (into a pod template, say)

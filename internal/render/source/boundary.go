@@ -4,7 +4,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
-// newBoundary is the set of directories rendering may read, through the
+// NewBoundary is the set of directories rendering may read, through the
 // one reader of repository files: the repository that holds the working
 // directory (or the working directory itself outside a repository) and
 // the paths given on the command line, which the person or workflow

@@ -30,12 +30,12 @@ const MaxFileSize = int(repofs.ManifestFile)
 type GuardFS struct {
 	disk     filesys.FileSystem
 	Boundary *repofs.FS
-	// scratch are path prefixes kustomize may use for git clones; empty
+	// Scratch are path prefixes kustomize may use for git clones; empty
 	// unless remote content is allowed.
 	Scratch []string
 	mu      sync.Mutex
 	cache   map[string][]byte
-	// reads records what the render read; nil records nothing.
+	// Reads records what the render read; nil records nothing.
 	Reads *Reads
 	// generated are files as a controller's render sees them, by resolved
 	// path: Flux's generated kustomization (which may not exist on disk),
@@ -43,7 +43,7 @@ type GuardFS struct {
 	// memory; the disk keeps what is there. The original of an edited
 	// file was read (and recorded) to make the edit.
 	generated map[string][]byte
-	// excluded, when set, is what the deployer's source leaves out of
+	// Excluded, when set, is what the deployer's source leaves out of
 	// what it reads (a Flux GitRepository's artifact): such a path does
 	// not exist for this render.
 	Excluded func(real string, isDir bool) bool
@@ -72,7 +72,7 @@ func (g *GuardFS) inScratch(path string) bool {
 	return false
 }
 
-// resolve gives the real path of name and refuses it outside the boundary
+// Resolve gives the real path of name and refuses it outside the boundary
 // (a clone of remote content is in scratch, outside it).
 func (g *GuardFS) Resolve(name string) (string, error) {
 	abs, err := filepath.Abs(name)
@@ -113,7 +113,7 @@ func (g *GuardFS) ReadFile(name string) ([]byte, error) {
 	return g.readChecked(real, g.Boundary.Rel(name), checkYAML)
 }
 
-// withEdits is a file system for one build that reads the files in edits
+// WithEdits is a file system for one build that reads the files in edits
 // (resolved paths) as edited, and every other file as g does. It writes
 // nothing: the edit lives in memory, and the repository stays as it is.
 func (g *GuardFS) WithEdits(edits map[string][]byte) *GuardFS {
@@ -137,7 +137,7 @@ func (g *GuardFS) excludes(real string) bool {
 	return g.Excluded(real, g.Boundary.IsDir(real))
 }
 
-// generate makes file (resolved) read as data in this render, whether it
+// Generate makes file (resolved) read as data in this render, whether it
 // exists or not.
 func (g *GuardFS) Generate(file string, data []byte) {
 	g.mu.Lock()
@@ -167,7 +167,7 @@ func (g *GuardFS) generatedPath(abs string) (string, bool) {
 	return p, ok
 }
 
-// kustomizationFile is the package's kustomizationFile as this render
+// KustomizationFile is the package's kustomizationFile as this render
 // sees the files: a generated kustomization first.
 func (g *GuardFS) KustomizationFile(dir string) string {
 	for _, name := range konfig.RecognizedKustomizationFileNames() {
@@ -178,7 +178,7 @@ func (g *GuardFS) KustomizationFile(dir string) string {
 	return g.DiskKustomization(dir)
 }
 
-// diskKustomization is the kustomization file in dir as the disk has it,
+// DiskKustomization is the kustomization file in dir as the disk has it,
 // "" when there is none. A link out of the repository is one: reading it
 // refuses it by name.
 func (g *GuardFS) DiskKustomization(dir string) string {
@@ -190,19 +190,19 @@ func (g *GuardFS) DiskKustomization(dir string) string {
 	return ""
 }
 
-// isFile says whether name is there and not a directory: a file, or a
+// IsFile says whether name is there and not a directory: a file, or a
 // link out of the repository, which reading it refuses by name.
 func (g *GuardFS) IsFile(name string) bool {
 	return g.Boundary.Exists(name) && !g.Boundary.IsDir(name)
 }
 
-// isChartDir says whether dir (resolved) holds a chart.
+// IsChartDir says whether dir (resolved) holds a chart.
 func (g *GuardFS) IsChartDir(dir string) bool {
 	info, err := g.Boundary.Stat(filepath.Join(dir, "Chart.yaml"))
 	return err == nil && info.Mode().IsRegular()
 }
 
-// readIgnoreFile reads a file that is not YAML (a .sourceignore), within
+// ReadIgnoreFile reads a file that is not YAML (a .sourceignore), within
 // the boundary, bounded, and recorded.
 func (g *GuardFS) ReadIgnoreFile(name string) ([]byte, error) {
 	real, err := g.Resolve(name)
@@ -213,7 +213,7 @@ func (g *GuardFS) ReadIgnoreFile(name string) ([]byte, error) {
 	return g.ReadBounded(real)
 }
 
-// readManifest is ReadFile for a manifest the caller parses strictly
+// ReadManifest is ReadFile for a manifest the caller parses strictly
 // right away (parseManifests): that parse refuses duplicate keys, so only
 // alias bombs are checked here. It is cached for kustomize like any file
 // ReadFile read; if the parse fails, nothing is built.
@@ -249,7 +249,7 @@ func (g *GuardFS) original(real string) ([]byte, bool) {
 	return data, ok
 }
 
-// buildFS is the guarded file system as a build run for its sources sees
+// BuildFS is the guarded file system as a build run for its sources sees
 // it (originsOf): with its top-level kustomization patched (origin
 // annotations turned on). Each such build has its own, so builds side by
 // side, one of them perhaps another's base, read every other kustomization
@@ -271,7 +271,7 @@ func (b *BuildFS) ReadFile(name string) ([]byte, error) {
 	return b.GuardFS.ReadFile(name)
 }
 
-// readBounded reads a regular file of at most repofs.ManifestFile bytes:
+// ReadBounded reads a regular file of at most repofs.ManifestFile bytes:
 // inside the boundary, or a remote clone in scratch, which is read the
 // same way inside the temporary directory.
 func (g *GuardFS) ReadBounded(name string) ([]byte, error) {
@@ -398,7 +398,7 @@ func (g *GuardFS) scratchPath(name string) bool {
 	return err == nil && g.inScratch(real)
 }
 
-// excludedPath: name, as kustomize asks about it, is left out.
+// ExcludedPath: name, as kustomize asks about it, is left out.
 func (g *GuardFS) ExcludedPath(name string) bool {
 	if g.Excluded == nil {
 		return false
@@ -457,7 +457,7 @@ func (g *GuardFS) WriteFile(name string, data []byte) error {
 	return g.disk.WriteFile(name, data)
 }
 
-// realOrSelf is p with symlinks resolved, or p when it does not exist.
+// RealOrSelf is p with symlinks resolved, or p when it does not exist.
 func (g *GuardFS) RealOrSelf(p string) string {
 	if r, err := g.Boundary.Resolve(p); err == nil {
 		return r

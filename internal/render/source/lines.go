@@ -12,7 +12,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/yamldoc"
 )
 
-// lineIndex finds the line of a kustomize-built object in its source file.
+// LineIndex finds the line of a kustomize-built object in its source file.
 // kustomize records the file, not the document; the document is found by
 // kind and by the name before kustomize's prefixes, suffixes and hashes.
 // Builds running side by side share it.
@@ -48,7 +48,7 @@ func (x *LineIndex) content(file string) []byte {
 	return data
 }
 
-// record keeps what the scanner parsed of a resource file (real path), so
+// Record keeps what the scanner parsed of a resource file (real path), so
 // that it is not parsed again.
 func (x *LineIndex) Record(real string, objs []RawObject) {
 	docs := make([]docMeta, len(objs))
@@ -62,7 +62,7 @@ func (x *LineIndex) Record(real string, objs []RawObject) {
 	x.mu.Unlock()
 }
 
-// parsedObjects gives how many objects the scanner found in a file (real
+// ParsedObjects gives how many objects the scanner found in a file (real
 // path) it parsed strictly.
 func (x *LineIndex) ParsedObjects(real string) (int, bool) {
 	x.mu.Lock()
@@ -106,7 +106,7 @@ func (x *LineIndex) index(file string) []docMeta {
 	return docs
 }
 
-// objectLine gives the line of the document in file that produced an
+// ObjectLine gives the line of the document in file that produced an
 // object of this kind and (rendered) name; 0 when it cannot tell.
 func (x *LineIndex) ObjectLine(file, kind, name string) int {
 	var best docMeta
@@ -138,7 +138,7 @@ var (
 	nameLine    = regexp.MustCompile(`^\s*(?:-\s+)?name:\s*["']?([^"'#\s]+)["']?\s*(?:#.*)?$`)
 )
 
-// generatorLine gives the line of the generator entry in a kustomization
+// GeneratorLine gives the line of the generator entry in a kustomization
 // that made an object: the "name:" under the generator's field
 // (configMapGenerator for a ConfigMapGenerator) that is the longest part
 // of the object's name (which carries prefixes, suffixes and a hash); 0

@@ -6,12 +6,12 @@ import (
 	"strings"
 )
 
-// isKustomizationName: the file names kustomize reads as a kustomization.
+// IsKustomizationName: the file names kustomize reads as a kustomization.
 func IsKustomizationName(name string) bool {
 	return slices.Contains([]string{"kustomization.yaml", "kustomization.yml", "Kustomization"}, name)
 }
 
-// isManifestName: the files a directory of plain YAML is read from.
+// IsManifestName: the files a directory of plain YAML is read from.
 func IsManifestName(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".yaml", ".yml", ".json":
@@ -20,7 +20,7 @@ func IsManifestName(name string) bool {
 	return false
 }
 
-// or is v, or otherwise when v is empty.
+// Or is v, or otherwise when v is empty.
 func Or(v, otherwise string) string {
 	if v != "" {
 		return v

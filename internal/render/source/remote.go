@@ -6,7 +6,7 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 )
 
-// isRemote tells whether kustomize would fetch a reference from the
+// IsRemote tells whether kustomize would fetch a reference from the
 // network: an http(s) URL (files) or anything kustomize parses as a git
 // repository (bases and components: "github.com/org/repo//dir?ref=v1",
 // "git@host:org/repo", "ssh://...", "file://..."). kustomize's own parser

@@ -68,7 +68,7 @@ type NotRendered struct {
 	Reason string // why it is not rendered, e.g. "source in another repository"
 }
 
-// notRenderedBuild is a path its source does not render, and why: what
+// NotRenderedBuild is a path its source does not render, and why: what
 // a controller's source prepares for a path it cannot reproduce.
 type NotRenderedBuild []NotRendered
 
@@ -139,12 +139,12 @@ func (in *Input) ReadRepositoryFile(rel string) {
 	}
 }
 
-// repositoryPath is rel, relative to the repository's top, made absolute.
+// RepositoryPath is rel, relative to the repository's top, made absolute.
 func (in *Input) RepositoryPath(rel string) string {
 	return filepath.Join(in.Fs.Boundary.Top(), filepath.FromSlash(rel))
 }
 
-// rel is p as users see it: relative to the working directory.
+// Rel is p as users see it: relative to the working directory.
 func (in *Input) Rel(p string) string { return in.Fs.Boundary.Rel(p) }
 
 func (r RawObject) Object() model.Object {

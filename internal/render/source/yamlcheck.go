@@ -25,7 +25,7 @@ func checkYAML(file string, data []byte) error {
 	return checkYAMLFor(file, data, mayHaveAliases(data), isYAMLName(file))
 }
 
-// checkAliasBombs is checkYAML without the duplicate-key check, for data
+// CheckAliasBombs is checkYAML without the duplicate-key check, for data
 // about to be parsed strictly (sigs.k8s.io/yaml refuses duplicate keys
 // itself): one parse fewer for every manifest.
 func CheckAliasBombs(file string, data []byte) error {

@@ -11,7 +11,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/yamldoc"
 )
 
-// rawObject is a manifest before identity, scope and ignore rules.
+// RawObject is a manifest before identity, scope and ignore rules.
 type RawObject struct {
 	Obj    map[string]any
 	Source string // as users see it (relative to the working directory)
@@ -27,7 +27,7 @@ func (r RawObject) Where() string {
 	return r.Source
 }
 
-// parseManifests reads the Kubernetes objects of one YAML (or JSON) file,
+// ParseManifests reads the Kubernetes objects of one YAML (or JSON) file,
 // as kubectl apply -f would: multi-document, List kinds flattened. Errors
 // name the file and line.
 func ParseManifests(file string, data []byte) ([]RawObject, error) {
@@ -46,7 +46,7 @@ func ParseManifests(file string, data []byte) ([]RawObject, error) {
 	return objs, nil
 }
 
-// parseChecked is parseManifests for data that checkYAML has already
+// ParseChecked is parseManifests for data that checkYAML has already
 // passed (read through guardFS).
 func ParseChecked(file string, data []byte) ([]RawObject, error) {
 	var out []RawObject
