@@ -32,6 +32,11 @@ const (
 var packages = map[string]kind{
 	"model":               foundation,
 	"render":              stage,
+	"render/source":       stage,
+	"render/helm":         stage,
+	"render/kustomize":    stage,
+	"render/flux":         stage,
+	"render/argocd":       stage,
 	"predict":             stage,
 	"ownership":           stage,
 	"snapshot":            stage,
@@ -107,7 +112,9 @@ func forbidden(pkg string, k kind, dep string) string {
 		return "model is the leaf and imports no package of this module"
 	case dk == testInfra && k != testInfra:
 		return "test infrastructure is for tests only"
-	case k == stage && dk == stage && !slices.Contains(stageImports[pkg], dep):
+	case k == stage && strings.HasPrefix(pkg, dep+"/"):
+		return "a part of a stage is below the stage's entry points, never above them"
+	case k == stage && dk == stage && !slices.Contains(stageImports[pkg], dep) && !sameStage(pkg, dep):
 		return "a stage imports no other stage; they meet in check"
 	case k == stage && dk == pipeline:
 		return "a stage knows nothing of the pipeline that runs it"
@@ -129,6 +136,14 @@ func forbidden(pkg string, k kind, dep string) string {
 		return "only main imports the command tree"
 	}
 	return ""
+}
+
+// sameStage: pkg and dep are parts of one stage (render and its families),
+// which import each other downward as their rows of the page allow.
+func sameStage(pkg, dep string) bool {
+	top, _, _ := strings.Cut(pkg, "/")
+	depTop, _, _ := strings.Cut(dep, "/")
+	return top == depTop
 }
 
 // moduleImports maps each package under internal/ (its path below

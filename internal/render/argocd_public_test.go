@@ -1,6 +1,9 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/argocd"
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -102,7 +105,7 @@ func TestArgoCDRenderOfPublicExample(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				vals = mergeValues(vals, v)
+				vals = helm.MergeValues(vals, v)
 			}
 			for _, s := range h.set {
 				if err := strvals.ParseInto(s, vals); err != nil {
@@ -114,7 +117,7 @@ func TestArgoCDRenderOfPublicExample(t *testing.T) {
 			for _, o := range res.Objects {
 				u := o.Object.DeepCopy()
 				ann := u.GetAnnotations()
-				delete(ann, argoTrackingIDAnnotation)
+				delete(ann, argocd.ArgoTrackingIDAnnotation)
 				if len(ann) == 0 {
 					ann = nil
 				}
@@ -145,7 +148,7 @@ func TestArgoCDRenderOfPublicExample(t *testing.T) {
 // reason.
 func sameLessHooks(t *testing.T, res Result, file string, d *model.Deployer) {
 	t.Helper()
-	app, err := parseApplication(d)
+	app, err := argocd.ParseApplication(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,10 +176,10 @@ func sameLessHooks(t *testing.T, res Result, file string, d *model.Deployer) {
 	for _, o := range res.Objects {
 		u := o.Object.DeepCopy()
 		ann := u.GetAnnotations()
-		if ann[argoTrackingIDAnnotation] == "" {
+		if ann[argocd.ArgoTrackingIDAnnotation] == "" {
 			t.Errorf("%s: no tracking annotation", o.ID)
 		}
-		delete(ann, argoTrackingIDAnnotation)
+		delete(ann, argocd.ArgoTrackingIDAnnotation)
 		if len(ann) == 0 {
 			ann = nil
 		}

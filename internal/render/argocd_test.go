@@ -1,6 +1,9 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/argocd"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -166,7 +169,7 @@ func checkOverlay(t *testing.T, got []model.Object, overlay string, d *model.Dep
 // checkOverlayWith is checkOverlay with kustomize built as cfg says.
 func checkOverlayWith(t *testing.T, got []model.Object, overlay string, d *model.Deployer, cfg *config.Config) {
 	t.Helper()
-	app, err := parseApplication(d)
+	app, err := argocd.ParseApplication(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +181,7 @@ func checkOverlayWith(t *testing.T, got []model.Object, overlay string, d *model
 	for i, o := range got {
 		u := o.Object.DeepCopy()
 		ann := u.GetAnnotations()
-		delete(ann, argoTrackingIDAnnotation)
+		delete(ann, argocd.ArgoTrackingIDAnnotation)
 		if len(ann) == 0 {
 			ann = nil
 		}
@@ -250,7 +253,7 @@ func TestArgoCDWritesNothingAndRecordsEveryRead(t *testing.T) {
 			root := argoRepo(t, tc.fixture)
 			t.Chdir(root)
 			before := treeHash(t, root)
-			reads := NewReads()
+			reads := source.NewReads()
 			if _, err := Render(context.Background(), []string{tc.path}, Options{Deployer: argoDeployer(t, root, tc.app), Reads: reads}); err != nil {
 				t.Fatal(err)
 			}
@@ -301,7 +304,7 @@ spec:
 }
 
 func TestArgoCDRowClaimsOnlyArgoCDRenders(t *testing.T) {
-	p := Path{Dir: true}
+	p := source.Path{Dir: true}
 	i := slices.IndexFunc(sourceTable, func(r sourceRow) bool { return r.name == "argocd" })
 	if i < 0 {
 		t.Fatal("no argocd row")

@@ -3,6 +3,9 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/argocd"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"context"
 	"path/filepath"
 	"reflect"
@@ -50,7 +53,7 @@ func TestSetImagesAsKustomizeEdit(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			k := &types.Kustomization{Images: tc.existing}
-			if err := setImages(k, tc.args); err != nil {
+			if err := argocd.SetImages(k, tc.args); err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(k.Images, tc.want) {
@@ -58,14 +61,14 @@ func TestSetImagesAsKustomizeEdit(t *testing.T) {
 			}
 		})
 	}
-	if err := setImages(&types.Kustomization{}, []string{"alpine"}); err == nil {
+	if err := argocd.SetImages(&types.Kustomization{}, []string{"alpine"}); err == nil {
 		t.Error("an image with nothing to set: no error; kustomize refuses it")
 	}
 }
 
 func TestSetReplicasMergesByName(t *testing.T) {
 	k := &types.Kustomization{Replicas: []types.Replica{{Name: "web", Count: 1}, {Name: "api", Count: 2}}}
-	if err := setReplicas(k, []string{"web=3", "worker=4"}); err != nil {
+	if err := argocd.SetReplicas(k, []string{"web=3", "worker=4"}); err != nil {
 		t.Fatal(err)
 	}
 	want := []types.Replica{{Name: "api", Count: 2}, {Name: "web", Count: 3}, {Name: "worker", Count: 4}}
@@ -77,10 +80,10 @@ func TestSetReplicasMergesByName(t *testing.T) {
 func TestAddLabelsAsKustomizeEdit(t *testing.T) {
 	t.Run("commonLabels refuses a label already there unless forced", func(t *testing.T) {
 		k := &types.Kustomization{CommonLabels: map[string]string{"team": "a"}}
-		if err := (metadataEdit{kind: "label"}).addLabels(k, []string{"team:b"}); err == nil || !strings.Contains(err.Error(), "already in kustomization file") {
+		if err := (argocd.MetadataEdit{Kind: "label"}).AddLabels(k, []string{"team:b"}); err == nil || !strings.Contains(err.Error(), "already in kustomization file") {
 			t.Errorf("err = %v", err)
 		}
-		if err := (metadataEdit{kind: "label", force: true}).addLabels(k, []string{"team:b", `tier:"web"`}); err != nil {
+		if err := (argocd.MetadataEdit{Kind: "label", Force: true}).AddLabels(k, []string{"team:b", `tier:"web"`}); err != nil {
 			t.Fatal(err)
 		}
 		if want := map[string]string{"team": "b", "tier": "web"}; !reflect.DeepEqual(k.CommonLabels, want) {
@@ -89,7 +92,7 @@ func TestAddLabelsAsKustomizeEdit(t *testing.T) {
 	})
 	t.Run("without selector: one label, a new labels entry", func(t *testing.T) {
 		k := &types.Kustomization{}
-		if err := (metadataEdit{kind: "label", withoutSelector: true, includeTemplates: true}).addLabels(k, []string{"team:web"}); err != nil {
+		if err := (argocd.MetadataEdit{Kind: "label", WithoutSelector: true, IncludeTemplates: true}).AddLabels(k, []string{"team:web"}); err != nil {
 			t.Fatal(err)
 		}
 		want := []types.Label{{Pairs: map[string]string{"team": "web"}, IncludeTemplates: true}}
@@ -99,11 +102,11 @@ func TestAddLabelsAsKustomizeEdit(t *testing.T) {
 	})
 	t.Run("without selector: two labels and no entry fail as in kustomize 5.6, unless forced", func(t *testing.T) {
 		k := &types.Kustomization{}
-		if err := (metadataEdit{kind: "label", withoutSelector: true}).addLabels(k, []string{"a:1", "b:2"}); err == nil {
+		if err := (argocd.MetadataEdit{Kind: "label", WithoutSelector: true}).AddLabels(k, []string{"a:1", "b:2"}); err == nil {
 			t.Error("no error")
 		}
 		k = &types.Kustomization{}
-		if err := (metadataEdit{kind: "label", withoutSelector: true, force: true}).addLabels(k, []string{"a:1", "b:2"}); err != nil {
+		if err := (argocd.MetadataEdit{Kind: "label", WithoutSelector: true, Force: true}).AddLabels(k, []string{"a:1", "b:2"}); err != nil {
 			t.Fatal(err)
 		}
 		if want := []types.Label{{Pairs: map[string]string{"a": "1", "b": "2"}}}; !reflect.DeepEqual(k.Labels, want) {
@@ -111,7 +114,7 @@ func TestAddLabelsAsKustomizeEdit(t *testing.T) {
 		}
 	})
 	t.Run("include templates needs without selector", func(t *testing.T) {
-		if err := (metadataEdit{kind: "label", includeTemplates: true}).addLabels(&types.Kustomization{}, []string{"a:1"}); err == nil {
+		if err := (argocd.MetadataEdit{Kind: "label", IncludeTemplates: true}).AddLabels(&types.Kustomization{}, []string{"a:1"}); err == nil {
 			t.Error("no error")
 		}
 	})
@@ -127,17 +130,17 @@ func TestComponentsAsKustomizeEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer files.Close()
-	edit := editFiles{FS: files, read: record}
+	edit := argocd.EditFiles{FS: files, Read: record}
 	// ignoreMissingComponents joins securely: ../../components/ha is
 	// looked for below the source's directory, where it is not.
-	if got := existingComponents(dir, []string{"../../components/ha", "missing"}, edit); len(got) != 0 {
+	if got := argocd.ExistingComponents(dir, []string{"../../components/ha", "missing"}, edit); len(got) != 0 {
 		t.Errorf("existing: %q; want none", got)
 	}
-	if err := addComponents(&types.Kustomization{}, dir, nil, edit); err == nil {
+	if err := argocd.AddComponents(&types.Kustomization{}, dir, nil, edit); err == nil {
 		t.Error("no component left: no error; kustomize edit add component refuses no argument")
 	}
 	k := &types.Kustomization{Components: []string{"../../components/ha"}}
-	if err := addComponents(k, dir, []string{"../../components/*"}, edit); err != nil {
+	if err := argocd.AddComponents(k, dir, []string{"../../components/*"}, edit); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"../../components/ha", "../../components/monitoring"}; !slices.Equal(k.Components, want) {
@@ -146,7 +149,7 @@ func TestComponentsAsKustomizeEdit(t *testing.T) {
 	if !slices.Contains(read, filepath.Join(root, "components")) {
 		t.Errorf("the glob's directory is not recorded: %q", read)
 	}
-	if err := addComponents(&types.Kustomization{}, dir, []string{"../../components/none"}, edit); err == nil {
+	if err := argocd.AddComponents(&types.Kustomization{}, dir, []string{"../../components/none"}, edit); err == nil {
 		t.Error("a missing component: no error")
 	}
 }
@@ -170,19 +173,19 @@ func TestArgoGlob(t *testing.T) {
 		{"{a,b", "a", false}, // does not compile: matches nothing
 	}
 	for _, tc := range cases {
-		if got := argoGlobMatch(tc.pattern, tc.text); got != tc.match {
+		if got := argocd.ArgoGlobMatch(tc.pattern, tc.text); got != tc.match {
 			t.Errorf("%q matches %q: %v; want %v", tc.pattern, tc.text, got, tc.match)
 		}
 	}
 }
 
 func TestArgoEnvsubst(t *testing.T) {
-	e := &argoEnv{vars: map[string]string{"ARGOCD_APP_NAME": "web"}}
-	if got := e.subst("$ARGOCD_APP_NAME-${ARGOCD_APP_NAME}-$$-$UNSET."); got != "web-web-$-." {
+	e := &argocd.ArgoEnv{Vars: map[string]string{"ARGOCD_APP_NAME": "web"}}
+	if got := e.Subst("$ARGOCD_APP_NAME-${ARGOCD_APP_NAME}-$$-$UNSET."); got != "web-web-$-." {
 		t.Errorf("subst = %q", got)
 	}
-	if e.subst("v-$ARGOCD_APP_REVISION"); !slices.Equal(e.unknown, []string{"ARGOCD_APP_REVISION"}) {
-		t.Errorf("unknown = %q", e.unknown)
+	if e.Subst("v-$ARGOCD_APP_REVISION"); !slices.Equal(e.Unknown, []string{"ARGOCD_APP_REVISION"}) {
+		t.Errorf("unknown = %q", e.Unknown)
 	}
 }
 
@@ -196,7 +199,7 @@ func TestArgoCDSourceParameterFiles(t *testing.T) {
   namePrefix: null
 `)
 	t.Chdir(root)
-	reads := NewReads()
+	reads := source.NewReads()
 	objs, err := Render(context.Background(), []string{"apps/guestbook"}, Options{Deployer: argoDeployer(t, root, "application.yaml"), Reads: reads})
 	if err != nil {
 		t.Fatal(err)

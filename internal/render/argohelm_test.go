@@ -1,6 +1,10 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/argocd"
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"encoding/json"
 	"io/fs"
 	"path/filepath"
@@ -76,13 +80,13 @@ func TestArgoHelmValuesLayering(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var app argoApplication
+			var app argocd.ArgoApplication
 			if err := json.Unmarshal(j, &app); err != nil {
 				t.Fatal(err)
 			}
-			source := app.sources()[0]
-			in := argoHelmInputs{chart: filepath.Join(root, "charts", "web"), root: root, read: read, env: app.env(source)}
-			r, reason, err := resolveArgoHelm(&app, source, in)
+			appSource := app.Sources()[0]
+			in := argocd.ArgoHelmInputs{Chart: filepath.Join(root, "charts", "web"), Root: root, Read: read, Env: app.Env(appSource)}
+			r, reason, err := argocd.ResolveArgoHelm(&app, appSource, in)
 			switch {
 			case tc.err != "":
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
@@ -100,8 +104,8 @@ func TestArgoHelmValuesLayering(t *testing.T) {
 				t.Fatalf("not rendered: %s", reason)
 			}
 			assertValues(t, r.Values, tc.want)
-			release, namespace := or(tc.release, "web"), or(tc.namespace, "web-prod")
-			if r.Name != release || r.Namespace != namespace || r.Cluster != HelmClusterArgoCD || r.Chart != in.chart {
+			release, namespace := source.Or(tc.release, "web"), source.Or(tc.namespace, "web-prod")
+			if r.Name != release || r.Namespace != namespace || r.Cluster != helm.HelmClusterArgoCD || r.Chart != in.Chart {
 				t.Errorf("release %q in %q (%v, %s), want %q in %q", r.Name, r.Namespace, r.Cluster, r.Chart, release, namespace)
 			}
 		})

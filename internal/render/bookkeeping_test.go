@@ -1,9 +1,13 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/kustomize"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"context"
 	"os/exec"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,7 +49,7 @@ func TestRenderCarriesNoBookkeeping(t *testing.T) {
 			if !reflect.DeepEqual(ann, map[string]any{"team": "shop"}) {
 				t.Errorf("pod template annotations = %v, want the Deployment's own (team: shop)", ann)
 			}
-			if got := o.Source + ":" + itoa(o.Line); got != c.source {
+			if got := o.Source + ":" + strconv.Itoa(o.Line); got != c.source {
 				t.Errorf("source %s, want %s", got, c.source)
 			}
 			if !c.kubectl {
@@ -55,16 +59,16 @@ func TestRenderCarriesNoBookkeeping(t *testing.T) {
 			if err != nil {
 				t.Fatalf("kubectl kustomize %s: %v", dir, err)
 			}
-			want, err := parseManifests("kubectl", out)
+			want, err := source.ParseManifests("kubectl", out)
 			if err != nil || len(want) != 1 {
 				t.Fatalf("kubectl printed %d objects: %v", len(want), err)
 			}
-			if leaked := bookkeepingKey(want[0].obj); (leaked != "") != (c.dir == "prefixed") {
+			if leaked := bookkeepingKey(want[0].Obj); (leaked != "") != (c.dir == "prefixed") {
 				t.Errorf("kubectl kustomize leaked %q; the fixture expects a leak only with a prefix", leaked)
 			}
-			stripBookkeeping(want[0].obj)
-			if !reflect.DeepEqual(o.Object.Object, want[0].obj) {
-				t.Errorf("render differs from kubectl kustomize\ngot:  %v\nwant: %v", o.Object.Object, want[0].obj)
+			kustomize.StripBookkeeping(want[0].Obj)
+			if !reflect.DeepEqual(o.Object.Object, want[0].Obj) {
+				t.Errorf("render differs from kubectl kustomize\ngot:  %v\nwant: %v", o.Object.Object, want[0].Obj)
 			}
 		})
 	}

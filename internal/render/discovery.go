@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"context"
 	"fmt"
 	"os"
@@ -37,7 +39,7 @@ func ForDiscovery(ctx context.Context, cfg *config.Config, root string, paths []
 	for i, p := range paths {
 		full[i] = filepath.Join(abs, filepath.FromSlash(p))
 	}
-	reads := NewReads()
+	reads := source.NewReads()
 	res, err := RenderAll(ctx, full, Options{Root: abs, Config: cfg, Deployer: d, Reads: reads})
 	if err != nil {
 		return Discovered{}, err

@@ -1,6 +1,10 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/flux"
+	"github.com/ownership-check/ownership-check/internal/render/kustomize"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -85,7 +89,7 @@ var fluxCases = []struct{ name, dir string }{
 	{"generated", "apps/generated"},
 }
 
-func renderFlux(t *testing.T, ks map[string]any, dir string, values ValueReader, reads *Reads) Result {
+func renderFlux(t *testing.T, ks map[string]any, dir string, values source.ValueReader, reads *source.Reads) Result {
 	t.Helper()
 	d := &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: fluxKustomizationsFile}
 	res, err := RenderAll(context.Background(), []string{filepath.Join(fluxFixtures, dir)}, Options{Deployer: d, Values: values, Reads: reads})
@@ -205,19 +209,19 @@ func libraryRenderIn(t *testing.T, src string, ks map[string]any, dir string, va
 	want := map[string]map[string]any{}
 	var encrypted []string
 	for _, obj := range decodeAll(t, out) {
-		if sopsEncrypted(obj) {
-			encrypted = append(encrypted, nameOf(obj))
+		if flux.SopsEncrypted(obj) {
+			encrypted = append(encrypted, source.NameOf(obj))
 			continue
 		}
-		a, err := fluxApply(u, obj)
+		a, err := flux.FluxApply(u, obj)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.skip != "" {
+		if a.Skip != "" {
 			continue
 		}
-		o := &unstructured.Unstructured{Object: a.obj}
-		want[model.IDOf(o).String()] = a.obj
+		o := &unstructured.Unstructured{Object: a.Obj}
+		want[model.IDOf(o).String()] = a.Obj
 	}
 	if len(want) == 0 {
 		t.Fatal("the library rendered nothing")
@@ -291,7 +295,7 @@ func TestFluxRender(t *testing.T) {
 	res := renderFlux(t, ks, "apps/prod", fluxValues, nil)
 	web := find(t, res.Objects, "Deployment.apps/shop/prod-web-v1")
 	labels := web.Object.GetLabels()
-	if labels[fluxNameLabel] != "apps" || labels[fluxNamespaceLabel] != "flux-system" || labels["team"] != "shop" {
+	if labels[flux.FluxNameLabel] != "apps" || labels[flux.FluxNamespaceLabel] != "flux-system" || labels["team"] != "shop" {
 		t.Errorf("labels: %v", labels)
 	}
 	if web.Object.GetAnnotations()["owner"] != "shop-team" || web.Object.GetAnnotations()["overlay"] != "prod" {
@@ -391,7 +395,7 @@ func TestFluxFolderWithoutKustomization(t *testing.T) {
 		t.Errorf("objects %q, want %q", ids, want)
 	}
 	a := find(t, res.Objects, "ConfigMap/tools/plain-a")
-	if _, ok := a.Object.GetAnnotations()[originAnnotation]; ok {
+	if _, ok := a.Object.GetAnnotations()[kustomize.OriginAnnotation]; ok {
 		t.Errorf("a generated kustomization lists resources: no origin annotations")
 	}
 	if a.Source != "testdata/flux/plain/a.yaml" || a.Line != 1 {
@@ -405,7 +409,7 @@ func TestFluxSubstituteFromMissing(t *testing.T) {
 	if len(res.Objects) != 0 {
 		t.Errorf("rendered %d objects", len(res.Objects))
 	}
-	want := []NotRendered{{Source: "testdata/flux/clusters/prod/apps.yaml", Reason: "postBuild.substituteFrom ConfigMap flux-system/cluster-vars: not found in the repository or the cluster"}}
+	want := []source.NotRendered{{Source: "testdata/flux/clusters/prod/apps.yaml", Reason: "postBuild.substituteFrom ConfigMap flux-system/cluster-vars: not found in the repository or the cluster"}}
 	if !reflect.DeepEqual(res.NotRendered, want) {
 		t.Errorf("not rendered %v, want %v", res.NotRendered, want)
 	}
@@ -422,7 +426,7 @@ func TestFluxReadsRecordedNothingWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range fluxCases {
-		reads := NewReads()
+		reads := source.NewReads()
 		renderFlux(t, kss[c.name], c.dir, fluxValues, reads)
 		read, dirs, _ := reads.Relative(root)
 		// kustomize tries a base's folder as a file first.
@@ -484,7 +488,7 @@ func treeSnapshot(t *testing.T, dir string) map[string]string {
 func TestFluxOriginAnnotations(t *testing.T) {
 	res := renderFlux(t, fluxKustomizations(t)["generated"], "apps/generated", nil, nil)
 	cm := find(t, res.Objects, "ConfigMap/shop/"+configMapNamed(t, res.Objects, "flags"))
-	if got := cm.Object.GetAnnotations()[originAnnotation]; !strings.Contains(got, "configuredIn: kustomization.yaml") {
+	if got := cm.Object.GetAnnotations()[kustomize.OriginAnnotation]; !strings.Contains(got, "configuredIn: kustomization.yaml") {
 		t.Errorf("origin annotation %q", got)
 	}
 }
@@ -515,7 +519,7 @@ func TestFluxEncodeHidesSecretValues(t *testing.T) {
 // TestFluxApply: what the controller does at apply, kind by kind.
 func TestFluxApply(t *testing.T) {
 	ks := unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "apps", "namespace": "flux-system"},
-		"spec": map[string]any{"commonMetadata": map[string]any{"labels": map[string]any{fluxNameLabel: "overridden"}}}}}
+		"spec": map[string]any{"commonMetadata": map[string]any{"labels": map[string]any{flux.FluxNameLabel: "overridden"}}}}}
 	parse := func(s string) map[string]any {
 		var m map[string]any
 		if err := yaml.Unmarshal([]byte(s), &m); err != nil {
@@ -525,45 +529,45 @@ func TestFluxApply(t *testing.T) {
 	}
 	cases := []struct {
 		name, in string
-		check    func(a fluxApplied) string
+		check    func(a flux.FluxApplied) string
 	}{
-		{"stringData goes into data", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {a: b}\n", func(a fluxApplied) string {
-			if d, _, _ := unstructured.NestedString(a.obj, "data", "a"); d != "Yg==" {
+		{"stringData goes into data", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {a: b}\n", func(a flux.FluxApplied) string {
+			if d, _, _ := unstructured.NestedString(a.Obj, "data", "a"); d != "Yg==" {
 				return "data.a " + d
 			}
-			if _, ok := a.obj["stringData"]; ok {
+			if _, ok := a.Obj["stringData"]; ok {
 				return "stringData kept"
 			}
 			return ""
 		}},
-		{"a Role is left as it is", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r}\nrules: [{verbs: [get], resources: [pods], apiGroups: ['']}]\nextra: kept\n", func(a fluxApplied) string {
-			if a.obj["extra"] != "kept" {
+		{"a Role is left as it is", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r}\nrules: [{verbs: [get], resources: [pods], apiGroups: ['']}]\nextra: kept\n", func(a flux.FluxApplied) string {
+			if a.Obj["extra"] != "kept" {
 				return "normalized"
 			}
 			return ""
 		}},
-		{"commonMetadata after the owner labels", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", func(a fluxApplied) string {
-			l := (&unstructured.Unstructured{Object: a.obj}).GetLabels()
-			if l[fluxNameLabel] != "overridden" || l[fluxNamespaceLabel] != "flux-system" {
+		{"commonMetadata after the owner labels", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", func(a flux.FluxApplied) string {
+			l := (&unstructured.Unstructured{Object: a.Obj}).GetLabels()
+			if l[flux.FluxNameLabel] != "overridden" || l[flux.FluxNamespaceLabel] != "flux-system" {
 				return fmt.Sprint(l)
 			}
 			return ""
 		}},
-		{"reconcile disabled", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, annotations: {kustomize.toolkit.fluxcd.io/reconcile: Disabled}}\n", func(a fluxApplied) string {
-			if a.skip == "" {
+		{"reconcile disabled", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, annotations: {kustomize.toolkit.fluxcd.io/reconcile: Disabled}}\n", func(a flux.FluxApplied) string {
+			if a.Skip == "" {
 				return "applied"
 			}
 			return ""
 		}},
-		{"a custom kind keeps its fields and status goes", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {x: 1}\nstatus: {ready: true}\n", func(a fluxApplied) string {
-			if _, ok := a.obj["status"]; ok || a.obj["spec"] == nil {
-				return fmt.Sprint(a.obj)
+		{"a custom kind keeps its fields and status goes", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {x: 1}\nstatus: {ready: true}\n", func(a flux.FluxApplied) string {
+			if _, ok := a.Obj["status"]; ok || a.Obj["spec"] == nil {
+				return fmt.Sprint(a.Obj)
 			}
 			return ""
 		}},
 	}
 	for _, c := range cases {
-		a, err := fluxApply(ks, parse(c.in))
+		a, err := flux.FluxApply(ks, parse(c.in))
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

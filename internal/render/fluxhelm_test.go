@@ -1,6 +1,10 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/flux"
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"context"
 	"encoding/json"
 	"io/fs"
@@ -100,27 +104,27 @@ func TestFluxHelmValuesLayering(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			obj := helmReleaseObject(t, gitChart+tc.spec)
-			r, err := resolveFluxHelmRelease(context.Background(), obj, fluxHelmInputs{chart: "/repo/charts/podinfo", values: sources})
+			r, err := flux.ResolveFluxHelmRelease(context.Background(), obj, flux.FluxHelmInputs{Chart: "/repo/charts/podinfo", Values: sources})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if tc.reason != "" {
-				if !strings.HasPrefix(r.reason, tc.reason) {
-					t.Fatalf("reason %q, want one starting %q", r.reason, tc.reason)
+				if !strings.HasPrefix(r.Reason, tc.reason) {
+					t.Fatalf("reason %q, want one starting %q", r.Reason, tc.reason)
 				}
 				return
 			}
-			if r.reason != "" {
-				t.Fatalf("not rendered: %s", r.reason)
+			if r.Reason != "" {
+				t.Fatalf("not rendered: %s", r.Reason)
 			}
-			assertValues(t, r.release.Values, tc.want)
+			assertValues(t, r.Release.Values, tc.want)
 			for _, h := range tc.hidden {
-				if !slices.Contains(r.hidden.List(), h) {
-					t.Errorf("hidden %q, want %q among them", r.hidden.List(), h)
+				if !slices.Contains(r.Hidden.List(), h) {
+					t.Errorf("hidden %q, want %q among them", r.Hidden.List(), h)
 				}
 			}
-			if len(tc.hidden) == 0 && r.hidden.Len() > 0 {
-				t.Errorf("hidden %q from ConfigMaps", r.hidden.List())
+			if len(tc.hidden) == 0 && r.Hidden.Len() > 0 {
+				t.Errorf("hidden %q from ConfigMaps", r.Hidden.List())
 			}
 		})
 	}
@@ -171,7 +175,7 @@ func TestFluxHelmChartValues(t *testing.T) {
 			if tc.files != "" {
 				spec += "      valuesFiles: " + tc.files + "\n"
 			}
-			r, err := resolveFluxHelmRelease(context.Background(), helmReleaseObject(t, spec), fluxHelmInputs{chart: "/repo/charts/podinfo", readSource: read})
+			r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, spec), flux.FluxHelmInputs{Chart: "/repo/charts/podinfo", ReadSource: read})
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want %q", err, tc.err)
@@ -182,12 +186,12 @@ func TestFluxHelmChartValues(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.want == "" {
-				if r.release.ChartValues != nil {
-					t.Errorf("chart values %v, want the chart's own", r.release.ChartValues)
+				if r.Release.ChartValues != nil {
+					t.Errorf("chart values %v, want the chart's own", r.Release.ChartValues)
 				}
 				return
 			}
-			assertValues(t, r.release.ChartValues, tc.want)
+			assertValues(t, r.Release.ChartValues, tc.want)
 		})
 	}
 }
@@ -208,12 +212,12 @@ func TestFluxHelmReleaseNameAndLabels(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := resolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+tc.spec), fluxHelmInputs{chart: "/c"})
+			r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+tc.spec), flux.FluxHelmInputs{Chart: "/c"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := r.release
-			if got.Name != tc.release || got.Namespace != tc.namespace || got.Cluster != HelmClusterLive {
+			got := r.Release
+			if got.Name != tc.release || got.Namespace != tc.namespace || got.Cluster != helm.HelmClusterLive {
 				t.Errorf("release %q in %q (%v), want %q in %q", got.Name, got.Namespace, got.Cluster, tc.release, tc.namespace)
 			}
 			want := map[string]string{"helm.toolkit.fluxcd.io/name": "podinfo", "helm.toolkit.fluxcd.io/namespace": "apps"}
@@ -222,16 +226,16 @@ func TestFluxHelmReleaseNameAndLabels(t *testing.T) {
 			}
 		})
 	}
-	if got := shortenReleaseName(long + "-" + long); len(got) != 53 || !strings.HasPrefix(got, long+"-"+long[:9]+"-") {
+	if got := flux.ShortenReleaseName(long + "-" + long); len(got) != 53 || !strings.HasPrefix(got, long+"-"+long[:9]+"-") {
 		t.Errorf("shortened %q", got)
 	}
 
-	r, err := resolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+"  commonMetadata:\n    labels: {team: web, helm.toolkit.fluxcd.io/name: other}\n    annotations: {owner: web}\n"), fluxHelmInputs{chart: "/c"})
+	r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+"  commonMetadata:\n    labels: {team: web, helm.toolkit.fluxcd.io/name: other}\n    annotations: {owner: web}\n"), flux.FluxHelmInputs{Chart: "/c"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := r.release.Labels; l["team"] != "web" || l["helm.toolkit.fluxcd.io/name"] != "podinfo" || r.release.Annotations["owner"] != "web" {
-		t.Errorf("common metadata: labels %v annotations %v; want team=web, the origin label winning, owner=web", l, r.release.Annotations)
+	if l := r.Release.Labels; l["team"] != "web" || l["helm.toolkit.fluxcd.io/name"] != "podinfo" || r.Release.Annotations["owner"] != "web" {
+		t.Errorf("common metadata: labels %v annotations %v; want team=web, the origin label winning, owner=web", l, r.Release.Annotations)
 	}
 }
 
@@ -247,12 +251,12 @@ func TestFluxHelmCRDPolicy(t *testing.T) {
 		{"  upgrade: {crds: Skip}\n", true, false},
 		{"  upgrade: {crds: CreateReplace}\n", false, true},
 	} {
-		r, err := resolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+tc.spec), fluxHelmInputs{chart: "/c"})
+		r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+tc.spec), flux.FluxHelmInputs{Chart: "/c"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.release.SkipCRDs != tc.skip || r.release.CRDsUpgraded != tc.upgraded {
-			t.Errorf("%q: skip %v, upgraded %v; want %v, %v", tc.spec, r.release.SkipCRDs, r.release.CRDsUpgraded, tc.skip, tc.upgraded)
+		if r.Release.SkipCRDs != tc.skip || r.Release.CRDsUpgraded != tc.upgraded {
+			t.Errorf("%q: skip %v, upgraded %v; want %v, %v", tc.spec, r.Release.SkipCRDs, r.Release.CRDsUpgraded, tc.skip, tc.upgraded)
 		}
 	}
 }
@@ -267,9 +271,9 @@ func TestFluxHelmNotRendered(t *testing.T) {
 		gitChart + "  postRenderers: [{kustomize: {patchesStrategicMerge: [{kind: Deployment}]}}]\n":          "spec.postRenderers[0].kustomize: patchesStrategicMerge",
 	}
 	for spec, want := range cases {
-		r, err := resolveFluxHelmRelease(context.Background(), helmReleaseObject(t, spec), fluxHelmInputs{chart: "/c"})
-		if err != nil || !strings.HasPrefix(r.reason, want) {
-			t.Errorf("%s: reason %q (%v), want %q", spec, r.reason, err, want)
+		r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, spec), flux.FluxHelmInputs{Chart: "/c"})
+		if err != nil || !strings.HasPrefix(r.Reason, want) {
+			t.Errorf("%s: reason %q (%v), want %q", spec, r.Reason, err, want)
 		}
 	}
 }
@@ -300,7 +304,7 @@ func TestFluxHelmReleaseRender(t *testing.T) {
 	if err := yaml.Unmarshal(data, &obj); err != nil {
 		t.Fatal(err)
 	}
-	reads := NewReads()
+	reads := source.NewReads()
 	res, err := RenderAll(context.Background(), []string{"charts/app"}, Options{
 		Deployer: &model.Deployer{Controller: model.ControllerFlux, Object: obj, File: "clusters/prod/app.yaml"},
 		Values:   helmValues{"Secret/apps/db": {"values.yaml": "db: {password: hunter2-pw}\n"}},

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"strings"
 	"testing"
 )
@@ -25,7 +27,7 @@ func FuzzParseManifests(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		objs, err := parseManifests("fuzz.yaml", data)
+		objs, err := source.ParseManifests("fuzz.yaml", data)
 		if err != nil {
 			if !strings.Contains(err.Error(), "fuzz.yaml") {
 				t.Fatalf("error does not name the file: %v", err)
@@ -33,7 +35,7 @@ func FuzzParseManifests(f *testing.F) {
 			return
 		}
 		for _, o := range objs {
-			if o.obj == nil {
+			if o.Obj == nil {
 				t.Fatal("nil object without an error")
 			}
 		}

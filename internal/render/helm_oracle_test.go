@@ -1,6 +1,9 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"maps"
 	"testing"
 
@@ -49,7 +52,7 @@ func helmTemplate(t *testing.T, dir, name, namespace string, vals map[string]any
 		if o.noHooks {
 			break
 		}
-		if o.noTests && isTestHook(h.Events) {
+		if o.noTests && helm.IsTestHook(h.Events) {
 			continue
 		}
 		maps.Copy(out, byKindName(t, h.Path, h.Manifest))
@@ -66,13 +69,13 @@ type oracleOptions struct {
 // byKindName parses manifests into kind/namespace/name → object.
 func byKindName(t *testing.T, file, manifest string) map[string]map[string]any {
 	t.Helper()
-	objs, err := parseManifests(file, []byte(manifest))
+	objs, err := source.ParseManifests(file, []byte(manifest))
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]map[string]any{}
 	for _, o := range objs {
-		out[kindName(o.obj)] = o.obj
+		out[kindName(o.Obj)] = o.Obj
 	}
 	return out
 }

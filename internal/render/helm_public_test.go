@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+
 	"context"
 	"maps"
 	"os"
@@ -48,9 +50,9 @@ func TestPublicChartsAreHelmTemplate(t *testing.T) {
 	for _, c := range publicCharts {
 		t.Run(c.name, func(t *testing.T) {
 			vals := valuesOf(t, c.values)
-			out, err := chartInput(t, nil, nil, c.chart).renderChart(context.Background(), HelmRelease{
+			out, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, c.chart), helm.HelmRelease{
 				Chart: realPath(t, c.chart), Name: "edge", Namespace: "web", Values: maps.Clone(vals),
-				Cluster: HelmClusterNone, Source: "kustomization.yaml", Template: &HelmTemplate{IncludeCRDs: true, SkipTests: true},
+				Cluster: helm.HelmClusterNone, Source: "kustomization.yaml", Template: &helm.HelmTemplate{IncludeCRDs: true, SkipTests: true},
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -1,6 +1,9 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"bytes"
 	"context"
 	"errors"
@@ -21,19 +24,19 @@ const helmApp = "internal/render/testdata/helm/app"
 
 // chartInput is an Input for renderChart over the repository, as Render
 // makes one.
-func chartInput(t *testing.T, reads *Reads, cl ChartCluster, paths ...string) *Input {
+func chartInput(t *testing.T, reads *source.Reads, cl source.ChartCluster, paths ...string) *source.Input {
 	t.Helper()
 	cwd, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := newBoundary(cwd, "", paths)
+	b, err := source.NewBoundary(cwd, "", paths)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs := newGuardFS(b)
-	fs.reads = reads
-	return &Input{fs: fs, cfg: config.Default(), chartCluster: cl, namespace: "default"}
+	fs := source.NewGuardFS(b)
+	fs.Reads = reads
+	return &source.Input{Fs: fs, Cfg: config.Default(), ChartCluster: cl, Namespace: "default"}
 }
 
 func realPath(t *testing.T, p string) string {
@@ -49,7 +52,7 @@ func realPath(t *testing.T, p string) string {
 	return real
 }
 
-func renderedByKindName(t *testing.T, out Output) map[string]map[string]any {
+func renderedByKindName(t *testing.T, out source.Output) map[string]map[string]any {
 	t.Helper()
 	got := map[string]map[string]any{}
 	for _, o := range out.Objects {
@@ -87,15 +90,15 @@ var appValues = map[string]any{"apiKey": "k", "image": map[string]any{"tag": "9"
 func TestRenderChartIsHelmTemplate(t *testing.T) {
 	inRepoRoot(t)
 	for name, tc := range map[string]struct {
-		tmpl HelmTemplate
+		tmpl helm.HelmTemplate
 		o    oracleOptions
 		api  []string
 		kube string
 	}{
-		"defaults":       {tmpl: HelmTemplate{}, o: oracleOptions{}},
-		"crds, no tests": {tmpl: HelmTemplate{IncludeCRDs: true, SkipTests: true}, o: oracleOptions{includeCRDs: true, noTests: true}},
-		"api versions":   {tmpl: HelmTemplate{}, api: []string{"monitoring.coreos.com/v1/ServiceMonitor"}, kube: "v1.31.2", o: oracleOptions{apiVersions: []string{"monitoring.coreos.com/v1/ServiceMonitor"}, kubeVersion: "v1.31.2"}},
-		"db off":         {tmpl: HelmTemplate{}, o: oracleOptions{}},
+		"defaults":       {tmpl: helm.HelmTemplate{}, o: oracleOptions{}},
+		"crds, no tests": {tmpl: helm.HelmTemplate{IncludeCRDs: true, SkipTests: true}, o: oracleOptions{includeCRDs: true, noTests: true}},
+		"api versions":   {tmpl: helm.HelmTemplate{}, api: []string{"monitoring.coreos.com/v1/ServiceMonitor"}, kube: "v1.31.2", o: oracleOptions{apiVersions: []string{"monitoring.coreos.com/v1/ServiceMonitor"}, kubeVersion: "v1.31.2"}},
+		"db off":         {tmpl: helm.HelmTemplate{}, o: oracleOptions{}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			vals := appValues
@@ -104,9 +107,9 @@ func TestRenderChartIsHelmTemplate(t *testing.T) {
 			}
 			in := chartInput(t, nil, nil, helmApp)
 			tmpl := tc.tmpl
-			out, err := in.renderChart(context.Background(), HelmRelease{
+			out, err := helm.RenderChart(context.Background(), in, helm.HelmRelease{
 				Chart: realPath(t, helmApp), Name: "web", Namespace: "shop", Values: vals,
-				Cluster: HelmClusterNone, Source: "kustomization.yaml", Template: &tmpl,
+				Cluster: helm.HelmClusterNone, Source: "kustomization.yaml", Template: &tmpl,
 				APIVersions: tc.api, KubeVersion: tc.kube,
 			})
 			if err != nil {
@@ -151,9 +154,9 @@ func TestRenderChartPerDeployer(t *testing.T) {
 	inRepoRoot(t)
 	var lookups []string
 	cl := fakeChartCluster{lookups: &lookups}
-	render := func(t *testing.T, mode HelmCluster, cl ChartCluster) Output {
+	render := func(t *testing.T, mode helm.HelmCluster, cl source.ChartCluster) source.Output {
 		t.Helper()
-		out, err := chartInput(t, nil, cl, helmApp).renderChart(context.Background(), HelmRelease{
+		out, err := helm.RenderChart(context.Background(), chartInput(t, nil, cl, helmApp), helm.HelmRelease{
 			Chart: realPath(t, helmApp), Name: "web", Namespace: "shop", Values: appValues,
 			Cluster: mode, Source: ".ownership-check.yaml", Labels: map[string]string{"team": "a"},
 		})
@@ -164,7 +167,7 @@ func TestRenderChartPerDeployer(t *testing.T) {
 	}
 	t.Run("live", func(t *testing.T) {
 		lookups = nil
-		out := render(t, HelmClusterLive, cl)
+		out := render(t, helm.HelmClusterLive, cl)
 		got := renderedByKindName(t, out)
 		token := got["ConfigMap/shop/web-app-token"]
 		if token == nil || token["data"].(map[string]any)["token"] != "live" {
@@ -210,7 +213,7 @@ func TestRenderChartPerDeployer(t *testing.T) {
 		for _, o := range out.Objects {
 			switch o.Object.GetKind() {
 			case "CustomResourceDefinition":
-				if !slices.Contains(o.Notes, helmCRDNote) || o.Object.GetLabels()["app.kubernetes.io/managed-by"] != "" {
+				if !slices.Contains(o.Notes, helm.HelmCRDNote) || o.Object.GetLabels()["app.kubernetes.io/managed-by"] != "" {
 					t.Errorf("crds/: notes %v, labels %v", o.Notes, o.Object.GetLabels())
 				}
 				if o.Source != helmApp+"/crds/widgets.yaml" {
@@ -224,14 +227,14 @@ func TestRenderChartPerDeployer(t *testing.T) {
 		}
 	})
 	t.Run("live without a cluster", func(t *testing.T) {
-		got := renderedByKindName(t, render(t, HelmClusterLive, nil))
+		got := renderedByKindName(t, render(t, helm.HelmClusterLive, nil))
 		if got["ConfigMap/shop/web-app-token"]["data"].(map[string]any)["token"] != "generated" || got["ConfigMap/shop/web-app-scrape"] == nil {
 			t.Errorf("without a cluster, lookup is empty and the capabilities Helm's defaults: %v", slices.Collect(mapsKeys(got)))
 		}
 	})
 	t.Run("argocd", func(t *testing.T) {
 		lookups = nil
-		out := render(t, HelmClusterArgoCD, cl)
+		out := render(t, helm.HelmClusterArgoCD, cl)
 		got := renderedByKindName(t, out)
 		if got["ConfigMap/shop/web-app-token"]["data"].(map[string]any)["token"] != "generated" || len(lookups) > 0 {
 			t.Errorf("Argo CD's lookup finds nothing: %v", lookups)
@@ -245,7 +248,7 @@ func TestRenderChartPerDeployer(t *testing.T) {
 		}
 	})
 	t.Run("none", func(t *testing.T) {
-		got := renderedByKindName(t, render(t, HelmClusterNone, cl))
+		got := renderedByKindName(t, render(t, helm.HelmClusterNone, cl))
 		cm := got["ConfigMap/shop/web-app-scrape"]
 		if cm == nil || cm["data"].(map[string]any)["kube"] != "v1.33.0" {
 			t.Errorf("helm template's defaults: %v", cm)
@@ -280,7 +283,7 @@ func TestRenderChartMissingDependency(t *testing.T) {
 	write("Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\ndependencies:\n  - name: redis\n    version: 1.x\n    repository: https://charts.example.com\n")
 	write("templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
 	t.Chdir(dir)
-	out, err := chartInput(t, nil, nil, ".").renderChart(context.Background(), HelmRelease{Chart: realPath(t, "."), Name: "c", Namespace: "x", Source: "cfg"})
+	out, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, "."), helm.HelmRelease{Chart: realPath(t, "."), Name: "c", Namespace: "x", Source: "cfg"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +297,7 @@ func TestRenderChartMissingDependency(t *testing.T) {
 // and the values files.
 func TestHelmTargetRender(t *testing.T) {
 	inRepoRoot(t)
-	reads := NewReads()
+	reads := source.NewReads()
 	d := &model.Deployer{Controller: model.ControllerHelm, File: ".ownership-check.yaml", Object: map[string]any{
 		"chart": helmApp, "release": "web", "namespace": "shop",
 		"values": []any{"internal/render/testdata/helm/values/values-prod.yaml", "internal/render/testdata/helm/values/values-eu.yaml"},
@@ -349,7 +352,7 @@ func TestHelmTargetRender(t *testing.T) {
 func TestKustomizeHelmChartsIsHelmTemplate(t *testing.T) {
 	inRepoRoot(t)
 	t.Setenv("PATH", "")
-	reads := NewReads()
+	reads := source.NewReads()
 	r, err := RenderAll(context.Background(), []string{"internal/render/testdata/helm/kustomize/plain"}, Options{Reads: reads})
 	if err != nil {
 		t.Fatal(err)
@@ -465,8 +468,8 @@ func TestRemoteChartsNotFetched(t *testing.T) {
 // naming the release's source, the chart and the template.
 func TestRenderChartErrors(t *testing.T) {
 	inRepoRoot(t)
-	_, err := chartInput(t, nil, nil, helmApp).renderChart(context.Background(), HelmRelease{
-		Chart: realPath(t, helmApp), Name: "web", Namespace: "shop", Cluster: HelmClusterNone, Source: ".ownership-check.yaml",
+	_, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, helmApp), helm.HelmRelease{
+		Chart: realPath(t, helmApp), Name: "web", Namespace: "shop", Cluster: helm.HelmClusterNone, Source: ".ownership-check.yaml",
 	})
 	if err == nil || !strings.Contains(err.Error(), ".ownership-check.yaml: chart "+helmApp) || !strings.Contains(err.Error(), "apiKey is required") || !strings.Contains(err.Error(), "deployment.yaml") {
 		t.Errorf("error %v", err)
@@ -491,7 +494,7 @@ func TestRenderChartStaysInTheRepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	_, err := chartInput(t, nil, nil, ".").renderChart(context.Background(), HelmRelease{Chart: realPath(t, "."), Name: "c", Namespace: "x", Source: "cfg"})
+	_, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, "."), helm.HelmRelease{Chart: realPath(t, "."), Name: "c", Namespace: "x", Source: "cfg"})
 	if err == nil || !strings.Contains(err.Error(), "outside") {
 		t.Errorf("error %v, want the symlink refused", err)
 	}

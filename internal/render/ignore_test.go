@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"reflect"
 	"testing"
 
@@ -10,11 +12,11 @@ import (
 
 func fromYAML(t *testing.T, s string) map[string]any {
 	t.Helper()
-	objs, err := parseManifests("test.yaml", []byte(s))
+	objs, err := source.ParseManifests("test.yaml", []byte(s))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return objs[0].obj
+	return objs[0].Obj
 }
 
 func TestRemoveIgnored(t *testing.T) {

@@ -1,6 +1,9 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/kustomize"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -40,7 +43,7 @@ func TestKustomizeMatchesKubectl(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v (record it with: go test ./internal/render -run TestKustomizeMatchesKubectl -update; needs kubectl)", err)
 			}
-			want, err := parseManifests(kubectlGolden(c), data)
+			want, err := source.ParseManifests(kubectlGolden(c), data)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,10 +66,10 @@ func TestKustomizeMatchesKubectl(t *testing.T) {
 
 // buildRaw runs the kustomize stage alone: no namespace defaulting, no
 // ignore rules, as kubectl kustomize prints it.
-func buildRaw(t testing.TB, dir string, opts config.KustomizeOptions) []rawObject {
+func buildRaw(t testing.TB, dir string, opts config.KustomizeOptions) []source.RawObject {
 	t.Helper()
 	cwd, _ := os.Getwd()
-	b, err := newBoundary(cwd, "", []string{dir})
+	b, err := source.NewBoundary(cwd, "", []string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,18 +78,18 @@ func buildRaw(t testing.TB, dir string, opts config.KustomizeOptions) []rawObjec
 		t.Fatal(err)
 	}
 	abs, _ := filepath.Abs(real)
-	objs, err := newKustomizer(newGuardFS(b), opts).build(context.Background(), abs)
+	objs, err := kustomize.NewKustomizer(source.NewGuardFS(b), opts).Build(context.Background(), abs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return objs
 }
 
-func byKey(objs []rawObject) map[string]map[string]any {
+func byKey(objs []source.RawObject) map[string]map[string]any {
 	out := map[string]map[string]any{}
 	for _, o := range objs {
-		meta, _ := o.obj["metadata"].(map[string]any)
-		out[fmt.Sprintf("%v/%v/%v/%v", o.obj["apiVersion"], o.obj["kind"], meta["namespace"], meta["name"])] = o.obj
+		meta, _ := o.Obj["metadata"].(map[string]any)
+		out[fmt.Sprintf("%v/%v/%v/%v", o.Obj["apiVersion"], o.Obj["kind"], meta["namespace"], meta["name"])] = o.Obj
 	}
 	return out
 }

@@ -1,6 +1,9 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/kustomize"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"context"
 	"errors"
 	"strings"
@@ -14,10 +17,10 @@ func TestKustomizeHelmChartsTakeTheCallersContext(t *testing.T) {
 	inRepoRoot(t)
 	const overlay = "internal/render/testdata/helm/kustomize/overlay"
 	prepare := func(ctx context.Context) error {
-		in := chartInput(t, NewReads(), nil, overlay)
-		k := newKustomizer(in.fs, in.cfg.Kustomize)
-		k.charts = &chartInflater{in: in}
-		_, err := k.prepare(ctx, realPath(t, overlay))
+		in := chartInput(t, source.NewReads(), nil, overlay)
+		k := kustomize.NewKustomizer(in.Fs, in.Cfg.Kustomize)
+		k.Charts = &kustomize.ChartInflater{In: in}
+		_, err := k.PrepareDir(ctx, realPath(t, overlay))
 		return err
 	}
 	if err := prepare(context.Background()); err != nil {

@@ -1,6 +1,9 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/kustomize"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -16,7 +19,7 @@ import (
 func buildSourced(t *testing.T, dir string) (map[string]string, int32) {
 	t.Helper()
 	cwd, _ := os.Getwd()
-	b, err := newBoundary(cwd, "", []string{dir})
+	b, err := source.NewBoundary(cwd, "", []string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,18 +31,18 @@ func buildSourced(t *testing.T, dir string) (map[string]string, int32) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := newKustomizer(newGuardFS(b), config.KustomizeOptions{})
-	objs, err := k.build(context.Background(), real)
+	k := kustomize.NewKustomizer(source.NewGuardFS(b), config.KustomizeOptions{})
+	objs, err := k.Build(context.Background(), real)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]string{}
 	for _, o := range objs {
-		meta, _ := o.obj["metadata"].(map[string]any)
+		meta, _ := o.Obj["metadata"].(map[string]any)
 		ns, _ := meta["namespace"].(string)
-		out[o.obj["kind"].(string)+"/"+ns+"/"+nameOf(o.obj)] = o.source + ":" + strconv.Itoa(o.line)
+		out[o.Obj["kind"].(string)+"/"+ns+"/"+source.NameOf(o.Obj)] = o.Source + ":" + strconv.Itoa(o.Line)
 	}
-	return out, k.originBuilds.Load()
+	return out, k.OriginBuilds.Load()
 }
 
 func checkSources(t *testing.T, got, want map[string]string) {

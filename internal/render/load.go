@@ -1,6 +1,9 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/kustomize"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"context"
 	"fmt"
 	"path/filepath"
@@ -14,12 +17,12 @@ import (
 // objects come out in the same order whatever order the work finishes in,
 // and so does the error reported.
 type loader struct {
-	in      *Input
+	in      *source.Input
 	rows    []sourceRow
-	sources []Source // by row
+	sources []source.Source // by row
 }
 
-func newLoader(in *Input, rows []sourceRow) *loader {
+func newLoader(in *source.Input, rows []sourceRow) *loader {
 	l := &loader{in: in, rows: rows}
 	for _, r := range rows {
 		l.sources = append(l.sources, r.source(in))
@@ -29,14 +32,14 @@ func newLoader(in *Input, rows []sourceRow) *loader {
 
 // job is one path on its way through its source.
 type job struct {
-	path   Path
-	source Source
-	build  Build
-	out    Output
+	path   source.Path
+	source source.Source
+	build  source.Build
+	out    source.Output
 	err    error
 }
 
-func (l *loader) loadAll(ctx context.Context, paths []string) ([]rawObject, []NotRendered, error) {
+func (l *loader) loadAll(ctx context.Context, paths []string) ([]source.RawObject, []source.NotRendered, error) {
 	jobs := make([]*job, 0, len(paths))
 	for _, p := range paths {
 		j, err := l.plan(p)
@@ -51,19 +54,19 @@ func (l *loader) loadAll(ctx context.Context, paths []string) ([]rawObject, []No
 		return nil, nil, err
 	}
 	workers := 1
-	if len(jobs) > 1 && secondLargest(jobs) >= primeCostObjects {
-		primeKrusty()
+	if len(jobs) > 1 && secondLargest(jobs) >= kustomize.PrimeCostObjects {
+		kustomize.PrimeKrusty()
 		workers = runtime.GOMAXPROCS(0)
 	}
 	runJobs(ctx, jobs, workers, func(j *job) { j.out, j.err = j.build.Run(ctx) })
 	if err := firstError(jobs); err != nil {
 		return nil, nil, err
 	}
-	var out []rawObject
-	var skipped []NotRendered
+	var out []source.RawObject
+	var skipped []source.NotRendered
 	for _, j := range jobs {
 		for _, o := range j.out.Objects {
-			out = append(out, rawOf(o))
+			out = append(out, source.RawOf(o))
 		}
 		skipped = append(skipped, j.out.NotRendered...)
 	}
@@ -76,24 +79,24 @@ func (l *loader) plan(given string) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	real, err := l.in.fs.boundary.Resolve(abs)
+	real, err := l.in.Fs.Boundary.Resolve(abs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", given, unwrapPathError(err))
 	}
-	info, err := l.in.fs.boundary.Stat(real)
+	info, err := l.in.Fs.Boundary.Stat(real)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", given, unwrapPathError(err))
 	}
-	p := Path{Given: given, Abs: abs, Real: real, Dir: info.IsDir()}
+	p := source.Path{Given: given, Abs: abs, Real: real, Dir: info.IsDir()}
 	if p.Dir {
-		p.Kustomization = l.in.fs.diskKustomization(real)
+		p.Kustomization = l.in.Fs.DiskKustomization(real)
 	}
 	for i, r := range l.rows {
-		if r.claims(p, l.in.deployer) {
+		if r.claims(p, l.in.Deployer) {
 			return &job{path: p, source: l.sources[i]}, nil
 		}
 	}
-	if d := l.in.deployer; d != nil {
+	if d := l.in.Deployer; d != nil {
 		return nil, fmt.Errorf("%s: no source renders it as %s does (%s)", given, d.Controller, d.File)
 	}
 	return nil, fmt.Errorf("%s: no source renders it", given)

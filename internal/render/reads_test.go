@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -32,7 +34,7 @@ func TestReadsAreEveryInput(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	reads := NewReads()
+	reads := source.NewReads()
 	if _, err := Render(context.Background(), []string{filepath.Join(root, "apps/web/overlays/prod")}, Options{Root: root, Reads: reads}); err != nil {
 		t.Fatal(err)
 	}

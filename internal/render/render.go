@@ -1,14 +1,14 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/flux"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"slices"
 	"sort"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -34,7 +34,7 @@ type Options struct {
 	Config *config.Config
 	// Reads, when set, records every file and directory the render reads
 	// (affected targets).
-	Reads *Reads
+	Reads *source.Reads
 	// Root, when set, is the repository the paths are in, in place of the
 	// one holding the working directory: a base revision's tree read out
 	// of git into a temporary directory.
@@ -48,22 +48,12 @@ type Options struct {
 	// paths (Flux's postBuild.substituteFrom ConfigMaps and Secrets): the
 	// repository's objects first, else the cluster's. nil: none can be
 	// read, and a render that needs one is not rendered, with the reason.
-	Values ValueReader
+	Values source.ValueReader
 	// ChartCluster answers what a chart's render reads of the cluster
 	// (.Capabilities, lookup) for deployers that read it (`helm upgrade`,
 	// Flux, Argo CD). nil: Helm's default capabilities, and lookup finds
 	// nothing, as `helm template` renders.
-	ChartCluster ChartCluster
-}
-
-// ValueReader reads the data of a ConfigMap or a Secret a controller takes
-// values from. A Secret's values are returned as they are, for the render
-// to substitute; the caller hides them from every output (model's
-// redaction), and they are never printed.
-type ValueReader interface {
-	// Values is the object's data (a Secret's decoded), and whether it
-	// exists; where tells where it was read (a file, or "cluster").
-	Values(ctx context.Context, kind, namespace, name string) (data map[string]string, where string, found bool, err error)
+	ChartCluster source.ChartCluster
 }
 
 // maxReported bounds how many object errors one Render reports at once.
@@ -83,7 +73,7 @@ func failClosed(r Result, err error) ([]model.Object, error) {
 		return nil, err
 	}
 	if len(r.NotRendered) > 0 {
-		return nil, &NotRenderedError{NotRendered: r.NotRendered}
+		return nil, &source.NotRenderedError{NotRendered: r.NotRendered}
 	}
 	return r.Objects, nil
 }
@@ -93,7 +83,7 @@ type Result struct {
 	Objects []model.Object // sorted by ID
 	// NotRendered is what the paths refer to that no source could
 	// render, in the order of the paths.
-	NotRendered []NotRendered
+	NotRendered []source.NotRendered
 }
 
 // RenderAll is Render, with what the sources could not render as data.
@@ -121,14 +111,14 @@ func renderWith(ctx context.Context, paths []string, opts Options, rows []source
 			return Result{}, fmt.Errorf("%s: %w", p, unwrapPathError(err))
 		}
 	}
-	b, err := newBoundary(cwd, opts.Root, paths)
+	b, err := source.NewBoundary(cwd, opts.Root, paths)
 	if err != nil {
 		return Result{}, err
 	}
 	defer b.Close()
-	fs := newGuardFS(b)
-	fs.reads = opts.Reads
-	raws, skipped, err := newLoader(&Input{fs: fs, cfg: cfg, deployer: opts.Deployer, values: opts.Values, chartCluster: opts.ChartCluster, namespace: defaultNamespace(opts)}, rows).loadAll(ctx, paths)
+	fs := source.NewGuardFS(b)
+	fs.Reads = opts.Reads
+	raws, skipped, err := newLoader(&source.Input{Fs: fs, Cfg: cfg, Deployer: opts.Deployer, Values: opts.Values, ChartCluster: opts.ChartCluster, Namespace: defaultNamespace(opts)}, rows).loadAll(ctx, paths)
 	if err != nil {
 		return Result{}, err
 	}
@@ -155,29 +145,17 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-func isKustomizationName(name string) bool {
-	return slices.Contains([]string{"kustomization.yaml", "kustomization.yml", "Kustomization"}, name)
-}
-
-func isManifestName(name string) bool {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".yaml", ".yml", ".json":
-		return !strings.HasPrefix(name, ".")
-	}
-	return false
-}
-
 // finish gives each object its identity and namespace, removes ignored
 // fields, and refuses objects Server-Side Apply cannot address.
-func finish(raws []rawObject, opts Options, cfg *config.Config) ([]model.Object, error) {
+func finish(raws []source.RawObject, opts Options, cfg *config.Config) ([]model.Object, error) {
 	defaultNS := defaultNamespace(opts)
 	sc := newScopes(opts.Scope, raws)
 	var errs []error
 	fail := func(err error) { errs = append(errs, err) }
-	seen := map[model.ID]rawObject{}
+	seen := map[model.ID]source.RawObject{}
 	out := make([]model.Object, 0, len(raws))
 	for _, r := range raws {
-		u := &unstructured.Unstructured{Object: r.obj}
+		u := &unstructured.Unstructured{Object: r.Obj}
 		if err := checkIdentity(r); err != nil {
 			fail(err)
 			continue
@@ -185,14 +163,14 @@ func finish(raws []rawObject, opts Options, cfg *config.Config) ([]model.Object,
 		gvk := u.GroupVersionKind()
 		namespaced, guessed, err := sc.namespaced(gvk)
 		if err != nil {
-			fail(fmt.Errorf("%s: %s %s: scope: %w", r.where(), gvk.Kind, u.GetName(), err))
+			fail(fmt.Errorf("%s: %s %s: scope: %w", r.Where(), gvk.Kind, u.GetName(), err))
 			continue
 		}
 		switch {
-		case namespaced && u.GetNamespace() == "" && !guessed && fluxRender(opts.Deployer):
+		case namespaced && u.GetNamespace() == "" && !guessed && flux.FluxRender(opts.Deployer):
 			// The controller applies what it built as it is, and refuses
 			// the whole Kustomization for an object it cannot place.
-			fail(fmt.Errorf("%s: %s %s: namespace not specified: kustomize-controller refuses to apply the Kustomization; set spec.targetNamespace or the object's metadata.namespace", r.where(), gvk.Kind, u.GetName()))
+			fail(fmt.Errorf("%s: %s %s: namespace not specified: kustomize-controller refuses to apply the Kustomization; set spec.targetNamespace or the object's metadata.namespace", r.Where(), gvk.Kind, u.GetName()))
 			continue
 		case namespaced && u.GetNamespace() == "":
 			u.SetNamespace(defaultNS)
@@ -203,12 +181,12 @@ func finish(raws []rawObject, opts Options, cfg *config.Config) ([]model.Object,
 		}
 		id := model.IDOf(u)
 		if first, dup := seen[id]; dup {
-			fail(fmt.Errorf("%s: defined twice: in %s and in %s", id, first.where(), r.where()))
+			fail(fmt.Errorf("%s: defined twice: in %s and in %s", id, first.Where(), r.Where()))
 			continue
 		}
 		seen[id] = r
 		removeIgnored(u.Object, cfg.IgnoredPaths(id.Group, id.Kind, id.Namespace, id.Name))
-		o := model.Object{ID: id, Object: u, Source: r.source, Line: r.line, Notes: r.notes, HiddenValues: r.hidden}
+		o := model.Object{ID: id, Object: u, Source: r.Source, Line: r.Line, Notes: r.Notes, HiddenValues: r.Hidden}
 		if guessed {
 			o.Notes = append(o.Notes, guessedScopeNote(gvk.GroupKind()))
 		}
@@ -225,23 +203,23 @@ func finish(raws []rawObject, opts Options, cfg *config.Config) ([]model.Object,
 }
 
 // checkIdentity refuses objects without the fields that identify them.
-func checkIdentity(r rawObject) error {
-	apiVersion, _ := r.obj["apiVersion"].(string)
-	kind, _ := r.obj["kind"].(string)
+func checkIdentity(r source.RawObject) error {
+	apiVersion, _ := r.Obj["apiVersion"].(string)
+	kind, _ := r.Obj["kind"].(string)
 	if apiVersion == "" || kind == "" {
-		return fmt.Errorf("%s: not a Kubernetes object: apiVersion and kind are required", r.where())
+		return fmt.Errorf("%s: not a Kubernetes object: apiVersion and kind are required", r.Where())
 	}
 	if _, err := schema.ParseGroupVersion(apiVersion); err != nil {
-		return fmt.Errorf("%s: %s: bad apiVersion %q", r.where(), kind, apiVersion)
+		return fmt.Errorf("%s: %s: bad apiVersion %q", r.Where(), kind, apiVersion)
 	}
-	meta, ok := r.obj["metadata"].(map[string]any)
-	if !ok && r.obj["metadata"] != nil {
-		return fmt.Errorf("%s: %s: metadata must be a mapping", r.where(), kind)
+	meta, ok := r.Obj["metadata"].(map[string]any)
+	if !ok && r.Obj["metadata"] != nil {
+		return fmt.Errorf("%s: %s: metadata must be a mapping", r.Where(), kind)
 	}
 	for _, f := range []string{"name", "namespace", "generateName"} {
 		if v, found := meta[f]; found && v != nil {
 			if _, isString := v.(string); !isString {
-				return fmt.Errorf("%s: %s: metadata.%s must be a string", r.where(), kind, f)
+				return fmt.Errorf("%s: %s: metadata.%s must be a string", r.Where(), kind, f)
 			}
 		}
 	}
@@ -250,7 +228,7 @@ func checkIdentity(r rawObject) error {
 		return nil
 	}
 	if g, _ := meta["generateName"].(string); g != "" {
-		return fmt.Errorf("%s: %s with generateName %q and no name: Server-Side Apply needs a fixed metadata.name", r.where(), kind, g)
+		return fmt.Errorf("%s: %s with generateName %q and no name: Server-Side Apply needs a fixed metadata.name", r.Where(), kind, g)
 	}
-	return fmt.Errorf("%s: %s without metadata.name: Server-Side Apply needs one", r.where(), kind)
+	return fmt.Errorf("%s: %s without metadata.name: Server-Side Apply needs one", r.Where(), kind)
 }

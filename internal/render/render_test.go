@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"bytes"
 	"context"
 	"errors"
@@ -295,11 +297,11 @@ func TestSymlinkOutOfRepository(t *testing.T) {
 
 func TestFileTooLarge(t *testing.T) {
 	t.Chdir(t.TempDir())
-	big := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  x: \"" + strings.Repeat("a", MaxFileSize) + "\"\n"
+	big := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  x: \"" + strings.Repeat("a", source.MaxFileSize) + "\"\n"
 	writeFile(t, "plain/big.yaml", big)
 	writeFile(t, "app/kustomization.yaml", "resources:\n  - ../plain/big.yaml\n")
 	writeFile(t, "gen/kustomization.yaml", "configMapGenerator:\n  - name: big\n    files:\n      - big.txt\n")
-	writeFile(t, "gen/big.txt", strings.Repeat("a", MaxFileSize+1))
+	writeFile(t, "gen/big.txt", strings.Repeat("a", source.MaxFileSize+1))
 	for _, c := range []struct{ path, file string }{{"plain/big.yaml", "plain/big.yaml"}, {"gen", "gen/big.txt"}} {
 		_, err := Render(context.Background(), []string{c.path}, Options{})
 		if err == nil || !strings.Contains(err.Error(), c.file) || !strings.Contains(err.Error(), "larger than the limit") {

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -96,7 +98,7 @@ func withoutAnnotations(m map[string]any, keys ...string) map[string]any {
 
 func compareRoundTrip(t *testing.T, printed []byte, back []map[string]any, kubectlAnnotations ...string) {
 	t.Helper()
-	want, err := parseManifests("render output", printed)
+	want, err := source.ParseManifests("render output", printed)
 	if err != nil {
 		t.Fatalf("render output does not parse back: %v", err)
 	}
@@ -110,8 +112,8 @@ func compareRoundTrip(t *testing.T, printed []byte, back []map[string]any, kubec
 			continue
 		}
 		got := withoutAnnotations(back[i], kubectlAnnotations...)
-		if !reflect.DeepEqual(got, want[i].obj) {
-			t.Errorf("object %d changed in the round trip:\nrender: %v\nkubectl: %v", i, want[i].obj, got)
+		if !reflect.DeepEqual(got, want[i].Obj) {
+			t.Errorf("object %d changed in the round trip:\nrender: %v\nkubectl: %v", i, want[i].Obj, got)
 		}
 	}
 }

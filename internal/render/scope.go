@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"fmt"
 
 	"github.com/ownership-check/ownership-check/internal/typing"
@@ -98,13 +100,13 @@ type scopeAnswer struct {
 	err                 error
 }
 
-func newScopes(resolver ScopeResolver, objs []rawObject) *scopes {
+func newScopes(resolver ScopeResolver, objs []source.RawObject) *scopes {
 	s := &scopes{resolver: resolver, crds: map[schema.GroupKind]bool{}, answered: map[schema.GroupVersionKind]scopeAnswer{}}
 	for _, o := range objs {
-		if av, _ := o.obj["apiVersion"].(string); !model.IsCRD(schema.FromAPIVersionAndKind(av, fmt.Sprint(o.obj["kind"])).GroupKind()) {
+		if av, _ := o.Obj["apiVersion"].(string); !model.IsCRD(schema.FromAPIVersionAndKind(av, fmt.Sprint(o.Obj["kind"])).GroupKind()) {
 			continue
 		}
-		spec, _ := o.obj["spec"].(map[string]any)
+		spec, _ := o.Obj["spec"].(map[string]any)
 		group, _ := spec["group"].(string)
 		names, _ := spec["names"].(map[string]any)
 		kind, _ := names["kind"].(string)

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"context"
 	"strings"
 	"testing"
@@ -13,7 +15,7 @@ import (
 // them knows is taken as namespaced, and its objects say it was guessed.
 // Kubernetes' own kinds are never guesses.
 func TestScopeGuessed(t *testing.T) {
-	crd := rawObject{obj: map[string]any{
+	crd := source.RawObject{Obj: map[string]any{
 		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
 		"spec": map[string]any{"group": "example.com", "scope": "Cluster", "names": map[string]any{"kind": "Widget"}},
 	}}
@@ -33,7 +35,7 @@ func TestScopeGuessed(t *testing.T) {
 		{"snapshot knows others only", KnownScopes{{Group: "x.io", Kind: "Y"}: false}, runtimes, true, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ns, guessed, err := newScopes(c.resolver, []rawObject{crd}).namespaced(c.gvk)
+			ns, guessed, err := newScopes(c.resolver, []source.RawObject{crd}).namespaced(c.gvk)
 			if err != nil || ns != c.namespaced || guessed != c.guessed {
 				t.Errorf("namespaced, guessed = %t, %t, %v; want %t, %t", ns, guessed, err, c.namespaced, c.guessed)
 			}

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"context"
 	"errors"
 	"os"
@@ -16,11 +18,11 @@ import (
 // object): it claims single.yaml, makes one object and says what it
 // cannot render.
 type fakeSource struct {
-	in       *Input
+	in       *source.Input
 	prepared []string
 }
 
-func (f *fakeSource) Prepare(_ context.Context, p Path) (Build, error) {
+func (f *fakeSource) Prepare(_ context.Context, p source.Path) (source.Build, error) {
 	f.prepared = append(f.prepared, p.Given)
 	f.in.ReadFile(p.Real)
 	return fakeBuild{}, nil
@@ -30,14 +32,14 @@ type fakeBuild struct{}
 
 func (fakeBuild) Size() int { return 0 }
 
-func (fakeBuild) Run(context.Context) (Output, error) {
+func (fakeBuild) Run(context.Context) (source.Output, error) {
 	u := &unstructured.Unstructured{}
 	u.SetAPIVersion("v1")
 	u.SetKind("ConfigMap")
 	u.SetName("from-the-fake")
-	return Output{
+	return source.Output{
 		Objects:     []model.Object{{Object: u, Source: "testdata/render/single.yaml", Line: 3}},
-		NotRendered: []NotRendered{{Source: "testdata/render/single.yaml:7", Reason: "source in another repository"}},
+		NotRendered: []source.NotRendered{{Source: "testdata/render/single.yaml:7", Reason: "source in another repository"}},
 	}, nil
 }
 
@@ -46,11 +48,11 @@ func TestSourceTableChoosesAPluggedSource(t *testing.T) {
 	fake := &fakeSource{}
 	rows := append([]sourceRow{{
 		name:   "fake",
-		claims: func(p Path, _ *model.Deployer) bool { return filepath.Base(p.Abs) == "single.yaml" },
-		source: func(in *Input) Source { fake.in = in; return fake },
+		claims: func(p source.Path, _ *model.Deployer) bool { return filepath.Base(p.Abs) == "single.yaml" },
+		source: func(in *source.Input) source.Source { fake.in = in; return fake },
 	}}, sourceTable...)
 	paths := []string{"testdata/render/single.yaml", "testdata/render/plain"}
-	reads := NewReads()
+	reads := source.NewReads()
 	r, err := renderWith(context.Background(), paths, Options{Namespace: "apps", Reads: reads}, rows)
 	if err != nil {
 		t.Fatal(err)
@@ -82,14 +84,14 @@ func TestSourceTableChoosesAPluggedSource(t *testing.T) {
 	if fromFake != 1 || fromYAML == 0 {
 		t.Errorf("got %d objects of the fake and %d of the plain directory, want 1 and some", fromFake, fromYAML)
 	}
-	want := []NotRendered{{Source: "testdata/render/single.yaml:7", Reason: "source in another repository"}}
+	want := []source.NotRendered{{Source: "testdata/render/single.yaml:7", Reason: "source in another repository"}}
 	if !slices.Equal(r.NotRendered, want) {
 		t.Errorf("NotRendered = %v, want %v", r.NotRendered, want)
 	}
 
 	// Render, which cannot report it, fails closed with it.
 	_, err = failClosed(renderWith(context.Background(), paths, Options{Namespace: "apps"}, rows))
-	var nre *NotRenderedError
+	var nre *source.NotRenderedError
 	if !errors.As(err, &nre) || err.Error() != "testdata/render/single.yaml:7: not rendered: source in another repository" {
 		t.Errorf("Render through the fake: %v, want a *NotRenderedError naming single.yaml:7", err)
 	}

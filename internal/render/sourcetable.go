@@ -1,6 +1,12 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/argocd"
+	"github.com/ownership-check/ownership-check/internal/render/flux"
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/kustomize"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"path/filepath"
 
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -11,11 +17,11 @@ type sourceRow struct {
 	name string
 	// claims says whether the row renders p; d is the controller's
 	// object the render is for (Options.Deployer), nil for none.
-	claims func(p Path, d *model.Deployer) bool
+	claims func(p source.Path, d *model.Deployer) bool
 	// source is made once per Render, before anything is read: a source
 	// may widen what the file system lets it read (kustomize's remote
 	// clones).
-	source func(in *Input) Source
+	source func(in *source.Input) source.Source
 }
 
 // sourceTable chooses each path's source: the first row that claims it.
@@ -24,21 +30,21 @@ type sourceRow struct {
 // path, so it comes last. A render for a controller no row claims is an
 // error, never a render of another kind.
 var sourceTable = []sourceRow{
-	{name: "flux", claims: fluxClaims, source: func(in *Input) Source { return newFluxSource(in) }},
-	{name: "argocd", claims: func(_ Path, d *model.Deployer) bool { return d != nil && d.Controller == model.ControllerArgoCD }, source: func(in *Input) Source { return &argoSource{in: in} }},
-	{name: "helm", claims: helmClaims, source: func(in *Input) Source { return &helmSource{in: in} }},
-	{name: "kustomize", claims: func(p Path, d *model.Deployer) bool { return d == nil && isKustomization(p) }, source: func(in *Input) Source {
-		k := newKustomizer(in.fs, in.cfg.Kustomize)
-		k.charts = &chartInflater{in: in}
+	{name: "flux", claims: flux.FluxClaims, source: func(in *source.Input) source.Source { return flux.NewFluxSource(in) }},
+	{name: "argocd", claims: func(_ source.Path, d *model.Deployer) bool { return d != nil && d.Controller == model.ControllerArgoCD }, source: func(in *source.Input) source.Source { return &argocd.ArgoSource{In: in} }},
+	{name: "helm", claims: helm.HelmClaims, source: func(in *source.Input) source.Source { return &helm.HelmSource{In: in} }},
+	{name: "kustomize", claims: func(p source.Path, d *model.Deployer) bool { return d == nil && isKustomization(p) }, source: func(in *source.Input) source.Source {
+		k := kustomize.NewKustomizer(in.Fs, in.Cfg.Kustomize)
+		k.Charts = &kustomize.ChartInflater{In: in}
 		return k
 	}},
-	{name: "YAML", claims: func(_ Path, d *model.Deployer) bool { return d == nil }, source: func(in *Input) Source { return &yamlSource{in: in} }},
+	{name: "YAML", claims: func(_ source.Path, d *model.Deployer) bool { return d == nil }, source: func(in *source.Input) source.Source { return &yamlSource{in: in} }},
 }
 
 // isKustomization: a kustomization's directory or its file.
-func isKustomization(p Path) bool {
+func isKustomization(p source.Path) bool {
 	if p.Dir {
 		return p.Kustomization != ""
 	}
-	return isKustomizationName(filepath.Base(p.Abs))
+	return source.IsKustomizationName(filepath.Base(p.Abs))
 }

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"context"
 	"fmt"
 	"path/filepath"
@@ -13,36 +15,36 @@ import (
 // JSON) file, or the *.yaml, *.yml and *.json files of a directory, not
 // its subdirectories.
 type yamlSource struct {
-	in *Input
+	in *source.Input
 }
 
 // yamlBuild is a path already read: Prepare made its objects.
-type yamlBuild []rawObject
+type yamlBuild []source.RawObject
 
 func (b yamlBuild) Size() int { return 0 }
 
-func (b yamlBuild) Run(context.Context) (Output, error) {
-	return Output{Objects: objectsOf(b)}, nil
+func (b yamlBuild) Run(context.Context) (source.Output, error) {
+	return source.Output{Objects: source.ObjectsOf(b)}, nil
 }
 
-func (s *yamlSource) Prepare(ctx context.Context, p Path) (Build, error) {
+func (s *yamlSource) Prepare(ctx context.Context, p source.Path) (source.Build, error) {
 	if !p.Dir {
 		objs, err := s.file(p.Abs)
 		return yamlBuild(objs), err
 	}
-	entries, err := s.in.fs.boundary.ReadDir(p.Abs)
+	entries, err := s.in.Fs.Boundary.ReadDir(p.Abs)
 	if err != nil {
 		return nil, err
 	}
 	s.in.ReadDir(p.Real)
 	var files []string
 	for _, e := range entries {
-		if !e.IsDir() && isManifestName(e.Name()) {
+		if !e.IsDir() && source.IsManifestName(e.Name()) {
 			files = append(files, filepath.Join(p.Abs, e.Name()))
 		}
 	}
 	// A directory of many files is read side by side, as many paths are.
-	objs := make([][]rawObject, len(files))
+	objs := make([][]source.RawObject, len(files))
 	errs := make([]error, len(files))
 	parallel.For(len(files), runtime.GOMAXPROCS(0), func(i int) {
 		if errs[i] = ctx.Err(); errs[i] == nil {
@@ -57,23 +59,23 @@ func (s *yamlSource) Prepare(ctx context.Context, p Path) (Build, error) {
 		out = append(out, objs[i]...)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no kustomization and no objects in *.yaml, *.yml or *.json files (subdirectories are not read)", s.in.rel(p.Abs))
+		return nil, fmt.Errorf("%s: no kustomization and no objects in *.yaml, *.yml or *.json files (subdirectories are not read)", s.in.Rel(p.Abs))
 	}
 	return out, nil
 }
 
 // file reads one manifest file.
-func (s *yamlSource) file(abs string) ([]rawObject, error) {
-	fs := s.in.fs
-	real, err := fs.resolve(abs)
+func (s *yamlSource) file(abs string) ([]source.RawObject, error) {
+	fs := s.in.Fs
+	real, err := fs.Resolve(abs)
 	if err != nil {
 		return nil, err
 	}
-	display := fs.boundary.Rel(abs)
+	display := fs.Boundary.Rel(abs)
 	s.in.ReadFile(real)
-	data, err := fs.readBounded(abs)
+	data, err := fs.ReadBounded(abs)
 	if err != nil {
 		return nil, err
 	}
-	return parseManifests(display, data)
+	return source.ParseManifests(display, data)
 }

@@ -1,0 +1,322 @@
+package helm
+
+import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
+	"helm.sh/helm/v3/pkg/releaseutil"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// HelmRelease is one release of a chart as its deployer renders it: the
+// config's helm target, a Flux HelmRelease, an Argo CD Helm source or
+// kustomize's helmCharts. Each deployer's source resolves its own form
+// (its values layered as that deployer layers them) into a HelmRelease;
+// renderChart makes the objects the deployer would apply, with Helm's own
+// chart loader and template engine, so that every form renders alike.
+type HelmRelease struct {
+	// Chart is the chart's directory, resolved (as Path.Real).
+	Chart string
+	// Name and Namespace are the release's: a namespaced object the chart
+	// leaves without a namespace lands in Namespace.
+	Name, Namespace string
+	// Values are what the deployer passes, already layered; the chart's
+	// own values.yaml is not among them (the engine coalesces it).
+	Values map[string]any
+	// ChartValues, when not nil, replace the chart's own values.yaml as
+	// its defaults (Flux's spec.chart.spec.valuesFiles: source-controller
+	// packages the chart with their merge as its values.yaml).
+	ChartValues map[string]any
+	// Cluster says how .Capabilities and lookup answer for this deployer.
+	Cluster HelmCluster
+	// Source is the file that asks for the release, as users see it:
+	// each object's Source, and the first word of errors.
+	Source string
+	// Labels and Annotations are what the deployer adds to every object
+	// beyond Helm's own (Flux's helm-controller labels, for one).
+	Labels, Annotations map[string]string
+	// PostRender, when set, is the deployer's post-renderer (Flux's
+	// spec.postRenderers): it runs on the release's manifests (not crds/,
+	// not hooks) as Helm runs one, before Labels, Annotations and Helm's
+	// own metadata are added.
+	PostRender func([]model.Object) ([]model.Object, error)
+
+	// Install renders the release's first install (.Release.IsInstall,
+	// revision 1) rather than an upgrade of a deployed one. Only
+	// HelmClusterLive upgrades: `helm template` (Argo CD, kustomize)
+	// always renders an install.
+	Install bool
+	// Template, when set, is `helm template`'s output as kustomize's
+	// helmCharts takes it: hooks (and test hooks) are objects like the
+	// others unless skipped, crds/ only when included, no namespace and no
+	// Helm metadata added. nil: the deployer installs or upgrades the
+	// release (see renderChart).
+	Template *HelmTemplate
+	// SkipCRDs leaves crds/ out (Argo CD's skipCrds, Flux's install.crds
+	// Skip).
+	SkipCRDs bool
+	// CRDsUpgraded: the deployer applies crds/ at every upgrade too
+	// (Flux's upgrade.crds CreateReplace), so they carry no note. Helm
+	// itself installs them only when absent.
+	CRDsUpgraded bool
+	// APIVersions and KubeVersion are what the deployer passes to
+	// `helm template --api-versions/--kube-version` beyond the cluster's
+	// (kustomize's helmCharts apiVersions and kubeVersion, Argo CD's
+	// source.helm.apiVersions and kubeVersion); KubeVersion replaces the
+	// cluster's.
+	APIVersions []string
+	KubeVersion string
+}
+
+// HelmTemplate is how `helm template` was asked to print a release.
+type HelmTemplate struct {
+	IncludeCRDs, SkipHooks, SkipTests bool
+}
+
+// HelmCluster is how a deployer's render sees the cluster.
+type HelmCluster int
+
+const (
+	// HelmClusterLive: `helm upgrade` and Flux; .Capabilities from the
+	// cluster's discovery, lookup reads the live objects.
+	HelmClusterLive HelmCluster = iota
+	// HelmClusterArgoCD: Argo CD's repo server; Helm's built-in API
+	// versions plus the cluster's, lookup finds nothing.
+	HelmClusterArgoCD
+	// HelmClusterNone: `helm template` (kustomize's helmCharts); Helm's
+	// defaults, no cluster.
+	HelmClusterNone
+)
+
+// Annotations and label Helm sets on every object it installs or upgrades
+// (Helm's action.setMetadataVisitor), which tell Helm the object is the
+// release's.
+const (
+	helmManagedByLabel        = "app.kubernetes.io/managed-by"
+	helmReleaseNameAnnotation = "meta.helm.sh/release-name"
+	helmReleaseNSAnnotation   = "meta.helm.sh/release-namespace"
+)
+
+// helmCRDNote is on every object of a chart's crds/ its deployer installs
+// (Helm, Flux): Helm creates a CRD from crds/ only when it does not exist
+// and never changes it afterwards, so what the chart changes in it is
+// never applied.
+const HelmCRDNote = "helm crds/: installed only when absent, never upgraded: a change to it is not applied by the release"
+
+// RenderChart renders r as its deployer does. A deploy (Template nil),
+// as Helm's upgrade: test hooks left out, other hooks listed as run and
+// not applied (NotRendered), crds/ among the objects with a note (Helm:
+// installed only when absent) unless SkipCRDs, namespaced objects
+// without a namespace in the release's, and for HelmClusterLive Helm's
+// release label and annotations added. A template (kustomize's
+// helmCharts): what `helm template` prints. A dependency Chart.yaml
+// lists that is not vendored is NotRendered: nothing is fetched.
+func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.Output, error) {
+	c, err := loadChart(in, r.Chart)
+	if err != nil {
+		return source.Output{}, fmt.Errorf("%s: %w", r.Source, err)
+	}
+	if r.ChartValues != nil {
+		c.Values = r.ChartValues
+	}
+	if missing := missingDependencies(c); len(missing) > 0 {
+		return source.Output{NotRendered: []source.NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: dependency %s not vendored under charts/ (run `helm dependency build` and commit it); charts are never fetched", in.Rel(r.Chart), strings.Join(missing, ", "))}}}, nil
+	}
+	secrets := &model.Hidden{}
+	files, err := renderTemplates(ctx, in, c, r, secrets)
+	if err != nil {
+		if secrets.Len() > 0 {
+			// A template's failure may quote what lookup read.
+			err = errors.New(secrets.HideIn(err.Error()))
+		}
+		return source.Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, in.Rel(r.Chart), err)
+	}
+	hooks, manifests, err := releaseutil.SortManifests(files, nil, releaseutil.InstallOrder)
+	if err != nil {
+		return source.Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, in.Rel(r.Chart), err)
+	}
+	if n := len(hooks) + len(manifests); n > source.MaxObjects {
+		return source.Output{}, fmt.Errorf("%s: chart %s: renders %d documents, more than the limit of %d", r.Source, in.Rel(r.Chart), n, source.MaxObjects)
+	}
+	var out source.Output
+	add := func(file, content string, notes ...string) error {
+		// Helm writes each document with a line break after it, which a
+		// block scalar that ends the document keeps.
+		objs, err := source.ParseManifests(file, []byte(content+"\n"))
+		if err != nil {
+			return err
+		}
+		for _, o := range objs {
+			// The line is in the rendered template, not the file.
+			o.Line = 0
+			o.Notes = append(o.Notes, notes...)
+			out.Objects = append(out.Objects, o.Object())
+		}
+		return nil
+	}
+	if !r.SkipCRDs && (r.Template == nil || r.Template.IncludeCRDs) {
+		var note []string
+		if r.Template == nil && r.Cluster == HelmClusterLive && !r.CRDsUpgraded {
+			note = []string{HelmCRDNote}
+		}
+		for _, crd := range c.CRDObjects() {
+			if err := add(chartFile(in, r.Chart, crd.Filename), string(crd.File.Data), note...); err != nil {
+				return source.Output{}, err
+			}
+		}
+	}
+	crds := len(out.Objects)
+	for _, m := range manifests {
+		if err := add(chartFile(in, r.Chart, m.Name), m.Content); err != nil {
+			return source.Output{}, err
+		}
+	}
+	if r.PostRender != nil && len(out.Objects) > crds {
+		objs, err := r.PostRender(out.Objects[crds:])
+		if err != nil {
+			return source.Output{}, fmt.Errorf("%s: post-render: %w", r.Source, err)
+		}
+		out.Objects = append(out.Objects[:crds:crds], objs...)
+	}
+	for _, h := range hooks {
+		test := IsTestHook(h.Events)
+		switch {
+		case r.Template != nil && (r.Template.SkipHooks || test && r.Template.SkipTests):
+		case r.Template != nil:
+			if err := add(chartFile(in, r.Chart, h.Path), h.Manifest); err != nil {
+				return source.Output{}, err
+			}
+		case !test:
+			out.NotRendered = append(out.NotRendered, source.NotRendered{
+				Source: chartFile(in, r.Chart, h.Path),
+				Reason: fmt.Sprintf("helm hook %s %s (%s): the deployer runs it around the release, it is not applied", h.Kind, h.Name, hookEvents(h.Events)),
+			})
+		}
+	}
+	if r.Template == nil {
+		for i := range out.Objects {
+			decorateChartObject(in, out.Objects[i], r, i < crds)
+		}
+	}
+	if secrets.Len() > 0 {
+		for i := range out.Objects {
+			out.Objects[i].HiddenValues = model.Union(out.Objects[i].HiddenValues, secrets)
+		}
+	}
+	return out, nil
+}
+
+// renderTemplates runs Helm's engine on c with r's values, release and
+// capabilities: what Helm's install or upgrade renders.
+func renderTemplates(ctx context.Context, in *source.Input, c *chart.Chart, r HelmRelease, secrets *model.Hidden) (map[string]string, error) {
+	vals := chartutil.Values(r.Values)
+	if vals == nil {
+		vals = chartutil.Values{}
+	}
+	if err := chartutil.ProcessDependenciesWithMerge(c, vals); err != nil {
+		return nil, err
+	}
+	caps, lookup, err := capabilities(ctx, in, r, secrets)
+	if err != nil {
+		return nil, err
+	}
+	if c.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(c.Metadata.KubeVersion, caps.KubeVersion.String()) {
+		return nil, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", c.Metadata.KubeVersion, caps.KubeVersion.String())
+	}
+	// An upgrade is what a check predicts: the release is deployed, and
+	// the pull request changes it. Helm's upgrade gives the next revision,
+	// which only the release's history (a Secret) knows: 2 stands for it.
+	opts := chartutil.ReleaseOptions{Name: r.Name, Namespace: r.Namespace, Revision: 1, IsInstall: true}
+	if r.Cluster == HelmClusterLive && r.Template == nil && !r.Install {
+		opts = chartutil.ReleaseOptions{Name: r.Name, Namespace: r.Namespace, Revision: 2, IsUpgrade: true}
+	}
+	top, err := chartutil.ToRenderValues(c, vals, opts, caps)
+	if err != nil {
+		return nil, err
+	}
+	var files map[string]string
+	if lookup != nil {
+		files, err = engine.RenderWithClientProvider(c, top, lookup)
+	} else {
+		files, err = engine.Render(c, top)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// NOTES.txt is printed to the user, never applied.
+	for k := range files {
+		if strings.HasSuffix(k, "NOTES.txt") {
+			delete(files, k)
+		}
+	}
+	return files, nil
+}
+
+// decorateChartObject is what the deployer does to each object of the
+// release before applying it: the release's namespace where the chart set
+// none (render drops it again from cluster-scoped kinds), Helm's release
+// label and annotations (not on crds/, which Helm creates apart), and the
+// deployer's own.
+func decorateChartObject(in *source.Input, o model.Object, r HelmRelease, crd bool) {
+	u := o.Object
+	if u.GetNamespace() == "" && r.Namespace != "" {
+		u.SetNamespace(r.Namespace)
+	}
+	labels, annotations := map[string]string{}, map[string]string{}
+	if r.Cluster == HelmClusterLive && !crd {
+		labels[helmManagedByLabel] = "Helm"
+		annotations[helmReleaseNameAnnotation] = r.Name
+		annotations[helmReleaseNSAnnotation] = r.Namespace
+	}
+	for k, v := range r.Labels {
+		labels[k] = v
+	}
+	for k, v := range r.Annotations {
+		annotations[k] = v
+	}
+	if len(labels) > 0 {
+		u.SetLabels(mergeStrings(u.GetLabels(), labels))
+	}
+	if len(annotations) > 0 {
+		u.SetAnnotations(mergeStrings(u.GetAnnotations(), annotations))
+	}
+}
+
+// mergeStrings is current with desired over it.
+func mergeStrings(current, desired map[string]string) map[string]string {
+	out := make(map[string]string, len(current)+len(desired))
+	for k, v := range current {
+		out[k] = v
+	}
+	for k, v := range desired {
+		out[k] = v
+	}
+	return out
+}
+
+// IsTestHook: Helm runs a test hook only on `helm test`, never at an
+// install or upgrade.
+func IsTestHook[E ~string](events []E) bool {
+	for _, e := range events {
+		if e == "test" {
+			return true
+		}
+	}
+	return false
+}
+
+func hookEvents[E ~string](events []E) string {
+	s := make([]string, len(events))
+	for i, e := range events {
+		s[i] = string(e)
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,143 @@
+package helm
+
+import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
+	"context"
+	"fmt"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+)
+
+// The helm binary's defaults, which `helm template` renders with: its
+// build sets the Kubernetes version to its client-go's (Helm's Makefile),
+// where the SDK's own default is v1.20.0, too old for many charts'
+// kubeVersion. They follow the SDK version in go.mod.
+var (
+	helmBinaryKubeVersion = chartutil.KubeVersion{Version: "v1.33.0", Major: "1", Minor: "33"}
+	helmBinaryVersion     = "v3.18.6"
+)
+
+// capabilities are .Capabilities for r's deployer, and lookup's reader of
+// the cluster (nil: lookup finds nothing, as `helm template` does):
+//   - HelmClusterLive: the cluster's version and API versions, lookup
+//     live; without a cluster, Helm's defaults and an empty lookup;
+//   - HelmClusterArgoCD: Helm's built-in API versions plus the cluster's,
+//     the cluster's version, lookup empty (Argo CD runs `helm template`
+//     with --api-versions and --kube-version);
+//   - HelmClusterNone: Helm's defaults (`helm template`).
+//
+// The deployer's own APIVersions are added, its KubeVersion replaces the
+// cluster's.
+func capabilities(ctx context.Context, in *source.Input, r HelmRelease, secrets *model.Hidden) (*chartutil.Capabilities, engine.ClientProvider, error) {
+	caps := chartutil.DefaultCapabilities.Copy()
+	caps.KubeVersion = helmBinaryKubeVersion
+	caps.HelmVersion.Version = helmBinaryVersion
+	var lookup engine.ClientProvider
+	if cl := in.ChartCluster; cl != nil && r.Cluster != HelmClusterNone {
+		v, err := cl.ServerVersion(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("the cluster's version, for .Capabilities: %w", err)
+		}
+		if v != nil {
+			versions, err := cl.APIVersions(ctx)
+			if err != nil {
+				return nil, nil, fmt.Errorf("the cluster's API versions, for .Capabilities: %w", err)
+			}
+			caps.KubeVersion = chartutil.KubeVersion{Version: v.GitVersion, Major: v.Major, Minor: v.Minor}
+			if r.Cluster == HelmClusterLive {
+				caps.APIVersions = chartutil.VersionSet(versions)
+				lookup = lookupProvider{ctx: ctx, cl: cl, secrets: secrets}
+			} else {
+				caps.APIVersions = append(append(chartutil.VersionSet{}, caps.APIVersions...), versions...)
+			}
+		}
+	}
+	if len(r.APIVersions) > 0 {
+		caps.APIVersions = append(append(chartutil.VersionSet{}, caps.APIVersions...), r.APIVersions...)
+	}
+	if r.KubeVersion != "" {
+		kv, err := chartutil.ParseKubeVersion(r.KubeVersion)
+		if err != nil {
+			return nil, nil, fmt.Errorf("kubeVersion %q: %w", r.KubeVersion, err)
+		}
+		caps.KubeVersion = *kv
+	}
+	return caps, lookup, nil
+}
+
+// lookupProvider answers Helm's lookup from a ChartCluster: Helm asks a
+// dynamic client for Get and List, and nothing else.
+type lookupProvider struct {
+	ctx context.Context
+	cl  source.ChartCluster
+	// secrets keeps what lookup read of Secrets: a pull request's chart
+	// may copy it into any object (a ConfigMap, an annotation), so every
+	// object of the release carries the set, as for values Flux
+	// substitutes from Secrets.
+	secrets *model.Hidden
+}
+
+func (p lookupProvider) GetClientFor(apiVersion, kind string) (dynamic.NamespaceableResourceInterface, bool, error) {
+	return &lookupClient{p: p, apiVersion: apiVersion, kind: kind}, true, nil
+}
+
+// lookupClient is the part of a dynamic client lookup uses; every other
+// method is the nil interface's, which a template cannot reach.
+type lookupClient struct {
+	dynamic.NamespaceableResourceInterface
+	p                           lookupProvider
+	apiVersion, kind, namespace string
+}
+
+func (c *lookupClient) Namespace(ns string) dynamic.ResourceInterface {
+	n := *c
+	n.namespace = ns
+	return &n
+}
+
+func (c *lookupClient) Get(_ context.Context, name string, _ metav1.GetOptions, _ ...string) (*unstructured.Unstructured, error) {
+	obj, found, err := c.p.cl.Lookup(c.p.ctx, c.apiVersion, c.kind, c.namespace, name)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		gv, _ := schema.ParseGroupVersion(c.apiVersion)
+		return nil, apierrors.NewNotFound(gv.WithResource(c.kind).GroupResource(), name)
+	}
+	c.p.secrets.AddSecret(obj)
+	return &unstructured.Unstructured{Object: obj}, nil
+}
+
+func (c *lookupClient) List(_ context.Context, _ metav1.ListOptions) (*unstructured.UnstructuredList, error) {
+	obj, found, err := c.p.cl.Lookup(c.p.ctx, c.apiVersion, c.kind, c.namespace, "")
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		gv, _ := schema.ParseGroupVersion(c.apiVersion)
+		return nil, apierrors.NewNotFound(gv.WithResource(c.kind).GroupResource(), "")
+	}
+	list := &unstructured.UnstructuredList{Object: map[string]any{}}
+	for k, v := range obj {
+		if k != "items" {
+			list.Object[k] = v
+		}
+	}
+	items, _ := obj["items"].([]any)
+	for _, it := range items {
+		if m, ok := it.(map[string]any); ok {
+			c.p.secrets.AddSecret(m)
+			list.Items = append(list.Items, unstructured.Unstructured{Object: m})
+		}
+	}
+	return list, nil
+}

@@ -1,0 +1,136 @@
+package helm
+
+import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"helm.sh/helm/v3/pkg/chart"
+	chartloader "helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/ignore"
+)
+
+// loadChart reads the chart in dir (resolved) as Helm's loader.LoadDir
+// does (.helmignore and its defaults, the byte order mark dropped,
+// charts/ taken as vendored subcharts, folders or .tgz), but through the
+// guarded file system: every file is read inside the boundary, bounded,
+// and recorded, and so is every directory listed, so a change to any
+// file of the chart affects the targets that render it.
+func loadChart(in *source.Input, dir string) (*chart.Chart, error) {
+	rules := ignore.Empty()
+	ifile := filepath.Join(dir, ignore.HelmIgnore)
+	if _, err := in.Fs.Boundary.Lstat(ifile); err == nil {
+		data, err := in.Fs.ReadIgnoreFile(ifile)
+		if err != nil {
+			return nil, err
+		}
+		if rules, err = ignore.Parse(bytes.NewReader(data)); err != nil {
+			return nil, fmt.Errorf("%s: %w", in.Rel(ifile), err)
+		}
+	}
+	rules.AddDefaults()
+	var files []*chartloader.BufferedFile
+	if err := walkChart(in, dir, "", rules, &files); err != nil {
+		return nil, err
+	}
+	c, err := chartloader.LoadFiles(files)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.Rel(dir), err)
+	}
+	return c, nil
+}
+
+// walkChart adds the files below dir (resolved; n its name in the chart,
+// "" at the top) in lexical order, as Helm's walk does, following
+// symlinks only inside the boundary.
+func walkChart(in *source.Input, dir, n string, rules *ignore.Rules, files *[]*chartloader.BufferedFile) error {
+	entries, err := in.Fs.Boundary.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	in.ReadDir(dir)
+	for _, e := range entries {
+		name := e.Name()
+		if n != "" {
+			name = n + "/" + e.Name()
+		}
+		real, err := in.Fs.Resolve(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return err
+		}
+		fi, err := in.Fs.Boundary.Stat(real)
+		if err != nil {
+			return err
+		}
+		if fi.IsDir() {
+			if rules.Ignore(name, fi) {
+				continue
+			}
+			if err := walkChart(in, real, name, rules, files); err != nil {
+				return err
+			}
+			continue
+		}
+		if rules.Ignore(name, fi) {
+			continue
+		}
+		data, err := readChartFile(in, real)
+		if err != nil {
+			return err
+		}
+		*files = append(*files, &chartloader.BufferedFile{Name: name, Data: bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})})
+	}
+	return nil
+}
+
+// readChartFile reads a file of a chart (resolved), recorded: templates
+// are not YAML until rendered, so only the size is checked here; what they
+// render is parsed strictly.
+func readChartFile(in *source.Input, real string) ([]byte, error) {
+	in.ReadFile(real)
+	return in.Fs.ReadBounded(real)
+}
+
+// missingDependencies names the dependencies Chart.yaml lists (of the
+// chart and of its subcharts) that are not vendored under charts/: Helm
+// would fetch them (`helm dependency build`), which a check never does.
+func missingDependencies(c *chart.Chart) []string {
+	var missing []string
+	for _, d := range c.Metadata.Dependencies {
+		found := false
+		for _, sc := range c.Dependencies() {
+			if sc.Name() == d.Name {
+				found = true
+				break
+			}
+		}
+		if !found {
+			missing = append(missing, d.Name)
+		}
+	}
+	for _, sc := range c.Dependencies() {
+		for _, m := range missingDependencies(sc) {
+			missing = append(missing, sc.Name()+"/"+m)
+		}
+	}
+	return missing
+}
+
+// errNotChart is a directory without Chart.yaml.
+var errNotChart = errors.New("not a chart: no Chart.yaml")
+
+// chartFile is where a rendered template is, as users see it: Helm names
+// it from the chart's name down ("podinfo/templates/service.yaml",
+// "app/charts/db/templates/x.yaml"), the file is below the chart's
+// directory (a template of a .tgz subchart is named inside the archive).
+func chartFile(in *source.Input, dir, name string) string {
+	_, rest, ok := strings.Cut(name, "/")
+	if !ok {
+		return in.Rel(dir)
+	}
+	return in.Rel(filepath.Join(dir, filepath.FromSlash(rest)))
+}

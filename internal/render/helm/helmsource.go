@@ -1,0 +1,115 @@
+package helm
+
+import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"helm.sh/helm/v3/pkg/chartutil"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// HelmSource renders the config's helm target (model.ControllerHelm): the
+// path is the chart's directory, the Deployer's object the target's helm
+// settings (config.HelmTarget), and the render is `helm upgrade`'s.
+type HelmSource struct {
+	In *source.Input
+}
+
+func HelmClaims(_ source.Path, d *model.Deployer) bool {
+	return d != nil && d.Controller == model.ControllerHelm
+}
+
+func (s *HelmSource) Prepare(_ context.Context, p source.Path) (source.Build, error) {
+	in := s.In
+	d := in.Deployer
+	var h config.HelmTarget
+	if err := DecodeDeployer(d.Object, &h); err != nil {
+		return nil, fmt.Errorf("%s: helm target: %w", d.File, err)
+	}
+	if config.IsRemoteChart(h.Chart) {
+		return source.NotRenderedBuild{{Source: d.File, Reason: fmt.Sprintf("chart %s is remote: charts are never fetched", h.Chart)}}, nil
+	}
+	if !p.Dir || !s.In.Fs.IsChartDir(p.Real) {
+		return nil, fmt.Errorf("%s: %w", p.Given, errNotChart)
+	}
+	vals, nr, err := s.values(h.Values)
+	if err != nil || nr != nil {
+		return nr, err
+	}
+	ns := h.Namespace
+	if ns == "" {
+		ns = in.Namespace
+	}
+	return &ChartBuild{In: in, R: HelmRelease{
+		Chart: p.Real, Name: h.Release, Namespace: ns, Values: vals,
+		Cluster: HelmClusterLive, Source: d.File,
+	}}, nil
+}
+
+// values reads the values files (relative to the repository's top) and
+// layers them as `helm upgrade -f a -f b` does: maps merged key by key,
+// the later file's value winning.
+func (s *HelmSource) values(files []string) (map[string]any, source.NotRenderedBuild, error) {
+	in := s.In
+	vals := map[string]any{}
+	for _, f := range files {
+		if config.IsRemoteChart(f) {
+			return nil, source.NotRenderedBuild{{Source: in.Deployer.File, Reason: fmt.Sprintf("values file %s is remote: it is never fetched", f)}}, nil
+		}
+		data, err := in.Fs.ReadFile(in.RepositoryPath(f))
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: helm values %s: %w", in.Deployer.File, f, err)
+		}
+		v, err := chartutil.ReadValues(data)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", filepath.ToSlash(f), err)
+		}
+		vals = MergeValues(vals, v)
+	}
+	return vals, nil, nil
+}
+
+// MergeValues is Helm's values.mergeMaps: b over a, maps merged.
+func MergeValues(a, b map[string]any) map[string]any {
+	out := make(map[string]any, len(a))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		if v, ok := v.(map[string]any); ok {
+			if bv, ok := out[k].(map[string]any); ok {
+				out[k] = MergeValues(bv, v)
+				continue
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// DecodeDeployer reads a controller's object into its Go form.
+func DecodeDeployer(obj map[string]any, into any) error {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, into)
+}
+
+// ChartBuild is a release ready to render.
+type ChartBuild struct {
+	In *source.Input
+	R  HelmRelease
+}
+
+func (b *ChartBuild) Size() int { return 0 }
+
+func (b *ChartBuild) Run(ctx context.Context) (source.Output, error) {
+	return RenderChart(ctx, b.In, b.R)
+}
