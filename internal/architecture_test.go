@@ -54,6 +54,7 @@ var packages = map[string]kind{
 	"command":             pipeline,
 	"action":              pipeline,
 	"targets":             pipeline,
+	"runstate":            pipeline,
 	"config":              infra,
 	"kube":                infra,
 	"secrets":             infra,

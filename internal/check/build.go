@@ -17,6 +17,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 	"github.com/ownership-check/ownership-check/internal/values"
@@ -45,7 +46,7 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 	}
 	rep, err := build(ctx, o, policy, causes)
 	if err == nil && o.Record {
-		err = recordDeploy(ctx, o, rep)
+		err = runstate.Record(ctx, o.Branch(), rep, o.SourceCommit)
 	}
 	if err != nil {
 		return nil, err
@@ -145,8 +146,8 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
 		}
 		found := <-fightsRead
-		set := controllers.NewSet(srcs, found.objs)
-		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.notes).hideRendered(vr.Hidden(), objs)
+		set := controllers.NewSet(srcs, found.Objs)
+		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.Notes).hideRendered(vr.Hidden(), objs)
 		in, err = in.withBase(<-baseRead, causes)
 		if err != nil {
 			return analysis{}, err

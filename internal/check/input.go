@@ -96,7 +96,7 @@ func (t *Target) open(ctx context.Context, reachWithin time.Duration) (*session,
 	if err := t.requireTarget(); err != nil {
 		return nil, err
 	}
-	cfg, note, err := t.State.Config(*t)
+	cfg, note, err := t.State.Config(t.loadConfigFile)
 	if err != nil {
 		return nil, err
 	}

@@ -22,11 +22,11 @@ import (
 // buildOffline is check --offline: the snapshot's deployed objects stand
 // in for the cluster, and a local Server-Side Apply for its dry-run.
 func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy model.FailPolicy, causes model.CausePolicy) (rep *report.Report, err error) {
-	cfg, configNote, err := o.State.Config(o.Target)
+	cfg, configNote, err := o.State.Config(o.loadConfigFile)
 	if err != nil {
 		return nil, err
 	}
-	snap, hist, err := o.State.Snapshot(ctx, o.Target)
+	snap, hist, err := o.State.Snapshot(ctx, o.Branch(), o.Environment)
 	if err != nil {
 		return nil, err
 	}

@@ -41,7 +41,7 @@ type Target struct {
 	// Client, when set, is the cluster's client shared by the targets of
 	// one run (in place of Kubeconfig and Context).
 	Client *kube.Client
-	// State is what the checks of one run share (NewState); nil: the
+	// State is what the checks of one run share (runstate.New); nil: the
 	// check is a run of its own.
 	State State
 	// SnapshotRepo is the git repository (path or URL) holding

@@ -28,7 +28,7 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 		ctx = context.Background()
 	}
 	defer t.ownRun(ctx)()
-	cfg, _, err := t.State.Config(t)
+	cfg, _, err := t.State.Config(t.loadConfigFile)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -23,7 +23,7 @@ type snapshotResult struct {
 func readSnapshotAsync(ctx context.Context, g *errgroup.Group, t Target) <-chan snapshotResult {
 	ch := make(chan snapshotResult, 1)
 	g.Go(func() error {
-		snap, hist, err := t.State.Snapshot(ctx, t)
+		snap, hist, err := t.State.Snapshot(ctx, t.Branch(), t.Environment)
 		ch <- snapshotResult{snap, hist, err}
 		return nil
 	})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
@@ -23,18 +24,6 @@ type SnapshotOptions struct {
 	DeployedBy string
 }
 
-// Recorded is what TakeSnapshot committed, and where.
-type Recorded struct {
-	Snapshot *snapshot.Snapshot
-	// Branch holds the commit; Remote is where it was pushed, "" when the
-	// repository has no remote.
-	Branch string
-	Remote string
-	// Warnings are what the snapshot replaced or could not record without
-	// failing (see snapshot.Store.Take).
-	Warnings []error
-}
-
 // TakeSnapshot renders the paths as check does, reads every rendered object
 // back from the cluster and commits the environment's snapshot. A rendered
 // object missing from the cluster fails it and commits nothing. The
@@ -42,12 +31,12 @@ type Recorded struct {
 func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 	if o.State == nil {
 		// A run of one, whose batch of one is committed at its end.
-		s := NewState(ctx, "")
+		s := runstate.New(ctx, "")
 		defer s.Close()
 		o.State = s
 		rec, err := TakeSnapshot(ctx, o)
 		if err == nil && rec != nil && rec.Snapshot != nil {
-			rec.Snapshot.Commit, err = s.Commit(ctx, o.Target)
+			rec.Snapshot.Commit, err = s.Commit(ctx, o.Branch())
 		}
 		return rec, err
 	}
@@ -68,7 +57,7 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 		Recorded:     o.State.Schemas(client),
 		SourceCommit: o.State.SourceCommit(ctx, o.SourceCommit),
 	}
-	rec, err := o.State.Take(ctx, o.Target, client, objs, take)
+	rec, err := o.State.Take(ctx, o.Branch(), client, objs, take)
 	if rec == nil {
 		return nil, err
 	}
@@ -76,19 +65,6 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 		rec.Warnings = append(rec.Warnings, errors.New(n))
 	}
 	return rec, err
-}
-
-// sourceCommit is the caller's commit, else the working directory's
-// HEAD; "" when none is known.
-func sourceCommit(ctx context.Context, given string) string {
-	if given != "" {
-		return given
-	}
-	head, err := gitexec.Head(ctx, "")
-	if err != nil {
-		return ""
-	}
-	return head
 }
 
 // inputsOf is what the render read, relative to the repository holding the

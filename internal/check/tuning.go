@@ -39,13 +39,3 @@ const DefaultConcurrency = predict.DefaultConcurrency
 // DefaultMaxInFlight caps the window of requests in flight
 // (--max-in-flight): kube's.
 const DefaultMaxInFlight = kube.DefaultMaxInFlight
-
-// sizeWindow sizes c's window of requests in flight to the round trip
-// under the --max-in-flight cap (kube.Window.SizeTo), and returns the
-// cap. A concurrency of 0 is the default one.
-func sizeWindow(c *kube.Client, rtt time.Duration, concurrency, maxFlight int) int {
-	if concurrency <= 0 {
-		concurrency = DefaultConcurrency
-	}
-	return c.Window.SizeTo(concurrency, rtt, maxFlight)
-}

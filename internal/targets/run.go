@@ -10,6 +10,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 )
 
 // workers is how many targets are checked (or snapshotted) at once. A
@@ -18,7 +19,7 @@ import (
 // (3,000 targets through a 30 ms round trip: 35 s, against 11.5 s for
 // their overlays as one environment). The requests of all of them share
 // the run's concurrency, and their renders, CPU-bound, take turns, one per
-// core (check.State).
+// core (runstate.Run).
 const workers = 16
 
 // Result is one target's check: its report, or why it could not run; a
@@ -43,7 +44,7 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	r, runErr := newRun(ctx, o.Concurrency)
 	// Every check has returned, its base render with it, before the run's
 	// state goes.
-	st := check.NewState(ctx, r.top)
+	st := runstate.New(ctx, r.top)
 	defer st.Close()
 	o.State = st
 	parallel.For(len(sel), workers, func(i int) {
@@ -87,11 +88,11 @@ func Snapshot(ctx context.Context, o check.SnapshotOptions, sel []Selected) ([]*
 	recs := make([]*check.Recorded, len(sel))
 	errs := make([]error, len(sel))
 	r, runErr := newRun(ctx, o.Concurrency)
-	st := check.NewState(ctx, r.top)
+	st := runstate.New(ctx, r.top)
 	defer st.Close()
 	o.State = st
 	defer func() {
-		commit, err := st.Commit(ctx, o.Target)
+		commit, err := st.Commit(ctx, o.Branch())
 		for i, rec := range recs {
 			if rec == nil || rec.Snapshot == nil || errs[i] != nil {
 				continue

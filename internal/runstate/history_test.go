@@ -1,4 +1,4 @@
-package check
+package runstate
 
 import (
 	"strings"

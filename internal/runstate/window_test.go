@@ -1,4 +1,4 @@
-package check
+package runstate
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/predict"
 
 	"k8s.io/client-go/rest"
 )
@@ -17,8 +18,10 @@ func TestDefaultConcurrencyWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := sizeWindow(c, 500*time.Microsecond, 0, 0); got != DefaultMaxInFlight || c.Window.Limit() != DefaultConcurrency {
-		t.Fatalf("cap %d, window %d; want %d, %d", got, c.Window.Limit(), DefaultMaxInFlight, DefaultConcurrency)
+	s := New(context.Background(), "")
+	defer s.Close()
+	if got := s.Window(c, 500*time.Microsecond, 0, 0); got != kube.DefaultMaxInFlight || c.Window.Limit() != predict.DefaultConcurrency {
+		t.Fatalf("cap %d, window %d; want %d, %d", got, c.Window.Limit(), kube.DefaultMaxInFlight, predict.DefaultConcurrency)
 	}
 }
 
@@ -30,14 +33,14 @@ func TestSharedClientWindowSizedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewState(context.Background(), "")
+	s := New(context.Background(), "")
 	defer s.Close()
 	s.Window(c, 30*time.Millisecond, 16, 0)
-	if got := c.Window.Limit(); got != DefaultMaxInFlight {
-		t.Fatalf("window %d after the first reach over 30 ms, want %d", got, DefaultMaxInFlight)
+	if got := c.Window.Limit(); got != kube.DefaultMaxInFlight {
+		t.Fatalf("window %d after the first reach over 30 ms, want %d", got, kube.DefaultMaxInFlight)
 	}
 	s.Window(c, 0, 16, 0)
-	if got := c.Window.Limit(); got != DefaultMaxInFlight {
-		t.Errorf("window %d after a later target's reach, want it left at %d", got, DefaultMaxInFlight)
+	if got := c.Window.Limit(); got != kube.DefaultMaxInFlight {
+		t.Errorf("window %d after a later target's reach, want it left at %d", got, kube.DefaultMaxInFlight)
 	}
 }

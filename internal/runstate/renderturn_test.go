@@ -1,4 +1,4 @@
-package check
+package runstate
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 // A run's targets render one per core; a target whose run ends while it
 // waits for its turn stops waiting.
 func TestRenderTurns(t *testing.T) {
-	s := NewState(context.Background(), "")
+	s := New(context.Background(), "")
 	defer s.Close()
 	var ends []func()
 	for range runtime.GOMAXPROCS(0) {
