@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"golang.org/x/sync/errgroup"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
@@ -107,7 +106,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	}
 	// The base after the head: a base whose files the head read unchanged
 	// renders the same, and is not rendered again.
-	objs, skipped, skipNote := skipSecrets(cfg, objs)
+	objs, skipped, skipNote := cfg.SkipSecrets(objs)
 	baseRead := renderBaseAsync(ctx, g, o, renderOpts, head, objs)
 	progressf(o.Progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
 	// The window bounds the listing's requests with the dry-runs'; as
@@ -179,8 +178,8 @@ func newAnalysis(o Options, engine string, snap *snapshot.Snapshot, hasher secre
 			return cfg.IsIgnored(id.Group, id.Kind, id.Namespace, id.Name, p)
 		},
 		Notes:      notes,
-		Redaction:  redaction(cfg),
-		StaleAfter: staleAfter(cfg),
+		Redaction:  cfg.Redaction(),
+		StaleAfter: cfg.StaleAfter(),
 		Deployer:   o.Deployer,
 
 		UpgradesClientSide: cfg.UpgradesClientSide(),
@@ -200,13 +199,4 @@ func progressf(w io.Writer, format string, args ...any) {
 	if w != nil {
 		fmt.Fprintf(w, "ownership-check: "+format+"\n", args...)
 	}
-}
-
-// staleAfter is the config's age of a stale snapshot; the default's
-// without a config.
-func staleAfter(cfg *config.Config) time.Duration {
-	if cfg == nil {
-		return config.SnapshotOptions{}.StaleAfter()
-	}
-	return cfg.Snapshot.StaleAfter()
 }

@@ -153,6 +153,18 @@ func (in analysis) warned(notes []string, res predict.Result) []string {
 	return notes
 }
 
+// recreateRefused is changes' RecreateRefused when the engine's create
+// dry-run was refused, made fit to show; false when it passed or was not
+// asked.
+func (in analysis) recreateRefused(res predict.Result) (model.Finding, bool) {
+	if res.CreateErr == nil {
+		return model.Finding{}, false
+	}
+	f := changes.RecreateRefused(res.CreateErr.Reason, res.CreateErr.Message, res.CreateErr.Causes)
+	f.Message = in.public(f.Message, res)
+	return f, true
+}
+
 // notServed leads the note of an object whose kind the cluster does not
 // serve: whether it exists, and so its change, is not known.
 const notServed = "not checked: the cluster does not serve "

@@ -49,7 +49,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	}
 	// The base after the head: a base whose files the head read unchanged
 	// renders the same, and is not rendered again.
-	objs, skipped, skipNote := skipSecrets(cfg, objs)
+	objs, skipped, skipNote := cfg.SkipSecrets(objs)
 	baseRead := renderBaseAsync(ctx, g, o, renderOpts, head, objs)
 	// The render's CRDs type their kinds over everything the snapshot
 	// recorded: the deploy installs them first.

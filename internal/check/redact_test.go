@@ -29,7 +29,7 @@ func TestPublicDryRunError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := analysis{Redaction: redaction(cfg), Public: kube.PublicFor(&rest.Config{Host: "https://10.1.2.3:6443"})}
+	in := analysis{Redaction: cfg.Redaction(), Public: kube.PublicFor(&rest.Config{Host: "https://10.1.2.3:6443"})}
 	res := predict.Result{Object: model.Object{ID: model.IDOf(u), Object: u}}
 	msg := in.public(`Deployment.apps "web" is invalid: env[0].value: "k-31337", args: "--dsn=https://user:pw-9f1@db", mode "fast"; Patch "https://10.1.2.3:6443/apis/apps/v1": EOF`, res)
 	for _, gone := range []string{"k-31337", "pw-9f1", "10.1.2.3"} {

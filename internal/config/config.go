@@ -107,6 +107,15 @@ func (o SnapshotOptions) StaleAfter() time.Duration {
 	return time.Duration(o.StaleAfterDays) * 24 * time.Hour
 }
 
+// StaleAfter is the config's age of a stale snapshot; the default's for
+// a nil config.
+func (c *Config) StaleAfter() time.Duration {
+	if c == nil {
+		return SnapshotOptions{}.StaleAfter()
+	}
+	return c.Snapshot.StaleAfter()
+}
+
 // Default is the config used when the repository has none.
 func Default() *Config { return &Config{} }
 
