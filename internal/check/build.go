@@ -127,7 +127,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	}
 	// What the analysis needs of the rendered objects themselves, taken
 	// before run lets go of them.
-	srcs, renderedAs := renderedSources(objs), apiVersions(objs)
+	srcs, renderedAs := controllers.SourcesOf(objs), apiVersions(objs)
 	// The dry-runs need no snapshot: they go out while it is still being
 	// read; only their analysis waits for it.
 	return run(ctx, engine, objs, waitingFor(client.Window.Limit()), func() (analysis, error) {

@@ -48,19 +48,6 @@ func (in analysis) withHistory(hist *history.Log, set *controllers.Set, paths []
 	return in
 }
 
-// renderedSources are the rendered objects of the kinds that set up known
-// controllers: all that controllers.NewSet reads of a render, kept where
-// the set is made after the render is let go.
-func renderedSources(objs []model.Object) []*unstructured.Unstructured {
-	var out []*unstructured.Unstructured
-	for _, o := range objs {
-		if controllers.Sources(schema.GroupKind{Group: o.ID.Group, Kind: o.ID.Kind}) {
-			out = append(out, o.Object)
-		}
-	}
-	return out
-}
-
 // apiVersions are the rendered objects' apiVersions.
 func apiVersions(objs []model.Object) map[model.ID]string {
 	out := make(map[model.ID]string, len(objs))

@@ -169,39 +169,16 @@ func (in analysis) recreateRefused(res predict.Result) (model.Finding, bool) {
 // serve: whether it exists, and so its change, is not known.
 const notServed = "not checked: the cluster does not serve "
 
-// dryRunFinding words a refusal. When the object has split-owned items the
-// refusal is most likely their doing (seed 004), so it says so and names
-// the owners.
+// dryRunFinding words a refusal, and when the object has split-owned
+// items blames them (ownership.SplitBlame).
 func (in analysis) dryRunFinding(res predict.Result, e *predict.DryRunError, findings []model.Finding) model.Finding {
 	f := model.Finding{Category: model.DryRunError, Reason: e.Reason, Message: in.public(dryRunMessage(e), res)}
 	if res.Object.ID.IsSecret() && e.Reason == "Forbidden" {
 		f.Message += "; the checker may not read or dry-run Secrets (deploy/rbac, the default): grant it Secrets (deploy/rbac/with-secrets), " +
 			"or set `secrets: {skip: true}` in the repository config to leave Secrets unchecked"
 	}
-	var splits []string
-	seen := map[model.Manager]bool{}
-	for _, s := range findings {
-		if s.Category != model.SplitOwnership {
-			continue
-		}
-		splits = append(splits, s.Path)
-		for _, o := range s.Owners {
-			m := o.Manager
-			if !seen[m] {
-				seen[m] = true
-				f.Managers = append(f.Managers, m)
-			}
-		}
-	}
-	if len(splits) > 0 {
-		names := make([]string, 0, len(f.Managers))
-		for _, m := range f.Managers {
-			names = append(names, m.String())
-		}
-		sort.Strings(names)
-		f.Message += fmt.Sprintf("; likely caused by split ownership of %s, owned by %s (see split-ownership)",
-			strings.Join(splits, ", "), strings.Join(names, ", "))
-	}
+	managers, blame := ownership.SplitBlame(findings)
+	f.Managers, f.Message = managers, f.Message+blame
 	return f
 }
 

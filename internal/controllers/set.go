@@ -87,3 +87,16 @@ func (s *Set) For(obj *unstructured.Unstructured) []Claim {
 	}
 	return out
 }
+
+// SourcesOf are the rendered objects of the kinds that set up known
+// controllers: all that NewSet reads of a render, kept where the set is
+// made after the render is let go.
+func SourcesOf(objs []model.Object) []*unstructured.Unstructured {
+	var out []*unstructured.Unstructured
+	for _, o := range objs {
+		if Sources(schema.GroupKind{Group: o.ID.Group, Kind: o.ID.Kind}) {
+			out = append(out, o.Object)
+		}
+	}
+	return out
+}

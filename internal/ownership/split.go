@@ -193,3 +193,35 @@ func resolveAt(s *schema.Schema, tr schema.TypeRef, p fieldpath.Path) (schema.At
 	}
 	return atom, ok
 }
+
+// SplitBlame is what a dry-run refusal of an object with split-owned
+// items is most likely due to (seed 004): the managers that keep part of
+// them, and the sentence naming the items and their owners to add to the
+// refusal's message; nil and "" when no finding is split-ownership.
+func SplitBlame(findings []model.Finding) ([]model.Manager, string) {
+	var splits []string
+	var managers []model.Manager
+	seen := map[model.Manager]bool{}
+	for _, s := range findings {
+		if s.Category != model.SplitOwnership {
+			continue
+		}
+		splits = append(splits, s.Path)
+		for _, o := range s.Owners {
+			if !seen[o.Manager] {
+				seen[o.Manager] = true
+				managers = append(managers, o.Manager)
+			}
+		}
+	}
+	if len(splits) == 0 {
+		return managers, ""
+	}
+	names := make([]string, 0, len(managers))
+	for _, m := range managers {
+		names = append(names, m.String())
+	}
+	sort.Strings(names)
+	return managers, fmt.Sprintf("; likely caused by split ownership of %s, owned by %s (see split-ownership)",
+		strings.Join(splits, ", "), strings.Join(names, ", "))
+}
