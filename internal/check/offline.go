@@ -51,19 +51,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// renders the same, and is not rendered again.
 	objs, skipped, skipNote := cfg.SkipSecrets(objs)
 	baseRead := renderBaseAsync(ctx, g, o, renderOpts, head, objs)
-	// The render's CRDs type their kinds over everything the snapshot
-	// recorded: the deploy installs them first.
-	crds := make([]*unstructured.Unstructured, 0, len(snap.Schemas))
-	for _, c := range snap.Schemas {
-		crds = append(crds, c)
-	}
-	var renderCRDs []*unstructured.Unstructured
-	for _, obj := range objs {
-		if gvk := obj.Object.GroupVersionKind(); model.IsCRD(gvk.GroupKind()) {
-			renderCRDs = append(renderCRDs, obj.Object)
-		}
-	}
-	types := typing.New(typing.Options{RenderCRDs: renderCRDs, Recorded: snap.Documents, CRDs: crds})
+	types := typing.Offline(objs, snap.Documents, snap.Schemas)
 	shared := &sharedEntries{snap: snap}
 	engine := predict.NewOffline(predict.OfflineOptions{
 		FieldManager: o.FieldManager, Live: shared.deployed, Types: types, Hasher: hasher,
