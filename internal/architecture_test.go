@@ -48,6 +48,7 @@ var packages = map[string]kind{
 	"remedy":              stage,
 	"changes":             stage,
 	"gitops":              stage,
+	"gitops/appset":       stage,
 	"check":               pipeline,
 	"cli":                 pipeline,
 	"printer":             pipeline,

@@ -42,9 +42,6 @@ func TestCommandIsHardened(t *testing.T) {
 // line for Run, and why: the rest ask this package's named commands
 // (commands.go).
 var runAllowed = map[string]string{
-	// The snapshot store's format is git's own objects and refs: its
-	// plumbing (mktree, commit-tree, update-index, push) is the format.
-	"internal/snapshot": "the snapshot store",
 	// The benchmarks build the repositories they measure, as a developer
 	// would; they are no caller of the tool's git.
 	"bench": "benchmark fixtures",

@@ -48,6 +48,21 @@ func ParseTree(out []byte) ([]TreeEntry, error) {
 	return entries, nil
 }
 
+// ListTree lists a tree-ish's entries (`ls-tree --full-tree`), under
+// paths when given: recursive, its blobs at every depth; else one level.
+func ListTree(ctx context.Context, w Where, treeish string, recursive bool, paths ...string) ([]TreeEntry, error) {
+	args := []string{"ls-tree", "-z", "--full-tree"}
+	if recursive {
+		args = append(args, "-r")
+	}
+	args = append(args, treeish, "--")
+	out, err := Run(ctx, w, nil, append(args, paths...)...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTree(out)
+}
+
 // CatBlobs reads the blobs oids with one `git cat-file --batch` and hands
 // each to each, in order, as soon as it is read, so that a caller writing
 // them out never holds them all. An error of each stops the reading.

@@ -13,10 +13,6 @@ import (
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
-// expandApplicationSet is ExpandApplicationSet; tests give the
-// expansions they assert on.
-var expandApplicationSet = ExpandApplicationSet
-
 // discovery is one Discover call: the files it has read, and what it found.
 type discovery struct {
 	repo    Repository

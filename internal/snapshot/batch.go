@@ -1,13 +1,10 @@
 package snapshot
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -169,26 +166,17 @@ func (b *Batch) writeTrees(ctx context.Context) (map[string]string, error) {
 		envs = append(envs, env)
 	}
 	sort.Strings(envs)
-	var info bytes.Buffer
+	var index []gitexec.IndexEntry
 	for i, env := range envs {
 		for _, f := range b.folders[env] {
 			if f.mark < 1 || f.mark > len(oids) {
 				return nil, fmt.Errorf("snapshot %s: no blob for %s", env, f.path)
 			}
-			fmt.Fprintf(&info, "100644 %s\t%d/%s\x00", oids[f.mark-1], i, f.path)
+			index = append(index, gitexec.IndexEntry{OID: oids[f.mark-1], Path: fmt.Sprintf("%d/%s", i, f.path)})
 		}
 	}
-	tmp, err := os.MkdirTemp("", "ownership-check-index-*")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
 	s := b.store
-	idx := &gitRepo{gitDir: s.git.gitDir, extraEnv: []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}}
-	if _, err := idx.run(ctx, info.Bytes(), "update-index", "--add", "-z", "--index-info"); err != nil {
-		return nil, err
-	}
-	root, err := idx.line(ctx, "write-tree")
+	root, err := gitexec.BuildTree(ctx, s.git.where(), index)
 	if err != nil {
 		return nil, err
 	}

@@ -1,24 +1,17 @@
 package snapshot
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 )
 
-// gitRepo runs the git CLI against one repository through GIT_DIR only, so
-// the user's working tree, index and HEAD are never read or written.
+// gitRepo is one repository, which the store's git commands (gitexec's)
+// reach through GIT_DIR only, so the user's working tree, index and HEAD
+// are never read or written.
 type gitRepo struct {
 	gitDir string
-	// extraEnv is added to every command (GIT_INDEX_FILE for one call).
-	extraEnv []string
 }
 
 // Identity used when the environment sets none, so commits work on a runner
@@ -43,36 +36,12 @@ func identity() []string {
 }
 
 func (g *gitRepo) where() gitexec.Where {
-	return gitexec.Where{GitDir: g.gitDir, Env: append(identity(), g.extraEnv...)}
-}
-
-// run runs git with optional stdin and returns its stdout; a failure is a
-// *gitexec.Error.
-func (g *gitRepo) run(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
-	return gitexec.Run(ctx, g.where(), stdin, args...)
-}
-
-// line runs git and returns its stdout's first line.
-func (g *gitRepo) line(ctx context.Context, args ...string) (string, error) {
-	out, err := g.run(ctx, nil, args...)
-	if err != nil {
-		return "", err
-	}
-	s, _, _ := strings.Cut(string(out), "\n")
-	return strings.TrimSpace(s), nil
+	return gitexec.Where{GitDir: g.gitDir, Env: identity()}
 }
 
 // resolveCommit gives the full id of a commit, or "" when rev names none.
 func (g *gitRepo) resolveCommit(ctx context.Context, rev string) (string, error) {
-	out, err := g.run(ctx, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
-	var ge *gitexec.Error
-	if errors.As(err, &ge) && ge.ExitCode == 1 {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(string(out)), nil
+	return gitexec.ResolveCommit(ctx, g.where(), rev)
 }
 
 // treeEntry is one line of git ls-tree.
@@ -80,20 +49,9 @@ type treeEntry struct {
 	mode, typ, oid, path string
 }
 
-func (t treeEntry) String() string { return t.mode + " " + t.typ + " " + t.oid + "\t" + t.path }
-
 // lsTree lists a tree-ish's entries, recursively (blobs only) or one level.
 func (g *gitRepo) lsTree(ctx context.Context, treeish string, recursive bool, paths ...string) ([]treeEntry, error) {
-	args := []string{"ls-tree", "-z", "--full-tree"}
-	if recursive {
-		args = append(args, "-r")
-	}
-	args = append(args, treeish, "--")
-	out, err := g.run(ctx, nil, append(args, paths...)...)
-	if err != nil {
-		return nil, err
-	}
-	parsed, err := gitexec.ParseTree(out)
+	parsed, err := gitexec.ListTree(ctx, g.where(), treeish, recursive, paths...)
 	if err != nil {
 		return nil, err
 	}
@@ -115,45 +73,4 @@ func (g *gitRepo) catBlobs(ctx context.Context, oids []string) ([][]byte, error)
 		return nil, err
 	}
 	return blobs, nil
-}
-
-// writeBlobs stores contents as blobs with one git process and returns their
-// ids in order. fast-import takes them from a stream, so there is no
-// temporary file per blob.
-func (g *gitRepo) writeBlobs(ctx context.Context, contents [][]byte) ([]string, error) {
-	tmp, err := os.MkdirTemp("", "ownership-check-blobs-*")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	marks := filepath.Join(tmp, "marks")
-	var in bytes.Buffer
-	for i, c := range contents {
-		fmt.Fprintf(&in, "blob\nmark :%d\ndata %d\n", i+1, len(c))
-		in.Write(c)
-		in.WriteString("\n")
-	}
-	in.WriteString("done\n")
-	if _, err := g.run(ctx, in.Bytes(), "fast-import", "--quiet", "--done", "--export-marks="+marks); err != nil {
-		return nil, err
-	}
-	b, err := os.ReadFile(marks)
-	if err != nil {
-		return nil, err
-	}
-	oids := make([]string, len(contents))
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		mark, oid, ok := strings.Cut(line, " ")
-		n, err := strconv.Atoi(strings.TrimPrefix(mark, ":"))
-		if !ok || err != nil || n < 1 || n > len(oids) {
-			return nil, fmt.Errorf("git fast-import: unexpected mark %q", line)
-		}
-		oids[n-1] = oid
-	}
-	for i, oid := range oids {
-		if oid == "" {
-			return nil, fmt.Errorf("git fast-import: no id for blob %d", i+1)
-		}
-	}
-	return oids, nil
 }

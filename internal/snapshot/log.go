@@ -1,13 +1,14 @@
 package snapshot
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 )
 
 // Log folders keep bounded series of files beside the environments'
@@ -128,7 +129,7 @@ func (s *Store) AppendLog(ctx context.Context, folder, name string, data []byte,
 	if name == "" || strings.ContainsAny(name, "/\x00") {
 		return "", fmt.Errorf("log file name %q: not a file name", name)
 	}
-	oids, err := s.git.writeBlobs(ctx, [][]byte{data})
+	oids, err := gitexec.WriteBlobs(ctx, s.git.where(), [][]byte{data})
 	if err != nil {
 		return "", err
 	}
@@ -206,15 +207,11 @@ func (s *Store) putTree(ctx context.Context, tip, dir string, segs []string, tre
 }
 
 func (s *Store) mktree(ctx context.Context, entries []treeEntry) (string, error) {
-	var in bytes.Buffer
-	for _, e := range entries {
-		in.WriteString(e.String() + "\x00")
+	tree := make([]gitexec.TreeEntry, len(entries))
+	for i, e := range entries {
+		tree[i] = gitexec.TreeEntry{Mode: e.mode, Type: e.typ, OID: e.oid, Path: e.path}
 	}
-	out, err := s.git.run(ctx, in.Bytes(), "mktree", "-z")
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(string(out)), nil
+	return gitexec.MakeTree(ctx, s.git.where(), tree)
 }
 
 // entriesAt lists the folder dir ("" = the root) of the tree at tip;

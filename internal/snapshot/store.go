@@ -49,7 +49,7 @@ func Open(ctx context.Context, repo, branch string) (*Store, error) {
 	if branch == "" {
 		branch = model.DefaultSnapshotBranch
 	}
-	if _, err := gitexec.Run(ctx, gitexec.Where{}, nil, "check-ref-format", "refs/heads/"+branch); err != nil {
+	if err := gitexec.CheckRefFormat(ctx, "refs/heads/"+branch); err != nil {
 		var ge *gitexec.Error
 		if errors.As(err, &ge) && ge.ExitCode > 0 {
 			return nil, fmt.Errorf("snapshot branch %q: not a valid branch name", branch)
@@ -92,14 +92,14 @@ func isURL(repo string) bool {
 }
 
 func discoverGitDir(ctx context.Context, dir string) (string, error) {
-	out, err := gitexec.Run(ctx, gitexec.Where{Dir: dir}, nil, "rev-parse", "--absolute-git-dir")
+	gitDir, err := gitexec.GitDir(ctx, dir)
 	if err != nil {
 		// No advice on which flag to set: the caller's front end words it
 		// once (the command line's --snapshot-repo, the action's input).
 		abs, _ := filepath.Abs(dir)
 		return "", fmt.Errorf("snapshot repository %s: not a git repository: %w", abs, err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	return gitDir, nil
 }
 
 func openURL(ctx context.Context, url, branch string) (*Store, error) {
@@ -108,11 +108,11 @@ func openURL(ctx context.Context, url, branch string) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{git: &gitRepo{gitDir: dir}, branch: branch, remote: "origin", cache: dir}
-	if _, err := s.git.run(ctx, nil, "init", "--quiet", "--bare", dir); err != nil {
+	if err := gitexec.InitBare(ctx, s.git.where(), dir); err != nil {
 		s.Close()
 		return nil, err
 	}
-	if _, err := s.git.run(ctx, nil, "remote", "add", "origin", url); err != nil {
+	if err := gitexec.AddRemote(ctx, s.git.where(), "origin", url); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -121,11 +121,10 @@ func openURL(ctx context.Context, url, branch string) (*Store, error) {
 
 // pickRemote chooses origin, or the only remote; none means local-only.
 func (s *Store) pickRemote(ctx context.Context) (string, error) {
-	out, err := s.git.run(ctx, nil, "remote")
+	remotes, err := gitexec.Remotes(ctx, s.git.where())
 	if err != nil {
 		return "", err
 	}
-	remotes := strings.Fields(string(out))
 	for _, r := range remotes {
 		if r == "origin" {
 			return r, nil
@@ -167,8 +166,7 @@ func (s *Store) shallow(ctx context.Context) bool {
 		return true
 	}
 	s.shallowOnce.Do(func() {
-		out, err := s.git.run(ctx, nil, "rev-parse", "--is-shallow-repository")
-		s.isShallow = err == nil && strings.TrimSpace(string(out)) == "true"
+		s.isShallow = gitexec.IsShallow(ctx, s.git.where())
 	})
 	return s.isShallow
 }
@@ -183,8 +181,7 @@ func (s *Store) fetchTip(ctx context.Context) (string, error) {
 // repository that commit alone (a full commit id), else the branch whole.
 func (s *Store) fetchOlder(ctx context.Context, rev string) error {
 	if s.shallow(ctx) && fullCommitID.MatchString(rev) {
-		_, err := s.git.run(ctx, nil, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--depth=1", s.remote, rev)
-		return err
+		return gitexec.Fetch(ctx, s.git.where(), s.remote, rev, true)
 	}
 	_, err := s.fetch(ctx, true)
 	return err
@@ -195,18 +192,15 @@ func (s *Store) fetch(ctx context.Context, whole bool) (string, error) {
 	if s.remote == "" {
 		return s.git.resolveCommit(ctx, "refs/heads/"+s.branch)
 	}
-	args := []string{"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules"}
-	if !whole && s.shallow(ctx) {
-		// The tip's tree is all a run reads and all a new commit needs
-		// (its parent is named, not read): a year of snapshots is
-		// thousands of commits a job has no use for.
-		args = append(args, "--depth=1")
-	}
-	_, err := s.git.run(ctx, nil, append(args, s.remote, "+refs/heads/"+s.branch+":"+s.trackingRef())...)
+	// The tip's tree is all a run reads and all a new commit needs (its
+	// parent is named, not read): a year of snapshots is thousands of
+	// commits a job has no use for.
+	shallow := !whole && s.shallow(ctx)
+	err := gitexec.Fetch(ctx, s.git.where(), s.remote, "+refs/heads/"+s.branch+":"+s.trackingRef(), shallow)
 	if err != nil {
 		if strings.Contains(err.Error(), "couldn't find remote ref") {
 			// Forget a tip fetched before the branch was deleted.
-			s.git.run(ctx, nil, "update-ref", "-d", s.trackingRef())
+			gitexec.DeleteRef(ctx, s.git.where(), s.trackingRef())
 			return "", nil
 		}
 		return "", fmt.Errorf("fetch snapshot branch %s from %s: %w", s.branch, s.remote, err)

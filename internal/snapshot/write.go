@@ -1,16 +1,14 @@
 package snapshot
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/retry"
 )
 
@@ -106,15 +104,10 @@ func (s *Store) commitOnTip(ctx context.Context, env, folder, message string) (s
 // commitRoot commits the tree root on top of tip (none: the branch's
 // first commit) and publishes it as the branch's new tip.
 func (s *Store) commitRoot(ctx context.Context, root, tip, message string) (string, error) {
-	args := []string{"commit-tree", "--no-gpg-sign", root, "-F", "-"}
-	if tip != "" {
-		args = append(args, "-p", tip)
-	}
-	out, err := s.git.run(ctx, []byte(message+"\n"), args...)
+	commit, err := gitexec.CommitTree(ctx, s.git.where(), root, tip, message)
 	if err != nil {
 		return "", err
 	}
-	commit := strings.TrimSpace(string(out))
 	if err := s.publish(ctx, commit, tip); err != nil {
 		return "", err
 	}
@@ -140,24 +133,15 @@ func inOrder(files map[string][]byte) ([]string, [][]byte) {
 // goes through a temporary index file, never the repository's.
 func (s *Store) writeFolder(ctx context.Context, files map[string][]byte) (string, error) {
 	paths, contents := inOrder(files)
-	oids, err := s.git.writeBlobs(ctx, contents)
+	oids, err := gitexec.WriteBlobs(ctx, s.git.where(), contents)
 	if err != nil {
 		return "", err
 	}
-	var info bytes.Buffer
+	entries := make([]gitexec.IndexEntry, len(paths))
 	for i, p := range paths {
-		fmt.Fprintf(&info, "100644 %s\t%s\x00", oids[i], p)
+		entries[i] = gitexec.IndexEntry{OID: oids[i], Path: p}
 	}
-	tmp, err := os.MkdirTemp("", "ownership-check-index-*")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(tmp)
-	idx := &gitRepo{gitDir: s.git.gitDir, extraEnv: []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}}
-	if _, err := idx.run(ctx, info.Bytes(), "update-index", "--add", "-z", "--index-info"); err != nil {
-		return "", err
-	}
-	return idx.line(ctx, "write-tree")
+	return gitexec.BuildTree(ctx, s.git.where(), entries)
 }
 
 // replaceFolder returns the tip's root tree with env's folder replaced; a
@@ -172,7 +156,7 @@ func (s *Store) replaceFolder(ctx context.Context, tip, env, folder string) (str
 func (s *Store) publish(ctx context.Context, commit, tip string) error {
 	if s.remote == "" {
 		// Compare-and-swap: "" as the old value means "must not exist".
-		_, err := s.git.run(ctx, nil, "update-ref", "-m", "ownership-check snapshot", "refs/heads/"+s.branch, commit, tip)
+		err := gitexec.MoveRef(ctx, s.git.where(), "refs/heads/"+s.branch, commit, tip, "ownership-check snapshot")
 		if err != nil && isLockError(err.Error()) {
 			return fmt.Errorf("%w: %w", errRace, err)
 		}
@@ -180,7 +164,7 @@ func (s *Store) publish(ctx context.Context, commit, tip string) error {
 	}
 	// --no-verify: the user's pre-push hooks are for their code, not for
 	// this branch; never --force, which could drop another job's commit.
-	_, err := s.git.run(ctx, nil, "push", "--porcelain", "--no-verify", s.remote, commit+":refs/heads/"+s.branch)
+	err := gitexec.Push(ctx, s.git.where(), s.remote, commit+":refs/heads/"+s.branch)
 	if err != nil {
 		if isPushRace(err.Error()) {
 			return fmt.Errorf("%w: %w", errRace, err)
@@ -188,7 +172,7 @@ func (s *Store) publish(ctx context.Context, commit, tip string) error {
 		return fmt.Errorf("push snapshot branch %s to %s: %w", s.branch, s.remote, err)
 	}
 	// Keep the local view in step so a read right after sees the commit.
-	s.git.run(ctx, nil, "update-ref", s.trackingRef(), commit)
+	gitexec.SetRef(ctx, s.git.where(), s.trackingRef(), commit)
 	return nil
 }
 

@@ -1,4 +1,4 @@
-package gitops
+package appset
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 // An ApplicationSet of a 200-app monorepo: git directories × 3
 // environments through a matrix, 600 Applications.
-func BenchmarkExpandApplicationSet600(b *testing.B) {
+func BenchmarkExpand600(b *testing.B) {
 	root := b.TempDir()
 	for i := range 200 {
 		dir := filepath.Join(root, "apps", fmt.Sprintf("app-%03d", i))
@@ -62,7 +62,7 @@ spec:
 `)
 	b.ResetTimer()
 	for range b.N {
-		apps, reason, err := ExpandApplicationSet(context.Background(), repo, appSet)
+		apps, reason, err := Expand(context.Background(), repo, appSet)
 		if err != nil || reason != "" || len(apps) != 600 {
 			b.Fatalf("%d apps, reason %q, err %v", len(apps), reason, err)
 		}

@@ -1,4 +1,4 @@
-package gitops
+package appset
 
 import (
 	"fmt"
@@ -168,11 +168,17 @@ func matchClass(p string, c byte) (int, bool) {
 // files is the reader of the repository's files, opened once.
 func (e *expander) files() (*repofs.FS, error) {
 	if e.read == nil {
-		read, err := openRepository(&e.repo)
+		// The walk's paths are made relative to Root: it must be the
+		// reader's own, absolute, top.
+		root, err := filepath.Abs(e.repo.Root)
 		if err != nil {
 			return nil, err
 		}
-		e.read = read
+		read, err := repofs.Open(root, ".")
+		if err != nil {
+			return nil, err
+		}
+		e.repo.Root, e.read = root, read
 	}
 	return e.read, nil
 }

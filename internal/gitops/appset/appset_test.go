@@ -1,4 +1,4 @@
-package gitops
+package appset
 
 import (
 	"context"
@@ -10,9 +10,9 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// fixtureRepo is testdata/appset/repo, named by its scp-like remote; the
+// fixtureRepo is testdata/repo, named by its scp-like remote; the
 // ApplicationSets name it by https.
-var fixtureRepo = Repository{Root: "testdata/appset/repo", URLs: []string{"git@github.com:example/gitops.git"}}
+var fixtureRepo = Repository{Root: "testdata/repo", URLs: []string{"git@github.com:example/gitops.git"}}
 
 func parseAppSet(t testing.TB, src string) map[string]any {
 	t.Helper()
@@ -56,7 +56,7 @@ spec:
 // it documents for them: the list generator, the git directory generator
 // with path.basename and exclude, the git files generator with its
 // flattened cluster.address keys, a matrix of git directories and a list.
-func TestExpandApplicationSetDocumentedExamples(t *testing.T) {
+func TestExpandDocumentedExamples(t *testing.T) {
 	cases := []struct {
 		name   string
 		appSet string
@@ -246,9 +246,9 @@ func TestExpandApplicationSetDocumentedExamples(t *testing.T) {
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			apps, reason, err := ExpandApplicationSet(context.Background(), fixtureRepo, parseAppSet(t, tc.appSet))
+			apps, reason, err := Expand(context.Background(), fixtureRepo, parseAppSet(t, tc.appSet))
 			if err != nil || reason != "" {
-				t.Fatalf("ExpandApplicationSet: reason %q, err %v", reason, err)
+				t.Fatalf("Expand: reason %q, err %v", reason, err)
 			}
 			var want []map[string]any
 			if err := yaml.Unmarshal([]byte(tc.want), &want); err != nil {
@@ -264,7 +264,7 @@ func TestExpandApplicationSetDocumentedExamples(t *testing.T) {
 
 // Each generator and both template engines, by the Applications' summary
 // lines.
-func TestExpandApplicationSetGenerators(t *testing.T) {
+func TestExpandGenerators(t *testing.T) {
 	cases := []struct {
 		name   string
 		appSet string
@@ -561,9 +561,9 @@ func TestExpandApplicationSetGenerators(t *testing.T) {
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			apps, reason, err := ExpandApplicationSet(context.Background(), fixtureRepo, parseAppSet(t, tc.appSet))
+			apps, reason, err := Expand(context.Background(), fixtureRepo, parseAppSet(t, tc.appSet))
 			if err != nil || reason != "" {
-				t.Fatalf("ExpandApplicationSet: reason %q, err %v", reason, err)
+				t.Fatalf("Expand: reason %q, err %v", reason, err)
 			}
 			var got []string
 			for _, a := range apps {
@@ -576,7 +576,7 @@ func TestExpandApplicationSetGenerators(t *testing.T) {
 	}
 }
 
-func TestExpandApplicationSetNotExpandable(t *testing.T) {
+func TestExpandNotExpandable(t *testing.T) {
 	cases := []struct{ name, generators, reason string }{{
 		name: "clusters",
 		generators: `  - list: {elements: [{a: b}]}
@@ -617,7 +617,7 @@ func TestExpandApplicationSetNotExpandable(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			src := appSetHead + "  generators:\n" + tc.generators + "\n  template: {metadata: {name: x}}\n"
-			apps, reason, err := ExpandApplicationSet(context.Background(), fixtureRepo, parseAppSet(t, src))
+			apps, reason, err := Expand(context.Background(), fixtureRepo, parseAppSet(t, src))
 			if err != nil || apps != nil {
 				t.Fatalf("apps %v, err %v; want a reason", apps, err)
 			}
@@ -629,7 +629,7 @@ func TestExpandApplicationSetNotExpandable(t *testing.T) {
 }
 
 // Errors name the ApplicationSet and the field.
-func TestExpandApplicationSetErrors(t *testing.T) {
+func TestExpandErrors(t *testing.T) {
 	cases := []struct{ name, spec, want string }{{
 		name: "missingkey=error",
 		spec: `  goTemplate: true
@@ -726,7 +726,7 @@ func TestExpandApplicationSetErrors(t *testing.T) {
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, reason, err := ExpandApplicationSet(context.Background(), fixtureRepo, parseAppSet(t, appSetHead+tc.spec))
+			_, reason, err := Expand(context.Background(), fixtureRepo, parseAppSet(t, appSetHead+tc.spec))
 			if err == nil || reason != "" {
 				t.Fatalf("reason %q, err %v; want an error", reason, err)
 			}
@@ -740,7 +740,7 @@ func TestExpandApplicationSetErrors(t *testing.T) {
 // templatePatch merges objects, replaces lists and merges finalizers as a
 // set, as the controller's strategic merge patch over an Application does;
 // it cannot change the project.
-func TestExpandApplicationSetTemplatePatch(t *testing.T) {
+func TestExpandTemplatePatch(t *testing.T) {
 	src := appSetHead + `  goTemplate: true
   generators:
   - list: {elements: [{cluster: a}]}
@@ -763,7 +763,7 @@ func TestExpandApplicationSetTemplatePatch(t *testing.T) {
       source: {kustomize: {images: [c]}}
       syncPolicy: {syncOptions: [ServerSideApply=true]}
 `
-	apps, reason, err := ExpandApplicationSet(context.Background(), fixtureRepo, parseAppSet(t, src))
+	apps, reason, err := Expand(context.Background(), fixtureRepo, parseAppSet(t, src))
 	if err != nil || reason != "" {
 		t.Fatalf("reason %q, err %v", reason, err)
 	}
