@@ -27,8 +27,11 @@ func (s *fluxSource) prepareHelmRelease(ctx context.Context, p source.Path) (sou
 		return nil, fmt.Errorf("%s: the chart of %s must be a directory", p.Given, where)
 	}
 	chart, reason, err := s.in.DeployerChart(ctx, p)
-	if err != nil || reason != "" {
-		return source.NotRenderedBuild{{Source: where, Reason: reason}}, err
+	if err != nil {
+		return nil, err
+	}
+	if reason != "" {
+		return source.NotRenderedBuild{{Source: where, Reason: reason}}, nil
 	}
 	r, err := ResolveFluxHelmRelease(ctx, d.Object, FluxHelmInputs{Chart: chart, ReadSource: s.readSourceFile, Values: s.in.Values})
 	for _, f := range r.files {

@@ -33,8 +33,11 @@ func (s *HelmSource) Prepare(ctx context.Context, p source.Path) (source.Build, 
 		return nil, fmt.Errorf("%s: helm target: %w", d.File, err)
 	}
 	chart, reason, err := in.DeployerChart(ctx, p)
-	if err != nil || reason != "" {
-		return source.NotRenderedBuild{{Source: d.File, Reason: reason}}, err
+	if err != nil {
+		return nil, err
+	}
+	if reason != "" {
+		return source.NotRenderedBuild{{Source: d.File, Reason: reason}}, nil
 	}
 	if !p.Dir || !s.In.Fs.IsChartDir(chart) {
 		return nil, fmt.Errorf("%s: %w", p.Given, errNotChart)
