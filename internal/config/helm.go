@@ -3,15 +3,18 @@ package config
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // HelmTarget is a chart a pipeline releases with `helm upgrade --install
 // RELEASE CHART -n NAMESPACE -f VALUES...`: the target renders it as that
 // upgrade does (interfaces.md, "Helm").
 type HelmTarget struct {
-	// Chart is the chart's directory, relative to the repository's top.
-	// A chart elsewhere (a repository or OCI URL) makes the target "not
-	// checked": charts are never fetched.
+	// Chart is the chart's directory, relative to the repository's top,
+	// or a reference `helm upgrade` takes (an oci:// reference with its
+	// tag or digest, a chart archive's URL): ChartRef reads it, and
+	// render's chart locator says whether it is rendered.
 	Chart string `json:"chart"`
 	// Release is the release's name.
 	Release string `json:"release"`
@@ -31,7 +34,7 @@ func (h *HelmTarget) validate(target string) error {
 	if h.Chart == "" {
 		return fmt.Errorf("helm.chart: target %s has none: give the chart's directory, relative to the repository's top", target)
 	}
-	if !IsRemoteChart(h.Chart) {
+	if h.ChartRef().InRepository() {
 		if err := repositoryPath(h.Chart); err != nil {
 			return fmt.Errorf("helm.chart: %q of target %s: %w", h.Chart, target, err)
 		}
@@ -46,7 +49,7 @@ func (h *HelmTarget) validate(target string) error {
 		return fmt.Errorf("helm.namespace: %q of target %s: not a namespace name", h.Namespace, target)
 	}
 	for i, v := range h.Values {
-		if IsRemoteChart(v) {
+		if IsURL(v) {
 			continue
 		}
 		if err := repositoryPath(v); err != nil {
@@ -56,9 +59,12 @@ func (h *HelmTarget) validate(target string) error {
 	return nil
 }
 
-// IsRemoteChart says whether a chart (or values file) reference names
-// something to fetch: a URL (https://, oci://, ...).
-func IsRemoteChart(ref string) bool {
+// ChartRef is where the target's chart comes from, parsed once.
+func (h *HelmTarget) ChartRef() model.ChartRef { return model.ChartFromReference(h.Chart) }
+
+// IsURL says whether a values file is named by a URL (https://, ...),
+// which `helm upgrade -f` would fetch.
+func IsURL(ref string) bool {
 	return strings.Contains(ref, "://")
 }
 

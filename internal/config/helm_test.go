@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // TestHelmTargetErrors: each mistake in a helm target names the target
@@ -34,5 +36,27 @@ func TestHelmTargetErrors(t *testing.T) {
 	}
 	if h := c.Targets[0].Helm; h == nil || h.Chart != "oci://r.example.com/app" || h.Values[0] != "v.yaml" {
 		t.Errorf("%+v", c.Targets[0])
+	}
+}
+
+// TestHelmTargetChartRef: the helm target's chart, as `helm upgrade`
+// takes it, reads into where it comes from.
+func TestHelmTargetChartRef(t *testing.T) {
+	cases := map[string]model.ChartRef{
+		"charts/app": {Kind: model.ChartInRepository, Path: "charts/app"},
+		"oci://ghcr.io/stefanprodan/charts/podinfo:6.7.1":       {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.7.1"},
+		"oci://ghcr.io/stefanprodan/charts/podinfo@sha256:0123": {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Digest: "sha256:0123"},
+		"oci://r.example.com:5000/app":                          {Kind: model.ChartInOCI, URL: "oci://r.example.com:5000/app", Chart: "app"},
+		"https://example.com/charts/app-1.0.0.tgz":              {Kind: model.ChartInHelmRepository, URL: "https://example.com/charts/app-1.0.0.tgz"},
+	}
+	for chart, want := range cases {
+		p := writeFile(t, t.TempDir(), "cfg.yaml", "targets:\n  - name: web\n    helm: {chart: '"+chart+"', release: web}\n")
+		c, err := Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.Targets[0].Helm.ChartRef(); got != want {
+			t.Errorf("%s: %+v, want %+v", chart, got, want)
+		}
 	}
 }

@@ -154,8 +154,8 @@ func destination(d document, e config.Discover) (kubeContext, reason string, err
 }
 
 // argoSources sets the target's paths from its sources (spec.sources, or
-// spec.source), and says why it is not checked when one of them cannot be
-// rendered here.
+// spec.source) and its charts from those that name one (Deployer.Charts),
+// and says why it is not checked when one of them cannot be rendered here.
 func (s *discovery) argoSources(d document, t *Target) (string, error) {
 	sources, err := d.list("spec", "sources")
 	if err != nil {
@@ -197,7 +197,12 @@ func (s *discovery) argoSources(d document, t *Target) (string, error) {
 		_, plugin := src["plugin"]
 		switch {
 		case chart != "":
-			note(fmt.Sprintf("source %s chart %s: remote charts are not rendered (no network)", url, chart))
+			// Whether it renders is render's chart locator's to say.
+			revision, err := str(d, src, "targetRevision")
+			if err != nil {
+				return "", err
+			}
+			t.Deployer.Charts = append(t.Deployer.Charts, model.ChartFromRepository(url, chart, revision))
 			continue
 		case !s.repo.Names(url):
 			note(fmt.Sprintf("source %s: another repository", url))
@@ -218,7 +223,7 @@ func (s *discovery) argoSources(d document, t *Target) (string, error) {
 			note(fmt.Sprintf("path %s: a config management plugin renders it, which is not run here", clean))
 		}
 	}
-	if reason == "" && len(t.Paths) == 0 {
+	if reason == "" && len(t.Paths) == 0 && len(t.Deployer.Charts) == 0 {
 		reason = "no source renders anything: each only names the repository for another's values files"
 	}
 	return reason, nil

@@ -64,7 +64,7 @@ const (
 // interestingKind finds, before any parse, the documents that may hold an
 // object discovery reads; the rest of a repository's YAML (Flux's own
 // CRDs, every app's manifests) is skipped unparsed.
-var interestingKind = regexp.MustCompile(`\bkind["']?\s*:\s*["']?(Kustomization|HelmRelease|GitRepository|OCIRepository|Bucket|ConfigMap|Secret|Application|ApplicationSet|ArtifactGenerator)\b`)
+var interestingKind = regexp.MustCompile(`\bkind["']?\s*:\s*["']?(Kustomization|HelmRelease|GitRepository|HelmRepository|OCIRepository|Bucket|ConfigMap|Secret|Application|ApplicationSet|ArtifactGenerator)\b`)
 
 // gitOpsAPI says that a document that does not parse was meant to be a
 // GitOps object: an error then, where other YAML that does not parse is

@@ -113,6 +113,21 @@ func TestDiscoverFixture(t *testing.T) {
 	}
 }
 
+// reasonOf is why a target is not checked as a listing of targets says
+// it: discovery's reason, else the one render's default chart locator
+// gives its charts (render.RepositoryCharts, whose words these are).
+func reasonOf(t Target) string {
+	if t.Reason != "" || t.Deployer == nil {
+		return t.Reason
+	}
+	for _, c := range t.Deployer.Charts {
+		if !c.InRepository() {
+			return c.String() + ": remote charts are not rendered (no network)"
+		}
+	}
+	return ""
+}
+
 func assertTargets(t *testing.T, got []Target, wants []want) {
 	t.Helper()
 	if len(got) != len(wants) {
@@ -123,6 +138,7 @@ func assertTargets(t *testing.T, got []Target, wants []want) {
 	}
 	for i, w := range wants {
 		g := got[i]
+		g.Reason = reasonOf(g)
 		if g.Name != w.name || g.Source != w.source || g.Object != w.object || !slices.Equal(g.Paths, w.paths) ||
 			g.FieldManager != w.manager || g.Context != w.context || g.Reason != w.reason || !slices.Equal(g.Inputs, w.inputs) {
 			t.Errorf("target %d:\n got %q %q %q %q %q %q %q %q\nwant %q %q %q %q %q %q %q %q", i,
@@ -131,6 +147,9 @@ func assertTargets(t *testing.T, got []Target, wants []want) {
 		}
 		if g.Checked() != (w.reason == "") {
 			t.Errorf("%s: Checked() = %v with reason %q", g.Name, g.Checked(), g.Reason)
+		}
+		if g.Reason == "" && g.Paths == nil {
+			t.Errorf("%s: checked, with no path", g.Name)
 		}
 		if len(g.Notes) != len(w.notes) {
 			t.Errorf("%s: notes %q, want ones starting %q", g.Name, g.Notes, w.notes)

@@ -26,8 +26,10 @@ const (
 // fluxObjects are the objects under one flux directory that its
 // Kustomizations refer to, by `<kind>/<namespace>/<name>`.
 type fluxObjects struct {
-	gitRepositories map[string]document
-	values          map[string]document // ConfigMaps and Secrets
+	// sources are the Flux source objects (GitRepository, HelmRepository,
+	// OCIRepository), by fluxKey.
+	sources map[string]document
+	values  map[string]document // ConfigMaps and Secrets
 	// generators are the ArtifactGenerators, by `<namespace>/<name>`:
 	// what makes an ExternalArtifact.
 	generators map[string]document
@@ -51,7 +53,7 @@ func (s *discovery) flux(ctx context.Context, entry int, e config.Discover) erro
 	if err != nil {
 		return err
 	}
-	objs := fluxObjects{gitRepositories: map[string]document{}, values: map[string]document{}, generators: map[string]document{}}
+	objs := fluxObjects{sources: map[string]document{}, values: map[string]document{}, generators: map[string]document{}}
 	for _, d := range docs {
 		switch {
 		case d.is(groupFluxSourceExtensions, "ArtifactGenerator"):
@@ -60,13 +62,13 @@ func (s *discovery) flux(ctx context.Context, entry int, e config.Discover) erro
 				return err
 			}
 			objs.generators[namespacedName(ns, d.name())] = d
-		case d.is(groupFluxSource, "GitRepository"), d.is("", "ConfigMap"), d.is("", "Secret"):
+		case d.is(groupFluxSource, "GitRepository"), d.is(groupFluxSource, "HelmRepository"), d.is(groupFluxSource, "OCIRepository"), d.is("", "ConfigMap"), d.is("", "Secret"):
 			ns, err := namespaceOf(d)
 			if err != nil {
 				return err
 			}
 			if d.apiGroup() == groupFluxSource {
-				objs.gitRepositories[fluxKey(d.kind(), ns, d.name())] = d
+				objs.sources[fluxKey(d.kind(), ns, d.name())] = d
 			} else {
 				objs.values[fluxKey(d.kind(), ns, d.name())] = d
 			}
@@ -228,7 +230,7 @@ func (s *discovery) fluxSourceReason(d document, ns string, objs fluxObjects) (s
 // gitRepositoryReason is why the GitRepository ref (namespace/name) is
 // not this repository, "" when it is.
 func (s *discovery) gitRepositoryReason(ref string, objs fluxObjects) (string, error) {
-	gr, ok := objs.gitRepositories["GitRepository/"+ref]
+	gr, ok := objs.sources["GitRepository/"+ref]
 	if !ok {
 		if ref == bootstrapRepository {
 			return "", nil

@@ -12,7 +12,7 @@ import (
 // then reads none of what it leaves out), and a path where spec.include
 // puts another GitRepository's files is that repository's, not this one's.
 func (s *discovery) fluxArtifact(t *Target, ref string, objs fluxObjects) error {
-	gr, ok := objs.gitRepositories["GitRepository/"+ref]
+	gr, ok := objs.sources["GitRepository/"+ref]
 	if !ok {
 		return nil
 	}

@@ -23,6 +23,12 @@ type Deployer struct {
 	// StrictPostBuildSubstitutions), a setting of its cluster that the
 	// repository config states.
 	StrictSubstitution bool
+	// Charts are the charts the object releases by reference (a Flux
+	// HelmRelease's spec.chart or spec.chartRef, an Argo CD source's
+	// `chart:`, the helm target's chart), parsed once where the object is
+	// read; render asks its chart locator for each. A chart that is a
+	// source's path (an Argo CD Helm directory) is not among them.
+	Charts []ChartRef
 }
 
 // The controllers whose objects make targets.

@@ -1,6 +1,11 @@
 package render
 
-import "github.com/ownership-check/ownership-check/internal/render/source"
+import (
+	"context"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+)
 
 // The shared types of every family, named here as well so that callers of
 // Render need only this package.
@@ -10,7 +15,17 @@ type (
 	Reads            = source.Reads
 	ValueReader      = source.ValueReader
 	ChartCluster     = source.ChartCluster
+	ChartLocator     = source.ChartLocator
+	Located          = source.Located
+	RepositoryCharts = source.RepositoryCharts
 )
 
 // NewReads is an empty record of what renders read (Options.Reads).
 func NewReads() *Reads { return source.NewReads() }
+
+// ChartsNotRendered is why a target's charts are not rendered by the
+// locator (nil: the repository's own charts), "" when every one is: what
+// a listing of targets says without rendering them.
+func ChartsNotRendered(ctx context.Context, l ChartLocator, refs []model.ChartRef) (string, error) {
+	return source.ChartsNotRendered(ctx, l, refs)
+}

@@ -261,14 +261,13 @@ func TestFluxHelmCRDPolicy(t *testing.T) {
 	}
 }
 
-// TestFluxHelmNotRendered: what helm-controller would fetch, or release
-// elsewhere, is not rendered, with the source named.
+// TestFluxHelmNotRendered: what helm-controller would release elsewhere,
+// or change as the check cannot, is not rendered, with the reason; what
+// it would fetch is the chart locator's to say (locator_test.go).
 func TestFluxHelmNotRendered(t *testing.T) {
 	cases := map[string]string{
-		"  chart:\n    spec:\n      chart: podinfo\n      sourceRef: {kind: HelmRepository, name: podinfo}\n": "chart podinfo from HelmRepository podinfo: remote charts are not rendered",
-		"  chartRef: {kind: OCIRepository, name: podinfo}\n":                                                  "chart from OCIRepository podinfo: remote charts are not rendered",
-		gitChart + "  kubeConfig: {secretRef: {name: remote}}\n":                                              "spec.kubeConfig",
-		gitChart + "  postRenderers: [{kustomize: {patchesStrategicMerge: [{kind: Deployment}]}}]\n":          "spec.postRenderers[0].kustomize: patchesStrategicMerge",
+		gitChart + "  kubeConfig: {secretRef: {name: remote}}\n":                                     "spec.kubeConfig",
+		gitChart + "  postRenderers: [{kustomize: {patchesStrategicMerge: [{kind: Deployment}]}}]\n": "spec.postRenderers[0].kustomize: patchesStrategicMerge",
 	}
 	for spec, want := range cases {
 		r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, spec), flux.FluxHelmInputs{Chart: "/c"})

@@ -454,7 +454,8 @@ func TestRemoteChartsNotFetched(t *testing.T) {
 	if len(r.NotRendered) != 1 || !strings.Contains(r.NotRendered[0].Reason, "https://itzg.github.io/minecraft-server-charts") || r.NotRendered[0].Source != "testdata/render/refused/helm/kustomization.yaml" {
 		t.Errorf("not rendered: %v", r.NotRendered)
 	}
-	d := &model.Deployer{Controller: model.ControllerHelm, File: ".ownership-check.yaml", Object: map[string]any{"chart": "oci://registry.example.com/app", "release": "x"}}
+	d := &model.Deployer{Controller: model.ControllerHelm, File: ".ownership-check.yaml", Object: map[string]any{"chart": "oci://registry.example.com/app", "release": "x"},
+		Charts: []model.ChartRef{model.ChartFromReference("oci://registry.example.com/app")}}
 	r, err = RenderAll(context.Background(), []string{helmApp}, Options{Deployer: d})
 	if err != nil {
 		t.Fatal(err)

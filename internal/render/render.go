@@ -54,6 +54,11 @@ type Options struct {
 	// Flux, Argo CD). nil: Helm's default capabilities, and lookup finds
 	// nothing, as `helm template` renders.
 	ChartCluster source.ChartCluster
+	// Charts locates the charts a deployer names by reference
+	// (Deployer.Charts, kustomize's helmCharts with a repo). nil: the
+	// repository's own charts, and any other is not rendered, with the
+	// reason.
+	Charts ChartLocator
 }
 
 // maxReported bounds how many object errors one Render reports at once.
@@ -118,7 +123,7 @@ func renderWith(ctx context.Context, paths []string, opts Options, rows []source
 	defer b.Close()
 	fs := source.NewGuardFS(b)
 	fs.Reads = opts.Reads
-	raws, skipped, err := newLoader(&source.Input{Fs: fs, Cfg: cfg, Deployer: opts.Deployer, Values: opts.Values, ChartCluster: opts.ChartCluster, Namespace: defaultNamespace(opts)}, rows).loadAll(ctx, paths)
+	raws, skipped, err := newLoader(&source.Input{Fs: fs, Cfg: cfg, Deployer: opts.Deployer, Values: opts.Values, ChartCluster: opts.ChartCluster, Charts: opts.Charts, Namespace: defaultNamespace(opts)}, rows).loadAll(ctx, paths)
 	if err != nil {
 		return Result{}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/gitops"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render"
 )
 
 // SourceConfig is the source of a target the config lists; a discovered
@@ -106,6 +107,9 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 			})
 		}
 	}
+	if err := chartsNotRendered(ctx, out); err != nil {
+		return nil, err
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	byName := make(map[string]Target, len(out))
 	for i, t := range out {
@@ -131,6 +135,23 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 	return out, nil
 }
 
+// chartsNotRendered gives a target whose charts render's locator does not
+// render its reason, as a render of it would say: the listing names what
+// is not checked without rendering anything.
+func chartsNotRendered(ctx context.Context, ts []Target) error {
+	for i, t := range ts {
+		if t.Reason != "" || t.Deployer == nil {
+			continue
+		}
+		reason, err := render.ChartsNotRendered(ctx, nil, t.Deployer.Charts)
+		if err != nil {
+			return fmt.Errorf("target %s: %w", t.Name, err)
+		}
+		ts[i].Reason = reason
+	}
+	return nil
+}
+
 // helmTarget is a config's helm target: its chart's directory is its
 // path, rendered as `helm upgrade` renders it (render's helm row), with
 // Helm 4's field manager unless the config names one. Its inputs are what
@@ -152,17 +173,17 @@ func helmTarget(cfg *config.Config, t config.Target) Target {
 	if file == "" {
 		file = config.DefaultFile
 	}
-	out := Target{Target: t, Source: SourceHelm, Deployer: &model.Deployer{Controller: model.ControllerHelm, Object: obj, File: file}}
+	chart := h.ChartRef()
+	out := Target{Target: t, Source: SourceHelm, Deployer: &model.Deployer{Controller: model.ControllerHelm, Object: obj, File: file, Charts: []model.ChartRef{chart}}}
 	if out.FieldManager == "" {
 		out.FieldManager = config.DefaultHelmFieldManager
 	}
-	out.Paths = []string{h.Chart}
-	if config.IsRemoteChart(h.Chart) {
-		out.Paths = nil
-		out.Reason = fmt.Sprintf("chart %s is remote: charts are never fetched", h.Chart)
+	out.Paths = nil
+	if chart.InRepository() {
+		out.Paths = []string{h.Chart}
 	}
 	for _, v := range h.Values {
-		if config.IsRemoteChart(v) && out.Reason == "" {
+		if config.IsURL(v) && out.Reason == "" {
 			out.Reason = fmt.Sprintf("values file %s is remote: it is never fetched", v)
 		}
 	}

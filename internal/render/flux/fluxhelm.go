@@ -48,21 +48,13 @@ type fluxHelmRelease struct {
 		TargetNamespace string `json:"targetNamespace"`
 		Chart           *struct {
 			Spec struct {
-				Chart     string `json:"chart"`
-				SourceRef struct {
-					Kind      string `json:"kind"`
-					Name      string `json:"name"`
-					Namespace string `json:"namespace"`
-				} `json:"sourceRef"`
 				ValuesFiles              []string `json:"valuesFiles"`
 				ValuesFile               string   `json:"valuesFile"` // v2beta1, deprecated
 				IgnoreMissingValuesFiles bool     `json:"ignoreMissingValuesFiles"`
 			} `json:"spec"`
 		} `json:"chart"`
-		ChartRef *struct {
-			Kind string `json:"kind"`
-			Name string `json:"name"`
-		} `json:"chartRef"`
+		// ChartRef is only seen to be there: discovery parsed the chart.
+		ChartRef       json.RawMessage   `json:"chartRef"`
 		Values         json.RawMessage   `json:"values"`
 		ValuesFrom     []fluxValuesRef   `json:"valuesFrom"`
 		PostRenderers  []json.RawMessage `json:"postRenderers"`
@@ -137,17 +129,13 @@ func ResolveFluxHelmRelease(ctx context.Context, obj map[string]any, in FluxHelm
 		ns = fluxObjectNamespace
 	}
 	var out fluxResolved
+	// Where the chart comes from is not read here: discovery parsed it
+	// (Deployer.Charts) and the chart locator found in.Chart.
 	switch {
-	case hr.Spec.ChartRef != nil:
-		out.Reason = fmt.Sprintf("chart from %s %s: remote charts are not rendered (no network)", hr.Spec.ChartRef.Kind, hr.Spec.ChartRef.Name)
-	case hr.Spec.Chart == nil:
+	case (len(hr.Spec.ChartRef) == 0 || string(hr.Spec.ChartRef) == "null") && hr.Spec.Chart == nil:
 		return out, errors.New("HelmRelease without spec.chart or spec.chartRef")
-	case hr.Spec.Chart.Spec.SourceRef.Kind != "GitRepository":
-		out.Reason = fmt.Sprintf("chart %s from %s %s: remote charts are not rendered (no network)", hr.Spec.Chart.Spec.Chart, hr.Spec.Chart.Spec.SourceRef.Kind, hr.Spec.Chart.Spec.SourceRef.Name)
 	case len(hr.Spec.KubeConfig) > 0 && string(hr.Spec.KubeConfig) != "null":
 		out.Reason = "spec.kubeConfig: helm-controller releases it to another cluster, not the discover entry's"
-	}
-	if out.Reason != "" {
 		return out, nil
 	}
 	out.Release = helm.HelmRelease{
@@ -167,14 +155,17 @@ func ResolveFluxHelmRelease(ctx context.Context, obj map[string]any, in FluxHelm
 			out.Release.CRDsUpgraded = true
 		}
 	}
-	cs := hr.Spec.Chart.Spec
-	files := cs.ValuesFiles
-	if cs.ValuesFile != "" {
-		files = append([]string{cs.ValuesFile}, files...)
-	}
 	var err error
-	if out.Release.ChartValues, err = fluxChartValues(files, cs.IgnoreMissingValuesFiles, in.ReadSource); err != nil {
-		return out, err
+	// A chartRef's artifact is the chart as packaged: no values files.
+	if hr.Spec.Chart != nil {
+		cs := hr.Spec.Chart.Spec
+		files := cs.ValuesFiles
+		if cs.ValuesFile != "" {
+			files = append([]string{cs.ValuesFile}, files...)
+		}
+		if out.Release.ChartValues, err = fluxChartValues(files, cs.IgnoreMissingValuesFiles, in.ReadSource); err != nil {
+			return out, err
+		}
 	}
 	var values map[string]any
 	if len(hr.Spec.Values) > 0 {

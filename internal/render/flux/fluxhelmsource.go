@@ -26,7 +26,14 @@ func (s *fluxSource) prepareHelmRelease(ctx context.Context, p source.Path) (sou
 	if !p.Dir {
 		return nil, fmt.Errorf("%s: the chart of %s must be a directory", p.Given, where)
 	}
-	r, err := ResolveFluxHelmRelease(ctx, d.Object, FluxHelmInputs{Chart: p.Real, ReadSource: s.readSourceFile, Values: s.in.Values})
+	chart, reason, err := s.in.DeployerChart(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if reason != "" {
+		return source.NotRenderedBuild{{Source: where, Reason: reason}}, nil
+	}
+	r, err := ResolveFluxHelmRelease(ctx, d.Object, FluxHelmInputs{Chart: chart, ReadSource: s.readSourceFile, Values: s.in.Values})
 	for _, f := range r.files {
 		s.in.ReadRepositoryFile(f)
 	}

@@ -25,17 +25,21 @@ func HelmClaims(_ source.Path, d *model.Deployer) bool {
 	return d != nil && d.Controller == model.ControllerHelm
 }
 
-func (s *HelmSource) Prepare(_ context.Context, p source.Path) (source.Build, error) {
+func (s *HelmSource) Prepare(ctx context.Context, p source.Path) (source.Build, error) {
 	in := s.In
 	d := in.Deployer
 	var h config.HelmTarget
 	if err := DecodeDeployer(d.Object, &h); err != nil {
 		return nil, fmt.Errorf("%s: helm target: %w", d.File, err)
 	}
-	if config.IsRemoteChart(h.Chart) {
-		return source.NotRenderedBuild{{Source: d.File, Reason: fmt.Sprintf("chart %s is remote: charts are never fetched", h.Chart)}}, nil
+	chart, reason, err := in.DeployerChart(ctx, p)
+	if err != nil {
+		return nil, err
 	}
-	if !p.Dir || !s.In.Fs.IsChartDir(p.Real) {
+	if reason != "" {
+		return source.NotRenderedBuild{{Source: d.File, Reason: reason}}, nil
+	}
+	if !p.Dir || !s.In.Fs.IsChartDir(chart) {
 		return nil, fmt.Errorf("%s: %w", p.Given, errNotChart)
 	}
 	vals, nr, err := s.values(h.Values)
@@ -47,7 +51,7 @@ func (s *HelmSource) Prepare(_ context.Context, p source.Path) (source.Build, er
 		ns = in.Namespace
 	}
 	return &ChartBuild{In: in, R: HelmRelease{
-		Chart: p.Real, Name: h.Release, Namespace: ns, Values: vals,
+		Chart: chart, Name: h.Release, Namespace: ns, Values: vals,
 		Cluster: HelmClusterLive, Source: d.File,
 	}}, nil
 }
@@ -59,7 +63,7 @@ func (s *HelmSource) values(files []string) (map[string]any, source.NotRenderedB
 	in := s.In
 	vals := map[string]any{}
 	for _, f := range files {
-		if config.IsRemoteChart(f) {
+		if config.IsURL(f) {
 			return nil, source.NotRenderedBuild{{Source: in.Deployer.File, Reason: fmt.Sprintf("values file %s is remote: it is never fetched", f)}}, nil
 		}
 		data, err := in.Fs.ReadFile(in.RepositoryPath(f))

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ownership-check/ownership-check/internal/model"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"sigs.k8s.io/kustomize/api/types"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
@@ -89,11 +90,18 @@ func (ci *ChartInflater) inflate(ctx context.Context, dir, file string, k *types
 				return k, false, nil
 			}
 			in.ReadDir(in.Fs.RealOrSelf(chartDir))
-			from := "no repo is given"
-			if h.Repo != "" {
-				from = "kustomize would pull it from " + h.Repo
+			located, err := ci.locate(ctx, h)
+			if err != nil {
+				return nil, false, fmt.Errorf("%s: %w", field, err)
 			}
-			return nil, false, &chartNotRendered{source.NotRendered{Source: display, Reason: fmt.Sprintf("helmCharts[%d]: chart %s is not in %s (%s); charts are never fetched: vendor it there (or let kustomize run helm: kustomize.allowHelm and allowRemote, docs/trust-model.md)", i, h.Name, in.Rel(chartHome), from)}}
+			if located == "" {
+				from := "no repo is given"
+				if h.Repo != "" {
+					from = "kustomize would pull it from " + h.Repo
+				}
+				return nil, false, &chartNotRendered{source.NotRendered{Source: display, Reason: fmt.Sprintf("helmCharts[%d]: chart %s is not in %s (%s); charts are never fetched: vendor it there (or let kustomize run helm: kustomize.allowHelm and allowRemote, docs/trust-model.md)", i, h.Name, in.Rel(chartHome), from)}}
+			}
+			chartDir = located
 		}
 		if h.ReleaseName == "" || h.NameTemplate != "" {
 			return nil, false, &chartNotRendered{source.NotRendered{Source: display, Reason: fmt.Sprintf("helmCharts[%d]: chart %s has no releaseName: helm template would make up a name each time (--generate-name)", i, h.Name)}}
@@ -152,6 +160,18 @@ func (ci *ChartInflater) inflate(ctx context.Context, dir, file string, k *types
 		nk.Resources = append(append([]string{}, k.Resources...), helmChartsFile)
 	}
 	return &nk, true, nil
+}
+
+// locate is where the render's chart locator finds a chart that is not
+// vendored under chartHome, by its repo, name and version: "" when it is
+// not rendered (the repository's own charts locate none of these), and
+// the reason is then inflate's, which says how to vendor it.
+func (ci *ChartInflater) locate(ctx context.Context, h types.HelmChart) (string, error) {
+	if h.Name == "" || h.Repo == "" {
+		return "", nil
+	}
+	dir, _, err := ci.In.LocateChart(ctx, model.ChartFromRepository(h.Repo, h.Name, h.Version))
+	return dir, err
 }
 
 // withoutHelmCharts is the kustomization file with helmCharts and

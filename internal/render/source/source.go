@@ -110,6 +110,9 @@ type Input struct {
 	// ChartCluster is what charts' renders read of the cluster
 	// (Options.ChartCluster); nil: none.
 	ChartCluster ChartCluster
+	// Charts locates the charts deployers name by reference
+	// (Options.Charts); nil: the repository's own.
+	Charts ChartLocator
 	// Namespace is the render's default namespace (Options.Namespace, or
 	// "default"): a helm release's when its target names none, as helm
 	// takes the kubeconfig context's.

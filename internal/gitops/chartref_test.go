@@ -1,0 +1,78 @@
+package gitops
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// TestDiscoverChartRefs: where each HelmRelease and Argo CD Helm source
+// takes its chart from is parsed once onto its Deployer, the Flux source
+// object's URL and reference filled in when it is beside the release.
+func TestDiscoverChartRefs(t *testing.T) {
+	hr := func(name, spec string) string {
+		return "---\napiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: " + name + ", namespace: web}\nspec:\n" + spec
+	}
+	src := func(kind, name, spec string) string {
+		return "---\napiVersion: source.toolkit.fluxcd.io/v1\nkind: " + kind + "\nmetadata: {name: " + name + ", namespace: flux-system}\nspec:\n" + spec
+	}
+	app := func(name, source string) string {
+		return "---\napiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: " + name + ", namespace: argocd}\nspec:\n  project: default\n  destination: {server: https://kubernetes.default.svc, namespace: web}\n  source:\n" + source
+	}
+	repo := writeRepo(t, map[string]string{
+		"clusters/c/releases.yaml": hr("oci", "  chartRef: {kind: OCIRepository, name: podinfo, namespace: flux-system}\n") +
+			hr("oci-elsewhere", "  chartRef: {kind: OCIRepository, name: absent}\n") +
+			hr("helmchart", "  chartRef: {kind: HelmChart, name: podinfo, namespace: flux-system}\n") +
+			hr("http", "  chart:\n    spec:\n      chart: podinfo\n      version: 6.x\n      sourceRef: {kind: HelmRepository, name: podinfo, namespace: flux-system}\n") +
+			hr("helm-oci", "  chart:\n    spec:\n      chart: podinfo\n      version: 6.7.1\n      sourceRef: {kind: HelmRepository, name: podinfo-oci, namespace: flux-system}\n") +
+			hr("git", "  chart:\n    spec:\n      chart: ./charts/web\n      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}\n") +
+			src("OCIRepository", "podinfo", "  interval: 10m\n  url: oci://ghcr.io/stefanprodan/charts/podinfo\n  ref: {semver: '>=6.0.0', tag: latest}\n") +
+			src("HelmRepository", "podinfo", "  url: https://stefanprodan.github.io/podinfo\n") +
+			src("HelmRepository", "podinfo-oci", "  type: oci\n  url: oci://ghcr.io/stefanprodan/charts\n"),
+		"argocd/apps.yaml": app("http", "    repoURL: https://stefanprodan.github.io/podinfo\n    chart: podinfo\n    targetRevision: 6.7.1\n") +
+			app("oci", "    repoURL: ghcr.io/stefanprodan/charts\n    chart: podinfo\n    targetRevision: 6.7.1\n"),
+		"charts/web/Chart.yaml": "apiVersion: v2\nname: web\nversion: 1.0.0\n",
+	})
+	got, err := Discover(context.Background(), repo, []config.Discover{
+		{Flux: "clusters/c", Context: "c"},
+		{ArgoCD: "argocd", Clusters: map[string]string{"https://kubernetes.default.svc": "hub"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fluxObj := func(kind, ns, name string) *model.ObjectRef {
+		return &model.ObjectRef{Kind: kind, Namespace: ns, Name: name}
+	}
+	want := map[string]model.ChartRef{
+		"web/oci": {Kind: model.ChartInFluxSource, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Version: ">=6.0.0",
+			Source: fluxObj("OCIRepository", "flux-system", "podinfo")},
+		"web/oci-elsewhere": {Kind: model.ChartInFluxSource, Source: fluxObj("OCIRepository", "web", "absent")},
+		"web/helmchart":     {Kind: model.ChartInFluxSource, Source: fluxObj("HelmChart", "flux-system", "podinfo")},
+		"web/http": {Kind: model.ChartInHelmRepository, URL: "https://stefanprodan.github.io/podinfo", Chart: "podinfo", Version: "6.x",
+			Source: fluxObj("HelmRepository", "flux-system", "podinfo")},
+		"web/helm-oci": {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.7.1",
+			Source: fluxObj("HelmRepository", "flux-system", "podinfo-oci")},
+		"web/git": {Kind: model.ChartInRepository, Path: "charts/web", Source: fluxObj("GitRepository", "flux-system", "flux-system")},
+		"http":    {Kind: model.ChartInHelmRepository, URL: "https://stefanprodan.github.io/podinfo", Chart: "podinfo", Version: "6.7.1"},
+		"oci":     {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.7.1"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d targets, want %d", len(got), len(want))
+	}
+	for _, g := range got {
+		w, ok := want[g.Name]
+		if !ok {
+			t.Errorf("unexpected target %s", g.Name)
+			continue
+		}
+		if !reflect.DeepEqual(g.Deployer.Charts, []model.ChartRef{w}) {
+			t.Errorf("%s: charts %#v, want %#v", g.Name, g.Deployer.Charts, w)
+		}
+		if g.Reason != "" {
+			t.Errorf("%s: discovery decided %q: whether a chart renders is the locator's", g.Name, g.Reason)
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package render
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// TestRepositoryChartsReasons: the default locator finds a chart of this
+// repository and gives any other form the reason a target not checked
+// has always had for it.
+func TestRepositoryChartsReasons(t *testing.T) {
+	helmRepo := &model.ObjectRef{Kind: "HelmRepository", Namespace: "web", Name: "podinfo"}
+	for _, tc := range []struct {
+		ref  model.ChartRef
+		want string
+	}{
+		{model.ChartRef{Kind: model.ChartInHelmRepository, Chart: "podinfo", Version: "6.x", Source: helmRepo},
+			"chart podinfo from HelmRepository web/podinfo: remote charts are not rendered (no network)"},
+		{model.ChartRef{Kind: model.ChartInFluxSource, Source: &model.ObjectRef{Kind: "OCIRepository", Namespace: "flux-system", Name: "podinfo"}},
+			"chart from OCIRepository flux-system/podinfo: remote charts are not rendered (no network)"},
+		{model.ChartFromRepository("https://stefanprodan.github.io/podinfo", "podinfo", "6.7.1"),
+			"chart podinfo 6.7.1 from https://stefanprodan.github.io/podinfo: remote charts are not rendered (no network)"},
+		{model.ChartFromReference("oci://ghcr.io/stefanprodan/charts/podinfo:6.7.1"),
+			"chart podinfo 6.7.1 from oci://ghcr.io/stefanprodan/charts/podinfo: remote charts are not rendered (no network)"},
+		{model.ChartRef{Kind: model.ChartInGit, URL: "https://github.com/example/charts", Path: "charts/web"},
+			"chart charts/web from https://github.com/example/charts: remote charts are not rendered (no network)"},
+		{model.ChartFromReference("charts/web"), ""},
+	} {
+		loc, err := RepositoryCharts{}.Locate(context.Background(), tc.ref)
+		if err != nil || loc.NotRendered != tc.want {
+			t.Errorf("%v: %q (%v), want %q", tc.ref, loc.NotRendered, err, tc.want)
+		}
+		if tc.want == "" && loc.Dir != tc.ref.Path {
+			t.Errorf("%v: dir %q", tc.ref, loc.Dir)
+		}
+		reason, err := ChartsNotRendered(context.Background(), nil, []model.ChartRef{model.ChartFromReference("charts/web"), tc.ref})
+		if err != nil || reason != tc.want {
+			t.Errorf("ChartsNotRendered %v: %q (%v), want %q", tc.ref, reason, err, tc.want)
+		}
+	}
+}
+
+// vendoredCharts is a locator that finds every chart in one directory of
+// the repository, as a fetching one will find it in its cache.
+type vendoredCharts struct {
+	dir  string
+	asks []model.ChartRef
+}
+
+func (v *vendoredCharts) Locate(_ context.Context, ref model.ChartRef) (Located, error) {
+	v.asks = append(v.asks, ref)
+	return Located{Dir: v.dir}, nil
+}
+
+// TestChartLocatorSeam: every Helm form renders a chart named by
+// reference through Options.Charts, and without one it is not rendered,
+// with the default locator's reason: a HelmRelease's HelmRepository
+// chart, the helm target's OCI chart, kustomize's helmCharts with a repo.
+func TestChartLocatorSeam(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(root, "vendor/podinfo/Chart.yaml"), "apiVersion: v2\nname: podinfo\nversion: 6.7.1\n")
+	writeFile(t, filepath.Join(root, "vendor/podinfo/templates/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-podinfo\n")
+	writeFile(t, filepath.Join(root, "kust/kustomization.yaml"), "helmCharts:\n- name: podinfo\n  repo: https://stefanprodan.github.io/podinfo\n  version: 6.7.1\n  releaseName: k\n")
+	t.Chdir(root)
+	helmRelease := map[string]any{"apiVersion": "helm.toolkit.fluxcd.io/v2", "kind": "HelmRelease",
+		"metadata": map[string]any{"name": "podinfo", "namespace": "web"},
+		"spec":     map[string]any{"chart": map[string]any{"spec": map[string]any{"chart": "podinfo", "sourceRef": map[string]any{"kind": "HelmRepository", "name": "podinfo"}}}}}
+	httpRef := model.ChartRef{Kind: model.ChartInHelmRepository, Chart: "podinfo", Source: &model.ObjectRef{Kind: "HelmRepository", Namespace: "web", Name: "podinfo"}}
+	ociRef := model.ChartFromReference("oci://ghcr.io/stefanprodan/charts/podinfo:6.7.1")
+	for _, tc := range []struct {
+		name, path, object string
+		d                  *model.Deployer
+		reason             string
+	}{
+		{"flux", "vendor/podinfo", "ConfigMap/web/podinfo-podinfo",
+			&model.Deployer{Controller: model.ControllerFlux, Object: helmRelease, File: "release.yaml", Charts: []model.ChartRef{httpRef}},
+			"chart podinfo from HelmRepository web/podinfo: remote charts are not rendered (no network)"},
+		{"helm", "vendor/podinfo", "ConfigMap/web/h-podinfo",
+			&model.Deployer{Controller: model.ControllerHelm, Object: map[string]any{"chart": "oci://ghcr.io/stefanprodan/charts/podinfo:6.7.1", "release": "h", "namespace": "web"}, File: ".ownership-check.yaml", Charts: []model.ChartRef{ociRef}},
+			"chart podinfo 6.7.1 from oci://ghcr.io/stefanprodan/charts/podinfo: remote charts are not rendered (no network)"},
+		{"kustomize", "kust", "ConfigMap/default/k-podinfo", nil, "charts are never fetched"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := RenderAll(context.Background(), []string{tc.path}, Options{Deployer: tc.d})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Objects) != 0 || len(r.NotRendered) != 1 || !strings.Contains(r.NotRendered[0].Reason, tc.reason) {
+				t.Errorf("default locator: objects %d, not rendered %v, want %q", len(r.Objects), r.NotRendered, tc.reason)
+			}
+			charts := &vendoredCharts{dir: "vendor/podinfo"}
+			r, err = RenderAll(context.Background(), []string{tc.path}, Options{Deployer: tc.d, Charts: charts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.NotRendered) != 0 || len(r.Objects) != 1 || r.Objects[0].ID.String() != tc.object {
+				t.Fatalf("objects %v, not rendered %v, want %s", r.Objects, r.NotRendered, tc.object)
+			}
+			if len(charts.asks) != 1 || charts.asks[0].Chart != "podinfo" {
+				t.Errorf("the locator was asked %v", charts.asks)
+			}
+		})
+	}
+}
