@@ -14,7 +14,7 @@ import (
 // path: on a repository's files only repofs makes them.
 var repositoryReads = map[string][]string{
 	"os":       {"Open", "OpenFile", "ReadFile", "Stat", "Lstat", "ReadDir"},
-	"filepath": {"Walk", "WalkDir", "EvalSymlinks"},
+	"filepath": {"Walk", "WalkDir", "EvalSymlinks", "Glob"},
 }
 
 // notRepositoryReaders are the packages (or files) whose file reads are

@@ -407,7 +407,7 @@ func AddComponents(k *types.Kustomization, dir string, patterns []string, files 
 		if hasGlobMeta(pattern) {
 			readExisting(filepath.Join(dir, globBase(pattern)), files)
 		}
-		matches, err := filepath.Glob(filepath.Join(dir, filepath.FromSlash(pattern)))
+		matches, err := files.Glob(filepath.Join(dir, filepath.FromSlash(pattern)))
 		if err != nil {
 			return fmt.Errorf("error checking the filesystem: %w", err)
 		}

@@ -316,7 +316,12 @@ func (g *GuardFS) ReadDir(name string) ([]string, error) {
 }
 
 func (g *GuardFS) Glob(pattern string) ([]string, error) {
-	matches, err := g.disk.Glob(pattern)
+	glob := g.Boundary.Glob
+	if abs, err := filepath.Abs(pattern); err == nil && g.inScratch(abs) {
+		// A remote clone's own files (only where the config allows them).
+		glob = g.disk.Glob
+	}
+	matches, err := glob(pattern)
 	if err != nil {
 		return nil, err
 	}
