@@ -39,6 +39,8 @@ type Config struct {
 	Snapshot SnapshotOptions `json:"snapshot,omitempty"`
 	// Deployer says what the deployer does beside its apply (deployer.go).
 	Deployer DeployerOptions `json:"deployer,omitempty"`
+	// Charts say where remote charts are fetched from (charts.go).
+	Charts ChartsOptions `json:"charts,omitempty"`
 
 	// File is where the config was read from; empty for the defaults.
 	File string `json:"-"`
@@ -175,6 +177,9 @@ func (c *Config) Validate() error {
 		if strings.TrimSpace(u) == "" {
 			return fmt.Errorf("repositories[%d]: give a URL of this repository", i)
 		}
+	}
+	if err := c.Charts.validate(); err != nil {
+		return err
 	}
 	if err := c.validateTargets(); err != nil {
 		return err

@@ -7,26 +7,12 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
-// ChartLocator says where a chart a deployer names by reference is to be
-// read, or why it is not rendered: the one place that decides what a
+// ChartLocator is model.ChartLocator: the one place that decides what a
 // chart outside the repository means (Options.Charts).
-//
-// A locator that fetches will return a directory of its cache, outside
-// the repository: render will read it through a repofs root of its own
-// beside the repository's (a Root field here, naming the cache), so that the boundary and the
-// record of reads still hold for every file of the chart.
-type ChartLocator interface {
-	Locate(ctx context.Context, ref model.ChartRef) (Located, error)
-}
+type ChartLocator = model.ChartLocator
 
-// Located is a locator's answer: a chart directory, or the reason the
-// chart is not rendered.
-type Located struct {
-	// Dir is the chart's directory, relative to the repository's top.
-	Dir string
-	// NotRendered says why the chart is not rendered ("" when Dir is).
-	NotRendered string
-}
+// Located is a locator's answer (model.LocatedChart).
+type Located = model.LocatedChart
 
 // RepositoryCharts is the default locator: the repository's own charts,
 // and nothing fetched.
