@@ -89,6 +89,9 @@ type Result struct {
 	// NotRendered is what the paths refer to that no source could
 	// render, in the order of the paths.
 	NotRendered []source.NotRendered
+	// Charts are the charts the render released, in the order of the
+	// paths: what the report names at base and head.
+	Charts []model.ChartPin
 }
 
 // RenderAll is Render, with what the sources could not render as data.
