@@ -58,6 +58,17 @@ func WithName(c *chart.Chart, name string) *chart.Chart {
 	return &out
 }
 
+// Altered is c with other bytes at the same name and version (note
+// added to its description): a tag moved, for a test of a digest that
+// changed without a version change.
+func Altered(c *chart.Chart, note string) *chart.Chart {
+	md := *c.Metadata
+	md.Description += " " + note
+	out := *c
+	out.Metadata = &md
+	return &out
+}
+
 // Archive is c's .tgz as `helm package` writes it (chartutil.Save).
 func Archive(t testing.TB, c *chart.Chart) []byte {
 	t.Helper()

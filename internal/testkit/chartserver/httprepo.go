@@ -36,7 +36,9 @@ type HTTPRepo struct {
 	index  *repo.IndexFile
 	counts map[string]int
 	creds  int
-	faults faults
+	// inFlight and maxInFlight are the requests being answered at once.
+	inFlight, maxInFlight int
+	faults                faults
 }
 
 // NewHTTPRepo starts an empty repository on 127.0.0.1; it stops with t.
@@ -133,6 +135,13 @@ func (r *HTTPRepo) SawCredentials() int {
 	return r.creds
 }
 
+// MaxInFlight is the most requests the server answered at once.
+func (r *HTTPRepo) MaxInFlight() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.maxInFlight
+}
+
 // FailNext answers the next n requests with status (and Retry-After,
 // when retryAfter is not ""); n < 0 fails every request from now on.
 func (r *HTTPRepo) FailNext(n, status int, retryAfter string) {
@@ -152,7 +161,14 @@ func (r *HTTPRepo) serve(w http.ResponseWriter, req *http.Request) {
 	if req.Header.Get("Authorization") != "" {
 		r.creds++
 	}
+	r.inFlight++
+	r.maxInFlight = max(r.maxInFlight, r.inFlight)
 	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.inFlight--
+		r.mu.Unlock()
+	}()
 	if r.faults.apply(w, req) {
 		return
 	}
