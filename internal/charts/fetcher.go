@@ -165,3 +165,6 @@ func (f *Fetcher) transport(limit int64, creds credentials) *transport {
 		backoff: f.backoff,
 	}
 }
+
+// The Fetcher is what render's Options.Charts takes.
+var _ model.ChartLocator = (*Fetcher)(nil)

@@ -34,7 +34,7 @@ type HTTPRepo struct {
 	mu     sync.Mutex
 	files  map[string][]byte // by URL path
 	index  *repo.IndexFile
-	counts map[string]int
+	counts counter
 	creds  int
 	// inFlight and maxInFlight are the requests being answered at once.
 	inFlight, maxInFlight int
@@ -44,7 +44,7 @@ type HTTPRepo struct {
 // NewHTTPRepo starts an empty repository on 127.0.0.1; it stops with t.
 func NewHTTPRepo(t testing.TB, opts HTTPOptions) *HTTPRepo {
 	t.Helper()
-	r := &HTTPRepo{opts: opts, files: map[string][]byte{}, index: repo.NewIndexFile(), counts: map[string]int{}}
+	r := &HTTPRepo{opts: opts, files: map[string][]byte{}, index: repo.NewIndexFile()}
 	r.srv = httptest.NewServer(http.HandlerFunc(r.serve))
 	t.Cleanup(r.srv.Close)
 	r.writeIndex(t)
@@ -110,22 +110,10 @@ func (r *HTTPRepo) Serve(path string, body []byte) {
 }
 
 // Count is how many requests path had (every method, every answer).
-func (r *HTTPRepo) Count(path string) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.counts[path]
-}
+func (r *HTTPRepo) Count(path string) int { return r.counts.get(path) }
 
 // Counts are the requests of every path so far.
-func (r *HTTPRepo) Counts() map[string]int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make(map[string]int, len(r.counts))
-	for k, v := range r.counts {
-		out[k] = v
-	}
-	return out
-}
+func (r *HTTPRepo) Counts() map[string]int { return r.counts.all() }
 
 // SawCredentials is how many requests carried an Authorization header:
 // a test of which hosts get credentials wants 0 at a host that gets none.
@@ -156,8 +144,8 @@ func (r *HTTPRepo) Slow(d time.Duration) { r.faults.slow(d) }
 
 func (r *HTTPRepo) serve(w http.ResponseWriter, req *http.Request) {
 	path := req.URL.Path
+	r.counts.inc(path)
 	r.mu.Lock()
-	r.counts[path]++
 	if req.Header.Get("Authorization") != "" {
 		r.creds++
 	}
