@@ -146,8 +146,11 @@ func TestMovedTagIsANewDigest(t *testing.T) {
 	}
 }
 
-func TestOCIServerErrorsRetried(t *testing.T) {
+func TestOCIServerErrorsRetriedOneRequestAtATime(t *testing.T) {
 	reg, _, opts := ociWithAuth(t)
 	reg.FailNext(2, http.StatusServiceUnavailable, "0")
+	// One request at a time: a pull's token, manifest and blobs never
+	// wait on a slot the pull itself holds.
+	opts.PerHost = 1
 	mustLocate(t, newFetcher(t, opts), model.ChartFromReference(reg.Ref("charts/podinfo")+":6.7.1"), "podinfo", "6.7.1")
 }
