@@ -66,6 +66,7 @@ var packages = map[string]kind{
 	"yamldoc":             infra,
 	"values":              infra,
 	"repofs":              infra,
+	"charts":              infra,
 	"testkit/testcluster": testInfra,
 	"testkit/faultproxy":  testInfra,
 	"github/githubtest":   testInfra,
@@ -73,6 +74,7 @@ var packages = map[string]kind{
 	"testkit/reliability": testInfra,
 	"testkit/release":     testInfra,
 	"testkit/monorepo":    testInfra,
+	"testkit/chartserver": testInfra,
 }
 
 // stageImports are the only imports between stages: github publishes a
