@@ -46,6 +46,11 @@ func (s *HelmSource) Prepare(ctx context.Context, p source.Path) (source.Build, 
 	if !chart.Fetched() && (!p.Dir || !s.In.Fs.IsChartDir(chart.Dir)) {
 		return nil, fmt.Errorf("%s: %w", p.Given, errNotChart)
 	}
+	if chart.Fetched() {
+		// Its reference and version are the config's: a change to them
+		// changes the render.
+		in.ReadRepositoryFile(d.File)
+	}
 	vals, nr, err := s.values(h.Values)
 	if err != nil || nr != nil {
 		return nr, err
