@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"helm.sh/helm/v3/pkg/chartutil"
 	"sigs.k8s.io/yaml"
 
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -325,4 +327,58 @@ func withoutTracking(r Result) map[string]map[string]any {
 		}
 	}
 	return out
+}
+
+// versionedCharts serves a chart's archive by its version, as a chart
+// repository's index lists each.
+type versionedCharts map[string]Located
+
+func (v versionedCharts) Locate(_ context.Context, ref model.ChartRef) (Located, error) {
+	if l, ok := v[ref.Version]; ok {
+		return l, nil
+	}
+	return Located{NotRendered: ref.String() + ": no such version"}, nil
+}
+
+// TestChartBumpPins: a pull request that bumps a fetched chart's version
+// renders the base with the base's chart and the head with the head's,
+// each named with its digest, so that the report can say
+// "podinfo 6.7.1@sha256:… → 6.8.0@sha256:…".
+func TestChartBumpPins(t *testing.T) {
+	ctx := context.Background()
+	inRepoRoot(t)
+	dir := t.TempDir()
+	oldArchive, oldPin := packedChart(t, realPath(t, fetchedChart), "6.7.1", "https://charts.example.com")
+	newArchive, newPin := packedChart(t, realPath(t, fetchedChart), "6.8.0", "https://charts.example.com")
+	charts := versionedCharts{"6.7.1": {Archive: oldArchive, Pin: oldPin}, "6.8.0": {Archive: newArchive, Pin: newPin}}
+	git := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	kustomization := "helmCharts:\n- name: podinfo\n  repo: https://charts.example.com\n  version: %s\n  releaseName: edge\n"
+	git("init", "-q")
+	writeFile(t, filepath.Join(dir, "app/kustomization.yaml"), fmt.Sprintf(kustomization, "6.7.1"))
+	git("add", "-A")
+	git("commit", "-q", "-m", "base")
+	writeFile(t, filepath.Join(dir, "app/kustomization.yaml"), fmt.Sprintf(kustomization, "6.8.0"))
+	paths := []string{filepath.Join(dir, "app")}
+	opts := Options{Namespace: "web", Scope: KnownScopes(nil), Charts: charts}
+	head, err := RenderAll(ctx, paths, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees := &gitexec.Trees{}
+	defer trees.Close()
+	base, err := RenderBase(ctx, BaseOf{Rev: "HEAD", Paths: paths, Options: opts, Trees: trees, Head: &Head{Objects: head.Objects, Charts: head.Charts}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(base.Charts, []model.ChartPin{oldPin}) || !reflect.DeepEqual(head.Charts, []model.ChartPin{newPin}) {
+		t.Fatalf("base %v, head %v", base.Charts, head.Charts)
+	}
+	if got := base.Charts[0].String() + " → " + head.Charts[0].String(); !strings.HasPrefix(got, "podinfo 6.7.1@sha256:") || !strings.Contains(got, " → podinfo 6.8.0@sha256:") {
+		t.Errorf("%s", got)
+	}
 }
