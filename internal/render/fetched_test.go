@@ -446,3 +446,21 @@ func TestDiscoveredFetchedTargets(t *testing.T) {
 		t.Errorf("the locator was asked %v, want %v", urls, want)
 	}
 }
+
+// TestFetchedChartNotAChart: an archive that is no chart, or passes the
+// bounds, leaves the target not checked, with the chart and the reason.
+func TestFetchedChartNotAChart(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, ".git/HEAD"), "ref: refs/heads/main\n")
+	writeFile(t, filepath.Join(root, "kust/kustomization.yaml"), "helmCharts:\n- name: podinfo\n  repo: https://charts.example.com\n  version: 6.7.1\n  releaseName: edge\n")
+	t.Chdir(root)
+	pin := model.ChartPin{Name: "podinfo", Version: "6.7.1", Digest: "sha256:0123456789abcdef", From: "https://charts.example.com"}
+	charts := &archiveCharts{byURL: map[string]Located{"https://charts.example.com": {Archive: []byte("<html>rate limited</html>"), Pin: pin}}}
+	r, err := RenderAll(context.Background(), []string{"kust"}, Options{Charts: charts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.NotRendered) != 1 || !strings.Contains(r.NotRendered[0].Reason, "(podinfo 6.7.1@sha256:0123456789ab): gzip: invalid header") {
+		t.Errorf("not rendered %v", r.NotRendered)
+	}
+}
