@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/config"
@@ -10,9 +11,10 @@ import (
 
 // helmRelease lists a Flux HelmRelease, with where its chart comes from
 // (Deployer.Charts): a path of a GitRepository that is this repository is
-// its path; whether a chart from elsewhere (a HelmRepository, an
-// OCIRepository or a HelmChart) is rendered is render's chart locator's
-// to say, which targets asks.
+// its path; a chart from elsewhere (a HelmRepository, an OCIRepository or
+// a HelmChart) has no path here, and the HelmRelease's own file is its
+// path, which render's flux row claims for the release; whether that chart
+// is rendered is render's chart locator's to say.
 func (s *discovery) helmRelease(d document, e config.Discover, objs fluxObjects) (Target, error) {
 	t, err := fluxTarget(d, e, fluxHelmManager)
 	if err != nil {
@@ -35,6 +37,9 @@ func (s *discovery) helmRelease(d document, e config.Discover, objs fluxObjects)
 			chart.Path = p
 		}
 	}
+	if reason == "" && !chart.InRepository() {
+		t.Paths = []string{d.file}
+	}
 	if reason == "" && perr == nil {
 		t.Deployer.Charts = []model.ChartRef{chart}
 	}
@@ -45,6 +50,20 @@ func (s *discovery) helmRelease(d document, e config.Discover, objs fluxObjects)
 		return t, err
 	}
 	t.Inputs = append(t.Inputs, inputs...)
+	// So does the chart's source object: a pull request that moves a
+	// HelmRepository, an OCIRepository or a HelmChart moves every release
+	// of it.
+	if chart.Source != nil && !chart.InRepository() {
+		files, err := chartSourceFiles(*chart.Source, objs)
+		if err != nil {
+			return t, err
+		}
+		for _, f := range files {
+			if !slices.Contains(t.Inputs, f) {
+				t.Inputs = append(t.Inputs, f)
+			}
+		}
+	}
 	kubeConfig, err := d.mapping("spec", "kubeConfig")
 	if err != nil {
 		return t, err
@@ -81,9 +100,13 @@ func (s *discovery) helmChartRef(d document, ns string, objs fluxObjects) (ref m
 	if err != nil {
 		return ref, "", err
 	}
+	if src.Kind == "HelmChart" {
+		return s.helmChartObject(src, objs)
+	}
 	if src.Kind != "" {
 		ref = model.ChartRef{Kind: model.ChartInFluxSource, Source: &src}
-		return ref, "", fillFromSource(&ref, objs)
+		reason, err := fillFromSource(&ref, objs)
+		return ref, reason, err
 	}
 	chart, err := d.str("spec", "chart", "spec", "chart")
 	if err != nil {
@@ -99,6 +122,14 @@ func (s *discovery) helmChartRef(d document, ns string, objs fluxObjects) (ref m
 	if chart == "" || src.Kind == "" || src.Name == "" {
 		return ref, "", fmt.Errorf("%s: HelmRelease %s: needs spec.chartRef, or spec.chart.spec.chart and its sourceRef's kind and name", d.where(), d.name())
 	}
+	return s.chartOfSource(chart, version, src, objs)
+}
+
+// chartOfSource is a chart named in a Flux source object, as a HelmChart's
+// spec (or a HelmRelease's spec.chart.spec, which helm-controller makes
+// one of) names it: its chart, version (a semver range passed as is, the
+// fetch resolves it as source-controller does) and sourceRef.
+func (s *discovery) chartOfSource(chart, version string, src model.ObjectRef, objs fluxObjects) (ref model.ChartRef, reason string, err error) {
 	switch src.Kind {
 	case "GitRepository":
 		reason, err := s.gitRepositoryReason(namespacedName(src.Namespace, src.Name), objs)
@@ -109,9 +140,64 @@ func (s *discovery) helmChartRef(d document, ns string, objs fluxObjects) (ref m
 		return model.ChartRef{Kind: model.ChartInRepository, Path: chart, Source: &src}, "", nil
 	case "HelmRepository":
 		ref = model.ChartRef{Kind: model.ChartInHelmRepository, Chart: chart, Version: version, Source: &src}
-		return ref, "", fillFromSource(&ref, objs)
+		reason, err := fillFromSource(&ref, objs)
+		return ref, reason, err
 	}
 	return ref, fmt.Sprintf("chart %s from %s: not a GitRepository of this repository", chart, src), nil
+}
+
+// helmChartObject is the chart of a chartRef's HelmChart: when the object
+// is beside the HelmRelease, the chart its spec names (chart, version,
+// sourceRef in its own namespace), read as a HelmRelease's spec.chart.spec
+// is, with the HelmChart kept as its Source; else the HelmChart alone, for
+// the locator to say why it is not rendered.
+func (s *discovery) helmChartObject(src model.ObjectRef, objs fluxObjects) (model.ChartRef, string, error) {
+	hc, ok := objs.sources[fluxKey(src.Kind, src.Namespace, src.Name)]
+	if !ok {
+		return model.ChartRef{Kind: model.ChartInFluxSource, Source: &src}, "", nil
+	}
+	chart, err := hc.str("spec", "chart")
+	if err != nil {
+		return model.ChartRef{}, "", err
+	}
+	version, err := hc.str("spec", "version")
+	if err != nil {
+		return model.ChartRef{}, "", err
+	}
+	from, err := sourceRef(hc, src.Namespace, "spec", "sourceRef")
+	if err != nil {
+		return model.ChartRef{}, "", err
+	}
+	if chart == "" || from.Kind == "" || from.Name == "" {
+		return model.ChartRef{}, "", fmt.Errorf("%s: HelmChart %s: needs spec.chart and its sourceRef's kind and name", hc.where(), hc.name())
+	}
+	// A HelmChart reads its source in its own namespace.
+	from.Namespace = src.Namespace
+	ref, reason, err := s.chartOfSource(chart, version, from, objs)
+	if ref.Kind != model.ChartInRepository {
+		ref.Source = &src
+	}
+	return ref, reason, err
+}
+
+// chartSourceFiles are the files of a chart's Flux source object beside
+// the HelmRelease, and of a HelmChart's own source.
+func chartSourceFiles(src model.ObjectRef, objs fluxObjects) ([]string, error) {
+	o, ok := objs.sources[fluxKey(src.Kind, src.Namespace, src.Name)]
+	if !ok {
+		return nil, nil
+	}
+	files := []string{o.file}
+	if src.Kind != "HelmChart" {
+		return files, nil
+	}
+	from, err := sourceRef(o, src.Namespace, "spec", "sourceRef")
+	if err != nil || from.Kind == "" {
+		return files, err
+	}
+	from.Namespace = src.Namespace
+	more, err := chartSourceFiles(from, objs)
+	return append(files, more...), err
 }
 
 // sourceRef is a reference to a Flux source object at field (kind, name,
@@ -132,25 +218,30 @@ func sourceRef(d document, ns string, field ...string) (model.ObjectRef, error) 
 	return r, nil
 }
 
+// helmChartLayer is the media type of a Helm chart's layer in an OCI
+// artifact (`helm push`).
+const helmChartLayer = "application/vnd.cncf.helm.chart.content.v1.tar+gzip"
+
 // fillFromSource completes a chart's reference with its source object's
 // URL and reference, when the object is beside the HelmRelease: a
 // HelmRepository's url (of type oci: the chart is an OCI artifact under
 // it), an OCIRepository's url and spec.ref (a semver wins over a tag, as
-// source-controller reads them; a digest pins either).
-func fillFromSource(ref *model.ChartRef, objs fluxObjects) error {
+// source-controller reads them; a digest pins either). The reason says
+// why an OCIRepository's artifact is not a chart the fetch reads.
+func fillFromSource(ref *model.ChartRef, objs fluxObjects) (string, error) {
 	o, ok := objs.sources[fluxKey(ref.Source.Kind, ref.Source.Namespace, ref.Source.Name)]
 	if !ok {
-		return nil
+		return "", nil
 	}
 	url, err := o.str("spec", "url")
 	if err != nil {
-		return err
+		return "", err
 	}
 	switch ref.Source.Kind {
 	case "HelmRepository":
 		typ, err := o.str("spec", "type")
 		if err != nil {
-			return err
+			return "", err
 		}
 		ref.URL = url
 		if typ == "oci" {
@@ -159,18 +250,29 @@ func fillFromSource(ref *model.ChartRef, objs fluxObjects) error {
 		}
 	case "OCIRepository":
 		ref.URL = url
+		// The chart is the Helm chart layer (layerSelector.mediaType,
+		// whether copied or extracted): what the fetch reads. Another
+		// layer is the chart only to helm-controller, which the fetch
+		// does not reproduce.
+		mediaType, err := o.str("spec", "layerSelector", "mediaType")
+		if err != nil {
+			return "", err
+		}
+		if mediaType != "" && mediaType != helmChartLayer {
+			return fmt.Sprintf("%s: spec.layerSelector.mediaType %s is not a Helm chart's layer (%s): helm-controller reads that layer as the chart, which the check does not fetch", ref.Source, mediaType, helmChartLayer), nil
+		}
 		for _, f := range []struct {
 			to   *string
 			name string
 		}{{&ref.Version, "tag"}, {&ref.Version, "semver"}, {&ref.Digest, "digest"}} {
 			v, err := o.str("spec", "ref", f.name)
 			if err != nil {
-				return err
+				return "", err
 			}
 			if v != "" {
 				*f.to = v
 			}
 		}
 	}
-	return nil
+	return "", nil
 }
