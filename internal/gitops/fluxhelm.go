@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/config"
@@ -45,6 +46,13 @@ func (s *discovery) helmRelease(d document, e config.Discover, objs fluxObjects)
 		return t, err
 	}
 	t.Inputs = append(t.Inputs, inputs...)
+	// So is the source object its chart comes from: a pull request that
+	// moves an OCIRepository's tag moves every release of its chart.
+	chartInputs, err := chartSourceFiles(chart, objs)
+	if err != nil {
+		return t, err
+	}
+	t.Inputs = append(t.Inputs, chartInputs...)
 	kubeConfig, err := d.mapping("spec", "kubeConfig")
 	if err != nil {
 		return t, err
@@ -112,6 +120,37 @@ func (s *discovery) helmChartRef(d document, ns string, objs fluxObjects) (ref m
 		return ref, "", fillFromSource(&ref, objs)
 	}
 	return ref, fmt.Sprintf("chart %s from %s: not a GitRepository of this repository", chart, src), nil
+}
+
+// chartSourceFiles are the files of the source objects beside the
+// HelmRelease that say which chart it releases: its HelmRepository,
+// OCIRepository or HelmChart, and a HelmChart's own HelmRepository. A
+// GitRepository of this repository is not one: the chart's files are the
+// render's own inputs.
+func chartSourceFiles(ref model.ChartRef, objs fluxObjects) ([]string, error) {
+	var files []string
+	for src := ref.Source; src != nil && src.Kind != "GitRepository"; {
+		o, ok := objs.sources[fluxKey(src.Kind, src.Namespace, src.Name)]
+		if !ok {
+			break
+		}
+		if !slices.Contains(files, o.file) {
+			files = append(files, o.file)
+		}
+		if src.Kind != "HelmChart" {
+			break
+		}
+		ns, err := namespaceOf(o)
+		if err != nil {
+			return nil, err
+		}
+		next, err := sourceRef(o, ns, "spec", "sourceRef")
+		if err != nil || next.Kind == "" || next.Kind == src.Kind {
+			return files, err
+		}
+		src = &next
+	}
+	return files, nil
 }
 
 // sourceRef is a reference to a Flux source object at field (kind, name,
