@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"golang.org/x/sync/errgroup"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
@@ -119,6 +120,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// many workers as it may let in flight keep a limit of their own out.
 	fightsRead := o.discoverAsync(ctx, g, client, objs, client.Window.Ceiling())
 	releaseRead := releaseAsync(ctx, g, client)
+	clusterChartRead := clusterChartAsync(ctx, g, client, o.Deployer)
 	// The API server's schemas are read while the dry-runs run: only the
 	// analysis needs them, and the engine for an object whose client-side
 	// managers the deployer upgrades.
@@ -158,6 +160,11 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		if err != nil {
 			return analysis{}, err
 		}
+		pins, names := released, "the head names"
+		if in.Base != nil {
+			pins, names = in.Base.Charts, "the base names"
+		}
+		in.Notes = withNote(slices.Clip(in.Notes), (<-clusterChartRead).note(pins, names))
 		in.Types = types
 		in.ReadAs = engine.ReadAllAs(ctx, g, objs, func(obj model.Object) string {
 			if snap == nil || snap.Objects[obj.ID] == nil || snap.Objects[obj.ID].APIVersion == renderedAs[obj.ID] {
