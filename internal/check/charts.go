@@ -16,12 +16,15 @@ func OpenCharts(o charts.Options, cfg *config.Config) (l model.ChartLocator, clo
 	if cfg != nil {
 		o.Config = cfg.Charts
 	}
-	f, err := charts.New(o)
+	f, err := newFetcher(o)
 	if err != nil {
 		return nil, nil, err
 	}
 	return f, closeOf(f), nil
 }
+
+// newFetcher is charts.New; a test sees what a fetcher is opened with.
+var newFetcher = charts.New
 
 // closeOf is the fetcher's Close, in whichever form it has.
 func closeOf(f any) func() {
