@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"golang.org/x/sync/errgroup"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
@@ -67,6 +68,8 @@ func build(ctx context.Context, o Options, policy model.FailPolicy, causes model
 		g.Wait()
 	}()
 	if o.Offline {
+		// Offline is offline for charts too: only the cache is read.
+		o.Charts.Offline = true
 		return buildOffline(ctx, &g, o, policy, causes)
 	}
 	return buildCluster(ctx, &g, o, policy, causes)
@@ -99,8 +102,12 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		engineOpts.Concurrency = sess.limit
 	}
 	vr := values.New(o.ValueDirs, client)
-	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client}
-	objs, unrendered, head, err := renderHead(ctx, o, renderOpts)
+	charts, err := o.chartLocator(cfg)
+	if err != nil {
+		return nil, err
+	}
+	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client, Charts: charts}
+	objs, unrendered, head, released, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -113,6 +120,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// many workers as it may let in flight keep a limit of their own out.
 	fightsRead := o.discoverAsync(ctx, g, client, objs, client.Window.Ceiling())
 	releaseRead := releaseAsync(ctx, g, client)
+	clusterChartRead := clusterChartAsync(ctx, g, client, o.Deployer)
 	// The API server's schemas are read while the dry-runs run: only the
 	// analysis needs them, and the engine for an object whose client-side
 	// managers the deployer upgrades.
@@ -147,10 +155,16 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		found := <-fightsRead
 		set := controllers.NewSet(srcs, found.Objs)
 		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.Notes).hideRendered(vr.Hidden(), objs)
+		in.Charts = released
 		in, err = in.withBase(<-baseRead, causes)
 		if err != nil {
 			return analysis{}, err
 		}
+		pins, names := released, "the head names"
+		if in.Base != nil {
+			pins, names = in.Base.Charts, "the base names"
+		}
+		in.Notes = withNote(slices.Clip(in.Notes), (<-clusterChartRead).note(pins, names))
 		in.Types = types
 		in.ReadAs = engine.ReadAllAs(ctx, g, objs, func(obj model.Object) string {
 			if snap == nil || snap.Objects[obj.ID] == nil || snap.Objects[obj.ID].APIVersion == renderedAs[obj.ID] {

@@ -1,0 +1,61 @@
+package check
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/charts"
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/runstate"
+)
+
+// TestChartsFromTheTrustedConfig: a check run with the base commit's
+// config opens its chart fetcher with that config's hosts and mirrors,
+// never the pull request's copy (which would send a registry login where
+// the pull request says), and with the command line's and the runner's
+// settings; it is opened once for the run.
+func TestChartsFromTheTrustedConfig(t *testing.T) {
+	dir := t.TempDir()
+	head := filepath.Join(dir, config.DefaultFile)
+	if err := os.WriteFile(head, []byte("charts:\n  hosts:\n    evil.example: {auth: docker-config}\n  mirrors:\n    ghcr.io: https://evil.example\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := config.Default()
+	base.File = config.DefaultFile
+	base.Charts = config.ChartsOptions{Hosts: map[string]config.ChartHost{"ghcr.io": {Auth: config.ChartAuth{DockerConfig: true}}}}
+
+	var opened []charts.Options
+	old := newFetcher
+	t.Cleanup(func() { newFetcher = old })
+	newFetcher = func(o charts.Options) (*charts.Fetcher, error) {
+		opened = append(opened, o)
+		return old(o)
+	}
+
+	run := runstate.New(context.Background(), "")
+	defer run.Close()
+	ambient := map[string]charts.Credential{"ghcr.io": {User: "x", Password: "token"}}
+	tg := Target{Config: head, BaseConfig: base, State: run, Charts: charts.Options{CacheDir: dir, Offline: true, Ambient: ambient}}
+	for range 2 {
+		cfg, _, err := tg.State.Config(tg.loadConfigFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tg.chartLocator(cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(opened) != 1 {
+		t.Fatalf("opened %d fetchers, want one for the run", len(opened))
+	}
+	o := opened[0]
+	if !reflect.DeepEqual(o.Config, base.Charts) {
+		t.Errorf("fetcher's hosts and mirrors %+v, want the base commit's %+v", o.Config, base.Charts)
+	}
+	if o.CacheDir != dir || !o.Offline || !reflect.DeepEqual(o.Ambient, ambient) {
+		t.Errorf("fetcher's settings %+v, want the command line's and the runner's", o)
+	}
+}

@@ -1,0 +1,69 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+const (
+	clusterDigest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	baseDigest    = "sha256:fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
+)
+
+func fluxRelease(chart model.ChartRef) *model.Deployer {
+	return &model.Deployer{Controller: model.ControllerFlux, Charts: []model.ChartRef{chart},
+		Object: map[string]any{"metadata": map[string]any{"name": "podinfo", "namespace": "apps"}}}
+}
+
+// TestChartSourceOf: the object whose artifact a HelmRelease releases: a
+// chartRef's own, or the HelmChart helm-controller makes for a
+// HelmRepository's chart; none for a chart of this repository.
+func TestChartSourceOf(t *testing.T) {
+	for _, c := range []struct {
+		chart model.ChartRef
+		want  string
+	}{
+		{model.ChartRef{Kind: model.ChartInFluxSource, Source: &model.ObjectRef{Kind: "OCIRepository", Namespace: "flux-system", Name: "podinfo"}}, "OCIRepository flux-system/podinfo"},
+		{model.ChartRef{Kind: model.ChartInFluxSource, Source: &model.ObjectRef{Kind: "HelmChart", Namespace: "flux-system", Name: "nginx"}}, "HelmChart flux-system/nginx"},
+		{model.ChartRef{Kind: model.ChartInHelmRepository, Chart: "podinfo", Source: &model.ObjectRef{Kind: "HelmRepository", Namespace: "flux-system", Name: "podinfo"}}, "HelmChart flux-system/apps-podinfo"},
+		{model.ChartRef{Kind: model.ChartInOCI, Chart: "podinfo", Source: &model.ObjectRef{Kind: "HelmRepository", Namespace: "apps", Name: "podinfo"}}, "HelmChart apps/apps-podinfo"},
+		{model.ChartRef{Kind: model.ChartInRepository, Path: "charts/web", Source: &model.ObjectRef{Kind: "GitRepository", Namespace: "flux-system", Name: "flux-system"}}, ""},
+	} {
+		ref, ok := chartSourceOf(fluxRelease(c.chart))
+		if got := ref.String(); ok != (c.want != "") || ok && got != c.want {
+			t.Errorf("%s: %q %v, want %q", c.chart, got, ok, c.want)
+		}
+	}
+	if _, ok := chartSourceOf(&model.Deployer{Controller: model.ControllerArgoCD, Charts: []model.ChartRef{{Kind: model.ChartInOCI, Source: &model.ObjectRef{Kind: "HelmRepository"}}}}); ok {
+		t.Error("an Argo CD source has a Flux source object")
+	}
+}
+
+// TestClusterChartNote: the artifact's revision and digest against the
+// base's pin: digests decide when both are known, else versions; no
+// artifact, no note.
+func TestClusterChartNote(t *testing.T) {
+	oci := model.ObjectRef{Kind: "OCIRepository", Namespace: "flux-system", Name: "podinfo"}
+	hc := model.ObjectRef{Kind: "HelmChart", Namespace: "flux-system", Name: "apps-podinfo"}
+	status := func(rev, digest string) map[string]any {
+		return map[string]any{"status": map[string]any{"artifact": map[string]any{"revision": rev, "digest": digest}}}
+	}
+	base := []model.ChartPin{{Name: "podinfo", Version: "6.7.1", Digest: baseDigest}}
+	if n := artifactOf(oci, status("6.7.0@"+clusterDigest, "sha256:tarball")).note(base, "the base names"); n != "the cluster runs podinfo 6.7.0@sha256:0123456789ab (OCIRepository flux-system/podinfo's artifact), the base names podinfo 6.7.1@sha256:fedcba987654: what it names is not deployed yet, or the cluster has not reconciled it" {
+		t.Errorf("OCIRepository: %q", n)
+	}
+	if n := artifactOf(oci, status("6.7.1@"+baseDigest, "sha256:tarball")).note(base, "the base names"); n != "" {
+		t.Errorf("the same manifest: %q", n)
+	}
+	if n := artifactOf(hc, status("6.7.0", clusterDigest)).note(base, "the base names"); !strings.Contains(n, "runs podinfo 6.7.0@sha256:0123456789ab (HelmChart flux-system/apps-podinfo's artifact)") {
+		t.Errorf("HelmChart: %q", n)
+	}
+	if n := artifactOf(hc, status("6.7.1", "")).note(base, "the base names"); n != "" {
+		t.Errorf("the same version, no digest: %q", n)
+	}
+	if c := artifactOf(hc, map[string]any{}); c != nil || c.note(base, "the base names") != "" {
+		t.Errorf("no artifact yet: %+v", c)
+	}
+}

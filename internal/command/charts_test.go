@@ -1,0 +1,47 @@
+package command
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/charts"
+	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/config"
+)
+
+// TestOpenChartsReadsTheTrustedConfig: with the base commit's config, the
+// run's fetcher is opened without reading the pull request's copy (here
+// one that does not even parse); without it, from the file; once for the
+// run, and ended by done.
+func TestOpenChartsReadsTheTrustedConfig(t *testing.T) {
+	broken := filepath.Join(t.TempDir(), config.DefaultFile)
+	if err := os.WriteFile(broken, []byte("charts: [not, a, mapping]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tg := check.Target{Config: broken, BaseConfig: config.Default(), Charts: charts.Options{CacheDir: t.TempDir()}}
+	done, err := openCharts(&tg)
+	if err != nil {
+		t.Fatalf("with the base's config: %v", err)
+	}
+	opened := tg.ChartLocator
+	if opened == nil {
+		t.Fatal("no fetcher opened")
+	}
+	again, err := openCharts(&tg)
+	if err != nil || tg.ChartLocator != opened {
+		t.Errorf("a second open replaced the run's fetcher (%v)", err)
+	}
+	again()
+	if tg.ChartLocator != opened {
+		t.Error("the second open's end closed the run's fetcher")
+	}
+	done()
+	if tg.ChartLocator != nil {
+		t.Error("the fetcher outlives its run")
+	}
+	tg.BaseConfig = nil
+	if _, err := openCharts(&tg); err == nil {
+		t.Error("without a base config, the broken file opened a fetcher")
+	}
+}

@@ -1,0 +1,51 @@
+package targets_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// askedLocator answers every remote chart with a reason of its own, and
+// counts what it is asked.
+type askedLocator struct{ asked int }
+
+func (l *askedLocator) Locate(_ context.Context, ref model.ChartRef) (model.LocatedChart, error) {
+	if ref.InRepository() {
+		return model.LocatedChart{Dir: ref.Path}, nil
+	}
+	l.asked++
+	return model.LocatedChart{NotRendered: ref.String() + ": answered by the run's locator"}, nil
+}
+
+// TestRunsChartLocatorReachesListingAndRender: the run's chart locator
+// (check.Target.ChartLocator) is what the listing and render --target
+// ask of a remote chart, not the repository-only default.
+func TestRunsChartLocatorReachesListingAndRender(t *testing.T) {
+	newGitOpsRepo(t)
+	l := &askedLocator{}
+	tg := check.Target{ChartLocator: l}
+	ts, err := command.List(context.Background(), tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reason := ""
+	for _, x := range ts {
+		if x.Name == "apps/redis" {
+			reason = x.Reason
+		}
+	}
+	if !strings.HasSuffix(reason, "answered by the run's locator") || l.asked == 0 {
+		t.Errorf("apps/redis: reason %q (locator asked %d times), want the run's locator's", reason, l.asked)
+	}
+	_, _, err = command.RenderTarget(context.Background(), tg, "apps/redis")
+	var nc *command.NotCheckedError
+	if !errors.As(err, &nc) || !strings.Contains(nc.Reason, "answered by the run's locator") {
+		t.Errorf("render --target apps/redis: %v, want not checked with the run's locator's reason", err)
+	}
+}
