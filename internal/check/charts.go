@@ -20,22 +20,11 @@ func OpenCharts(o charts.Options, cfg *config.Config) (l model.ChartLocator, clo
 	if err != nil {
 		return nil, nil, err
 	}
-	return f, closeOf(f), nil
+	return f, func() { _ = f.Close() }, nil
 }
 
 // newFetcher is charts.New; a test sees what a fetcher is opened with.
 var newFetcher = charts.New
-
-// closeOf is the fetcher's Close, in whichever form it has.
-func closeOf(f any) func() {
-	switch c := f.(type) {
-	case interface{ Close() error }:
-		return func() { _ = c.Close() }
-	case interface{ Close() }:
-		return c.Close
-	}
-	return func() {}
-}
 
 // chartLocator is the locator t's renders use: the run's (ChartLocator,
 // opened once by the command for all its targets), else one the run's
