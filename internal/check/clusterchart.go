@@ -108,14 +108,18 @@ func artifactOf(ref model.ObjectRef, obj map[string]any) *clusterChart {
 // note says when the cluster runs another chart than the one the base
 // (or, without a base, the head) names: ", the base names" pins, the
 // render's first chart being the HelmRelease's. Digests decide when both
-// sides have one, else versions; "" when they agree or either is unknown.
+// sides have one of the same kind, else versions; "" when they agree or either is unknown.
 func (c *clusterChart) note(pins []model.ChartPin, names string) string {
 	if c == nil || len(pins) == 0 {
 		return ""
 	}
 	p := pins[0]
+	// An OCIRepository's digest is the OCI manifest's, as a chart pulled
+	// from a registry is pinned; a HelmChart's is its archive's, as one
+	// from an HTTP repository is. Across kinds only versions compare.
+	sameKind := (c.source.Kind == "OCIRepository") == strings.HasPrefix(p.From, "oci://")
 	switch {
-	case c.digest != "" && p.Digest != "":
+	case c.digest != "" && p.Digest != "" && sameKind:
 		if c.digest == p.Digest {
 			return ""
 		}

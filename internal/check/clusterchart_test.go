@@ -50,7 +50,7 @@ func TestClusterChartNote(t *testing.T) {
 	status := func(rev, digest string) map[string]any {
 		return map[string]any{"status": map[string]any{"artifact": map[string]any{"revision": rev, "digest": digest}}}
 	}
-	base := []model.ChartPin{{Name: "podinfo", Version: "6.7.1", Digest: baseDigest}}
+	base := []model.ChartPin{{Name: "podinfo", Version: "6.7.1", Digest: baseDigest, From: "oci://ghcr.io/stefanprodan/charts/podinfo"}}
 	if n := artifactOf(oci, status("6.7.0@"+clusterDigest, "sha256:tarball")).note(base, "the base names"); n != "the cluster runs podinfo 6.7.0@sha256:0123456789ab (OCIRepository flux-system/podinfo's artifact), the base names podinfo 6.7.1@sha256:fedcba987654: what it names is not deployed yet, or the cluster has not reconciled it" {
 		t.Errorf("OCIRepository: %q", n)
 	}
@@ -62,6 +62,15 @@ func TestClusterChartNote(t *testing.T) {
 	}
 	if n := artifactOf(hc, status("6.7.1", "")).note(base, "the base names"); n != "" {
 		t.Errorf("the same version, no digest: %q", n)
+	}
+	// A HelmChart of an OCI HelmRepository holds the chart's archive,
+	// whose digest is not the manifest's the pin names: versions decide.
+	if n := artifactOf(hc, status("6.7.1", clusterDigest)).note(base, "the base names"); n != "" {
+		t.Errorf("a HelmChart of an OCI chart at the same version: %q", n)
+	}
+	http := []model.ChartPin{{Name: "podinfo", Version: "6.7.1", Digest: baseDigest, From: "https://stefanprodan.github.io/podinfo"}}
+	if n := artifactOf(hc, status("6.7.1", clusterDigest)).note(http, "the base names"); n == "" {
+		t.Error("a HelmChart of an HTTP chart with another archive at the same version: no note")
 	}
 	if c := artifactOf(hc, map[string]any{}); c != nil || c.note(base, "the base names") != "" {
 		t.Errorf("no artifact yet: %+v", c)
