@@ -73,6 +73,7 @@ var packages = map[string]kind{
 	"testkit/reliability": testInfra,
 	"testkit/release":     testInfra,
 	"testkit/monorepo":    testInfra,
+	"testkit/homeops":     testInfra,
 }
 
 // stageImports are the only imports between stages: github publishes a
