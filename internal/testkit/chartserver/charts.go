@@ -1,0 +1,80 @@
+package chartserver
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/chartutil"
+)
+
+// ChartDir is the directory of a test chart under testdata/charts
+// ("podinfo", "metrics-server"), found beside this file so that a test
+// of any package can load it.
+func ChartDir(t testing.TB, name string) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("chartserver: cannot find its own source directory")
+	}
+	dir := filepath.Join(filepath.Dir(file), "testdata", "charts", name)
+	if _, err := os.Stat(filepath.Join(dir, "Chart.yaml")); err != nil {
+		t.Fatalf("chartserver: no test chart %q: %v", name, err)
+	}
+	return dir
+}
+
+// Chart is the test chart name, loaded with Helm's loader.
+func Chart(t testing.TB, name string) *chart.Chart {
+	t.Helper()
+	c, err := loader.LoadDir(ChartDir(t, name))
+	if err != nil {
+		t.Fatalf("chartserver: load chart %s: %v", name, err)
+	}
+	return c
+}
+
+// WithVersion is c at another version, every file the same: what a
+// chart's next release looks like to a test of a bump.
+func WithVersion(c *chart.Chart, version string) *chart.Chart {
+	md := *c.Metadata
+	md.Version = version
+	out := *c
+	out.Metadata = &md
+	return &out
+}
+
+// WithName is c under another name: many distinct charts from one.
+func WithName(c *chart.Chart, name string) *chart.Chart {
+	md := *c.Metadata
+	md.Name = name
+	out := *c
+	out.Metadata = &md
+	return &out
+}
+
+// Archive is c's .tgz as `helm package` writes it (chartutil.Save).
+func Archive(t testing.TB, c *chart.Chart) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	path, err := chartutil.Save(c, dir)
+	if err != nil {
+		t.Fatalf("chartserver: package %s %s: %v", c.Name(), c.Metadata.Version, err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Digest is "sha256:" and the hex of b's SHA-256.
+func Digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
