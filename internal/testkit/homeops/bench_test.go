@@ -17,13 +17,16 @@ import (
 // size: 160 HelmReleases over 40 charts (docs/benchmarks.md, "Remote
 // charts"), on the real API server, every release deployed as Helm
 // renders it:
+//
 //   - cold-fetch: every distinct chart the releases name fetched into an
 //     empty cache by one Fetcher (seconds and bytes per run);
+//
 //   - check-all-warm: `check --target all` with the cache warm;
+//
 //   - bump-pr: the pull request that bumps the shared chart's
 //     OCIRepository, `check --changed-from main --base main`.
 //
-//	go test -run '^$' -bench HomeOps160 -benchtime 3x ./internal/testkit/homeops
+//     go test -run '^$' -bench HomeOps160 -benchtime 3x ./internal/testkit/homeops
 func BenchmarkHomeOps160(b *testing.B) {
 	testcluster.Require(b, cluster)
 	s := newSite(b, 160, 40)
