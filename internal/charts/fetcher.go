@@ -2,40 +2,157 @@ package charts
 
 import (
 	"context"
+	"net/http"
+	"os"
+	"strings"
+	"time"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/parallel"
+	"github.com/ownership-check/ownership-check/internal/retry"
+	"helm.sh/helm/v3/pkg/repo"
+	"oras.land/oras-go/v2/registry/remote/auth"
 )
 
 // Fetcher is the fetching chart locator of one run: one per run, shared
 // by its targets, so that a chart is fetched once however many releases
 // use it.
 type Fetcher struct {
-	opts Options
+	opts    Options
+	timeout time.Duration
+	cache   *cache
+	creds   credentials
+	stats   stats
+
+	// run bounds the whole run's fetching; Close ends it.
+	run    context.Context
+	cancel context.CancelFunc
+
+	hosts    *hostSlots
+	base     *http.Transport
+	backoff  retry.Backoff
+	maxIndex int64
+	maxChart int64
+	tokens   auth.Cache
+
+	// Work done once per run: an index fetched and parsed per URL, a
+	// chart located per reference, an archive downloaded per URL.
+	indexes  parallel.Keyed[string, *repo.IndexFile]
+	located  parallel.Keyed[string, model.LocatedChart]
+	archives parallel.Keyed[string, string]
 }
 
-// New is a run's Fetcher.
+// New is a run's Fetcher; its fetching ends at Options.FetchTimeout or
+// at Close. Its error is the operator's: a cache directory that cannot
+// be made, a Docker config file that cannot be read.
 func New(opts Options) (*Fetcher, error) {
-	return &Fetcher{opts: opts}, nil
-}
-
-// Locate fetches the chart ref names (or finds it in the cache) and
-// gives its archive and pin, or why it is not rendered.
-func (f *Fetcher) Locate(ctx context.Context, ref model.ChartRef) (model.LocatedChart, error) {
-	if ref.InRepository() {
-		return model.LocatedChart{Dir: ref.Path}, nil
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
 	}
-	return model.LocatedChart{NotRendered: ref.String() + ": remote charts are not fetched yet"}, nil
+	if opts.FetchTimeout <= 0 {
+		opts.FetchTimeout = DefaultFetchTimeout
+	}
+	if opts.PerHost <= 0 {
+		opts.PerHost = DefaultPerHost
+	}
+	c, err := newCache(opts.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	creds, err := loadCredentials(opts)
+	if err != nil {
+		return nil, err
+	}
+	f := &Fetcher{
+		opts:     opts,
+		timeout:  opts.FetchTimeout,
+		cache:    c,
+		creds:    creds,
+		hosts:    newHostSlots(opts.PerHost),
+		backoff:  retry.Backoff{Base: 500 * time.Millisecond, Max: 10 * time.Second},
+		maxIndex: MaxIndexSize,
+		maxChart: MaxChartSize,
+		tokens:   auth.NewCache(),
+	}
+	f.base = &http.Transport{
+		// No proxy from the environment: the address rule is the
+		// dialled host's, and a proxy would be dialled instead.
+		Proxy:                 nil,
+		DialContext:           dialer{trusted: f.trustedHost}.DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConnsPerHost:   opts.PerHost,
+		TLSHandshakeTimeout:   15 * time.Second,
+		ResponseHeaderTimeout: 60 * time.Second,
+	}
+	f.run, f.cancel = context.WithTimeout(context.Background(), opts.FetchTimeout)
+	return f, nil
 }
 
-// Stats are what a run fetched: for the report's footnote and the
-// benchmarks.
-type Stats struct {
-	// Downloads and Bytes count the chart archives and index files
-	// fetched over the network; CacheHits those read from the cache.
-	Downloads int
-	Bytes     int64
-	CacheHits int
+// Close ends the run's fetching and its idle connections.
+func (f *Fetcher) Close() error {
+	f.cancel()
+	f.base.CloseIdleConnections()
+	return nil
 }
 
 // Stats are the run's so far.
-func (f *Fetcher) Stats() Stats { return Stats{} }
+func (f *Fetcher) Stats() Stats { return f.stats.get() }
+
+// Locate fetches the chart ref names (or finds it in the cache) and
+// gives its archive and pin, or why it is not rendered. Its error is
+// the operator's only (the cache cannot be written); every failure of
+// the chart's own is its NotRendered reason.
+func (f *Fetcher) Locate(ctx context.Context, ref model.ChartRef) (model.LocatedChart, error) {
+	switch {
+	case ref.InRepository():
+		return model.LocatedChart{Dir: ref.Path}, nil
+	case ref.Kind == model.ChartInGit:
+		return notRendered(ref, "a chart from another Git repository is not fetched: not checked"), nil
+	case ref.Kind == model.ChartInFluxSource && ref.URL == "":
+		what := "its source"
+		if ref.Source != nil {
+			what = ref.Source.String()
+		}
+		return notRendered(ref, what+" is not in this repository, so where the chart comes from is unknown: not checked"), nil
+	case ref.URL == "":
+		return notRendered(ref, "no URL to fetch it from"), nil
+	}
+	ctx, stop := f.bound(ctx)
+	defer stop()
+	loc, err := f.located.Get(ctx, locateKey(ref), func(ctx context.Context) (model.LocatedChart, error) {
+		if strings.HasPrefix(ref.URL, "oci://") {
+			return f.locateOCI(ctx, ref)
+		}
+		return f.locateHTTP(ctx, ref)
+	})
+	if err != nil && !isCacheError(err) {
+		return notRendered(ref, f.failure(ref.URL, err)), nil
+	}
+	return loc, err
+}
+
+// bound is ctx ended also by the run's bound.
+func (f *Fetcher) bound(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(f.run, func() { cancel(context.Cause(f.run)) })
+	return ctx, func() { stop(); cancel(nil) }
+}
+
+// locateKey is what makes two references the same chart.
+func locateKey(ref model.ChartRef) string {
+	return strings.Join([]string{ref.URL, ref.Chart, ref.Version, ref.Digest}, "\x00")
+}
+
+// transport is a request path with the given body bound; ctx, when not
+// nil, replaces each request's context (Helm's registry client's).
+func (f *Fetcher) transport(ctx context.Context, limit int64, creds credentials) *transport {
+	return &transport{
+		base:    f.base,
+		hosts:   f.hosts,
+		stats:   &f.stats,
+		creds:   creds,
+		limit:   limit,
+		ctx:     ctx,
+		backoff: f.backoff,
+	}
+}

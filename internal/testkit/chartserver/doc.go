@@ -22,7 +22,8 @@
 //     (HTTPOptions.AbsoluteURLs for absolute ones), and returns the
 //     archive's digest; repo.URL() is the repository's URL, repo.Host()
 //     its host:port; repo.Count("/index.yaml") the GETs a path had,
-//     Counts() all of them. The index answers If-None-Match with 304.
+//     Counts() all of them, SawCredentials() how many requests carried
+//     an Authorization header. The index answers If-None-Match with 304.
 //     Faults for the next requests: FailNext(n, status, retryAfter),
 //     Redirect(path, url) (a 302 to another server), Slow(d), Serve(path,
 //     body) for any bytes at a path (an oversized or broken index).

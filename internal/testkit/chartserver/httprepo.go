@@ -35,6 +35,7 @@ type HTTPRepo struct {
 	files  map[string][]byte // by URL path
 	index  *repo.IndexFile
 	counts map[string]int
+	creds  int
 	faults faults
 }
 
@@ -124,6 +125,14 @@ func (r *HTTPRepo) Counts() map[string]int {
 	return out
 }
 
+// SawCredentials is how many requests carried an Authorization header:
+// a test of which hosts get credentials wants 0 at a host that gets none.
+func (r *HTTPRepo) SawCredentials() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.creds
+}
+
 // FailNext answers the next n requests with status (and Retry-After,
 // when retryAfter is not ""); n < 0 fails every request from now on.
 func (r *HTTPRepo) FailNext(n, status int, retryAfter string) {
@@ -140,6 +149,9 @@ func (r *HTTPRepo) serve(w http.ResponseWriter, req *http.Request) {
 	path := req.URL.Path
 	r.mu.Lock()
 	r.counts[path]++
+	if req.Header.Get("Authorization") != "" {
+		r.creds++
+	}
 	r.mu.Unlock()
 	if r.faults.apply(w, req) {
 		return

@@ -1,0 +1,125 @@
+package charts
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// credentials are each host's login, decided at New from the trusted
+// config, the Docker config file it points to and the runner's ambient
+// logins: nothing a pull request contains can add a host or change one.
+type credentials map[string]Credential
+
+// loadCredentials reads every listed host's login; a host whose login
+// cannot be read (no such Docker config entry, an empty variable) gets
+// none, and its fetch fails with the registry's answer.
+func loadCredentials(opts Options) (credentials, error) {
+	creds := credentials{}
+	for host, c := range opts.Ambient {
+		creds[host] = c
+	}
+	var docker dockerAuths
+	for host, h := range opts.Config.Hosts {
+		switch {
+		case h.Auth.DockerConfig:
+			if docker == nil {
+				var err error
+				if docker, err = readDockerConfig(opts.DockerConfig); err != nil {
+					return nil, err
+				}
+			}
+			if c, ok := docker.lookup(host); ok {
+				creds[host] = c
+			}
+		case h.Auth.Env != "":
+			if v := opts.Getenv(h.Auth.Env); v != "" {
+				creds[host] = credentialFromEnv(v)
+			}
+		}
+	}
+	return creds, nil
+}
+
+// forHost is the login for the host of a request (host[:port]), "" port
+// matching a host listed without one when the port is the default.
+func (c credentials) forHost(hostport string) (Credential, bool) {
+	if cred, ok := c[hostport]; ok {
+		return cred, true
+	}
+	host, port, err := net.SplitHostPort(hostport)
+	if err == nil && (port == "443" || port == "80") {
+		cred, ok := c[host]
+		return cred, ok
+	}
+	return Credential{}, false
+}
+
+// credentialFromEnv reads "user:password", or a token alone.
+func credentialFromEnv(v string) Credential {
+	if user, pass, ok := strings.Cut(v, ":"); ok {
+		return Credential{User: user, Password: pass}
+	}
+	return Credential{Password: v}
+}
+
+// dockerAuth is an entry of a Docker config file's auths.
+type dockerAuth struct {
+	Auth          string `json:"auth"`
+	Username      string `json:"username"`
+	Password      string `json:"password"`
+	IdentityToken string `json:"identitytoken"`
+}
+
+type dockerAuths map[string]dockerAuth
+
+func readDockerConfig(path string) (dockerAuths, error) {
+	if path == "" {
+		if dir := os.Getenv("DOCKER_CONFIG"); dir != "" {
+			path = filepath.Join(dir, "config.json")
+		} else if home, err := os.UserHomeDir(); err == nil {
+			path = filepath.Join(home, ".docker", "config.json")
+		}
+	}
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return dockerAuths{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: check the Docker config file the trusted config's charts.hosts read (auth: docker-config)", path, err)
+	}
+	var file struct {
+		Auths dockerAuths `json:"auths"`
+	}
+	if err := json.Unmarshal(b, &file); err != nil {
+		return nil, fmt.Errorf("%s: not a Docker config file (%v): fix it or drop auth: docker-config from charts.hosts", path, err)
+	}
+	return file.Auths, nil
+}
+
+// lookup finds host's entry as the Docker tools key it: the bare host,
+// or a URL of it (Docker Hub's "https://index.docker.io/v1/").
+func (a dockerAuths) lookup(host string) (Credential, bool) {
+	for key, e := range a {
+		k := strings.TrimPrefix(strings.TrimPrefix(key, "https://"), "http://")
+		if k, _, _ = strings.Cut(k, "/"); k != host {
+			continue
+		}
+		switch {
+		case e.IdentityToken != "":
+			return Credential{User: e.Username, Password: e.IdentityToken}, true
+		case e.Username != "" || e.Password != "":
+			return Credential{User: e.Username, Password: e.Password}, true
+		case e.Auth != "":
+			raw, err := base64.StdEncoding.DecodeString(e.Auth)
+			if user, pass, ok := strings.Cut(string(raw), ":"); err == nil && ok {
+				return Credential{User: user, Password: pass}, true
+			}
+		}
+	}
+	return Credential{}, false
+}

@@ -1,0 +1,196 @@
+package charts
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// cache is the content-addressed store under the cache directory:
+//
+//	blobs/sha256/HEX       chart archives, by the SHA-256 of their bytes
+//	index/KEY.yaml, .json  index files by URL, with their digest and validators
+//	oci/KEY.json           what an OCI tag or range resolved to last
+//
+// (KEY is the SHA-256 of the URL or reference). Everything is written to
+// a temporary file and renamed, so that a concurrent run or a killed one
+// never leaves half a file under a final name, and an archive is checked
+// against its name when read.
+type cache struct{ dir string }
+
+func newCache(dir string) (*cache, error) {
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return nil, fmt.Errorf("chart cache: no user cache directory (%v): give one with --chart-cache", err)
+		}
+		dir = filepath.Join(base, "ownership-check", "charts")
+	}
+	for _, sub := range []string{"blobs/sha256", "index", "oci"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			return nil, fmt.Errorf("chart cache %s: %w: give a writable directory with --chart-cache", dir, err)
+		}
+	}
+	return &cache{dir: dir}, nil
+}
+
+// sha256Digest is "sha256:" and the hex of b's SHA-256.
+func sha256Digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+func keyOf(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+func (c *cache) blobPath(digest string) (string, bool) {
+	hexd, ok := strings.CutPrefix(digest, "sha256:")
+	if !ok || len(hexd) != 64 {
+		return "", false
+	}
+	if _, err := hex.DecodeString(hexd); err != nil {
+		return "", false
+	}
+	return filepath.Join(c.dir, "blobs", "sha256", hexd), true
+}
+
+// archive is the cached archive of digest, or nil; one whose bytes no
+// longer match its name is removed and read as missing.
+func (c *cache) archive(digest string) []byte {
+	path, ok := c.blobPath(digest)
+	if !ok {
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	if sha256Digest(b) != digest {
+		_ = os.Remove(path)
+		return nil
+	}
+	return b
+}
+
+// putArchive stores b under its digest and returns the digest.
+func (c *cache) putArchive(b []byte) (string, error) {
+	digest := sha256Digest(b)
+	path, _ := c.blobPath(digest)
+	return digest, c.write(path, b)
+}
+
+// indexMeta is what is kept beside a cached index file.
+type indexMeta struct {
+	URL          string `json:"url"`
+	Digest       string `json:"digest"`
+	ETag         string `json:"etag,omitempty"`
+	LastModified string `json:"lastModified,omitempty"`
+}
+
+func (c *cache) indexPaths(url string) (file, meta string) {
+	base := filepath.Join(c.dir, "index", keyOf(url))
+	return base + ".yaml", base + ".json"
+}
+
+// index is the cached index of url and its meta, checked against the
+// digest recorded; ok is false when there is none.
+func (c *cache) index(url string) (path string, meta indexMeta, ok bool) {
+	path, metaPath := c.indexPaths(url)
+	if !c.readJSON(metaPath, &meta) || meta.URL != url {
+		return "", indexMeta{}, false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || sha256Digest(b) != meta.Digest {
+		return "", indexMeta{}, false
+	}
+	return path, meta, true
+}
+
+func (c *cache) putIndex(url string, body []byte, meta indexMeta) (string, error) {
+	path, metaPath := c.indexPaths(url)
+	meta.URL, meta.Digest = url, sha256Digest(body)
+	if err := c.write(path, body); err != nil {
+		return "", err
+	}
+	return path, c.writeJSON(metaPath, meta)
+}
+
+// ociPin is what an OCI reference (a tag, a range, a digest) resolved to.
+type ociPin struct {
+	Ref      string `json:"ref"`
+	Tag      string `json:"tag,omitempty"`
+	Manifest string `json:"manifest"`
+	Archive  string `json:"archive"`
+}
+
+func (c *cache) ociPath(ref string) string {
+	return filepath.Join(c.dir, "oci", keyOf(ref)+".json")
+}
+
+func (c *cache) oci(ref string) (ociPin, bool) {
+	var p ociPin
+	ok := c.readJSON(c.ociPath(ref), &p) && p.Ref == ref
+	return p, ok
+}
+
+func (c *cache) putOCI(p ociPin) error { return c.writeJSON(c.ociPath(p.Ref), p) }
+
+func (c *cache) readJSON(path string, v any) bool {
+	b, err := os.ReadFile(path)
+	return err == nil && json.Unmarshal(b, v) == nil
+}
+
+func (c *cache) writeJSON(path string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return c.write(path, b)
+}
+
+// write puts b at path through a temporary file and a rename; the error
+// is the operator's (the cache directory is not writable).
+func (c *cache) write(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err == nil {
+		_, err = tmp.Write(b)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), path)
+		}
+		if err != nil {
+			_ = os.Remove(tmp.Name())
+		}
+	}
+	if err != nil {
+		return &cacheError{dir: c.dir, err: err}
+	}
+	return nil
+}
+
+// cacheError is a cache that cannot be written: the operator's to fix,
+// so Locate returns it as an error rather than a chart's reason.
+type cacheError struct {
+	dir string
+	err error
+}
+
+func (e *cacheError) Error() string {
+	return fmt.Sprintf("chart cache %s: %v: give a writable directory with --chart-cache", e.dir, e.err)
+}
+
+func (e *cacheError) Unwrap() error { return e.err }
+
+func isCacheError(err error) bool {
+	var ce *cacheError
+	return errors.As(err, &ce)
+}

@@ -1,0 +1,207 @@
+package charts
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/repo"
+)
+
+// locateHTTP is a chart of an HTTP Helm repository, found as Helm and
+// source-controller find it: the repository's index.yaml, the version
+// (or range, "" for the latest stable) resolved by Helm's IndexFile.Get
+// (an exact version first, else the highest match), the archive at the
+// entry's first URL resolved against the repository's. A reference to
+// an archive itself (a URL with no chart name) is that archive. The pin's
+// digest is the SHA-256 of the .tgz.
+func (f *Fetcher) locateHTTP(ctx context.Context, ref model.ChartRef) (model.LocatedChart, error) {
+	archiveURL, want := ref.URL, ""
+	if ref.Chart != "" {
+		index, err := f.index(ctx, ref.URL)
+		if err != nil {
+			return f.failed(ref, indexURL(ref.URL), err)
+		}
+		cv, err := index.Get(ref.Chart, ref.Version)
+		if err != nil {
+			return notRendered(ref, noVersion(index, ref)), nil
+		}
+		if len(cv.URLs) == 0 {
+			return notRendered(ref, fmt.Sprintf("the index lists %s %s without a URL", cv.Name, cv.Version)), nil
+		}
+		if archiveURL, err = repo.ResolveReferenceURL(ref.URL, cv.URLs[0]); err != nil {
+			return notRendered(ref, fmt.Sprintf("the index's URL for %s %s: %v", cv.Name, cv.Version, err)), nil
+		}
+		if cv.Digest != "" {
+			want = "sha256:" + strings.TrimPrefix(cv.Digest, "sha256:")
+		}
+	}
+	digest, err := f.archive(ctx, archiveURL, want)
+	if err != nil {
+		return f.failed(ref, archiveURL, err)
+	}
+	return f.pinned(ref, digest, digest)
+}
+
+// failed is a chart's reason for err, or err itself when it is the
+// operator's.
+func (f *Fetcher) failed(ref model.ChartRef, what string, err error) (model.LocatedChart, error) {
+	if isCacheError(err) {
+		return model.LocatedChart{}, err
+	}
+	if o, ok := err.(*offlineError); ok {
+		return notRendered(ref, o.Error()), nil
+	}
+	return notRendered(ref, f.failure(what, err)), nil
+}
+
+// pinned is the located chart of the cached archive archiveDigest,
+// pinned at digest (the archive's, or the OCI manifest's), its name and
+// version read from its Chart.yaml.
+func (f *Fetcher) pinned(ref model.ChartRef, archiveDigest, digest string) (model.LocatedChart, error) {
+	b := f.cache.archive(archiveDigest)
+	if b == nil {
+		return notRendered(ref, "the chart cache lost "+archiveDigest+" while it was read"), nil
+	}
+	c, err := loader.LoadArchive(bytes.NewReader(b))
+	if err != nil {
+		return notRendered(ref, fmt.Sprintf("not a chart archive (%s): %v", model.ShortDigest(archiveDigest), err)), nil
+	}
+	return model.LocatedChart{
+		Archive: b,
+		Pin:     model.ChartPin{Name: c.Metadata.Name, Version: c.Metadata.Version, Digest: digest, From: ref.URL},
+	}, nil
+}
+
+// noVersion says which versions the index has when none matches.
+func noVersion(index *repo.IndexFile, ref model.ChartRef) string {
+	versions, ok := index.Entries[ref.Chart]
+	if !ok || len(versions) == 0 {
+		return fmt.Sprintf("the repository's index has no chart %s", ref.Chart)
+	}
+	want := ref.Version
+	if want == "" {
+		want = "a stable version"
+	}
+	return fmt.Sprintf("no version matches %s (latest %s)", want, versions[0].Version)
+}
+
+func indexURL(repoURL string) string { return strings.TrimSuffix(repoURL, "/") + "/index.yaml" }
+
+// index is the repository's parsed index, once per run: fetched again
+// only when the server says it changed (a conditional GET with the
+// cached ETag or Last-Modified), read from the cache alone offline.
+func (f *Fetcher) index(ctx context.Context, repoURL string) (*repo.IndexFile, error) {
+	u := indexURL(repoURL)
+	return f.indexes.Get(ctx, u, func(ctx context.Context) (*repo.IndexFile, error) {
+		path, meta, cached := f.cache.index(u)
+		if f.opts.Offline {
+			if !cached {
+				return nil, &offlineError{what: "its repository's index " + u}
+			}
+			f.stats.hit()
+			return repo.LoadIndexFile(path)
+		}
+		req, err := f.request(ctx, u)
+		if err != nil {
+			return nil, err
+		}
+		if cached {
+			if meta.ETag != "" {
+				req.Header.Set("If-None-Match", meta.ETag)
+			}
+			if meta.LastModified != "" {
+				req.Header.Set("If-Modified-Since", meta.LastModified)
+			}
+		}
+		resp, err := f.httpClient(f.maxIndex).Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode == http.StatusNotModified && cached {
+			f.stats.hit()
+			return repo.LoadIndexFile(path)
+		}
+		if resp.StatusCode != http.StatusOK {
+			return nil, &statusError{code: resp.StatusCode}
+		}
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			return nil, err
+		}
+		f.stats.download()
+		path, err = f.cache.putIndex(u, body, indexMeta{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")})
+		if err != nil {
+			return nil, err
+		}
+		index, err := repo.LoadIndexFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("not a Helm repository index: %w", err)
+		}
+		return index, nil
+	})
+}
+
+// archive is the digest of the archive at u, from the cache when want
+// (the index's digest) is there, else downloaded once per run, checked
+// against want and stored.
+func (f *Fetcher) archive(ctx context.Context, u, want string) (string, error) {
+	if want != "" && f.cache.archive(want) != nil {
+		f.stats.hit()
+		return want, nil
+	}
+	if f.opts.Offline {
+		return "", &offlineError{what: u}
+	}
+	return f.archives.Get(ctx, u, func(ctx context.Context) (string, error) {
+		req, err := f.request(ctx, u)
+		if err != nil {
+			return "", err
+		}
+		resp, err := f.httpClient(f.maxChart).Do(req)
+		if err != nil {
+			return "", err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return "", &statusError{code: resp.StatusCode}
+		}
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			return "", err
+		}
+		f.stats.download()
+		if got := sha256Digest(body); want != "" && got != want {
+			return "", fmt.Errorf("its digest is %s, not the %s the index gives", model.ShortDigest(got), model.ShortDigest(want))
+		}
+		return f.cache.putArchive(body)
+	})
+}
+
+// request is a GET of u (through its mirror, if the trusted config has
+// one for its host).
+func (f *Fetcher) request(ctx context.Context, u string) (*http.Request, error) {
+	target, _ := f.mirrored(u)
+	return http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+}
+
+// httpClient is the HTTP repositories' client: each request gets the
+// login of its own host only, redirects followed (Go drops the header
+// set by the transport on a redirect's new request, and the transport
+// adds only the new host's).
+func (f *Fetcher) httpClient(limit int64) *http.Client {
+	return &http.Client{Transport: f.transport(nil, limit, f.creds)}
+}
+
+// offlineError is a chart --offline cannot find in the cache.
+type offlineError struct{ what string }
+
+func (e *offlineError) Error() string {
+	return e.what + " is not in the chart cache (--offline)"
+}
