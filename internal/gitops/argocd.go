@@ -155,7 +155,9 @@ func destination(d document, e config.Discover) (kubeContext, reason string, err
 
 // argoSources sets the target's paths from its sources (spec.sources, or
 // spec.source) and its charts from those that name one (Deployer.Charts),
-// and says why it is not checked when one of them cannot be rendered here.
+// whose path is the Application's own file (render's argocd row renders
+// them for it), and says why it is not checked when one of them cannot be
+// rendered here.
 func (s *discovery) argoSources(d document, t *Target) (string, error) {
 	sources, err := d.list("spec", "sources")
 	if err != nil {
@@ -203,6 +205,11 @@ func (s *discovery) argoSources(d document, t *Target) (string, error) {
 				return "", err
 			}
 			t.Deployer.Charts = append(t.Deployer.Charts, model.ChartFromRepository(url, chart, revision))
+			// No path of the repository is the chart: the Application's
+			// own file stands for its chart sources, once.
+			if !slices.Contains(t.Paths, d.file) {
+				t.Paths = append(t.Paths, d.file)
+			}
 			continue
 		case !s.repo.Names(url):
 			note(fmt.Sprintf("source %s: another repository", url))

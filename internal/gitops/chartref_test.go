@@ -26,12 +26,16 @@ func TestDiscoverChartRefs(t *testing.T) {
 		"clusters/c/releases.yaml": hr("oci", "  chartRef: {kind: OCIRepository, name: podinfo, namespace: flux-system}\n") +
 			hr("oci-elsewhere", "  chartRef: {kind: OCIRepository, name: absent}\n") +
 			hr("helmchart", "  chartRef: {kind: HelmChart, name: podinfo, namespace: flux-system}\n") +
+			hr("helmchart-beside", "  chartRef: {kind: HelmChart, name: podinfo-oci, namespace: flux-system}\n") +
+			hr("helmchart-git", "  chartRef: {kind: HelmChart, name: web, namespace: flux-system}\n") +
 			hr("http", "  chart:\n    spec:\n      chart: podinfo\n      version: 6.x\n      sourceRef: {kind: HelmRepository, name: podinfo, namespace: flux-system}\n") +
 			hr("helm-oci", "  chart:\n    spec:\n      chart: podinfo\n      version: 6.7.1\n      sourceRef: {kind: HelmRepository, name: podinfo-oci, namespace: flux-system}\n") +
 			hr("git", "  chart:\n    spec:\n      chart: ./charts/web\n      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}\n") +
 			src("OCIRepository", "podinfo", "  interval: 10m\n  url: oci://ghcr.io/stefanprodan/charts/podinfo\n  ref: {semver: '>=6.0.0', tag: latest}\n") +
 			src("HelmRepository", "podinfo", "  url: https://stefanprodan.github.io/podinfo\n") +
-			src("HelmRepository", "podinfo-oci", "  type: oci\n  url: oci://ghcr.io/stefanprodan/charts\n"),
+			src("HelmRepository", "podinfo-oci", "  type: oci\n  url: oci://ghcr.io/stefanprodan/charts\n") +
+			src("HelmChart", "podinfo-oci", "  chart: podinfo\n  version: 6.x\n  sourceRef: {kind: HelmRepository, name: podinfo-oci}\n") +
+			src("HelmChart", "web", "  chart: ./charts/web\n  sourceRef: {kind: GitRepository, name: flux-system}\n"),
 		"argocd/apps.yaml": app("http", "    repoURL: https://stefanprodan.github.io/podinfo\n    chart: podinfo\n    targetRevision: 6.7.1\n") +
 			app("oci", "    repoURL: ghcr.io/stefanprodan/charts\n    chart: podinfo\n    targetRevision: 6.7.1\n"),
 		"charts/web/Chart.yaml": "apiVersion: v2\nname: web\nversion: 1.0.0\n",
@@ -51,6 +55,9 @@ func TestDiscoverChartRefs(t *testing.T) {
 			Source: fluxObj("OCIRepository", "flux-system", "podinfo")},
 		"web/oci-elsewhere": {Kind: model.ChartInFluxSource, Source: fluxObj("OCIRepository", "web", "absent")},
 		"web/helmchart":     {Kind: model.ChartInFluxSource, Source: fluxObj("HelmChart", "flux-system", "podinfo")},
+		"web/helmchart-beside": {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.x",
+			Source: fluxObj("HelmChart", "flux-system", "podinfo-oci")},
+		"web/helmchart-git": {Kind: model.ChartInRepository, Path: "charts/web", Source: fluxObj("GitRepository", "flux-system", "flux-system")},
 		"web/http": {Kind: model.ChartInHelmRepository, URL: "https://stefanprodan.github.io/podinfo", Chart: "podinfo", Version: "6.x",
 			Source: fluxObj("HelmRepository", "flux-system", "podinfo")},
 		"web/helm-oci": {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.7.1",
@@ -73,6 +80,11 @@ func TestDiscoverChartRefs(t *testing.T) {
 		}
 		if g.Reason != "" {
 			t.Errorf("%s: discovery decided %q: whether a chart renders is the locator's", g.Name, g.Reason)
+		}
+		// A chart from outside the repository renders for the deployer's
+		// own file, which selection already takes as the target's input.
+		if wantPaths := []string{g.Object}; !w.InRepository() && !reflect.DeepEqual(g.Paths, wantPaths) {
+			t.Errorf("%s: paths %v, want %v", g.Name, g.Paths, wantPaths)
 		}
 	}
 }

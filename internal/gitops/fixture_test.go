@@ -68,7 +68,7 @@ func TestDiscoverFixture(t *testing.T) {
 	)
 	p := func(s ...string) []string { return s }
 	wants := []want{
-		{"apps/redis", flux, "clusters/staging/redis.yaml", nil, "helm-controller", "staging", "chart redis from HelmRepository flux-system/bitnami: remote charts are not rendered (no network)", p("clusters/staging/redis.yaml"), nil},
+		{"apps/redis", flux, "clusters/staging/redis.yaml", p("clusters/staging/redis.yaml"), "helm-controller", "staging", "chart redis from HelmRepository flux-system/bitnami: remote charts are not rendered (no network)", p("clusters/staging/redis.yaml"), nil},
 		{"billing", argo, services, p("apps/services/billing"), ac, "production", "", p(services), p(clientSide)},
 		{"checkout", argo, services, p("apps/services/checkout"), ac, "production", "", p(services), p(clientSide)},
 		// data-platform's path is a kustomization: its render makes

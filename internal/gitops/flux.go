@@ -27,7 +27,7 @@ const (
 // Kustomizations refer to, by `<kind>/<namespace>/<name>`.
 type fluxObjects struct {
 	// sources are the Flux source objects (GitRepository, HelmRepository,
-	// OCIRepository), by fluxKey.
+	// OCIRepository, HelmChart), by fluxKey.
 	sources map[string]document
 	values  map[string]document // ConfigMaps and Secrets
 	// generators are the ArtifactGenerators, by `<namespace>/<name>`:
@@ -66,7 +66,7 @@ func (s *discovery) flux(ctx context.Context, entry int, e config.Discover) erro
 				return err
 			}
 			objs.generators[namespacedName(ns, d.name())] = d
-		case d.is(groupFluxSource, "GitRepository"), d.is(groupFluxSource, "HelmRepository"), d.is(groupFluxSource, "OCIRepository"), d.is("", "ConfigMap"), d.is("", "Secret"):
+		case d.is(groupFluxSource, "GitRepository"), d.is(groupFluxSource, "HelmRepository"), d.is(groupFluxSource, "OCIRepository"), d.is(groupFluxSource, "HelmChart"), d.is("", "ConfigMap"), d.is("", "Secret"):
 			ns, err := namespaceOf(d)
 			if err != nil {
 				return err

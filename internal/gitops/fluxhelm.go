@@ -10,9 +10,10 @@ import (
 
 // helmRelease lists a Flux HelmRelease, with where its chart comes from
 // (Deployer.Charts): a path of a GitRepository that is this repository is
-// its path; whether a chart from elsewhere (a HelmRepository, an
-// OCIRepository or a HelmChart) is rendered is render's chart locator's
-// to say, which targets asks.
+// its path; a chart from elsewhere (a HelmRepository, an OCIRepository or
+// a HelmChart) has no path here, and the HelmRelease's own file is its
+// path, which render's flux row claims for the release; whether that chart
+// is rendered is render's chart locator's to say.
 func (s *discovery) helmRelease(d document, e config.Discover, objs fluxObjects) (Target, error) {
 	t, err := fluxTarget(d, e, fluxHelmManager)
 	if err != nil {
@@ -34,6 +35,9 @@ func (s *discovery) helmRelease(d document, e config.Discover, objs fluxObjects)
 			t.Paths = []string{p}
 			chart.Path = p
 		}
+	}
+	if reason == "" && !chart.InRepository() {
+		t.Paths = []string{d.file}
 	}
 	if reason == "" && perr == nil {
 		t.Deployer.Charts = []model.ChartRef{chart}
@@ -81,6 +85,9 @@ func (s *discovery) helmChartRef(d document, ns string, objs fluxObjects) (ref m
 	if err != nil {
 		return ref, "", err
 	}
+	if src.Kind == "HelmChart" {
+		return s.helmChartObject(src, objs)
+	}
 	if src.Kind != "" {
 		ref = model.ChartRef{Kind: model.ChartInFluxSource, Source: &src}
 		return ref, "", fillFromSource(&ref, objs)
@@ -99,6 +106,14 @@ func (s *discovery) helmChartRef(d document, ns string, objs fluxObjects) (ref m
 	if chart == "" || src.Kind == "" || src.Name == "" {
 		return ref, "", fmt.Errorf("%s: HelmRelease %s: needs spec.chartRef, or spec.chart.spec.chart and its sourceRef's kind and name", d.where(), d.name())
 	}
+	return s.chartOfSource(chart, version, src, objs)
+}
+
+// chartOfSource is a chart named in a Flux source object, as a HelmChart's
+// spec (or a HelmRelease's spec.chart.spec, which helm-controller makes
+// one of) names it: its chart, version (a semver range passed as is, the
+// fetch resolves it as source-controller does) and sourceRef.
+func (s *discovery) chartOfSource(chart, version string, src model.ObjectRef, objs fluxObjects) (ref model.ChartRef, reason string, err error) {
 	switch src.Kind {
 	case "GitRepository":
 		reason, err := s.gitRepositoryReason(namespacedName(src.Namespace, src.Name), objs)
@@ -112,6 +127,40 @@ func (s *discovery) helmChartRef(d document, ns string, objs fluxObjects) (ref m
 		return ref, "", fillFromSource(&ref, objs)
 	}
 	return ref, fmt.Sprintf("chart %s from %s: not a GitRepository of this repository", chart, src), nil
+}
+
+// helmChartObject is the chart of a chartRef's HelmChart: when the object
+// is beside the HelmRelease, the chart its spec names (chart, version,
+// sourceRef in its own namespace), read as a HelmRelease's spec.chart.spec
+// is, with the HelmChart kept as its Source; else the HelmChart alone, for
+// the locator to say why it is not rendered.
+func (s *discovery) helmChartObject(src model.ObjectRef, objs fluxObjects) (model.ChartRef, string, error) {
+	hc, ok := objs.sources[fluxKey(src.Kind, src.Namespace, src.Name)]
+	if !ok {
+		return model.ChartRef{Kind: model.ChartInFluxSource, Source: &src}, "", nil
+	}
+	chart, err := hc.str("spec", "chart")
+	if err != nil {
+		return model.ChartRef{}, "", err
+	}
+	version, err := hc.str("spec", "version")
+	if err != nil {
+		return model.ChartRef{}, "", err
+	}
+	from, err := sourceRef(hc, src.Namespace, "spec", "sourceRef")
+	if err != nil {
+		return model.ChartRef{}, "", err
+	}
+	if chart == "" || from.Kind == "" || from.Name == "" {
+		return model.ChartRef{}, "", fmt.Errorf("%s: HelmChart %s: needs spec.chart and its sourceRef's kind and name", hc.where(), hc.name())
+	}
+	// A HelmChart reads its source in its own namespace.
+	from.Namespace = src.Namespace
+	ref, reason, err := s.chartOfSource(chart, version, from, objs)
+	if ref.Kind != model.ChartInRepository {
+		ref.Source = &src
+	}
+	return ref, reason, err
 }
 
 // sourceRef is a reference to a Flux source object at field (kind, name,

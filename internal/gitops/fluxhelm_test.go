@@ -38,8 +38,8 @@ func TestDiscoverHelmReleases(t *testing.T) {
 	p := func(s ...string) []string { return s }
 	assertTargets(t, got, []want{
 		{"web/git", "flux", f, p("charts/web"), hc, "c", "", p(f), nil},
-		{"web/helmrepo", "flux", f, nil, hc, "c", "chart podinfo from HelmRepository web/podinfo: remote charts are not rendered (no network)", p(f), nil},
-		{"web/oci", "flux", f, nil, hc, "c", "chart from OCIRepository flux-system/podinfo: remote charts are not rendered (no network)", p(f), nil},
+		{"web/helmrepo", "flux", f, p(f), hc, "c", "chart podinfo from HelmRepository web/podinfo: remote charts are not rendered (no network)", p(f), nil},
+		{"web/oci", "flux", f, p(f), hc, "c", "chart from OCIRepository flux-system/podinfo: remote charts are not rendered (no network)", p(f), nil},
 		{"web/other", "flux", f, nil, hc, "c", "source GitRepository web/other is https://github.com/example/charts: another repository", p(f), nil},
 		{"web/remote-cluster", "flux", f, p("charts/web"), hc, "c", "spec.kubeConfig: helm-controller releases it to another cluster, not the discover entry's", p(f), nil},
 		{"web/suspended", "flux", f, p("charts/web"), hc, "c", "suspended", p(f), nil},

@@ -85,7 +85,7 @@ func TestArgoHelmValuesLayering(t *testing.T) {
 				t.Fatal(err)
 			}
 			appSource := app.Sources()[0]
-			in := argocd.ArgoHelmInputs{Chart: filepath.Join(root, "charts", "web"), Root: root, Read: read, Env: app.Env(appSource)}
+			in := argocd.ArgoHelmInputs{Chart: source.Chart{Dir: filepath.Join(root, "charts", "web")}, Root: root, Read: read, Env: app.Env(appSource)}
 			r, reason, err := argocd.ResolveArgoHelm(&app, appSource, in)
 			switch {
 			case tc.err != "":
@@ -106,7 +106,7 @@ func TestArgoHelmValuesLayering(t *testing.T) {
 			assertValues(t, r.Values, tc.want)
 			release, namespace := source.Or(tc.release, "web"), source.Or(tc.namespace, "web-prod")
 			if r.Name != release || r.Namespace != namespace || r.Cluster != helm.HelmClusterArgoCD || r.Chart != in.Chart {
-				t.Errorf("release %q in %q (%v, %s), want %q in %q", r.Name, r.Namespace, r.Cluster, r.Chart, release, namespace)
+				t.Errorf("release %q in %q (%v, %v), want %q in %q", r.Name, r.Namespace, r.Cluster, r.Chart, release, namespace)
 			}
 		})
 	}

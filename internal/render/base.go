@@ -19,7 +19,11 @@ import (
 // with the same config and rules at the base revision.
 type Base struct {
 	// Commit is the base revision's commit id.
-	Commit  string
+	Commit string
+	// Charts are the charts the base released (Result.Charts): with the
+	// head's, what the report names as a chart's version and digest at
+	// base and head.
+	Charts  []model.ChartPin
 	objects map[model.ID]model.Object
 	// sameAsHead are the objects the head renders exactly as the base
 	// does; objects holds no copy of them (in most pull requests, most).
@@ -31,6 +35,9 @@ type Base struct {
 type Head struct {
 	Reads   *Reads
 	Objects []model.Object
+	// Charts are the head's Result.Charts: the base's too when the base
+	// is taken as the head's render.
+	Charts []model.ChartPin
 }
 
 // BaseOf says where and how a base is rendered.
@@ -115,7 +122,7 @@ func (b *Base) render(ctx context.Context, of BaseOf) error {
 		return err
 	}
 	if of.Options.Deployer == nil && of.DeployerAt == nil && sameAtBase(ctx, trees, top, b.Commit, of.Head) {
-		b.add(of.Head.Objects)
+		b.add(of.Head.Objects, of.Head.Charts)
 		return nil
 	}
 	var rels []string
@@ -128,9 +135,9 @@ func (b *Base) render(ctx context.Context, of BaseOf) error {
 	}
 	if dirs := sparseDirs(top, rels, of); dirs != nil {
 		if tmp, err := trees.Sparse(ctx, top, b.Commit, dirs); err == nil {
-			objs, complete, err := renderIn(ctx, tmp, rels, of)
+			r, complete, err := renderIn(ctx, tmp, rels, of)
 			if err == nil && complete {
-				b.add(objs)
+				b.add(r.Objects, r.Charts)
 				return nil
 			}
 		}
@@ -140,18 +147,19 @@ func (b *Base) render(ctx context.Context, of BaseOf) error {
 	if err != nil {
 		return err
 	}
-	objs, _, err := renderIn(ctx, tmp, rels, of)
+	r, _, err := renderIn(ctx, tmp, rels, of)
 	if err != nil {
 		return err
 	}
-	b.add(objs)
+	b.add(r.Objects, r.Charts)
 	return nil
 }
 
-func (b *Base) add(objs []model.Object) {
+func (b *Base) add(objs []model.Object, charts []model.ChartPin) {
 	for _, o := range objs {
 		b.objects[o.ID] = o
 	}
+	b.Charts = charts
 }
 
 // sameAtBase tells whether the base renders what the head rendered without
@@ -203,15 +211,15 @@ func sparseDirs(top string, rels []string, of BaseOf) []string {
 // renderIn renders the paths rels (relative to the top) of the base's
 // tree extracted at tmp; complete is false when the render left
 // something out.
-func renderIn(ctx context.Context, tmp string, rels []string, of BaseOf) ([]model.Object, bool, error) {
+func renderIn(ctx context.Context, tmp string, rels []string, of BaseOf) (Result, bool, error) {
 	opts := of.Options
 	if opts.Deployer != nil && of.DeployerAt != nil {
 		d, at, err := of.DeployerAt(ctx, tmp)
 		if err != nil {
-			return nil, false, err
+			return Result{}, false, err
 		}
 		if d == nil {
-			return nil, true, nil
+			return Result{}, true, nil
 		}
 		opts.Deployer, rels = d, at
 	}
@@ -219,7 +227,7 @@ func renderIn(ctx context.Context, tmp string, rels []string, of BaseOf) ([]mode
 	// through the one confined reader.
 	tree, err := repofs.Open(tmp, tmp)
 	if err != nil {
-		return nil, false, err
+		return Result{}, false, err
 	}
 	var basePaths []string
 	for _, rel := range rels {
@@ -230,7 +238,7 @@ func renderIn(ctx context.Context, tmp string, rels []string, of BaseOf) ([]mode
 	}
 	tree.Close()
 	if len(basePaths) == 0 {
-		return nil, true, nil
+		return Result{}, true, nil
 	}
 	opts.Root, opts.Reads = tmp, nil
 	// What the base could not render is absent from it, as from the head
@@ -238,9 +246,9 @@ func renderIn(ctx context.Context, tmp string, rels []string, of BaseOf) ([]mode
 	r, err := RenderAll(ctx, basePaths, opts)
 	if err != nil {
 		// Name files as the repository does, not by the temporary copy.
-		return nil, false, &renamedError{msg: strings.NewReplacer(tmp+string(filepath.Separator), "", tmp, ".").Replace(err.Error()), err: err}
+		return Result{}, false, &renamedError{msg: strings.NewReplacer(tmp+string(filepath.Separator), "", tmp, ".").Replace(err.Error()), err: err}
 	}
-	return r.Objects, len(r.NotRendered) == 0, nil
+	return r, len(r.NotRendered) == 0, nil
 }
 
 // UnresolvedError is a base revision that names no commit: a mistyped

@@ -104,7 +104,7 @@ func TestFluxHelmValuesLayering(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			obj := helmReleaseObject(t, gitChart+tc.spec)
-			r, err := flux.ResolveFluxHelmRelease(context.Background(), obj, flux.FluxHelmInputs{Chart: "/repo/charts/podinfo", Values: sources})
+			r, err := flux.ResolveFluxHelmRelease(context.Background(), obj, flux.FluxHelmInputs{Chart: source.Chart{Dir: "/repo/charts/podinfo"}, Values: sources})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -175,7 +175,7 @@ func TestFluxHelmChartValues(t *testing.T) {
 			if tc.files != "" {
 				spec += "      valuesFiles: " + tc.files + "\n"
 			}
-			r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, spec), flux.FluxHelmInputs{Chart: "/repo/charts/podinfo", ReadSource: read})
+			r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, spec), flux.FluxHelmInputs{Chart: source.Chart{Dir: "/repo/charts/podinfo"}, ReadSource: read})
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want %q", err, tc.err)
@@ -212,7 +212,7 @@ func TestFluxHelmReleaseNameAndLabels(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+tc.spec), flux.FluxHelmInputs{Chart: "/c"})
+			r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+tc.spec), flux.FluxHelmInputs{Chart: source.Chart{Dir: "/c"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -230,7 +230,7 @@ func TestFluxHelmReleaseNameAndLabels(t *testing.T) {
 		t.Errorf("shortened %q", got)
 	}
 
-	r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+"  commonMetadata:\n    labels: {team: web, helm.toolkit.fluxcd.io/name: other}\n    annotations: {owner: web}\n"), flux.FluxHelmInputs{Chart: "/c"})
+	r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+"  commonMetadata:\n    labels: {team: web, helm.toolkit.fluxcd.io/name: other}\n    annotations: {owner: web}\n"), flux.FluxHelmInputs{Chart: source.Chart{Dir: "/c"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestFluxHelmCRDPolicy(t *testing.T) {
 		{"  upgrade: {crds: Skip}\n", true, false},
 		{"  upgrade: {crds: CreateReplace}\n", false, true},
 	} {
-		r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+tc.spec), flux.FluxHelmInputs{Chart: "/c"})
+		r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+tc.spec), flux.FluxHelmInputs{Chart: source.Chart{Dir: "/c"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +270,7 @@ func TestFluxHelmNotRendered(t *testing.T) {
 		gitChart + "  postRenderers: [{kustomize: {patchesStrategicMerge: [{kind: Deployment}]}}]\n": "spec.postRenderers[0].kustomize: patchesStrategicMerge",
 	}
 	for spec, want := range cases {
-		r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, spec), flux.FluxHelmInputs{Chart: "/c"})
+		r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, spec), flux.FluxHelmInputs{Chart: source.Chart{Dir: "/c"}})
 		if err != nil || !strings.HasPrefix(r.Reason, want) {
 			t.Errorf("%s: reason %q (%v), want %q", spec, r.Reason, err, want)
 		}

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
 	"github.com/ownership-check/ownership-check/internal/render/helm"
 
 	"context"
@@ -51,7 +53,7 @@ func TestPublicChartsAreHelmTemplate(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			vals := valuesOf(t, c.values)
 			out, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, c.chart), helm.HelmRelease{
-				Chart: realPath(t, c.chart), Name: "edge", Namespace: "web", Values: maps.Clone(vals),
+				Chart: source.Chart{Dir: realPath(t, c.chart)}, Name: "edge", Namespace: "web", Values: maps.Clone(vals),
 				Cluster: helm.HelmClusterNone, Source: "kustomization.yaml", Template: &helm.HelmTemplate{IncludeCRDs: true, SkipTests: true},
 			})
 			if err != nil {

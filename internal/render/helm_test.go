@@ -108,7 +108,7 @@ func TestRenderChartIsHelmTemplate(t *testing.T) {
 			in := chartInput(t, nil, nil, helmApp)
 			tmpl := tc.tmpl
 			out, err := helm.RenderChart(context.Background(), in, helm.HelmRelease{
-				Chart: realPath(t, helmApp), Name: "web", Namespace: "shop", Values: vals,
+				Chart: source.Chart{Dir: realPath(t, helmApp)}, Name: "web", Namespace: "shop", Values: vals,
 				Cluster: helm.HelmClusterNone, Source: "kustomization.yaml", Template: &tmpl,
 				APIVersions: tc.api, KubeVersion: tc.kube,
 			})
@@ -157,7 +157,7 @@ func TestRenderChartPerDeployer(t *testing.T) {
 	render := func(t *testing.T, mode helm.HelmCluster, cl source.ChartCluster) source.Output {
 		t.Helper()
 		out, err := helm.RenderChart(context.Background(), chartInput(t, nil, cl, helmApp), helm.HelmRelease{
-			Chart: realPath(t, helmApp), Name: "web", Namespace: "shop", Values: appValues,
+			Chart: source.Chart{Dir: realPath(t, helmApp)}, Name: "web", Namespace: "shop", Values: appValues,
 			Cluster: mode, Source: ".ownership-check.yaml", Labels: map[string]string{"team": "a"},
 		})
 		if err != nil {
@@ -283,7 +283,7 @@ func TestRenderChartMissingDependency(t *testing.T) {
 	write("Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\ndependencies:\n  - name: redis\n    version: 1.x\n    repository: https://charts.example.com\n")
 	write("templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
 	t.Chdir(dir)
-	out, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, "."), helm.HelmRelease{Chart: realPath(t, "."), Name: "c", Namespace: "x", Source: "cfg"})
+	out, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, "."), helm.HelmRelease{Chart: source.Chart{Dir: realPath(t, ".")}, Name: "c", Namespace: "x", Source: "cfg"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +470,7 @@ func TestRemoteChartsNotFetched(t *testing.T) {
 func TestRenderChartErrors(t *testing.T) {
 	inRepoRoot(t)
 	_, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, helmApp), helm.HelmRelease{
-		Chart: realPath(t, helmApp), Name: "web", Namespace: "shop", Cluster: helm.HelmClusterNone, Source: ".ownership-check.yaml",
+		Chart: source.Chart{Dir: realPath(t, helmApp)}, Name: "web", Namespace: "shop", Cluster: helm.HelmClusterNone, Source: ".ownership-check.yaml",
 	})
 	if err == nil || !strings.Contains(err.Error(), ".ownership-check.yaml: chart "+helmApp) || !strings.Contains(err.Error(), "apiKey is required") || !strings.Contains(err.Error(), "deployment.yaml") {
 		t.Errorf("error %v", err)
@@ -495,7 +495,7 @@ func TestRenderChartStaysInTheRepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	_, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, "."), helm.HelmRelease{Chart: realPath(t, "."), Name: "c", Namespace: "x", Source: "cfg"})
+	_, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, "."), helm.HelmRelease{Chart: source.Chart{Dir: realPath(t, ".")}, Name: "c", Namespace: "x", Source: "cfg"})
 	if err == nil || !strings.Contains(err.Error(), "outside") {
 		t.Errorf("error %v, want the symlink refused", err)
 	}

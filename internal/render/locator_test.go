@@ -86,7 +86,7 @@ func TestChartLocatorSeam(t *testing.T) {
 		{"helm", "vendor/podinfo", "ConfigMap/web/h-podinfo",
 			&model.Deployer{Controller: model.ControllerHelm, Object: map[string]any{"chart": "oci://ghcr.io/stefanprodan/charts/podinfo:6.7.1", "release": "h", "namespace": "web"}, File: ".ownership-check.yaml", Charts: []model.ChartRef{ociRef}},
 			"chart podinfo 6.7.1 from oci://ghcr.io/stefanprodan/charts/podinfo: remote charts are not rendered (no network)"},
-		{"kustomize", "kust", "ConfigMap/default/k-podinfo", nil, "charts are never fetched"},
+		{"kustomize", "kust", "ConfigMap/default/k-podinfo", nil, "chart podinfo 6.7.1 from https://stefanprodan.github.io/podinfo: remote charts are not rendered (no network)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := RenderAll(context.Background(), []string{tc.path}, Options{Deployer: tc.d})

@@ -89,8 +89,10 @@ type Result struct {
 	// NotRendered is what the paths refer to that no source could
 	// render, in the order of the paths.
 	NotRendered []source.NotRendered
-	// Charts are the charts the render released, in the order of the
-	// paths: what the report names at base and head.
+	// Charts are the charts the render released (a fetched one with its
+	// digest, one of the repository by name and version), once each,
+	// sorted by name, version and digest: what the report names at base
+	// and head.
 	Charts []model.ChartPin
 }
 
@@ -126,7 +128,8 @@ func renderWith(ctx context.Context, paths []string, opts Options, rows []source
 	defer b.Close()
 	fs := source.NewGuardFS(b)
 	fs.Reads = opts.Reads
-	raws, skipped, err := newLoader(&source.Input{Fs: fs, Cfg: cfg, Deployer: opts.Deployer, Values: opts.Values, ChartCluster: opts.ChartCluster, Charts: opts.Charts, Namespace: defaultNamespace(opts)}, rows).loadAll(ctx, paths)
+	pins := &source.ChartPins{}
+	raws, skipped, err := newLoader(&source.Input{Fs: fs, Cfg: cfg, Deployer: opts.Deployer, Values: opts.Values, ChartCluster: opts.ChartCluster, Charts: opts.Charts, Pins: pins, Namespace: defaultNamespace(opts)}, rows).loadAll(ctx, paths)
 	if err != nil {
 		return Result{}, err
 	}
@@ -134,7 +137,7 @@ func renderWith(ctx context.Context, paths []string, opts Options, rows []source
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Objects: objs, NotRendered: skipped}, nil
+	return Result{Objects: objs, NotRendered: skipped, Charts: pins.Sorted()}, nil
 }
 
 // defaultNamespace is the namespace of objects that set none.

@@ -178,7 +178,10 @@ func helmTarget(cfg *config.Config, t config.Target) Target {
 	if out.FieldManager == "" {
 		out.FieldManager = config.DefaultHelmFieldManager
 	}
-	out.Paths = nil
+	// A chart fetched from a repository or a registry is no directory
+	// here: the config's file, which names it, is the path render's helm
+	// row renders it for.
+	out.Paths = []string{file}
 	if chart.InRepository() {
 		out.Paths = []string{h.Chart}
 	}

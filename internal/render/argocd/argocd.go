@@ -24,7 +24,10 @@ import (
 // kustomize edit, or the directory's manifests) and writes its tracking
 // on each object; its controller then gives namespaced objects without a
 // namespace the destination's. A Helm source's chart renders through the
-// chart engine (argoHelm). A plugin source is not rendered, with the reason.
+// chart engine (argoHelm); the sources that name a chart of a Helm
+// repository or a registry (chart:) have no path here, and render for the
+// Application's own file (argochart.go). A plugin source is not rendered,
+// with the reason.
 type ArgoSource struct {
 	In *source.Input
 }
@@ -36,6 +39,9 @@ func (s *ArgoSource) Prepare(ctx context.Context, p source.Path) (source.Build, 
 		return nil, err
 	}
 	if !p.Dir {
+		if s.isApplicationFile(p) {
+			return s.chartSources(ctx, app)
+		}
 		return nil, fmt.Errorf("%s: a file; Argo CD renders a source's directory (%s)", p.Given, s.where())
 	}
 	root := s.In.Fs.Boundary.Top()
@@ -59,7 +65,7 @@ func (s *ArgoSource) Prepare(ctx context.Context, p source.Path) (source.Build, 
 	switch typ {
 	case argoHelmType:
 		var reason string
-		if inner, reason, err = s.helm(p, app, src, env); reason != "" {
+		if inner, reason, err = s.helm(source.Chart{Dir: p.Real}, app, src, env); reason != "" {
 			return s.notRendered(reason), nil
 		}
 	case argoPluginType:

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -48,7 +49,10 @@ type argoHelmFileArg struct {
 // ArgoHelmInputs is what resolving a Helm source reads beside the
 // Application.
 type ArgoHelmInputs struct {
-	Chart, Root string // the chart's directory and the repository's top, resolved
+	// Chart is the chart located: its directory (resolved), or fetched
+	// from a Helm repository or a registry.
+	Chart source.Chart
+	Root  string // the repository's top, resolved
 	// Read reads a file by its absolute path; an absent one is
 	// fs.ErrNotExist.
 	Read func(abs string) ([]byte, error)
@@ -84,11 +88,10 @@ func ResolveArgoHelm(app *ArgoApplication, src argoAppSource, in ArgoHelmInputs)
 	refs := app.refSources()
 	base := map[string]any{}
 	for _, raw := range h.ValueFiles {
-		file, reason, err := argoValueFile(raw, refs, in)
-		if reason != "" || err != nil {
-			return r, reason, err
+		data, reason, err := in.readValueFile(raw, refs)
+		if reason != "" {
+			return r, reason, nil
 		}
-		data, err := in.Read(file)
 		if errors.Is(err, fs.ErrNotExist) {
 			if h.IgnoreMissingValueFiles {
 				continue
@@ -137,16 +140,15 @@ func ResolveArgoHelm(app *ArgoApplication, src argoAppSource, in ArgoHelmInputs)
 		files[p.Name] = p.Path
 	}
 	for _, name := range sortedKeys(files) {
-		file, reason, err := argoValueFile(files[name], nil, in)
-		if reason != "" || err != nil {
-			return r, reason, err
+		data, reason, err := in.readValueFile(files[name], nil)
+		if reason != "" {
+			return r, reason, nil
 		}
-		data, err := in.Read(file)
 		if err != nil {
 			return r, "", fmt.Errorf("source.helm.fileParameters %s: %w", name, err)
 		}
 		reader := func([]rune) (any, error) { return string(data), nil }
-		if err := strvals.ParseIntoFile(name+"="+argoCleanSetParameter(file), base, reader); err != nil {
+		if err := strvals.ParseIntoFile(name+"="+argoCleanSetParameter(files[name]), base, reader); err != nil {
 			return r, "", fmt.Errorf("source.helm.fileParameters %s: failed parsing --set-file data: %w", name, err)
 		}
 	}
@@ -167,23 +169,48 @@ func (h argoHelm) valuesYAML() []byte {
 	return b
 }
 
+// readValueFile reads a values file (or a file parameter's file) where
+// argoValueFile resolves it: from the repository, or, for a chart fetched
+// from a Helm repository or a registry, a path not `$<ref>/…` from the
+// chart's archive, whose top Argo CD's repo server takes for the
+// repository's. An absent file is fs.ErrNotExist.
+func (in ArgoHelmInputs) readValueFile(raw string, refs map[string]bool) ([]byte, string, error) {
+	file, inChart, reason, err := argoValueFile(raw, refs, in)
+	if reason != "" || err != nil {
+		return nil, reason, err
+	}
+	if inChart {
+		if data, ok := in.Chart.File(strings.TrimPrefix(file, "/")); ok {
+			return data, "", nil
+		}
+		return nil, "", fmt.Errorf("%s: %w", raw, fs.ErrNotExist)
+	}
+	data, err := in.Read(file)
+	return data, "", err
+}
+
 // argoValueFile is a values file's path as getResolvedValueFiles resolves
 // it: `$<ref>/…` in the repository of the source whose ref it names (this
 // one: discovery lists an Application with a source elsewhere as not
 // checked), an absolute path from the repository's top, anything else
 // from the chart's directory; never outside the repository. A URL is
-// fetched by Argo CD, and not here.
-func argoValueFile(raw string, refs map[string]bool, in ArgoHelmInputs) (file, reason string, err error) {
-	dir, p := in.Chart, raw
+// fetched by Argo CD, and not here. inChart: the path is one inside a
+// fetched chart, not resolved against the repository.
+func argoValueFile(raw string, refs map[string]bool, in ArgoHelmInputs) (file string, inChart bool, reason string, err error) {
+	dir, p := in.Chart.Dir, raw
+	ref := false
 	if strings.HasPrefix(raw, "$") {
 		first, rest, _ := strings.Cut(raw, "/")
 		if refs[strings.TrimPrefix(first, "$")] {
-			dir, p = in.Root, "/"+rest
+			dir, p, ref = in.Root, "/"+rest, true
 		}
 	}
 	p = in.Env.Subst(p)
 	if u, err := url.Parse(p); err == nil && u.Scheme != "" {
-		return "", fmt.Sprintf("source.helm values file %s: a URL Argo CD fetches, which the check does not", p), nil
+		return "", false, fmt.Sprintf("source.helm values file %s: a URL Argo CD fetches, which the check does not", p), nil
+	}
+	if in.Chart.Fetched() && !ref {
+		return path.Clean("/" + p), true, "", nil
 	}
 	if filepath.IsAbs(p) {
 		file = filepath.Join(in.Root, filepath.FromSlash(p))
@@ -191,9 +218,9 @@ func argoValueFile(raw string, refs map[string]bool, in ArgoHelmInputs) (file, r
 		file = filepath.Join(dir, filepath.FromSlash(p))
 	}
 	if rel, err := filepath.Rel(in.Root, file); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", "", fmt.Errorf("source.helm values file %s: resolved to outside repository root", raw)
+		return "", false, "", fmt.Errorf("source.helm values file %s: resolved to outside repository root", raw)
 	}
-	return file, "", nil
+	return file, false, "", nil
 }
 
 // refSources are the refs of the Application's sources that name a
@@ -225,10 +252,11 @@ func argoCleanSetParameter(val string) string {
 	return b.String()
 }
 
-// helm is a Helm source: the chart at the source's path, released as the
-// repo server templates it (resolveArgoHelm). Its files are read through
-// the render's file system, which records them.
-func (s *ArgoSource) helm(p source.Path, app *ArgoApplication, src argoAppSource, env *ArgoEnv) (source.Build, string, error) {
+// helm is a Helm source: the chart (the source's path, or one fetched for
+// its chart:) released as the repo server templates it
+// (resolveArgoHelm). Its files are read through the render's file system,
+// which records them.
+func (s *ArgoSource) helm(chart source.Chart, app *ArgoApplication, src argoAppSource, env *ArgoEnv) (source.Build, string, error) {
 	root := s.In.Fs.Boundary.Top()
 	read := func(abs string) ([]byte, error) {
 		if _, err := s.In.Fs.Boundary.Stat(abs); err != nil && !errors.Is(err, repofs.ErrOutside) {
@@ -239,7 +267,7 @@ func (s *ArgoSource) helm(p source.Path, app *ArgoApplication, src argoAppSource
 		}
 		return s.In.Fs.ReadFile(abs)
 	}
-	r, reason, err := ResolveArgoHelm(app, src, ArgoHelmInputs{Chart: p.Real, Root: root, Read: read, Env: env})
+	r, reason, err := ResolveArgoHelm(app, src, ArgoHelmInputs{Chart: chart, Root: root, Read: read, Env: env})
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", s.where(), err)
 	}

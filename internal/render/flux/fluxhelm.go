@@ -94,10 +94,12 @@ func isHelmRelease(obj map[string]any) bool {
 
 // FluxHelmInputs is what resolving a HelmRelease reads beside the object.
 type FluxHelmInputs struct {
-	// Chart is the chart's directory (resolved).
-	Chart string
-	// ReadSource reads a file of the chart's source (the repository) by
-	// its path there; an absent file is fs.ErrNotExist.
+	// Chart is the chart located: its directory (resolved), or fetched.
+	Chart source.Chart
+	// ReadSource reads a file of the chart's source by its path there
+	// (the repository's, or a fetched chart's own: source-controller reads
+	// valuesFiles from the chart's artifact); an absent file is
+	// fs.ErrNotExist.
 	ReadSource func(rel string) ([]byte, error)
 	Values     source.ValueReader
 }

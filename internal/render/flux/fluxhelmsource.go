@@ -16,16 +16,15 @@ import (
 )
 
 // prepareHelmRelease is fluxSource's Prepare for a HelmRelease: its chart
-// (the target's path) released as helm-controller releases it
+// (the target's path; for a chart fetched from a HelmRepository, an
+// OCIRepository or a HelmChart, the path is the HelmRelease's file)
+// released as helm-controller releases it
 // (resolveFluxHelmRelease), rendered by the one chart engine.
 func (s *fluxSource) prepareHelmRelease(ctx context.Context, p source.Path) (source.Build, error) {
 	d := s.in.Deployer
 	where := s.in.Rel(s.in.RepositoryPath(d.File))
 	// A change to the HelmRelease changes the render.
 	s.in.ReadRepositoryFile(d.File)
-	if !p.Dir {
-		return nil, fmt.Errorf("%s: the chart of %s must be a directory", p.Given, where)
-	}
 	chart, reason, err := s.in.DeployerChart(ctx, p)
 	if err != nil {
 		return nil, err
@@ -33,7 +32,20 @@ func (s *fluxSource) prepareHelmRelease(ctx context.Context, p source.Path) (sou
 	if reason != "" {
 		return source.NotRenderedBuild{{Source: where, Reason: reason}}, nil
 	}
-	r, err := ResolveFluxHelmRelease(ctx, d.Object, FluxHelmInputs{Chart: chart, ReadSource: s.readSourceFile, Values: s.in.Values})
+	readSource := s.readSourceFile
+	if chart.Fetched() {
+		// The path is the HelmRelease's file: the chart is no directory
+		// here, and its valuesFiles are files of its archive.
+		readSource = func(rel string) ([]byte, error) {
+			if data, ok := chart.File(rel); ok {
+				return data, nil
+			}
+			return nil, fs.ErrNotExist
+		}
+	} else if !p.Dir {
+		return nil, fmt.Errorf("%s: the chart of %s must be a directory", p.Given, where)
+	}
+	r, err := ResolveFluxHelmRelease(ctx, d.Object, FluxHelmInputs{Chart: chart, ReadSource: readSource, Values: s.in.Values})
 	for _, f := range r.files {
 		s.in.ReadRepositoryFile(f)
 	}

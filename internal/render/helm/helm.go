@@ -23,8 +23,9 @@ import (
 // renderChart makes the objects the deployer would apply, with Helm's own
 // chart loader and template engine, so that every form renders alike.
 type HelmRelease struct {
-	// Chart is the chart's directory, resolved (as Path.Real).
-	Chart string
+	// Chart is the chart: a directory of the repository, resolved (as
+	// Path.Real), or one a locator fetched, loaded.
+	Chart source.Chart
 	// Name and Namespace are the release's: a namespaced object the chart
 	// leaves without a namespace lands in Namespace.
 	Name, Namespace string
@@ -40,6 +41,11 @@ type HelmRelease struct {
 	// Source is the file that asks for the release, as users see it:
 	// each object's Source, and the first word of errors.
 	Source string
+	// File is the repository's file that asks for the release, as users
+	// see it, when Source is more than a file (kustomize's "…: helmCharts[0]
+	// (name)"): the Source of a fetched chart's objects, whose templates
+	// are not files of the repository. "": Source.
+	File string
 	// Labels and Annotations are what the deployer adds to every object
 	// beyond Helm's own (Flux's helm-controller labels, for one).
 	Labels, Annotations map[string]string
@@ -120,15 +126,28 @@ const HelmCRDNote = "helm crds/: installed only when absent, never upgraded: a c
 // helmCharts): what `helm template` prints. A dependency Chart.yaml
 // lists that is not vendored is NotRendered: nothing is fetched.
 func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.Output, error) {
-	c, err := loadChart(in, r.Chart)
-	if err != nil {
-		return source.Output{}, fmt.Errorf("%s: %w", r.Source, err)
+	c := r.Chart.Loaded
+	if c == nil {
+		var err error
+		if c, err = loadChart(in, r.Chart.Dir); err != nil {
+			return source.Output{}, fmt.Errorf("%s: %w", r.Source, err)
+		}
 	}
 	if r.ChartValues != nil {
 		c.Values = r.ChartValues
 	}
-	if missing := missingDependencies(c); len(missing) > 0 {
-		return source.Output{NotRendered: []source.NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: dependency %s not vendored under charts/ (run `helm dependency build` and commit it); charts are never fetched", in.Rel(r.Chart), strings.Join(missing, ", "))}}}, nil
+	name := chartName(in, r.Chart)
+	reason, err := attachDependencies(ctx, in, c, r.Chart)
+	if err != nil {
+		return source.Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, name, err)
+	}
+	if reason == "" {
+		if missing := missingDependencies(c); len(missing) > 0 {
+			reason = fmt.Sprintf("dependency %s not vendored under charts/ (run `helm dependency build` and commit it)", strings.Join(missing, ", "))
+		}
+	}
+	if reason != "" {
+		return source.Output{NotRendered: []source.NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: %s", name, reason)}}}, nil
 	}
 	secrets := &model.Hidden{}
 	files, err := renderTemplates(ctx, in, c, r, secrets)
@@ -137,15 +156,16 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 			// A template's failure may quote what lookup read.
 			err = errors.New(secrets.HideIn(err.Error()))
 		}
-		return source.Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, in.Rel(r.Chart), err)
+		return source.Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, name, err)
 	}
 	hooks, manifests, err := releaseutil.SortManifests(files, nil, releaseutil.InstallOrder)
 	if err != nil {
-		return source.Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, in.Rel(r.Chart), err)
+		return source.Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, name, err)
 	}
 	if n := len(hooks) + len(manifests); n > source.MaxObjects {
-		return source.Output{}, fmt.Errorf("%s: chart %s: renders %d documents, more than the limit of %d", r.Source, in.Rel(r.Chart), n, source.MaxObjects)
+		return source.Output{}, fmt.Errorf("%s: chart %s: renders %d documents, more than the limit of %d", r.Source, name, n, source.MaxObjects)
 	}
+	in.Pins.Add(chartPin(c, r.Chart))
 	var out source.Output
 	add := func(file, content string, notes ...string) error {
 		// Helm writes each document with a line break after it, which a
@@ -168,14 +188,14 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 			note = []string{HelmCRDNote}
 		}
 		for _, crd := range c.CRDObjects() {
-			if err := add(chartFile(in, r.Chart, crd.Filename), string(crd.File.Data), note...); err != nil {
+			if err := add(chartFile(in, r, crd.Filename), string(crd.File.Data), note...); err != nil {
 				return source.Output{}, err
 			}
 		}
 	}
 	crds := len(out.Objects)
 	for _, m := range manifests {
-		if err := add(chartFile(in, r.Chart, m.Name), m.Content); err != nil {
+		if err := add(chartFile(in, r, m.Name), m.Content); err != nil {
 			return source.Output{}, err
 		}
 	}
@@ -191,12 +211,12 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 		switch {
 		case r.Template != nil && (r.Template.SkipHooks || test && r.Template.SkipTests):
 		case r.Template != nil:
-			if err := add(chartFile(in, r.Chart, h.Path), h.Manifest); err != nil {
+			if err := add(chartFile(in, r, h.Path), h.Manifest); err != nil {
 				return source.Output{}, err
 			}
 		case !test:
 			out.NotRendered = append(out.NotRendered, source.NotRendered{
-				Source: chartFile(in, r.Chart, h.Path),
+				Source: chartFile(in, r, h.Path),
 				Reason: fmt.Sprintf("helm hook %s %s (%s): the deployer runs it around the release, it is not applied", h.Kind, h.Name, hookEvents(h.Events)),
 			})
 		}

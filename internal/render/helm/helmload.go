@@ -12,6 +12,8 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 	chartloader "helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/ignore"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // loadChart reads the chart in dir (resolved) as Helm's loader.LoadDir
@@ -127,10 +129,33 @@ var errNotChart = errors.New("not a chart: no Chart.yaml")
 // it from the chart's name down ("podinfo/templates/service.yaml",
 // "app/charts/db/templates/x.yaml"), the file is below the chart's
 // directory (a template of a .tgz subchart is named inside the archive).
-func chartFile(in *source.Input, dir, name string) string {
+// A fetched chart's templates are no file of the repository: its objects
+// are the file's that asks for the release.
+func chartFile(in *source.Input, r HelmRelease, name string) string {
+	if r.Chart.Fetched() {
+		return source.Or(r.File, r.Source)
+	}
 	_, rest, ok := strings.Cut(name, "/")
 	if !ok {
-		return in.Rel(dir)
+		return in.Rel(r.Chart.Dir)
 	}
-	return in.Rel(filepath.Join(dir, filepath.FromSlash(rest)))
+	return in.Rel(filepath.Join(r.Chart.Dir, filepath.FromSlash(rest)))
+}
+
+// chartName names the chart in reasons and errors: its directory as users
+// see it, or a fetched chart's pin ("podinfo 6.7.1@sha256:…").
+func chartName(in *source.Input, c source.Chart) string {
+	if c.Fetched() {
+		return c.Pin.String()
+	}
+	return in.Rel(c.Dir)
+}
+
+// chartPin names the chart released: a fetched one as its locator pinned
+// it, with the name and version its Chart.yaml gives; one of the
+// repository by name and version alone.
+func chartPin(c *chart.Chart, located source.Chart) model.ChartPin {
+	pin := located.Pin
+	pin.Name, pin.Version = c.Metadata.Name, c.Metadata.Version
+	return pin
 }

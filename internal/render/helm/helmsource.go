@@ -15,8 +15,10 @@ import (
 )
 
 // HelmSource renders the config's helm target (model.ControllerHelm): the
-// path is the chart's directory, the Deployer's object the target's helm
-// settings (config.HelmTarget), and the render is `helm upgrade`'s.
+// path is the chart's directory (for a chart fetched from a repository or
+// a registry, the config's file, which names it), the Deployer's object
+// the target's helm settings (config.HelmTarget), and the render is `helm
+// upgrade`'s.
 type HelmSource struct {
 	In *source.Input
 }
@@ -39,8 +41,15 @@ func (s *HelmSource) Prepare(ctx context.Context, p source.Path) (source.Build, 
 	if reason != "" {
 		return source.NotRenderedBuild{{Source: d.File, Reason: reason}}, nil
 	}
-	if !p.Dir || !s.In.Fs.IsChartDir(chart) {
+	// A fetched chart's path is the file that names it (the config): no
+	// directory of the repository is the chart.
+	if !chart.Fetched() && (!p.Dir || !s.In.Fs.IsChartDir(chart.Dir)) {
 		return nil, fmt.Errorf("%s: %w", p.Given, errNotChart)
+	}
+	if chart.Fetched() {
+		// Its reference and version are the config's: a change to them
+		// changes the render.
+		in.ReadRepositoryFile(d.File)
 	}
 	vals, nr, err := s.values(h.Values)
 	if err != nil || nr != nil {

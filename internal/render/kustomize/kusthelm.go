@@ -83,6 +83,7 @@ func (ci *ChartInflater) inflate(ctx context.Context, dir, file string, k *types
 			chartHome = filepath.Join(chartHome, h.Name+"-"+h.Version)
 		}
 		chartDir := filepath.Join(chartHome, h.Name)
+		var chart source.Chart
 		if h.Name == "" || !in.Fs.Boundary.IsDir(chartDir) {
 			// Its absence matters: vendoring the chart changes the build.
 			in.ReadDir(in.Fs.RealOrSelf(chartHome))
@@ -90,27 +91,26 @@ func (ci *ChartInflater) inflate(ctx context.Context, dir, file string, k *types
 				return k, false, nil
 			}
 			in.ReadDir(in.Fs.RealOrSelf(chartDir))
-			located, err := ci.locate(ctx, h)
+			located, reason, err := ci.locate(ctx, h)
 			if err != nil {
 				return nil, false, fmt.Errorf("%s: %w", field, err)
 			}
-			if located == "" {
-				from := "no repo is given"
-				if h.Repo != "" {
-					from = "kustomize would pull it from " + h.Repo
-				}
-				return nil, false, &chartNotRendered{source.NotRendered{Source: display, Reason: fmt.Sprintf("helmCharts[%d]: chart %s is not in %s (%s); charts are never fetched: vendor it there (or let kustomize run helm: kustomize.allowHelm and allowRemote, docs/trust-model.md)", i, h.Name, in.Rel(chartHome), from)}}
+			if reason != "" {
+				return nil, false, &chartNotRendered{source.NotRendered{Source: display, Reason: fmt.Sprintf("helmCharts[%d]: chart %s is not in %s, and %s: vendor it there (or let kustomize run helm: kustomize.allowHelm and allowRemote, docs/trust-model.md)", i, h.Name, in.Rel(chartHome), reason)}}
 			}
-			chartDir = located
+			chart = located
 		}
 		if h.ReleaseName == "" || h.NameTemplate != "" {
 			return nil, false, &chartNotRendered{source.NotRendered{Source: display, Reason: fmt.Sprintf("helmCharts[%d]: chart %s has no releaseName: helm template would make up a name each time (--generate-name)", i, h.Name)}}
 		}
-		real, err := in.Fs.Resolve(chartDir)
-		if err != nil {
-			return nil, false, fmt.Errorf("%s: %w", field, err)
+		if !chart.Fetched() && chart.Dir == "" {
+			real, err := in.Fs.Resolve(chartDir)
+			if err != nil {
+				return nil, false, fmt.Errorf("%s: %w", field, err)
+			}
+			chart.Dir = real
 		}
-		vals, err := ci.values(dir, real, h)
+		vals, err := ci.values(dir, chart, h)
 		if err != nil {
 			return nil, false, fmt.Errorf("%s: values: %w", field, err)
 		}
@@ -119,8 +119,8 @@ func (ci *ChartInflater) inflate(ctx context.Context, dir, file string, k *types
 			ns = "default"
 		}
 		out, err := helm.RenderChart(ctx, in, helm.HelmRelease{
-			Chart: real, Name: h.ReleaseName, Namespace: ns, Values: vals,
-			Cluster: helm.HelmClusterNone, Source: field,
+			Chart: chart, Name: h.ReleaseName, Namespace: ns, Values: vals,
+			Cluster: helm.HelmClusterNone, Source: field, File: display,
 			Template:    &helm.HelmTemplate{IncludeCRDs: h.IncludeCRDs, SkipHooks: h.SkipHooks, SkipTests: h.SkipTests},
 			APIVersions: h.ApiVersions, KubeVersion: h.KubeVersion,
 		})
@@ -163,15 +163,13 @@ func (ci *ChartInflater) inflate(ctx context.Context, dir, file string, k *types
 }
 
 // locate is where the render's chart locator finds a chart that is not
-// vendored under chartHome, by its repo, name and version: "" when it is
-// not rendered (the repository's own charts locate none of these), and
-// the reason is then inflate's, which says how to vendor it.
-func (ci *ChartInflater) locate(ctx context.Context, h types.HelmChart) (string, error) {
+// vendored under chartHome, by its repo, name and version (kustomize's
+// own layout of a pulled chart aside), or why it is not rendered.
+func (ci *ChartInflater) locate(ctx context.Context, h types.HelmChart) (source.Chart, string, error) {
 	if h.Name == "" || h.Repo == "" {
-		return "", nil
+		return source.Chart{}, "no repo is given", nil
 	}
-	dir, _, err := ci.In.LocateChart(ctx, model.ChartFromRepository(h.Repo, h.Name, h.Version))
-	return dir, err
+	return ci.In.LocateChart(ctx, model.ChartFromRepository(h.Repo, h.Name, h.Version))
 }
 
 // withoutHelmCharts is the kustomization file with helmCharts and
@@ -195,7 +193,7 @@ func (ci *ChartInflater) withoutHelmCharts(file string, withFile bool) ([]byte, 
 // valuesFile (the chart's own values.yaml by default), valuesInline
 // merged with it as valuesMerge says (kyaml's merge, as kustomize does),
 // then additionalValuesFiles layered on, as helm layers -f files.
-func (ci *ChartInflater) values(dir, chart string, h types.HelmChart) (map[string]any, error) {
+func (ci *ChartInflater) values(dir string, chart source.Chart, h types.HelmChart) (map[string]any, error) {
 	in := ci.In
 	read := func(f string) ([]byte, error) {
 		if source.IsRemote(f) {
@@ -206,17 +204,20 @@ func (ci *ChartInflater) values(dir, chart string, h types.HelmChart) (map[strin
 		}
 		return in.Fs.ReadFile(f)
 	}
-	file := h.ValuesFile
-	if file == "" {
-		file = filepath.Join(chart, "values.yaml")
-	}
-	data, err := read(file)
-	if err != nil {
-		if h.ValuesFile == "" && os.IsNotExist(err) {
-			data = nil
-		} else {
-			return nil, err
+	var data []byte
+	var err error
+	switch {
+	case h.ValuesFile != "":
+		data, err = read(h.ValuesFile)
+	case chart.Fetched():
+		data, _ = chart.File(chartutil.ValuesfileName)
+	default:
+		if data, err = read(filepath.Join(chart.Dir, chartutil.ValuesfileName)); os.IsNotExist(err) {
+			data, err = nil, nil
 		}
+	}
+	if err != nil {
+		return nil, err
 	}
 	var vals map[string]any
 	switch {

@@ -3,6 +3,9 @@ package source
 import (
 	"context"
 	"fmt"
+	"path"
+
+	"helm.sh/helm/v3/pkg/chart"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -46,25 +49,63 @@ func ChartsNotRendered(ctx context.Context, l ChartLocator, refs []model.ChartRe
 	return "", nil
 }
 
+// Chart is a chart located for a render: a directory of the repository,
+// read file by file through the guarded file system when it renders, or
+// a chart a locator fetched, already loaded from its archive.
+type Chart struct {
+	// Dir is the chart's directory, resolved (as Path.Real); "" for a
+	// fetched chart.
+	Dir string
+	// Loaded is a fetched chart, loaded from its archive with its bounds
+	// (LoadChartArchive); each LocateChart loads it anew, because a
+	// render changes the chart it renders (values, dependencies).
+	Loaded *chart.Chart
+	// Pin names a fetched chart: its digest and where it came from.
+	Pin model.ChartPin
+}
+
+// Fetched says whether the chart came from outside the repository.
+func (c Chart) Fetched() bool { return c.Loaded != nil }
+
+// File is a file of a fetched chart's archive by its path in the chart
+// ("values-prod.yaml"), as written there, and whether it has it.
+func (c Chart) File(name string) ([]byte, bool) {
+	name = path.Clean(name)
+	for _, f := range c.Loaded.Raw {
+		if f.Name == name {
+			return f.Data, true
+		}
+	}
+	return nil, false
+}
+
 // LocateChart is where the render reads the chart ref names: its
-// directory, resolved, or why it is not rendered.
-func (in *Input) LocateChart(ctx context.Context, ref model.ChartRef) (dir, notRendered string, err error) {
+// directory, resolved, or the chart fetched, or why it is not rendered.
+func (in *Input) LocateChart(ctx context.Context, ref model.ChartRef) (c Chart, notRendered string, err error) {
 	loc, err := ChartsOrDefault(in.Charts).Locate(ctx, ref)
 	if err != nil || loc.NotRendered != "" {
-		return "", loc.NotRendered, err
+		return Chart{}, loc.NotRendered, err
 	}
-	if dir, err = in.Fs.Resolve(in.RepositoryPath(loc.Dir)); err != nil {
-		return "", "", fmt.Errorf("%s: %w", ref, err)
+	if loc.Archive != nil {
+		loaded, err := LoadChartArchive(loc.Archive)
+		if err != nil {
+			return Chart{}, "", fmt.Errorf("%s (%s): %w", ref, loc.Pin, err)
+		}
+		return Chart{Loaded: loaded, Pin: loc.Pin}, "", nil
 	}
-	return dir, "", nil
+	dir, err := in.Fs.Resolve(in.RepositoryPath(loc.Dir))
+	if err != nil {
+		return Chart{}, "", fmt.Errorf("%s: %w", ref, err)
+	}
+	return Chart{Dir: dir}, "", nil
 }
 
 // DeployerChart is the chart the Deployer releases, located (its first
 // of Deployer.Charts), or why it is not rendered; the path given is the
 // chart when the Deployer names none (one made by hand).
-func (in *Input) DeployerChart(ctx context.Context, p Path) (dir, notRendered string, err error) {
+func (in *Input) DeployerChart(ctx context.Context, p Path) (Chart, string, error) {
 	if in.Deployer == nil || len(in.Deployer.Charts) == 0 {
-		return p.Real, "", nil
+		return Chart{Dir: p.Real}, "", nil
 	}
 	return in.LocateChart(ctx, in.Deployer.Charts[0])
 }

@@ -113,6 +113,9 @@ type Input struct {
 	// Charts locates the charts deployers name by reference
 	// (Options.Charts); nil: the repository's own.
 	Charts ChartLocator
+	// Pins records the charts the render released (Result.Charts); nil:
+	// none is recorded.
+	Pins *ChartPins
 	// Namespace is the render's default namespace (Options.Namespace, or
 	// "default"): a helm release's when its target names none, as helm
 	// takes the kubeconfig context's.

@@ -1,0 +1,98 @@
+package helm
+
+import (
+	"github.com/ownership-check/ownership-check/internal/render/source"
+
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chartutil"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// attachDependencies is `helm dependency build` for the dependencies
+// Chart.yaml lists that are not vendored under charts/: each is located
+// by its repository and version (a range resolved by the locator, as
+// Helm resolves it against the index or the registry's tags) and added
+// as a subchart, as the archive Helm would have put under charts/.
+// Vendored ones win; condition, tags, alias and import-values stay
+// Helm's to apply when the release renders. One without a repository is
+// left for missingDependencies to name. The reason says which dependency
+// could not be located, and why.
+func attachDependencies(ctx context.Context, in *source.Input, c *chart.Chart, located source.Chart) (string, error) {
+	for _, d := range c.Metadata.Dependencies {
+		if d.Repository == "" || vendored(c, d.Name) {
+			continue
+		}
+		sub, reason, err := locateDependency(ctx, in, d, located)
+		if err != nil {
+			return "", fmt.Errorf("dependency %s: %w", d.Name, err)
+		}
+		if reason != "" {
+			return fmt.Sprintf("dependency %s: %s", d.Name, reason), nil
+		}
+		c.AddDependency(sub)
+	}
+	return "", nil
+}
+
+// vendored: a subchart of that name is under charts/.
+func vendored(c *chart.Chart, name string) bool {
+	for _, sc := range c.Dependencies() {
+		if sc.Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// locateDependency is the chart a dependency names: a file:// directory
+// relative to the chart's, inside the repository (a fetched chart has no
+// directory to be relative to), or a chart of an https:// or oci://
+// repository, asked of the locator. A repository named by `helm repo add`
+// ("@name", "alias:name") is known only where that ran.
+func locateDependency(ctx context.Context, in *source.Input, d *chart.Dependency, located source.Chart) (*chart.Chart, string, error) {
+	repo := d.Repository
+	switch {
+	case strings.HasPrefix(repo, "@"), strings.HasPrefix(repo, "alias:"):
+		return nil, fmt.Sprintf("repository %s is a name `helm repo add` gave on the machine that ran it: write its URL in Chart.yaml, or vendor the chart under charts/", repo), nil
+	case strings.HasPrefix(repo, "file://"):
+		if located.Fetched() {
+			return nil, fmt.Sprintf("repository %s is a directory beside the chart, which its archive does not hold", repo), nil
+		}
+		dir, err := in.Fs.Resolve(filepath.Join(located.Dir, filepath.FromSlash(strings.TrimPrefix(repo, "file://"))))
+		if err != nil {
+			return nil, "", fmt.Errorf("repository %s: %w", repo, err)
+		}
+		sub, err := loadChart(in, dir)
+		if err != nil {
+			return nil, "", err
+		}
+		return sub, versionMismatch(sub, d.Version), nil
+	case !strings.Contains(repo, "://"):
+		return nil, fmt.Sprintf("repository %s is neither a URL nor file://", repo), nil
+	}
+	ch, reason, err := in.LocateChart(ctx, model.ChartFromRepository(repo, d.Name, d.Version))
+	if err != nil || reason != "" {
+		return nil, reason, err
+	}
+	if ch.Fetched() {
+		return ch.Loaded, "", nil
+	}
+	sub, err := loadChart(in, ch.Dir)
+	return sub, "", err
+}
+
+// versionMismatch is why a file:// dependency's chart is not the one
+// Chart.yaml asks for, as `helm dependency build` refuses it: its
+// version outside the range; "" when it is in it (or none is asked).
+func versionMismatch(c *chart.Chart, want string) string {
+	if want == "" || chartutil.IsCompatibleRange(want, c.Metadata.Version) {
+		return ""
+	}
+	return fmt.Sprintf("its chart is version %s, not in %s", c.Metadata.Version, want)
+}
