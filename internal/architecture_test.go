@@ -66,6 +66,7 @@ var packages = map[string]kind{
 	"yamldoc":             infra,
 	"values":              infra,
 	"repofs":              infra,
+	"charts":              infra,
 	"testkit/testcluster": testInfra,
 	"testkit/faultproxy":  testInfra,
 	"github/githubtest":   testInfra,

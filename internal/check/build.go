@@ -67,6 +67,8 @@ func build(ctx context.Context, o Options, policy model.FailPolicy, causes model
 		g.Wait()
 	}()
 	if o.Offline {
+		// Offline is offline for charts too: only the cache is read.
+		o.Charts.Offline = true
 		return buildOffline(ctx, &g, o, policy, causes)
 	}
 	return buildCluster(ctx, &g, o, policy, causes)
@@ -99,7 +101,11 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		engineOpts.Concurrency = sess.limit
 	}
 	vr := values.New(o.ValueDirs, client)
-	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client}
+	charts, err := o.chartLocator(cfg)
+	if err != nil {
+		return nil, err
+	}
+	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client, Charts: charts}
 	objs, unrendered, head, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err

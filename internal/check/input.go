@@ -136,6 +136,10 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 		return nil, err
 	}
 	cfg, client := sess.cfg, sess.client
+	charts, err := t.chartLocator(cfg)
+	if err != nil {
+		return nil, err
+	}
 	reads := render.NewReads()
 	done, err := t.State.RenderTurn(ctx)
 	if err != nil {
@@ -143,7 +147,7 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 	}
 	defer done()
 	objs, unrendered, err := renderChecked(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads,
-		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client), ChartCluster: client})
+		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client), ChartCluster: client, Charts: charts})
 	if err != nil {
 		return nil, err
 	}

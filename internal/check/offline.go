@@ -42,7 +42,11 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// Offline, values come from the repository alone: a render that needs
 	// the cluster's is not rendered, and says so.
 	vr := values.New(o.ValueDirs, nil)
-	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr}
+	charts, err := o.chartLocator(cfg)
+	if err != nil {
+		return nil, err
+	}
+	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr, Charts: charts}
 	objs, unrendered, head, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/ownership-check/ownership-check/internal/charts"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -69,6 +70,16 @@ type Target struct {
 	// warning: render --target in a job without that cluster's
 	// credentials.
 	ClusterOptional bool
+	// Charts are the command line's and the runner's settings of the
+	// run's chart fetcher (--chart-cache, --offline, the action's
+	// GITHUB_TOKEN for ghcr.io); its hosts and mirrors come from the
+	// trusted config (OpenCharts).
+	Charts charts.Options
+	// ChartLocator, when set, is the run's chart fetcher, opened once by
+	// whoever runs its targets (OpenCharts) and shared by their renders:
+	// a chart is fetched once however many releases use it. nil: the
+	// check's run opens one.
+	ChartLocator model.ChartLocator
 	// ShowSecrets, for render alone, leaves the values read from Secrets
 	// in the objects it returns (render --show-secrets).
 	ShowSecrets bool

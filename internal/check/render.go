@@ -32,7 +32,11 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := render.Options{Config: cfg, Deployer: t.Deployer}
+	charts, err := t.chartLocator(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := render.Options{Config: cfg, Deployer: t.Deployer, Charts: charts}
 	var scope *kube.BestEffort
 	var warnings []error
 	opts.Namespace, scope, err = renderTarget(t)

@@ -29,6 +29,7 @@ type State interface {
 	RenderTurn(ctx context.Context) (func(), error)
 	Window(client *kube.Client, rtt time.Duration, concurrency, maxFlight int) int
 	Trees() *gitexec.Trees
+	Charts(open func() (model.ChartLocator, func(), error)) (model.ChartLocator, error)
 }
 
 // Recorded is what TakeSnapshot committed, and where.

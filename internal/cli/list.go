@@ -18,7 +18,9 @@ lists (source config) and those discovered from the deployer's own objects
 under its discover: entries (Flux Kustomizations, Argo CD Applications and
 the Applications ApplicationSets make; docs/gitops.md), each with its field
 manager, cluster, the file of its GitOps object and its paths, or why it
-is not checked.
+is not checked. A target whose chart is remote is checked when its chart
+can be fetched (into --chart-cache; with --offline, found there), else not
+checked with the reason.
 
 --output json prints an array of {"name", "source", "object", "paths",
 "fieldManager", "cluster", "checked", "reason"}.`,
@@ -31,5 +33,7 @@ is not checked.
 	fs.StringVar(&o.Config, "config", "", "repository config file (default .ownership-check.yaml if present)")
 	fs.StringVar(&o.FieldManager, "field-manager", "", "field manager of a listed target whose config gives none")
 	fs.StringVarP(&output, "output", "o", printer.TargetsFormats.Default(), printer.TargetsFormats.Choice())
+	o.addChartCacheFlag(fs)
+	o.addOfflineChartsFlag(fs)
 	return cmd
 }

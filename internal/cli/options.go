@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/ownership-check/ownership-check/internal/charts"
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -29,6 +30,11 @@ type commonOptions struct {
 	Targets     []string
 	ChangedFrom string
 	Shard       string
+	// ChartCache is where fetched charts are kept (--chart-cache);
+	// OfflineCharts reads only it (render's and targets' --offline; check's
+	// --offline means it too).
+	ChartCache    string
+	OfflineCharts bool
 }
 
 // usesTargets tells whether the run is over the config's targets.
@@ -54,6 +60,19 @@ func (o *commonOptions) addRenderFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Context, "context", "", "kubeconfig context to use")
 	fs.StringVarP(&o.Namespace, "namespace", "n", "", "namespace for namespaced objects that set none (default: the context's)")
 	fs.StringVar(&o.Config, "config", "", "repository config file with ignore rules and policy (default .ownership-check.yaml if present)")
+	o.addChartCacheFlag(fs)
+}
+
+// addChartCacheFlag is --chart-cache: every command that renders, or
+// lists what renders, fetches remote charts into it.
+func (o *commonOptions) addChartCacheFlag(fs *pflag.FlagSet) {
+	fs.StringVar(&o.ChartCache, "chart-cache", "", "directory of fetched remote charts, shared by runs (default: ownership-check/charts under the user cache directory, e.g. ~/.cache)")
+}
+
+// addOfflineChartsFlag is the --offline of the commands that have no
+// offline engine (render, targets): no network, charts from the cache.
+func (o *commonOptions) addOfflineChartsFlag(fs *pflag.FlagSet) {
+	fs.BoolVar(&o.OfflineCharts, "offline", false, "fetch nothing: remote charts come from --chart-cache alone, and one not in it is not rendered, with that reason")
 }
 
 // addTargetFlags are the flags that run the repository config's targets:
@@ -93,6 +112,7 @@ func (o *commonOptions) target(toolVersion string) check.Target {
 		FieldManager: o.FieldManager, Environment: o.Environment, Config: o.Config,
 		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency, MaxInFlight: o.MaxInFlight,
 		SnapshotRepo: o.SnapshotRepo, SnapshotBranch: o.SnapshotBranch, ToolVersion: toolVersion,
+		Charts: charts.Options{CacheDir: o.ChartCache, Offline: o.OfflineCharts},
 	}
 }
 
@@ -118,7 +138,7 @@ type checkOptions struct {
 func (o *checkOptions) addFlags(fs *pflag.FlagSet) {
 	o.commonOptions.addFlags(fs)
 	o.addTargetFlags(fs)
-	fs.BoolVar(&o.Offline, "offline", false, "predict from the snapshot alone, without a cluster")
+	fs.BoolVar(&o.Offline, "offline", false, "predict from the snapshot alone, without a cluster; remote charts come from --chart-cache alone")
 	fs.StringVarP(&o.Output, "output", "o", "", "report format: "+report.FormatChoice()+" (default text)")
 	fs.StringVar(&o.ReportFile, "report-file", "", "also write the JSON report to this file")
 	fs.BoolVar(&o.Record, "record", false, "also record the findings (never values) in the environment's history on the snapshot branch: run by the deploy pipeline right before it applies")

@@ -39,7 +39,12 @@ taken as namespaced, and a "# Note:" comment says the scope was guessed.
 targets lists them) as its deploy does: a discovered target exactly as its
 controller renders it, which is what the controller would apply. A target
 that is not checked prints nothing: the reason goes to stderr and the exit
-status is 2, so that a script never takes "nothing" for an empty render.`,
+status is 2, so that a script never takes "nothing" for an empty render.
+
+A chart a deployer names by reference (a HelmRelease's HelmRepository or
+OCIRepository, an Argo CD Helm source's repoURL) is fetched into
+--chart-cache with the hosts and credentials of the repository config's
+charts: section (docs/remote-charts.md); --offline reads the cache alone.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if target != "" {
 				if len(args) > 0 {
@@ -57,6 +62,7 @@ status is 2, so that a script never takes "nothing" for an empty render.`,
 		},
 	}
 	o.addRenderFlags(cmd.Flags())
+	o.addOfflineChartsFlag(cmd.Flags())
 	cmd.Flags().StringVar(&target, "target", "", "render this target of the repository (listed or discovered) instead of PATHs")
 	cmd.Flags().BoolVar(&showSecrets, "show-secrets", false, "print Secret values instead of (hidden), for piping into a deploy")
 	return cmd

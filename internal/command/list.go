@@ -13,13 +13,24 @@ import (
 )
 
 // List lists the repository's targets, the config's and the discovered,
-// the config being t's trusted one (BaseConfig) when set, else its file.
+// the config being t's trusted one (BaseConfig) when set, else its file;
+// their charts located by the run's fetcher.
 func List(ctx context.Context, t check.Target) ([]targets.Target, error) {
+	done, err := openCharts(&t)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return list(ctx, t)
+}
+
+// list is List with the run's fetcher open.
+func list(ctx context.Context, t check.Target) ([]targets.Target, error) {
 	cfg, err := configOf(t)
 	if err != nil {
 		return nil, err
 	}
-	return targets.List(ctx, cfg)
+	return targets.ListLocated(ctx, cfg, t.ChartLocator)
 }
 
 // configOf is the repository config a run over targets reads.
@@ -70,7 +81,12 @@ func (e *NotCheckedError) Error() string {
 // with its controller's object when it is discovered (what the controller
 // would apply). A target that is not checked is an *NotCheckedError.
 func RenderTarget(ctx context.Context, t check.Target, name string) ([]model.Object, []error, error) {
-	ts, err := List(ctx, t)
+	done, err := openCharts(&t)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer done()
+	ts, err := list(ctx, t)
 	if err != nil {
 		return nil, nil, err
 	}

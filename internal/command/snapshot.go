@@ -30,6 +30,11 @@ func Snapshot(ctx context.Context, o check.SnapshotOptions, stdout, stderr io.Wr
 // that is not checked is named with its reason, and has none. It returns
 // how many were recorded.
 func SnapshotTargets(ctx context.Context, o check.SnapshotOptions, s Selector, stdout, stderr io.Writer) (int, error) {
+	done, err := openCharts(&o.Target)
+	if err != nil {
+		return 0, err
+	}
+	defer done()
 	sel, err := Select(ctx, o.Target, s)
 	if err != nil {
 		return 0, err

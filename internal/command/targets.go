@@ -20,6 +20,11 @@ type Selector struct {
 // Select picks the config's targets s names; the config is t's trusted
 // one (BaseConfig) when set, else its file.
 func Select(ctx context.Context, t check.Target, s Selector) (targets.Selection, error) {
+	done, err := openCharts(&t)
+	if err != nil {
+		return targets.Selection{}, err
+	}
+	defer done()
 	cfg, err := configOf(t)
 	if err != nil {
 		return targets.Selection{}, err
@@ -30,12 +35,22 @@ func Select(ctx context.Context, t check.Target, s Selector) (targets.Selection,
 	}
 	return targets.Select(ctx, cfg, targets.SelectOptions{
 		Names: s.Names, ChangedFrom: s.ChangedFrom, Shard: shard, ConfigFile: t.Config,
-		SnapshotRepo: t.SnapshotRepo, SnapshotBranch: t.SnapshotBranch,
+		SnapshotRepo: t.SnapshotRepo, SnapshotBranch: t.SnapshotBranch, Charts: t.ChartLocator,
 	})
 }
 
-// CheckTargets selects the targets and checks them.
+// CheckTargets selects the targets and checks them, with one chart
+// fetcher for the listing and every check.
 func CheckTargets(ctx context.Context, o check.Options, s Selector) (targets.Selection, []targets.Result, error) {
+	if o.Offline {
+		// Offline is offline for charts too: only the cache is read.
+		o.Charts.Offline = true
+	}
+	done, err := openCharts(&o.Target)
+	if err != nil {
+		return targets.Selection{}, nil, err
+	}
+	defer done()
 	sel, err := Select(ctx, o.Target, s)
 	if err != nil {
 		return sel, nil, err

@@ -26,8 +26,9 @@ type Discovered struct {
 // ForDiscovery renders paths (relative to the repository's top root) as
 // the deployer's controller renders them, with no cluster: what discovery
 // needs of an app-of-apps whose path is a kustomization or a chart, to
-// find the Applications it makes.
-func ForDiscovery(ctx context.Context, cfg *config.Config, root string, paths []string, d *model.Deployer) (Discovered, error) {
+// find the Applications it makes. charts locates a chart it names by
+// reference (nil: the repository's own only).
+func ForDiscovery(ctx context.Context, cfg *config.Config, charts ChartLocator, root string, paths []string, d *model.Deployer) (Discovered, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return Discovered{}, err
@@ -40,7 +41,7 @@ func ForDiscovery(ctx context.Context, cfg *config.Config, root string, paths []
 		full[i] = filepath.Join(abs, filepath.FromSlash(p))
 	}
 	reads := source.NewReads()
-	res, err := RenderAll(ctx, full, Options{Root: abs, Config: cfg, Deployer: d, Reads: reads})
+	res, err := RenderAll(ctx, full, Options{Root: abs, Config: cfg, Deployer: d, Reads: reads, Charts: charts})
 	if err != nil {
 		return Discovered{}, err
 	}

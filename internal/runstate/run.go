@@ -20,6 +20,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
@@ -44,6 +45,7 @@ type Run struct {
 	windows    parallel.Keyed[*kube.Client, int]
 	discovered parallel.Keyed[discoveryKey, Discovered]
 	branches   parallel.Keyed[Branch, *branch]
+	charts     parallel.Keyed[struct{}, openedCharts]
 }
 
 type loadedConfig struct {
@@ -81,6 +83,11 @@ func (s *Run) Close() {
 		}
 	})
 	s.trees.Close()
+	s.charts.Each(func(_ struct{}, c openedCharts) {
+		if c.close != nil {
+			c.close()
+		}
+	})
 }
 
 // Trees are the run's git trees: the base's, read once for all.
@@ -170,4 +177,21 @@ func (s *Run) Window(c *kube.Client, rtt time.Duration, concurrency, maxFlight i
 		return c.Window.SizeTo(concurrency, rtt, maxFlight), nil
 	})
 	return limit
+}
+
+// openedCharts is the run's chart locator and its end.
+type openedCharts struct {
+	locator model.ChartLocator
+	close   func()
+}
+
+// Charts is the run's chart locator, opened once (open) for every check of
+// the run: a chart several releases use is fetched once. It is closed with
+// the run.
+func (s *Run) Charts(open func() (model.ChartLocator, func(), error)) (model.ChartLocator, error) {
+	c, err := s.charts.Get(s.ctx, struct{}{}, func(context.Context) (openedCharts, error) {
+		l, close, err := open()
+		return openedCharts{l, close}, err
+	})
+	return c.locator, err
 }

@@ -2,9 +2,11 @@ package targets
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/ownership-check/ownership-check/internal/parallel"
 	"sort"
+
+	"github.com/ownership-check/ownership-check/internal/parallel"
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
@@ -72,8 +74,17 @@ func UseDiscovery(f DiscoverFunc) (restore func()) {
 // those discovered from the deployer's objects under its discover
 // entries, sorted by name. A discovered target with the name of another
 // is an error naming both: they would share a snapshot folder and a
-// comment section.
+// comment section. Only the repository's own charts are located: a target
+// whose chart is remote is not checked (ListLocated fetches them).
 func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
+	return ListLocated(ctx, cfg, nil)
+}
+
+// ListLocated is List with the run's chart locator: a discovered
+// app-of-apps' render and each target's charts are located through it,
+// and a target whose chart it cannot give (a host that does not answer,
+// a version that does not exist) is not checked, with its reason.
+func ListLocated(ctx context.Context, cfg *config.Config, charts model.ChartLocator) ([]Target, error) {
 	out := make([]Target, 0, len(cfg.Targets))
 	for _, t := range cfg.Targets {
 		if t.Helm != nil {
@@ -90,7 +101,7 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 		urls := urlsOf(ctx, top, cfg)
 		// An app-of-apps whose path is a kustomization or a chart makes
 		// its Applications through its controller's render.
-		parents := parentRenderer(cfg)
+		parents := parentRenderer(cfg, charts)
 		found, err := discover(ctx, gitops.Repository{Root: top, URLs: urls, RenderParent: parents}, cfg.Discover)
 		if err != nil {
 			return nil, fmt.Errorf("discovering targets: %w", err)
@@ -107,7 +118,7 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 			})
 		}
 	}
-	if err := chartsNotRendered(ctx, out); err != nil {
+	if err := chartsNotRendered(ctx, out, charts); err != nil {
 		return nil, err
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -135,21 +146,26 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 	return out, nil
 }
 
-// chartsNotRendered gives a target whose charts render's locator does not
+// chartsNotRendered gives a target whose charts the locator does not
 // render its reason, as a render of it would say: the listing names what
-// is not checked without rendering anything.
-func chartsNotRendered(ctx context.Context, ts []Target) error {
-	for i, t := range ts {
+// is not checked without rendering anything. The targets are located as
+// many at once as a run checks: a fetching locator waits on the network,
+// and fetches a chart many releases share once.
+func chartsNotRendered(ctx context.Context, ts []Target, charts model.ChartLocator) error {
+	errs := make([]error, len(ts))
+	parallel.For(len(ts), workers, func(i int) {
+		t := ts[i]
 		if t.Reason != "" || t.Deployer == nil {
-			continue
+			return
 		}
-		reason, err := render.ChartsNotRendered(ctx, nil, t.Deployer.Charts)
+		reason, err := render.ChartsNotRendered(ctx, charts, t.Deployer.Charts)
 		if err != nil {
-			return fmt.Errorf("target %s: %w", t.Name, err)
+			errs[i] = fmt.Errorf("target %s: %w", t.Name, err)
+			return
 		}
 		ts[i].Reason = reason
-	}
-	return nil
+	})
+	return errors.Join(errs...)
 }
 
 // helmTarget is a config's helm target: its chart's directory is its

@@ -19,6 +19,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
 
@@ -115,6 +116,9 @@ type SelectOptions struct {
 	// every target.
 	ConfigFile                   string
 	SnapshotRepo, SnapshotBranch string
+	// Charts is the run's chart locator the targets are listed with
+	// (ListLocated); nil: the repository's own charts.
+	Charts model.ChartLocator
 }
 
 // Select chooses the targets to check. With ChangedFrom, a target is
@@ -125,7 +129,7 @@ type SelectOptions struct {
 // changed since the deploy it was recorded at), the target is checked, and
 // Why says so.
 func Select(ctx context.Context, cfg *config.Config, o SelectOptions) (Selection, error) {
-	all, err := List(ctx, cfg)
+	all, err := ListLocated(ctx, cfg, o.Charts)
 	if err != nil {
 		return Selection{}, err
 	}

@@ -1,0 +1,45 @@
+package check
+
+import (
+	"github.com/ownership-check/ownership-check/internal/charts"
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// OpenCharts opens a run's chart fetcher: the command line's and the
+// runner's settings o, with the hosts, credentials and mirrors of cfg,
+// which must be the run's trusted config (the base commit's on a pull
+// request, never the pull request's own copy: it could send a registry
+// login to a host of its choosing). close ends it; the run's renders stop
+// using it first.
+func OpenCharts(o charts.Options, cfg *config.Config) (l model.ChartLocator, close func(), err error) {
+	if cfg != nil {
+		o.Config = cfg.Charts
+	}
+	f, err := charts.New(o)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, closeOf(f), nil
+}
+
+// closeOf is the fetcher's Close, in whichever form it has.
+func closeOf(f any) func() {
+	switch c := f.(type) {
+	case interface{ Close() error }:
+		return func() { _ = c.Close() }
+	case interface{ Close() }:
+		return c.Close
+	}
+	return func() {}
+}
+
+// chartLocator is the locator t's renders use: the run's (ChartLocator,
+// opened once by the command for all its targets), else one the run's
+// state opens from cfg for its checks and closes at its end.
+func (t Target) chartLocator(cfg *config.Config) (model.ChartLocator, error) {
+	if t.ChartLocator != nil {
+		return t.ChartLocator, nil
+	}
+	return t.State.Charts(func() (model.ChartLocator, func(), error) { return OpenCharts(t.Charts, cfg) })
+}
