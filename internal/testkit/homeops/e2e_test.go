@@ -67,9 +67,16 @@ func TestHomeOpsEndToEnd(t *testing.T) {
 	}
 
 	t.Run("render is Helm's", func(t *testing.T) {
-		// One release of each chart, object by object: what the server's
-		// answer above could hide (a field the server defaults) shows here.
-		for i := range s.plan.Charts {
+		// One release of each form and style, object by object: what the
+		// server's answer above could hide (a field the server defaults)
+		// shows here.
+		seen := map[string]bool{}
+		for i, c := range s.plan.Charts {
+			if kind := string(c.Form) + " " + string(c.Style); seen[kind] {
+				continue
+			} else {
+				seen[kind] = true
+			}
 			r := s.plan.Using(i)[0]
 			code, out, stderr := s.run("render", "--target", r.Target())
 			if code != 0 {
@@ -170,7 +177,7 @@ func byKindName(t *testing.T, stream string) map[string]map[string]any {
 	out := map[string]map[string]any{}
 	for _, m := range releaseutil.SplitManifests(stream) {
 		var obj map[string]any
-		if err := yaml.Unmarshal([]byte(m), &obj); err != nil {
+		if err := yaml.Unmarshal([]byte(m+"\n"), &obj); err != nil {
 			t.Fatal(err)
 		}
 		if len(obj) > 0 {

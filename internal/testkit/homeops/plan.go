@@ -165,13 +165,20 @@ func NewPlan(releases, charts int, public ...Chart) (Plan, error) {
 		p.Charts = append(p.Charts, c)
 	}
 	// The shared chart takes what is left after one release a chart,
-	// up to 40% of them; the rest go round the others.
+	// up to 40% of them; the generated charts go round the rest. A public
+	// chart is released once: its cluster-wide objects (metrics-server's
+	// APIService) exist once in a cluster.
 	sharedReleases := max(releases*2/5, releases-(charts-1)*3)
+	generated := charts - 1 - min(len(public), charts-1)
 	names := map[string]int{}
 	for i := range releases {
 		chart := 0
-		if i >= sharedReleases {
-			chart = 1 + (i-sharedReleases)%(charts-1)
+		switch k := i - sharedReleases; {
+		case k < 0:
+		case k < charts-1:
+			chart = 1 + k
+		case generated > 0:
+			chart = charts - generated + (k-(charts-1))%generated
 		}
 		ns := namespaces[i%len(namespaces)]
 		name := apps[i%len(apps)]

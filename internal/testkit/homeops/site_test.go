@@ -235,14 +235,20 @@ func (s *site) helmRelease(r homeops.Release, archive []byte) []map[string]any {
 	var out []map[string]any
 	for _, m := range releaseutil.SplitManifests(rel.Manifest) {
 		var obj map[string]any
-		if err := yaml.Unmarshal([]byte(m), &obj); err != nil {
+		// SplitManifests trims each document; Helm's client reads it
+		// followed by its line break, which a block scalar at its end keeps.
+		if err := yaml.Unmarshal([]byte(m+"\n"), &obj); err != nil {
 			t.Fatal(err)
 		}
 		if len(obj) == 0 {
 			continue
 		}
 		u := unstructured.Unstructured{Object: obj}
-		if u.GetNamespace() == "" {
+		namespaced, err := s.client.IsNamespaced(u.GroupVersionKind())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if namespaced && u.GetNamespace() == "" {
 			u.SetNamespace(r.Namespace)
 		}
 		labels := u.GetLabels()
@@ -265,9 +271,10 @@ func (s *site) helmRelease(r homeops.Release, archive []byte) []map[string]any {
 	return out
 }
 
-// deploy releases every HelmRelease as helm-controller does: Helm's
-// render of it, applied server-side under helm-controller, forcing.
-// What it gives is each release's object count.
+// deploy releases every HelmRelease as helm-controller does (Helm's
+// render of it, applied server-side under helm-controller, forcing),
+// then records the snapshot the deploy pipeline takes after it: what a
+// pull request's selection reads. It gives each release's object count.
 func (s *site) deploy() map[string]int {
 	s.t.Helper()
 	counts := map[string]int{}
@@ -278,6 +285,13 @@ func (s *site) deploy() map[string]int {
 		}
 		counts[r.Target()] = len(objs)
 	}
+	// Only the releases: the Kustomizations that apply them are not
+	// deployed here, and a snapshot records what was.
+	names := make([]string, 0, len(s.plan.Releases))
+	for _, r := range s.plan.Releases {
+		names = append(names, r.Target())
+	}
+	s.mustRun(s.t, "snapshot", "--target", strings.Join(names, ","))
 	return counts
 }
 
@@ -285,7 +299,10 @@ func (s *site) deploy() map[string]int {
 // snapshot repository.
 func (s *site) run(args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
-	args = append(args, "--chart-cache", s.cache, "--snapshot-repo", s.snapshots)
+	args = append(args, "--chart-cache", s.cache)
+	if args[0] == "check" || args[0] == "snapshot" {
+		args = append(args, "--snapshot-repo", s.snapshots)
+	}
 	code := cli.Run("test", args, &stdout, &stderr)
 	return code, stdout.String(), stderr.String()
 }
