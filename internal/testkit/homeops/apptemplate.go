@@ -66,6 +66,17 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- end }}
 
+{{- define "CHART.metadata" -}}
+{{- $root := index . 0 -}}
+name: {{ include "CHART.resourceName" (list $root (index . 1)) }}
+namespace: {{ $root.Release.Namespace }}
+labels:
+  {{- include "CHART.labels" $root | nindent 2 }}
+  {{- if gt (len .) 2 }}
+  app.kubernetes.io/{{ index . 2 }}: {{ index . 3 }}
+  {{- end }}
+{{- end }}
+
 {{- define "CHART.selectorLabels" -}}
 {{- $root := index . 0 -}}
 app.kubernetes.io/name: {{ include "CHART.fullname" $root }}
@@ -80,11 +91,7 @@ const appTemplateControllers = `{{- range $id, $ctrl := .Values.controllers }}
 apiVersion: apps/v1
 kind: Deployment
 metadata:
-  name: {{ include "CHART.resourceName" (list $ $id) }}
-  namespace: {{ $.Release.Namespace }}
-  labels:
-    {{- include "CHART.labels" $ | nindent 4 }}
-    app.kubernetes.io/controller: {{ $id }}
+  {{- include "CHART.metadata" (list $ $id "controller" $id) | nindent 2 }}
   {{- with $ctrl.annotations }}
   annotations:
     {{- toYaml . | nindent 4 }}
@@ -175,11 +182,7 @@ const appTemplateServices = `{{- range $id, $svc := .Values.service }}
 apiVersion: v1
 kind: Service
 metadata:
-  name: {{ include "CHART.resourceName" (list $ $id) }}
-  namespace: {{ $.Release.Namespace }}
-  labels:
-    {{- include "CHART.labels" $ | nindent 4 }}
-    app.kubernetes.io/service: {{ include "CHART.resourceName" (list $ $id) }}
+  {{- include "CHART.metadata" (list $ $id "service" (include "CHART.resourceName" (list $ $id))) | nindent 2 }}
 spec:
   type: {{ $svc.type | default "ClusterIP" }}
   ports:
@@ -199,10 +202,7 @@ const appTemplateConfigMaps = `{{- range $id, $cm := .Values.configMaps }}
 apiVersion: v1
 kind: ConfigMap
 metadata:
-  name: {{ include "CHART.resourceName" (list $ $id) }}
-  namespace: {{ $.Release.Namespace }}
-  labels:
-    {{- include "CHART.labels" $ | nindent 4 }}
+  {{- include "CHART.metadata" (list $ $id) | nindent 2 }}
 data:
   {{- toYaml $cm.data | nindent 2 }}
 {{- end }}

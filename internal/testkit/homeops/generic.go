@@ -104,6 +104,13 @@ app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 
+{{- define "CHART.metadata" -}}
+name: {{ include "CHART.fullname" . }}
+namespace: {{ .Release.Namespace }}
+labels:
+  {{- include "CHART.labels" . | nindent 2 }}
+{{- end }}
+
 {{- define "CHART.serviceAccountName" -}}
 {{- if .Values.serviceAccount.create }}
 {{- include "CHART.fullname" . }}
@@ -116,10 +123,7 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 const genericDeployment = `apiVersion: apps/v1
 kind: Deployment
 metadata:
-  name: {{ include "CHART.fullname" . }}
-  namespace: {{ .Release.Namespace }}
-  labels:
-    {{- include "CHART.labels" . | nindent 4 }}
+  {{- include "CHART.metadata" . | nindent 2 }}
 spec:
   {{- if not .Values.autoscaling.enabled }}
   replicas: {{ .Values.replicaCount }}
@@ -173,10 +177,7 @@ spec:
 const genericService = `apiVersion: v1
 kind: Service
 metadata:
-  name: {{ include "CHART.fullname" . }}
-  namespace: {{ .Release.Namespace }}
-  labels:
-    {{- include "CHART.labels" . | nindent 4 }}
+  {{- include "CHART.metadata" . | nindent 2 }}
 spec:
   type: {{ .Values.service.type }}
   ports:
@@ -206,10 +207,7 @@ metadata:
 const genericConfigMap = `apiVersion: v1
 kind: ConfigMap
 metadata:
-  name: {{ include "CHART.fullname" . }}
-  namespace: {{ .Release.Namespace }}
-  labels:
-    {{- include "CHART.labels" . | nindent 4 }}
+  {{- include "CHART.metadata" . | nindent 2 }}
 data:
   {{- range $k, $v := .Values.config }}
   {{ $k | upper }}: {{ $v | quote }}
@@ -220,10 +218,7 @@ const genericHPA = `{{- if .Values.autoscaling.enabled }}
 apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata:
-  name: {{ include "CHART.fullname" . }}
-  namespace: {{ .Release.Namespace }}
-  labels:
-    {{- include "CHART.labels" . | nindent 4 }}
+  {{- include "CHART.metadata" . | nindent 2 }}
 spec:
   scaleTargetRef:
     apiVersion: apps/v1
