@@ -74,6 +74,7 @@ var packages = map[string]kind{
 	"testkit/reliability": testInfra,
 	"testkit/release":     testInfra,
 	"testkit/monorepo":    testInfra,
+	"testkit/chartserver": testInfra,
 	"testkit/homeops":     testInfra,
 }
 

@@ -32,6 +32,7 @@ var notRepositoryReaders = map[string]string{
 	"action":            "the workflow's kubeconfig, workspace owner and report files",
 	"cli/check.go":      "writes the --report-file the operator names",
 	"report/reporttest": "golden files of tests",
+	"charts":            "the chart cache and the Docker config file the trusted config names",
 }
 
 // TestOneReaderOfRepositoryFiles fails when a package other than repofs

@@ -15,7 +15,8 @@ import (
 //
 //	blobs/sha256/HEX       chart archives, by the SHA-256 of their bytes
 //	index/KEY.yaml, .json  index files by URL, with their digest and validators
-//	oci/KEY.json           what an OCI tag or range resolved to last
+//	oci/KEY.json           what an OCI tag, range or digest, or an archive's
+//	                       URL, resolved to last (an --offline run's answer)
 //
 // (KEY is the SHA-256 of the URL or reference). Everything is written to
 // a temporary file and renamed, so that a concurrent run or a killed one
@@ -122,7 +123,8 @@ func (c *cache) putIndex(url string, body []byte, meta indexMeta) (string, error
 	return path, c.writeJSON(metaPath, meta)
 }
 
-// ociPin is what an OCI reference (a tag, a range, a digest) resolved to.
+// ociPin is what an OCI reference (a tag, a range, a digest) resolved
+// to, or (Manifest empty) the archive an archive's URL gave.
 type ociPin struct {
 	Ref      string `json:"ref"`
 	Tag      string `json:"tag,omitempty"`

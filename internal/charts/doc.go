@@ -1,14 +1,36 @@
 // Package charts fetches the charts a deployer names by reference, as
-// that deployer's controller would: an HTTP Helm repository's chart
-// through Helm's own getter and index, an OCI artifact through Helm's
-// registry client, versions and ranges resolved as the controller
-// resolves them (interfaces.md, "Remote charts").
+// that deployer's controller would: an HTTP Helm repository's index.yaml
+// read with Helm's repo.IndexFile and the version resolved by its Get,
+// an OCI artifact's tags resolved with Helm's tag matching and its chart
+// layer pulled with Helm's registry client, versions and ranges resolved
+// as the controller resolves them (interfaces.md, "Remote charts").
 //
-// It is the fetching model.ChartLocator that render asks: every chart
-// is downloaded once per digest into a content-addressed cache shared by
-// the targets of a run and by later runs, and handed to render as the
-// archive's bytes, its digest checked. Which hosts get credentials, and
-// from where, is the trusted config's (config.ChartsOptions) and the
-// runner's ambient login's: a pull request names charts, never the
-// credentials they are fetched with.
+// It is the fetching model.ChartLocator that render asks (New, Locate,
+// Close at the run's end, Stats). A chart's pin names it as its
+// Chart.yaml does, with a digest: the SHA-256 of the .tgz for an HTTP
+// repository, the OCI manifest's digest for a registry (what `helm pull`
+// prints and a tag points at), so that a tag moved to other bytes shows.
+//
+// Every chart is downloaded once per digest into a content-addressed
+// cache (cache.go) shared by the targets of a run and by later runs: an
+// index is revalidated with a conditional GET, an archive is read back
+// by its digest and checked; --offline reads only the cache. Every
+// failure of a chart (host, DNS, TLS, credentials, version, size, time)
+// is its NotRendered reason, in plain words and with no credential;
+// Locate's error is the operator's alone (the cache cannot be written).
+// Bodies are bounded as source-controller bounds them, a host gets at
+// most PerHost requests at once, 429 and 5xx are retried with backoff,
+// and the whole run's fetching ends at FetchTimeout.
+//
+// Which hosts get credentials, and from where, is the trusted config's
+// (config.ChartsOptions) and the runner's ambient login's: a pull request
+// names charts, never the credentials they are fetched with. A login is
+// added to a request only when the request's host is the login's, so a
+// redirect to another host carries none; a host the trusted config does
+// not list (or name as a mirror) may not reach loopback, private or
+// link-local addresses. A mirror takes the fetches of a host to its own
+// URL, with its own host's login; the pin's From stays the original.
+// Registries on loopback, and mirrors given as http://, are spoken to in
+// plain HTTP; the environment's proxy is not used, since the address
+// rule is the dialled host's.
 package charts

@@ -120,10 +120,17 @@ func (f *Fetcher) Locate(ctx context.Context, ref model.ChartRef) (model.Located
 	ctx, stop := f.bound(ctx)
 	defer stop()
 	loc, err := f.located.Get(ctx, locateKey(ref), func(ctx context.Context) (model.LocatedChart, error) {
+		locate := f.locateHTTP
 		if strings.HasPrefix(ref.URL, "oci://") {
-			return f.locateOCI(ctx, ref)
+			locate = f.locateOCI
 		}
-		return f.locateHTTP(ctx, ref)
+		loc, err := locate(ctx, ref)
+		if err == nil && ctx.Err() != nil && f.run.Err() == nil {
+			// This caller gave up, not the chart: the next caller of the
+			// same chart tries again rather than read this reason.
+			return loc, ctx.Err()
+		}
+		return loc, err
 	})
 	if err != nil && !isCacheError(err) {
 		return notRendered(ref, f.failure(ref.URL, err)), nil
@@ -131,11 +138,14 @@ func (f *Fetcher) Locate(ctx context.Context, ref model.ChartRef) (model.Located
 	return loc, err
 }
 
-// bound is ctx ended also by the run's bound.
+// bound is ctx ended also by the run's bound: its deadline, so that a
+// retry that cannot wait in time gives up at once, and Close.
 func (f *Fetcher) bound(ctx context.Context) (context.Context, func()) {
+	deadline, _ := f.run.Deadline()
+	ctx, cancelDeadline := context.WithDeadline(ctx, deadline)
 	ctx, cancel := context.WithCancelCause(ctx)
 	stop := context.AfterFunc(f.run, func() { cancel(context.Cause(f.run)) })
-	return ctx, func() { stop(); cancel(nil) }
+	return ctx, func() { stop(); cancel(nil); cancelDeadline() }
 }
 
 // locateKey is what makes two references the same chart.
@@ -143,16 +153,18 @@ func locateKey(ref model.ChartRef) string {
 	return strings.Join([]string{ref.URL, ref.Chart, ref.Version, ref.Digest}, "\x00")
 }
 
-// transport is a request path with the given body bound; ctx, when not
-// nil, replaces each request's context (Helm's registry client's).
-func (f *Fetcher) transport(ctx context.Context, limit int64, creds credentials) *transport {
+// transport is a request path with the given body bound, adding creds
+// (by host) when not nil.
+func (f *Fetcher) transport(limit int64, creds credentials) *transport {
 	return &transport{
 		base:    f.base,
 		hosts:   f.hosts,
 		stats:   &f.stats,
 		creds:   creds,
 		limit:   limit,
-		ctx:     ctx,
 		backoff: f.backoff,
 	}
 }
+
+// The Fetcher is what render's Options.Charts takes.
+var _ model.ChartLocator = (*Fetcher)(nil)

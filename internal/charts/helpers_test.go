@@ -73,3 +73,8 @@ func mustFail(t *testing.T, f *charts.Fetcher, ref model.ChartRef, words ...stri
 	}
 	return loc.NotRendered
 }
+
+// envAuth lists a host with its login from the variable name.
+func envAuth(name string) config.ChartHost {
+	return config.ChartHost{Auth: config.ChartAuth{Env: name}}
+}

@@ -157,6 +157,11 @@ func (f *Fetcher) archive(ctx context.Context, u, want string) (string, error) {
 		return want, nil
 	}
 	if f.opts.Offline {
+		// An archive named by URL alone: what it was last time.
+		if pin, ok := f.cache.oci(u); ok && f.cache.archive(pin.Archive) != nil {
+			f.stats.hit()
+			return pin.Archive, nil
+		}
 		return "", &offlineError{what: u}
 	}
 	return f.archives.Get(ctx, u, func(ctx context.Context) (string, error) {
@@ -180,7 +185,11 @@ func (f *Fetcher) archive(ctx context.Context, u, want string) (string, error) {
 		if got := sha256Digest(body); want != "" && got != want {
 			return "", fmt.Errorf("its digest is %s, not the %s the index gives", model.ShortDigest(got), model.ShortDigest(want))
 		}
-		return f.cache.putArchive(body)
+		digest, err := f.cache.putArchive(body)
+		if err != nil {
+			return "", err
+		}
+		return digest, f.cache.putOCI(ociPin{Ref: u, Archive: digest})
 	})
 }
 
@@ -196,7 +205,7 @@ func (f *Fetcher) request(ctx context.Context, u string) (*http.Request, error) 
 // set by the transport on a redirect's new request, and the transport
 // adds only the new host's).
 func (f *Fetcher) httpClient(limit int64) *http.Client {
-	return &http.Client{Transport: f.transport(nil, limit, f.creds)}
+	return &http.Client{Transport: f.transport(limit, f.creds)}
 }
 
 // offlineError is a chart --offline cannot find in the cache.

@@ -66,12 +66,15 @@ func TestHTTPVersionsResolveAsHelmDoes(t *testing.T) {
 func TestHTTPArchiveURLAbsoluteAndDirect(t *testing.T) {
 	repo := chartserver.NewHTTPRepo(t, chartserver.HTTPOptions{AbsoluteURLs: true})
 	repo.Add(t, chartserver.Chart(t, "metrics-server"))
-	f := newFetcher(t, charts.Options{Config: listed(repo.Host())})
+	dir := t.TempDir()
+	f := newFetcher(t, charts.Options{CacheDir: dir, Config: listed(repo.Host())})
 	mustLocate(t, f, model.ChartFromRepository(repo.URL()+"/", "metrics-server", "3.x"), "metrics-server", "3.13.1")
-	mustLocate(t, f, model.ChartFromReference(repo.ChartURL("metrics-server", "3.13.1")), "metrics-server", "3.13.1")
+	direct := model.ChartFromReference(repo.ChartURL("metrics-server", "3.13.1"))
+	mustLocate(t, f, direct, "metrics-server", "3.13.1")
 	if got := repo.Count("/metrics-server-3.13.1.tgz"); got != 1 {
 		t.Errorf("archive fetched %d times, want 1", got)
 	}
+	mustLocate(t, newFetcher(t, charts.Options{CacheDir: dir, Offline: true}), direct, "metrics-server", "3.13.1")
 }
 
 func TestHTTPBadArchiveAndDigestMismatch(t *testing.T) {

@@ -137,8 +137,12 @@ func (f *Fetcher) repository(ctx context.Context, ref string, plain bool) (*remo
 // authClient is the registry client's login: the credential of the
 // registry's own host, asked by host, so that no other host gets it.
 func (f *Fetcher) authClient(ctx context.Context, limit int64) *auth.Client {
+	t := f.transport(limit, nil)
+	// Helm's registry client makes its requests with a context of its
+	// own: this Locate's replaces it, so that its end ends them.
+	t.ctx = ctx
 	return &auth.Client{
-		Client: &http.Client{Transport: f.transport(ctx, limit, nil)},
+		Client: &http.Client{Transport: t},
 		Cache:  f.tokens,
 		Credential: func(_ context.Context, hostport string) (auth.Credential, error) {
 			c, ok := f.creds.forHost(hostport)

@@ -42,17 +42,26 @@ func Chart(t testing.TB, name string) *chart.Chart {
 // WithVersion is c at another version, every file the same: what a
 // chart's next release looks like to a test of a bump.
 func WithVersion(c *chart.Chart, version string) *chart.Chart {
-	md := *c.Metadata
-	md.Version = version
-	out := *c
-	out.Metadata = &md
-	return &out
+	return withMetadata(c, func(md *chart.Metadata) { md.Version = version })
 }
 
 // WithName is c under another name: many distinct charts from one.
 func WithName(c *chart.Chart, name string) *chart.Chart {
+	return withMetadata(c, func(md *chart.Metadata) { md.Name = name })
+}
+
+// Altered is c with other bytes at the same name and version (note
+// added to its description): a tag moved, for a test of a digest that
+// changed without a version change.
+func Altered(c *chart.Chart, note string) *chart.Chart {
+	return withMetadata(c, func(md *chart.Metadata) { md.Description += " " + note })
+}
+
+// withMetadata is a copy of c with its Chart.yaml changed by edit; c
+// and its files are left as they are.
+func withMetadata(c *chart.Chart, edit func(*chart.Metadata)) *chart.Chart {
 	md := *c.Metadata
-	md.Name = name
+	edit(&md)
 	out := *c
 	out.Metadata = &md
 	return &out

@@ -12,10 +12,12 @@
 //     LICENSE beside); WithVersion(c, "6.8.0") is the same chart at
 //     another version, for a bump, WithName(c, "app-42") under another
 //     name (many distinct charts from one); ChartDir(t, name) the
-//     directory; Archive(t, c) its .tgz as `helm package` writes it
-//     (Helm stamps the time in it: two archives of one chart differ, so
-//     add each version once, or add it again to move a tag to other
-//     bytes); Digest(b) "sha256:" and the hex of bytes.
+//     directory; Altered(c, "note") the same name and version with
+//     other bytes (a tag moved); Archive(t, c) its .tgz as `helm
+//     package` writes it (Helm stamps the time, to the second, in it:
+//     packages of one chart a second apart differ, so compare digests
+//     of what was served, never of a second Archive); Digest(b)
+//     "sha256:" and the hex of bytes.
 //   - HTTP: repo := NewHTTPRepo(t, HTTPOptions{User: "u", Password: "p"})
 //     (no User: no auth); repo.Add(t, c) serves the chart and lists it in
 //     the index at a URL relative to the index, as most repositories do
@@ -23,7 +25,8 @@
 //     archive's digest; repo.URL() is the repository's URL, repo.Host()
 //     its host:port; repo.Count("/index.yaml") the GETs a path had,
 //     Counts() all of them, SawCredentials() how many requests carried
-//     an Authorization header. The index answers If-None-Match with 304.
+//     an Authorization header, MaxInFlight() the most requests it
+//     answered at once. The index answers If-None-Match with 304.
 //     Faults for the next requests: FailNext(n, status, retryAfter),
 //     Redirect(path, url) (a 302 to another server), Slow(d), Serve(path,
 //     body) for any bytes at a path (an oversized or broken index).

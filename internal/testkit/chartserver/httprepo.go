@@ -34,15 +34,17 @@ type HTTPRepo struct {
 	mu     sync.Mutex
 	files  map[string][]byte // by URL path
 	index  *repo.IndexFile
-	counts map[string]int
+	counts counter
 	creds  int
-	faults faults
+	// inFlight and maxInFlight are the requests being answered at once.
+	inFlight, maxInFlight int
+	faults                faults
 }
 
 // NewHTTPRepo starts an empty repository on 127.0.0.1; it stops with t.
 func NewHTTPRepo(t testing.TB, opts HTTPOptions) *HTTPRepo {
 	t.Helper()
-	r := &HTTPRepo{opts: opts, files: map[string][]byte{}, index: repo.NewIndexFile(), counts: map[string]int{}}
+	r := &HTTPRepo{opts: opts, files: map[string][]byte{}, index: repo.NewIndexFile()}
 	r.srv = httptest.NewServer(http.HandlerFunc(r.serve))
 	t.Cleanup(r.srv.Close)
 	r.writeIndex(t)
@@ -108,22 +110,10 @@ func (r *HTTPRepo) Serve(path string, body []byte) {
 }
 
 // Count is how many requests path had (every method, every answer).
-func (r *HTTPRepo) Count(path string) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.counts[path]
-}
+func (r *HTTPRepo) Count(path string) int { return r.counts.get(path) }
 
 // Counts are the requests of every path so far.
-func (r *HTTPRepo) Counts() map[string]int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make(map[string]int, len(r.counts))
-	for k, v := range r.counts {
-		out[k] = v
-	}
-	return out
-}
+func (r *HTTPRepo) Counts() map[string]int { return r.counts.all() }
 
 // SawCredentials is how many requests carried an Authorization header:
 // a test of which hosts get credentials wants 0 at a host that gets none.
@@ -131,6 +121,13 @@ func (r *HTTPRepo) SawCredentials() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.creds
+}
+
+// MaxInFlight is the most requests the server answered at once.
+func (r *HTTPRepo) MaxInFlight() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.maxInFlight
 }
 
 // FailNext answers the next n requests with status (and Retry-After,
@@ -147,12 +144,19 @@ func (r *HTTPRepo) Slow(d time.Duration) { r.faults.slow(d) }
 
 func (r *HTTPRepo) serve(w http.ResponseWriter, req *http.Request) {
 	path := req.URL.Path
+	r.counts.inc(path)
 	r.mu.Lock()
-	r.counts[path]++
 	if req.Header.Get("Authorization") != "" {
 		r.creds++
 	}
+	r.inFlight++
+	r.maxInFlight = max(r.maxInFlight, r.inFlight)
 	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.inFlight--
+		r.mu.Unlock()
+	}()
 	if r.faults.apply(w, req) {
 		return
 	}

@@ -38,7 +38,7 @@ type OCI struct {
 	mu     sync.Mutex
 	tokens map[string]bool
 	issued int
-	counts map[string]int // "kind repository"
+	counts counter // by "kind repository"
 	faults faults
 }
 
@@ -49,7 +49,6 @@ func NewOCI(t testing.TB, opts OCIOptions) *OCI {
 		opts:   opts,
 		inner:  ggcr.New(ggcr.Logger(log.New(io.Discard, "", 0))),
 		tokens: map[string]bool{},
-		counts: map[string]int{},
 	}
 	o.srv = httptest.NewServer(http.HandlerFunc(o.serve))
 	t.Cleanup(o.srv.Close)
@@ -107,22 +106,10 @@ const pushHeader = "X-Chartserver-Push"
 
 // Count is how many GETs kind ("manifests", "blobs" or "tags") of
 // repository ("charts/podinfo") had: a HEAD is no download.
-func (o *OCI) Count(kind, repository string) int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.counts[kind+" "+repository]
-}
+func (o *OCI) Count(kind, repository string) int { return o.counts.get(kind + " " + repository) }
 
 // Counts are every "kind repository" GET count so far.
-func (o *OCI) Counts() map[string]int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	out := make(map[string]int, len(o.counts))
-	for k, v := range o.counts {
-		out[k] = v
-	}
-	return out
-}
+func (o *OCI) Counts() map[string]int { return o.counts.all() }
 
 // Tokens is how many tokens the token endpoint issued.
 func (o *OCI) Tokens() int {
@@ -162,9 +149,7 @@ func (o *OCI) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	if req.Method == http.MethodGet && kind != "" && req.Header.Get(pushHeader) == "" {
-		o.mu.Lock()
-		o.counts[kind+" "+repository]++
-		o.mu.Unlock()
+		o.counts.inc(kind + " " + repository)
 	}
 	o.inner.ServeHTTP(w, req)
 }

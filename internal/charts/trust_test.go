@@ -1,0 +1,110 @@
+package charts_test
+
+import (
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/charts"
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
+)
+
+// dockerConfig writes a Docker config file with a login for each host.
+func dockerConfig(t *testing.T, logins map[string]string) string {
+	t.Helper()
+	var entries []string
+	for host, userpass := range logins {
+		entries = append(entries, `"`+host+`":{"auth":"`+base64.StdEncoding.EncodeToString([]byte(userpass))+`"}`)
+	}
+	path := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(path, []byte(`{"auths":{`+strings.Join(entries, ",")+`}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestDockerConfigLoginOnlyForListedHosts(t *testing.T) {
+	repo := chartserver.NewHTTPRepo(t, chartserver.HTTPOptions{User: "u", Password: "p"})
+	repo.Add(t, chartserver.Chart(t, "podinfo"))
+	docker := dockerConfig(t, map[string]string{repo.Host(): "u:p", "charts.example": "u:p"})
+	ref := model.ChartFromRepository(repo.URL(), "podinfo", "")
+
+	listedWithAuth := config.ChartsOptions{Hosts: map[string]config.ChartHost{repo.Host(): {Auth: config.ChartAuth{DockerConfig: true}}}}
+	mustLocate(t, newFetcher(t, charts.Options{Config: listedWithAuth, DockerConfig: docker}), ref, "podinfo", "6.14.1")
+
+	// The pull request's host: reached through a mirror of the trusted
+	// config's, so its address is allowed, but it is not listed under
+	// hosts: the Docker config's entry for it is not read.
+	seen := repo.SawCredentials()
+	unlisted := config.ChartsOptions{Mirrors: map[string]string{"charts.example": repo.URL()}}
+	mustFail(t, newFetcher(t, charts.Options{Config: unlisted, DockerConfig: docker}),
+		model.ChartFromRepository("http://charts.example", "podinfo", ""), "401")
+	if repo.SawCredentials() != seen {
+		t.Error("a host not listed in the trusted config got the Docker config's login")
+	}
+}
+
+func TestRedirectToAnotherHostDropsCredentials(t *testing.T) {
+	origin := chartserver.NewHTTPRepo(t, chartserver.HTTPOptions{User: "u", Password: "p"})
+	elsewhere := chartserver.NewHTTPRepo(t, chartserver.HTTPOptions{AbsoluteURLs: true})
+	elsewhere.Add(t, chartserver.Chart(t, "podinfo"))
+	origin.Redirect("/index.yaml", elsewhere.URL()+"/index.yaml")
+	cfg := config.ChartsOptions{Hosts: map[string]config.ChartHost{
+		origin.Host():    {Auth: config.ChartAuth{Env: "ORIGIN"}},
+		elsewhere.Host(): {},
+	}}
+	f := newFetcher(t, charts.Options{Config: cfg, Getenv: func(string) string { return "u:p" }})
+	mustLocate(t, f, model.ChartFromRepository(origin.URL(), "podinfo", ""), "podinfo", "6.14.1")
+	if origin.SawCredentials() == 0 {
+		t.Error("the listed host got no credentials")
+	}
+	if got := elsewhere.SawCredentials(); got != 0 {
+		t.Errorf("the host redirected to got credentials %d times", got)
+	}
+}
+
+func TestAmbientLoginByHost(t *testing.T) {
+	repo := chartserver.NewHTTPRepo(t, chartserver.HTTPOptions{User: "x-access-token", Password: "ghs_ambient"})
+	repo.Add(t, chartserver.Chart(t, "podinfo"))
+	ref := model.ChartFromRepository(repo.URL(), "podinfo", "")
+	ambient := map[string]charts.Credential{repo.Host(): {User: "x-access-token", Password: "ghs_ambient"}}
+	mustLocate(t, newFetcher(t, charts.Options{Config: listed(repo.Host()), Ambient: ambient}), ref, "podinfo", "6.14.1")
+	other := map[string]charts.Credential{"ghcr.io": {User: "x-access-token", Password: "ghs_ambient"}}
+	mustFail(t, newFetcher(t, charts.Options{Config: listed(repo.Host()), Ambient: other}), ref, "401")
+}
+
+func TestPrivateAddressRefusedUnlessListed(t *testing.T) {
+	repo := chartserver.NewHTTPRepo(t, chartserver.HTTPOptions{})
+	repo.Add(t, chartserver.Chart(t, "podinfo"))
+	ref := model.ChartFromRepository(repo.URL(), "podinfo", "")
+	mustFail(t, newFetcher(t, charts.Options{}), ref, repo.Host()+" resolves to 127.0.0.1", "charts.hosts")
+	reg := chartserver.NewOCI(t, chartserver.OCIOptions{})
+	reg.Push(t, chartserver.Chart(t, "podinfo"), "")
+	mustFail(t, newFetcher(t, charts.Options{}), model.ChartFromReference(reg.Ref("podinfo")+":6.14.1"), "resolves to 127.0.0.1")
+	if got := repo.Count("/index.yaml") + reg.Count("tags", "podinfo"); got != 0 {
+		t.Errorf("a refused host was asked %d times", got)
+	}
+	mustLocate(t, newFetcher(t, charts.Options{Config: listed(repo.Host())}), ref, "podinfo", "6.14.1")
+}
+
+func TestMirrorFetchesWithItsOwnLogin(t *testing.T) {
+	mirror := chartserver.NewOCI(t, chartserver.OCIOptions{User: "m", Password: "mirror-pass"})
+	digest := mirror.Push(t, chartserver.Chart(t, "podinfo"), "stefanprodan/charts")
+	cfg := config.ChartsOptions{
+		Hosts:   map[string]config.ChartHost{mirror.Host(): {Auth: config.ChartAuth{Env: "MIRROR"}}},
+		Mirrors: map[string]string{"ghcr.io": mirror.URL()},
+	}
+	f := newFetcher(t, charts.Options{Config: cfg, Getenv: func(k string) string { return map[string]string{"MIRROR": "m:mirror-pass"}[k] }})
+	ref := model.ChartFromReference("oci://ghcr.io/stefanprodan/charts/podinfo:6.14.1")
+	loc := mustLocate(t, f, ref, "podinfo", "6.14.1")
+	if loc.Pin.From != "oci://ghcr.io/stefanprodan/charts/podinfo" || loc.Pin.Digest != digest {
+		t.Errorf("pin %+v, want from ghcr.io at %s", loc.Pin, digest)
+	}
+	if mirror.Count("blobs", "stefanprodan/charts/podinfo") == 0 {
+		t.Error("the mirror was not asked")
+	}
+}
