@@ -3,6 +3,7 @@ package gitops
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
@@ -26,6 +27,10 @@ func TestDiscoverChartRefs(t *testing.T) {
 		"clusters/c/releases.yaml": hr("oci", "  chartRef: {kind: OCIRepository, name: podinfo, namespace: flux-system}\n") +
 			hr("oci-elsewhere", "  chartRef: {kind: OCIRepository, name: absent}\n") +
 			hr("helmchart", "  chartRef: {kind: HelmChart, name: podinfo, namespace: flux-system}\n") +
+			hr("oci-layer", "  chartRef: {kind: OCIRepository, name: manifests, namespace: flux-system}\n") +
+			src("OCIRepository", "manifests", "  url: oci://ghcr.io/example/manifests\n  ref: {tag: v1}\n  layerSelector: {mediaType: application/vnd.cncf.flux.content.v1.tar+gzip, operation: extract}\n") +
+			src("OCIRepository", "podinfo-layer", "  url: oci://ghcr.io/stefanprodan/charts/podinfo\n  ref: {tag: 6.7.1}\n  layerSelector: {mediaType: application/vnd.cncf.helm.chart.content.v1.tar+gzip, operation: copy}\n") +
+			hr("oci-helm-layer", "  chartRef: {kind: OCIRepository, name: podinfo-layer, namespace: flux-system}\n") +
 			hr("helmchart-beside", "  chartRef: {kind: HelmChart, name: podinfo-oci, namespace: flux-system}\n") +
 			hr("helmchart-git", "  chartRef: {kind: HelmChart, name: web, namespace: flux-system}\n") +
 			hr("http", "  chart:\n    spec:\n      chart: podinfo\n      version: 6.x\n      sourceRef: {kind: HelmRepository, name: podinfo, namespace: flux-system}\n") +
@@ -55,6 +60,8 @@ func TestDiscoverChartRefs(t *testing.T) {
 			Source: fluxObj("OCIRepository", "flux-system", "podinfo")},
 		"web/oci-elsewhere": {Kind: model.ChartInFluxSource, Source: fluxObj("OCIRepository", "web", "absent")},
 		"web/helmchart":     {Kind: model.ChartInFluxSource, Source: fluxObj("HelmChart", "flux-system", "podinfo")},
+		"web/oci-helm-layer": {Kind: model.ChartInFluxSource, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Version: "6.7.1",
+			Source: fluxObj("OCIRepository", "flux-system", "podinfo-layer")},
 		"web/helmchart-beside": {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.x",
 			Source: fluxObj("HelmChart", "flux-system", "podinfo-oci")},
 		"web/helmchart-git": {Kind: model.ChartInRepository, Path: "charts/web", Source: fluxObj("GitRepository", "flux-system", "flux-system")},
@@ -66,10 +73,17 @@ func TestDiscoverChartRefs(t *testing.T) {
 		"http":    {Kind: model.ChartInHelmRepository, URL: "https://stefanprodan.github.io/podinfo", Chart: "podinfo", Version: "6.7.1"},
 		"oci":     {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.7.1"},
 	}
-	if len(got) != len(want) {
+	if len(got) != len(want)+1 {
 		t.Fatalf("%d targets, want %d", len(got), len(want))
 	}
 	for _, g := range got {
+		if g.Name == "web/oci-layer" {
+			// Another layer than the chart's is helm-controller's to read.
+			if !strings.Contains(g.Reason, "spec.layerSelector.mediaType application/vnd.cncf.flux.content.v1.tar+gzip is not a Helm chart's layer") {
+				t.Errorf("%s: reason %q", g.Name, g.Reason)
+			}
+			continue
+		}
 		w, ok := want[g.Name]
 		if !ok {
 			t.Errorf("unexpected target %s", g.Name)

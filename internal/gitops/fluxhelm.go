@@ -90,7 +90,8 @@ func (s *discovery) helmChartRef(d document, ns string, objs fluxObjects) (ref m
 	}
 	if src.Kind != "" {
 		ref = model.ChartRef{Kind: model.ChartInFluxSource, Source: &src}
-		return ref, "", fillFromSource(&ref, objs)
+		reason, err := fillFromSource(&ref, objs)
+		return ref, reason, err
 	}
 	chart, err := d.str("spec", "chart", "spec", "chart")
 	if err != nil {
@@ -124,7 +125,8 @@ func (s *discovery) chartOfSource(chart, version string, src model.ObjectRef, ob
 		return model.ChartRef{Kind: model.ChartInRepository, Path: chart, Source: &src}, "", nil
 	case "HelmRepository":
 		ref = model.ChartRef{Kind: model.ChartInHelmRepository, Chart: chart, Version: version, Source: &src}
-		return ref, "", fillFromSource(&ref, objs)
+		reason, err := fillFromSource(&ref, objs)
+		return ref, reason, err
 	}
 	return ref, fmt.Sprintf("chart %s from %s: not a GitRepository of this repository", chart, src), nil
 }
@@ -181,25 +183,30 @@ func sourceRef(d document, ns string, field ...string) (model.ObjectRef, error) 
 	return r, nil
 }
 
+// helmChartLayer is the media type of a Helm chart's layer in an OCI
+// artifact (`helm push`).
+const helmChartLayer = "application/vnd.cncf.helm.chart.content.v1.tar+gzip"
+
 // fillFromSource completes a chart's reference with its source object's
 // URL and reference, when the object is beside the HelmRelease: a
 // HelmRepository's url (of type oci: the chart is an OCI artifact under
 // it), an OCIRepository's url and spec.ref (a semver wins over a tag, as
-// source-controller reads them; a digest pins either).
-func fillFromSource(ref *model.ChartRef, objs fluxObjects) error {
+// source-controller reads them; a digest pins either). The reason says
+// why an OCIRepository's artifact is not a chart the fetch reads.
+func fillFromSource(ref *model.ChartRef, objs fluxObjects) (string, error) {
 	o, ok := objs.sources[fluxKey(ref.Source.Kind, ref.Source.Namespace, ref.Source.Name)]
 	if !ok {
-		return nil
+		return "", nil
 	}
 	url, err := o.str("spec", "url")
 	if err != nil {
-		return err
+		return "", err
 	}
 	switch ref.Source.Kind {
 	case "HelmRepository":
 		typ, err := o.str("spec", "type")
 		if err != nil {
-			return err
+			return "", err
 		}
 		ref.URL = url
 		if typ == "oci" {
@@ -208,18 +215,29 @@ func fillFromSource(ref *model.ChartRef, objs fluxObjects) error {
 		}
 	case "OCIRepository":
 		ref.URL = url
+		// The chart is the Helm chart layer (layerSelector.mediaType,
+		// whether copied or extracted): what the fetch reads. Another
+		// layer is the chart only to helm-controller, which the fetch
+		// does not reproduce.
+		mediaType, err := o.str("spec", "layerSelector", "mediaType")
+		if err != nil {
+			return "", err
+		}
+		if mediaType != "" && mediaType != helmChartLayer {
+			return fmt.Sprintf("%s: spec.layerSelector.mediaType %s is not a Helm chart's layer (%s): helm-controller reads that layer as the chart, which the check does not fetch", ref.Source, mediaType, helmChartLayer), nil
+		}
 		for _, f := range []struct {
 			to   *string
 			name string
 		}{{&ref.Version, "tag"}, {&ref.Version, "semver"}, {&ref.Digest, "digest"}} {
 			v, err := o.str("spec", "ref", f.name)
 			if err != nil {
-				return err
+				return "", err
 			}
 			if v != "" {
 				*f.to = v
 			}
 		}
 	}
-	return nil
+	return "", nil
 }

@@ -62,15 +62,22 @@
 // manifests skipped); Lists taken apart, objects whose hook is Skip left
 // out, the tracking annotation (argotrack.go; the label, or both, where
 // the Application carries model.ArgoTrackingMethodKey), and the
-// destination namespace for objects without one. Helm, plugin and jsonnet
-// sources, and overrides that use the revision a sync resolves, are
-// NotRendered with the reason.
+// destination namespace for objects without one. Helm sources render
+// through the one chart engine (argohelm.go). Plugin and jsonnet sources,
+// and overrides that use the revision a sync resolves, are NotRendered
+// with the reason.
 //
 // Charts render in process with Helm's own chart loader and template
 // engine, one engine for every Helm form (helm.go: HelmRelease,
-// renderChart): the chart read through the recording file system
-// (helmload.go; a dependency that is not vendored is NotRendered, nothing
-// is fetched), .Capabilities and lookup as each deployer's render sees the
+// RenderChart): the chart read through the recording file system
+// (helmload.go), or one the chart locator fetched (Options.Charts:
+// source.Chart, its archive loaded with Helm's archive loader and its
+// bounds, chartarchive.go), a dependency that is not vendored located as
+// `helm dependency build` finds it (helmdeps.go), every chart released
+// named in Result.Charts and Base.Charts (source.ChartPins); a target
+// whose chart is fetched renders for the file of the object that names
+// it (the HelmRelease, the Application: argochart.go, the config),
+// .Capabilities and lookup as each deployer's render sees the
 // cluster (helmcluster.go, Options.ChartCluster), hooks, crds/, the
 // release namespace and Helm's metadata as the deployer applies them. The
 // helm row renders the config's helm target as `helm upgrade` does

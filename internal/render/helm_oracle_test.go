@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"helm.sh/helm/v3/pkg/action"
+	"helm.sh/helm/v3/pkg/chart"
 	chartloader "helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
 )
@@ -23,6 +24,13 @@ func helmTemplate(t *testing.T, dir, name, namespace string, vals map[string]any
 	if err != nil {
 		t.Fatal(err)
 	}
+	return helmTemplateOf(t, c, name, namespace, vals, o)
+}
+
+// helmTemplateOf is helmTemplate of a chart already loaded (a fetched
+// chart's archive, a chart with its dependency added).
+func helmTemplateOf(t *testing.T, c *chart.Chart, name, namespace string, vals map[string]any, o oracleOptions) map[string]map[string]any {
+	t.Helper()
 	i := action.NewInstall(&action.Configuration{})
 	i.DryRun, i.ClientOnly, i.Replace = true, true, true
 	i.ReleaseName, i.Namespace = name, namespace

@@ -70,6 +70,9 @@ func (c Chart) Fetched() bool { return c.Loaded != nil }
 // File is a file of a fetched chart's archive by its path in the chart
 // ("values-prod.yaml"), as written there, and whether it has it.
 func (c Chart) File(name string) ([]byte, bool) {
+	if c.Loaded == nil {
+		return nil, false
+	}
 	name = path.Clean(name)
 	for _, f := range c.Loaded.Raw {
 		if f.Name == name {
