@@ -97,6 +97,7 @@ func (run *actionRun) target() check.Target {
 	return check.Target{
 		FieldManager: in.FieldManager, Environment: in.Environment, Config: in.Config,
 		SnapshotRepo: in.SnapshotRepo, SnapshotBranch: in.SnapshotBranch, Concurrency: check.DefaultConcurrency,
+		Charts: run.charts(),
 	}
 }
 

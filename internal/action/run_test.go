@@ -8,6 +8,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,6 +58,9 @@ type actionStep struct {
 	Shell string            `json:"shell"`
 	Env   map[string]string `json:"env"`
 	Run   string            `json:"run"`
+	If    string            `json:"if"`
+	Uses  string            `json:"uses"`
+	With  map[string]string `json:"with"`
 }
 
 // step is the composite action's step with that id.
@@ -278,8 +282,18 @@ func TestActionYAML(t *testing.T) {
 	if a.Name == "" || a.Description == "" {
 		t.Error("action.yml needs a name and a description")
 	}
-	if a.Runs.Using != "composite" || len(a.Runs.Steps) != 2 || a.Runs.Steps[0].ID != "install" || a.Runs.Steps[1].ID != "run" {
-		t.Fatalf("runs: %+v, want a composite action: install, then run", a.Runs)
+	if a.Runs.Using != "composite" || len(a.Runs.Steps) != 3 || a.Runs.Steps[0].ID != "install" || a.Runs.Steps[1].ID != "chart-cache" || a.Runs.Steps[2].ID != "run" {
+		t.Fatalf("runs: %+v, want a composite action: install, the chart cache, then run", a.Runs)
+	}
+	// The chart cache: the runner's cache action pinned to a commit, at the
+	// folder the binary fetches into, any earlier run's of the OS restored.
+	cache := a.step(t, "chart-cache")
+	if !regexp.MustCompile(`^actions/cache@[0-9a-f]{40}$`).MatchString(cache.Uses) {
+		t.Errorf("chart-cache step uses %q, want actions/cache pinned to a commit", cache.Uses)
+	}
+	if cache.If != "inputs.chart-cache == 'true'" || cache.With["path"] != "${{ runner.temp }}/"+chartCacheDir ||
+		!strings.HasPrefix(cache.With["key"], cache.With["restore-keys"]) || !strings.Contains(cache.With["restore-keys"], "${{ runner.os }}") {
+		t.Errorf("chart-cache step %+v: want the cache at RUNNER_TEMP/%s, keyed per OS, restoring any earlier one", cache, chartCacheDir)
 	}
 	install, runStep := a.step(t, "install"), a.step(t, "run")
 	if install.Shell != "bash" || !strings.Contains(install.Run, "$GITHUB_ACTION_PATH/scripts/install.sh") ||
@@ -301,7 +315,7 @@ func TestActionYAML(t *testing.T) {
 		}
 	}
 	spec := []string{"mode", "paths", "field-manager", "environment", "kubeconfig", "snapshot-repo", "snapshot-branch",
-		"config", "config-ref", "fail-on", "fail-on-cause", "offline", "comment", "labels", "targets", "shard", "pr-number", "github-token", "record", "version"}
+		"config", "config-ref", "fail-on", "fail-on-cause", "offline", "comment", "labels", "targets", "shard", "pr-number", "github-token", "record", "version", "chart-cache"}
 	sort.Strings(declared)
 	sort.Strings(spec)
 	if strings.Join(declared, ",") != strings.Join(spec, ",") {

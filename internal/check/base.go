@@ -17,8 +17,9 @@ import (
 
 // renderHead renders the paths for the check, and with a base, what the
 // base needs of the head's render: what it read, and a copy of the list
-// of its objects (the check lets each go once analysed).
-func renderHead(ctx context.Context, o Options, opts render.Options) ([]model.Object, []string, *render.Head, error) {
+// of its objects (the check lets each go once analysed); and the charts it
+// released, always (the report names them).
+func renderHead(ctx context.Context, o Options, opts render.Options) ([]model.Object, []string, *render.Head, []model.ChartPin, error) {
 	var head *render.Head
 	if o.Base != "" {
 		opts.Reads = render.NewReads()
@@ -26,17 +27,17 @@ func renderHead(ctx context.Context, o Options, opts render.Options) ([]model.Ob
 	}
 	done, err := o.State.RenderTurn(ctx)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	objs, unrendered, err := renderChecked(ctx, o.Paths, opts)
+	objs, unrendered, charts, err := renderChecked(ctx, o.Paths, opts)
 	done()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	if head != nil {
-		head.Objects = slices.Clone(objs)
+		head.Objects, head.Charts = slices.Clone(objs), charts
 	}
-	return objs, unrendered, head, nil
+	return objs, unrendered, head, charts, nil
 }
 
 // baseRead is the base rendered, or why it could not be.

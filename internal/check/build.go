@@ -106,7 +106,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		return nil, err
 	}
 	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client, Charts: charts}
-	objs, unrendered, head, err := renderHead(ctx, o, renderOpts)
+	objs, unrendered, head, released, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +153,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		found := <-fightsRead
 		set := controllers.NewSet(srcs, found.Objs)
 		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.Notes).hideRendered(vr.Hidden(), objs)
+		in.Charts = released
 		in, err = in.withBase(<-baseRead, causes)
 		if err != nil {
 			return analysis{}, err

@@ -40,6 +40,8 @@ type analysis struct {
 	Base *render.Base
 	// Unchanged says the head renders exactly what the base renders.
 	Unchanged bool
+	// Charts are the charts the head released; the base's are Base's.
+	Charts []model.ChartPin
 	// StaleAfter is the age past which the snapshot is called stale; 0:
 	// never.
 	StaleAfter time.Duration
@@ -117,10 +119,13 @@ func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool)
 		// The writers mask the run's hidden values in all they write.
 		rep.Hidden = in.Redaction.Hidden
 	}
+	var baseCharts []model.ChartPin
 	if in.Base != nil {
 		rep.Base = &report.BaseInfo{Commit: in.Base.Commit}
 		rep.Unchanged = in.Unchanged
+		baseCharts = in.Base.Charts
 	}
+	rep.Charts = report.ChartsOf(baseCharts, in.Charts)
 	rep.Objects = append(rep.Objects, in.removed(rendered)...)
 	relateChanges(rep.Objects)
 	if in.Engine == "offline" {

@@ -146,7 +146,7 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 		return nil, err
 	}
 	defer done()
-	objs, unrendered, err := renderChecked(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads,
+	objs, unrendered, _, err := renderChecked(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads,
 		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client), ChartCluster: client, Charts: charts})
 	if err != nil {
 		return nil, err

@@ -34,17 +34,18 @@ func (e *NotCheckedError) Reason() string {
 // object a source could not render (a SOPS-encrypted Secret) is a note, so
 // the rest is still checked and the report says what was not; when nothing
 // could be rendered, the whole target is not checked (*NotCheckedError).
-func renderChecked(ctx context.Context, paths []string, opts render.Options) ([]model.Object, []string, error) {
+// The charts are those the render released, for the report to name.
+func renderChecked(ctx context.Context, paths []string, opts render.Options) ([]model.Object, []string, []model.ChartPin, error) {
 	r, err := render.RenderAll(ctx, paths, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if len(r.NotRendered) > 0 && len(r.Objects) == 0 {
-		return nil, nil, &NotCheckedError{NotRendered: r.NotRendered}
+		return nil, nil, nil, &NotCheckedError{NotRendered: r.NotRendered}
 	}
 	notes := make([]string, len(r.NotRendered))
 	for i, n := range r.NotRendered {
 		notes[i] = "not checked: " + n.Source + ": " + n.Reason
 	}
-	return r.Objects, notes, nil
+	return r.Objects, notes, r.Charts, nil
 }

@@ -40,7 +40,7 @@ func TestRenderCheckedSaysWhatWasNotRendered(t *testing.T) {
 			"metadata": map[string]any{"name": "apps", "namespace": "flux-system"}, "spec": spec,
 		}}
 	}
-	objs, notes, err := renderChecked(context.Background(), []string{"apps"}, render.Options{Deployer: flux(nil)})
+	objs, notes, _, err := renderChecked(context.Background(), []string{"apps"}, render.Options{Deployer: flux(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestRenderCheckedSaysWhatWasNotRendered(t *testing.T) {
 		t.Fatalf("objects %v, notes %q: want the ConfigMap checked and the encrypted Secret named", objs, notes)
 	}
 	missing := map[string]any{"substituteFrom": []any{map[string]any{"kind": "ConfigMap", "name": "cluster-vars"}}}
-	_, _, err = renderChecked(context.Background(), []string{"apps"}, render.Options{Deployer: flux(missing)})
+	_, _, _, err = renderChecked(context.Background(), []string{"apps"}, render.Options{Deployer: flux(missing)})
 	var nc *NotCheckedError
 	if !errors.As(err, &nc) || !strings.Contains(nc.Reason(), "cluster-vars") {
 		t.Fatalf("a render needing a value no source gives: %v, want a NotCheckedError naming it", err)

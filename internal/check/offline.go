@@ -47,7 +47,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		return nil, err
 	}
 	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr, Charts: charts}
-	objs, unrendered, head, err := renderHead(ctx, o, renderOpts)
+	objs, unrendered, head, released, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -67,6 +67,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	set := controllers.NewSet(renderedObjects(objs), snapshotSources(snap))
 	return run(ctx, engine, objs, minWaiting, func() (analysis, error) {
 		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil).hideRendered(vr.Hidden(), objs)
+		in.Charts = released
 		in, err := in.withBase(<-baseRead, causes)
 		if err != nil {
 			return analysis{}, err

@@ -59,7 +59,7 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 	}
 	vr := values.New(t.ValueDirs, client)
 	opts.Values = vr
-	objs, unrendered, err := renderChecked(ctx, paths, opts)
+	objs, unrendered, _, err := renderChecked(ctx, paths, opts)
 	for _, n := range unrendered {
 		warnings = append(warnings, errors.New(n))
 	}

@@ -27,7 +27,7 @@ func TestReadInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Inputs{Mode: "check", Paths: []string{"a", "b"}, FieldManager: "deployer", Environment: "default",
-		SnapshotBranch: "ownership-snapshots", ConfigRef: "base", Offline: "auto", Comment: "update"}
+		SnapshotBranch: "ownership-snapshots", ConfigRef: "base", Offline: "auto", Comment: "update", ChartCache: true}
 	if fmt.Sprintf("%+v", in) != fmt.Sprintf("%+v", want) {
 		t.Errorf("inputs %+v, want %+v", in, want)
 	}

@@ -35,6 +35,9 @@ type Inputs struct {
 	Record      bool   // check --record
 	Comment     string // update, new, hide-and-new, off or on-findings
 	Labels      bool   // labels: true
+	// ChartCache keeps the fetched charts between runs, with the runner's
+	// cache (action.yml's cache step): chart-cache: true.
+	ChartCache  bool
 	GitHubToken string
 	// Targets selects the repository's targets (listed in the config or
 	// discovered): "changed" (those the pull request affects), "all", or
@@ -78,6 +81,7 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 	}
 	record := get("record", "false")
 	labels := get("labels", "false")
+	chartCache := get("chart-cache", "true")
 	var errs []error
 	if n := get("pr-number", ""); n != "" {
 		v, err := strconv.Atoi(n)
@@ -96,6 +100,7 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 		{"comment", in.Comment, []string{"update", "new", "hide-and-new", "off", "on-findings"}},
 		{"record", record, []string{"true", "false"}},
 		{"labels", labels, []string{"true", "false"}},
+		{"chart-cache", chartCache, []string{"true", "false"}},
 	} {
 		if !slices.Contains(c.allowed, c.value) {
 			errs = append(errs, fmt.Errorf("input %s: %q is not one of %s", c.name, c.value, strings.Join(c.allowed, ", ")))
@@ -103,6 +108,7 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 	}
 	in.Record = record == "true"
 	in.Labels = labels == "true"
+	in.ChartCache = chartCache == "true"
 	if in.FieldManager == "" && in.PRNumber == 0 {
 		// Publishing a fork's report files (pr-number) applies nothing.
 		errs = append(errs, errors.New("input field-manager: "+model.FieldManagerRequired))

@@ -29,7 +29,11 @@ type Report struct {
 	Failed    bool    `json:"failed"`
 	// Notes are report-wide caveats, e.g. that the offline engine cannot see
 	// drift since the deploy.
-	Notes   []string `json:"notes,omitempty"`
+	Notes []string `json:"notes,omitempty"`
+	// Charts are the charts the deploy releases, at base and head
+	// (ChartsOf); absent when it releases none. Before objects: the JSON
+	// writer streams the objects last.
+	Charts  []Chart  `json:"charts,omitempty"`
 	Objects []Object `json:"objects"`
 	// Hidden are the run's values never shown (a Secret's, wherever a
 	// render or a controller put them; the redaction rule's): every

@@ -62,6 +62,16 @@ func writeText(w io.Writer, r *Report, o TextOptions) error {
 	fmt.Fprintf(bw, "%s %s: environment %s, field manager %s, %s engine\n",
 		nonEmpty(r.Tool.Name, "ownership-check"), r.Tool.Version, r.Environment, r.FieldManager, r.Engine)
 	fmt.Fprintln(bw, p.paint(snapshotLine(r.Snapshot), ansiDim))
+	changed, moved, unchanged := r.chartLines()
+	if unchanged != "" {
+		fmt.Fprintln(bw, p.paint(unchanged, ansiDim))
+	}
+	for _, c := range changed {
+		fmt.Fprintln(bw, p.paint(c, ansiBold))
+	}
+	for _, m := range moved {
+		fmt.Fprintf(bw, "%s %s\n", p.level(model.LevelWarning), m)
+	}
 	for _, n := range r.AllNotes() {
 		fmt.Fprintf(bw, "%s %s\n", p.level(model.LevelNote), n)
 	}
