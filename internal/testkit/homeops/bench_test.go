@@ -2,14 +2,11 @@ package homeops_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/charts"
-	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
-	"github.com/ownership-check/ownership-check/internal/targets"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
@@ -21,7 +18,8 @@ import (
 //   - cold-fetch: every distinct chart the releases name fetched into an
 //     empty cache by one Fetcher (seconds and bytes per run);
 //
-//   - check-all-warm: `check --target all` with the cache warm;
+//   - check-all-cold, check-all-warm: `check --target all` with an empty
+//     cache and with the cache warm;
 //
 //   - bump-pr: the pull request that bumps the shared chart's
 //     OCIRepository, `check --changed-from main --base main`.
@@ -48,6 +46,16 @@ func BenchmarkHomeOps160(b *testing.B) {
 		b.ReportMetric(float64(downloads)/float64(b.N), "downloads/op")
 		b.ReportMetric(float64(len(refs)), "charts")
 	})
+	b.Run("check-all-cold", func(b *testing.B) {
+		warm := s.cache
+		defer func() { s.cache = warm }()
+		for b.Loop() {
+			b.StopTimer()
+			s.cache = b.TempDir()
+			b.StartTimer()
+			s.mustRun(b, "check", "--target", "all", "--output", "json")
+		}
+	})
 	b.Run("check-all-warm", func(b *testing.B) {
 		s.mustRun(b, "check", "--target", "all", "--output", "json") // fills the cache
 		for b.Loop() {
@@ -56,11 +64,12 @@ func BenchmarkHomeOps160(b *testing.B) {
 	})
 	b.Run("bump-pr", func(b *testing.B) {
 		s.bumpShared(b)
-		s.mustRun(b, "check", "--changed-from", "main", "--base", "main", "--output", "json")
+		_, reps, _ := s.checkJSON("--changed-from", "main", "--base", "main")
 		for b.Loop() {
 			s.mustRun(b, "check", "--changed-from", "main", "--base", "main", "--output", "json")
 		}
 		b.ReportMetric(float64(len(s.plan.Using(0))), "releases")
+		b.ReportMetric(float64(len(reps)), "targets")
 	})
 }
 
@@ -68,17 +77,9 @@ func BenchmarkHomeOps160(b *testing.B) {
 // discovery reads them.
 func (s *site) chartRefs() []model.ChartRef {
 	s.t.Helper()
-	cfg, err := config.Load(filepath.Join(s.git.Dir, config.DefaultFile))
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	list, err := targets.List(context.Background(), cfg)
-	if err != nil {
-		s.t.Fatal(err)
-	}
 	seen := map[string]bool{}
 	var refs []model.ChartRef
-	for _, t := range list {
+	for _, t := range s.list() {
 		if t.Deployer == nil {
 			continue
 		}
@@ -97,11 +98,7 @@ func (s *site) chartRefs() []model.ChartRef {
 // targets share one: what a cold cache costs.
 func (s *site) fetchAll(tb testing.TB, refs []model.ChartRef, cache string) charts.Stats {
 	tb.Helper()
-	cfg, err := config.Load(filepath.Join(s.git.Dir, config.DefaultFile))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	f, err := charts.New(charts.Options{Config: cfg.Charts, CacheDir: cache})
+	f, err := charts.New(charts.Options{Config: s.config().Charts, CacheDir: cache})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -23,8 +23,11 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/yaml"
 
+	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/cli"
+	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/targets"
 	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
 	"github.com/ownership-check/ownership-check/internal/testkit/homeops"
 	"github.com/ownership-check/ownership-check/internal/testkit/monorepo"
@@ -272,9 +275,10 @@ func (s *site) helmRelease(r homeops.Release, archive []byte) []map[string]any {
 }
 
 // deploy releases every HelmRelease as helm-controller does (Helm's
-// render of it, applied server-side under helm-controller, forcing),
-// then records the snapshot the deploy pipeline takes after it: what a
-// pull request's selection reads. It gives each release's object count.
+// render of it, applied server-side under helm-controller, forcing) and
+// applies every Kustomization, then records the snapshot the deploy
+// pipeline takes after it: what a pull request's selection reads. It
+// gives each release's object count.
 func (s *site) deploy() map[string]int {
 	s.t.Helper()
 	counts := map[string]int{}
@@ -285,13 +289,8 @@ func (s *site) deploy() map[string]int {
 		}
 		counts[r.Target()] = len(objs)
 	}
-	// Only the releases: the Kustomizations that apply them are not
-	// deployed here, and a snapshot records what was.
-	names := make([]string, 0, len(s.plan.Releases))
-	for _, r := range s.plan.Releases {
-		names = append(names, r.Target())
-	}
-	s.mustRun(s.t, "snapshot", "--target", strings.Join(names, ","))
+	s.deployKustomizations()
+	s.mustRun(s.t, "snapshot", "--target", "all")
 	return counts
 }
 
@@ -366,4 +365,49 @@ func (s *site) read(rel string) string {
 		s.t.Fatal(err)
 	}
 	return string(b)
+}
+
+// deployKustomizations applies what each Flux Kustomization target
+// renders (the app's Kustomizations, HelmReleases and OCIRepositories) as
+// kustomize-controller does.
+func (s *site) deployKustomizations() {
+	t := s.t
+	t.Helper()
+	ctx := context.Background()
+	for _, target := range s.list() {
+		if target.FieldManager != "kustomize-controller" {
+			continue
+		}
+		rt, paths, err := targets.Resolve(ctx, check.Target{}, target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs, warnings, err := check.Render(ctx, rt, paths)
+		if err != nil || len(warnings) > 0 {
+			t.Fatalf("%s: %v %q", target.Name, err, warnings)
+		}
+		for _, o := range objs {
+			s.apply(o.Object.Object, target.FieldManager)
+		}
+	}
+}
+
+// config is the site's repository config.
+func (s *site) config() *config.Config {
+	s.t.Helper()
+	cfg, err := config.Load(filepath.Join(s.git.Dir, config.DefaultFile))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return cfg
+}
+
+// list is the site's targets, discovered as the commands discover them.
+func (s *site) list() []targets.Target {
+	s.t.Helper()
+	list, err := targets.List(context.Background(), s.config())
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return list
 }
