@@ -9,8 +9,10 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/repo"
+	"sigs.k8s.io/yaml"
 )
 
 // locateHTTP is a chart of an HTTP Helm repository, found as Helm and
@@ -68,14 +70,38 @@ func (f *Fetcher) pinned(ref model.ChartRef, archiveDigest, digest string) (mode
 	if b == nil {
 		return notRendered(ref, "the chart cache lost "+archiveDigest+" while it was read"), nil
 	}
-	c, err := loader.LoadArchive(bytes.NewReader(b))
+	md, err := chartMetadata(b)
 	if err != nil {
 		return notRendered(ref, fmt.Sprintf("not a chart archive (%s): %v", model.ShortDigest(archiveDigest), err)), nil
 	}
 	return model.LocatedChart{
 		Archive: b,
-		Pin:     model.ChartPin{Name: c.Metadata.Name, Version: c.Metadata.Version, Digest: digest, From: ref.URL},
+		Pin:     model.ChartPin{Name: md.Name, Version: md.Version, Digest: digest, From: ref.URL},
 	}, nil
+}
+
+// chartMetadata is an archive's Chart.yaml, read with Helm's archive
+// reader (its bounds and path checks) but without loading the templates:
+// render loads the chart, this only names it.
+func chartMetadata(archive []byte) (*chart.Metadata, error) {
+	files, err := loader.LoadArchiveFiles(bytes.NewReader(archive))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if f.Name != "Chart.yaml" {
+			continue
+		}
+		md := new(chart.Metadata)
+		if err := yaml.Unmarshal(f.Data, md); err != nil {
+			return nil, fmt.Errorf("its Chart.yaml: %w", err)
+		}
+		if md.Name == "" || md.Version == "" {
+			return nil, fmt.Errorf("its Chart.yaml gives no name or version")
+		}
+		return md, nil
+	}
+	return nil, fmt.Errorf("no Chart.yaml")
 }
 
 // noVersion says which versions the index has when none matches.

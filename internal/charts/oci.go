@@ -76,8 +76,10 @@ func (f *Fetcher) locateOCI(ctx context.Context, ref model.ChartRef) (model.Loca
 // remember records what key resolved to, for a later --offline run.
 func (f *Fetcher) remember(ref model.ChartRef, key string, pin ociPin) (model.LocatedChart, error) {
 	pin.Ref = key
-	if err := f.cache.putOCI(pin); err != nil {
-		return model.LocatedChart{}, err
+	if old, ok := f.cache.oci(key); !ok || old != pin {
+		if err := f.cache.putOCI(pin); err != nil {
+			return model.LocatedChart{}, err
+		}
 	}
 	return f.pinned(ref, pin.Archive, pin.Manifest)
 }
