@@ -102,3 +102,25 @@ func TestDiscoverChartRefs(t *testing.T) {
 		}
 	}
 }
+
+// TestChartSourceInputs: a HelmRelease's chart source objects are its
+// inputs, a HelmChart's own HelmRepository too: a pull request that moves
+// one selects every release of it.
+func TestChartSourceInputs(t *testing.T) {
+	repo := writeRepo(t, map[string]string{
+		"clusters/c/apps/web.yaml":      "apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: web, namespace: web}\nspec:\n  chartRef: {kind: HelmChart, name: podinfo, namespace: flux-system}\n",
+		"clusters/c/sources/chart.yaml": "apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmChart\nmetadata: {name: podinfo, namespace: flux-system}\nspec:\n  chart: podinfo\n  version: 6.x\n  sourceRef: {kind: HelmRepository, name: podinfo}\n",
+		"clusters/c/sources/repo.yaml":  "apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata: {name: podinfo, namespace: flux-system}\nspec:\n  url: https://stefanprodan.github.io/podinfo\n",
+	})
+	got, err := Discover(context.Background(), repo, []config.Discover{{Flux: "clusters/c", Context: "c"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d targets", len(got))
+	}
+	want := []string{"clusters/c/apps/web.yaml", "clusters/c/sources/chart.yaml", "clusters/c/sources/repo.yaml"}
+	if !reflect.DeepEqual(got[0].Inputs, want) || !reflect.DeepEqual(got[0].Paths, want[:1]) {
+		t.Errorf("inputs %v, paths %v, want inputs %v", got[0].Inputs, got[0].Paths, want)
+	}
+}

@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/config"
@@ -49,6 +50,20 @@ func (s *discovery) helmRelease(d document, e config.Discover, objs fluxObjects)
 		return t, err
 	}
 	t.Inputs = append(t.Inputs, inputs...)
+	// So does the chart's source object: a pull request that moves a
+	// HelmRepository, an OCIRepository or a HelmChart moves every release
+	// of it.
+	if chart.Source != nil && !chart.InRepository() {
+		files, err := chartSourceFiles(*chart.Source, objs)
+		if err != nil {
+			return t, err
+		}
+		for _, f := range files {
+			if !slices.Contains(t.Inputs, f) {
+				t.Inputs = append(t.Inputs, f)
+			}
+		}
+	}
 	kubeConfig, err := d.mapping("spec", "kubeConfig")
 	if err != nil {
 		return t, err
@@ -163,6 +178,26 @@ func (s *discovery) helmChartObject(src model.ObjectRef, objs fluxObjects) (mode
 		ref.Source = &src
 	}
 	return ref, reason, err
+}
+
+// chartSourceFiles are the files of a chart's Flux source object beside
+// the HelmRelease, and of a HelmChart's own source.
+func chartSourceFiles(src model.ObjectRef, objs fluxObjects) ([]string, error) {
+	o, ok := objs.sources[fluxKey(src.Kind, src.Namespace, src.Name)]
+	if !ok {
+		return nil, nil
+	}
+	files := []string{o.file}
+	if src.Kind != "HelmChart" {
+		return files, nil
+	}
+	from, err := sourceRef(o, src.Namespace, "spec", "sourceRef")
+	if err != nil || from.Kind == "" {
+		return files, err
+	}
+	from.Namespace = src.Namespace
+	more, err := chartSourceFiles(from, objs)
+	return append(files, more...), err
 }
 
 // sourceRef is a reference to a Flux source object at field (kind, name,

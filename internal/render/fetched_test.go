@@ -21,7 +21,9 @@ import (
 	"helm.sh/helm/v3/pkg/chartutil"
 	"sigs.k8s.io/yaml"
 
+	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
+	"github.com/ownership-check/ownership-check/internal/gitops"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -380,5 +382,85 @@ func TestChartBumpPins(t *testing.T) {
 	}
 	if got := base.Charts[0].String() + " → " + head.Charts[0].String(); !strings.HasPrefix(got, "podinfo 6.7.1@sha256:") || !strings.Contains(got, " → podinfo 6.8.0@sha256:") {
 		t.Errorf("%s", got)
+	}
+}
+
+// TestDiscoveredFetchedTargets: the targets discovery lists for releases
+// of remote charts (HelmReleases of an OCIRepository shared by two, of a
+// HelmRepository, of a HelmChart; an Argo CD chart source) render at the
+// paths it gives them, each asking the locator for the chart as its
+// source object says, and naming the chart it released.
+func TestDiscoveredFetchedTargets(t *testing.T) {
+	inRepoRoot(t)
+	archive, pin := packedChart(t, realPath(t, fetchedChart), "", "")
+	charts := &archiveCharts{byURL: map[string]Located{
+		"https://charts.example.com":                {Archive: archive, Pin: pin},
+		"oci://registry.example.com/charts/podinfo": {Archive: archive, Pin: pin},
+	}}
+	hr := func(name, spec string) string {
+		return "---\napiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: " + name + ", namespace: web}\nspec:\n" + spec
+	}
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, ".git/HEAD"), "ref: refs/heads/main\n")
+	for name, data := range map[string]string{
+		"clusters/c/sources.yaml": "apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata: {name: podinfo, namespace: flux-system}\nspec:\n  url: oci://registry.example.com/charts/podinfo\n  ref: {semver: 6.x}\n" +
+			"---\napiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata: {name: charts, namespace: flux-system}\nspec:\n  url: https://charts.example.com\n" +
+			"---\napiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmChart\nmetadata: {name: podinfo, namespace: flux-system}\nspec:\n  chart: podinfo\n  version: 6.x\n  sourceRef: {kind: HelmRepository, name: charts}\n",
+		"clusters/c/a.yaml": hr("a", "  chartRef: {kind: OCIRepository, name: podinfo, namespace: flux-system}\n"),
+		"clusters/c/b.yaml": hr("b", "  chartRef: {kind: OCIRepository, name: podinfo, namespace: flux-system}\n  values: {replicaCount: 2}\n"),
+		"clusters/c/c.yaml": hr("c", "  chart:\n    spec:\n      chart: podinfo\n      version: '>=6.0.0'\n      sourceRef: {kind: HelmRepository, name: charts, namespace: flux-system}\n"),
+		"clusters/c/d.yaml": hr("d", "  chartRef: {kind: HelmChart, name: podinfo, namespace: flux-system}\n"),
+		"argocd/app.yaml":   "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: e, namespace: argocd}\nspec:\n  project: default\n  destination: {server: https://kubernetes.default.svc, namespace: web}\n  source:\n    repoURL: registry.example.com/charts\n    chart: podinfo\n    targetRevision: 6.7.1\n",
+	} {
+		writeFile(t, filepath.Join(root, name), data)
+	}
+	found, err := gitops.Discover(context.Background(), gitops.Repository{Root: root}, []config.Discover{
+		{Flux: "clusters/c", Context: "c"},
+		{ArgoCD: "argocd", Clusters: map[string]string{"https://kubernetes.default.svc": "c"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) != 5 {
+		t.Fatalf("%d targets", len(found))
+	}
+	t.Chdir(root)
+	for _, g := range found {
+		if g.Reason != "" || len(g.Paths) != 1 || g.Paths[0] != g.Object {
+			t.Fatalf("%s: reason %q, paths %v", g.Name, g.Reason, g.Paths)
+		}
+		r, err := RenderAll(context.Background(), g.Paths, Options{Deployer: g.Deployer, Charts: charts, Namespace: "web"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.NotRendered) != 0 || len(r.Objects) != 3 || !reflect.DeepEqual(r.Charts, []model.ChartPin{pin}) {
+			t.Errorf("%s: %d objects, not rendered %v, charts %v", g.Name, len(r.Objects), r.NotRendered, r.Charts)
+		}
+	}
+	urls := map[string]int{}
+	for _, ask := range charts.asks {
+		urls[ask.URL+" "+ask.Version]++
+	}
+	want := map[string]int{"oci://registry.example.com/charts/podinfo 6.x": 2, "https://charts.example.com >=6.0.0": 1, "https://charts.example.com 6.x": 1, "oci://registry.example.com/charts/podinfo 6.7.1": 1}
+	if !reflect.DeepEqual(urls, want) {
+		t.Errorf("the locator was asked %v, want %v", urls, want)
+	}
+}
+
+// TestFetchedChartNotAChart: an archive that is no chart, or passes the
+// bounds, leaves the target not checked, with the chart and the reason.
+func TestFetchedChartNotAChart(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, ".git/HEAD"), "ref: refs/heads/main\n")
+	writeFile(t, filepath.Join(root, "kust/kustomization.yaml"), "helmCharts:\n- name: podinfo\n  repo: https://charts.example.com\n  version: 6.7.1\n  releaseName: edge\n")
+	t.Chdir(root)
+	pin := model.ChartPin{Name: "podinfo", Version: "6.7.1", Digest: "sha256:0123456789abcdef", From: "https://charts.example.com"}
+	charts := &archiveCharts{byURL: map[string]Located{"https://charts.example.com": {Archive: []byte("<html>rate limited</html>"), Pin: pin}}}
+	r, err := RenderAll(context.Background(), []string{"kust"}, Options{Charts: charts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.NotRendered) != 1 || !strings.Contains(r.NotRendered[0].Reason, "(podinfo 6.7.1@sha256:0123456789ab): gzip: invalid header") {
+		t.Errorf("not rendered %v", r.NotRendered)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -43,9 +44,13 @@ func (s *ArgoSource) chartSources(ctx context.Context, app *ArgoApplication) (so
 		if reason != "" {
 			return s.notRendered(reason), nil
 		}
-		inner, reason, err := s.helm(chart, app, src, app.Env(src))
+		env := app.Env(src)
+		inner, reason, err := s.helm(chart, app, src, env)
 		if err != nil {
 			return nil, err
+		}
+		if reason == "" && len(env.Unknown) > 0 {
+			reason = fmt.Sprintf("source.helm uses $%s, which Argo CD sets only when it syncs a commit", strings.Join(env.Unknown, ", $"))
 		}
 		if reason != "" {
 			return s.notRendered(reason), nil

@@ -124,7 +124,9 @@ const HelmCRDNote = "helm crds/: installed only when absent, never upgraded: a c
 // without a namespace in the release's, and for HelmClusterLive Helm's
 // release label and annotations added. A template (kustomize's
 // helmCharts): what `helm template` prints. A dependency Chart.yaml
-// lists that is not vendored is NotRendered: nothing is fetched.
+// lists that is not vendored is located as `helm dependency build` finds
+// it (attachDependencies), and one that cannot be is NotRendered, with
+// the reason. The chart released is recorded (Input.Pins).
 func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.Output, error) {
 	c := r.Chart.Loaded
 	if c == nil {

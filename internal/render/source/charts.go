@@ -90,9 +90,12 @@ func (in *Input) LocateChart(ctx context.Context, ref model.ChartRef) (c Chart, 
 		return Chart{}, loc.NotRendered, err
 	}
 	if loc.Archive != nil {
+		// What was fetched is no file of the repository: a chart that
+		// is not one, or passes the bounds, leaves its target not
+		// checked, as a chart too large to fetch does.
 		loaded, err := LoadChartArchive(loc.Archive)
 		if err != nil {
-			return Chart{}, "", fmt.Errorf("%s (%s): %w", ref, loc.Pin, err)
+			return Chart{}, fmt.Sprintf("%s (%s): %v", ref, loc.Pin, err), nil
 		}
 		return Chart{Loaded: loaded, Pin: loc.Pin}, "", nil
 	}
