@@ -125,9 +125,10 @@ var apps = []string{"echo", "sonarr", "radarr", "grafana", "cloudflared", "postg
 // NewPlan plans releases releases over charts distinct charts (at least
 // 4 of them): chart 0 the shared app-template-style chart most releases
 // use, public (when given) the next ones, the rest generated; every
-// chart used by at least one release. About three in four charts are
-// OCIRepository chartRefs, as in public home-ops repositories; the others
-// come from the HTTP HelmRepository (a semver range) and the OCI one.
+// chart used by at least one release. Five in eight charts are
+// OCIRepository chartRefs and, with the shared chart, about three in four
+// releases, as in public home-ops repositories (77%); the others come from
+// the HTTP HelmRepository (a semver range) and the OCI one.
 func NewPlan(releases, charts int, public ...Chart) (Plan, error) {
 	if charts < 4 || releases < charts {
 		return Plan{}, fmt.Errorf("homeops: %d releases over %d charts: give at least 4 charts and a release each", releases, charts)

@@ -85,3 +85,22 @@ func TestChartsRender(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanForms: three in four releases take their chart from an
+// OCIRepository, as 77% of public home-ops repositories' do.
+func TestPlanForms(t *testing.T) {
+	p, err := NewPlan(160, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oci := 0
+	for _, r := range p.Releases {
+		if p.Charts[r.Chart].Form == OCIRepository {
+			oci++
+		}
+	}
+	if share := float64(oci) / float64(len(p.Releases)); share < 0.7 || share > 0.85 {
+		t.Errorf("%d of %d releases from an OCIRepository (%.0f%%)", oci, len(p.Releases), share*100)
+	}
+	t.Logf("%d of %d releases from an OCIRepository", oci, len(p.Releases))
+}
