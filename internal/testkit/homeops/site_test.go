@@ -290,7 +290,12 @@ func (s *site) deploy() map[string]int {
 		counts[r.Target()] = len(objs)
 	}
 	s.deployKustomizations()
+	// The deploy pipeline's snapshot has a cache of its own: the site's
+	// stays cold for the first check.
+	cache := s.cache
+	s.cache = s.t.TempDir()
 	s.mustRun(s.t, "snapshot", "--target", "all")
+	s.cache = cache
 	return counts
 }
 
@@ -324,21 +329,30 @@ func (s *site) checkJSON(args ...string) (int, map[string]map[string]any, string
 
 // counts are the archive downloads the servers saw: an HTTP repository's
 // .tgz files and a registry's blobs, by path or repository.
-func (s *site) counts() (archives int, detail map[string]int) {
-	detail = map[string]int{}
+func (s *site) counts() map[string]int {
+	detail := map[string]int{}
 	for p, n := range s.http.Counts() {
 		if strings.HasSuffix(p, ".tgz") {
 			detail["http "+p] = n
-			archives += n
 		}
 	}
 	for k, n := range s.reg.Counts() {
 		if strings.HasPrefix(k, "blobs ") {
 			detail["oci "+k] = n
-			archives += n
 		}
 	}
-	return archives, detail
+	return detail
+}
+
+// downloadsSince are the archive downloads since the counts before.
+func (s *site) downloadsSince(before map[string]int) map[string]int {
+	since := map[string]int{}
+	for k, n := range s.counts() {
+		if d := n - before[k]; d != 0 {
+			since[k] = d
+		}
+	}
+	return since
 }
 
 // bumpShared is Renovate's pull request for the shared chart: its next
