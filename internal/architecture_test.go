@@ -75,6 +75,7 @@ var packages = map[string]kind{
 	"testkit/release":     testInfra,
 	"testkit/monorepo":    testInfra,
 	"testkit/chartserver": testInfra,
+	"testkit/homeops":     testInfra,
 }
 
 // stageImports are the only imports between stages: github publishes a

@@ -37,6 +37,10 @@ type fluxObjects struct {
 
 func fluxKey(kind, namespace, name string) string { return kind + "/" + namespace + "/" + name }
 
+// has says whether the source key names was found already: one written
+// under the discover directory wins over a render's copy of it.
+func (o fluxObjects) has(key string) bool { _, ok := o.sources[key]; return ok }
+
 func namespaceOf(d document) (string, error) {
 	ns, err := d.str("metadata", "namespace")
 	return or(ns, fluxNamespace), err
@@ -97,7 +101,7 @@ func (s *discovery) fluxObjects(ctx context.Context, entry int, e config.Discove
 		}
 		var children []document
 		if d.is(groupFluxKustomize, "Kustomization") && t.Checked() {
-			if children, err = s.fluxChildren(ctx, entry, e, &t); err != nil {
+			if children, err = s.fluxChildren(ctx, entry, e, &t, objs); err != nil {
 				return err
 			}
 		}

@@ -22,8 +22,10 @@ var mentionsFluxObject = regexp.MustCompile(`\b(kustomize|helm)\.toolkit\.fluxcd
 // its inputs are the parent's and every file the parent's render read.
 // A path whose files mention neither kind is not rendered, nor anything
 // without a renderer; a render that fails or leaves something out says
-// so on the parent.
-func (s *discovery) fluxChildren(ctx context.Context, entry int, e config.Discover, t *Target) ([]document, error) {
+// so on the parent. A chart's source the render applies beside its
+// HelmRelease (an app folder's OCIRepository, the commonest layout) is
+// added to objs, as one written under the directory is.
+func (s *discovery) fluxChildren(ctx context.Context, entry int, e config.Discover, t *Target, objs fluxObjects) ([]document, error) {
 	// Each cluster's controller applies its own: read once per entry.
 	seen := fmt.Sprintf("flux %d:", entry)
 	dir := path.Clean(e.Flux)
@@ -44,6 +46,16 @@ func (s *discovery) fluxChildren(ctx context.Context, entry int, e config.Discov
 	}
 	var children []document
 	for _, c := range s.parentDocuments(ctx, t, "the Kustomizations and HelmReleases %s applies") {
+		if c.is(groupFluxSource, "OCIRepository") || c.is(groupFluxSource, "HelmRepository") {
+			ns, err := namespaceOf(c)
+			if err != nil {
+				return nil, err
+			}
+			if key := fluxKey(c.kind(), ns, c.name()); !objs.has(key) {
+				objs.sources[key] = c
+			}
+			continue
+		}
 		if !c.is(groupFluxKustomize, "Kustomization") && !c.is(groupFluxHelm, "HelmRelease") {
 			continue
 		}
