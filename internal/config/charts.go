@@ -3,8 +3,9 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -73,12 +74,12 @@ func (a ChartAuth) MarshalJSON() ([]byte, error) {
 
 // validate names the first entry that cannot be used, in host order.
 func (c ChartsOptions) validate() error {
-	for _, h := range sortedKeys(c.Hosts) {
+	for _, h := range slices.Sorted(maps.Keys(c.Hosts)) {
 		if err := validHost(h); err != nil {
 			return fmt.Errorf("charts.hosts: %q: %w", h, err)
 		}
 	}
-	for _, h := range sortedKeys(c.Mirrors) {
+	for _, h := range slices.Sorted(maps.Keys(c.Mirrors)) {
 		if err := validHost(h); err != nil {
 			return fmt.Errorf("charts.mirrors: %q: %w", h, err)
 		}
@@ -96,13 +97,4 @@ func validHost(h string) error {
 		return fmt.Errorf("give a host name (with its port when not the default), not a URL")
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
