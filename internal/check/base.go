@@ -32,7 +32,7 @@ func renderHead(ctx context.Context, o Options, opts render.Options) ([]model.Ob
 	objs, unrendered, charts, err := renderChecked(ctx, o.Paths, opts)
 	done()
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, nil, renderFailed(ctx, err)
 	}
 	if head != nil {
 		head.Objects, head.Charts = slices.Clone(objs), charts

@@ -117,10 +117,11 @@ func refusal(c model.Category) bool {
 }
 
 // refusedReasons are the dry-run errors that are the server's judgement
-// of the object: invalid, or denied by admission. Every other error (the
+// of the object: invalid, or denied by admission; or the controller's, of
+// a target its head does not render (HeadFailed). Every other error (the
 // checker forbidden by RBAC, an unknown kind, a timeout, an unreadable
 // object) means the object was not checked at all.
-var refusedReasons = map[string]bool{"Invalid": true, "BadRequest": true, "RequestEntityTooLarge": true}
+var refusedReasons = map[string]bool{"Invalid": true, "BadRequest": true, "RequestEntityTooLarge": true, ReasonRenderFailed: true}
 
 // unchecked tells whether a finding says the object could not be checked:
 // it fails the check whatever its cause, since the check is incomplete.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/parallel"
 
@@ -40,6 +41,12 @@ type Target struct {
 	atBase func(ctx context.Context, root string) (*model.Deployer, []string, error)
 	// Reason is why it is not checked; "" when it is.
 	Reason string
+	// headFails says the Reason is a failure its controller would meet
+	// too (a path it does not find, a chart it cannot fetch), not a
+	// choice (suspended, another repository) nor a render this tool does
+	// not reproduce: with a base, Build asks whether the pull request
+	// broke it.
+	headFails bool
 	// Notes say what the deployer's way of applying means for the
 	// findings; they go into its report's notes.
 	Notes []string
@@ -111,6 +118,7 @@ func ListLocated(ctx context.Context, cfg *config.Config, charts model.ChartLoca
 			out = append(out, Target{
 				Target: config.Target{Name: g.Name, Paths: g.Paths, FieldManager: g.FieldManager, Context: g.Context},
 				Source: g.Source, Object: g.Object, Deployer: g.Deployer, Reason: g.Reason, Notes: g.Notes, Inputs: g.Inputs,
+				headFails: g.Deployer != nil && pathMissing(g.Reason),
 				// Only its own entry's directory: another cluster's objects
 				// of the same name are not what its controller reads.
 				ValueDirs: []string{g.Dir},
@@ -146,6 +154,13 @@ func ListLocated(ctx context.Context, cfg *config.Config, charts model.ChartLoca
 	return out, nil
 }
 
+// pathMissing tells whether discovery's reason is a path of the
+// controller's object that is not in the repository (gitops' repoPath):
+// the controller fails on it as the render would.
+func pathMissing(reason string) bool {
+	return strings.HasPrefix(reason, "path ") && strings.HasSuffix(reason, ": not in the repository")
+}
+
 // chartsNotRendered gives a target whose charts the locator does not
 // render its reason, as a render of it would say: the listing names what
 // is not checked without rendering anything. The targets are located as
@@ -163,7 +178,7 @@ func chartsNotRendered(ctx context.Context, ts []Target, charts model.ChartLocat
 			errs[i] = fmt.Errorf("target %s: %w", t.Name, err)
 			return
 		}
-		ts[i].Reason = reason
+		ts[i].Reason, ts[i].headFails = reason, reason != ""
 	})
 	return errors.Join(errs...)
 }
