@@ -1,6 +1,7 @@
 package check
 
 import (
+	"regexp"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -137,5 +138,16 @@ func unchecked(f model.Finding) bool {
 	if f.Reason == "Forbidden" && strings.Contains(f.Message, "denied") && !strings.Contains(f.Message, " cannot ") {
 		return false
 	}
+	// A namespace the cluster lacks is the cluster's answer about the
+	// object, judged by its cause like a refusal (an environment not
+	// deployed yet meets it whatever the pull request does); a resource
+	// the server does not find is an unknown kind.
+	if f.Reason == "NotFound" && namespaceNotFound.MatchString(f.Message) {
+		return false
+	}
 	return true
 }
+
+// namespaceNotFound is the API server's message for an object whose
+// namespace does not exist.
+var namespaceNotFound = regexp.MustCompile(`namespaces "[^"]+" not found`)
