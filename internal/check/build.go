@@ -126,6 +126,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// managers the deployer upgrades.
 	types := o.State.Types(client)
 	engineOpts.UpgradesClientSide, engineOpts.Types = cfg.UpgradesClientSide(), types
+	engineOpts.CreatedNamespaces = createdNamespaces(o.Deployer)
 	engine := predict.NewCluster(client, engineOpts)
 	for _, gv := range groupVersions(objs) {
 		g.Go(func() error {
