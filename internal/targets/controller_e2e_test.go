@@ -117,3 +117,35 @@ func TestFirstRunFailsOnlyWhatItCauses(t *testing.T) {
 		t.Errorf("%s: failed %v, unchanged %v; want the pull request's change, passing", apps, reps[apps].Failed, reps[apps].Unchanged)
 	}
 }
+
+// TestFluxAppliesNamespacesFirst: kustomize-controller applies the
+// Namespaces of a render before the rest, in one apply: objects in a
+// namespace the same render creates are new, never refused.
+func TestFluxAppliesNamespacesFirst(t *testing.T) {
+	testcluster.Require(t, cluster)
+	r := newGitOpsRepo(t)
+	newGitOpsCluster(t)
+	r.Write("apps/fresh/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: fresh\n")
+	r.Write("apps/fresh/settings.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: fresh\ndata:\n  mode: fast\n")
+	r.Write("clusters/staging/fresh.yaml", `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: fresh
+  namespace: flux-system
+spec:
+  interval: 10m
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+  path: ./apps/fresh
+  prune: true
+`)
+	code, reps, out := checkTargets(t, r.snapshots, "--target", "flux-system/fresh")
+	if code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", code, out)
+	}
+	rep := reps["flux-system/fresh"]
+	if rep.Summary.Objects != 2 || rep.Summary.Changes.Create != 2 || rep.Summary.Count(model.DryRunError) != 0 {
+		t.Errorf("%+v, want the Namespace and its ConfigMap created", rep.Summary)
+	}
+}
