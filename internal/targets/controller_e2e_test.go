@@ -127,19 +127,7 @@ func TestFluxAppliesNamespacesFirst(t *testing.T) {
 	newGitOpsCluster(t)
 	r.Write("apps/fresh/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: fresh\n")
 	r.Write("apps/fresh/settings.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: fresh\ndata:\n  mode: fast\n")
-	r.Write("clusters/staging/fresh.yaml", `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: fresh
-  namespace: flux-system
-spec:
-  interval: 10m
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-  path: ./apps/fresh
-  prune: true
-`)
+	r.Write("clusters/staging/fresh.yaml", fluxKustomization("fresh", "./apps/fresh"))
 	code, reps, out := checkTargets(t, r.snapshots, "--target", "flux-system/fresh")
 	if code != 0 {
 		t.Fatalf("exit %d, want 0\n%s", code, out)
@@ -148,4 +136,21 @@ spec:
 	if rep.Summary.Objects != 2 || rep.Summary.Changes.Create != 2 || rep.Summary.Count(model.DryRunError) != 0 {
 		t.Errorf("%+v, want the Namespace and its ConfigMap created", rep.Summary)
 	}
+}
+
+// fluxKustomization is a Kustomization of this repository's path.
+func fluxKustomization(name, path string) string {
+	return `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: ` + name + `
+  namespace: flux-system
+spec:
+  interval: 10m
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+  path: ` + path + `
+  prune: true
+`
 }

@@ -27,19 +27,7 @@ func TestHeadFailsAtHeadOnly(t *testing.T) {
 		broken = "flux-system/broken"
 	)
 	// Broken at the base already: its folder was never written.
-	r.Write("clusters/staging/broken.yaml", `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: broken
-  namespace: flux-system
-spec:
-  interval: 10m
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-  path: ./apps/never-written
-  prune: true
-`)
+	r.Write("clusters/staging/broken.yaml", fluxKustomization("broken", "./apps/never-written"))
 	base := r.Commit("a Kustomization of a folder never written")
 	for _, s := range r.list() {
 		if s.Name == infra {
