@@ -42,10 +42,10 @@ type Target struct {
 	// Reason is why it is not checked; "" when it is.
 	Reason string
 	// headFails says the Reason is a failure its controller would meet
-	// too (a path it does not find, a chart it cannot fetch), not a
-	// choice (suspended, another repository) nor a render this tool does
-	// not reproduce: with a base, Build asks whether the pull request
-	// broke it.
+	// too (a path it does not find, a chart version its source does not
+	// have), not a choice (suspended, another repository) nor a render
+	// this tool does not reproduce: with a base, Build asks whether the
+	// pull request broke it.
 	headFails bool
 	// Notes say what the deployer's way of applying means for the
 	// findings; they go into its report's notes.
@@ -161,6 +161,20 @@ func pathMissing(reason string) bool {
 	return strings.HasPrefix(reason, "path ") && strings.HasSuffix(reason, ": not in the repository")
 }
 
+// chartMissing tells whether the chart locator's reason is a chart or
+// version its source does not have (charts' words for a 404, or no
+// version or tag that matches): the controller fails on it too. A host
+// that does not answer, refused credentials or an offline cache are this
+// run's, and never make a pull request's failure.
+func chartMissing(reason string) bool {
+	for _, words := range []string{"no version matches ", "no tag matches ", "no such chart, version or repository"} {
+		if strings.Contains(reason, words) {
+			return true
+		}
+	}
+	return false
+}
+
 // chartsNotRendered gives a target whose charts the locator does not
 // render its reason, as a render of it would say: the listing names what
 // is not checked without rendering anything. The targets are located as
@@ -178,7 +192,7 @@ func chartsNotRendered(ctx context.Context, ts []Target, charts model.ChartLocat
 			errs[i] = fmt.Errorf("target %s: %w", t.Name, err)
 			return
 		}
-		ts[i].Reason, ts[i].headFails = reason, reason != ""
+		ts[i].Reason, ts[i].headFails = reason, chartMissing(reason)
 	})
 	return errors.Join(errs...)
 }

@@ -49,7 +49,7 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	o.State = st
 	parallel.For(len(sel), workers, func(i int) {
 		out[i].Selected = sel[i]
-		if !sel[i].Checked() && !sel[i].headFails {
+		if !sel[i].Checked() && (!sel[i].headFails || o.Base == "") {
 			return
 		}
 		if runErr != nil {
@@ -71,11 +71,14 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 		switch {
 		case errors.As(out[i].Err, &nc):
 			// Nothing of it renders as its deployer renders it: a target
-			// not checked, with the reasons, as discovery's are; unless
-			// the pull request broke it.
-			out[i].headFailed(ctx, to, nc.Reason())
+			// not checked, with the reasons, as discovery's are. What this
+			// tool does not reproduce (an encrypted source, a remote base)
+			// is no failure of the controller's, whatever the base does.
+			out[i].Reason, out[i].Err = nc.Reason(), nil
 			return
 		case errors.As(out[i].Err, &re) && to.Deployer != nil && to.Base != "":
+			// The controller's own render fails: the pull request's when
+			// the base renders.
 			out[i].headFailed(ctx, to, re.Error())
 			return
 		}
