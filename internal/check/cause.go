@@ -33,7 +33,11 @@ func (in analysis) statesOf(id model.ID, head *unstructured.Unstructured, e *sna
 	}
 	if in.Base != nil {
 		s.baseKnown = true
-		if o, ok := in.Base.Object(id, head); ok && o != nil {
+		o, ok := in.created[id]
+		if !ok {
+			o, ok = in.Base.Object(id, head)
+		}
+		if ok && o != nil {
 			s.base = in.redact(o).Object
 		}
 	}

@@ -62,11 +62,6 @@ type ClusterOptions struct {
 	// server's schemas. Nil: client-go's built-in ones, deduced for the
 	// others.
 	Types *typing.Cache
-	// CreatedNamespaces are the namespaces the deployer creates before it
-	// applies (Argo CD's CreateNamespace=true): an object in one the
-	// cluster lacks is blocked until it exists, as one in a Namespace the
-	// render holds, not refused.
-	CreatedNamespaces []string
 }
 
 func (o ClusterOptions) withDefaults() ClusterOptions {
@@ -211,9 +206,6 @@ func (c *Cluster) predict(ctx context.Context, objs []model.Object, emit func(in
 		return err
 	}
 	deps := indexDeps(objs)
-	for _, ns := range c.opts.CreatedNamespaces {
-		deps.namespaces[ns] = true
-	}
 	kinds, err := c.mapKinds(ctx, objs, deps)
 	if err != nil {
 		return err

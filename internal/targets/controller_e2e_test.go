@@ -55,25 +55,40 @@ func checkTargets(t *testing.T, snapshots string, args ...string) (int, map[stri
 }
 
 // TestArgoCDCreatesNamespace: an Application with CreateNamespace=true
-// whose namespace the cluster lacks passes, its objects new, as Argo CD
-// creates the namespace before it applies them; without the option the
-// same objects are refused, as Argo CD's sync would be.
+// whose namespace the cluster lacks passes: the Namespace is a create,
+// with managedNamespaceMetadata's labels, and the objects in it are new,
+// as Argo CD creates it before it applies them; without the option the
+// same objects are refused, as Argo CD's sync would be. The Namespace is
+// the pull request's only when it turns the option on.
 func TestArgoCDCreatesNamespace(t *testing.T) {
 	testcluster.Require(t, cluster)
 	r := newGitOpsRepo(t)
 	newGitOpsCluster(t)
 	r.Write("argocd/shop.yaml", shopApplication("[CreateNamespace=true, ServerSideApply=true]"))
-	code, reps, out := checkTargets(t, r.snapshots, "--target", "shop")
+	base := r.Commit("the shop Application")
+	code, reps, out := checkTargets(t, r.snapshots, "--target", "shop", "--base", base)
 	if code != 0 {
 		t.Fatalf("exit %d, want 0\n%s", code, out)
 	}
 	rep := reps["shop"]
-	if rep.Summary.Objects == 0 || rep.Summary.Changes.Create != rep.Summary.Objects {
+	if rep.Summary.Objects < 2 || rep.Summary.Changes.Create != rep.Summary.Objects {
 		t.Errorf("shop: %+v, want every object created", rep.Summary)
 	}
+	if !rep.Unchanged {
+		t.Errorf("shop: the pull request is said to change something; it changes nothing")
+	}
 	for _, o := range rep.Objects {
+		if o.Kind == "Namespace" {
+			if o.Name != "shop-new" || o.Change != model.ChangeCreate || !strings.Contains(strings.Join(o.Notes, " "), "CreateNamespace=true") {
+				t.Errorf("%s: %s %q, want Namespace shop-new created, saying why", o.Display(), o.Change, o.Notes)
+			}
+			continue
+		}
 		if len(o.Findings) != 1 || o.Findings[0].Category != model.New || !strings.Contains(o.Findings[0].Message, "Namespace/shop-new") {
 			t.Errorf("%s: %+v, want new, blocked until the namespace Argo CD creates exists", o.Display(), o.Findings)
+		}
+		if o.Findings[0].Cause != model.CauseCluster {
+			t.Errorf("%s: cause %s, want cluster: the pull request changes nothing", o.Display(), o.Findings[0].Cause)
 		}
 	}
 
