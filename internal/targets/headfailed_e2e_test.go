@@ -2,6 +2,7 @@ package targets_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -9,6 +10,8 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/cli"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/targets"
+	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
@@ -94,4 +97,54 @@ func onlyFinding(t *testing.T, rep map[string]any) model.Finding {
 		t.Fatalf("report %v: want one object with one finding", rep)
 	}
 	return r.Objects[0].Findings[0]
+}
+
+// versionLocator gives the podinfo test chart, fetched, for every chart
+// version but missing, which its repository does not have.
+type versionLocator struct {
+	missing string
+	archive []byte
+}
+
+func (l versionLocator) Locate(_ context.Context, ref model.ChartRef) (model.LocatedChart, error) {
+	if ref.InRepository() {
+		return model.LocatedChart{Dir: ref.Path}, nil
+	}
+	if ref.Version == l.missing {
+		return model.LocatedChart{NotRendered: ref.String() + ": no version matches " + l.missing + " (latest 20.1.0)"}, nil
+	}
+	return model.LocatedChart{Archive: l.archive, Pin: model.ChartPin{Name: ref.Chart, Version: "20.1.0", Digest: chartserver.Digest(l.archive), From: ref.URL}}, nil
+}
+
+// TestHeadFailsOnAChartVersionItsRepositoryLacks: a pull request that
+// names a chart version its repository does not have fails as the pull
+// request's, as helm-controller would fail to fetch it.
+func TestHeadFailsOnAChartVersionItsRepositoryLacks(t *testing.T) {
+	testcluster.Require(t, cluster)
+	r := newGitOpsRepo(t)
+	newGitOpsCluster(t)
+	r.edit("clusters/staging/redis.yaml", `version: "20.x"`, `version: "99.x"`)
+	ctx := context.Background()
+	l := versionLocator{missing: "99.x", archive: chartserver.Archive(t, chartserver.WithVersion(chartserver.WithName(chartserver.Chart(t, "podinfo"), "redis"), "20.1.0"))}
+	ts, err := targets.ListLocated(ctx, r.cfg, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sel []targets.Selected
+	for _, s := range ts {
+		if s.Name == "apps/redis" {
+			sel = append(sel, targets.Selected{Target: s})
+		}
+	}
+	if len(sel) != 1 || sel[0].Checked() {
+		t.Fatalf("apps/redis: %+v, want it not checked at the head", sel)
+	}
+	res := targets.Build(ctx, check.Options{Target: check.Target{ChartLocator: l, SnapshotRepo: r.snapshots}, Base: r.base, FailOn: model.DefaultFailOn()}, sel)
+	if res[0].Err != nil || res[0].Report == nil || !res[0].Report.Failed {
+		t.Fatalf("apps/redis: %+v, want its report failed", res[0])
+	}
+	f := res[0].Report.Objects[0].Findings[0]
+	if f.Reason != check.ReasonRenderFailed || f.Cause != model.CausePullRequest || !strings.Contains(f.Message, "no version matches 99.x") {
+		t.Errorf("apps/redis: %+v, want the missing version as the pull request's", f)
+	}
 }
