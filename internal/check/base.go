@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"golang.org/x/sync/errgroup"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -32,7 +33,7 @@ func renderHead(ctx context.Context, o Options, opts render.Options) ([]model.Ob
 	objs, unrendered, charts, err := renderChecked(ctx, o.Paths, opts)
 	done()
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, nil, renderFailed(ctx, err)
 	}
 	if head != nil {
 		head.Objects, head.Charts = slices.Clone(objs), charts
@@ -46,6 +47,9 @@ type baseRead struct {
 	err  error
 	// unchanged: the head renders exactly what the base renders.
 	unchanged bool
+	// deployer is the controller's object the base was rendered with:
+	// what it creates beside its render (createdNamespace) is the base's.
+	deployer *model.Deployer
 }
 
 // renderBaseAsync renders the base beside the head, in g, and hands it
@@ -61,9 +65,19 @@ func renderBaseAsync(ctx context.Context, g *errgroup.Group, o Options, opts ren
 	// A list of its own: run lets go of the caller's objects.
 	objs = slices.Clone(objs)
 	g.Go(func() error {
+		atBase, deployerAt := o.Deployer, o.BaseDeployer
+		if deployerAt != nil {
+			// RenderBase asks it in this goroutine; its answer is the
+			// base's object.
+			deployerAt = func(ctx context.Context, root string) (*model.Deployer, []string, error) {
+				d, paths, err := o.BaseDeployer(ctx, root)
+				atBase = d
+				return d, paths, err
+			}
+		}
 		b, err := render.RenderBase(ctx, render.BaseOf{Rev: o.Base, Paths: o.Paths, Options: opts,
-			Trees: o.State.Trees(), DeployerAt: o.BaseDeployer, Head: head})
-		r := &baseRead{base: b, err: err}
+			Trees: o.State.Trees(), DeployerAt: deployerAt, Head: head})
+		r := &baseRead{base: b, err: err, deployer: atBase}
 		if err == nil {
 			r.unchanged = b.Compare(objs)
 		}
@@ -91,4 +105,21 @@ func (in analysis) withBase(read *baseRead, causes model.CausePolicy) (analysis,
 	}
 	in.Base, in.Unchanged = read.base, read.unchanged
 	return in, nil
+}
+
+// withCreated judges the object the deployer creates beside the head's
+// render (withCreatedNamespace; none when ok is false) by what the base's
+// deployer creates: the pull request's when it turns CreateNamespace on
+// or changes the metadata, and no change when both create the same.
+func (in analysis) withCreated(created model.Object, ok bool, read *baseRead) analysis {
+	if !ok || in.Base == nil || read == nil {
+		return in
+	}
+	var atBase *unstructured.Unstructured
+	if o, baseOK := createdNamespace(read.deployer); baseOK && o.ID == created.ID {
+		atBase = o.Object
+	}
+	in.created = map[model.ID]*unstructured.Unstructured{created.ID: atBase}
+	in.Unchanged = in.Unchanged && atBase != nil && model.EqualValues(atBase.Object, created.Object.Object)
+	return in
 }

@@ -115,6 +115,9 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// renders the same, and is not rendered again.
 	objs, skipped, skipNote := cfg.SkipSecrets(objs)
 	baseRead := renderBaseAsync(ctx, g, o, renderOpts, head, objs)
+	// After the base took its copy: the base's deployer says what it
+	// creates (withCreated).
+	objs, created, createdOK := withCreatedNamespace(objs, o.Deployer)
 	progressf(o.Progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
 	// The window bounds the listing's requests with the dry-runs'; as
 	// many workers as it may let in flight keep a limit of their own out.
@@ -156,10 +159,12 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		set := controllers.NewSet(srcs, found.Objs)
 		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.Notes).hideRendered(vr.Hidden(), objs)
 		in.Charts = released
-		in, err = in.withBase(<-baseRead, causes)
+		br := <-baseRead
+		in, err = in.withBase(br, causes)
 		if err != nil {
 			return analysis{}, err
 		}
+		in = in.withCreated(created, createdOK, br)
 		pins, names := released, "the head names"
 		if in.Base != nil {
 			pins, names = in.Base.Charts, "the base names"

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"regexp"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -32,7 +33,11 @@ func (in analysis) statesOf(id model.ID, head *unstructured.Unstructured, e *sna
 	}
 	if in.Base != nil {
 		s.baseKnown = true
-		if o, ok := in.Base.Object(id, head); ok && o != nil {
+		o, ok := in.created[id]
+		if !ok {
+			o, ok = in.Base.Object(id, head)
+		}
+		if ok && o != nil {
 			s.base = in.redact(o).Object
 		}
 	}
@@ -117,10 +122,11 @@ func refusal(c model.Category) bool {
 }
 
 // refusedReasons are the dry-run errors that are the server's judgement
-// of the object: invalid, or denied by admission. Every other error (the
+// of the object: invalid, or denied by admission; or the controller's, of
+// a target its head does not render (HeadFailed). Every other error (the
 // checker forbidden by RBAC, an unknown kind, a timeout, an unreadable
 // object) means the object was not checked at all.
-var refusedReasons = map[string]bool{"Invalid": true, "BadRequest": true, "RequestEntityTooLarge": true}
+var refusedReasons = map[string]bool{"Invalid": true, "BadRequest": true, "RequestEntityTooLarge": true, ReasonRenderFailed: true}
 
 // unchecked tells whether a finding says the object could not be checked:
 // it fails the check whatever its cause, since the check is incomplete.
@@ -136,5 +142,16 @@ func unchecked(f model.Finding) bool {
 	if f.Reason == "Forbidden" && strings.Contains(f.Message, "denied") && !strings.Contains(f.Message, " cannot ") {
 		return false
 	}
+	// A namespace the cluster lacks is the cluster's answer about the
+	// object, judged by its cause like a refusal (an environment not
+	// deployed yet meets it whatever the pull request does); a resource
+	// the server does not find is an unknown kind.
+	if f.Reason == "NotFound" && namespaceNotFound.MatchString(f.Message) {
+		return false
+	}
 	return true
 }
+
+// namespaceNotFound is the API server's message for an object whose
+// namespace does not exist.
+var namespaceNotFound = regexp.MustCompile(`namespaces "[^"]+" not found`)

@@ -45,6 +45,8 @@ func TestCauseOf(t *testing.T) {
 		{model.Finding{Category: model.DryRunError, Reason: "Forbidden", Message: `deployments.apps "web" is forbidden: User "checker" cannot patch resource "deployments"`}, true},
 		{model.Finding{Category: model.DryRunError, Reason: "Forbidden", Message: `admission webhook "policy.example.com" denied the request: no latest tags`}, false},
 		{model.Finding{Category: model.DryRunError, Reason: "NotFound"}, true},
+		{model.Finding{Category: model.DryRunError, Reason: "NotFound", Message: `dry-run refused (NotFound): namespaces "batch" not found`}, false},
+		{model.Finding{Category: model.DryRunError, Reason: ReasonRenderFailed}, false},
 		{model.Finding{Category: model.DryRunError, Reason: ReasonCheckFailed}, true},
 		{model.Finding{Category: model.Drift}, false},
 	} {

@@ -40,6 +40,10 @@ type analysis struct {
 	Base *render.Base
 	// Unchanged says the head renders exactly what the base renders.
 	Unchanged bool
+	// created holds the base's version of each object the deployer
+	// creates beside the head's render (nil: the base's creates none),
+	// which the base's render does not hold (withCreated).
+	created map[model.ID]*unstructured.Unstructured
 	// Charts are the charts the head released; the base's are Base's.
 	Charts []model.ChartPin
 	// StaleAfter is the age past which the snapshot is called stale; 0:

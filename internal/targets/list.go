@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/parallel"
 
@@ -40,6 +41,12 @@ type Target struct {
 	atBase func(ctx context.Context, root string) (*model.Deployer, []string, error)
 	// Reason is why it is not checked; "" when it is.
 	Reason string
+	// headFails says the Reason is a failure its controller would meet
+	// too (a path it does not find, a chart version its source does not
+	// have), not a choice (suspended, another repository) nor a render
+	// this tool does not reproduce: with a base, Build asks whether the
+	// pull request broke it.
+	headFails bool
 	// Notes say what the deployer's way of applying means for the
 	// findings; they go into its report's notes.
 	Notes []string
@@ -111,6 +118,7 @@ func ListLocated(ctx context.Context, cfg *config.Config, charts model.ChartLoca
 			out = append(out, Target{
 				Target: config.Target{Name: g.Name, Paths: g.Paths, FieldManager: g.FieldManager, Context: g.Context},
 				Source: g.Source, Object: g.Object, Deployer: g.Deployer, Reason: g.Reason, Notes: g.Notes, Inputs: g.Inputs,
+				headFails: g.Deployer != nil && pathMissing(g.Reason),
 				// Only its own entry's directory: another cluster's objects
 				// of the same name are not what its controller reads.
 				ValueDirs: []string{g.Dir},
@@ -146,6 +154,27 @@ func ListLocated(ctx context.Context, cfg *config.Config, charts model.ChartLoca
 	return out, nil
 }
 
+// pathMissing tells whether discovery's reason is a path of the
+// controller's object that is not in the repository (gitops' repoPath):
+// the controller fails on it as the render would.
+func pathMissing(reason string) bool {
+	return strings.HasPrefix(reason, "path ") && strings.HasSuffix(reason, ": not in the repository")
+}
+
+// chartMissing tells whether the chart locator's reason is a chart or
+// version its source does not have (charts' words for a 404, or no
+// version or tag that matches): the controller fails on it too. A host
+// that does not answer, refused credentials or an offline cache are this
+// run's, and never make a pull request's failure.
+func chartMissing(reason string) bool {
+	for _, words := range []string{"no version matches ", "no tag matches ", "no such chart, version or repository"} {
+		if strings.Contains(reason, words) {
+			return true
+		}
+	}
+	return false
+}
+
 // chartsNotRendered gives a target whose charts the locator does not
 // render its reason, as a render of it would say: the listing names what
 // is not checked without rendering anything. The targets are located as
@@ -163,7 +192,7 @@ func chartsNotRendered(ctx context.Context, ts []Target, charts model.ChartLocat
 			errs[i] = fmt.Errorf("target %s: %w", t.Name, err)
 			return
 		}
-		ts[i].Reason = reason
+		ts[i].Reason, ts[i].headFails = reason, chartMissing(reason)
 	})
 	return errors.Join(errs...)
 }

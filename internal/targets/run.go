@@ -49,7 +49,7 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	o.State = st
 	parallel.For(len(sel), workers, func(i int) {
 		out[i].Selected = sel[i]
-		if !sel[i].Checked() {
+		if !sel[i].Checked() && (!sel[i].headFails || o.Base == "") {
 			return
 		}
 		if runErr != nil {
@@ -61,12 +61,25 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, err)
 			return
 		}
+		if !sel[i].Checked() {
+			out[i].headFailed(ctx, to, sel[i].Reason)
+			return
+		}
 		out[i].Report, out[i].Err = check.Build(ctx, to)
 		var nc *check.NotCheckedError
-		if errors.As(out[i].Err, &nc) {
+		var re *check.RenderError
+		switch {
+		case errors.As(out[i].Err, &nc):
 			// Nothing of it renders as its deployer renders it: a target
-			// not checked, with the reasons, as discovery's are.
+			// not checked, with the reasons, as discovery's are. What this
+			// tool does not reproduce (an encrypted source, a remote base)
+			// is no failure of the controller's, whatever the base does.
 			out[i].Reason, out[i].Err = nc.Reason(), nil
+			return
+		case errors.As(out[i].Err, &re) && to.Deployer != nil && to.Base != "":
+			// The controller's own render fails: the pull request's when
+			// the base renders.
+			out[i].headFailed(ctx, to, re.Error())
 			return
 		}
 		if out[i].Err != nil {
@@ -77,6 +90,21 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	})
 	noteSharedObjects(out)
 	return out
+}
+
+// headFailed is the result of a target whose head does not render (why
+// says how): failed as the pull request's when its base renders, else not
+// checked with both reasons (check.HeadFailed).
+func (r *Result) headFailed(ctx context.Context, to check.Options, why string) {
+	rep, reason, err := check.HeadFailed(ctx, to, why)
+	r.Report, r.Reason, r.Err = rep, reason, err
+	if err != nil {
+		r.Err = fmt.Errorf("target %s: %w", r.Name, err)
+		return
+	}
+	if rep != nil {
+		rep.Notes = append(rep.Notes, r.Notes...)
+	}
 }
 
 // Snapshot records each selected target's snapshot, as many at once as

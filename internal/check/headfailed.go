@@ -1,0 +1,113 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/ownership"
+	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/secrets"
+	"github.com/ownership-check/ownership-check/internal/values"
+)
+
+// ReasonRenderFailed marks the finding of a target whose head does not
+// render while its base does: its controller would fail on the pull
+// request's head, so the deploy fails (a path it does not find, a patch
+// that does not apply, a chart version that does not exist).
+const ReasonRenderFailed = "RenderFailed"
+
+// RenderError is a head whose render failed (kustomize refused it, a file
+// it names is not there): with a base, a run of many targets asks
+// HeadFailed whether the pull request broke it.
+type RenderError struct{ Err error }
+
+func (e *RenderError) Error() string { return e.Err.Error() }
+func (e *RenderError) Unwrap() error { return e.Err }
+
+// renderFailed wraps a render's error as a RenderError, unless the render
+// was cancelled: that is the run ending, not the manifests.
+func renderFailed(ctx context.Context, err error) error {
+	var nc *NotCheckedError
+	if err == nil || ctx.Err() != nil || errors.As(err, &nc) {
+		return err
+	}
+	return &RenderError{Err: err}
+}
+
+// HeadFailed judges a target of a GitOps controller whose head does not
+// render (why says how) by rendering its base as its own object there
+// says. A base that renders means the pull request broke the target: the
+// report fails with one dry-run-error finding on the controller's object,
+// of cause pull-request, why its message, as the deploy would fail on
+// it. A base that does not render either (or no base) leaves the target
+// not checked, and the reason returned names both.
+func HeadFailed(ctx context.Context, o Options, why string) (*report.Report, string, error) {
+	if o.Base == "" || o.Deployer == nil {
+		return nil, why, nil
+	}
+	defer o.ownRun(ctx)()
+	policy, err := ParseFailOn(o.FailOn)
+	if err != nil {
+		return nil, "", err
+	}
+	causes, err := ParseFailOnCause(o.FailOnCause)
+	if err != nil {
+		return nil, "", err
+	}
+	cfg, _, err := o.State.Config(o.loadConfigFile)
+	if err != nil {
+		return nil, "", err
+	}
+	charts, err := o.chartLocator(cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	opts := render.Options{Namespace: offlineNamespace(o.Target), Config: cfg, Deployer: o.Deployer, Charts: charts}
+	if c := o.Client; c != nil && !o.Offline {
+		opts.Namespace, opts.Scope, opts.ChartCluster = c.Namespace, c, c
+	}
+	vr := values.New(o.ValueDirs, o.Client)
+	opts.Values = vr
+	paths := o.Paths
+	if len(paths) == 0 {
+		// The base finds its own paths from its own object; the head's
+		// object file only says which repository it is in.
+		paths = []string{o.Deployer.File}
+	}
+	b, err := render.RenderBase(ctx, render.BaseOf{Rev: o.Base, Paths: paths, Options: opts, Trees: o.State.Trees(), DeployerAt: o.BaseDeployer})
+	var unresolved *render.UnresolvedError
+	switch {
+	case errors.As(err, &unresolved):
+		return nil, "", fmt.Errorf("--%w", err)
+	case err != nil:
+		return nil, fmt.Sprintf("%s; and at the base: %v", why, err), nil
+	case b.Compare(nil):
+		// Compare of no head objects is whether the base rendered none.
+		return nil, fmt.Sprintf("%s; nor does the base %s render it", why, model.ShortCommit(b.Commit)), nil
+	}
+	engine := "cluster"
+	if o.Offline {
+		engine = "offline"
+	}
+	in := newAnalysis(o, engine, nil, secrets.Hasher{}, policy, cfg, nil).hideRendered(vr.Hidden(), nil)
+	if in, err = in.withBase(&baseRead{base: b}, causes); err != nil {
+		return nil, "", err
+	}
+	ro := deployerObject(o.Deployer)
+	ro.Findings = []model.Finding{{Category: model.DryRunError, Reason: ReasonRenderFailed, Cause: model.CausePullRequest, Path: model.WholeObject,
+		Message: fmt.Sprintf("renders at the base %s but not at this pull request's head, so its controller would fail to apply it: %s", model.ShortCommit(b.Commit), why)}}
+	return in.assemble([]report.Object{ro}, nil), "", nil
+}
+
+// deployerObject is the report's object of the controller's own object
+// that a finding about the whole target is about.
+func deployerObject(d *model.Deployer) report.Object {
+	u := &unstructured.Unstructured{Object: d.Object}
+	return report.Object{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(), Namespace: u.GetNamespace(), Name: u.GetName(),
+		Source: d.File, Baseline: ownership.BaselineLive, Findings: []model.Finding{}}
+}
