@@ -121,12 +121,16 @@ func fluxTarget(d document, e config.Discover, manager string) (Target, error) {
 	if d.name() == "" {
 		return Target{}, fmt.Errorf("%s: %s without metadata.name", d.where(), d.kind())
 	}
+	name := namespacedName(ns, d.name())
+	if manager == fluxHelmManager {
+		name = helmReleaseName(ns, d.name())
+	}
 	return Target{
-		Name:         namespacedName(ns, d.name()),
+		Name:         name,
 		Source:       model.ControllerFlux,
 		Object:       d.file,
 		FieldManager: or(e.FieldManager, manager),
-		Context:      e.Context,
+		Context:      config.KubeContext(e.Context),
 		Deployer:     &model.Deployer{Controller: model.ControllerFlux, Object: d.obj, File: d.file},
 		Inputs:       append([]string{d.file}, d.inputs...),
 	}, nil

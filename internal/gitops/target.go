@@ -9,8 +9,9 @@ import (
 
 // Target is a target discovered from a deployer's own object.
 type Target struct {
-	// Name is `<namespace>/<name>` (Flux) or `<name>` (Argo CD): the
-	// environment (snapshot folder, comment section).
+	// Name is `<namespace>/<name>` (a Flux Kustomization),
+	// `HelmRelease/<name>.<namespace>` (a Flux HelmRelease) or `<name>`
+	// (Argo CD): the environment (snapshot folder, comment section).
 	Name string
 	// Source is the controller: model.ControllerFlux or ControllerArgoCD.
 	Source string
@@ -90,7 +91,8 @@ type RenderedObject struct {
 // Two entries for different clusters may find objects of the same name
 // (every Flux cluster folder has its flux-system/flux-system): each such
 // target is then named after its cluster too, `<context>/<name>`. The same
-// name twice for one cluster is an error naming both files.
+// name twice for one cluster is an error listing every clash and its
+// files, in name order.
 func Discover(ctx context.Context, repo Repository, entries []config.Discover) ([]Target, error) {
 	return discover(ctx, repo, entries)
 }
