@@ -16,7 +16,7 @@ var fixture = Repository{Root: "../../testdata/gitops", URLs: []string{"https://
 // renderParent is the parent render the commands give discovery
 // (targets' parentRenderer), with the default config.
 func renderParent(ctx context.Context, root string, parent Target) (Rendered, error) {
-	r, err := render.ForDiscovery(ctx, nil, nil, root, parent.Paths, parent.Deployer)
+	r, err := render.ForDiscovery(ctx, nil, nil, nil, root, parent.Paths, parent.Deployer)
 	if err != nil {
 		return Rendered{}, err
 	}
