@@ -20,8 +20,12 @@ type Discover struct {
 	// apply to; CurrentContext to use the kubeconfig's current one.
 	Context string `json:"context,omitempty"`
 	// Clusters maps an Application's destination (server URL or name) to
-	// a kubeconfig context.
+	// a kubeconfig context. The config writes it as that map, or as a list
+	// of clusters (ClusterList), whose names and servers fill it.
 	Clusters map[string]string `json:"clusters,omitempty"`
+	// ClusterList is `clusters:` written as a list (argoclusters.go): what
+	// an ApplicationSet's clusters generator reads.
+	ClusterList []ArgoCluster `json:"-"`
 	// FieldManager overrides the controller's own field manager.
 	FieldManager string `json:"fieldManager,omitempty"`
 	// Tracking is how the Argo CD installation tracks what it applies
@@ -87,6 +91,9 @@ func (d Discover) validate() error {
 	}
 	if controller == model.ControllerFlux && d.Context == "" {
 		return fmt.Errorf("give context: <kubeconfig context>, or context: %s to use the current one", CurrentContext)
+	}
+	if err := d.validateClusters(); err != nil {
+		return err
 	}
 	if d.StrictSubstitution && controller != model.ControllerFlux {
 		return fmt.Errorf("argocd: strictSubstitution: is kustomize-controller's (Flux's postBuild)")

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/gitops/appset"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -59,6 +60,9 @@ type Repository struct {
 	// for the Applications a kustomization or a chart there makes. nil:
 	// those are not discovered, and the parent says so.
 	RenderParent ParentRenderer
+	// clusters are the Argo CD entry's registered clusters, for an
+	// ApplicationSet's clusters generator (applicationSet sets them).
+	clusters []appset.Cluster
 }
 
 // ParentRenderer renders a discovered target (root is the repository's
