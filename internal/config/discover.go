@@ -17,11 +17,15 @@ type Discover struct {
 	Flux   string `json:"flux,omitempty"`
 	ArgoCD string `json:"argocd,omitempty"`
 	// Context is the kubeconfig context of the cluster Flux's objects
-	// apply to.
+	// apply to; CurrentContext to use the kubeconfig's current one.
 	Context string `json:"context,omitempty"`
 	// Clusters maps an Application's destination (server URL or name) to
-	// a kubeconfig context.
+	// a kubeconfig context. The config writes it as that map, or as a list
+	// of clusters (ClusterList), whose names and servers fill it.
 	Clusters map[string]string `json:"clusters,omitempty"`
+	// ClusterList is `clusters:` written as a list (argoclusters.go): what
+	// an ApplicationSet's clusters generator reads.
+	ClusterList []ArgoCluster `json:"-"`
 	// FieldManager overrides the controller's own field manager.
 	FieldManager string `json:"fieldManager,omitempty"`
 	// Tracking is how the Argo CD installation tracks what it applies
@@ -50,6 +54,21 @@ type ArgoTracking struct {
 	ControllerNamespace string `json:"controllerNamespace,omitempty"`
 }
 
+// CurrentContext is the context a discover entry names to use the
+// kubeconfig's current context on purpose: a required status check that
+// silently followed whatever context the runner's kubeconfig selects
+// would check one cluster for another's deploy.
+const CurrentContext = "current"
+
+// KubeContext is the kubeconfig context a discover entry's context names:
+// "" (the current context) for CurrentContext.
+func KubeContext(c string) string {
+	if c == CurrentContext {
+		return ""
+	}
+	return c
+}
+
 // Dir is the directory the entry names, and which controller's it is.
 func (d Discover) Dir() (dir, controller string) {
 	if d.Flux != "" {
@@ -69,6 +88,12 @@ func (d Discover) validate() error {
 	}
 	if controller == model.ControllerFlux && len(d.Clusters) > 0 {
 		return fmt.Errorf("flux: clusters: Flux applies to the cluster it runs in; give context")
+	}
+	if controller == model.ControllerFlux && d.Context == "" {
+		return fmt.Errorf("give context: <kubeconfig context>, or context: %s to use the current one", CurrentContext)
+	}
+	if err := d.validateClusters(); err != nil {
+		return err
 	}
 	if d.StrictSubstitution && controller != model.ControllerFlux {
 		return fmt.Errorf("argocd: strictSubstitution: is kustomize-controller's (Flux's postBuild)")

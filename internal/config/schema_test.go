@@ -34,6 +34,17 @@ func TestSchemaMatchesConfig(t *testing.T) {
 	var check func(at string, typ reflect.Type, s map[string]any)
 	check = func(at string, typ reflect.Type, s map[string]any) {
 		s = resolve(s)
+		// A key written in either of two forms (discover's clusters: a
+		// map, or a list the config reads into another field) is checked
+		// on its branch of the struct's kind.
+		if alts, ok := s["anyOf"].([]any); ok {
+			for _, a := range alts {
+				if b, _ := a.(map[string]any); b != nil && (b["type"] == "object") == (typ.Kind() == reflect.Map || typ.Kind() == reflect.Struct) {
+					s = b
+					break
+				}
+			}
+		}
 		switch typ.Kind() {
 		case reflect.Pointer:
 			check(at, typ.Elem(), s)

@@ -60,7 +60,7 @@ func (s *discovery) applicationSet(ctx context.Context, entry int, e config.Disc
 	if d.name() == "" {
 		return fmt.Errorf("%s: ApplicationSet without metadata.name", d.where())
 	}
-	apps, reason, err := expandApplicationSet(ctx, s.repo, d.obj)
+	apps, reason, err := expandApplicationSet(ctx, s.withClusters(e), d.obj)
 	if err != nil {
 		return fmt.Errorf("%s: ApplicationSet %s: %w", d.where(), d.name(), err)
 	}

@@ -56,28 +56,28 @@ func TestDiscoverChartRefs(t *testing.T) {
 		return &model.ObjectRef{Kind: kind, Namespace: ns, Name: name}
 	}
 	want := map[string]model.ChartRef{
-		"web/oci": {Kind: model.ChartInFluxSource, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Version: ">=6.0.0",
+		"HelmRelease/oci.web": {Kind: model.ChartInFluxSource, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Version: ">=6.0.0",
 			Source: fluxObj("OCIRepository", "flux-system", "podinfo")},
-		"web/oci-elsewhere": {Kind: model.ChartInFluxSource, Source: fluxObj("OCIRepository", "web", "absent")},
-		"web/helmchart":     {Kind: model.ChartInFluxSource, Source: fluxObj("HelmChart", "flux-system", "podinfo")},
-		"web/oci-helm-layer": {Kind: model.ChartInFluxSource, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Version: "6.7.1",
+		"HelmRelease/oci-elsewhere.web": {Kind: model.ChartInFluxSource, Source: fluxObj("OCIRepository", "web", "absent")},
+		"HelmRelease/helmchart.web":     {Kind: model.ChartInFluxSource, Source: fluxObj("HelmChart", "flux-system", "podinfo")},
+		"HelmRelease/oci-helm-layer.web": {Kind: model.ChartInFluxSource, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Version: "6.7.1",
 			Source: fluxObj("OCIRepository", "flux-system", "podinfo-layer")},
-		"web/helmchart-beside": {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.x",
+		"HelmRelease/helmchart-beside.web": {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.x",
 			Source: fluxObj("HelmChart", "flux-system", "podinfo-oci")},
-		"web/helmchart-git": {Kind: model.ChartInRepository, Path: "charts/web", Source: fluxObj("GitRepository", "flux-system", "flux-system")},
-		"web/http": {Kind: model.ChartInHelmRepository, URL: "https://stefanprodan.github.io/podinfo", Chart: "podinfo", Version: "6.x",
+		"HelmRelease/helmchart-git.web": {Kind: model.ChartInRepository, Path: "charts/web", Source: fluxObj("GitRepository", "flux-system", "flux-system")},
+		"HelmRelease/http.web": {Kind: model.ChartInHelmRepository, URL: "https://stefanprodan.github.io/podinfo", Chart: "podinfo", Version: "6.x",
 			Source: fluxObj("HelmRepository", "flux-system", "podinfo")},
-		"web/helm-oci": {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.7.1",
+		"HelmRelease/helm-oci.web": {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.7.1",
 			Source: fluxObj("HelmRepository", "flux-system", "podinfo-oci")},
-		"web/git": {Kind: model.ChartInRepository, Path: "charts/web", Source: fluxObj("GitRepository", "flux-system", "flux-system")},
-		"http":    {Kind: model.ChartInHelmRepository, URL: "https://stefanprodan.github.io/podinfo", Chart: "podinfo", Version: "6.7.1"},
-		"oci":     {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.7.1"},
+		"HelmRelease/git.web": {Kind: model.ChartInRepository, Path: "charts/web", Source: fluxObj("GitRepository", "flux-system", "flux-system")},
+		"http":                {Kind: model.ChartInHelmRepository, URL: "https://stefanprodan.github.io/podinfo", Chart: "podinfo", Version: "6.7.1"},
+		"oci":                 {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.7.1"},
 	}
 	if len(got) != len(want)+1 {
 		t.Fatalf("%d targets, want %d", len(got), len(want))
 	}
 	for _, g := range got {
-		if g.Name == "web/oci-layer" {
+		if g.Name == "HelmRelease/oci-layer.web" {
 			// Another layer than the chart's is helm-controller's to read.
 			if !strings.Contains(g.Reason, "spec.layerSelector.mediaType application/vnd.cncf.flux.content.v1.tar+gzip is not a Helm chart's layer") {
 				t.Errorf("%s: reason %q", g.Name, g.Reason)

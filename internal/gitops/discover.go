@@ -69,37 +69,6 @@ func (s *discovery) add(entry int, t Target) {
 	s.found = append(s.found, found{Target: t, entry: entry})
 }
 
-// named gives the targets their final names and sorts them.
-func (s *discovery) named() ([]Target, error) {
-	byName := map[string][]int{}
-	for i, f := range s.found {
-		byName[f.Name] = append(byName[f.Name], i)
-	}
-	for name, idx := range byName {
-		if len(idx) < 2 {
-			continue
-		}
-		if !separateClusters(s.found, idx) {
-			a, b := s.found[idx[0]], s.found[idx[1]]
-			return nil, fmt.Errorf("discover: two targets named %s: %s and %s", name, a.Object, b.Object)
-		}
-		for _, i := range idx {
-			s.found[i].Name = s.found[i].Context + "/" + name
-		}
-	}
-	out := make([]Target, len(s.found))
-	for i, f := range s.found {
-		out[i] = f.Target
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	for i := 1; i < len(out); i++ {
-		if out[i].Name == out[i-1].Name {
-			return nil, fmt.Errorf("discover: two targets named %s: %s and %s", out[i].Name, out[i-1].Object, out[i].Object)
-		}
-	}
-	return out, nil
-}
-
 // separateClusters: each target of one name was found by its own entry
 // and goes to its own, known cluster.
 func separateClusters(found []found, idx []int) bool {

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
-	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/repofs"
 	"github.com/ownership-check/ownership-check/internal/yamldoc"
@@ -165,7 +164,7 @@ func parseDocuments(file string, data []byte) ([]document, error) {
 		}
 		// Strict: the API server refuses a duplicate key, and discovery
 		// will not read one of the two.
-		j, err := yaml.YAMLToJSONStrict(c.Text)
+		j, err := yamldoc.ToJSON(c.Text)
 		if err != nil {
 			if gitOpsAPI.Match(c.Text) {
 				return nil, yamldoc.Error(file, c, err)

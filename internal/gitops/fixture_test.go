@@ -16,7 +16,7 @@ var fixture = Repository{Root: "../../testdata/gitops", URLs: []string{"https://
 // renderParent is the parent render the commands give discovery
 // (targets' parentRenderer), with the default config.
 func renderParent(ctx context.Context, root string, parent Target) (Rendered, error) {
-	r, err := render.ForDiscovery(ctx, nil, nil, root, parent.Paths, parent.Deployer)
+	r, err := render.ForDiscovery(ctx, nil, nil, nil, root, parent.Paths, parent.Deployer)
 	if err != nil {
 		return Rendered{}, err
 	}
@@ -68,7 +68,10 @@ func TestDiscoverFixture(t *testing.T) {
 	)
 	p := func(s ...string) []string { return s }
 	wants := []want{
-		{"apps/redis", flux, "clusters/staging/redis.yaml", p("clusters/staging/redis.yaml"), "helm-controller", "staging", "chart redis from HelmRepository flux-system/bitnami: remote charts are not rendered (no network)", p("clusters/staging/redis.yaml"), nil},
+		// A HelmRelease of a chart in this repository: its valuesFrom
+		// ConfigMap's file is an input.
+		{"HelmRelease/frontend.web", flux, "clusters/staging/frontend.yaml", p("charts/frontend"), "helm-controller", "staging", "", p("clusters/staging/frontend-values.yaml", "clusters/staging/frontend.yaml"), nil},
+		{"HelmRelease/redis.apps", flux, "clusters/staging/redis.yaml", p("clusters/staging/redis.yaml"), "helm-controller", "staging", "chart redis from HelmRepository flux-system/bitnami: remote charts are not rendered (no network)", p("clusters/staging/redis.yaml"), nil},
 		{"billing", argo, services, p("apps/services/billing"), ac, "production", "", p(services), p(clientSide)},
 		{"checkout", argo, services, p("apps/services/checkout"), ac, "production", "", p(services), p(clientSide)},
 		// data-platform's path is a kustomization: its render makes
@@ -100,9 +103,6 @@ func TestDiscoverFixture(t *testing.T) {
 		{"staging/flux-system/flux-system", flux, "clusters/staging/flux-system/gotk-sync.yaml", p("clusters/staging"), kc, "staging", "", p("clusters/staging/flux-system/gotk-sync.yaml"), nil},
 		{"staging/flux-system/infrastructure", flux, "clusters/staging/infrastructure.yaml", p("infrastructure/staging"), kc, "staging", "", p("clusters/staging/infrastructure.yaml"), nil},
 		{"teams", argo, "argocd/teams.yaml", p("teams"), ac, "management", "", p("argocd/teams.yaml"), nil},
-		// A HelmRelease of a chart in this repository: its valuesFrom
-		// ConfigMap's file is an input.
-		{"web/frontend", flux, "clusters/staging/frontend.yaml", p("charts/frontend"), "helm-controller", "staging", "", p("clusters/staging/frontend-values.yaml", "clusters/staging/frontend.yaml"), nil},
 	}
 	assertTargets(t, got, wants)
 	for _, g := range got {

@@ -78,13 +78,14 @@ func (s *discovery) flux(ctx context.Context, entry int, e config.Discover) erro
 			}
 		}
 	}
-	return s.fluxObjects(ctx, entry, e, docs, objs)
+	return s.fluxObjects(ctx, entry, e, docs, objs, "")
 }
 
 // fluxObjects lists the Kustomizations and HelmReleases of docs, then
 // those each Kustomization applies from outside the entry's directory
-// (fluxChildren).
-func (s *discovery) fluxObjects(ctx context.Context, entry int, e config.Discover, docs []document, objs fluxObjects) error {
+// (fluxChildren); parent is the Kustomization that applies docs, "" for
+// those written under the directory.
+func (s *discovery) fluxObjects(ctx context.Context, entry int, e config.Discover, docs []document, objs fluxObjects, parent string) error {
 	for _, d := range docs {
 		var t Target
 		var err error
@@ -99,6 +100,9 @@ func (s *discovery) fluxObjects(ctx context.Context, entry int, e config.Discove
 		if err != nil {
 			return err
 		}
+		if reason := unresolvedPlace(d, parent); reason != "" {
+			t.Name, t.Paths, t.Reason = withoutVariables(t.Name), nil, reason
+		}
 		var children []document
 		if d.is(groupFluxKustomize, "Kustomization") && t.Checked() {
 			if children, err = s.fluxChildren(ctx, entry, e, &t, objs); err != nil {
@@ -106,7 +110,7 @@ func (s *discovery) fluxObjects(ctx context.Context, entry int, e config.Discove
 			}
 		}
 		s.add(entry, t)
-		if err := s.fluxObjects(ctx, entry, e, children, objs); err != nil {
+		if err := s.fluxObjects(ctx, entry, e, children, objs, t.Name); err != nil {
 			return err
 		}
 	}
@@ -121,12 +125,16 @@ func fluxTarget(d document, e config.Discover, manager string) (Target, error) {
 	if d.name() == "" {
 		return Target{}, fmt.Errorf("%s: %s without metadata.name", d.where(), d.kind())
 	}
+	name := namespacedName(ns, d.name())
+	if manager == fluxHelmManager {
+		name = helmReleaseName(ns, d.name())
+	}
 	return Target{
-		Name:         namespacedName(ns, d.name()),
+		Name:         name,
 		Source:       model.ControllerFlux,
 		Object:       d.file,
 		FieldManager: or(e.FieldManager, manager),
-		Context:      e.Context,
+		Context:      config.KubeContext(e.Context),
 		Deployer:     &model.Deployer{Controller: model.ControllerFlux, Object: d.obj, File: d.file},
 		Inputs:       append([]string{d.file}, d.inputs...),
 	}, nil

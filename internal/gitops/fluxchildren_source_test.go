@@ -35,12 +35,12 @@ spec:
 	want := []model.ChartRef{{Kind: model.ChartInFluxSource, URL: "oci://ghcr.io/mendhak/http-https-echo-chart", Version: "1.0.0",
 		Source: &model.ObjectRef{Kind: "OCIRepository", Namespace: "default", Name: "echo"}}}
 	for _, g := range got {
-		if g.Name == "default/echo" {
+		if g.Name == "HelmRelease/echo.default" {
 			if !reflect.DeepEqual(g.Deployer.Charts, want) {
 				t.Errorf("charts %+v, want %+v", g.Deployer.Charts, want)
 			}
 			return
 		}
 	}
-	t.Errorf("no target default/echo in %+v", got)
+	t.Errorf("no target HelmRelease/echo.default in %+v", got)
 }

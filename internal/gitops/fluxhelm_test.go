@@ -37,11 +37,11 @@ func TestDiscoverHelmReleases(t *testing.T) {
 	)
 	p := func(s ...string) []string { return s }
 	assertTargets(t, got, []want{
-		{"web/git", "flux", f, p("charts/web"), hc, "c", "", p(f), nil},
-		{"web/helmrepo", "flux", f, p(f), hc, "c", "chart podinfo from HelmRepository web/podinfo: remote charts are not rendered (no network)", p(f), nil},
-		{"web/oci", "flux", f, p(f), hc, "c", "chart from OCIRepository flux-system/podinfo: remote charts are not rendered (no network)", p(f), nil},
-		{"web/other", "flux", f, nil, hc, "c", "source GitRepository web/other is https://github.com/example/charts: another repository", p(f), nil},
-		{"web/remote-cluster", "flux", f, p("charts/web"), hc, "c", "spec.kubeConfig: helm-controller releases it to another cluster, not the discover entry's", p(f), nil},
-		{"web/suspended", "flux", f, p("charts/web"), hc, "c", "suspended", p(f), nil},
+		{"HelmRelease/git.web", "flux", f, p("charts/web"), hc, "c", "", p(f), nil},
+		{"HelmRelease/helmrepo.web", "flux", f, p(f), hc, "c", "chart podinfo from HelmRepository web/podinfo: remote charts are not rendered (no network)", p(f), nil},
+		{"HelmRelease/oci.web", "flux", f, p(f), hc, "c", "chart from OCIRepository flux-system/podinfo: remote charts are not rendered (no network)", p(f), nil},
+		{"HelmRelease/other.web", "flux", f, nil, hc, "c", "source GitRepository web/other is https://github.com/example/charts: another repository", p(f), nil},
+		{"HelmRelease/remote-cluster.web", "flux", f, p("charts/web"), hc, "c", "spec.kubeConfig: helm-controller releases it to another cluster, not the discover entry's", p(f), nil},
+		{"HelmRelease/suspended.web", "flux", f, p("charts/web"), hc, "c", "suspended", p(f), nil},
 	})
 }

@@ -52,7 +52,7 @@ spec:
 	for _, g := range got {
 		byName[g.Name] = g
 	}
-	for _, name := range []string{"flux-system/apps", "flux-system/web"} {
+	for _, name := range []string{"flux-system/apps", "HelmRelease/web.flux-system"} {
 		g := byName[name]
 		if !g.Checked() || !strings.Contains(g.Deployer.SourceIgnore, "/apps/**/*.md") {
 			t.Errorf("%s: reason %q, source ignore %q; want it checked with its source's spec.ignore", name, g.Reason, g.Deployer.SourceIgnore)

@@ -39,31 +39,31 @@ func TestDiscoverFluxExample(t *testing.T) {
 	// inputs are what their parent's render read, the .sourceignore files
 	// the artifact would honour (there or not) included.
 	podinfo := func(cluster string) want {
-		return want{cluster + "/podinfo/podinfo", flux, "apps/base/podinfo/release.yaml", p("apps/base/podinfo/release.yaml"), hc, cluster, "chart podinfo from HelmRepository podinfo/podinfo: remote charts are not rendered (no network)",
+		return want{cluster + "/HelmRelease/podinfo.podinfo", flux, "apps/base/podinfo/release.yaml", p("apps/base/podinfo/release.yaml"), hc, cluster, "chart podinfo from HelmRepository podinfo/podinfo: remote charts are not rendered (no network)",
 			p(".sourceignore", "apps/.sourceignore", "apps/base/.sourceignore", "apps/base/podinfo", "apps/base/podinfo/.sourceignore",
 				"apps/base/podinfo/kustomization.yaml", "apps/base/podinfo/namespace.yaml", "apps/base/podinfo/release.yaml", "apps/base/podinfo/repository.yaml",
 				"apps/"+cluster+"/.sourceignore", "apps/"+cluster+"/kustomization.yaml", "apps/"+cluster+"/podinfo-values.yaml", "clusters/"+cluster+"/apps.yaml"), nil}
 	}
 	controllers := p(".sourceignore", "clusters/staging/infrastructure.yaml", "infrastructure/.sourceignore", "infrastructure/controllers/.sourceignore", "infrastructure/controllers/cert-manager.yaml", "infrastructure/controllers/envoy-gateway.yaml", "infrastructure/controllers/kustomization.yaml")
 	certManager := func(cluster string) want {
-		return want{cluster + "/cert-manager/cert-manager", flux, "infrastructure/controllers/cert-manager.yaml", p("infrastructure/controllers/cert-manager.yaml"), hc, cluster, "chart from OCIRepository cert-manager/cert-manager: remote charts are not rendered (no network)", inputsOf(controllers, cluster), nil}
+		return want{cluster + "/HelmRelease/cert-manager.cert-manager", flux, "infrastructure/controllers/cert-manager.yaml", p("infrastructure/controllers/cert-manager.yaml"), hc, cluster, "chart from OCIRepository cert-manager/cert-manager: remote charts are not rendered (no network)", inputsOf(controllers, cluster), nil}
 	}
 	envoy := func(cluster string) want {
-		return want{cluster + "/envoy-gateway-system/envoy-gateway", flux, "infrastructure/controllers/envoy-gateway.yaml", p("infrastructure/controllers/envoy-gateway.yaml"), hc, cluster, "chart from OCIRepository envoy-gateway-system/gateway-helm: remote charts are not rendered (no network)", inputsOf(controllers, cluster), nil}
+		return want{cluster + "/HelmRelease/envoy-gateway.envoy-gateway-system", flux, "infrastructure/controllers/envoy-gateway.yaml", p("infrastructure/controllers/envoy-gateway.yaml"), hc, cluster, "chart from OCIRepository envoy-gateway-system/gateway-helm: remote charts are not rendered (no network)", inputsOf(controllers, cluster), nil}
 	}
 	wants := []want{
 		certManager("production"),
 		envoy("production"),
+		podinfo("production"),
 		{"production/flux-system/apps", flux, "clusters/production/apps.yaml", p("apps/production"), kc, "production", "", p("clusters/production/apps.yaml"), nil},
 		{"production/flux-system/infra-configs", flux, "clusters/production/infrastructure.yaml", p("infrastructure/configs"), kc, "production", "", p("clusters/production/infrastructure.yaml"), nil},
 		{"production/flux-system/infra-controllers", flux, "clusters/production/infrastructure.yaml", p("infrastructure/controllers"), kc, "production", "", p("clusters/production/infrastructure.yaml"), nil},
-		podinfo("production"),
 		certManager("staging"),
 		envoy("staging"),
+		podinfo("staging"),
 		{"staging/flux-system/apps", flux, "clusters/staging/apps.yaml", p("apps/staging"), kc, "staging", "", p("clusters/staging/apps.yaml"), nil},
 		{"staging/flux-system/infra-configs", flux, "clusters/staging/infrastructure.yaml", p("infrastructure/configs"), kc, "staging", "", p("clusters/staging/infrastructure.yaml"), nil},
 		{"staging/flux-system/infra-controllers", flux, "clusters/staging/infrastructure.yaml", p("infrastructure/controllers"), kc, "staging", "", p("clusters/staging/infrastructure.yaml"), nil},
-		podinfo("staging"),
 	}
 	assertTargets(t, got, wants)
 	ignores := map[string]string{

@@ -4,13 +4,15 @@ import (
 	"context"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/gitops/appset"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // Target is a target discovered from a deployer's own object.
 type Target struct {
-	// Name is `<namespace>/<name>` (Flux) or `<name>` (Argo CD): the
-	// environment (snapshot folder, comment section).
+	// Name is `<namespace>/<name>` (a Flux Kustomization),
+	// `HelmRelease/<name>.<namespace>` (a Flux HelmRelease) or `<name>`
+	// (Argo CD): the environment (snapshot folder, comment section).
 	Name string
 	// Source is the controller: model.ControllerFlux or ControllerArgoCD.
 	Source string
@@ -58,6 +60,9 @@ type Repository struct {
 	// for the Applications a kustomization or a chart there makes. nil:
 	// those are not discovered, and the parent says so.
 	RenderParent ParentRenderer
+	// clusters are the Argo CD entry's registered clusters, for an
+	// ApplicationSet's clusters generator (applicationSet sets them).
+	clusters []appset.Cluster
 }
 
 // ParentRenderer renders a discovered target (root is the repository's
@@ -90,7 +95,8 @@ type RenderedObject struct {
 // Two entries for different clusters may find objects of the same name
 // (every Flux cluster folder has its flux-system/flux-system): each such
 // target is then named after its cluster too, `<context>/<name>`. The same
-// name twice for one cluster is an error naming both files.
+// name twice for one cluster is an error listing every clash and its
+// files, in name order.
 func Discover(ctx context.Context, repo Repository, entries []config.Discover) ([]Target, error) {
 	return discover(ctx, repo, entries)
 }

@@ -41,7 +41,7 @@ func TestArgoCDRenderOfPublicExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	parents := func(ctx context.Context, root string, parent gitops.Target) (gitops.Rendered, error) {
-		r, err := ForDiscovery(ctx, nil, nil, root, parent.Paths, parent.Deployer)
+		r, err := ForDiscovery(ctx, nil, nil, nil, root, parent.Paths, parent.Deployer)
 		if err != nil {
 			return gitops.Rendered{}, err
 		}

@@ -27,8 +27,11 @@ type Discovered struct {
 // the deployer's controller renders them, with no cluster: what discovery
 // needs of an app-of-apps whose path is a kustomization or a chart, to
 // find the Applications it makes. charts locates a chart it names by
-// reference (nil: the repository's own only).
-func ForDiscovery(ctx context.Context, cfg *config.Config, charts ChartLocator, root string, paths []string, d *model.Deployer) (Discovered, error) {
+// reference (nil: the repository's own only). values reads what a Flux
+// Kustomization substitutes (nil: nothing can be read); a variable whose
+// value cannot be read is left in place, ${VAR}, for discovery needs
+// paths, not values.
+func ForDiscovery(ctx context.Context, cfg *config.Config, charts ChartLocator, values ValueReader, root string, paths []string, d *model.Deployer) (Discovered, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return Discovered{}, err
@@ -41,7 +44,7 @@ func ForDiscovery(ctx context.Context, cfg *config.Config, charts ChartLocator, 
 		full[i] = filepath.Join(abs, filepath.FromSlash(p))
 	}
 	reads := source.NewReads()
-	res, err := RenderAll(ctx, full, Options{Root: abs, Config: cfg, Deployer: d, Reads: reads, Charts: charts})
+	res, err := RenderAll(ctx, full, Options{Root: abs, Config: cfg, Deployer: d, Reads: reads, Charts: charts, Values: values, KeepUnresolved: true})
 	if err != nil {
 		return Discovered{}, err
 	}

@@ -49,6 +49,11 @@ type Options struct {
 	// repository's objects first, else the cluster's. nil: none can be
 	// read, and a render that needs one is not rendered, with the reason.
 	Values source.ValueReader
+	// KeepUnresolved is for discovery, which needs paths, not values: a
+	// substitution source that cannot be read (encrypted, in the cluster
+	// while there is none, missing) leaves the variables only it could
+	// set in place, as ${VAR}, rather than stopping the render.
+	KeepUnresolved bool
 	// ChartCluster answers what a chart's render reads of the cluster
 	// (.Capabilities, lookup) for deployers that read it (`helm upgrade`,
 	// Flux, Argo CD). nil: Helm's default capabilities, and lookup finds
@@ -129,7 +134,7 @@ func renderWith(ctx context.Context, paths []string, opts Options, rows []source
 	fs := source.NewGuardFS(b)
 	fs.Reads = opts.Reads
 	pins := &source.ChartPins{}
-	raws, skipped, err := newLoader(&source.Input{Fs: fs, Cfg: cfg, Deployer: opts.Deployer, Values: opts.Values, ChartCluster: opts.ChartCluster, Charts: opts.Charts, Pins: pins, Namespace: defaultNamespace(opts)}, rows).loadAll(ctx, paths)
+	raws, skipped, err := newLoader(&source.Input{Fs: fs, Cfg: cfg, Deployer: opts.Deployer, Values: opts.Values, KeepUnresolved: opts.KeepUnresolved, ChartCluster: opts.ChartCluster, Charts: opts.Charts, Pins: pins, Namespace: defaultNamespace(opts)}, rows).loadAll(ctx, paths)
 	if err != nil {
 		return Result{}, err
 	}

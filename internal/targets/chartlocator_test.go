@@ -36,16 +36,16 @@ func TestRunsChartLocatorReachesListingAndRender(t *testing.T) {
 	}
 	reason := ""
 	for _, x := range ts {
-		if x.Name == "apps/redis" {
+		if x.Name == "HelmRelease/redis.apps" {
 			reason = x.Reason
 		}
 	}
 	if !strings.HasSuffix(reason, "answered by the run's locator") || l.asked == 0 {
-		t.Errorf("apps/redis: reason %q (locator asked %d times), want the run's locator's", reason, l.asked)
+		t.Errorf("HelmRelease/redis.apps: reason %q (locator asked %d times), want the run's locator's", reason, l.asked)
 	}
-	_, _, err = command.RenderTarget(context.Background(), tg, "apps/redis")
+	_, _, err = command.RenderTarget(context.Background(), tg, "HelmRelease/redis.apps")
 	var nc *command.NotCheckedError
 	if !errors.As(err, &nc) || !strings.Contains(nc.Reason, "answered by the run's locator") {
-		t.Errorf("render --target apps/redis: %v, want not checked with the run's locator's reason", err)
+		t.Errorf("render --target HelmRelease/redis.apps: %v, want not checked with the run's locator's reason", err)
 	}
 }

@@ -68,10 +68,10 @@ func TestChartSourceChangeSelectsItsReleases(t *testing.T) {
 		return names
 	}
 	for file, want := range map[string][]string{
-		"clusters/c/sources/app-template.yaml": {"apps/api", "apps/web"},
-		"clusters/c/sources/redis.yaml":        {"apps/cache"},
-		"clusters/c/sources/bitnami.yaml":      {"apps/edge"},
-		"clusters/c/apps/web.yaml":             {"apps/web"},
+		"clusters/c/sources/app-template.yaml": {"HelmRelease/api.apps", "HelmRelease/web.apps"},
+		"clusters/c/sources/redis.yaml":        {"HelmRelease/cache.apps"},
+		"clusters/c/sources/bitnami.yaml":      {"HelmRelease/edge.apps"},
+		"clusters/c/apps/web.yaml":             {"HelmRelease/web.apps"},
 	} {
 		if got := selects(file); !slices.Equal(got, want) {
 			t.Errorf("a change to %s selects %q, want %q", file, got, want)

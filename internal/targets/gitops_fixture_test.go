@@ -71,12 +71,12 @@ func TestGitOpsFixtureTargetsJSON(t *testing.T) {
 	if _, ok := notChecked["data-dag-sync"]; ok || !slices.ContainsFunc(rows, func(r map[string]any) bool { return r["name"] == "data-dag-sync" }) {
 		t.Errorf("data-dag-sync, the Application data-platform's kustomization makes: not listed, or not checked (%q)", notChecked["data-dag-sync"])
 	}
-	for _, name := range []string{"apps/redis", "external-dns", "flux-system/monitoring", "flux-system/reports", "payments-worker"} {
+	for _, name := range []string{"HelmRelease/redis.apps", "external-dns", "flux-system/monitoring", "flux-system/reports", "payments-worker"} {
 		if notChecked[name] == "" {
 			t.Errorf("%s: listed as checked or not at all; not checked: %q", name, notChecked)
 		}
 	}
-	managers := map[string]string{"staging/flux-system/apps": "kustomize-controller", "guestbook-staging": "argocd-controller", "apps/redis": "helm-controller", "web/frontend": "helm-controller", "frontend-production": "argocd-controller"}
+	managers := map[string]string{"staging/flux-system/apps": "kustomize-controller", "guestbook-staging": "argocd-controller", "HelmRelease/redis.apps": "helm-controller", "HelmRelease/frontend.web": "helm-controller", "frontend-production": "argocd-controller"}
 	for _, row := range rows {
 		if m, ok := managers[row["name"].(string)]; ok && row["fieldManager"] != m {
 			t.Errorf("%s: field manager %v, want %s", row["name"], row["fieldManager"], m)
@@ -86,13 +86,13 @@ func TestGitOpsFixtureTargetsJSON(t *testing.T) {
 	// this repository are checked; a HelmRelease of a HelmRepository's
 	// chart not in the cache is not, and names that source (why it is not
 	// fetched is the fetcher's to say).
-	for _, name := range []string{"web/frontend", "frontend-production"} {
+	for _, name := range []string{"HelmRelease/frontend.web", "frontend-production"} {
 		if _, no := notChecked[name]; no {
 			t.Errorf("%s: not checked: %s", name, notChecked[name])
 		}
 	}
-	if r := notChecked["apps/redis"]; !strings.Contains(r, "HelmRepository flux-system/bitnami") {
-		t.Errorf("apps/redis: reason %q, want the HelmRepository named", r)
+	if r := notChecked["HelmRelease/redis.apps"]; !strings.Contains(r, "HelmRepository flux-system/bitnami") {
+		t.Errorf("HelmRelease/redis.apps: reason %q, want the HelmRepository named", r)
 	}
 }
 

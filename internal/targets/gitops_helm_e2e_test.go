@@ -26,7 +26,7 @@ func TestGitOpsFixtureHelmEndToEnd(t *testing.T) {
 	testcluster.Require(t, cluster)
 	r := newGitOpsRepo(t)
 	c := newGitOpsCluster(t)
-	const name = "web/frontend"
+	const name = "HelmRelease/frontend.web"
 	var s targets.Target
 	for _, d := range r.list() {
 		if d.Name == name {

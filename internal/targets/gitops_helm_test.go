@@ -22,7 +22,7 @@ func TestGitOpsFixtureHelmRender(t *testing.T) {
 		byName[s.Name] = s
 	}
 
-	flux := r.render(byName["web/frontend"])
+	flux := r.render(byName["HelmRelease/frontend.web"])
 	if flux.err != nil {
 		t.Fatalf("web/frontend: %v", flux.err)
 	}

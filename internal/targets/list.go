@@ -131,12 +131,17 @@ func ListLocated(ctx context.Context, cfg *config.Config, charts model.ChartLoca
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	byName := make(map[string]Target, len(out))
+	// Every clash, in name order: a run that stops names all there are.
+	var clashes []string
 	for i, t := range out {
 		if i > 0 && out[i-1].Name == t.Name {
 			a := out[i-1]
-			return nil, fmt.Errorf("target %s: %s and %s both name it, and would share a snapshot folder and a comment section: rename one", a.Name, a.origin(), t.origin())
+			clashes = append(clashes, fmt.Sprintf("target %s: %s and %s both name it, and would share a snapshot folder and a comment section: rename one", a.Name, a.origin(), t.origin()))
 		}
 		byName[t.Name] = t
+	}
+	if len(clashes) > 0 {
+		return nil, errors.New(strings.Join(clashes, "; "))
 	}
 	// A namespace/name target's folder is inside its namespace's (and a
 	// cluster/namespace/name one's inside both): a target named as one of

@@ -30,12 +30,12 @@ func TestPublicTreesTargets(t *testing.T) {
 				"staging/flux-system/apps", "staging/flux-system/infra-configs", "staging/flux-system/infra-controllers",
 			},
 			skipped: map[string]string{
-				"production/cert-manager/cert-manager":          "OCIRepository cert-manager/cert-manager",
-				"production/envoy-gateway-system/envoy-gateway": "OCIRepository envoy-gateway-system/gateway-helm",
-				"production/podinfo/podinfo":                    "HelmRepository podinfo/podinfo",
-				"staging/cert-manager/cert-manager":             "OCIRepository cert-manager/cert-manager",
-				"staging/envoy-gateway-system/envoy-gateway":    "OCIRepository envoy-gateway-system/gateway-helm",
-				"staging/podinfo/podinfo":                       "HelmRepository podinfo/podinfo",
+				"production/HelmRelease/cert-manager.cert-manager":          "OCIRepository cert-manager/cert-manager",
+				"production/HelmRelease/envoy-gateway.envoy-gateway-system": "OCIRepository envoy-gateway-system/gateway-helm",
+				"production/HelmRelease/podinfo.podinfo":                    "HelmRepository podinfo/podinfo",
+				"staging/HelmRelease/cert-manager.cert-manager":             "OCIRepository cert-manager/cert-manager",
+				"staging/HelmRelease/envoy-gateway.envoy-gateway-system":    "OCIRepository envoy-gateway-system/gateway-helm",
+				"staging/HelmRelease/podinfo.podinfo":                       "HelmRepository podinfo/podinfo",
 			},
 		},
 		{

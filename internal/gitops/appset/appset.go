@@ -25,6 +25,9 @@ import (
 type Repository struct {
 	Root string
 	URLs []string
+	// Clusters are the clusters registered in Argo CD, which a clusters
+	// generator reads; nil: not known, and it is not expanded.
+	Clusters []Cluster
 }
 
 // Expand makes the Applications an ApplicationSet's generators make, as
@@ -171,8 +174,8 @@ func unsupportedGenerator(repo Repository, generators []any, field string) strin
 			if !ok {
 				continue
 			}
-			if why, ok := serviceGenerators[kind]; ok {
-				return fmt.Sprintf("%s generator (%s.%s) %s", kind, f, kind, why)
+			if why := repo.serviceReason(kind, f); why != "" {
+				return why
 			}
 			if u, _ := v["repoURL"].(string); kind == "git" && u != "" && !strings.Contains(u, "{{") && !sameRepository(repo, u) {
 				return foreignGit(u)

@@ -50,8 +50,8 @@ func (e *expander) transform(entry map[string]any, field string, base map[string
 		if !ok {
 			continue
 		}
-		if why, ok := serviceGenerators[kind]; ok {
-			return nil, &notExpandable{fmt.Sprintf("%s generator (%s.%s) %s", kind, field, kind, why)}
+		if why := e.repo.serviceReason(kind, field); why != "" {
+			return nil, &notExpandable{why}
 		}
 		if (kind == "matrix" || kind == "merge") && strings.Count(field, "generators[") > 2 {
 			// The controller's types end there: a third level's generators
@@ -67,6 +67,8 @@ func (e *expander) transform(entry map[string]any, field string, base map[string
 		switch kind {
 		case "list":
 			params, err = e.listParams(g, field+".list")
+		case "clusters":
+			params, err = e.clusterParams(g, field+".clusters")
 		case "git":
 			params, err = e.gitParams(g, field+".git")
 		case "matrix":

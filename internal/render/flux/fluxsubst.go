@@ -34,6 +34,12 @@ type fluxSubstitution struct {
 	// files are where the repository's sources are written (relative to
 	// its top), which the target depends on.
 	files []string
+	// unresolved are the sources that could not be read, by valuesKey,
+	// when the render keeps their variables in place (discovery).
+	unresolved map[string]bool
+	// placeholders are what each unresolved source answers for the object
+	// being substituted (fluxunresolved.go).
+	placeholders map[string]string
 }
 
 // substituteRef is an entry of spec.postBuild.substituteFrom.
@@ -45,8 +51,10 @@ type substituteRef struct {
 // newFluxSubstitution reads the Kustomization's substituteFrom sources.
 // A source that does not exist and is not optional makes the target not
 // rendered (the controller would not apply it either): the reason is
-// returned, with what was read until then.
-func newFluxSubstitution(ctx context.Context, d *model.Deployer, vr source.ValueReader) (*fluxSubstitution, string, error) {
+// returned, with what was read until then. With keep (discovery), such a
+// source, or one that is withheld, is unresolved instead: its variables
+// stay in place.
+func newFluxSubstitution(ctx context.Context, d *model.Deployer, vr source.ValueReader, keep bool) (*fluxSubstitution, string, error) {
 	ks := d.Object
 	u := unstructured.Unstructured{Object: ks}
 	s := &fluxSubstitution{ks: u, strict: d.StrictSubstitution, values: map[string]map[string]string{}, hidden: &model.Hidden{}}
@@ -69,6 +77,13 @@ func newFluxSubstitution(ctx context.Context, d *model.Deployer, vr source.Value
 			var where string
 			data, where, found, err = vr.Values(ctx, r.Kind, ns, r.Name)
 			var withheld *model.ValuesWithheld
+			if errors.As(err, &withheld) && keep {
+				if where != "" && where != "cluster" {
+					s.files = append(s.files, where)
+				}
+				s.unresolve(r)
+				continue
+			}
 			if errors.As(err, &withheld) {
 				return s, what + ": " + withheld.Reason, nil
 			}
@@ -83,6 +98,9 @@ func newFluxSubstitution(ctx context.Context, d *model.Deployer, vr source.Value
 		case found:
 			s.values[valuesKey(r.Kind, ns, r.Name)] = data
 		case r.Optional:
+		case keep:
+			s.unresolve(r)
+			continue
 		case vr == nil:
 			return s, what + ": cannot be read: no source of values was given", nil
 		default:
@@ -125,6 +143,9 @@ func substituteFrom(ks map[string]any) ([]substituteRef, error) {
 // cluster's controller runs with StrictPostBuildSubstitutions, not by
 // default, as the controller. Its errors never quote a Secret's value.
 func (s *fluxSubstitution) apply(ctx context.Context, res *resource.Resource) error {
+	if err := s.placeholdersFor(res); err != nil {
+		return err
+	}
 	_, err := fluxkustomize.SubstituteVariables(ctx, valuesClient{s: s}, s.ks, res, fluxkustomize.SubstituteWithStrict(s.strict))
 	if err != nil {
 		msg := s.hidden.HideIn(err.Error())
@@ -166,6 +187,9 @@ func (c valuesClient) Get(_ context.Context, key client.ObjectKey, obj client.Ob
 		return fmt.Errorf("%T %s: %w", obj, key, errNotAValueSource)
 	}
 	data, ok := c.s.values[valuesKey(kind, key.Namespace, key.Name)]
+	if c.s.unresolved[valuesKey(kind, key.Namespace, key.Name)] {
+		data, ok = c.s.placeholders, true
+	}
 	if !ok {
 		return apierrors.NewNotFound(schema.GroupResource{Resource: resource}, key.Name)
 	}

@@ -12,7 +12,6 @@ import (
 
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/repofs"
@@ -116,7 +115,7 @@ func (s *scanner) readKustomization(file string) (*types.Kustomization, error) {
 		return nil, err
 	}
 	display := s.fs.Boundary.Rel(file)
-	j, err := yaml.YAMLToJSONStrict(data)
+	j, err := yamldoc.ToJSON(data)
 	if err != nil {
 		return nil, yamldoc.Error(display, yamldoc.Doc{From: 1, Line: 1}, err)
 	}

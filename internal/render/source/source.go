@@ -107,6 +107,9 @@ type Input struct {
 	// Values reads the values a controller takes from outside the paths
 	// (Options.Values); nil when none can be read.
 	Values ValueReader
+	// KeepUnresolved: a value that cannot be read leaves its variable in
+	// place (Options.KeepUnresolved).
+	KeepUnresolved bool
 	// ChartCluster is what charts' renders read of the cluster
 	// (Options.ChartCluster); nil: none.
 	ChartCluster ChartCluster

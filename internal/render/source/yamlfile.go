@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
-	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/yamldoc"
@@ -54,7 +53,7 @@ func ParseChecked(file string, data []byte) ([]RawObject, error) {
 		if c.Line == 0 {
 			continue
 		}
-		j, err := yaml.YAMLToJSONStrict(c.Text)
+		j, err := yamldoc.ToJSON(c.Text)
 		if err != nil {
 			return nil, yamldoc.Error(file, c, err)
 		}

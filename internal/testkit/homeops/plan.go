@@ -80,7 +80,7 @@ type Release struct {
 
 // Target is the release's target name, as discovery names a Flux
 // HelmRelease.
-func (r Release) Target() string { return r.Namespace + "/" + r.Name }
+func (r Release) Target() string { return "HelmRelease/" + r.Name + "." + r.Namespace }
 
 // Plan is a repository's releases and charts.
 type Plan struct {

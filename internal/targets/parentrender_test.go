@@ -1,0 +1,82 @@
+package targets
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/gitops"
+)
+
+// TestDiscoveryThroughAnEncryptedSubstitution: cluster-template's
+// cluster-apps substitutes from a plain ConfigMap and a SOPS-encrypted
+// Secret. Discovery needs paths, not values: every child is discovered,
+// a variable of the ConfigMap is resolved, and only the child whose path
+// uses a variable only the Secret sets is not checked, naming it and the
+// parent.
+func TestDiscoveryThroughAnEncryptedSubstitution(t *testing.T) {
+	ks := func(name, path string) string {
+		return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: " + name + ", namespace: default}\n" +
+			"spec:\n  path: " + path + "\n  sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}\n"
+	}
+	root := t.TempDir()
+	for p, content := range map[string]string{
+		"kubernetes/flux/cluster/ks.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: cluster-apps, namespace: flux-system}
+spec:
+  path: ./kubernetes/apps
+  sourceRef: {kind: GitRepository, name: flux-system}
+  postBuild:
+    substituteFrom:
+    - {kind: ConfigMap, name: cluster-settings}
+    - {kind: Secret, name: cluster-secrets}
+`,
+		"kubernetes/flux/cluster/settings.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cluster-settings, namespace: flux-system}\ndata: {CLUSTER: home}\n",
+		"kubernetes/flux/cluster/secrets.sops.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: cluster-secrets, namespace: flux-system}\n" +
+			"stringData:\n  SECRET_DOMAIN: ENC[AES256_GCM,data:abc,type:str]\nsops:\n  mac: ENC[AES256_GCM,data:x,type:str]\n  version: 3.9.0\n",
+		"kubernetes/apps/kustomization.yaml": "resources: [echo.yaml, per-cluster.yaml, site.yaml]\n",
+		"kubernetes/apps/echo.yaml":          ks("echo", "./kubernetes/echo") + "  postBuild:\n    substitute:\n      HOST: echo.${SECRET_DOMAIN}\n",
+		"kubernetes/apps/per-cluster.yaml":   ks("per-cluster", "./kubernetes/${CLUSTER}"),
+		"kubernetes/apps/site.yaml":          ks("site", "./kubernetes/sites/${SECRET_DOMAIN}"),
+		"kubernetes/echo/kustomization.yaml": "resources: []\n",
+		"kubernetes/home/kustomization.yaml": "resources: []\n",
+	} {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	found, err := gitops.Discover(context.Background(), gitops.Repository{Root: root, RenderParent: parentRenderer(nil, nil)},
+		[]config.Discover{{Flux: "kubernetes/flux", Context: "home"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]gitops.Target{}
+	for _, g := range found {
+		got[g.Name] = g
+	}
+	for name, path := range map[string]string{"default/echo": "kubernetes/echo", "default/per-cluster": "kubernetes/home"} {
+		if g, ok := got[name]; !ok || !g.Checked() || strings.Join(g.Paths, ",") != path {
+			t.Errorf("%s: %+v, want checked with path %s", name, g, path)
+		}
+	}
+	site, ok := got["default/site"]
+	if !ok || site.Checked() {
+		t.Fatalf("default/site: %+v, want listed, not checked", site)
+	}
+	for _, want := range []string{"spec.path", "${SECRET_DOMAIN}", "flux-system/cluster-apps"} {
+		if !strings.Contains(site.Reason, want) {
+			t.Errorf("default/site: reason %q does not name %s", site.Reason, want)
+		}
+	}
+	if len(found) != 4 {
+		t.Errorf("%d targets, want cluster-apps and its three children", len(found))
+	}
+}
