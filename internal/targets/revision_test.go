@@ -10,6 +10,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
@@ -55,7 +56,7 @@ func pinnedRepo(t *testing.T) (dir, production, release string) {
 		return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: " + name + ", namespace: flux-system}\n" +
 			"spec: {path: ./apps, sourceRef: {kind: GitRepository, name: " + src + "}}\n"
 	}
-	write(src, config.DefaultFile, "repositories: [https://github.com/example/platform]\ndiscover:\n- flux: clusters\n  context: c\n")
+	write(src, config.DefaultFile, "repositories: [https://github.com/example/platform]\ndiscover:\n- flux: clusters\n  context: production\n")
 	write(src, "clusters/sources.yaml", source("production", "{branch: production}")+"---\n"+source("release", "{semver: '1.x'}")+"---\n"+source("main", "{branch: main}"))
 	write(src, "clusters/prod.yaml", kustomization("prod", "production"))
 	write(src, "clusters/release.yaml", kustomization("release", "release"))
@@ -120,7 +121,7 @@ func TestPinnedRevisions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ct.ClusterOptional = true // no cluster c here
+		ct.ClusterOptional = true // no cluster production here
 		objs, _, err := check.Render(ctx, ct, paths)
 		if err != nil {
 			t.Fatalf("%s: render: %v", name, err)
@@ -153,4 +154,41 @@ func runGit(t *testing.T, dir string, args ...string) string {
 		t.Fatalf("git %v: %v: %s", args, err, out)
 	}
 	return string(out)
+}
+
+// TestPinnedCheck: on the API server, the check of a pinned target
+// renders its revision at head and base alike, so a pull request that
+// changes only the working tree's files leaves it unchanged, and its
+// report names the revision; the target on the checkout's branch sees
+// the change.
+func TestPinnedCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the API server")
+	}
+	newGitOpsCluster(t)
+	dir, production, _ := pinnedRepo(t)
+	t.Chdir(dir)
+	ctx := context.Background()
+	cfg, err := config.Load(config.DefaultFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := targets.Select(ctx, cfg, targets.SelectOptions{Names: []string{"flux-system/prod", "flux-system/dev"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := strings.TrimSpace(runGit(t, dir, "rev-parse", "HEAD"))
+	res := targets.Build(ctx, check.Options{Target: check.Target{FieldManager: "kustomize-controller", SnapshotRepo: dir}, Base: base, FailOn: model.DefaultFailOn()}, sel.Targets)
+	for _, r := range res {
+		if r.Err != nil || r.Report == nil {
+			t.Fatalf("%s: %v", r.Name, r.Err)
+		}
+		pinned := r.Name == "flux-system/prod"
+		if r.Report.Unchanged != pinned {
+			t.Errorf("%s: unchanged %v; want %v", r.Name, r.Report.Unchanged, pinned)
+		}
+		if want := map[bool]string{true: "production@" + production[:12]}[pinned]; r.Report.Revision != want {
+			t.Errorf("%s: revision %q; want %q", r.Name, r.Report.Revision, want)
+		}
+	}
 }
