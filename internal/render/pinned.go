@@ -3,11 +3,11 @@ package render
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // renderPinned renders paths as the revision the deployer's source pins
@@ -37,6 +37,13 @@ func renderPinned(ctx context.Context, paths []string, opts Options) (Result, er
 	if err != nil {
 		return Result{}, fmt.Errorf("%s is pinned to %s (%s): reading its tree: %w", opts.Deployer.File, rev, rev.Field, err)
 	}
+	// The pinned tree is a commit's content: asked about through the one
+	// confined reader.
+	tree, err := repofs.Open(tmp, tmp)
+	if err != nil {
+		return Result{}, err
+	}
+	defer tree.Close()
 	at := make([]string, len(paths))
 	for i, p := range paths {
 		rel, err := gitexec.Relative(from, p)
@@ -44,7 +51,7 @@ func renderPinned(ctx context.Context, paths []string, opts Options) (Result, er
 			return Result{}, err
 		}
 		at[i] = filepath.Join(tmp, rel)
-		if _, err := os.Lstat(at[i]); err != nil {
+		if _, err := tree.Lstat(at[i]); err != nil {
 			return Result{}, fmt.Errorf("%s: not in the tree of %s, which %s pins: the controller would fail to build it", filepath.ToSlash(rel), rev, rev.Field)
 		}
 	}
