@@ -73,6 +73,12 @@ func (p *pins) resolve(ctx context.Context, d *model.Deployer) (reason string) {
 		return ""
 	}
 	commit, err := p.refs.Resolve(rev.Kind, rev.Ref)
+	if err != nil && p.refs.Remote == "" && p.namesBranch(rev) {
+		// A checkout without a remote knows no branch but its own: one
+		// it lacks is the one its commits go to.
+		rev.Checkout = true
+		return ""
+	}
 	if err == nil {
 		err = gitexec.EnsureCommit(ctx, p.top, p.refs.Remote, commit)
 	}
@@ -81,6 +87,11 @@ func (p *pins) resolve(ctx context.Context, d *model.Deployer) (reason string) {
 	}
 	rev.Commit = commit
 	return ""
+}
+
+// namesBranch says whether rev may name a branch.
+func (p *pins) namesBranch(rev model.Revision) bool {
+	return rev.Kind == model.RevisionBranch || rev.Kind == model.RevisionRef || rev.Kind == model.RevisionName && strings.HasPrefix(rev.Ref, "refs/heads/")
 }
 
 // branchOf is the branch a revision names, "" for a tag, a range or a
