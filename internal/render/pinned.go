@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/repofs"
@@ -59,7 +58,7 @@ func renderPinned(ctx context.Context, paths []string, opts Options) (Result, er
 	r, err := renderWith(ctx, at, opts, sourceTable)
 	if err != nil {
 		// Name files as the repository does, not by the temporary copy.
-		return Result{}, &renamedError{msg: strings.NewReplacer(tmp+string(filepath.Separator), "", tmp, ".").Replace(err.Error()), err: err}
+		return Result{}, renamed(tmp, err)
 	}
 	return r, nil
 }
