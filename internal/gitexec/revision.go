@@ -24,18 +24,14 @@ type RefSet struct {
 	Remote string
 }
 
-// Refs reads the branches and tags of remote (one `ls-remote`), or,
-// when remote is "" or does not answer, the repository's own: its
-// branches, tags and remote-tracking branches (as the branches they
-// track) at top.
-func Refs(ctx context.Context, top, remote string) (RefSet, error) {
-	if remote != "" {
-		out, err := Run(ctx, Where{Dir: top}, nil, "ls-remote", "--symref", remote, "HEAD", "refs/heads/*", "refs/tags/*")
-		if err == nil {
-			return parseLsRemote(out, remote), nil
-		}
+// RemoteRefs reads the branches and tags of remote, as a GitOps
+// controller fetching it sees them (one `ls-remote`).
+func RemoteRefs(ctx context.Context, top, remote string) (RefSet, error) {
+	out, err := Run(ctx, Where{Dir: top}, nil, "ls-remote", "--symref", remote, "HEAD", "refs/heads/*", "refs/tags/*")
+	if err != nil {
+		return RefSet{}, err
 	}
-	return localRefs(ctx, top, remote)
+	return parseLsRemote(out, remote), nil
 }
 
 func parseLsRemote(out []byte, remote string) RefSet {
@@ -62,7 +58,11 @@ func parseLsRemote(out []byte, remote string) RefSet {
 	return rs
 }
 
-func localRefs(ctx context.Context, top, remote string) (RefSet, error) {
+// LocalRefs reads the repository's own branches, tags and
+// remote-tracking branches of remote (as the branches they track, over
+// a local branch of the same name): what the checkout knows without the
+// network. Its Remote is "".
+func LocalRefs(ctx context.Context, top, remote string) (RefSet, error) {
 	rs := RefSet{Refs: map[string]string{}}
 	out, err := Run(ctx, Where{Dir: top}, nil, "for-each-ref", "--format=%(refname)%00%(objectname)%00%(*objectname)", "refs/heads", "refs/tags", "refs/remotes")
 	if err != nil {

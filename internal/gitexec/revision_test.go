@@ -50,7 +50,7 @@ func TestResolveRevisions(t *testing.T) {
 	if !IsShallow(ctx, Where{Dir: clone}) {
 		t.Fatal("the clone is not shallow")
 	}
-	remote, err := Refs(ctx, clone, "origin")
+	remote, err := RemoteRefs(ctx, clone, "origin")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,9 +105,9 @@ func TestResolveRevisions(t *testing.T) {
 		t.Errorf("CurrentBranch = %q", b)
 	}
 
-	// Without a remote, the repository's own refs answer, its default
+	// The repository's own refs answer without the network, its default
 	// branch unknown.
-	local, err := Refs(ctx, src, "")
+	local, err := LocalRefs(ctx, src, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,10 +17,10 @@ import (
 // pinnedRepo is a Flux repository whose apps the production cluster
 // takes from the production branch and a release range of tags, and the
 // dev cluster from main, cloned shallow from its remote as a pull
-// request's checkout is; the working tree holds the pull request's
+// request's checkout is (or whole, as a developer's); the working tree holds the pull request's
 // change to the app. It returns the checkout's directory and the
 // remote's commits of production and the highest release tag.
-func pinnedRepo(t *testing.T) (dir, production, release string) {
+func pinnedRepo(t *testing.T, shallow bool) (dir, production, release string) {
 	t.Helper()
 	git := func(dir string, args ...string) string {
 		t.Helper()
@@ -75,7 +75,11 @@ func pinnedRepo(t *testing.T) (dir, production, release string) {
 	git(src, "clone", "-q", "--bare", src, bare)
 
 	dir = filepath.Join(t.TempDir(), "checkout")
-	git(src, "clone", "-q", "--depth=1", "file://"+bare, dir)
+	clone := []string{"clone", "-q", "file://" + bare, dir}
+	if shallow {
+		clone = append(clone, "--depth=1")
+	}
+	git(src, clone...)
 	write(dir, "apps/app.yaml", app("purple")) // the pull request's change
 	return dir, git(src, "rev-parse", "production"), git(src, "rev-parse", "v1.1.0^{commit}")
 }
@@ -86,7 +90,13 @@ func pinnedRepo(t *testing.T) (dir, production, release string) {
 // renders the pull request's head; a change to the app's files selects
 // only the latter.
 func TestPinnedRevisions(t *testing.T) {
-	dir, production, release := pinnedRepo(t)
+	for _, shallow := range []bool{true, false} {
+		t.Run(map[bool]string{true: "shallow", false: "whole"}[shallow], func(t *testing.T) { testPinnedRevisions(t, shallow) })
+	}
+}
+
+func testPinnedRevisions(t *testing.T, shallow bool) {
+	dir, production, release := pinnedRepo(t, shallow)
 	t.Chdir(dir)
 	ctx := context.Background()
 	cfg, err := config.Load(config.DefaultFile)
@@ -166,7 +176,7 @@ func TestPinnedCheck(t *testing.T) {
 		t.Skip("needs the API server")
 	}
 	newGitOpsCluster(t)
-	dir, production, _ := pinnedRepo(t)
+	dir, production, _ := pinnedRepo(t, true)
 	t.Chdir(dir)
 	ctx := context.Background()
 	cfg, err := config.Load(config.DefaultFile)
