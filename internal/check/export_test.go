@@ -18,3 +18,7 @@ func ClusterChartNote(ctx context.Context, client *kube.Client, d *model.Deploye
 	_ = g.Wait()
 	return (<-read).note(pins, names)
 }
+
+// AppliedRelease is what a snapshot records of a target's Flux
+// HelmRelease, and its warning.
+var AppliedRelease = appliedRelease

@@ -147,7 +147,7 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 	}
 	defer done()
 	objs, unrendered, _, err := renderChecked(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads,
-		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client), ChartCluster: client, Charts: charts})
+		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client), ChartCluster: client, Charts: charts, Trees: t.State.Trees()})
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,7 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := render.Options{Config: cfg, Deployer: t.Deployer, Charts: charts}
+	opts := render.Options{Config: cfg, Deployer: t.Deployer, Charts: charts, Trees: t.State.Trees()}
 	var scope *kube.BestEffort
 	var warnings []error
 	opts.Namespace, scope, err = renderTarget(t)

@@ -57,12 +57,17 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 		Recorded:     o.State.Schemas(client),
 		SourceCommit: o.State.SourceCommit(ctx, o.SourceCommit),
 	}
+	released, releaseWarning := appliedRelease(ctx, client, o.Deployer)
+	take.Release = released
 	rec, err := o.State.Take(ctx, o.Branch(), client, objs, take)
 	if rec == nil {
 		return nil, err
 	}
 	for _, n := range r.notes {
 		rec.Warnings = append(rec.Warnings, errors.New(n))
+	}
+	if releaseWarning != nil {
+		rec.Warnings = append(rec.Warnings, releaseWarning)
 	}
 	return rec, err
 }

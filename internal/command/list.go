@@ -59,6 +59,9 @@ func Targets(ctx context.Context, t check.Target, format string, stdout io.Write
 			Name: x.Name, Source: x.Source, Object: x.Object, Paths: x.Paths,
 			FieldManager: x.FieldManager, Cluster: x.Context, Checked: x.Checked(), Reason: x.Reason,
 		}
+		if x.Deployer != nil && x.Deployer.Revision.Pinned() {
+			rows[i].Revision = x.Deployer.Revision.String()
+		}
 		if rows[i].FieldManager == "" {
 			rows[i].FieldManager = t.FieldManager
 		}

@@ -173,7 +173,7 @@ func (s *discovery) argoSources(d document, t *Target) (string, error) {
 		}
 		sources = []map[string]any{src}
 	}
-	reason := ""
+	reason, pinSeen := "", false
 	note := func(r string) {
 		if reason == "" {
 			reason = r
@@ -196,14 +196,14 @@ func (s *discovery) argoSources(d document, t *Target) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		revision, err := str(d, src, "targetRevision")
+		if err != nil {
+			return "", err
+		}
 		_, plugin := src["plugin"]
 		switch {
 		case chart != "":
 			// Whether it renders is render's chart locator's to say.
-			revision, err := str(d, src, "targetRevision")
-			if err != nil {
-				return "", err
-			}
 			t.Deployer.Charts = append(t.Deployer.Charts, model.ChartFromRepository(url, chart, revision))
 			// No path of the repository is the chart: the Application's
 			// own file stands for its chart sources, once.
@@ -222,6 +222,9 @@ func (s *discovery) argoSources(d document, t *Target) (string, error) {
 		clean, perr := s.repoPath(p)
 		if clean != "" {
 			t.Paths = append(t.Paths, clean)
+		}
+		if r := argoPin(d, t, revision, &pinSeen); r != "" {
+			note(r)
 		}
 		switch {
 		case perr != nil:

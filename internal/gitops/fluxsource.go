@@ -8,7 +8,7 @@ import (
 
 // fluxArtifact applies what a target's GitRepository (ref,
 // namespace/name) says about its artifact, which is all its controller
-// reads: spec.ignore is written on the target's object for render (which
+// reads: the revision spec.ref pins (Deployer.Revision), spec.ignore is written on the target's object for render (which
 // then reads none of what it leaves out), and a path where spec.include
 // puts another GitRepository's files is that repository's, not this one's.
 func (s *discovery) fluxArtifact(t *Target, ref string, objs fluxObjects) error {
@@ -16,6 +16,11 @@ func (s *discovery) fluxArtifact(t *Target, ref string, objs fluxObjects) error 
 	if !ok {
 		return nil
 	}
+	rev, err := fluxRevision(gr, ref)
+	if err != nil {
+		return err
+	}
+	t.Deployer.Revision = rev
 	ignore, err := gr.str("spec", "ignore")
 	if err != nil {
 		return err

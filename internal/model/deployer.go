@@ -29,6 +29,11 @@ type Deployer struct {
 	// read; render asks its chart locator for each. A chart that is a
 	// source's path (an Argo CD Helm directory) is not among them.
 	Charts []ChartRef
+	// Revision is the revision its source pins (a Flux GitRepository's
+	// spec.ref, an Argo CD source's targetRevision); nil: the checkout's
+	// tree, as for a source that pins none. A pinned one renders from its
+	// own tree (Revision.Pinned).
+	Revision *Revision
 }
 
 // The controllers whose objects make targets.

@@ -20,6 +20,9 @@ type TargetRow struct {
 	Cluster      string   `json:"cluster"`
 	Checked      bool     `json:"checked"`
 	Reason       string   `json:"reason"`
+	// Revision is the revision a pinned target renders from
+	// ("production@abc123def456"); "" for the checkout's tree.
+	Revision string `json:"revision,omitempty"`
 }
 
 // Targets prints the targets as a table, one line each; a target that is
@@ -29,6 +32,9 @@ func Targets(w io.Writer, rows []TargetRow) error {
 	fmt.Fprintln(tw, "NAME\tSOURCE\tFIELD MANAGER\tCLUSTER\tOBJECT\tPATHS")
 	for _, r := range rows {
 		paths := strings.Join(r.Paths, ",")
+		if r.Revision != "" {
+			paths += " at " + r.Revision
+		}
 		if !r.Checked {
 			paths = "not checked: " + r.Reason
 		}

@@ -246,7 +246,7 @@ func renderIn(ctx context.Context, tmp string, rels []string, of BaseOf) (Result
 	r, err := RenderAll(ctx, basePaths, opts)
 	if err != nil {
 		// Name files as the repository does, not by the temporary copy.
-		return Result{}, false, &renamedError{msg: strings.NewReplacer(tmp+string(filepath.Separator), "", tmp, ".").Replace(err.Error()), err: err}
+		return Result{}, false, renamed(tmp, err)
 	}
 	return r, len(r.NotRendered) == 0, nil
 }
@@ -265,6 +265,12 @@ func (e *UnresolvedError) Unwrap() error { return e.Err }
 type renamedError struct {
 	msg string
 	err error
+}
+
+// renamed is err with the files of the tree extracted at tmp named as
+// the repository names them.
+func renamed(tmp string, err error) error {
+	return &renamedError{msg: strings.NewReplacer(tmp+string(filepath.Separator), "", tmp, ".").Replace(err.Error()), err: err}
 }
 
 func (e *renamedError) Error() string { return e.msg }

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
@@ -64,6 +65,10 @@ type Options struct {
 	// repository's own charts, and any other is not rendered, with the
 	// reason.
 	Charts ChartLocator
+	// Trees are the run's git trees, which a deployer pinned to a
+	// revision (Deployer.Revision.Pinned) renders from; Trees.Top, when
+	// set, is the repository's top. nil: a pinned deployer is an error.
+	Trees *gitexec.Trees
 }
 
 // maxReported bounds how many object errors one Render reports at once.
@@ -103,6 +108,9 @@ type Result struct {
 
 // RenderAll is Render, with what the sources could not render as data.
 func RenderAll(ctx context.Context, paths []string, opts Options) (Result, error) {
+	if opts.Deployer != nil && opts.Deployer.Revision.Pinned() {
+		return renderPinned(ctx, paths, opts)
+	}
 	return renderWith(ctx, paths, opts, sourceTable)
 }
 

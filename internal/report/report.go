@@ -30,6 +30,10 @@ type Report struct {
 	// Notes are report-wide caveats, e.g. that the offline engine cannot see
 	// drift since the deploy.
 	Notes []string `json:"notes,omitempty"`
+	// Revision is the revision the target rendered when its source pins
+	// one other than the checkout's branch ("production@abc123def456");
+	// "" for the pull request's head.
+	Revision string `json:"revision,omitempty"`
 	// Charts are the charts the deploy releases, at base and head
 	// (ChartsOf); absent when it releases none. Before objects: the JSON
 	// writer streams the objects last.

@@ -33,6 +33,10 @@ type Index struct {
 	// Inputs are what the deploy's render read: a change to the repository
 	// affects the environment only if it touches one of them (targets).
 	Inputs *Inputs `json:"inputs,omitempty"`
+	// Release is what helm-controller applied of the environment's Flux
+	// HelmRelease, from its status after the deploy; nil for any other
+	// target, or when the cluster says none.
+	Release *Release `json:"release,omitempty"`
 }
 
 // Inputs are the files and directories a render read, relative to the

@@ -36,6 +36,9 @@ type TakeOptions struct {
 	// recorded on the same cluster (Types's); nil: recorded for this
 	// snapshot.
 	Recorded *RecordedSchemas
+	// Release is what a Flux HelmRelease target's controller applied
+	// (ReadRelease); nil for none.
+	Release *Release
 }
 
 // Take records the cluster's state of the rendered objects as the
@@ -109,6 +112,7 @@ func take(ctx context.Context, c *kube.Client, objs []model.Object, o TakeOption
 			DeployedAt:   time.Now(),
 			Secrets:      HashingOf(h),
 			Inputs:       o.Inputs,
+			Release:      o.Release,
 		},
 		Objects:   entries,
 		Schemas:   schemas.crds,

@@ -113,8 +113,13 @@ func ListLocated(ctx context.Context, cfg *config.Config, charts model.ChartLoca
 		if err != nil {
 			return nil, fmt.Errorf("discovering targets: %w", err)
 		}
-		atBase := &baseDiscovery{urls: urls, entries: cfg.Discover, parents: parents}
+		pinned := &pins{top: top}
+		atBase := &baseDiscovery{urls: urls, entries: cfg.Discover, parents: parents, pins: pinned}
 		for _, g := range found {
+			if g.Checked() {
+				g.Reason = pinned.resolve(ctx, g.Deployer)
+			}
+			g.Notes = append(g.Notes, revisionNotes(g.Deployer)...)
 			out = append(out, Target{
 				Target: config.Target{Name: g.Name, Paths: g.Paths, FieldManager: g.FieldManager, Context: g.Context},
 				Source: g.Source, Object: g.Object, Deployer: g.Deployer, Reason: g.Reason, Notes: g.Notes, Inputs: g.Inputs,
@@ -274,7 +279,9 @@ type baseDiscovery struct {
 	urls    []string
 	entries []config.Discover
 	parents gitops.ParentRenderer
-	found   parallel.Keyed[string, map[string]gitops.Target]
+	// pins resolve the base's targets' revisions as the head's are.
+	pins  *pins
+	found parallel.Keyed[string, map[string]gitops.Target]
 }
 
 // of is target name's BaseDeployer.
@@ -284,6 +291,9 @@ func (b *baseDiscovery) of(name string) func(ctx context.Context, root string) (
 			ts, err := discover(ctx, gitops.Repository{Root: root, URLs: b.urls, RenderParent: b.parents}, b.entries)
 			byName := make(map[string]gitops.Target, len(ts))
 			for _, t := range ts {
+				if t.Checked() {
+					t.Reason = b.pins.resolve(ctx, t.Deployer)
+				}
 				byName[t.Name] = t
 			}
 			return byName, err

@@ -87,6 +87,9 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 			return
 		}
 		out[i].Report.Notes = append(out[i].Report.Notes, sel[i].Notes...)
+		if d := sel[i].Deployer; d != nil && d.Revision.Pinned() {
+			out[i].Report.Revision = d.Revision.String()
+		}
 	})
 	noteSharedObjects(out)
 	return out

@@ -253,6 +253,9 @@ func affected(ctx context.Context, targets []Target, o SelectOptions) ([]Selecte
 		case !t.Checked():
 			// Nothing it reads is known but its own files: listed when
 			// they change, never checked.
+		case t.Deployer != nil && t.Deployer.Revision.Pinned():
+			// It renders from the tree its source pins, which no change of
+			// the working tree reaches: only its own files select it.
 		case ix == nil || ix.Inputs == nil:
 			why = "no record of what its render reads yet (no snapshot with inputs)"
 		case ix.Inputs.Outside > 0:
