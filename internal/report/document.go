@@ -104,8 +104,11 @@ func Overview(outs []Outcome, lead string) string {
 	if len(outs) == 0 && lead != "" {
 		return b.String()
 	}
-	if lead != "" {
-		b.WriteString(mdProse(lead) + ".\n\n")
+	// The lead's lines (the selection, the coverage) are a paragraph each.
+	for _, l := range strings.Split(lead, "\n") {
+		if l != "" {
+			b.WriteString(mdProse(l) + ".\n\n")
+		}
 	}
 
 	// Only the categories some environment has a finding of, or could not

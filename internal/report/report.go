@@ -13,12 +13,15 @@ const SchemaVersion = 1
 
 // Report is the result of one check of one environment.
 type Report struct {
-	SchemaVersion int          `json:"schemaVersion"`
-	Tool          Tool         `json:"tool"`
-	Environment   string       `json:"environment"`
-	FieldManager  string       `json:"fieldManager"`
-	Engine        string       `json:"engine"` // "cluster" or "offline"
-	Snapshot      SnapshotInfo `json:"snapshot"`
+	SchemaVersion int    `json:"schemaVersion"`
+	Tool          Tool   `json:"tool"`
+	Environment   string `json:"environment"`
+	FieldManager  string `json:"fieldManager"`
+	// Cluster names the cluster the target deploys to (its kubeconfig
+	// context, or the Argo CD destination's); "" when the run's.
+	Cluster  string       `json:"cluster,omitempty"`
+	Engine   string       `json:"engine"` // "cluster" or "offline"
+	Snapshot SnapshotInfo `json:"snapshot"`
 	// Base is the pull request's base the causes were judged against;
 	// nil without one (causes unknown).
 	Base *BaseInfo `json:"base,omitempty"`
@@ -30,6 +33,9 @@ type Report struct {
 	// Notes are report-wide caveats, e.g. that the offline engine cannot see
 	// drift since the deploy.
 	Notes []string `json:"notes,omitempty"`
+	// Coverage is the run's, over all its targets (the same in every
+	// report of a run of many; CoverageOf); nil for a check of one.
+	Coverage *Coverage `json:"coverage,omitempty"`
 	// Charts are the charts the deploy releases, at base and head
 	// (ChartsOf); absent when it releases none. Before objects: the JSON
 	// writer streams the objects last.

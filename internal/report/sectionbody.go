@@ -65,8 +65,12 @@ func (s *Section) FullLen() int { return len(s.build(foldNone, 0)) }
 // MinLen: see FullLen.
 func (s *Section) MinLen() int { return len(s.build(foldObjects, 0)) }
 
-// Heading is the heading of an environment's section.
-func Heading(env string, st Status) string {
+// Heading is the heading of an environment's section, naming its cluster
+// when known: the same target name may deploy to several.
+func Heading(env string, st Status, cluster string) string {
+	if cluster != "" {
+		return fmt.Sprintf("### %s %s · cluster %s\n\n", st.Icon(), mdText(env), mdCode(cluster))
+	}
 	return fmt.Sprintf("### %s %s\n\n", st.Icon(), mdText(env))
 }
 
@@ -187,7 +191,7 @@ func (s *Section) build(f fold, budget int) string {
 func (s *Section) render(f fold, budget int) string {
 	r := s.report
 	var b strings.Builder
-	b.WriteString(Heading(s.Environment, s.Status))
+	b.WriteString(Heading(s.Environment, s.Status, s.Cluster))
 	if s.Status.NotChecked != "" {
 		b.WriteString(s.notCheckedBody())
 		return b.String()

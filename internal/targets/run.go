@@ -74,6 +74,7 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 			return
 		}
 		out[i].Report.Notes = append(out[i].Report.Notes, sel[i].Notes...)
+		out[i].Report.Cluster = sel[i].Cluster()
 	})
 	noteSharedObjects(out)
 	return out
