@@ -42,6 +42,7 @@ var reasonKinds = []struct{ word, kind string }{
 	{"chart", "chart"},
 	{"hook", "hook"},
 	{"another cluster", "other cluster"},
+	{"kubeconfig context", "no cluster"},
 }
 
 // ReasonKind is the kind of a reason a target is not checked: a word or
