@@ -62,9 +62,26 @@ func (o Outcome) Quiet() bool {
 	return o.Rank() == 4 && !o.Status.Summary.Changes.Changed()
 }
 
-// CompareOutcomes orders the sections of a document: by Rank, those that
+// Own tells whether the pull request is known to have a part of its own
+// in the outcome: a change the base does not render, or a warning or
+// error of cause pull-request. Without a base nothing is known to be.
+func (o Outcome) Own() bool {
+	s := o.Status.Summary
+	return !o.Stale && (s.PullRequestChanges > 0 || s.Causes[model.CausePullRequest] > 0)
+}
+
+// CompareOutcomes orders the sections of a document: those where the
+// pull request changes something or has findings of its own first (on a
+// first run every target may have something to say, and the pull
+// request's own part must not sink under them), then by Rank, those that
 // change something before the quiet ones, then by environment.
 func CompareOutcomes(a, b Outcome) int {
+	if oa, ob := a.Own(), b.Own(); oa != ob {
+		if oa {
+			return -1
+		}
+		return 1
+	}
 	if d := a.Rank() - b.Rank(); d != 0 {
 		return d
 	}

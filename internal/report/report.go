@@ -83,6 +83,9 @@ type Summary struct {
 	// Rollouts the workloads whose pods it replaces.
 	Changes  Changes
 	Rollouts int
+	// PullRequestChanges counts the objects whose change is the pull
+	// request's own (Object.ChangeCause).
+	PullRequestChanges int
 	// Causes counts the warnings and errors of each known cause: who must
 	// act (ownership-model.md, "Whose change is it"). Empty when no base
 	// was given.
@@ -113,10 +116,15 @@ type Object struct {
 	// (ownership-model.md, "What the deploy changes"). Rollout is nil but
 	// for workloads; Rename is set on both names of a renamed generated
 	// ConfigMap or Secret.
-	Change  model.Change        `json:"change,omitempty"`
-	Diff    []model.FieldChange `json:"diff"`
-	Rollout *model.Rollout      `json:"rollout"`
-	Rename  *model.Rename       `json:"rename,omitempty"`
+	Change model.Change `json:"change,omitempty"`
+	// ChangeCause is "pull-request" when the change is this pull
+	// request's own: the head renders the object otherwise than its base
+	// (or renders it, and the base does not). Empty without a base, or
+	// when the base renders it the same (the change was there before).
+	ChangeCause model.Cause         `json:"changeCause,omitempty"`
+	Diff        []model.FieldChange `json:"diff"`
+	Rollout     *model.Rollout      `json:"rollout"`
+	Rename      *model.Rename       `json:"rename,omitempty"`
 	// Bodies are what the comment shows of a created object (its manifest)
 	// or an updated one (a unified diff), values hidden; not in the JSON,
 	// which has Diff.
