@@ -2,6 +2,7 @@ package github
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,6 +66,9 @@ func TestFirstRunCommentLeadsWithThePullRequest(t *testing.T) {
 	}
 	if at < 0 || at >= 40 {
 		t.Errorf("the pull request's change is at line %d, want within the first 40:\n%s", at+1, strings.Join(lines[:min(len(lines), 80)], "\n"))
+	}
+	if want := "**This pull request:** **apps-4**: `Deployment web/web` update, `Service web/web-canary` create"; !slices.Contains(lines[:10], want) {
+		t.Errorf("the top does not name the pull request's changes (%q):\n%s", want, strings.Join(lines[:10], "\n"))
 	}
 	if !strings.Contains(body, "name: web-canary") {
 		t.Errorf("the pull request's own create is not shown whole")

@@ -31,6 +31,8 @@ type Outcome struct {
 	// does not count in the verdict.
 	Head  string
 	Stale bool
+	// Changes names the pull request's own changes there (Report.OwnChanges).
+	Changes string
 }
 
 // Rank orders outcomes for a reader: what could not run, fails, passes
@@ -116,6 +118,9 @@ func Overview(outs []Outcome, lead string) string {
 	b.WriteString("## ownership-check\n\n")
 	if pl := PlanLine(outs); pl != "" {
 		b.WriteString("**Plan:** " + pl + "\n\n")
+	}
+	if own := ownLine(outs); own != "" {
+		b.WriteString(own + "\n\n")
 	}
 	b.WriteString(verdictLine(outs, lead) + "\n\n")
 	if len(outs) == 0 && lead != "" {
@@ -252,9 +257,33 @@ func VerdictText(outs []Outcome, lead string) string {
 	return strings.ReplaceAll(verdictLine(outs, lead), "**", "")
 }
 
+// ownLine names the pull request's own changes over the environments,
+// before anything else says what each environment has: on a first run
+// every target has something to say, and the change under review must
+// be read first. "" when none is known.
+func ownLine(outs []Outcome) string {
+	var parts []string
+	n := 0
+	for _, o := range outs {
+		if o.Stale || o.Changes == "" {
+			continue
+		}
+		if n++; n <= verdictNames {
+			parts = append(parts, "**"+mdText(o.Environment)+"**: "+o.Changes)
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	if n > verdictNames {
+		parts = append(parts, fmt.Sprintf("and %d more %s", n-verdictNames, model.Plural(n-verdictNames, "target", "targets")))
+	}
+	return "**This pull request:** " + strings.Join(parts, "; ")
+}
+
 // OutcomeOf is a report's row of the summary table.
 func OutcomeOf(r *Report) Outcome {
-	return Outcome{Environment: r.Environment, Status: r.Status(), Headline: r.Headline()}
+	return Outcome{Environment: r.Environment, Status: r.Status(), Headline: r.Headline(), Changes: r.OwnChanges()}
 }
 
 // verdictLine says in one line what fails and where, worst first; stale

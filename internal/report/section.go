@@ -49,11 +49,13 @@ type SectionInfo struct {
 	Head string `json:"head,omitempty"`
 	// Headline names the section's loudest findings (Report.Headline).
 	Headline string `json:"headline,omitempty"`
+	// Changes names the pull request's own changes (Report.OwnChanges).
+	Changes string `json:"changes,omitempty"`
 }
 
 // Outcome is the section's row of the summary table.
 func (si SectionInfo) Outcome() Outcome {
-	return Outcome{Environment: si.Environment, Status: si.Status, Headline: si.Headline, Head: si.Head}
+	return Outcome{Environment: si.Environment, Status: si.Status, Headline: si.Headline, Head: si.Head, Changes: si.Changes}
 }
 
 // Section is one environment's part of a markdown document: its heading,
@@ -75,7 +77,7 @@ type Section struct {
 
 // NewSection is the section of a finished check.
 func NewSection(r *Report, o MarkdownOptions) *Section {
-	s := &Section{SectionInfo: SectionInfo{Environment: envName(r.Environment), Cluster: r.Cluster, Status: r.Status(), RunURL: o.RunURL, Head: o.Commit.SHA, Headline: r.Headline()}, report: r.masked(), opts: o}
+	s := &Section{SectionInfo: SectionInfo{Environment: envName(r.Environment), Cluster: r.Cluster, Status: r.Status(), RunURL: o.RunURL, Head: o.Commit.SHA, Headline: r.Headline(), Changes: r.OwnChanges()}, report: r.masked(), opts: o}
 	s.Digest = s.digest()
 	return s
 }
