@@ -43,10 +43,15 @@ type notCheckedJSON struct {
 
 // writeNotCheckedText is a not-checked target in the text of many.
 func writeNotCheckedText(w io.Writer, e Entry, tool Tool) error {
-	cluster := ""
-	if e.Cluster != "" {
-		cluster = ", cluster " + e.Cluster
-	}
-	_, err := fmt.Fprintf(w, "%s %s: environment %s%s: not checked: %s\n", nonEmpty(tool.Name, "ownership-check"), tool.Version, e.Name, cluster, e.Reason)
+	_, err := fmt.Fprintf(w, "%s %s: environment %s%s: not checked: %s\n", nonEmpty(tool.Name, "ownership-check"), tool.Version, e.Name, clusterText(e.Cluster), e.Reason)
 	return err
+}
+
+// clusterText is ", cluster C" after a target's name in text, "" when
+// its cluster is the run's.
+func clusterText(c string) string {
+	if c == "" {
+		return ""
+	}
+	return ", cluster " + c
 }
