@@ -33,7 +33,7 @@ check would give, and ends with the coverage line check prints:
   coverage: 9 of 12 targets checked (3 not checked: 2 plugin, 1 encrypted substitution), 214 objects, 37 workloads
 
 --output json prints an array of {"name", "source", "object", "paths",
-"fieldManager", "cluster", "checked", "reason", "rendered"}, with
+"fieldManager", "cluster", "checked", "reason"}, with "rendered": true,
 "objects" and "workloads" for a target --render rendered.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

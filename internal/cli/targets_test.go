@@ -67,9 +67,9 @@ func TestTargetsCommand(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	want := []map[string]any{
-		{"name": "flux-system/external", "source": "flux", "object": "clusters/prod/external.yaml", "paths": []any{"deploy"}, "fieldManager": "kustomize-controller", "cluster": "prod", "checked": false, "reason": "its source is another repository (https://github.com/org/other)", "rendered": false},
-		{"name": "flux-system/web", "source": "flux", "object": "clusters/prod/web.yaml", "paths": []any{"apps/web"}, "fieldManager": "kustomize-controller", "cluster": "prod", "checked": true, "reason": "", "rendered": false},
-		{"name": "legacy", "source": "config", "object": "", "paths": []any{"apps/web"}, "fieldManager": "deployer", "cluster": "old-cluster", "checked": true, "reason": "", "rendered": false},
+		{"name": "flux-system/external", "source": "flux", "object": "clusters/prod/external.yaml", "paths": []any{"deploy"}, "fieldManager": "kustomize-controller", "cluster": "prod", "checked": false, "reason": "its source is another repository (https://github.com/org/other)"},
+		{"name": "flux-system/web", "source": "flux", "object": "clusters/prod/web.yaml", "paths": []any{"apps/web"}, "fieldManager": "kustomize-controller", "cluster": "prod", "checked": true, "reason": ""},
+		{"name": "legacy", "source": "config", "object": "", "paths": []any{"apps/web"}, "fieldManager": "deployer", "cluster": "old-cluster", "checked": true, "reason": ""},
 	}
 	if !reflect.DeepEqual(rows, want) {
 		t.Errorf("targets --output json:\n%s", out)

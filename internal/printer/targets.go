@@ -26,7 +26,7 @@ type TargetRow struct {
 	// Rendered says the listing rendered it (--render): only then is
 	// Checked known to hold, and Objects and Workloads counted. A target
 	// listed without rendering is checked unless discovery knew better.
-	Rendered  bool `json:"rendered"`
+	Rendered  bool `json:"rendered,omitempty"`
 	Objects   *int `json:"objects,omitempty"`
 	Workloads *int `json:"workloads,omitempty"`
 }
