@@ -173,7 +173,10 @@ func (run *actionRun) checkTargets(ctx context.Context, o check.Options) error {
 		_ = report.WriteText(run.stdout, r.Report, report.TextOptions{Color: color})
 		run.a.EndGroup()
 	}
-	run.pub.PublishTargets(ctx, command.Entries(results), sel.Line())
+	es := command.Entries(results)
+	lead := report.RunLead(sel.Line(), es)
+	run.a.Infof("%s", report.CoverageOf(es).Line())
+	run.pub.PublishTargets(ctx, es, lead)
 	err = command.TargetsOutcome(results)
 	if err != nil && len(results) > 0 && sel.NotChecked() == len(results) {
 		// No target's error said it: none was run.

@@ -118,7 +118,8 @@ generated from real reports: the end-to-end scenarios of
   (taking conflict), and the checker's role may not dry-run ConfigMaps, so
   one object could not be checked: the check fails closed.
 - **preview**: a first deploy (no snapshot yet): a new namespace and a CRD
-  with objects that wait for them.
+  with objects that wait for them; with no snapshot, its creates are
+  counted by kind, and only a pull request's own creates are shown whole.
 
 What the comment does when it would exceed GitHub's 65,536 characters, and
 the rest of the action, is in [github-action.md](github-action.md).

@@ -38,7 +38,9 @@ func (in analysis) object(res predict.Result) report.Object {
 	} else {
 		ro = in.analyse(res, e)
 	}
-	in.setCauses(&ro, in.statesOf(res.Object.ID, res.Object.Object, e))
+	st := in.statesOf(res.Object.ID, res.Object.Object, e)
+	in.setCauses(&ro, st)
+	ro.ChangeCause = st.changeCause()
 	return ro
 }
 
@@ -257,7 +259,9 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 			ro.Findings = append(ro.Findings, model.Finding{Category: model.Delete,
 				Message: "gone from the render: a pruning deploy deletes it (the last deploy applied it)"})
 		}
-		in.setCauses(&ro, in.statesOf(id, nil, e))
+		st := in.statesOf(id, nil, e)
+		in.setCauses(&ro, st)
+		ro.ChangeCause = st.changeCause()
 		out = append(out, ro)
 	}
 	return out

@@ -129,3 +129,29 @@ func TestPathsBesideTargetFlagNameIt(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetsRender: without --render a target discovery knows no reason
+// against is "not rendered yet"; with it, each is rendered and the
+// listing ends with the coverage line, the JSON saying what it rendered.
+func TestTargetsRender(t *testing.T) {
+	targetsRepo(t)
+	code, out, errOut := runCLI("targets")
+	if code != ExitOK || !strings.Contains(out, "not rendered yet") || strings.Contains(out, "coverage:") {
+		t.Errorf("targets: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI("targets", "--render")
+	const want = "coverage: 2 of 3 targets checked (1 not checked: 1 other repository), 2 objects, 0 workloads\n"
+	if code != ExitOK || !strings.HasSuffix(out, want) || !strings.Contains(out, "yes: 1 object") {
+		t.Errorf("targets --render: exit %d, want it to end with %q\n%s%s", code, want, out, errOut)
+	}
+	code, out, errOut = runCLI("targets", "--render", "--output", "json")
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || code != ExitOK {
+		t.Fatalf("exit %d, %v\n%s%s", code, err, out, errOut)
+	}
+	for _, r := range rows {
+		if r["checked"] == true && (r["rendered"] != true || r["objects"] != 1.0 || r["workloads"] != 0.0) {
+			t.Errorf("a rendered target: %v", r)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/printer"
+	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
@@ -44,32 +46,86 @@ func configOf(t check.Target) (*config.Config, error) {
 // Targets prints the repository's targets in one of
 // printer.TargetsFormats: a table, or with format "json" the spec's
 // array. A target the config gives no field manager applies with the
-// run's (fieldManager).
-func Targets(ctx context.Context, t check.Target, format string, stdout io.Writer) error {
+// run's (fieldManager). With render, each target is rendered as `render
+// --target` renders it, so that the listing says what check will check
+// and ends with the coverage line check prints.
+func Targets(ctx context.Context, t check.Target, format string, render bool, stdout io.Writer) error {
 	if printer.TargetsFormats.Check(format) != nil {
 		return &check.InputError{Input: "output", Problem: fmt.Sprintf("%q: targets prints %s", format, printer.TargetsFormats.Choice())}
 	}
-	ts, err := List(ctx, t)
+	done, err := openCharts(&t)
 	if err != nil {
 		return err
 	}
-	rows := make([]printer.TargetRow, len(ts))
+	defer done()
+	ts, err := list(ctx, t)
+	if err != nil {
+		return err
+	}
+	l := printer.TargetList{Rows: make([]printer.TargetRow, len(ts))}
+	if render {
+		l.Coverage = &report.Coverage{}
+	}
 	for i, x := range ts {
-		rows[i] = printer.TargetRow{
+		row := printer.TargetRow{
 			Name: x.Name, Source: x.Source, Object: x.Object, Paths: x.Paths,
-			FieldManager: x.FieldManager, Cluster: x.Context, Checked: x.Checked(), Reason: x.Reason,
+			FieldManager: x.FieldManager, Cluster: x.Cluster(), Checked: x.Checked(), Reason: x.Reason,
 		}
 		if x.Deployer != nil && x.Deployer.Revision.Pinned() {
-			rows[i].Revision = x.Deployer.Revision.String()
+			row.Revision = x.Deployer.Revision.String()
 		}
-		if rows[i].FieldManager == "" {
-			rows[i].FieldManager = t.FieldManager
+		if row.FieldManager == "" {
+			row.FieldManager = t.FieldManager
 		}
-		if rows[i].Cluster == "" {
-			rows[i].Cluster = x.Kubeconfig
+		if render {
+			renderRow(ctx, t, x, &row, l.Coverage)
 		}
+		l.Rows[i] = row
 	}
-	return printer.TargetsFormats.Write(stdout, format, rows)
+	return printer.TargetsFormats.Write(stdout, format, l)
+}
+
+// renderRow renders one target for the listing and counts it: a target
+// nothing of which renders as its controller would is not checked with
+// the reasons check gives; one whose render fails could not be checked.
+func renderRow(ctx context.Context, t check.Target, x targets.Target, row *printer.TargetRow, cov *report.Coverage) {
+	if !x.Checked() {
+		cov.AddNotChecked(x.Reason)
+		return
+	}
+	row.Rendered = true
+	objs, _, err := renderOne(ctx, t, x)
+	var nc *check.NotCheckedError
+	switch {
+	case errors.As(err, &nc):
+		row.Checked, row.Reason = false, nc.Reason()
+	case err != nil:
+		row.Checked, row.Reason = false, report.ReasonCouldNotCheck+": "+err.Error()
+	}
+	if !row.Checked {
+		cov.AddNotChecked(row.Reason)
+		return
+	}
+	ids := make([]model.ID, len(objs))
+	for i, o := range objs {
+		ids[i] = o.ID
+	}
+	before := *cov
+	cov.AddChecked(ids)
+	n, w := cov.Objects-before.Objects, cov.Workloads-before.Workloads
+	row.Objects, row.Workloads = &n, &w
+}
+
+// renderOne renders a target that discovery found checked, with the
+// run's chart fetcher open, as its deploy does; its cluster only when it
+// can be reached.
+func renderOne(ctx context.Context, t check.Target, x targets.Target) ([]model.Object, []error, error) {
+	rt, paths, err := targets.Resolve(ctx, t, x)
+	if err != nil {
+		return nil, nil, err
+	}
+	rt.ClusterOptional = true
+	return check.Render(ctx, rt, paths)
 }
 
 // NotCheckedError is a target render cannot render as its controller
@@ -100,12 +156,7 @@ func RenderTarget(ctx context.Context, t check.Target, name string) ([]model.Obj
 		if !x.Checked() {
 			return nil, nil, &NotCheckedError{Name: x.Name, Reason: x.Reason}
 		}
-		rt, paths, err := targets.Resolve(ctx, t, x)
-		if err != nil {
-			return nil, nil, err
-		}
-		rt.ClusterOptional = true
-		return check.Render(ctx, rt, paths)
+		return renderOne(ctx, t, x)
 	}
 	return nil, nil, &check.InputError{Input: "target", Problem: fmt.Sprintf("%q: no such target in the repository config or discovered (ownership-check targets lists them)", name)}
 }

@@ -36,6 +36,9 @@ func SnapshotTargets(ctx context.Context, o check.SnapshotOptions, s Selector, s
 	}
 	defer done()
 	sel, err := Select(ctx, o.Target, s)
+	if err == nil {
+		err = RequireFieldManagers(sel, o.FieldManager)
+	}
 	if err != nil {
 		return 0, err
 	}

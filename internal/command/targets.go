@@ -2,8 +2,11 @@ package command
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
@@ -52,8 +55,32 @@ func CheckTargets(ctx context.Context, o check.Options, s Selector) (targets.Sel
 	}
 	defer done()
 	sel, err := Select(ctx, o.Target, s)
+	if err == nil {
+		err = RequireFieldManagers(sel, o.FieldManager)
+	}
 	if err != nil {
 		return sel, nil, err
 	}
 	return sel, targets.Build(ctx, o, sel.Targets), nil
+}
+
+// RequireFieldManagers refuses a run over targets where one to be checked
+// has no field manager of its own and the run gives none: a discovered
+// target has its controller's, so a discover-only repository needs no
+// field-manager input, but a config or path target must not be checked
+// under a guessed one. The error names every such target.
+func RequireFieldManagers(sel targets.Selection, run string) error {
+	if run != "" {
+		return nil
+	}
+	var names []string
+	for _, t := range sel.Targets {
+		if t.Checked() && t.FieldManager == "" {
+			names = append(names, t.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return &check.InputError{Input: "field-manager", Problem: fmt.Sprintf("%s (targets %s give no fieldManager in the repository config: give it there or here)", model.FieldManagerRequired, strings.Join(names, ", "))}
 }

@@ -37,10 +37,20 @@ func TestReadInputs(t *testing.T) {
 	}
 	a, _ = action(map[string]string{"INPUT_MODE": "deploy", "INPUT_OFFLINE": "yes", "INPUT_RECORD": "yes"})
 	_, err = ReadInputs(a)
-	for _, want := range []string{"input mode", "input offline", "input record", "input field-manager: required"} {
+	for _, want := range []string{"input mode", "input offline", "input record"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not mention %q", err, want)
 		}
+	}
+	// A check or snapshot asks it of the targets that have no manager of
+	// their own (a discovered one has its controller's); migrate always.
+	a, _ = action(map[string]string{})
+	if _, err := ReadInputs(a); err != nil {
+		t.Errorf("check without field-manager: %v", err)
+	}
+	a, _ = action(map[string]string{"INPUT_MODE": "migrate"})
+	if _, err := ReadInputs(a); err == nil || !strings.Contains(err.Error(), "input field-manager: required") {
+		t.Errorf("migrate without field-manager: %v", err)
 	}
 }
 

@@ -109,8 +109,11 @@ func ReadInputs(a *githubactions.Action) (Inputs, error) {
 	in.Record = record == "true"
 	in.Labels = labels == "true"
 	in.ChartCache = chartCache == "true"
-	if in.FieldManager == "" && in.PRNumber == 0 {
-		// Publishing a fork's report files (pr-number) applies nothing.
+	if in.FieldManager == "" && in.Mode == "migrate" {
+		// check and snapshot ask it of a target that has none of its own
+		// (a discovered target has its controller's; command's
+		// RequireFieldManagers, check's requireTarget); publishing a
+		// fork's report files (pr-number) applies nothing.
 		errs = append(errs, errors.New("input field-manager: "+model.FieldManagerRequired))
 	}
 	if len(in.Paths) == 0 {

@@ -22,7 +22,7 @@ func (p *Publisher) PublishTargets(ctx context.Context, outs []report.Entry, lea
 	var reps []*report.Report
 	failed := false
 	for _, o := range outs {
-		opts := report.MarkdownOptions{RunURL: runURL, FullReport: fullReportWhere(runURL), Commit: commit, At: at, Reproduce: p.reproduce(o.Name)}
+		opts := report.MarkdownOptions{RunURL: runURL, FullReport: fullReportWhere(runURL), Commit: commit, At: at, Reproduce: p.reproduce(o.Name), Cluster: o.Cluster}
 		if o.Err != nil {
 			failed = true
 			secs = append(secs, ErrorSection(o.Name, p.public(o.Err), p.Tool, opts))

@@ -141,7 +141,7 @@ func (s *Section) stub() string {
 	if s.RunURL != "" {
 		where = fmt.Sprintf("the job summary of [its run](%s)", s.RunURL)
 	}
-	return s.open() + report.Heading(s.Environment, s.Status) +
+	return s.open() + report.Heading(s.Environment, s.Status, s.Cluster) +
 		fmt.Sprintf("_Details folded to fit GitHub's comment size limit: see %s._\n\n", where) + s.close()
 }
 

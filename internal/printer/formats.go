@@ -21,7 +21,7 @@ var HistoryFormats = report.FormatTable[Timeline]{
 }
 
 // TargetsFormats are the values of `targets --output`.
-var TargetsFormats = report.FormatTable[[]TargetRow]{
+var TargetsFormats = report.FormatTable[TargetList]{
 	{Name: "text", Write: Targets},
 	{Name: "json", Write: TargetsJSON},
 }

@@ -6,11 +6,14 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/report"
 )
 
 // TargetRow is one target as `ownership-check targets` lists it; its JSON
 // is the spec's (interfaces.md, "Targets from the deployer's own
-// objects").
+// objects"), with what `targets --render` found when it rendered it.
 type TargetRow struct {
 	Name         string   `json:"name"`
 	Source       string   `json:"source"`
@@ -23,14 +26,30 @@ type TargetRow struct {
 	// Revision is the revision a pinned target renders from
 	// ("production@abc123def456"); "" for the checkout's tree.
 	Revision string `json:"revision,omitempty"`
+	// Rendered says the listing rendered it (--render): only then is
+	// Checked known to hold, and Objects and Workloads counted. A target
+	// listed without rendering is checked unless discovery knew better.
+	Rendered  bool `json:"rendered,omitempty"`
+	Objects   *int `json:"objects,omitempty"`
+	Workloads *int `json:"workloads,omitempty"`
 }
 
-// Targets prints the targets as a table, one line each; a target that is
-// not checked says why in place of its paths.
-func Targets(w io.Writer, rows []TargetRow) error {
+// TargetList is what `targets` prints: the rows, and with --render the
+// coverage line `check` prints too.
+type TargetList struct {
+	Rows     []TargetRow
+	Coverage *report.Coverage
+}
+
+// Targets prints the targets as a table, one line each, then the coverage
+// line when they were rendered. CHECKED says "yes" only of a target
+// rendered; one not rendered yet that discovery knows no reason against
+// is "not rendered yet"; one that is not checked says why in place of its
+// paths.
+func Targets(w io.Writer, l TargetList) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tSOURCE\tFIELD MANAGER\tCLUSTER\tOBJECT\tPATHS")
-	for _, r := range rows {
+	fmt.Fprintln(tw, "NAME\tSOURCE\tFIELD MANAGER\tCLUSTER\tCHECKED\tOBJECT\tPATHS")
+	for _, r := range l.Rows {
 		paths := strings.Join(r.Paths, ",")
 		if r.Revision != "" {
 			paths += " at " + r.Revision
@@ -38,13 +57,33 @@ func Targets(w io.Writer, rows []TargetRow) error {
 		if !r.Checked {
 			paths = "not checked: " + r.Reason
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Source, dash(r.FieldManager), dash(r.Cluster), dash(r.Object), paths)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Source, dash(r.FieldManager), dash(r.Cluster), checkedCell(r), dash(r.Object), paths)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if l.Coverage != nil {
+		_, err := fmt.Fprintln(w, l.Coverage.Line())
+		return err
+	}
+	return nil
+}
+
+func checkedCell(r TargetRow) string {
+	switch {
+	case !r.Checked:
+		return "no"
+	case !r.Rendered:
+		return "not rendered yet"
+	case r.Objects != nil:
+		return fmt.Sprintf("yes: %d %s", *r.Objects, model.Plural(*r.Objects, "object", "objects"))
+	}
+	return "yes"
 }
 
 // TargetsJSON prints the targets as a JSON array, [] for none.
-func TargetsJSON(w io.Writer, rows []TargetRow) error {
+func TargetsJSON(w io.Writer, l TargetList) error {
+	rows := l.Rows
 	if rows == nil {
 		rows = []TargetRow{}
 	}

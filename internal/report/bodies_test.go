@@ -11,8 +11,10 @@ import (
 // TestCreatedSecretShowsNoValue: a created Secret's manifest is shown
 // with its values hidden, even when the producer left them in.
 func TestCreatedSecretShowsNoValue(t *testing.T) {
-	r := &report.Report{Environment: "prod", Objects: []report.Object{{APIVersion: "v1", Kind: "Secret", Namespace: "shop", Name: "db",
-		Change: model.ChangeCreate, Diff: []model.FieldChange{}, Findings: []model.Finding{},
+	// The pull request's own create: its body is shown (a first run's
+	// others are a count per kind).
+	r := &report.Report{Environment: "prod", Base: &report.BaseInfo{Commit: "b"}, Objects: []report.Object{{APIVersion: "v1", Kind: "Secret", Namespace: "shop", Name: "db",
+		Change: model.ChangeCreate, ChangeCause: model.CausePullRequest, Diff: []model.FieldChange{}, Findings: []model.Finding{},
 		Bodies: &model.Bodies{After: "apiVersion: v1\ndata:\n  password: aHVudGVyMg==\nkind: Secret\nmetadata:\n  name: db\n  namespace: shop\nstringData:\n  token: hunter2\n"}}}}
 	r.Summarize()
 	md := report.Markdown(r, report.MarkdownOptions{})

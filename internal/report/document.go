@@ -31,6 +31,8 @@ type Outcome struct {
 	// does not count in the verdict.
 	Head  string
 	Stale bool
+	// Changes names the pull request's own changes there (Report.OwnChanges).
+	Changes string
 }
 
 // Rank orders outcomes for a reader: what could not run, fails, passes
@@ -62,9 +64,26 @@ func (o Outcome) Quiet() bool {
 	return o.Rank() == 4 && !o.Status.Summary.Changes.Changed()
 }
 
-// CompareOutcomes orders the sections of a document: by Rank, those that
+// Own tells whether the pull request is known to have a part of its own
+// in the outcome: a change the base does not render, or a warning or
+// error of cause pull-request. Without a base nothing is known to be.
+func (o Outcome) Own() bool {
+	s := o.Status.Summary
+	return !o.Stale && (s.PullRequestChanges > 0 || s.Causes[model.CausePullRequest] > 0)
+}
+
+// CompareOutcomes orders the sections of a document: those where the
+// pull request changes something or has findings of its own first (on a
+// first run every target may have something to say, and the pull
+// request's own part must not sink under them), then by Rank, those that
 // change something before the quiet ones, then by environment.
 func CompareOutcomes(a, b Outcome) int {
+	if oa, ob := a.Own(), b.Own(); oa != ob {
+		if oa {
+			return -1
+		}
+		return 1
+	}
 	if d := a.Rank() - b.Rank(); d != 0 {
 		return d
 	}
@@ -100,12 +119,18 @@ func Overview(outs []Outcome, lead string) string {
 	if pl := PlanLine(outs); pl != "" {
 		b.WriteString("**Plan:** " + pl + "\n\n")
 	}
+	if own := ownLine(outs); own != "" {
+		b.WriteString(own + "\n\n")
+	}
 	b.WriteString(verdictLine(outs, lead) + "\n\n")
 	if len(outs) == 0 && lead != "" {
 		return b.String()
 	}
-	if lead != "" {
-		b.WriteString(mdProse(lead) + ".\n\n")
+	// The lead's lines (the selection, the coverage) are a paragraph each.
+	for _, l := range strings.Split(lead, "\n") {
+		if l != "" {
+			b.WriteString(mdProse(l) + ".\n\n")
+		}
 	}
 
 	// Only the categories some environment has a finding of, or could not
@@ -232,9 +257,33 @@ func VerdictText(outs []Outcome, lead string) string {
 	return strings.ReplaceAll(verdictLine(outs, lead), "**", "")
 }
 
+// ownLine names the pull request's own changes over the environments,
+// before anything else says what each environment has: on a first run
+// every target has something to say, and the change under review must
+// be read first. "" when none is known.
+func ownLine(outs []Outcome) string {
+	var parts []string
+	n := 0
+	for _, o := range outs {
+		if o.Stale || o.Changes == "" {
+			continue
+		}
+		if n++; n <= verdictNames {
+			parts = append(parts, "**"+mdText(o.Environment)+"**: "+o.Changes)
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	if n > verdictNames {
+		parts = append(parts, fmt.Sprintf("and %d more %s", n-verdictNames, model.Plural(n-verdictNames, "target", "targets")))
+	}
+	return "**This pull request:** " + strings.Join(parts, "; ")
+}
+
 // OutcomeOf is a report's row of the summary table.
 func OutcomeOf(r *Report) Outcome {
-	return Outcome{Environment: r.Environment, Status: r.Status(), Headline: r.Headline()}
+	return Outcome{Environment: r.Environment, Status: r.Status(), Headline: r.Headline(), Changes: r.OwnChanges()}
 }
 
 // verdictLine says in one line what fails and where, worst first; stale

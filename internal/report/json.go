@@ -59,6 +59,7 @@ func writeJSONMany(w io.Writer, es []Entry, o ManyOptions) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("[")
 	n := 0
+	cov := CoverageOf(es)
 	for _, e := range es {
 		if e.Err != nil || e.Report == nil && e.Reason == "" {
 			continue
@@ -71,11 +72,13 @@ func writeJSONMany(w io.Writer, es []Entry, o ManyOptions) error {
 		var err error
 		if e.Reason != "" {
 			var buf bytes.Buffer
-			if err = encodeIndented(&buf, notCheckedJSON{SchemaVersion: SchemaVersion, Tool: o.Tool, Environment: e.Name, Reason: e.Reason}, ""); err == nil {
+			if err = encodeIndented(&buf, notCheckedJSON{SchemaVersion: SchemaVersion, Tool: o.Tool, Environment: e.Name, Cluster: e.Cluster, Reason: e.Reason, Coverage: &cov}, ""); err == nil {
 				_, err = bw.Write(buf.Bytes())
 			}
 		} else {
-			err = writeJSON(bw, e.Report)
+			r := *e.Report
+			r.Coverage = &cov
+			err = writeJSON(bw, &r)
 		}
 		if err != nil {
 			return fmt.Errorf("writing the JSON reports: %w", err)

@@ -15,12 +15,16 @@ type Entry struct {
 	Report *Report
 	Err    error
 	Reason string
+	// Cluster names the target's cluster (Report.Cluster), for a target
+	// without a report.
+	Cluster string
 }
 
 // ManyOptions are what the writers of many reports need besides them.
 type ManyOptions struct {
 	Text TextOptions
-	// Lead says which targets were checked ("3 of 90 targets checked").
+	// Lead says which targets were selected ("3 of 90 targets checked");
+	// the coverage line follows it (RunLead).
 	Lead string
 	// Tool names the tool in the section of a target that could not be
 	// checked.
@@ -61,7 +65,24 @@ func writeTextMany(w io.Writer, es []Entry, o ManyOptions) error {
 			return err
 		}
 	}
+	if len(es) > 0 {
+		if n > 0 {
+			fmt.Fprintln(w)
+		}
+		_, err := fmt.Fprintln(w, CoverageOf(es).Line())
+		return err
+	}
 	return nil
+}
+
+// RunLead is the lead of a run over many targets: the selection's line,
+// then the coverage line on a line of its own (Overview writes each as a
+// paragraph).
+func RunLead(selection string, es []Entry) string {
+	if len(es) == 0 {
+		return selection
+	}
+	return selection + "\n" + CoverageOf(es).Line()
 }
 
 // MarkdownMany renders many targets as one document: the summary table
@@ -73,9 +94,9 @@ func MarkdownMany(es []Entry, lead string, tool Tool) string {
 	for i, e := range es {
 		switch {
 		case e.Err != nil:
-			secs[i] = ErrorSection(e.Name, e.Err, tool, MarkdownOptions{})
+			secs[i] = ErrorSection(e.Name, e.Err, tool, MarkdownOptions{Cluster: e.Cluster})
 		case e.Reason != "":
-			secs[i] = NotCheckedSection(e.Name, e.Reason, tool, MarkdownOptions{})
+			secs[i] = NotCheckedSection(e.Name, e.Reason, tool, MarkdownOptions{Cluster: e.Cluster})
 		default:
 			secs[i] = NewSection(e.Report, MarkdownOptions{})
 		}
@@ -86,7 +107,7 @@ func MarkdownMany(es []Entry, lead string, tool Tool) string {
 		outs[i] = s.Outcome()
 	}
 	var b strings.Builder
-	b.WriteString(Overview(outs, lead))
+	b.WriteString(Overview(outs, RunLead(lead, es)))
 	for i, s := range secs {
 		if len(secs) > maxRows && outs[i].Quiet() {
 			continue

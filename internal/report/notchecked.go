@@ -12,6 +12,7 @@ func NotCheckedSection(env, reason string, tool Tool, o MarkdownOptions) *Sectio
 	s := &Section{
 		SectionInfo: SectionInfo{
 			Environment: envName(env),
+			Cluster:     o.Cluster,
 			Status:      Status{NotChecked: reason},
 			RunURL:      o.RunURL,
 			Head:        o.Commit.SHA,
@@ -31,15 +32,26 @@ func (s *Section) notCheckedBody() string {
 // notCheckedJSON is a not-checked target's element of the JSON array: the
 // report's identifying fields, `"checked": false` and the reason.
 type notCheckedJSON struct {
-	SchemaVersion int    `json:"schemaVersion"`
-	Tool          Tool   `json:"tool"`
-	Environment   string `json:"environment"`
-	Checked       bool   `json:"checked"`
-	Reason        string `json:"reason"`
+	SchemaVersion int       `json:"schemaVersion"`
+	Tool          Tool      `json:"tool"`
+	Environment   string    `json:"environment"`
+	Cluster       string    `json:"cluster,omitempty"`
+	Checked       bool      `json:"checked"`
+	Reason        string    `json:"reason"`
+	Coverage      *Coverage `json:"coverage,omitempty"`
 }
 
 // writeNotCheckedText is a not-checked target in the text of many.
 func writeNotCheckedText(w io.Writer, e Entry, tool Tool) error {
-	_, err := fmt.Fprintf(w, "%s %s: environment %s: not checked: %s\n", nonEmpty(tool.Name, "ownership-check"), tool.Version, e.Name, e.Reason)
+	_, err := fmt.Fprintf(w, "%s %s: environment %s%s: not checked: %s\n", nonEmpty(tool.Name, "ownership-check"), tool.Version, e.Name, clusterText(e.Cluster), e.Reason)
 	return err
+}
+
+// clusterText is ", cluster C" after a target's name in text, "" when
+// its cluster is the run's.
+func clusterText(c string) string {
+	if c == "" {
+		return ""
+	}
+	return ", cluster " + c
 }

@@ -31,9 +31,12 @@ func TestNotCheckedTarget(t *testing.T) {
 		t.Errorf("a checked report is as before, without checked: %v", arr[0])
 	}
 	// Without a not-checked target the array is WriteJSONArray's, byte for
-	// byte.
+	// byte, with the run's coverage in each report.
 	var one, many bytes.Buffer
-	_ = WriteJSONArray(&one, []*Report{clean})
+	withCoverage := *clean
+	cov := CoverageOf(es[:1])
+	withCoverage.Coverage = &cov
+	_ = WriteJSONArray(&one, []*Report{&withCoverage})
 	_ = WriteMany(&many, es[:1], "json", ManyOptions{Tool: tool})
 	if one.String() != many.String() {
 		t.Errorf("JSON of checked reports changed:\n%s\n%s", one.String(), many.String())

@@ -65,3 +65,8 @@ func (o Object) nsName() string {
 	}
 	return o.Namespace + "/" + o.Name
 }
+
+// OwnChange tells whether the object's change is known to be the pull
+// request's own (ChangeCause): unlike a finding's, an unknown change
+// cause is nobody's.
+func (o Object) OwnChange() bool { return o.ChangeCause == model.CausePullRequest }

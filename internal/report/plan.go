@@ -36,8 +36,14 @@ type plan struct {
 	images     []imageLine
 	repeated   []repeatedChange
 	// objects are the changed objects with the diff lines not folded into
-	// repeated ones.
+	// repeated ones, the pull request's own first.
 	objects []planObject
+	// wholeCreates: every created object is shown whole, as the report
+	// says neither which are the pull request's (no base) nor lacks a
+	// snapshot; else only the pull request's own are (ownCreate).
+	wholeCreates bool
+	// baseKnown: the report was judged against a base.
+	baseKnown bool
 }
 
 type imageLine struct {
@@ -78,7 +84,7 @@ func (po planObject) name(code func(string) string) string {
 }
 
 func (r *Report) plan() plan {
-	p := plan{counts: r.Summary.Changes}
+	p := plan{counts: r.Summary.Changes, wholeCreates: r.Base == nil && r.Snapshot.Found, baseKnown: r.Base != nil}
 	type key struct{ path, before, after string }
 	seen := map[key]int{}
 	keyOf := func(c model.FieldChange) key {
@@ -136,8 +142,23 @@ func (r *Report) plan() plan {
 		p.images = append(p.images, imageLine{k[0], k[1], images[k]})
 	}
 	sort.SliceStable(p.repeated, func(i, j int) bool { return p.repeated[i].objects > p.repeated[j].objects })
-	sort.SliceStable(p.objects, func(i, j int) bool { return changeRank(p.objects[i].obj) < changeRank(p.objects[j].obj) })
+	sort.SliceStable(p.objects, func(i, j int) bool {
+		a, b := p.objects[i].obj, p.objects[j].obj
+		if oa, ob := a.OwnChange(), b.OwnChange(); oa != ob {
+			// The pull request's own changes are read first.
+			return oa
+		}
+		return changeRank(a) < changeRank(b)
+	})
 	return p
+}
+
+// shownWhole tells whether a created object is shown with its manifest:
+// the pull request's own creates are; on a first run (no snapshot) or
+// beside a base, the others are a count per kind (createdKinds), as a
+// whole environment's bodies would bury the pull request's change.
+func (p plan) shownWhole(o Object) bool {
+	return o.Change != model.ChangeCreate || p.wholeCreates || o.OwnChange()
 }
 
 // changeRank puts what a reviewer must not miss first: deletions, then

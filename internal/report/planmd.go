@@ -40,7 +40,13 @@ func mdPlanBlock(pl plan, budget int) string {
 	}
 	const closing = "</details>\n\n"
 	left := 0
+	var counted []Object
 	for i, po := range pl.objects {
+		if !pl.shownWhole(po.obj) {
+			counted = append(counted, po.obj)
+			counted = append(counted, po.same...)
+			continue
+		}
 		blk := mdPlanObject(po)
 		if budget > 0 && b.Len()+len(blk)+len(closing)+200 > budget {
 			left = plan{objects: pl.objects[i:]}.changed()
@@ -48,11 +54,43 @@ func mdPlanBlock(pl plan, budget int) string {
 		}
 		b.WriteString(blk)
 	}
+	if len(counted) > 0 {
+		b.WriteString(createdKinds(counted, pl.baseKnown))
+	}
 	if left > 0 {
 		fmt.Fprintf(&b, "…and %d more changed %s (folded to fit; the JSON report has every diff).\n\n", left, model.Plural(left, "object", "objects"))
 	}
 	b.WriteString(closing)
 	return b.String()
+}
+
+// createdKinds is the one line of the created objects not shown whole:
+// "- creates 12 objects: 4 Deployment, 4 Service, 4 ConfigMap", most
+// first.
+func createdKinds(objs []Object, baseKnown bool) string {
+	n := map[string]int{}
+	var kinds []string
+	for _, o := range objs {
+		if n[o.Kind] == 0 {
+			kinds = append(kinds, o.Kind)
+		}
+		n[o.Kind]++
+	}
+	slices.SortStableFunc(kinds, func(a, b string) int {
+		if n[a] != n[b] {
+			return n[b] - n[a]
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("%d %s", n[k], htmlText(k))
+	}
+	whose := ""
+	if baseKnown {
+		whose = " this pull request does not add"
+	}
+	return fmt.Sprintf("- creates %d %s%s: %s\n\n", len(objs), model.Plural(len(objs), "object", "objects"), whose, strings.Join(parts, ", "))
 }
 
 func mdPlanObject(po planObject) string {

@@ -13,12 +13,15 @@ const SchemaVersion = 1
 
 // Report is the result of one check of one environment.
 type Report struct {
-	SchemaVersion int          `json:"schemaVersion"`
-	Tool          Tool         `json:"tool"`
-	Environment   string       `json:"environment"`
-	FieldManager  string       `json:"fieldManager"`
-	Engine        string       `json:"engine"` // "cluster" or "offline"
-	Snapshot      SnapshotInfo `json:"snapshot"`
+	SchemaVersion int    `json:"schemaVersion"`
+	Tool          Tool   `json:"tool"`
+	Environment   string `json:"environment"`
+	FieldManager  string `json:"fieldManager"`
+	// Cluster names the cluster the target deploys to (its kubeconfig
+	// context, or the Argo CD destination's); "" when the run's.
+	Cluster  string       `json:"cluster,omitempty"`
+	Engine   string       `json:"engine"` // "cluster" or "offline"
+	Snapshot SnapshotInfo `json:"snapshot"`
 	// Base is the pull request's base the causes were judged against;
 	// nil without one (causes unknown).
 	Base *BaseInfo `json:"base,omitempty"`
@@ -34,6 +37,9 @@ type Report struct {
 	// one other than the checkout's branch ("production@abc123def456");
 	// "" for the pull request's head.
 	Revision string `json:"revision,omitempty"`
+	// Coverage is the run's, over all its targets (the same in every
+	// report of a run of many; CoverageOf); nil for a check of one.
+	Coverage *Coverage `json:"coverage,omitempty"`
 	// Charts are the charts the deploy releases, at base and head
 	// (ChartsOf); absent when it releases none. Before objects: the JSON
 	// writer streams the objects last.
@@ -81,6 +87,9 @@ type Summary struct {
 	// Rollouts the workloads whose pods it replaces.
 	Changes  Changes
 	Rollouts int
+	// PullRequestChanges counts the objects whose change is the pull
+	// request's own (Object.ChangeCause).
+	PullRequestChanges int
 	// Causes counts the warnings and errors of each known cause: who must
 	// act (ownership-model.md, "Whose change is it"). Empty when no base
 	// was given.
@@ -111,10 +120,15 @@ type Object struct {
 	// (ownership-model.md, "What the deploy changes"). Rollout is nil but
 	// for workloads; Rename is set on both names of a renamed generated
 	// ConfigMap or Secret.
-	Change  model.Change        `json:"change,omitempty"`
-	Diff    []model.FieldChange `json:"diff"`
-	Rollout *model.Rollout      `json:"rollout"`
-	Rename  *model.Rename       `json:"rename,omitempty"`
+	Change model.Change `json:"change,omitempty"`
+	// ChangeCause is "pull-request" when the change is this pull
+	// request's own: the head renders the object otherwise than its base
+	// (or renders it, and the base does not). Empty without a base, or
+	// when the base renders it the same (the change was there before).
+	ChangeCause model.Cause         `json:"changeCause,omitempty"`
+	Diff        []model.FieldChange `json:"diff"`
+	Rollout     *model.Rollout      `json:"rollout"`
+	Rename      *model.Rename       `json:"rename,omitempty"`
 	// Bodies are what the comment shows of a created object (its manifest)
 	// or an updated one (a unified diff), values hidden; not in the JSON,
 	// which has Diff.

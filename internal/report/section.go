@@ -27,6 +27,9 @@ type MarkdownOptions struct {
 	// Reproduce is the command line that runs the same check on a
 	// laptop, said at the end of the section; "" when unknown.
 	Reproduce string
+	// Cluster names the cluster of a section without a report (an error,
+	// a target not checked); a report names its own (Report.Cluster).
+	Cluster string
 }
 
 // SectionInfo is what a section says of itself: the comment keeps it in
@@ -34,6 +37,8 @@ type MarkdownOptions struct {
 // from the comment alone (github).
 type SectionInfo struct {
 	Environment string `json:"environment"`
+	// Cluster is the target's cluster, named in the heading.
+	Cluster string `json:"cluster,omitempty"`
 	Status
 	RunURL string `json:"run,omitempty"`
 	// Digest identifies the content of the section whatever it was folded
@@ -44,11 +49,13 @@ type SectionInfo struct {
 	Head string `json:"head,omitempty"`
 	// Headline names the section's loudest findings (Report.Headline).
 	Headline string `json:"headline,omitempty"`
+	// Changes names the pull request's own changes (Report.OwnChanges).
+	Changes string `json:"changes,omitempty"`
 }
 
 // Outcome is the section's row of the summary table.
 func (si SectionInfo) Outcome() Outcome {
-	return Outcome{Environment: si.Environment, Status: si.Status, Headline: si.Headline, Head: si.Head}
+	return Outcome{Environment: si.Environment, Status: si.Status, Headline: si.Headline, Head: si.Head, Changes: si.Changes}
 }
 
 // Section is one environment's part of a markdown document: its heading,
@@ -70,7 +77,7 @@ type Section struct {
 
 // NewSection is the section of a finished check.
 func NewSection(r *Report, o MarkdownOptions) *Section {
-	s := &Section{SectionInfo: SectionInfo{Environment: envName(r.Environment), Status: r.Status(), RunURL: o.RunURL, Head: o.Commit.SHA, Headline: r.Headline()}, report: r.masked(), opts: o}
+	s := &Section{SectionInfo: SectionInfo{Environment: envName(r.Environment), Cluster: r.Cluster, Status: r.Status(), RunURL: o.RunURL, Head: o.Commit.SHA, Headline: r.Headline(), Changes: r.OwnChanges()}, report: r.masked(), opts: o}
 	s.Digest = s.digest()
 	return s
 }
@@ -81,6 +88,7 @@ func ErrorSection(env string, err error, tool Tool, o MarkdownOptions) *Section 
 	s := &Section{
 		SectionInfo: SectionInfo{
 			Environment: envName(env),
+			Cluster:     o.Cluster,
 			Status:      Status{Failed: true, Error: true},
 			RunURL:      o.RunURL,
 			Head:        o.Commit.SHA,

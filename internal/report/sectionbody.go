@@ -65,8 +65,12 @@ func (s *Section) FullLen() int { return len(s.build(foldNone, 0)) }
 // MinLen: see FullLen.
 func (s *Section) MinLen() int { return len(s.build(foldObjects, 0)) }
 
-// Heading is the heading of an environment's section.
-func Heading(env string, st Status) string {
+// Heading is the heading of an environment's section, naming its cluster
+// when known: the same target name may deploy to several.
+func Heading(env string, st Status, cluster string) string {
+	if cluster != "" {
+		return fmt.Sprintf("### %s %s · cluster %s\n\n", st.Icon(), mdText(env), mdCode(cluster))
+	}
 	return fmt.Sprintf("### %s %s\n\n", st.Icon(), mdText(env))
 }
 
@@ -88,6 +92,10 @@ type layout struct {
 	notesBlock  string
 	notesLine   string
 	plan        plan
+	// envAt is the index of the first block of the environment's part
+	// (len(full) when it has none): the pull request's own changes are
+	// shown before it.
+	envAt int
 }
 
 func (s *Section) layout() *layout {
@@ -98,6 +106,9 @@ func (s *Section) layout() *layout {
 	mine, theirs := split(s.report.Objects)
 	c := s.opts.Commit
 	for part, objs := range [][]Object{mine, theirs} {
+		if part == 1 {
+			l.envAt = len(l.full)
+		}
 		var loudOnes []objGroups
 		for _, o := range byLevel(objs) {
 			var lg, ng []Group
@@ -187,7 +198,7 @@ func (s *Section) build(f fold, budget int) string {
 func (s *Section) render(f fold, budget int) string {
 	r := s.report
 	var b strings.Builder
-	b.WriteString(Heading(s.Environment, s.Status))
+	b.WriteString(Heading(s.Environment, s.Status, s.Cluster))
 	if s.Status.NotChecked != "" {
 		b.WriteString(s.notCheckedBody())
 		return b.String()
@@ -244,8 +255,25 @@ func (s *Section) render(f fold, budget int) string {
 			blocks = append(blocks, blk)
 		}
 	}
+	// The plan goes after the pull request's part when the pull request
+	// changes something itself, else after all the findings.
+	planAt := len(blocks)
+	if r.Summary.PullRequestChanges > 0 {
+		planAt = min(l.envAt, len(blocks))
+	}
+	var planBlock string
+	if f <= foldNotes {
+		share := 0
+		if budget > 0 {
+			share = budget / planShare
+		}
+		planBlock = mdPlanBlock(l.plan, share)
+	}
 	shown := 0
 	for i, blk := range blocks {
+		if i == planAt {
+			b.WriteString(planBlock)
+		}
 		b.WriteString(blk)
 		shown += l.counts[i]
 	}
@@ -253,13 +281,10 @@ func (s *Section) render(f fold, budget int) string {
 		folded = append(folded, foldedObjectsNote(n))
 		b.WriteString(foldedObjects(n, len(blocks) > 0))
 	}
-	if f <= foldNotes {
-		share := 0
-		if budget > 0 {
-			share = budget / planShare
-		}
-		b.WriteString(mdPlanBlock(l.plan, share))
-	} else if !l.plan.empty() {
+	if planAt == len(blocks) {
+		b.WriteString(planBlock)
+	}
+	if f > foldNotes && !l.plan.empty() {
 		folded = append(folded, "the per-object diffs")
 	}
 	b.WriteString(notes)

@@ -35,6 +35,9 @@ func (r *Report) Summarize() {
 			}
 		}
 		r.Summary.Changes.add(o)
+		if o.OwnChange() && o.Change != model.ChangeNone && o.Change != "" {
+			r.Summary.PullRequestChanges++
+		}
 		if o.Rollout != nil && o.Rollout.Replaces {
 			r.Summary.Rollouts++
 		}
@@ -72,10 +75,11 @@ func (s Summary) Cell(c model.Category) string {
 // summaryJSON is the summary's JSON beside the counts: objects first, the
 // counts in the category table's order, then these.
 type summaryJSON struct {
-	Changes    Changes             `json:"changes"`
-	Rollouts   int                 `json:"rollouts"`
-	Causes     map[model.Cause]int `json:"causes,omitempty"`
-	NotChecked []model.Category    `json:"notChecked,omitempty"`
+	Changes            Changes             `json:"changes"`
+	Rollouts           int                 `json:"rollouts"`
+	PullRequestChanges int                 `json:"pullRequestChanges,omitempty"`
+	Causes             map[model.Cause]int `json:"causes,omitempty"`
+	NotChecked         []model.Category    `json:"notChecked,omitempty"`
 }
 
 // MarshalJSON writes a count for every category of the table, and the count
@@ -93,7 +97,7 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 			b.WriteString("null")
 		}
 	}
-	rest, err := json.Marshal(summaryJSON{s.Changes, s.Rollouts, s.Causes, s.NotChecked})
+	rest, err := json.Marshal(summaryJSON{s.Changes, s.Rollouts, s.PullRequestChanges, s.Causes, s.NotChecked})
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +117,7 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &rest); err != nil {
 		return err
 	}
-	*s = Summary{Changes: rest.Changes, Rollouts: rest.Rollouts, Causes: rest.Causes, NotChecked: rest.NotChecked}
+	*s = Summary{Changes: rest.Changes, Rollouts: rest.Rollouts, PullRequestChanges: rest.PullRequestChanges, Causes: rest.Causes, NotChecked: rest.NotChecked}
 	for k, v := range fields {
 		var n *int
 		if err := json.Unmarshal(v, &n); err != nil || n == nil {
@@ -121,7 +125,7 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 		}
 		if k == "objects" {
 			s.Objects = *n
-		} else if k != "rollouts" && *n > 0 {
+		} else if k != "rollouts" && k != "pullRequestChanges" && *n > 0 {
 			if s.Counts == nil {
 				s.Counts = map[model.Category]int{}
 			}

@@ -59,8 +59,8 @@ func writeText(w io.Writer, r *Report, o TextOptions) error {
 	p := painter(o.Color)
 	st := r.Status()
 
-	fmt.Fprintf(bw, "%s %s: environment %s, field manager %s, %s engine\n",
-		nonEmpty(r.Tool.Name, "ownership-check"), r.Tool.Version, r.Environment, r.FieldManager, r.Engine)
+	fmt.Fprintf(bw, "%s %s: environment %s%s, field manager %s, %s engine\n",
+		nonEmpty(r.Tool.Name, "ownership-check"), r.Tool.Version, r.Environment, clusterText(r.Cluster), r.FieldManager, r.Engine)
 	fmt.Fprintln(bw, p.paint(snapshotLine(r.Snapshot), ansiDim))
 	changed, moved, unchanged := r.chartLines()
 	if unchanged != "" {

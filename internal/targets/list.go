@@ -310,3 +310,12 @@ func (b *baseDiscovery) of(name string) func(ctx context.Context, root string) (
 		return t.Deployer, t.Paths, nil
 	}
 }
+
+// Cluster names the target's cluster as the listing and reports do: its
+// kubeconfig context, else its kubeconfig file; "" for the run's.
+func (t Target) Cluster() string {
+	if t.Context != "" {
+		return t.Context
+	}
+	return t.Kubeconfig
+}

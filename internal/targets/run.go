@@ -90,6 +90,7 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 		if d := sel[i].Deployer; d != nil && d.Revision.Pinned() {
 			out[i].Report.Revision = d.Revision.String()
 		}
+		out[i].Report.Cluster = sel[i].Cluster()
 	})
 	noteSharedObjects(out)
 	return out

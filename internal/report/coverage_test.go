@@ -1,0 +1,103 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+func TestCoverageLine(t *testing.T) {
+	var c Coverage
+	c.AddChecked([]model.ID{{Group: "apps", Kind: "Deployment", Name: "web"}, {Kind: "Service", Name: "web"}})
+	c.AddChecked([]model.ID{{Group: "batch", Kind: "CronJob", Name: "nightly"}})
+	c.AddNotChecked("path apps/x: a config management plugin renders it, which is not run here")
+	c.AddNotChecked("jsonnet: Argo CD evaluates it, which is not reproduced here")
+	c.AddNotChecked("values/secret.yaml is encrypted with SOPS (age): its values are never decrypted here")
+	c.AddNotChecked("path y: a config management plugin renders it")
+	want := "coverage: 2 of 6 targets checked (4 not checked: 2 plugin, 1 encrypted substitution, 1 jsonnet), 3 objects, 2 workloads"
+	if got := c.Line(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	one := Coverage{}
+	one.AddChecked([]model.ID{{Kind: "ConfigMap", Name: "x"}})
+	if got, want := one.Line(), "coverage: 1 of 1 target checked, 1 object, 0 workloads"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+func TestReasonKind(t *testing.T) {
+	for reason, want := range map[string]string{
+		"its source is another repository (https://github.com/org/other)": "other repository",
+		"suspended": "suspended",
+		"chart podinfo: dependency redis not vendored under charts/ (run `helm dependency build`)": "unvendored dependency",
+		"chart podinfo: host charts.example.com is not listed":                                     "chart",
+		ReasonCouldNotCheck + ": render: boom":                                                     "error",
+		"something new":                                                                            "other",
+	} {
+		if got := ReasonKind(reason); got != want {
+			t.Errorf("ReasonKind(%q) = %q, want %q", reason, got, want)
+		}
+	}
+}
+
+// TestCoverageOfReports: a check counts what its targets render, not what
+// they delete nor a renamed object's old name, and a target that could
+// not be checked as an error; every format of many ends with the line.
+func TestCoverageOfReports(t *testing.T) {
+	r := &Report{Environment: "prod", Objects: []Object{
+		{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", Change: model.ChangeUpdate},
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "gone", Change: model.ChangeDelete},
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "cfg-a", Change: model.ChangeRename, Rename: &model.Rename{From: "cfg-a", To: "cfg-b"}},
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "cfg-b", Change: model.ChangeRename, Rename: &model.Rename{From: "cfg-a", To: "cfg-b"}},
+	}}
+	r.Summarize()
+	es := []Entry{{Name: "prod", Report: r}, {Name: "x", Reason: "suspended"}, {Name: "y", Err: errors.New("boom")}}
+	const want = "coverage: 1 of 3 targets checked (2 not checked: 1 error, 1 suspended), 2 objects, 1 workload"
+	if got := CoverageOf(es).Line(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	var buf bytes.Buffer
+	if err := WriteMany(&buf, es, "text", ManyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(buf.String(), "\n"+want+"\n") {
+		t.Errorf("text does not end with the coverage line:\n%s", buf.String())
+	}
+	if md := MarkdownMany(es, "3 of 3 targets checked", Tool{}); !strings.Contains(md, "\n\n"+mdProse(want)+".\n\n") {
+		t.Errorf("markdown lacks the coverage line:\n%s", md)
+	}
+	buf.Reset()
+	if err := WriteMany(&buf, es, "json", ManyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"coverage": {`) {
+		t.Errorf("JSON lacks coverage:\n%s", buf.String())
+	}
+}
+
+// TestClusterNamed: the section heading, the text header and the JSON
+// name a target's cluster.
+func TestClusterNamed(t *testing.T) {
+	r := &Report{Environment: "apps/web", Cluster: "staging-eu", FieldManager: "kustomize-controller", Objects: []Object{}}
+	r.Summarize()
+	if md := Markdown(r, MarkdownOptions{}); !strings.Contains(md, "### ⚠️ apps/web · cluster `staging-eu`") {
+		t.Errorf("markdown heading:\n%s", md)
+	}
+	var buf bytes.Buffer
+	_ = WriteText(&buf, r, TextOptions{})
+	if !strings.Contains(buf.String(), "environment apps/web, cluster staging-eu,") {
+		t.Errorf("text:\n%s", buf.String())
+	}
+	buf.Reset()
+	_ = WriteJSON(&buf, r)
+	if !strings.Contains(buf.String(), `"cluster": "staging-eu"`) {
+		t.Errorf("JSON:\n%s", buf.String())
+	}
+	s := NotCheckedSection("apps/db", "suspended", Tool{}, MarkdownOptions{Cluster: "prod"})
+	if out := s.Render(0); !strings.Contains(out, "apps/db · cluster `prod`") {
+		t.Errorf("not-checked section:\n%s", out)
+	}
+}
