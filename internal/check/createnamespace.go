@@ -49,3 +49,13 @@ func withCreatedNamespace(objs []model.Object, d *model.Deployer) ([]model.Objec
 	// A copy: the base's render was handed the list it had.
 	return append(slices.Clip(objs), ns), ns, true
 }
+
+// DeployerCreates is what the deployer creates beside the render's
+// objects (the Namespace Argo CD makes for CreateNamespace=true), so that
+// a listing counts the objects a check of the target counts.
+func DeployerCreates(objs []model.Object, d *model.Deployer) []model.Object {
+	if _, ns, ok := withCreatedNamespace(objs, d); ok {
+		return []model.Object{ns}
+	}
+	return nil
+}

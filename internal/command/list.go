@@ -106,9 +106,9 @@ func renderRow(ctx context.Context, t check.Target, x targets.Target, row *print
 		cov.AddNotChecked(row.Reason)
 		return
 	}
-	ids := make([]model.ID, len(objs))
-	for i, o := range objs {
-		ids[i] = o.ID
+	ids := make([]model.ID, 0, len(objs))
+	for _, o := range append(objs, check.DeployerCreates(objs, x.Deployer)...) {
+		ids = append(ids, o.ID)
 	}
 	before := *cov
 	cov.AddChecked(ids)

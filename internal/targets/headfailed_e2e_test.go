@@ -132,7 +132,7 @@ func TestHeadFailsOnAChartVersionItsRepositoryLacks(t *testing.T) {
 	}
 	var sel []targets.Selected
 	for _, s := range ts {
-		if s.Name == "apps/redis" {
+		if s.Name == "HelmRelease/redis.apps" {
 			sel = append(sel, targets.Selected{Target: s})
 		}
 	}
