@@ -62,9 +62,18 @@ spec:
 	for _, g := range found {
 		got[g.Name] = g
 	}
-	for name, path := range map[string]string{"default/echo": "kubernetes/echo", "default/per-cluster": "kubernetes/home"} {
-		if g, ok := got[name]; !ok || !g.Checked() || strings.Join(g.Paths, ",") != path {
-			t.Errorf("%s: %+v, want checked with path %s", name, g, path)
+	if g, ok := got["default/per-cluster"]; !ok || !g.Checked() || strings.Join(g.Paths, ",") != "kubernetes/home" {
+		t.Errorf("default/per-cluster: %+v, want checked with path kubernetes/home (its variable is the ConfigMap's)", g)
+	}
+	// A value that depends on the secret would render as the text
+	// "${SECRET_DOMAIN}": listed, not checked, rather than a false diff.
+	echo, ok := got["default/echo"]
+	if !ok || echo.Checked() {
+		t.Fatalf("default/echo: %+v, want listed, not checked", echo)
+	}
+	for _, want := range []string{"spec.postBuild.substitute.HOST", "${SECRET_DOMAIN}", "flux-system/cluster-apps", "values it deploys"} {
+		if !strings.Contains(echo.Reason, want) {
+			t.Errorf("default/echo: reason %q does not name %s", echo.Reason, want)
 		}
 	}
 	site, ok := got["default/site"]
