@@ -54,6 +54,10 @@ type Target struct {
 	// Deployer, when set, is the GitOps controller's object the paths are
 	// rendered with (head and base), as that controller renders them.
 	Deployer *model.Deployer
+	// Apply is how the deploy applies (the zero value: a forced
+	// Server-Side Apply, model.DefaultApply); a method with Resolve set is
+	// decided from the cluster's objects before the prediction.
+	Apply model.ApplyMethod
 	// BaseDeployer, with Deployer, finds the target's controller object in
 	// the base's tree (its top at root): the base renders as its own object
 	// says (a pull request that changes the Kustomization or Application

@@ -22,6 +22,10 @@ type Target struct {
 	// Helm, in place of Paths, is a chart released by `helm upgrade`
 	// (helm.go).
 	Helm *HelmTarget `json:"helm,omitempty"`
+	// Apply says how the target's deployer applies, where the default (a
+	// forced Server-Side Apply, or what a helm target's Helm decides) is
+	// not what it does (apply.go).
+	Apply *ApplyConfig `json:"apply,omitempty"`
 }
 
 func (t Target) validate() error {

@@ -29,6 +29,10 @@ type Target struct {
 	Context string
 	// Deployer is the controller's object, for render.
 	Deployer *model.Deployer
+	// Apply is how the controller applies, from its object (Argo CD's
+	// sync options, a HelmRelease's serverSideApply) or the discover
+	// entry's `apply:`.
+	Apply model.ApplyMethod
 	// Reason says why the target is not checked ("" when it is): a source
 	// in another repository, a remote base, anything the render cannot
 	// reproduce.

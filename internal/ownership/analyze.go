@@ -58,6 +58,11 @@ type Input struct {
 	// deployed object, the cluster's conversion of it is exact. Nil when
 	// not read (offline).
 	LiveAsRecorded *unstructured.Unstructured
+	// Apply is how the deploy applies (resolved); the zero value is a
+	// forced Server-Side Apply. A client-side deploy's own entry is its
+	// Update on the main resource, and it takes back what it sends
+	// without conflicts; a server-side one without force fails on them.
+	Apply model.ApplyMethod
 	// ClientSide says what the deployer does with live's client-side
 	// managers before it applies (clientside.go); the zero value: there
 	// are none.

@@ -55,6 +55,14 @@ type ClusterOptions struct {
 	// namespace from which their live state is read with one LIST instead of
 	// a GET each; negative means always GET.
 	ListThreshold int
+	// Apply is how the deploy applies (model.ApplyMethod, resolved: no
+	// Resolve left); the zero value is a forced Server-Side Apply.
+	Apply model.ApplyMethod
+	// Original gives what the deploy applied before, the client-side
+	// three-way merge's original when Apply.Original is
+	// model.OriginalPreviousManifest: the snapshot's applied config; nil
+	// when it has none.
+	Original func(model.ID) *unstructured.Unstructured
 	// UpgradesClientSide predicts as if the deployer merged live's
 	// client-side managers into its Apply entry first (upgrade.go).
 	UpgradesClientSide bool

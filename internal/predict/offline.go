@@ -39,6 +39,11 @@ type OfflineOptions struct {
 	// Hasher hides Secret values before they are merged, the way the
 	// snapshot hid them, so that the prediction never holds a value.
 	Hasher secrets.Hasher
+	// Apply is how the deploy applies (model.ApplyMethod, resolved); the
+	// zero value is a forced Server-Side Apply.
+	Apply model.ApplyMethod
+	// Original is ClusterOptions.Original.
+	Original func(model.ID) *unstructured.Unstructured
 	// UpgradesClientSide merges the client-side managers of the object
 	// taken to be live into the deploy's Apply entry before the merge, as
 	// the deployer does (upgrade.go).

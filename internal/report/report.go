@@ -19,9 +19,12 @@ type Report struct {
 	FieldManager  string `json:"fieldManager"`
 	// Cluster names the cluster the target deploys to (its kubeconfig
 	// context, or the Argo CD destination's); "" when the run's.
-	Cluster  string       `json:"cluster,omitempty"`
-	Engine   string       `json:"engine"` // "cluster" or "offline"
-	Snapshot SnapshotInfo `json:"snapshot"`
+	Cluster string `json:"cluster,omitempty"`
+	// Apply is how the deploy was predicted to apply, and why
+	// (interfaces.md "How each deployer applies").
+	Apply    *model.ApplyMethod `json:"apply,omitempty"`
+	Engine   string             `json:"engine"` // "cluster" or "offline"
+	Snapshot SnapshotInfo       `json:"snapshot"`
 	// Base is the pull request's base the causes were judged against;
 	// nil without one (causes unknown).
 	Base *BaseInfo `json:"base,omitempty"`

@@ -36,6 +36,9 @@ type Target struct {
 	Object string
 	// Deployer is the controller's object render renders it with.
 	Deployer *model.Deployer
+	// Apply is how its deployer applies: the config's `apply:`, else what
+	// the deployer's object says (model.ApplyMethod).
+	Apply model.ApplyMethod
 	// atBase finds it in a base commit's tree (check.Target.BaseDeployer);
 	// nil for the config's targets.
 	atBase func(ctx context.Context, root string) (*model.Deployer, []string, error)
