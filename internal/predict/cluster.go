@@ -94,6 +94,7 @@ func (o ClusterOptions) withDefaults() ClusterOptions {
 	case o.ListThreshold < 0:
 		o.ListThreshold = 0
 	}
+	o.Apply = o.Apply.OrDefault()
 	return o
 }
 
@@ -243,7 +244,7 @@ func (c *Cluster) predict(ctx context.Context, objs []model.Object, emit func(in
 	}
 	c.run(ctx, targets, deps, func(t *target) {
 		r := t.result()
-		if c.opts.UpgradesClientSide {
+		if c.opts.UpgradesClientSide && c.opts.Apply.ServerSide() {
 			c.upgrade(ctx, t, &r)
 		}
 		if forget {
@@ -349,15 +350,24 @@ func (c *Cluster) run(ctx context.Context, targets []*target, deps renderDeps, d
 	// flight.
 	pool := parallel.NewPool(min(c.opts.Concurrency, jobs), jobs)
 	add := pool.Go
-	getAndFinish := func(t *target) {
-		reader.get(ctx, t)
-		finish(t)
-	}
 	dryRun := func(t *target) {
 		add(func() {
 			c.dryRun(ctx, t, deps)
 			finish(t)
 		})
+	}
+	// A request made of live (readsLiveFirst) is queued when live is
+	// read; the others go at once, beside the read.
+	chained := c.readsLiveFirst()
+	liveRead := func(t *target) {
+		if chained {
+			dryRun(t)
+		}
+		finish(t)
+	}
+	getAndFinish := func(t *target) {
+		reader.get(ctx, t)
+		liveRead(t)
 	}
 	for _, g := range lists {
 		add(func() {
@@ -368,16 +378,20 @@ func (c *Cluster) run(ctx context.Context, targets []*target, deps renderDeps, d
 			}
 			for _, t := range g.targets {
 				if !unsettled[t] {
-					finish(t)
+					liveRead(t)
 				}
 			}
 		})
-		for _, t := range g.targets {
-			dryRun(t)
+		if !chained {
+			for _, t := range g.targets {
+				dryRun(t)
+			}
 		}
 	}
 	for _, t := range gets {
-		dryRun(t)
+		if !chained {
+			dryRun(t)
+		}
 		add(func() { getAndFinish(t) })
 	}
 	pool.Wait()
@@ -389,13 +403,21 @@ func (c *Cluster) dryRun(ctx context.Context, t *target, deps renderDeps) {
 		t.dryErr = &DryRunError{ID: t.obj.ID, Op: OpDryRun, Message: err.Error(), Err: err}
 		return
 	}
-	body := applyBody(t.obj.Object, t.namespace != "", t.namespace)
-	opts := metav1.ApplyOptions{FieldManager: c.opts.FieldManager, Force: true, DryRun: []string{metav1.DryRunAll}}
+	if c.readsLiveFirst() && t.liveErr != nil {
+		// The request is made of live: without it there is none to send,
+		// and the failed read is the object's answer.
+		return
+	}
+	request, err := c.request(t)
+	if err != nil {
+		t.dryErr = &DryRunError{ID: t.obj.ID, Op: OpDryRun, Message: err.Error(), Err: err}
+		return
+	}
 	var out *unstructured.Unstructured
 	warned := &warnings{}
 	attempts, err := c.retry.do(collectWarnings(ctx, warned), func(ctx context.Context) error {
 		var err error
-		out, err = t.resource.Apply(ctx, t.name, body, opts)
+		out, err = request(ctx)
 		return err
 	})
 	t.warnings = warned.texts()
@@ -406,6 +428,29 @@ func (c *Cluster) dryRun(ctx context.Context, t *target, deps renderDeps) {
 		t.blocked = namespaceBlocked(t.namespace)
 	default:
 		t.dryErr = newDryRunError(t.obj.ID, OpDryRun, err, attempts)
+	}
+}
+
+// request is the deploy's write of t as its method makes it, dry-run.
+func (c *Cluster) request(t *target) (func(context.Context) (*unstructured.Unstructured, error), error) {
+	switch c.opts.Apply.Method {
+	case model.ApplyClientSide:
+		return c.clientSideRequest(t)
+	case model.ApplyReplace:
+		return c.replaceRequest(t), nil
+	}
+	return c.applyRequest(t), nil
+}
+
+// readsLiveFirst tells whether the request is made of live, so that the
+// dry-run waits for the live read: a client-side patch, a replace, and an
+// unforced apply after the client-side upgrade (notforced.go).
+func (c *Cluster) readsLiveFirst() bool {
+	switch m := c.opts.Apply; m.Method {
+	case model.ApplyClientSide, model.ApplyReplace:
+		return true
+	default:
+		return !m.Force && c.opts.UpgradesClientSide
 	}
 }
 
