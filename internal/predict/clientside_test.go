@@ -267,3 +267,94 @@ func TestClientSideCreates(t *testing.T) {
 	real := create(t, kc, o.FieldManager, withLastApplied(t, desired))
 	sameWrite(t, "dry-run and the real create", r.Predicted, real)
 }
+
+const gaugeCRD = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gauges.example.net}
+spec:
+  group: example.net
+  names: {kind: Gauge, listKind: GaugeList, plural: gauges, singular: gauge}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer}
+              color: {type: string}
+              note: {type: string}
+              label: {type: string}
+`
+
+func gauge(t *testing.T, ns, spec string) model.Object {
+	return obj(t, `{apiVersion: example.net/v1, kind: Gauge, metadata: {name: g, namespace: `+ns+`}, spec: `+spec+`}`)
+}
+
+// Custom kinds get a JSON merge patch: three-way from the last-applied
+// annotation for kubectl, two-way from the previous manifest for Helm,
+// which therefore leaves a drifted field it sent before unchanged.
+func TestClientSideCustomResources(t *testing.T) {
+	testcluster.Require(t, cluster)
+	_, kc := engine(t, cluster.Config(), ClusterOptions{})
+	crd := obj(t, gaugeCRD)
+	apply(t, kc, "deployer", crd)
+	t.Cleanup(func() {
+		ri, _ := kc.Resource(crd.Object.GroupVersionKind(), "")
+		_ = ri.Delete(context.Background(), crd.Object.GetName(), metav1.DeleteOptions{})
+	})
+	eventually(t, "Gauge served", func() error {
+		_, kc := engine(t, cluster.Config(), ClusterOptions{})
+		_, err := kc.Resource(gauge(t, "default", "{}").Object.GroupVersionKind(), "default")
+		return err
+	})
+	for _, c := range []struct {
+		original, manager string
+		size              int64 // after the deploy: 5 is kubectl-edit's
+	}{
+		{model.OriginalLastApplied, "kubectl-client-side-apply", 1},
+		{model.OriginalPreviousManifest, "helm", 5},
+	} {
+		t.Run(c.original, func(t *testing.T) {
+			o := ClusterOptions{FieldManager: c.manager, Apply: model.ApplyMethod{Method: model.ApplyClientSide, Original: c.original}}
+			e, kc := engine(t, cluster.Config(), o)
+			ns := namespace(t, kc)
+			prev := gauge(t, ns, `{size: 1, color: red, note: old}`)
+			if c.original == model.OriginalLastApplied {
+				prev = withLastApplied(t, prev)
+			} else {
+				e.opts.Original = func(model.ID) *unstructured.Unstructured { return prev.Object }
+			}
+			create(t, kc, c.manager, prev)
+			edit(t, kc, prev, func(u *unstructured.Unstructured) {
+				_ = unstructured.SetNestedField(u.Object, int64(5), "spec", "size")
+				_ = unstructured.SetNestedField(u.Object, "x", "spec", "label")
+			})
+			desired := gauge(t, ns, `{size: 1, color: red}`)
+
+			r := predict(t, e, desired)[0]
+			if r.Err != nil || r.Predicted == nil {
+				t.Fatalf("err %v", r.Err)
+			}
+			spec := valueAt(r.Predicted, "spec")
+			if want := map[string]any{"size": c.size, "color": "red", "label": "x"}; !model.EqualValues(spec, want) {
+				t.Errorf("spec %v; want %v", spec, want)
+			}
+			if sizeOwner := map[int64]string{1: c.manager, 5: "kubectl-edit"}[c.size]; !owns(t, r.Predicted, sizeOwner, "Update", ".spec.size") {
+				t.Errorf("%s does not own .spec.size: %v", sizeOwner, r.Predicted.GetManagedFields())
+			}
+			off := offlineOn(t, e.opts, r.Live, desired)
+			if off.Err != nil {
+				t.Fatal(off.Err)
+			}
+			sameWrite(t, "offline and cluster", off.Predicted, r.Predicted)
+			sameWrite(t, "dry-run and the real patch", r.Predicted, writeClientSide(t, kc, e.opts, r.Live, desired))
+		})
+	}
+}
