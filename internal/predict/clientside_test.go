@@ -358,3 +358,38 @@ func TestClientSideCustomResources(t *testing.T) {
 		})
 	}
 }
+
+// The live objects a LIST reads are each patched from: the request waits
+// for the LIST, and an object it does not return is created.
+func TestClientSideReadsLiveWithList(t *testing.T) {
+	testcluster.Require(t, cluster)
+	o := ClusterOptions{FieldManager: "argocd-controller", ListThreshold: 1,
+		Apply: model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied}}
+	e, kc := engine(t, cluster.Config(), o)
+	ns := namespace(t, kc)
+	cm := func(name, data string) model.Object {
+		return obj(t, `{apiVersion: v1, kind: ConfigMap, metadata: {name: `+name+`, namespace: `+ns+`}, data: `+data+`}`)
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		create(t, kc, "argocd-controller", withLastApplied(t, cm(name, `{k: "1", old: "1"}`)))
+	}
+	objs := []model.Object{cm("a", `{k: "2"}`), cm("new", `{k: "2"}`), cm("b", `{k: "2"}`), cm("c", `{k: "2"}`)}
+	var got []Result
+	if err := e.PredictEach(context.Background(), append([]model.Object(nil), objs...), func(_ int, r Result) { got = append(got, r) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(objs) {
+		t.Fatalf("%d results", len(got))
+	}
+	for _, r := range got {
+		if r.Err != nil || r.Predicted == nil {
+			t.Fatalf("%s: %v", r.Object.ID, r.Err)
+		}
+		if want := map[string]any{"k": "2"}; !model.EqualValues(valueAt(r.Predicted, "data"), want) {
+			t.Errorf("%s: data %v; want %v (old removed: it was applied before)", r.Object.ID, valueAt(r.Predicted, "data"), want)
+		}
+		if (r.Live == nil) != (r.Object.ID.Name == "new") {
+			t.Errorf("%s: live %v", r.Object.ID, r.Live != nil)
+		}
+	}
+}

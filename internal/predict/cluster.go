@@ -326,6 +326,10 @@ func (c *Cluster) resource(r schema.GroupVersionResource, namespace string) dyna
 func (c *Cluster) run(ctx context.Context, targets []*target, deps renderDeps, done func(*target)) {
 	reader := &liveReader{cluster: c, listThreshold: c.opts.ListThreshold, pageSize: c.listPageSize}
 	lists, gets := reader.plan(targets)
+	if c.readsLiveFirst() {
+		c.runLiveFirst(ctx, reader, lists, gets, deps, done)
+		return
+	}
 	finish := func(t *target) {
 		if t.pending.Add(-1) == 0 {
 			// Both answers are in: only now is it known that the refused
@@ -350,24 +354,15 @@ func (c *Cluster) run(ctx context.Context, targets []*target, deps renderDeps, d
 	// flight.
 	pool := parallel.NewPool(min(c.opts.Concurrency, jobs), jobs)
 	add := pool.Go
+	getAndFinish := func(t *target) {
+		reader.get(ctx, t)
+		finish(t)
+	}
 	dryRun := func(t *target) {
 		add(func() {
 			c.dryRun(ctx, t, deps)
 			finish(t)
 		})
-	}
-	// A request made of live (readsLiveFirst) is queued when live is
-	// read; the others go at once, beside the read.
-	chained := c.readsLiveFirst()
-	liveRead := func(t *target) {
-		if chained {
-			dryRun(t)
-		}
-		finish(t)
-	}
-	getAndFinish := func(t *target) {
-		reader.get(ctx, t)
-		liveRead(t)
 	}
 	for _, g := range lists {
 		add(func() {
@@ -378,20 +373,16 @@ func (c *Cluster) run(ctx context.Context, targets []*target, deps renderDeps, d
 			}
 			for _, t := range g.targets {
 				if !unsettled[t] {
-					liveRead(t)
+					finish(t)
 				}
 			}
 		})
-		if !chained {
-			for _, t := range g.targets {
-				dryRun(t)
-			}
+		for _, t := range g.targets {
+			dryRun(t)
 		}
 	}
 	for _, t := range gets {
-		if !chained {
-			dryRun(t)
-		}
+		dryRun(t)
 		add(func() { getAndFinish(t) })
 	}
 	pool.Wait()
@@ -440,18 +431,6 @@ func (c *Cluster) request(t *target) (func(context.Context) (*unstructured.Unstr
 		return c.replaceRequest(t), nil
 	}
 	return c.applyRequest(t), nil
-}
-
-// readsLiveFirst tells whether the request is made of live, so that the
-// dry-run waits for the live read: a client-side patch, a replace, and an
-// unforced apply after the client-side upgrade (notforced.go).
-func (c *Cluster) readsLiveFirst() bool {
-	switch m := c.opts.Apply; m.Method {
-	case model.ApplyClientSide, model.ApplyReplace:
-		return true
-	default:
-		return !m.Force && c.opts.UpgradesClientSide
-	}
 }
 
 // upgrade carries a dry-run's answer past the deployer's client-side

@@ -62,7 +62,9 @@ func TestNotForcedConflictFails(t *testing.T) {
 	ns := namespace(t, kc)
 	apply(t, kc, "helm", modeConfigMap(t, ns, "a"))
 	desired := modeConfigMap(t, ns, "b")
-	edit(t, kc, desired, func(u *unstructured.Unstructured) { _ = unstructured.SetNestedField(u.Object, "edited", "data", "mode") })
+	edit(t, kc, desired, func(u *unstructured.Unstructured) {
+		_ = unstructured.SetNestedField(u.Object, "edited", "data", "mode")
+	})
 
 	r := predict(t, e, desired)[0]
 	unforcedConflict(t, r)
@@ -115,7 +117,9 @@ func TestNotForcedAfterTheClientSideUpgrade(t *testing.T) {
 	other.Object.SetName("edited")
 	other.ID = model.IDOf(other.Object)
 	create(t, kc, "helm", other)
-	edit(t, kc, other, func(u *unstructured.Unstructured) { _ = unstructured.SetNestedField(u.Object, "edited", "data", "mode") })
+	edit(t, kc, other, func(u *unstructured.Unstructured) {
+		_ = unstructured.SetNestedField(u.Object, "edited", "data", "mode")
+	})
 	want := modeConfigMap(t, ns, "b")
 	want.Object.SetName("edited")
 	want.ID = other.ID
