@@ -98,9 +98,10 @@ func (o ClusterOptions) withDefaults() ClusterOptions {
 	return o
 }
 
-// Cluster predicts with the API server: per object a read of live and a
-// Server-Side Apply with dryRun=All, force=true and the deploy's field
-// manager, in parallel.
+// Cluster predicts with the API server: per object a read of live and the
+// deploy's write with dryRun=All and the deploy's field manager (a forced
+// Server-Side Apply unless ClusterOptions.Apply says otherwise), in
+// parallel.
 type Cluster struct {
 	kube   *kube.Client
 	opts   ClusterOptions

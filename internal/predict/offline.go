@@ -54,7 +54,13 @@ type OfflineOptions struct {
 
 // Offline predicts without a cluster: a local Server-Side Apply with force
 // (structured-merge-diff, the code the API server runs) of each rendered
-// object onto the snapshot's deployed object. What it cannot see: changes
+// object onto the snapshot's deployed object, or the write its
+// OfflineOptions.Apply says: unforced (a conflict is the server's 409),
+// the client-side patch applied locally, or a replace, both recorded as
+// the server records an Update. A client-side merge whose original is
+// read from managedFields (no applied config in the snapshot) may remove
+// a field the server defaulted on the create; the server defaults it
+// again, the offline engine cannot. What it cannot see: changes
 // made since the snapshot (drift), the server's defaulting, validation and
 // admission, and whether the namespace or the permissions exist. So it
 // reports no dry-run errors for those, and a split-owned item that the
