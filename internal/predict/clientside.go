@@ -37,6 +37,11 @@ import (
 	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
+// ReasonClientSidePatch marks an object whose client-side patch could not
+// be computed (what the deployer applied before does not read as its
+// kind, say): the deployer's own apply would fail the same way.
+const ReasonClientSidePatch = "ClientSidePatchFailed"
+
 // clientSide is what a client-side apply of one object needs besides the
 // object: how the deploy applies, its field manager, the schemas that
 // type live (for a previous manifest read from managedFields) and the
@@ -138,6 +143,21 @@ func (cs clientSide) patch(modified, live *unstructured.Unstructured, original [
 	return p, types.MergePatchType, err
 }
 
+// patchOf is the patch of live from what was applied before.
+func (cs clientSide) patchOf(id model.ID, modified, live *unstructured.Unstructured) ([]byte, types.PatchType, error) {
+	original, err := cs.originalOf(id, live)
+	if err != nil {
+		return nil, "", err
+	}
+	return cs.patch(modified, live, original)
+}
+
+// patchError is a client-side patch that could not be computed or
+// applied, as the object's answer.
+func patchError(id model.ID, err error) *DryRunError {
+	return &DryRunError{ID: id, Op: OpDryRun, Reason: ReasonClientSidePatch, Message: "client-side patch: " + err.Error(), Err: err}
+}
+
 // builtinObject is an empty typed object of gvk when client-go's scheme
 // has the kind: its struct tags are the strategic merge patch's meta.
 func builtinObject(gvk schema.GroupVersionKind) (runtime.Object, bool) {
@@ -171,22 +191,18 @@ func patchLocally(live *unstructured.Unstructured, patch []byte, pt types.PatchT
 
 // clientSideRequest is t's client-side apply, dry-run: the patch of live,
 // or a create of the object when there is none.
-func (c *Cluster) clientSideRequest(t *target) (func(context.Context) (*unstructured.Unstructured, error), error) {
+func (c *Cluster) clientSideRequest(t *target) (func(context.Context) (*unstructured.Unstructured, error), *DryRunError) {
 	cs := c.clientSide()
 	modified, err := cs.modified(applyBody(t.obj.Object, t.namespace != "", t.namespace))
 	if err != nil {
-		return nil, err
+		return nil, patchError(t.obj.ID, err)
 	}
 	if t.live == nil {
 		return c.createRequest(t, modified), nil
 	}
-	original, err := cs.originalOf(t.obj.ID, t.live)
+	patch, pt, err := cs.patchOf(t.obj.ID, modified, t.live)
 	if err != nil {
-		return nil, err
-	}
-	patch, pt, err := cs.patch(modified, t.live, original)
-	if err != nil {
-		return nil, fmt.Errorf("computing the client-side patch: %w", err)
+		return nil, patchError(t.obj.ID, err)
 	}
 	opts := metav1.PatchOptions{FieldManager: c.opts.FieldManager, DryRun: []string{metav1.DryRunAll}}
 	return func(ctx context.Context) (*unstructured.Unstructured, error) {

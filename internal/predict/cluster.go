@@ -400,9 +400,9 @@ func (c *Cluster) dryRun(ctx context.Context, t *target, deps renderDeps) {
 		// and the failed read is the object's answer.
 		return
 	}
-	request, err := c.request(t)
-	if err != nil {
-		t.dryErr = &DryRunError{ID: t.obj.ID, Op: OpDryRun, Message: err.Error(), Err: err}
+	request, refused := c.request(t)
+	if refused != nil {
+		t.dryErr = refused
 		return
 	}
 	var out *unstructured.Unstructured
@@ -424,7 +424,7 @@ func (c *Cluster) dryRun(ctx context.Context, t *target, deps renderDeps) {
 }
 
 // request is the deploy's write of t as its method makes it, dry-run.
-func (c *Cluster) request(t *target) (func(context.Context) (*unstructured.Unstructured, error), error) {
+func (c *Cluster) request(t *target) (func(context.Context) (*unstructured.Unstructured, error), *DryRunError) {
 	switch c.opts.Apply.Method {
 	case model.ApplyClientSide:
 		return c.clientSideRequest(t)

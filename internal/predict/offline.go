@@ -2,6 +2,7 @@ package predict
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -237,12 +238,16 @@ func (e *Offline) predict(m *managers, o model.Object) Result {
 		live.SetNamespace(body.GetNamespace())
 	}
 	out, err := e.write(km, cs, o.ID, live, r.Live != nil, body)
-	if apierrors.IsConflict(err) {
+	var refused *DryRunError
+	switch {
+	case errors.As(err, &refused):
+		r.Err = refused
+		return r
+	case apierrors.IsConflict(err):
 		// An unforced apply's conflicts, as the server words them.
 		r.Err = newDryRunError(o.ID, OpDryRun, err, 1)
 		return r
-	}
-	if err != nil {
+	case err != nil:
 		r.Err = offlineError(o.ID, err)
 		return r
 	}
@@ -268,17 +273,13 @@ func (e *Offline) write(km *kindManager, cs clientSide, id model.ID, live *unstr
 		if !exists {
 			return km.fm.Update(live, body, fm)
 		}
-		original, err := cs.originalOf(id, live)
+		patch, pt, err := cs.patchOf(id, body, live)
 		if err != nil {
-			return nil, err
-		}
-		patch, pt, err := cs.patch(body, live, original)
-		if err != nil {
-			return nil, fmt.Errorf("computing the client-side patch: %w", err)
+			return nil, patchError(id, err)
 		}
 		patched, err := patchLocally(live, patch, pt)
 		if err != nil {
-			return nil, fmt.Errorf("applying the client-side patch: %w", err)
+			return nil, patchError(id, err)
 		}
 		return km.fm.Update(live, patched, fm)
 	case model.ApplyReplace:
