@@ -3,6 +3,7 @@ package predict
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
@@ -268,30 +269,13 @@ func TestClientSideCreates(t *testing.T) {
 	sameWrite(t, "dry-run and the real create", r.Predicted, real)
 }
 
-const gaugeCRD = `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: gauges.example.net}
-spec:
-  group: example.net
-  names: {kind: Gauge, listKind: GaugeList, plural: gauges, singular: gauge}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              size: {type: integer}
+// gaugeCRD is widgetCRD's kind in another group, with string fields
+// beside size.
+var gaugeCRD = strings.NewReplacer("widget", "gauge", "Widget", "Gauge", "example.com", "example.net",
+	"size: {type: integer}", `size: {type: integer}
               color: {type: string}
               note: {type: string}
-              label: {type: string}
-`
+              label: {type: string}`).Replace(widgetCRD)
 
 func gauge(t *testing.T, ns, spec string) model.Object {
 	return obj(t, `{apiVersion: example.net/v1, kind: Gauge, metadata: {name: g, namespace: `+ns+`}, spec: `+spec+`}`)
