@@ -61,7 +61,9 @@ type ClusterOptions struct {
 	// Original gives what the deploy applied before, the client-side
 	// three-way merge's original when Apply.Original is
 	// model.OriginalPreviousManifest: the snapshot's applied config; nil
-	// when it has none.
+	// when it has none. It is asked from the workers, concurrently, and
+	// its object is not changed. Without it (or its object), what the
+	// deploy's own Update entry owns in live stands for it.
 	Original func(model.ID) *unstructured.Unstructured
 	// UpgradesClientSide predicts as if the deployer merged live's
 	// client-side managers into its Apply entry first (upgrade.go).
