@@ -61,7 +61,9 @@ type ClusterOptions struct {
 	// Original gives what the deploy applied before, the client-side
 	// three-way merge's original when Apply.Original is
 	// model.OriginalPreviousManifest: the snapshot's applied config; nil
-	// when it has none.
+	// when it has none. It is asked from the workers, concurrently, and
+	// its object is not changed. Without it (or its object), what the
+	// deploy's own Update entry owns in live stands for it.
 	Original func(model.ID) *unstructured.Unstructured
 	// UpgradesClientSide predicts as if the deployer merged live's
 	// client-side managers into its Apply entry first (upgrade.go).
@@ -94,12 +96,14 @@ func (o ClusterOptions) withDefaults() ClusterOptions {
 	case o.ListThreshold < 0:
 		o.ListThreshold = 0
 	}
+	o.Apply = o.Apply.OrDefault()
 	return o
 }
 
-// Cluster predicts with the API server: per object a read of live and a
-// Server-Side Apply with dryRun=All, force=true and the deploy's field
-// manager, in parallel.
+// Cluster predicts with the API server: per object a read of live and the
+// deploy's write with dryRun=All and the deploy's field manager (a forced
+// Server-Side Apply unless ClusterOptions.Apply says otherwise), in
+// parallel.
 type Cluster struct {
 	kube   *kube.Client
 	opts   ClusterOptions
@@ -243,7 +247,7 @@ func (c *Cluster) predict(ctx context.Context, objs []model.Object, emit func(in
 	}
 	c.run(ctx, targets, deps, func(t *target) {
 		r := t.result()
-		if c.opts.UpgradesClientSide {
+		if c.opts.UpgradesClientSide && c.opts.Apply.ServerSide() {
 			c.upgrade(ctx, t, &r)
 		}
 		if forget {
@@ -325,6 +329,10 @@ func (c *Cluster) resource(r schema.GroupVersionResource, namespace string) dyna
 func (c *Cluster) run(ctx context.Context, targets []*target, deps renderDeps, done func(*target)) {
 	reader := &liveReader{cluster: c, listThreshold: c.opts.ListThreshold, pageSize: c.listPageSize}
 	lists, gets := reader.plan(targets)
+	if c.readsLiveFirst() {
+		c.runLiveFirst(ctx, reader, lists, gets, deps, done)
+		return
+	}
 	finish := func(t *target) {
 		if t.pending.Add(-1) == 0 {
 			// Both answers are in: only now is it known that the refused
@@ -389,13 +397,21 @@ func (c *Cluster) dryRun(ctx context.Context, t *target, deps renderDeps) {
 		t.dryErr = &DryRunError{ID: t.obj.ID, Op: OpDryRun, Message: err.Error(), Err: err}
 		return
 	}
-	body := applyBody(t.obj.Object, t.namespace != "", t.namespace)
-	opts := metav1.ApplyOptions{FieldManager: c.opts.FieldManager, Force: true, DryRun: []string{metav1.DryRunAll}}
+	if c.readsLiveFirst() && t.liveErr != nil {
+		// The request is made of live: without it there is none to send,
+		// and the failed read is the object's answer.
+		return
+	}
+	request, refused := c.request(t)
+	if refused != nil {
+		t.dryErr = refused
+		return
+	}
 	var out *unstructured.Unstructured
 	warned := &warnings{}
 	attempts, err := c.retry.do(collectWarnings(ctx, warned), func(ctx context.Context) error {
 		var err error
-		out, err = t.resource.Apply(ctx, t.name, body, opts)
+		out, err = request(ctx)
 		return err
 	})
 	t.warnings = warned.texts()
@@ -407,6 +423,17 @@ func (c *Cluster) dryRun(ctx context.Context, t *target, deps renderDeps) {
 	default:
 		t.dryErr = newDryRunError(t.obj.ID, OpDryRun, err, attempts)
 	}
+}
+
+// request is the deploy's write of t as its method makes it, dry-run.
+func (c *Cluster) request(t *target) (func(context.Context) (*unstructured.Unstructured, error), *DryRunError) {
+	switch c.opts.Apply.Method {
+	case model.ApplyClientSide:
+		return c.clientSideRequest(t)
+	case model.ApplyReplace:
+		return c.replaceRequest(t), nil
+	}
+	return c.applyRequest(t), nil
 }
 
 // upgrade carries a dry-run's answer past the deployer's client-side

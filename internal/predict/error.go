@@ -43,6 +43,9 @@ type DryRunError struct {
 	Code    int // HTTP status; 0 when no answer
 	Message string
 	Causes  []metav1.StatusCause
+	// Conflicts, with Reason Conflict, are the fields an unforced apply
+	// met that other managers own, read from Causes (notforced.go).
+	Conflicts []Conflict
 	// Attempts counts the requests made; more than one means transient
 	// failures were retried until the retries or the deadline ran out.
 	Attempts int
@@ -76,6 +79,7 @@ func newDryRunError(id model.ID, op string, err error, attempts int) *DryRunErro
 		e.Reason, e.Code, e.Message = string(s.Reason), int(s.Code), s.Message
 		if s.Details != nil {
 			e.Causes = s.Details.Causes
+			e.Conflicts = conflictsOf(e.Causes)
 		}
 		if schemaMismatch(s) {
 			e.Reason = string(metav1.StatusReasonInvalid)

@@ -2,6 +2,7 @@ package predict
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -11,8 +12,10 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/model"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ownership-check/ownership-check/internal/parallel"
@@ -52,7 +55,13 @@ type OfflineOptions struct {
 
 // Offline predicts without a cluster: a local Server-Side Apply with force
 // (structured-merge-diff, the code the API server runs) of each rendered
-// object onto the snapshot's deployed object. What it cannot see: changes
+// object onto the snapshot's deployed object, or the write its
+// OfflineOptions.Apply says: unforced (a conflict is the server's 409),
+// the client-side patch applied locally, or a replace, both recorded as
+// the server records an Update. A client-side merge whose original is
+// read from managedFields (no applied config in the snapshot) may remove
+// a field the server defaulted on the create; the server defaults it
+// again, the offline engine cannot. What it cannot see: changes
 // made since the snapshot (drift), the server's defaulting, validation and
 // admission, and whether the namespace or the permissions exist. So it
 // reports no dry-run errors for those, and a split-owned item that the
@@ -67,6 +76,7 @@ var _ Engine = (*Offline)(nil)
 
 // NewOffline returns the offline engine.
 func NewOffline(o OfflineOptions) *Offline {
+	o.Apply = o.Apply.OrDefault()
 	e := &Offline{opts: o}
 	if o.Types != nil {
 		e.managers = newManagers(o.Types)
@@ -194,6 +204,16 @@ func (e *Offline) predict(m *managers, o model.Object) Result {
 		return r
 	}
 	body := applyBody(o.Object, o.Object.GetNamespace() != "", o.Object.GetNamespace())
+	cs := e.clientSide(m)
+	if e.opts.Apply.Method == model.ApplyClientSide {
+		// The annotation is written before values are hidden, so that
+		// its copy of them is hidden too.
+		var err error
+		if body, err = cs.modified(body); err != nil {
+			r.Err = offlineError(o.ID, err)
+			return r
+		}
+	}
 	secret := model.IsSecret(body)
 	if secret {
 		body = e.opts.Hasher.HashSecretValues(body)
@@ -203,7 +223,7 @@ func (e *Offline) predict(m *managers, o model.Object) Result {
 	var live *unstructured.Unstructured
 	if r.Live != nil {
 		live = r.Live.DeepCopy()
-		if e.opts.UpgradesClientSide {
+		if e.opts.UpgradesClientSide && e.opts.Apply.ServerSide() {
 			if err := upgradeLive(live, e.opts.FieldManager); err != nil {
 				r.Err = &DryRunError{ID: o.ID, Op: OpDryRun, Reason: ReasonClientSideUpgrade, Message: err.Error(), Err: err}
 				return r
@@ -217,8 +237,17 @@ func (e *Offline) predict(m *managers, o model.Object) Result {
 		live.SetName(body.GetName())
 		live.SetNamespace(body.GetNamespace())
 	}
-	out, err := km.fm.Apply(live, body, e.opts.FieldManager, true)
-	if err != nil {
+	out, err := e.write(km, cs, o.ID, live, r.Live != nil, body)
+	var refused *DryRunError
+	switch {
+	case errors.As(err, &refused):
+		r.Err = refused
+		return r
+	case apierrors.IsConflict(err):
+		// An unforced apply's conflicts, as the server words them.
+		r.Err = newDryRunError(o.ID, OpDryRun, err, 1)
+		return r
+	case err != nil:
 		r.Err = offlineError(o.ID, err)
 		return r
 	}
@@ -232,6 +261,38 @@ func (e *Offline) predict(m *managers, o model.Object) Result {
 	}
 	r.Predicted = u
 	return r
+}
+
+// write is the deploy's write of body onto live (an empty object of the
+// kind when exists is false) as its method makes it, and the
+// managedFields the server records for it.
+func (e *Offline) write(km *kindManager, cs clientSide, id model.ID, live *unstructured.Unstructured, exists bool, body *unstructured.Unstructured) (k8sruntime.Object, error) {
+	fm := e.opts.FieldManager
+	switch e.opts.Apply.Method {
+	case model.ApplyClientSide:
+		if !exists {
+			return km.fm.Update(live, body, fm)
+		}
+		patch, pt, err := cs.patchOf(id, body, live)
+		if err != nil {
+			return nil, patchError(id, err)
+		}
+		patched, err := patchLocally(live, patch, pt)
+		if err != nil {
+			return nil, patchError(id, err)
+		}
+		return km.fm.Update(live, patched, fm)
+	case model.ApplyReplace:
+		if !exists {
+			return km.fm.Update(live, body, fm)
+		}
+		return km.fm.Update(live, replaced(live, body), fm)
+	}
+	return km.fm.Apply(live, body, fm, e.opts.Apply.Force)
+}
+
+func (e *Offline) clientSide(m *managers) clientSide {
+	return clientSide{method: e.opts.Apply, fieldManager: e.opts.FieldManager, types: m.types, original: e.opts.Original}
 }
 
 // offlineError words a failed merge. A manifest that does not fit its

@@ -108,17 +108,24 @@ spec:
 
 func TestOfflineSecretValuesNeverInPrediction(t *testing.T) {
 	desired := obj(t, `{apiVersion: v1, kind: Secret, metadata: {name: s, namespace: ns}, data: {a: c2VjcmV0LWE=}, stringData: {b: secret-b}}`)
-	r := predictOne(t, offlineEngine(t), desired)
-	if r.Err != nil {
-		t.Fatal(r.Err)
-	}
-	b, _ := json.Marshal(r.Predicted.Object)
-	if strings.Contains(string(b), "secret-") || strings.Contains(string(b), "c2VjcmV0") {
-		t.Fatalf("prediction holds a Secret value: %s", b)
-	}
-	data, _, _ := unstructured.NestedStringMap(r.Predicted.Object, "data")
-	if len(data) != 2 || !strings.HasPrefix(data["b"], "sha256:") {
-		t.Errorf("stringData not folded into data as the server does: %v", data)
+	// Every method: a client-side apply copies the values into the
+	// last-applied annotation.
+	for _, m := range []model.ApplyMethod{{}, {Method: model.ApplyClientSide, Original: model.OriginalLastApplied},
+		{Method: model.ApplyClientSide, Original: model.OriginalPreviousManifest}, {Method: model.ApplyReplace}} {
+		e := offlineEngine(t)
+		e.opts.Apply = m.OrDefault()
+		r := predictOne(t, e, desired)
+		if r.Err != nil {
+			t.Fatal(r.Err)
+		}
+		b, _ := json.Marshal(r.Predicted.Object)
+		if strings.Contains(string(b), "secret-") || strings.Contains(string(b), "c2VjcmV0") {
+			t.Fatalf("%s: prediction holds a Secret value: %s", m, b)
+		}
+		data, _, _ := unstructured.NestedStringMap(r.Predicted.Object, "data")
+		if len(data) != 2 || !strings.HasPrefix(data["b"], "sha256:") {
+			t.Errorf("%s: stringData not folded into data as the server does: %v", m, data)
+		}
 	}
 }
 

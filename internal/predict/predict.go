@@ -1,7 +1,10 @@
 // Package predict asks what a deploy would leave in the cluster: for each
-// rendered object the live state and the answer of a forced Server-Side
-// Apply dry-run with the deploy's field manager. It returns the raw answers;
-// the ownership package turns them into findings.
+// rendered object the live state and the answer of a dry-run of the
+// deploy's write as its deployer makes it, under the deploy's field
+// manager: a Server-Side Apply, forced (the default) or not
+// (notforced.go), a client-side three-way merge patch (clientside.go) or
+// a replace (replace.go). It returns the raw answers; the ownership
+// package turns them into findings.
 package predict
 
 import (

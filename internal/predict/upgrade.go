@@ -42,6 +42,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v4/typed"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
 // ReasonClientSideUpgrade marks an object whose prediction could not be
@@ -78,27 +79,16 @@ func upgradedPrediction(m *managers, fieldManager string, live, predicted *unstr
 	if km.err != nil {
 		return nil, km.err
 	}
-	own, err := applySet(predicted.GetManagedFields(), fieldManager)
+	own, err := ownedSet(predicted.GetManagedFields(), fieldManager, metav1.ManagedFieldsOperationApply)
 	if err != nil {
 		return nil, err
 	}
-	tv, err := m.types.Kind(gvk).Types.ObjectToTyped(predicted, typed.AllowDuplicates)
+	// The deploy's fields as the server stored them: applying them again
+	// changes no value (the manifest's "500m" stays the server's "0.5").
+	body, err := ownedConfig(m.types, predicted, own)
 	if err != nil {
 		return nil, fmt.Errorf("typing the dry-run's answer: %w", err)
 	}
-	// The deploy's fields as the server stored them: applying them again
-	// changes no value (the manifest's "500m" stays the server's "0.5").
-	// Leaves, as structured-merge-diff's own prune extracts: its
-	// extraction of a list item that is itself a member of the set
-	// duplicates the item.
-	cfg, ok := tv.ExtractItems(own.Leaves(), typed.WithAppendKeyFields()).AsValue().Unstructured().(map[string]any)
-	if !ok {
-		cfg = map[string]any{}
-	}
-	body := &unstructured.Unstructured{Object: cfg}
-	body.SetGroupVersionKind(gvk)
-	body.SetName(predicted.GetName())
-	body.SetNamespace(predicted.GetNamespace())
 
 	upgraded := predicted.DeepCopy()
 	if err := csaupgrade.UpgradeManagedFields(upgraded, sets.New(names...), fieldManager); err != nil {
@@ -125,19 +115,40 @@ func upgradedManagers(live *unstructured.Unstructured, fieldManager string) []st
 	return model.ClientSideManagers(entries, fieldManager)
 }
 
-// applySet is fieldManager's Apply set on the main resource; empty when
-// it has none.
-func applySet(entries []metav1.ManagedFieldsEntry, fieldManager string) (*fieldpath.Set, error) {
+// ownedSet is what fieldManager owns on the main resource through
+// operation op; empty when it owns nothing so.
+func ownedSet(entries []metav1.ManagedFieldsEntry, fieldManager string, op metav1.ManagedFieldsOperationType) (*fieldpath.Set, error) {
 	s := &fieldpath.Set{}
 	for _, e := range entries {
-		if e.Manager != fieldManager || e.Operation != metav1.ManagedFieldsOperationApply || e.Subresource != "" || e.FieldsV1 == nil {
+		if e.Manager != fieldManager || e.Operation != op || e.Subresource != "" || e.FieldsV1 == nil {
 			continue
 		}
 		one := &fieldpath.Set{}
 		if err := one.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
-			return nil, fmt.Errorf("managedFields of %s (Apply): %w", fieldManager, err)
+			return nil, fmt.Errorf("managedFields of %s (%s): %w", fieldManager, op, err)
 		}
 		s = s.Union(one)
 	}
 	return s, nil
+}
+
+// ownedConfig is the part of u that set holds, as an object of u's kind
+// and name: what a manager owning set would send to write u's values.
+// Leaves, as structured-merge-diff's own prune extracts: its extraction
+// of a list item that is itself a member of the set duplicates the item.
+func ownedConfig(types *typing.Cache, u *unstructured.Unstructured, set *fieldpath.Set) (*unstructured.Unstructured, error) {
+	gvk := u.GroupVersionKind()
+	tv, err := types.Kind(gvk).Types.ObjectToTyped(u, typed.AllowDuplicates)
+	if err != nil {
+		return nil, err
+	}
+	cfg, ok := tv.ExtractItems(set.Leaves(), typed.WithAppendKeyFields()).AsValue().Unstructured().(map[string]any)
+	if !ok {
+		cfg = map[string]any{}
+	}
+	out := &unstructured.Unstructured{Object: cfg}
+	out.SetGroupVersionKind(gvk)
+	out.SetName(u.GetName())
+	out.SetNamespace(u.GetNamespace())
+	return out, nil
 }
