@@ -72,6 +72,9 @@ func (t Target) ApplyOf() model.ApplyMethod {
 		m := t.Apply.ApplyMethod("the apply: of target " + t.Name)
 		if t.Helm != nil {
 			m = ForHelm(m)
+			// helm upgrade --server-side=true forces only when told
+			// (--force-conflicts), unlike kubectl's default in the docs.
+			m.Force = m.Force && t.Apply.Force != nil
 		}
 		return m
 	}

@@ -44,6 +44,12 @@ func TestApplyOf(t *testing.T) {
   - name: chart-csa
     helm: {chart: charts/app, release: web}
     apply: {method: client-side}
+  - name: chart-ssa
+    helm: {chart: charts/app, release: web}
+    apply: {method: server-side}
+  - name: chart-forced
+    helm: {chart: charts/app, release: web}
+    apply: {method: server-side, force: true}
   - name: pipeline
     paths: [a]
     apply: {method: server-side, force: false}
@@ -58,11 +64,13 @@ discover:
 		t.Fatal(err)
 	}
 	want := map[string]model.ApplyMethod{
-		"plain":     {},
-		"chart":     {Method: model.ApplyServerSide, Resolve: model.ResolveHelm},
-		"chart-csa": {Method: model.ApplyClientSide, Original: model.OriginalPreviousManifest},
-		"pipeline":  {Method: model.ApplyServerSide},
-		"kubectl":   {Method: model.ApplyClientSide, Original: model.OriginalLastApplied},
+		"plain":        {},
+		"chart":        {Method: model.ApplyServerSide, Resolve: model.ResolveHelm},
+		"chart-csa":    {Method: model.ApplyClientSide, Original: model.OriginalPreviousManifest},
+		"chart-ssa":    {Method: model.ApplyServerSide},
+		"chart-forced": {Method: model.ApplyServerSide, Force: true},
+		"pipeline":     {Method: model.ApplyServerSide},
+		"kubectl":      {Method: model.ApplyClientSide, Original: model.OriginalLastApplied},
 	}
 	for _, tg := range c.Targets {
 		got := tg.ApplyOf()
