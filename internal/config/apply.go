@@ -13,7 +13,7 @@ type ApplyConfig struct {
 	// Method is server-side, client-side or replace.
 	Method string `json:"method"`
 	// Force: a server-side apply forces conflicts; nil is true for
-	// server-side.
+	// server-side, but false for a helm target (Target.ApplyOf).
 	Force *bool `json:"force,omitempty"`
 }
 
