@@ -18,9 +18,10 @@ import (
 // list per existing object, for a deployer that decides how it applies
 // from them (model.ResolveApply): Helm 4 keeps the method its release last
 // used, and the objects are where that shows without reading the release's
-// Secret. A kind the server does not serve has no object; any other
-// failure to read is an error naming the object, since guessing an install
-// would predict another apply than the deploy's.
+// Secret. A kind the server does not serve has no object; one the checker
+// may not read is left out (its dry-run is refused too, and says so); any
+// other failure to read is an error naming the object, since guessing an
+// install would predict another apply than the deploy's.
 func (c *Cluster) ManagedFieldsOf(ctx context.Context, objs []model.Object) ([][]metav1.ManagedFieldsEntry, error) {
 	if c.dynErr != nil {
 		return nil, c.dynErr
@@ -46,8 +47,8 @@ func (c *Cluster) ManagedFieldsOf(ctx context.Context, objs []model.Object) ([][
 	return out, nil
 }
 
-// readLive GETs o as it is rendered; nil when it does not exist or its
-// kind is not served.
+// readLive GETs o as it is rendered; nil when it does not exist, its kind
+// is not served or the checker may not read it.
 func (c *Cluster) readLive(ctx context.Context, o model.Object) (*unstructured.Unstructured, error) {
 	m, err := c.kube.Mapping(o.Object.GroupVersionKind())
 	if err != nil {
@@ -64,7 +65,7 @@ func (c *Cluster) readLive(ctx context.Context, o model.Object) (*unstructured.U
 		return err
 	})
 	switch {
-	case apierrors.IsNotFound(err):
+	case apierrors.IsNotFound(err), apierrors.IsForbidden(err):
 		return nil, nil
 	case err != nil:
 		return nil, fmt.Errorf("%s: reading its managedFields to tell how the deployer applies: %w", o.ID, err)

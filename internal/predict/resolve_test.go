@@ -42,3 +42,22 @@ func TestManagedFieldsOf(t *testing.T) {
 		t.Errorf("helm's operations %v, want the create's Update and the apply's Apply", ops)
 	}
 }
+
+// TestManagedFieldsOfForbidden: an object the checker may not read is
+// left out, not a failure of the check: its dry-run is refused too.
+func TestManagedFieldsOfForbidden(t *testing.T) {
+	testcluster.Require(t, cluster)
+	_, kc := engine(t, cluster.Config(), ClusterOptions{})
+	ns := namespace(t, kc)
+	cm := obj(t, `{apiVersion: v1, kind: ConfigMap, metadata: {name: hidden, namespace: `+ns+`}, data: {k: v}}`)
+	apply(t, kc, "helm", cm)
+	cfg, err := cluster.ServiceAccountConfig(context.Background(), ns, "reader")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := engine(t, cfg, ClusterOptions{})
+	got, err := e.ManagedFieldsOf(context.Background(), []model.Object{cm})
+	if err != nil || len(got) != 0 {
+		t.Errorf("entries %v, error %v; want none and no error", got, err)
+	}
+}
