@@ -80,7 +80,7 @@ func build(ctx context.Context, o Options, policy model.FailPolicy, causes model
 func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy model.FailPolicy, causes model.CausePolicy) (rep *report.Report, err error) {
 	// The snapshot comes from git while discovery and rendering run: neither
 	// needs the other, and both stand before the first dry-run.
-	snapshotRead := readSnapshotAsync(ctx, g, o.Target)
+	snapshotRead := snapshotOnce(readSnapshotAsync(ctx, g, o.Target))
 	engineOpts, err := clusterOptions(o.Target)
 	if err != nil {
 		return nil, err
@@ -129,6 +129,10 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// managers the deployer upgrades.
 	types := o.State.Types(client)
 	engineOpts.UpgradesClientSide, engineOpts.Types = cfg.UpgradesClientSide(), types
+	if engineOpts.Apply, err = resolveApply(ctx, o.Target, client, engineOpts, objs); err != nil {
+		return nil, err
+	}
+	engineOpts.Original = previousManifest(engineOpts.Apply, func() *snapshot.Snapshot { return snapshotRead().snap })
 	engine := predict.NewCluster(client, engineOpts)
 	for _, gv := range groupVersions(objs) {
 		g.Go(func() error {
@@ -142,7 +146,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// The dry-runs need no snapshot: they go out while it is still being
 	// read; only their analysis waits for it.
 	return run(ctx, engine, objs, waitingFor(client.Window.Limit()), func() (analysis, error) {
-		read := <-snapshotRead
+		read := snapshotRead()
 		if read.err != nil {
 			return analysis{}, read.err
 		}
@@ -158,7 +162,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		found := <-fightsRead
 		set := controllers.NewSet(srcs, found.Objs)
 		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.Notes).hideRendered(vr.Hidden(), objs)
-		in.Charts = released
+		in.Charts, in.Apply = released, engineOpts.Apply
 		br := <-baseRead
 		in, err = in.withBase(br, causes)
 		if err != nil {

@@ -81,6 +81,9 @@ type analysis struct {
 	// into its own before it applies (the config's deployer settings);
 	// the engine predicted so.
 	UpgradesClientSide bool
+	// Apply is how the deploy applies, resolved as the engine predicted
+	// it (the zero value: a forced Server-Side Apply).
+	Apply model.ApplyMethod
 	// Release is the API server's release, that removal notes compare
 	// with; zero offline or when it could not be read.
 	Release kube.Release
@@ -118,6 +121,7 @@ func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool)
 		Notes:         in.Notes,
 		Objects:       objects,
 		Summary:       report.Summary{NotChecked: in.NotChecked},
+		Apply:         in.applyReported(),
 	}
 	if in.Redaction != nil {
 		// The writers mask the run's hidden values in all they write.

@@ -76,6 +76,7 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 		Live:         in.redact(res.Live),
 		Predicted:    in.redact(res.Predicted),
 		Redaction:    in.Redaction,
+		Apply:        in.Apply,
 	}
 	if in.Ignored != nil {
 		id := res.Object.ID
@@ -239,7 +240,7 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 		if note != "" {
 			ro.Notes = append(ro.Notes, note)
 		}
-		ai := ownership.Input{FieldManager: in.FieldManager, Applied: e.Applied, Deployed: e.Deployed, Live: in.redact(live), Redaction: in.Redaction}
+		ai := ownership.Input{FieldManager: in.FieldManager, Applied: e.Applied, Deployed: e.Deployed, Live: in.redact(live), Redaction: in.Redaction, Apply: in.Apply}
 		if in.Types != nil && ro.APIVersion != "" {
 			if gv, err := schema.ParseGroupVersion(ro.APIVersion); err == nil {
 				ai.Types = in.Types.Kind(gv.WithKind(id.Kind)).Types

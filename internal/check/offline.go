@@ -57,9 +57,11 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	baseRead := renderBaseAsync(ctx, g, o, renderOpts, head, objs)
 	types := typing.Offline(objs, snap.Documents, snap.Schemas)
 	shared := &sharedEntries{snap: snap}
+	apply := resolveApplyOffline(o.Target, snap, objs)
 	engine := predict.NewOffline(predict.OfflineOptions{
 		FieldManager: o.FieldManager, Live: shared.deployed, Types: types, Hasher: hasher,
 		UpgradesClientSide: cfg.UpgradesClientSide(),
+		Apply:              apply, Original: previousManifest(apply, func() *snapshot.Snapshot { return snap }),
 	})
 	progressf(o.Progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, model.ShortCommit(snap.Commit), o.Environment)
 	notes := append(withNote(withNote(withNote(nil, configNote), skipNote), offlineNote(snap)), unrendered...)
@@ -67,7 +69,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	set := controllers.NewSet(renderedObjects(objs), snapshotSources(snap))
 	return run(ctx, engine, objs, minWaiting, func() (analysis, error) {
 		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil).hideRendered(vr.Hidden(), objs)
-		in.Charts = released
+		in.Charts, in.Apply = released, apply
 		in, err := in.withBase(<-baseRead, causes)
 		if err != nil {
 			return analysis{}, err

@@ -36,6 +36,9 @@ type Discover struct {
 	// --feature-gates=StrictPostBuildSubstitutions=true: a ${var} of
 	// postBuild that no source sets and has no default fails its build.
 	StrictSubstitution bool `json:"strictSubstitution,omitempty"`
+	// Apply says how the controller applies every target found here,
+	// over what each object says (apply.go).
+	Apply *ApplyConfig `json:"apply,omitempty"`
 }
 
 // ArgoTracking is an Argo CD installation's resource tracking.
@@ -115,6 +118,11 @@ func (c *Config) validateDiscover() error {
 	for i, d := range c.Discover {
 		if err := d.validate(); err != nil {
 			return fmt.Errorf("discover[%d]: %w", i, err)
+		}
+		if d.Apply != nil {
+			if err := d.Apply.validate(); err != nil {
+				return fmt.Errorf("discover[%d].%w", i, err)
+			}
 		}
 	}
 	return nil

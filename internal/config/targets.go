@@ -32,6 +32,11 @@ func (t Target) validate() error {
 	if err := model.ValidateEnvironment(t.Name); err != nil {
 		return fmt.Errorf("name: %w: it names the snapshot folder and the comment section", err)
 	}
+	if t.Apply != nil {
+		if err := t.Apply.validate(); err != nil {
+			return err
+		}
+	}
 	if t.Helm != nil {
 		if len(t.Paths) > 0 {
 			return fmt.Errorf("helm: target %s has paths too: a helm target renders its chart; give paths or helm, not both", t.Name)

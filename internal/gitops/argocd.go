@@ -22,13 +22,6 @@ import (
 // sees it, discovery reads the Application only.
 const argoCDManager = "argocd-controller"
 
-// clientSideNote says what an Application synced client-side means for the
-// findings, which are predicted server-side.
-const clientSideNote = "Argo CD applies this Application client-side (no ServerSideApply=true in spec.syncPolicy.syncOptions): " +
-	"a three-way merge with the last-applied-configuration annotation, recorded under argocd-controller as an Update. " +
-	"A client-side apply takes no ownership as a server-side apply does and meets no conflicts: " +
-	"the prediction is the server-side apply, so the conflicts listed are what switching to ServerSideApply=true would meet."
-
 // argoCD finds the targets under one `argocd:` directory: every
 // Application, every Application its ApplicationSets make, and the
 // Applications an app-of-apps deploys from this repository.
@@ -113,9 +106,7 @@ func (s *discovery) application(ctx context.Context, entry int, e config.Discove
 		return err
 	}
 	t.Reason = or(srcReason, reason)
-	if t.Reason == "" && !slices.Contains(opts, "ServerSideApply=true") {
-		t.Notes = append(t.Notes, clientSideNote)
-	}
+	t.Apply = argoApply(opts)
 	var children []document
 	if srcReason == "" {
 		if children, err = s.childApplications(ctx, d, &t); err != nil {

@@ -64,6 +64,7 @@ func discover(ctx context.Context, repo Repository, entries []config.Discover) (
 
 func (s *discovery) add(entry int, t Target) {
 	t.Inputs = unique(t.Inputs)
+	t.Apply = entryApply(s.entries[entry], t)
 	dir, _ := s.entries[entry].Dir()
 	t.Dir = path.Clean(dir)
 	s.found = append(s.found, found{Target: t, entry: entry})

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
 )
 
@@ -62,7 +63,6 @@ func TestDiscoverFixture(t *testing.T) {
 	const (
 		flux, argo = "flux", "argocd"
 		kc, ac     = "kustomize-controller", "argocd-controller"
-		clientSide = "Argo CD applies this Application client-side"
 		services   = "argocd/appsets/services.yaml"
 		echo       = "argocd/appsets/echo.yaml"
 	)
@@ -72,11 +72,11 @@ func TestDiscoverFixture(t *testing.T) {
 		// ConfigMap's file is an input.
 		{"HelmRelease/frontend.web", flux, "clusters/staging/frontend.yaml", p("charts/frontend"), "helm-controller", "staging", "", p("clusters/staging/frontend-values.yaml", "clusters/staging/frontend.yaml"), nil},
 		{"HelmRelease/redis.apps", flux, "clusters/staging/redis.yaml", p("clusters/staging/redis.yaml"), "helm-controller", "staging", "chart redis from HelmRepository flux-system/bitnami: remote charts are not rendered (no network)", p("clusters/staging/redis.yaml"), nil},
-		{"billing", argo, services, p("apps/services/billing"), ac, "production", "", p(services), p(clientSide)},
-		{"checkout", argo, services, p("apps/services/checkout"), ac, "production", "", p(services), p(clientSide)},
+		{"billing", argo, services, p("apps/services/billing"), ac, "production", "", p(services), nil},
+		{"checkout", argo, services, p("apps/services/checkout"), ac, "production", "", p(services), nil},
 		// data-platform's path is a kustomization: its render makes
 		// data-dag-sync, which every file of that render selects.
-		{"data-dag-sync", argo, "teams/data/applications/dag-sync.yaml", p("apps/data/dag-sync"), ac, "production", "", p("argocd/data-platform.yaml", "teams/data/applications/dag-sync.yaml", "teams/data/applications/kustomization.yaml"), p(clientSide)},
+		{"data-dag-sync", argo, "teams/data/applications/dag-sync.yaml", p("apps/data/dag-sync"), ac, "production", "", p("argocd/data-platform.yaml", "teams/data/applications/dag-sync.yaml", "teams/data/applications/kustomization.yaml"), nil},
 		{"data-platform", argo, "argocd/data-platform.yaml", p("teams/data/applications"), ac, "management", "", p("argocd/data-platform.yaml"), nil},
 		{"echo-production", argo, echo, p("apps/echo"), ac, "management", "", p(echo), nil},
 		{"echo-staging", argo, echo, p("apps/echo"), ac, "staging", "", p(echo), nil},
@@ -86,9 +86,9 @@ func TestDiscoverFixture(t *testing.T) {
 		{"flux-system/reports", flux, "clusters/production/reports.yaml", p("apps/legacy"), kc, "production", "suspended", p("clusters/production/reports.yaml"), nil},
 		// A Helm source: its chart is a path of this repository.
 		{"frontend-production", argo, "argocd/frontend-production.yaml", p("charts/frontend"), ac, "production", "", p("argocd/frontend-production.yaml"), nil},
-		{"guestbook-production", argo, "argocd/guestbook-production.yaml", p("apps/guestbook/overlays/production"), ac, "production", "", p("argocd/guestbook-production.yaml"), p(clientSide)},
+		{"guestbook-production", argo, "argocd/guestbook-production.yaml", p("apps/guestbook/overlays/production"), ac, "production", "", p("argocd/guestbook-production.yaml"), nil},
 		{"guestbook-staging", argo, "argocd/guestbook-staging.yaml", p("apps/guestbook/overlays/staging"), ac, "staging", "", p("argocd/guestbook-staging.yaml"), nil},
-		{"notifications", argo, services, p("apps/services/notifications"), ac, "production", "", p(services), p(clientSide)},
+		{"notifications", argo, services, p("apps/services/notifications"), ac, "production", "", p(services), nil},
 		// teams is an app of apps: payments is in its folder, and is one
 		// too.
 		{"payments", argo, "teams/payments.yaml", p("teams/payments/applications"), ac, "management", "", p("teams/payments.yaml"), nil},
@@ -105,6 +105,14 @@ func TestDiscoverFixture(t *testing.T) {
 		{"teams", argo, "argocd/teams.yaml", p("teams"), ac, "management", "", p("argocd/teams.yaml"), nil},
 	}
 	assertTargets(t, got, wants)
+	// The checked Applications without ServerSideApply=true sync
+	// client-side.
+	clientSide := map[string]bool{"billing": true, "checkout": true, "data-dag-sync": true, "guestbook-production": true, "notifications": true}
+	for _, g := range got {
+		if g.Source == argo && g.Checked() && clientSide[g.Name] != (g.Apply.Method == model.ApplyClientSide) {
+			t.Errorf("%s: apply %+v, want client-side %v", g.Name, g.Apply, clientSide[g.Name])
+		}
+	}
 	for _, g := range got {
 		d := g.Deployer
 		if d == nil || d.Controller != g.Source || d.File != g.Object || d.Object == nil {

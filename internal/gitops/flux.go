@@ -145,6 +145,7 @@ func (s *discovery) fluxKustomization(d document, e config.Discover, objs fluxOb
 	if err != nil {
 		return t, err
 	}
+	t.Apply = kustomizationApply
 	ns, _ := namespaceOf(d)
 	spath, err := d.str("spec", "path")
 	if err != nil {

@@ -20,6 +20,13 @@ func (s *discovery) helmRelease(d document, e config.Discover, objs fluxObjects)
 	if err != nil {
 		return t, err
 	}
+	var note string
+	if t.Apply, note, err = helmReleaseApply(d); err != nil {
+		return t, err
+	}
+	if note != "" {
+		t.Notes = append(t.Notes, note)
+	}
 	ns, _ := namespaceOf(d)
 	suspended, err := d.boolean("spec", "suspend")
 	if err != nil {

@@ -103,10 +103,7 @@ func TestDiscoverArgoCDExample(t *testing.T) {
 	chart := p("apps/Chart.yaml", "apps/templates/applications.yaml", "apps/values.yaml", "argocd/apps.yaml")
 	missing := func(dir string) string { return "path " + dir + ": not in the repository" }
 	child := func(name, dir, reason string) want {
-		w := want{"example." + name, argo, tmpl, p(dir), ac, "in-cluster", reason, chart, p("Argo CD applies this Application client-side")}
-		if reason != "" {
-			w.notes = nil
-		}
+		w := want{"example." + name, argo, tmpl, p(dir), ac, "in-cluster", reason, chart, nil}
 		return w
 	}
 	app := func(name string) want {

@@ -46,8 +46,7 @@ type Target struct {
 	// ConfigMaps and Secrets it takes values from are looked up.
 	Dir string
 	// Notes say what the deployer's way of applying means for the findings
-	// (an Argo CD Application without ServerSideApply=true applies
-	// client-side).
+	// beyond Apply (a HelmRelease installed client-side).
 	Notes []string
 }
 

@@ -217,6 +217,7 @@ func (s *Section) render(f fold, budget int) string {
 	b.WriteString(mdLead(l.plan))
 	b.WriteString("**Verdict:** " + s.Outcome().SectionVerdict() + "\n\n")
 	b.WriteString(mdCharts(r))
+	b.WriteString(mdApply(r))
 	for _, n := range s.caveats() {
 		fmt.Fprintf(&b, "> %s\n\n", mdProse(truncate(n, 1000)))
 	}

@@ -62,6 +62,9 @@ func writeText(w io.Writer, r *Report, o TextOptions) error {
 	fmt.Fprintf(bw, "%s %s: environment %s%s, field manager %s, %s engine\n",
 		nonEmpty(r.Tool.Name, "ownership-check"), r.Tool.Version, r.Environment, clusterText(r.Cluster), r.FieldManager, r.Engine)
 	fmt.Fprintln(bw, p.paint(snapshotLine(r.Snapshot), ansiDim))
+	if a := r.applyText(); a != "" {
+		fmt.Fprintln(bw, p.paint(a, ansiDim))
+	}
 	changed, moved, unchanged := r.chartLines()
 	if unchanged != "" {
 		fmt.Fprintln(bw, p.paint(unchanged, ansiDim))

@@ -94,6 +94,11 @@ func TestHelmTargetOnTheCluster(t *testing.T) {
 	if !strings.Contains(stdout, "kubectl-edit") || strings.Contains(stdout, "s3cr3t-value") {
 		t.Errorf("the conflict does not name kubectl-edit, or the report shows the Secret:\n%s", stdout)
 	}
+	// Helm applied the release server-side: Helm 4's auto upgrades it so,
+	// without force.
+	if a := rep.Apply; a == nil || a.Method != model.ApplyServerSide || a.Force || !strings.Contains(a.Why, "an Apply entry by helm") {
+		t.Errorf("apply %+v, want server-side without force, from helm's Apply entry", a)
+	}
 }
 
 func applyAs(t *testing.T, e *env, manager string, obj *unstructured.Unstructured) {

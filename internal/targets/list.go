@@ -101,7 +101,7 @@ func ListLocated(ctx context.Context, cfg *config.Config, charts model.ChartLoca
 			out = append(out, helmTarget(cfg, t))
 			continue
 		}
-		out = append(out, Target{Target: t, Source: SourceConfig})
+		out = append(out, Target{Target: t, Source: SourceConfig, Apply: t.ApplyOf()})
 	}
 	if len(cfg.Discover) > 0 {
 		top, err := repository(ctx)
@@ -125,7 +125,7 @@ func ListLocated(ctx context.Context, cfg *config.Config, charts model.ChartLoca
 			g.Notes = append(g.Notes, revisionNotes(g.Deployer)...)
 			out = append(out, Target{
 				Target: config.Target{Name: g.Name, Paths: g.Paths, FieldManager: g.FieldManager, Context: g.Context},
-				Source: g.Source, Object: g.Object, Deployer: g.Deployer, Reason: g.Reason, Notes: g.Notes, Inputs: g.Inputs,
+				Source: g.Source, Object: g.Object, Deployer: g.Deployer, Apply: g.Apply, Reason: g.Reason, Notes: g.Notes, Inputs: g.Inputs,
 				headFails: g.Deployer != nil && pathMissing(g.Reason),
 				// Only its own entry's directory: another cluster's objects
 				// of the same name are not what its controller reads.
@@ -232,7 +232,7 @@ func helmTarget(cfg *config.Config, t config.Target) Target {
 		file = config.DefaultFile
 	}
 	chart := h.ChartRef()
-	out := Target{Target: t, Source: SourceHelm, Deployer: &model.Deployer{Controller: model.ControllerHelm, Object: obj, File: file, Charts: []model.ChartRef{chart}}}
+	out := Target{Target: t, Source: SourceHelm, Deployer: &model.Deployer{Controller: model.ControllerHelm, Object: obj, File: file, Charts: []model.ChartRef{chart}}, Apply: t.ApplyOf()}
 	if out.FieldManager == "" {
 		out.FieldManager = config.DefaultHelmFieldManager
 	}

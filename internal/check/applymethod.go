@@ -1,0 +1,134 @@
+package check
+
+import (
+	"context"
+	"strings"
+	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/predict"
+	"github.com/ownership-check/ownership-check/internal/snapshot"
+)
+
+// A deployer that decides how it applies at deploy time (Helm 4's
+// --server-side=auto, helm-controller's serverSideApply: auto) decides from
+// what its release last did, which the release's objects show in their
+// managedFields; the check reads the same before it predicts, never the
+// release's Secrets (interfaces.md "How each deployer applies").
+
+// helmController is where Flux installs helm-controller, whose image tag
+// says whether it applies with Helm 4.
+var helmController = struct{ namespace, name, container string }{"flux-system", "helm-controller", "manager"}
+
+// resolveApply is the target's method as its deployer will apply: a
+// method with Resolve set is decided from the rendered objects as they
+// are in the cluster, read with a GET each, and from helm-controller's
+// version where the checker may read its Deployment.
+func resolveApply(ctx context.Context, t Target, client *kube.Client, opts predict.ClusterOptions, objs []model.Object) (model.ApplyMethod, error) {
+	m := t.Apply
+	if m.Resolve == "" {
+		return m, nil
+	}
+	if opts.Deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Deadline)
+		defer cancel()
+	}
+	if m.Resolve == model.ResolveHelmController {
+		m.ControllerVersion = helmControllerVersion(ctx, client)
+	}
+	entries, err := predict.NewCluster(client, opts).ManagedFieldsOf(ctx, objs)
+	if err != nil {
+		return m, err
+	}
+	return model.ResolveApply(m, entries, t.FieldManager), nil
+}
+
+// resolveApplyOffline decides as resolveApply from the snapshot's
+// deployed objects: the cluster as the last deploy left it. Each record is
+// decoded for its managedFields and let go.
+func resolveApplyOffline(t Target, snap *snapshot.Snapshot, objs []model.Object) model.ApplyMethod {
+	if t.Apply.Resolve == "" {
+		return t.Apply
+	}
+	var entries [][]metav1.ManagedFieldsEntry
+	for _, o := range objs {
+		if e, err := snap.Entry(o.ID); err == nil && e != nil && e.Deployed != nil {
+			entries = append(entries, e.Deployed.GetManagedFields())
+		}
+	}
+	return model.ResolveApply(t.Apply, entries, t.FieldManager)
+}
+
+// helmControllerVersion is the image tag of the cluster's helm-controller
+// ("v1.5.0"), or "" when it cannot be read (no Flux there, or the checker
+// may not get Deployments in flux-system): the objects alone decide then.
+func helmControllerVersion(ctx context.Context, client *kube.Client) string {
+	ri, err := client.Resource(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, helmController.namespace)
+	if err != nil {
+		return ""
+	}
+	d, err := ri.Get(ctx, helmController.name, metav1.GetOptions{})
+	if err != nil {
+		return ""
+	}
+	containers, _, _ := unstructured.NestedSlice(d.Object, "spec", "template", "spec", "containers")
+	for _, c := range containers {
+		c, _ := c.(map[string]any)
+		image, _ := c["image"].(string)
+		if c["name"] == helmController.container || strings.Contains(image, "/helm-controller") {
+			return imageTag(image)
+		}
+	}
+	return ""
+}
+
+// imageTag is the tag of an image reference, "" without one (a digest
+// alone says no version).
+func imageTag(image string) string {
+	image, _, _ = strings.Cut(image, "@")
+	i := strings.LastIndexByte(image, ':')
+	if i < 0 || strings.Contains(image[i:], "/") {
+		return ""
+	}
+	return image[i+1:]
+}
+
+// previousManifest gives a client-side apply's merge what the deploy
+// applied before, where m merges from Helm's previous release manifest:
+// the snapshot's applied config, read once the snapshot is (the dry-runs
+// go out while git is still read), nil without one. Nil for any other m.
+func previousManifest(m model.ApplyMethod, snap func() *snapshot.Snapshot) func(model.ID) *unstructured.Unstructured {
+	if m.Method != model.ApplyClientSide || m.Original != model.OriginalPreviousManifest {
+		return nil
+	}
+	return func(id model.ID) *unstructured.Unstructured {
+		s := snap()
+		if s == nil {
+			return nil
+		}
+		e, err := s.Entry(id)
+		if err != nil || e == nil {
+			return nil
+		}
+		return e.Applied
+	}
+}
+
+// snapshotOnce is the snapshot read's one result, for each of its
+// readers: the engine's previous manifests and the analysis.
+func snapshotOnce(ch <-chan snapshotResult) func() snapshotResult {
+	return sync.OnceValue(func() snapshotResult { return <-ch })
+}
+
+// applyReported is the method the report says: the default's words when
+// the target's deployer leaves it to the default.
+func (in analysis) applyReported() *model.ApplyMethod {
+	m := in.Apply.OrDefault()
+	return &m
+}

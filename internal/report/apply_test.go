@@ -1,0 +1,48 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// TestApplyLine: the method and why are one line of the text header and
+// of the markdown section, and an object in the JSON; a report that does
+// not say has no line.
+func TestApplyLine(t *testing.T) {
+	r := &Report{Environment: "prod", FieldManager: "argocd-controller", Engine: "cluster",
+		Apply: &model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied,
+			Why: "Argo CD's default sync: client-side (no ServerSideApply=true in spec.syncPolicy.syncOptions)"}}
+	r.Summarize()
+	var text bytes.Buffer
+	if err := WriteText(&text, r, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "apply: client-side (three-way merge from the last-applied annotation) — Argo CD's default sync: client-side (no ServerSideApply=true in spec.syncPolicy.syncOptions)\n"
+	if !strings.Contains(text.String(), want) {
+		t.Errorf("text:\n%s\nwant the line %q", text.String(), want)
+	}
+	md := NewSection(r, MarkdownOptions{}).Render(0)
+	if !strings.Contains(md, "**Apply:** client-side (three-way merge from the last-applied annotation) — Argo CD's default sync") {
+		t.Errorf("markdown:\n%s", md)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"apply":{"method":"client-side","original":"last-applied","why":"Argo CD's default sync`) {
+		t.Errorf("json: %s", b)
+	}
+
+	r.Apply = nil
+	text.Reset()
+	if err := WriteText(&text, r, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(text.String(), "apply:") || strings.Contains(NewSection(r, MarkdownOptions{}).Render(0), "Apply:") {
+		t.Errorf("a report without a method has an apply line:\n%s", text.String())
+	}
+}
