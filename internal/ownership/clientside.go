@@ -36,7 +36,7 @@ type ClientSide struct {
 // and one the config no longer sends is released by it.
 func upgradeClientSide(in Input) (Input, *fieldpath.Set, error) {
 	cs := in.ClientSide
-	if !cs.Upgraded || len(cs.Managers) == 0 || in.Live == nil {
+	if !cs.Upgraded || len(cs.Managers) == 0 || in.Live == nil || !in.Apply.ServerSide() {
 		return in, nil, nil
 	}
 	before, err := ManagedSets(in.Live)

@@ -58,6 +58,7 @@ func (a *analysis) pathFindings(p fieldpath.Path) []model.Finding {
 	if !report {
 		return nil
 	}
+	cat = a.rules.category(cat)
 	v := a.values(p)
 	f := model.Finding{
 		Category:   cat,
@@ -72,7 +73,14 @@ func (a *analysis) pathFindings(p fieldpath.Path) []model.Finding {
 	if cat == model.Release && v.liveOK {
 		g := model.Finding{Path: f.Path, FieldPath: f.FieldPath, Managers: f.Managers}
 		a.setValues(&g, v)
-		if len(f.Managers) > 0 || a.liveViaStringData != nil && a.liveViaStringData.Has(p) {
+		if a.rules.byPrediction {
+			// The prediction is the merge the deployer sends: the field is
+			// gone, or it stays and the release says so.
+			if _, stays := valueAt(a.predict, p); stays {
+				return out
+			}
+			g.Category = model.Reset
+		} else if len(f.Managers) > 0 || a.liveViaStringData != nil && a.liveViaStringData.Has(p) {
 			g.Category = model.Retained
 		} else {
 			g.Category = model.Reset

@@ -8,7 +8,7 @@ import (
 // transition answers the four questions for p.
 func (a *analysis) transition(p fieldpath.Path) model.Transition {
 	prev := Covers(a.prevM, p)
-	now := a.sends(p) || Covers(a.predictedM, p)
+	now := a.sends(p) || Covers(a.predictedM, p) && !a.stopsSending(p)
 
 	dv, dok := valueAt(a.desired, p)
 	if a.baseline == BaselineLive && dok {

@@ -1,0 +1,131 @@
+package ownership
+
+import (
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+func entryOf(manager, op, subresource, fields string) metav1.ManagedFieldsEntry {
+	return metav1.ManagedFieldsEntry{Manager: manager, Operation: metav1.ManagedFieldsOperationType(op), Subresource: subresource,
+		APIVersion: "v1", FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(fields)}}
+}
+
+func withEntries(u *unstructured.Unstructured, es ...metav1.ManagedFieldsEntry) *unstructured.Unstructured {
+	u = u.DeepCopy()
+	u.SetManagedFields(es)
+	return u
+}
+
+// A ConfigMap a client-side deployer last applied with keys a, mode, old
+// and gone; kubectl-edit changed mode since. The pull request drops old
+// and gone; the deployer's merge removes gone and keeps old, which is not
+// in what it applied before (the prediction says which).
+func clientSideApply(t *testing.T, m model.ApplyMethod) Input {
+	t.Helper()
+	cm := func(data string) *unstructured.Unstructured {
+		return fromYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: shop}\ndata: "+data+"\n")
+	}
+	all := `{"f:data":{".":{},"f:a":{},"f:mode":{},"f:old":{},"f:gone":{}}}`
+	return Input{
+		FieldManager: "helm",
+		Apply:        m,
+		Applied:      cm(`{a: "1", mode: "fast", old: "x", gone: "y"}`),
+		Deployed:     withEntries(cm(`{a: "1", mode: "fast", old: "x", gone: "y"}`), entryOf("helm", "Update", "", all)),
+		Live: withEntries(cm(`{a: "1", mode: "slow", old: "x", gone: "y"}`),
+			entryOf("helm", "Update", "", `{"f:data":{".":{},"f:a":{},"f:old":{},"f:gone":{}}}`),
+			entryOf("kubectl-edit", "Update", "", `{"f:data":{"f:mode":{}}}`)),
+		Desired: cm(`{a: "1", mode: "fast"}`),
+		Predicted: withEntries(cm(`{a: "1", mode: "fast", old: "x"}`),
+			entryOf("helm", "Update", "", `{"f:data":{".":{},"f:a":{},"f:mode":{},"f:old":{}}}`)),
+	}
+}
+
+func TestClientSideApplyFindings(t *testing.T) {
+	for _, m := range []model.ApplyMethod{
+		{Method: model.ApplyClientSide, Original: model.OriginalPreviousManifest},
+		{Method: model.ApplyClientSide, Original: model.OriginalLastApplied},
+	} {
+		t.Run(m.String(), func(t *testing.T) {
+			res, err := Analyze(clientSideApply(t, m))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string][]model.Finding{}
+			for _, f := range res.Findings {
+				switch f.Category {
+				case model.Drift, model.TakingConflict, model.UpdateConflict, model.Anomaly, model.Retained:
+					t.Errorf("%s on %s under a client-side apply: %s", f.Category, f.Path, f.Message)
+				}
+				got[f.Path] = append(got[f.Path], f)
+			}
+			mode := got[".data.mode"]
+			if len(mode) != 1 || mode[0].Category != model.Taking || len(mode[0].Managers) != 1 || mode[0].Managers[0].Manager != "kubectl-edit" {
+				t.Fatalf(".data.mode: %+v, want one taking naming kubectl-edit", mode)
+			}
+			if want := `taken back from kubectl-edit (Update): a client-side apply meets no conflict and reverts it silently (changed from "slow" to "fast")`; mode[0].Message != want {
+				t.Errorf(".data.mode message\n got %q\nwant %q", mode[0].Message, want)
+			}
+			gone := got[".data.gone"]
+			if len(gone) != 2 || gone[0].Category != model.Reset && gone[1].Category != model.Reset {
+				t.Errorf(".data.gone: %+v, want a release and a reset", gone)
+			}
+			old := got[".data.old"]
+			if len(old) != 1 || old[0].Category != model.Release || !strings.Contains(old[0].Message, `stays ("x"): a client-side apply removes only what it applied before, and it is not in `+originalWords(m)) {
+				t.Errorf(".data.old: %+v, want one release that says it stays", old)
+			}
+			if len(got[".data.a"]) != 0 {
+				t.Errorf(".data.a, unchanged, has findings: %+v", got[".data.a"])
+			}
+		})
+	}
+}
+
+// The same object under the default method: the Update entry is not the
+// deploy's own, so nothing of the client-side reading applies.
+func TestMethodTableDefaultIsServerSide(t *testing.T) {
+	for _, m := range []model.ApplyMethod{{}, model.DefaultApply(), {Method: model.ApplyServerSide}} {
+		r := rulesOf(m)
+		if r.ownUpdate || r.takesBack || r.byPrediction {
+			t.Errorf("%+v reads as %+v, want the server-side row", m, r)
+		}
+		if r.owns(model.Manager{Manager: "helm", Operation: OperationUpdate}, "helm") {
+			t.Errorf("%+v: an Update is the deploy's own entry", m)
+		}
+	}
+	for _, c := range []model.Category{model.Drift, model.TakingConflict, model.UpdateConflict} {
+		if got := rulesOf(model.ApplyMethod{Method: model.ApplyClientSide}).category(c); got != model.Taking {
+			t.Errorf("client-side %s reads as %s, want taking", c, got)
+		}
+		if got := rulesOf(model.ApplyMethod{}).category(c); got != c {
+			t.Errorf("server-side %s reads as %s", c, got)
+		}
+	}
+}
+
+// A replace removes what it does not send, whoever else owns it.
+func TestReplaceRemovesWhatItDoesNotSend(t *testing.T) {
+	in := clientSideApply(t, model.ApplyMethod{Method: model.ApplyReplace})
+	in.Predicted = withEntries(fromYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: shop}\ndata: {a: \"1\", mode: fast}\n"),
+		entryOf("helm", "Update", "", `{"f:data":{".":{},"f:a":{},"f:mode":{}}}`))
+	res, err := Analyze(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resets := 0
+	for _, f := range res.Findings {
+		if f.Category == model.Reset {
+			resets++
+			if !strings.HasSuffix(f.Message, "a replace keeps only what it sends") {
+				t.Errorf("%s: %q", f.Path, f.Message)
+			}
+		}
+	}
+	if resets != 2 {
+		t.Errorf("resets %d, want old and gone: %+v", resets, res.Findings)
+	}
+}
