@@ -49,7 +49,18 @@ type DryRunError struct {
 	// Unserved, with ReasonNoMatch, names what the cluster does not serve:
 	// "Kind.group", or "Kind.group in version v" when it serves others.
 	Unserved string
-	Err      error
+	// Conflicts, with Reason Conflict, are the fields a Server-Side Apply
+	// without force was refused on, each with the manager that owns it.
+	Conflicts []Conflict
+	Err       error
+}
+
+// Conflict is one field a Server-Side Apply without force conflicts on.
+type Conflict struct {
+	// Path is the field in structured-merge-diff's string form.
+	Path string
+	// Manager is the field manager that owns it.
+	Manager string
 }
 
 func (e *DryRunError) Error() string {
