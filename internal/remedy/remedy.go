@@ -49,7 +49,7 @@ func Object(id model.ID, source string, findings []model.Finding, c Context) {
 			continue
 		}
 		if scaler != "" && f.Path == model.ReplicasPath && model.LevelOf(f.Category) != model.LevelNote {
-			f.Remediation = leaveReplicas(source, scaler)
+			f.Remediation = leaveReplicas(id, source, scaler, c)
 			continue
 		}
 		if fight := fights[f.Path]; fight != nil && f.History != nil && f.Category != model.Fight {
@@ -70,7 +70,7 @@ func For(id model.ID, source string, f model.Finding, c Context) string {
 	switch f.Category {
 	case model.Fight:
 		if f.Path == model.ReplicasPath && f.Controller != nil && f.Controller.Autoscales() {
-			return leaveReplicas(source, f.Controller.String())
+			return leaveReplicas(id, source, f.Controller.String(), c)
 		}
 		return deployerRow(c).leave(id, f.Path, "managed by "+controllerName(f), c)
 	case model.Drift, model.TakingConflict, model.UpdateConflict:
