@@ -203,8 +203,8 @@ func dryRunMessage(e *predict.DryRunError) string {
 }
 
 // removed reports the snapshot's objects that the render no longer
-// produces: the deploy leaves them in the cluster (Server-Side Apply never
-// deletes) unless the pipeline prunes them.
+// produces: the deploy leaves them in the cluster (an apply never deletes)
+// unless its deployer prunes them (deleteOrKeep).
 func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 	if in.Snapshot == nil {
 		return nil
@@ -255,12 +255,7 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 			ro.Findings = result.Findings
 		}
 		if !gone && !unserved {
-			// The delete says all the removed note says (the last deploy
-			// applied it, the render no longer has it), and more: one
-			// statement per fact.
-			ro.Findings = slices.DeleteFunc(ro.Findings, func(f model.Finding) bool { return f.Category == model.Removed })
-			ro.Findings = append(ro.Findings, model.Finding{Category: model.Delete,
-				Message: "gone from the render: a pruning deploy deletes it (the last deploy applied it)"})
+			in.deleteOrKeep(&ro, live, e)
 		}
 		st := in.statesOf(id, nil, e)
 		in.setCauses(&ro, st)
