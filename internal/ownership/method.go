@@ -155,3 +155,16 @@ func originalWords(m model.ApplyMethod) string {
 	}
 	return "the last-applied annotation"
 }
+
+// createdByUpdate ends the message of an object a Helm release upgraded
+// client-side creates: Helm creates it with a plain POST, which records an
+// Update entry, not an Apply (helm/helm#31516), so the release's next
+// server-side upgrade, which does not force, conflicts on its fields.
+func (a *analysis) createdByUpdate() string {
+	m := a.in.Apply
+	if m.Method != model.ApplyClientSide || m.Original != model.OriginalPreviousManifest {
+		return ""
+	}
+	return "; Helm creates it with a plain create, recorded as an Update by " + a.in.FieldManager +
+		" (helm/helm#31516): the release's first server-side upgrade (--server-side=true, or once it was last applied server-side) conflicts on its fields unless it runs with --force-conflicts"
+}

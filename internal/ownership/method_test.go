@@ -129,3 +129,29 @@ func TestReplaceRemovesWhatItDoesNotSend(t *testing.T) {
 		t.Errorf("resets %d, want old and gone: %+v", resets, res.Findings)
 	}
 }
+
+// helm/helm#31516: an object a client-side Helm upgrade adds is created
+// as an Update, and says what that costs at the first server-side upgrade.
+func TestCreatedByHelmClientSide(t *testing.T) {
+	desired := fromYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: extra, namespace: shop}\ndata: {a: \"1\"}\n")
+	for _, tc := range []struct {
+		m    model.ApplyMethod
+		want bool
+	}{
+		{model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalPreviousManifest}, true},
+		{model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied}, false},
+		{model.ApplyMethod{Method: model.ApplyServerSide}, false},
+		{model.ApplyMethod{}, false},
+	} {
+		res, err := Analyze(Input{FieldManager: "helm", Apply: tc.m, Desired: desired, Predicted: withEntries(desired, entryOf("helm", "Update", "", `{"f:data":{".":{},"f:a":{}}}`))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Findings) != 1 || res.Findings[0].Category != model.New {
+			t.Fatalf("%s: %+v", tc.m, res.Findings)
+		}
+		if got := strings.Contains(res.Findings[0].Message, "helm/helm#31516"); got != tc.want {
+			t.Errorf("%s: %q", tc.m, res.Findings[0].Message)
+		}
+	}
+}

@@ -149,7 +149,7 @@ func (a *analysis) setValues(f *model.Finding, v pathValues) {
 }
 
 func (a *analysis) newFinding() model.Finding {
-	return model.Finding{Category: model.New, Message: "not in the cluster: the deploy creates it"}
+	return model.Finding{Category: model.New, Message: "not in the cluster: the deploy creates it" + a.createdByUpdate()}
 }
 
 // deletedFinding is the one drift of an object the last deploy left in the
