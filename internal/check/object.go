@@ -87,10 +87,12 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 	if res.Live != nil {
 		entries := res.Live.GetManagedFields()
 		first := model.FirstServerSideDeploy(entries, in.FieldManager)
+		// A client-side deploy has no first server-side deploy to upgrade at.
+		upgrades := in.UpgradesClientSide && ai.Apply.ServerSide()
 		ai.ClientSide = ownership.ClientSide{
 			Managers: model.ClientSideManagers(entries, in.FieldManager),
-			Upgraded: in.UpgradesClientSide && first,
-			NotFirst: in.UpgradesClientSide && !first,
+			Upgraded: upgrades && first,
+			NotFirst: upgrades && !first,
 		}
 		if ai.ClientSide.Upgraded && len(ai.ClientSide.Managers) > 0 {
 			ro.Notes = append(slices.Clip(ro.Notes), remedy.UpgradeNote(ai.ClientSide.Managers, in.FieldManager))

@@ -23,8 +23,9 @@ func withEntries(u *unstructured.Unstructured, es ...metav1.ManagedFieldsEntry) 
 
 // A ConfigMap a client-side deployer last applied with keys a, mode, old
 // and gone; kubectl-edit changed mode since. The pull request drops old
-// and gone; the deployer's merge removes gone and keeps old, which is not
-// in what it applied before (the prediction says which).
+// and gone, and theirs, which a hand-run kubectl apply came to own; the
+// deployer's merge removes gone and theirs and keeps old, which is not in
+// what it applied before (the prediction says which).
 func clientSideApply(t *testing.T, m model.ApplyMethod) Input {
 	t.Helper()
 	cm := func(data string) *unstructured.Unstructured {
@@ -34,10 +35,12 @@ func clientSideApply(t *testing.T, m model.ApplyMethod) Input {
 	return Input{
 		FieldManager: "helm",
 		Apply:        m,
-		Applied:      cm(`{a: "1", mode: "fast", old: "x", gone: "y"}`),
-		Deployed:     withEntries(cm(`{a: "1", mode: "fast", old: "x", gone: "y"}`), entryOf("helm", "Update", "", all)),
-		Live: withEntries(cm(`{a: "1", mode: "slow", old: "x", gone: "y"}`),
+		Applied:      cm(`{a: "1", mode: "fast", old: "x", gone: "y", theirs: "z"}`),
+		Deployed: withEntries(cm(`{a: "1", mode: "fast", old: "x", gone: "y", theirs: "z"}`), entryOf("helm", "Update", "", all),
+			entryOf("kubectl-client-side-apply", "Update", "", `{"f:data":{"f:theirs":{}}}`)),
+		Live: withEntries(cm(`{a: "1", mode: "slow", old: "x", gone: "y", theirs: "z"}`),
 			entryOf("helm", "Update", "", `{"f:data":{".":{},"f:a":{},"f:old":{},"f:gone":{}}}`),
+			entryOf("kubectl-client-side-apply", "Update", "", `{"f:data":{"f:theirs":{}}}`),
 			entryOf("kubectl-edit", "Update", "", `{"f:data":{"f:mode":{}}}`)),
 		Desired: cm(`{a: "1", mode: "fast"}`),
 		Predicted: withEntries(cm(`{a: "1", mode: "fast", old: "x"}`),
@@ -77,6 +80,10 @@ func TestClientSideApplyFindings(t *testing.T) {
 			old := got[".data.old"]
 			if len(old) != 1 || old[0].Category != model.Release || !strings.Contains(old[0].Message, `stays ("x"): a client-side apply removes only what it applied before, and it is not in `+originalWords(m)) {
 				t.Errorf(".data.old: %+v, want one release that says it stays", old)
+			}
+			theirs := got[".data.theirs"]
+			if len(theirs) != 2 || theirs[0].Category != model.Reset || len(theirs[0].Managers) != 1 || theirs[0].Managers[0].Manager != "kubectl-client-side-apply" {
+				t.Errorf(".data.theirs: %+v, want a release and a reset naming its co-owner", theirs)
 			}
 			if len(got[".data.a"]) != 0 {
 				t.Errorf(".data.a, unchanged, has findings: %+v", got[".data.a"])
@@ -125,8 +132,8 @@ func TestReplaceRemovesWhatItDoesNotSend(t *testing.T) {
 			}
 		}
 	}
-	if resets != 2 {
-		t.Errorf("resets %d, want old and gone: %+v", resets, res.Findings)
+	if resets != 3 {
+		t.Errorf("resets %d, want old, gone and theirs: %+v", resets, res.Findings)
 	}
 }
 

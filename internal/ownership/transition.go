@@ -7,8 +7,12 @@ import (
 
 // transition answers the four questions for p.
 func (a *analysis) transition(p fieldpath.Path) model.Transition {
-	prev := Covers(a.prevM, p)
-	now := a.sends(p) || Covers(a.predictedM, p) && !a.stopsSending(p)
+	// A field the deploy stops sending is released under byPrediction
+	// whoever's name it carries: a client-side merge removes what the
+	// deployer sent before.
+	stops := a.stopsSending(p)
+	prev := Covers(a.prevM, p) || stops
+	now := a.sends(p) || Covers(a.predictedM, p) && !stops
 
 	dv, dok := valueAt(a.desired, p)
 	if a.baseline == BaselineLive && dok {
