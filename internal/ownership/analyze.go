@@ -113,6 +113,8 @@ type analysis struct {
 	secret   bool
 	// rules is how the deploy's method reads (method.go).
 	rules methodRules
+	// sentBefore caches live's last-applied fields (configField).
+	sentBefore *fieldpath.Set
 
 	// earlier is the object the config is compared with: the snapshot's
 	// applied config, or live on the live baseline.

@@ -168,3 +168,30 @@ func (a *analysis) createdByUpdate() string {
 	return "; Helm creates it with a plain create, recorded as an Update by " + a.in.FieldManager +
 		" (helm/helm#31516): the release's first server-side upgrade (--server-side=true, or once it was last applied server-side) conflicts on its fields unless it runs with --force-conflicts"
 }
+
+// configField tells whether the deploy's entry owning p is the config's
+// doing. An Update entry also owns what the server set on its writes (a
+// create's defaults), and loses a field to whoever writes it next: such
+// a field the config neither sends nor sent is no more the deploy's than
+// anyone's, and no row holds it. A field the prediction removes was sent
+// before (the merge removes only that).
+func (a *analysis) configField(p fieldpath.Path) bool {
+	if !a.rules.ownUpdate || a.sends(p) {
+		return true
+	}
+	if a.baseline == BaselineSnapshot {
+		if _, ok := a.earlierAt(p); ok {
+			return true
+		}
+	} else if a.in.Live != nil {
+		if a.sentBefore == nil {
+			a.sentBefore = a.sentClientSide()
+		}
+		if Covers(a.sentBefore, p) {
+			return true
+		}
+	}
+	_, live := valueAt(a.live, p)
+	_, after := valueAt(a.predict, p)
+	return live && !after && a.in.Predicted != nil
+}

@@ -21,6 +21,13 @@ func withEntries(u *unstructured.Unstructured, es ...metav1.ManagedFieldsEntry) 
 	return u
 }
 
+// labelled sets a label the server's side set (neither config has it),
+// which the deployer's Update entry came to own on its write.
+func labelled(u *unstructured.Unstructured, v string) *unstructured.Unstructured {
+	u.SetLabels(map[string]string{"server": v})
+	return u
+}
+
 // A ConfigMap a client-side deployer last applied with keys a, mode, old
 // and gone; kubectl-edit changed mode since. The pull request drops old
 // and gone, and theirs, which a hand-run kubectl apply came to own; the
@@ -36,14 +43,17 @@ func clientSideApply(t *testing.T, m model.ApplyMethod) Input {
 		FieldManager: "helm",
 		Apply:        m,
 		Applied:      cm(`{a: "1", mode: "fast", old: "x", gone: "y", theirs: "z"}`),
-		Deployed: withEntries(cm(`{a: "1", mode: "fast", old: "x", gone: "y", theirs: "z"}`), entryOf("helm", "Update", "", all),
+		Deployed: withEntries(labelled(cm(`{a: "1", mode: "fast", old: "x", gone: "y", theirs: "z"}`), "a"), entryOf("helm", "Update", "", all),
+			entryOf("helm", "Update", "", `{"f:metadata":{"f:labels":{".":{},"f:server":{}}}}`),
 			entryOf("kubectl-client-side-apply", "Update", "", `{"f:data":{"f:theirs":{}}}`)),
-		Live: withEntries(cm(`{a: "1", mode: "slow", old: "x", gone: "y", theirs: "z"}`),
+		Live: withEntries(labelled(cm(`{a: "1", mode: "slow", old: "x", gone: "y", theirs: "z"}`), "b"),
+			entryOf("kubectl-edit", "Update", "", `{"f:metadata":{"f:labels":{".":{},"f:server":{}}}}`),
 			entryOf("helm", "Update", "", `{"f:data":{".":{},"f:a":{},"f:old":{},"f:gone":{}}}`),
 			entryOf("kubectl-client-side-apply", "Update", "", `{"f:data":{"f:theirs":{}}}`),
 			entryOf("kubectl-edit", "Update", "", `{"f:data":{"f:mode":{}}}`)),
 		Desired: cm(`{a: "1", mode: "fast"}`),
-		Predicted: withEntries(cm(`{a: "1", mode: "fast", old: "x"}`),
+		Predicted: withEntries(labelled(cm(`{a: "1", mode: "fast", old: "x"}`), "b"),
+			entryOf("kubectl-edit", "Update", "", `{"f:metadata":{"f:labels":{".":{},"f:server":{}}}}`),
 			entryOf("helm", "Update", "", `{"f:data":{".":{},"f:a":{},"f:mode":{},"f:old":{}}}`)),
 	}
 }
@@ -84,6 +94,9 @@ func TestClientSideApplyFindings(t *testing.T) {
 			theirs := got[".data.theirs"]
 			if len(theirs) != 2 || theirs[0].Category != model.Reset || len(theirs[0].Managers) != 1 || theirs[0].Managers[0].Manager != "kubectl-client-side-apply" {
 				t.Errorf(".data.theirs: %+v, want a release and a reset naming its co-owner", theirs)
+			}
+			if len(got[".metadata.labels.server"]) != 0 {
+				t.Errorf("a field the config never sent, which the deploy's Update owned: %+v", got[".metadata.labels.server"])
 			}
 			if len(got[".data.a"]) != 0 {
 				t.Errorf(".data.a, unchanged, has findings: %+v", got[".data.a"])

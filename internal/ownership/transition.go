@@ -11,8 +11,9 @@ func (a *analysis) transition(p fieldpath.Path) model.Transition {
 	// whoever's name it carries: a client-side merge removes what the
 	// deployer sent before.
 	stops := a.stopsSending(p)
-	prev := Covers(a.prevM, p) || stops
-	now := a.sends(p) || Covers(a.predictedM, p) && !stops
+	mine := a.configField(p)
+	prev := Covers(a.prevM, p) && mine || stops
+	now := a.sends(p) || Covers(a.predictedM, p) && mine && !stops
 
 	dv, dok := valueAt(a.desired, p)
 	if a.baseline == BaselineLive && dok {
