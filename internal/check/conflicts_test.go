@@ -52,6 +52,12 @@ func TestConflictRefusal(t *testing.T) {
 		}
 	}
 
+	hpa := model.Finding{Category: model.DryRunError, Reason: model.ReasonConflicts,
+		Owners: []model.FieldOwners{{Manager: model.Manager{Manager: "kube-controller-manager", Operation: "Update", Subresource: "scale"}, Paths: []string{".spec.replicas"}}}}
+	if rem := remedy.For(res.Object.ID, "", hpa, remedy.Context{FieldManager: "helm"}); !strings.Contains(rem, "An autoscaler (kube-controller-manager (Update, scale))") {
+		t.Errorf("an autoscaler's conflict is advised as a scale by hand:\n%s", rem)
+	}
+
 	obj := func(replicas int64, image string) map[string]any {
 		return map[string]any{"spec": map[string]any{"replicas": replicas, "template": map[string]any{"spec": map[string]any{
 			"containers": []any{map[string]any{"name": "app", "image": image}}}}}}

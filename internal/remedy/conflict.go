@@ -72,6 +72,12 @@ type writer struct {
 
 // writers are tried in order; the last matches any manager.
 var writers = []writer{
+	// The HorizontalPodAutoscaler writes through the scale subresource as
+	// the controller manager, which the next row would call a hand scale.
+	{match: func(m model.Manager) bool { return m.Manager == "kube-controller-manager" && m.Subresource == "scale" },
+		advice: func(who string) string {
+			return "An autoscaler (" + who + ") sets the count again after every deploy that takes it: stop sending replicas, so that it alone owns them."
+		}},
 	{match: func(m model.Manager) bool { return m.Subresource == "scale" || m.Manager == "kubectl-scale" },
 		advice: func(who string) string {
 			return "A scale by hand (" + who + "): take it back if the count the deploy sends is the one to run; stop sending it if the count is scaled by hand or by an autoscaler."
