@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/config"
@@ -77,4 +78,20 @@ func (s states) onPaths(paths []config.Path) model.States {
 		return model.Presence{Value: vals, OK: true}
 	}
 	return model.States{Head: at(s.head), Base: at(s.base), BaseKnown: true, Applied: appliedPresence(s.applied, at)}
+}
+
+// withoutConflicting drops the findings a conflict refusal f tells: a
+// drift or conflict on a field it lists says the deploy takes the field,
+// and the deploy fails there instead.
+func withoutConflicting(findings []model.Finding, f model.Finding) []model.Finding {
+	listed := map[string]bool{}
+	for _, o := range f.Owners {
+		for _, p := range o.Paths {
+			listed[p] = true
+		}
+	}
+	return slices.DeleteFunc(findings, func(g model.Finding) bool {
+		info, _ := model.InfoOf(g.Category)
+		return info.External && listed[g.Path]
+	})
 }

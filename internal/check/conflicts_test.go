@@ -31,6 +31,13 @@ func TestConflictRefusal(t *testing.T) {
 	if f.Reason != model.ReasonConflicts || len(f.Owners) != 2 || len(f.Owners[1].Paths) != 2 {
 		t.Errorf("owners %+v", f.Owners)
 	}
+	told := withoutConflicting([]model.Finding{
+		{Category: model.Drift, Path: ".spec.replicas"}, {Category: model.TakingConflict, Path: ".spec.paused"},
+		{Category: model.Drift, Path: ".spec.template.spec.containers"}, {Category: model.Release, Path: ".spec.minReadySeconds"},
+	}, f)
+	if len(told) != 2 || told[0].Path != ".spec.template.spec.containers" || told[1].Category != model.Release {
+		t.Errorf("findings beside the refusal: %+v, want the drift of another field and the release", told)
+	}
 	if unchecked(f) {
 		t.Error("a conflict refusal reads as not checked")
 	}

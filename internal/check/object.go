@@ -125,7 +125,7 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 	if res.Err != nil {
 		refusal := in.dryRunFinding(res, res.Err, findings)
 		if f, ok := in.conflictRefusal(res); ok {
-			refusal = f
+			refusal, findings = f, withoutConflicting(findings, f)
 		}
 		var recreate []model.Finding
 		if f, ok := changes.Immutable(res.Object.ID, res.Err.Reason, res.Err.Message, res.Err.Causes); ok {
