@@ -27,12 +27,16 @@ type methodRules struct {
 	// byPrediction: a released field is removed or stays as the
 	// prediction shows, not as its co-owners decide.
 	byPrediction bool
+	// shares: a field another manager holds with the value the deploy
+	// sends becomes shared with it (an apply's co-ownership, the first
+	// deploy's adoptions); an Update leaves an unchanged value's owner be.
+	shares bool
 	// how words the method in messages: "a client-side apply".
 	how string
 }
 
 var methodTable = map[string]methodRules{
-	model.ApplyServerSide: {how: "a server-side apply"},
+	model.ApplyServerSide: {shares: true, how: "a server-side apply"},
 	model.ApplyClientSide: {ownUpdate: true, takesBack: true, byPrediction: true, how: "a client-side apply"},
 	model.ApplyReplace:    {ownUpdate: true, takesBack: true, byPrediction: true, how: "a replace"},
 }

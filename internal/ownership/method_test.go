@@ -110,7 +110,7 @@ func TestClientSideApplyFindings(t *testing.T) {
 func TestMethodTableDefaultIsServerSide(t *testing.T) {
 	for _, m := range []model.ApplyMethod{{}, model.DefaultApply(), {Method: model.ApplyServerSide}} {
 		r := rulesOf(m)
-		if r.ownUpdate || r.takesBack || r.byPrediction {
+		if r.ownUpdate || r.takesBack || r.byPrediction || !r.shares {
 			t.Errorf("%+v reads as %+v, want the server-side row", m, r)
 		}
 		if r.owns(model.Manager{Manager: "helm", Operation: OperationUpdate}, "helm") {
@@ -172,6 +172,30 @@ func TestCreatedByHelmClientSide(t *testing.T) {
 		}
 		if got := strings.Contains(res.Findings[0].Message, "helm/helm#31516"); got != tc.want {
 			t.Errorf("%s: %q", tc.m, res.Findings[0].Message)
+		}
+	}
+}
+
+// A first check (no snapshot) of a client-side deploy that sends the value
+// another manager holds: an Update leaves that owner be, so nothing is
+// adopted as a server-side apply would share it.
+func TestClientSideAdoptsNothing(t *testing.T) {
+	cm := fromYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: shop}\ndata: {mode: fast}\n")
+	edit := entryOf("kubectl-edit", "Update", "", `{"f:data":{".":{},"f:mode":{}}}`)
+	for _, tc := range []struct {
+		m    model.ApplyMethod
+		want int
+	}{{model.ApplyMethod{}, 1}, {model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied}, 0}} {
+		mine := entryOf("argocd-controller", "Apply", "", `{"f:data":{"f:mode":{}}}`)
+		if tc.m.Method == model.ApplyClientSide {
+			mine = entryOf("argocd-controller", "Update", "", `{"f:metadata":{"f:annotations":{}}}`)
+		}
+		res, err := Analyze(Input{FieldManager: "argocd-controller", Apply: tc.m, Desired: cm, Live: withEntries(cm, edit), Predicted: withEntries(cm, edit, mine)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Adopted) != tc.want {
+			t.Errorf("%s: adopted %+v, want %d", tc.m, res.Adopted, tc.want)
 		}
 	}
 }

@@ -50,8 +50,11 @@ func (a *analysis) pathFindings(p fieldpath.Path) []model.Finding {
 	if a.baseline == BaselineLive && !t.PrevOwned && t.NowOwned && !t.ConfigChanged {
 		// Rows 4 and 5 are impossible only against a snapshot. Against
 		// live they are the deploy applying the value another manager
-		// wrote: it becomes a co-owner (ownership-model.md, "no snapshot").
-		a.adopt(p)
+		// wrote: it becomes a co-owner (ownership-model.md, "no snapshot"),
+		// where its method shares.
+		if a.rules.shares {
+			a.adopt(p)
+		}
 		return nil
 	}
 	cat, report := Classify(t)
