@@ -72,7 +72,7 @@ func Of(in Input) Result {
 	}
 	if w, ok := workloadOf(in.ID); ok {
 		r.Rollout = rollout(w, in.Live.Object, after.Object, d, !sparse)
-		if f, ok := scaleDown(r.Rollout); ok {
+		if f, ok := scaleDown(r.Rollout); ok && !autoscaled(in) {
 			r.Findings = append(r.Findings, f)
 		}
 	}

@@ -181,3 +181,28 @@ func TestDaemonSetAndOnDeleteStrategies(t *testing.T) {
 		t.Errorf("OnDelete: %+v, want no pod replaced now, the image named and when pods get it", r.Rollout)
 	}
 }
+
+// A count an autoscaler lowers, to zero with HPAScaleToZero, is not the
+// deploy's scale-down when the deploy does not send replicas; one it sends
+// is.
+func TestAutoscalersScaleToZeroIsNoScaleDown(t *testing.T) {
+	id := model.ID{Group: "apps", Kind: "Deployment", Name: "web"}
+	hpa := metav1.ManagedFieldsEntry{Manager: "kube-controller-manager", Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "scale",
+		APIVersion: "apps/v1", FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:spec":{"f:replicas":{}}}`)}}
+	live := deploymentWith(t, "2", "nginx:1.26", "x", "c")
+	pred := deploymentWith(t, "0", "nginx:1.26", "x", "c")
+	pred.SetManagedFields([]metav1.ManagedFieldsEntry{hpa})
+	desired := deploymentWith(t, "2", "nginx:1.26", "x", "c")
+	unstructured.RemoveNestedField(desired.Object, "spec", "replicas")
+	if r := Of(Input{ID: id, Live: live, Predicted: pred, Desired: desired}); len(r.Findings) != 0 {
+		t.Errorf("the autoscaler's count is a scale-down: %+v", r.Findings)
+	}
+	sends := deploymentWith(t, "0", "nginx:1.26", "x", "c")
+	if r := Of(Input{ID: id, Live: live, Predicted: pred, Desired: sends}); len(r.Findings) != 1 || r.Findings[0].Category != model.ScaleDown {
+		t.Errorf("replicas the deploy sends: %+v, want a scale-down", r.Findings)
+	}
+	pred.SetManagedFields(nil)
+	if r := Of(Input{ID: id, Live: live, Predicted: pred, Desired: desired}); len(r.Findings) != 1 {
+		t.Errorf("no autoscaler owns the count: %+v, want a scale-down", r.Findings)
+	}
+}

@@ -76,6 +76,9 @@ func (s states) judgedOn(f model.Finding) model.States {
 		return model.States{}
 	}
 	whole := model.States{Head: presence(s.head), Base: presence(s.base), BaseKnown: true}
+	if paths, ok := conflictPaths(f); ok {
+		return s.onPaths(paths)
+	}
 	if refusal(f.Category) {
 		return whole
 	}
@@ -135,6 +138,10 @@ func unchecked(f model.Finding) bool {
 		return false
 	}
 	if refusedReasons[f.Reason] {
+		return false
+	}
+	if _, ok := conflictPaths(f); ok {
+		// The deploy's own failure, which the server judged: checked.
 		return false
 	}
 	// An admission webhook or policy denies with Forbidden too; RBAC's

@@ -88,10 +88,12 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 	if res.Live != nil {
 		entries := res.Live.GetManagedFields()
 		first := model.FirstServerSideDeploy(entries, in.FieldManager)
+		// A client-side deploy has no first server-side deploy to upgrade at.
+		upgrades := in.UpgradesClientSide && ai.Apply.ServerSide()
 		ai.ClientSide = ownership.ClientSide{
 			Managers: model.ClientSideManagers(entries, in.FieldManager),
-			Upgraded: in.UpgradesClientSide && first,
-			NotFirst: in.UpgradesClientSide && !first,
+			Upgraded: upgrades && first,
+			NotFirst: upgrades && !first,
 		}
 		if ai.ClientSide.Upgraded && len(ai.ClientSide.Managers) > 0 {
 			ro.Notes = append(slices.Clip(ro.Notes), remedy.UpgradeNote(ai.ClientSide.Managers, in.FieldManager))
@@ -123,6 +125,9 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 	}
 	if res.Err != nil {
 		refusal := in.dryRunFinding(res, res.Err, findings)
+		if f, ok := in.conflictRefusal(res); ok {
+			refusal, findings = f, withoutConflicting(findings, f)
+		}
 		var recreate []model.Finding
 		if f, ok := changes.Immutable(res.Object.ID, res.Err.Reason, res.Err.Message, res.Err.Causes); ok {
 			refusal = f
@@ -201,8 +206,8 @@ func dryRunMessage(e *predict.DryRunError) string {
 }
 
 // removed reports the snapshot's objects that the render no longer
-// produces: the deploy leaves them in the cluster (Server-Side Apply never
-// deletes) unless the pipeline prunes them.
+// produces: the deploy leaves them in the cluster (an apply never deletes)
+// unless its deployer prunes them (deleteOrKeep).
 func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 	if in.Snapshot == nil {
 		return nil
@@ -253,12 +258,7 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 			ro.Findings = result.Findings
 		}
 		if !gone && !unserved {
-			// The delete says all the removed note says (the last deploy
-			// applied it, the render no longer has it), and more: one
-			// statement per fact.
-			ro.Findings = slices.DeleteFunc(ro.Findings, func(f model.Finding) bool { return f.Category == model.Removed })
-			ro.Findings = append(ro.Findings, model.Finding{Category: model.Delete,
-				Message: "gone from the render: a pruning deploy deletes it (the last deploy applied it)"})
+			in.deleteOrKeep(&ro, live, e)
 		}
 		st := in.statesOf(id, nil, e)
 		in.setCauses(&ro, st)

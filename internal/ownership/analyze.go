@@ -111,6 +111,10 @@ type analysis struct {
 	id       model.ID
 	baseline string
 	secret   bool
+	// rules is how the deploy's method reads (method.go).
+	rules methodRules
+	// sentBefore caches live's last-applied fields (configField).
+	sentBefore *fieldpath.Set
 
 	// earlier is the object the config is compared with: the snapshot's
 	// applied config, or live on the live baseline.
@@ -155,7 +159,7 @@ func prepare(in Input) (*analysis, error) {
 	if secret {
 		in = foldSecretConfigs(in)
 	}
-	a := &analysis{in: in, id: idOf(in), baseline: BaselineLive, secret: secret}
+	a := &analysis{in: in, id: idOf(in), baseline: BaselineLive, secret: secret, rules: rulesOf(in.Apply)}
 	if in.FieldManager == "" {
 		return a, fmt.Errorf("%s: no field manager given", a.id)
 	}
@@ -198,7 +202,7 @@ func prepare(in Input) (*analysis, error) {
 		}
 		if a.secret {
 			var via *fieldpath.Set
-			o, via = foldStringDataOwners(o, in.FieldManager)
+			o, via = foldStringDataOwners(o, func(m model.Manager) bool { return a.rules.owns(m, in.FieldManager) })
 			if what == "live" {
 				a.liveViaStringData = via
 			}
@@ -217,14 +221,14 @@ func prepare(in Input) (*analysis, error) {
 	if a.liveOwners, err = owners("live", in.Live); err != nil {
 		return a, err
 	}
-	a.liveOthers = a.liveOwners.Others(in.FieldManager)
-	a.liveM = a.liveOwners.Applier(in.FieldManager)
+	a.liveOthers = a.rules.others(a.liveOwners, in.FieldManager)
+	a.liveM = a.rules.own(a.liveOwners, in.FieldManager)
 	var deployedOwners, predictedOwners Ownership
 	if a.baseline == BaselineSnapshot {
 		if deployedOwners, err = owners("snapshot deployed", in.Deployed); err != nil {
 			return a, err
 		}
-		a.prevM = deployedOwners.Applier(in.FieldManager)
+		a.prevM = a.rules.own(deployedOwners, in.FieldManager)
 		a.earlier, a.deployed = content(in.Applied), content(in.Deployed)
 	} else {
 		a.prevM = a.liveM
@@ -233,7 +237,7 @@ func prepare(in Input) (*analysis, error) {
 	if predictedOwners, err = owners("prediction", in.Predicted); err != nil {
 		return a, err
 	}
-	a.predictedM = predictedOwners.Applier(in.FieldManager)
+	a.predictedM = a.rules.own(predictedOwners, in.FieldManager)
 	a.desired, a.live, a.predict = content(in.Desired), content(in.Live), content(in.Predicted)
 
 	if a.desiredSet, a.desiredTyped, err = typedFieldSet(in.Desired, in.Types); err != nil {

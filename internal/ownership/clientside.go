@@ -36,7 +36,7 @@ type ClientSide struct {
 // and one the config no longer sends is released by it.
 func upgradeClientSide(in Input) (Input, *fieldpath.Set, error) {
 	cs := in.ClientSide
-	if !cs.Upgraded || len(cs.Managers) == 0 || in.Live == nil {
+	if !cs.Upgraded || len(cs.Managers) == 0 || in.Live == nil || !in.Apply.ServerSide() {
 		return in, nil, nil
 	}
 	before, err := ManagedSets(in.Live)
@@ -88,7 +88,7 @@ func (a *analysis) setAgain(p fieldpath.Path) bool {
 // request removes (it is not the deploy's, so no table row holds it).
 func (a *analysis) keptFindings() []model.Finding {
 	cs := a.in.ClientSide
-	if cs.Upgraded || len(cs.Managers) == 0 || a.in.Live == nil || a.in.Desired == nil {
+	if cs.Upgraded || len(cs.Managers) == 0 || a.in.Live == nil || a.in.Desired == nil || !a.in.Apply.ServerSide() {
 		return nil
 	}
 	kept := &fieldpath.Set{}

@@ -27,6 +27,16 @@
 // own is "retained" when M lets it go, and they appear in Managers like any
 // other owner. Entries that differ only by apiVersion are merged.
 //
+// That is the server-side reading, and the default. Input.Apply says how
+// the deploy applies, and method.go's table how each method reads: under
+// a client-side apply (a three-way merge patch) or a replace (a PUT), M is
+// also the manager's Update entry on the main resource, since that is
+// what such a write records; a field another manager changed that the
+// deploy sends (rows 7, 13, 15) is a taking naming that manager, as
+// nothing conflicts; a field the config stops sending is removed or stays
+// as the prediction shows, whoever else owns it; and a field M's Update
+// came to own only because the server set it on a write is no row.
+//
 // # The four questions, per path
 //
 // Paths classified: the leaves of M's set in the baseline, of M's set in

@@ -87,6 +87,9 @@ func (a *analysis) message(c model.Category, t model.Transition, p fieldpath.Pat
 		config := change(v.applied, v.appliedOK, v.desired, v.desiredOK, v.hidden)
 		return external + by(others) + a.since() + ", and the config " + config + "; " + setsIt("the deploy sets it", v)
 	case model.Taking:
+		if t.ExternalChanged {
+			return a.takenBackMessage(t, v, others)
+		}
 		return a.takingMessage(v, others)
 	case model.Release:
 		msg := "released: no longer in the config"
@@ -96,7 +99,7 @@ func (a *analysis) message(c model.Category, t model.Transition, p fieldpath.Pat
 		if t.ExternalChanged && a.baseline == BaselineSnapshot {
 			msg += "; it was " + external + by(others) + a.since()
 		}
-		return msg
+		return msg + a.staysMessage(p, v)
 	case model.Retained:
 		msg := "still owned by " + describeManagers(others) + ", so the deploy leaves it in place"
 		if len(others) == 0 {
@@ -108,6 +111,9 @@ func (a *analysis) message(c model.Category, t model.Transition, p fieldpath.Pat
 		}
 		return msg
 	case model.Reset:
+		if a.rules.byPrediction {
+			return a.removedMessage(v)
+		}
 		msg := "owned by no one else: the deploy removes it"
 		if !v.hidden {
 			msg += " (now " + show(v.live, false) + ")"

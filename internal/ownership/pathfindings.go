@@ -50,14 +50,18 @@ func (a *analysis) pathFindings(p fieldpath.Path) []model.Finding {
 	if a.baseline == BaselineLive && !t.PrevOwned && t.NowOwned && !t.ConfigChanged {
 		// Rows 4 and 5 are impossible only against a snapshot. Against
 		// live they are the deploy applying the value another manager
-		// wrote: it becomes a co-owner (ownership-model.md, "no snapshot").
-		a.adopt(p)
+		// wrote: it becomes a co-owner (ownership-model.md, "no snapshot"),
+		// where its method shares.
+		if a.rules.shares {
+			a.adopt(p)
+		}
 		return nil
 	}
 	cat, report := Classify(t)
 	if !report {
 		return nil
 	}
+	cat = a.rules.category(cat)
 	v := a.values(p)
 	f := model.Finding{
 		Category:   cat,
@@ -72,7 +76,14 @@ func (a *analysis) pathFindings(p fieldpath.Path) []model.Finding {
 	if cat == model.Release && v.liveOK {
 		g := model.Finding{Path: f.Path, FieldPath: f.FieldPath, Managers: f.Managers}
 		a.setValues(&g, v)
-		if len(f.Managers) > 0 || a.liveViaStringData != nil && a.liveViaStringData.Has(p) {
+		if a.rules.byPrediction {
+			// The prediction is the merge the deployer sends: the field is
+			// gone, or it stays and the release says so.
+			if _, stays := valueAt(a.predict, p); stays {
+				return out
+			}
+			g.Category = model.Reset
+		} else if len(f.Managers) > 0 || a.liveViaStringData != nil && a.liveViaStringData.Has(p) {
 			g.Category = model.Retained
 		} else {
 			g.Category = model.Reset
@@ -141,7 +152,7 @@ func (a *analysis) setValues(f *model.Finding, v pathValues) {
 }
 
 func (a *analysis) newFinding() model.Finding {
-	return model.Finding{Category: model.New, Message: "not in the cluster: the deploy creates it"}
+	return model.Finding{Category: model.New, Message: "not in the cluster: the deploy creates it" + a.createdByUpdate()}
 }
 
 // deletedFinding is the one drift of an object the last deploy left in the

@@ -66,11 +66,11 @@ func foldSecretConfigs(in Input) Input {
 var stringDataField, dataField = "stringData", "data"
 
 // foldStringDataOwners counts every owner's .stringData.K as .data.K.
-// viaStringData is the data paths fieldManager owns only through
+// viaStringData is the data paths the deploy's own entries (own) hold only through
 // stringData: such a key stays in data, with no owner, once the deploy
 // stops sending it (the server removes what the applier owned, and the
 // applier owned .stringData.K, which is not stored).
-func foldStringDataOwners(o Ownership, fieldManager string) (folded Ownership, viaStringData *fieldpath.Set) {
+func foldStringDataOwners(o Ownership, own func(model.Manager) bool) (folded Ownership, viaStringData *fieldpath.Set) {
 	viaStringData = &fieldpath.Set{}
 	folded = make(Ownership, len(o))
 	for i, e := range o {
@@ -92,7 +92,7 @@ func foldStringDataOwners(o Ownership, fieldManager string) (folded Ownership, v
 			continue
 		}
 		folded[i].Fields = rest.Union(moved)
-		if IsApplier(e.Manager, fieldManager) {
+		if own(e.Manager) {
 			viaStringData = viaStringData.Union(moved.Difference(rest))
 		}
 	}

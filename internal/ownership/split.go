@@ -73,7 +73,7 @@ func (a *analysis) splitFinding(unit fieldpath.Path) (model.Finding, bool) {
 		}
 		sort.Strings(names)
 		fo := model.FieldOwners{Manager: o.Manager, Paths: names}
-		if !IsApplier(o.Manager, a.in.FieldManager) {
+		if !a.rules.owns(o.Manager, a.in.FieldManager) {
 			owners = append(owners, fo)
 			others = append(others, o.Manager)
 			continue

@@ -7,8 +7,13 @@ import (
 
 // transition answers the four questions for p.
 func (a *analysis) transition(p fieldpath.Path) model.Transition {
-	prev := Covers(a.prevM, p)
-	now := a.sends(p) || Covers(a.predictedM, p)
+	// A field the deploy stops sending is released under byPrediction
+	// whoever's name it carries: a client-side merge removes what the
+	// deployer sent before.
+	stops := a.stopsSending(p)
+	mine := a.configField(p)
+	prev := Covers(a.prevM, p) && mine || stops
+	now := a.sends(p) || Covers(a.predictedM, p) && mine && !stops
 
 	dv, dok := valueAt(a.desired, p)
 	if a.baseline == BaselineLive && dok {

@@ -32,9 +32,13 @@ func autoscalerOf(findings []model.Finding) string {
 	return ""
 }
 
-// leaveReplicas tells to remove replicas from the manifest, so that the
-// autoscaler alone owns the count.
-func leaveReplicas(source, scaler string) string {
+// leaveReplicas tells to stop sending replicas, so that the autoscaler
+// alone owns the count: in the deployer's words (deployer.go's scaled),
+// else by removing it from the manifest.
+func leaveReplicas(id model.ID, source, scaler string, c Context) string {
+	if r := deployerRow(c); r.scaled != nil {
+		return r.scaled(id, source, scaler, c)
+	}
 	return fmt.Sprintf("Remove replicas from %s, so that %s alone owns the replica count: a manifest that sets it overwrites the autoscaler's count on every deploy, and the autoscaler scales back each time.",
 		nonEmpty(source, "the manifest"), scaler)
 }

@@ -24,6 +24,12 @@ type applier struct {
 	// ignoreRule: the repository config's ignore rule is how to stop
 	// sending it (the deploy applies what render prints).
 	ignoreRule bool
+	// fails says what fails when the deployer applies without force and
+	// meets a conflict (exists: the object is in the cluster, so it is
+	// updated, not created), and why.
+	fails func(exists bool) string
+	// force is how to take every conflicting field over at once.
+	force string
 }
 
 // appliers are tried in order; the last matches any deploy.
@@ -35,6 +41,13 @@ var appliers = []applier{
 		takeBack: "Helm 4 does not force by default: this upgrade stops at the conflict unless it runs with --force-conflicts, " +
 			"which takes this field and the other conflicts this report lists, and no other field (what Helm itself set is its own already, Helm 3's writes included once Helm 4 has merged them)",
 		stopSending: "remove it from the chart's templates or values",
+		fails: func(exists bool) string {
+			if exists {
+				return "the upgrade fails: Helm 4 does not force conflicts"
+			}
+			return "the install fails: Helm 4 does not force conflicts"
+		},
+		force: "run the upgrade with --force-conflicts, which takes these fields and no other",
 	},
 	{
 		match:       func(string) bool { return true },
@@ -42,6 +55,10 @@ var appliers = []applier{
 		takeBack:    "the deploy applies with force and takes it over",
 		stopSending: "keep the field out of the deploy with this rule in the repository config",
 		ignoreRule:  true,
+		fails: func(bool) string {
+			return "the apply fails: a Server-Side Apply without --force-conflicts stops at a conflict"
+		},
+		force: "apply with --force-conflicts (kubectl apply --server-side --force-conflicts), which takes these fields and no other",
 	},
 }
 
@@ -55,6 +72,12 @@ type writer struct {
 
 // writers are tried in order; the last matches any manager.
 var writers = []writer{
+	// The HorizontalPodAutoscaler writes through the scale subresource as
+	// the controller manager, which the next row would call a hand scale.
+	{match: func(m model.Manager) bool { return m.Manager == "kube-controller-manager" && m.Subresource == "scale" },
+		advice: func(who string) string {
+			return "An autoscaler (" + who + ") sets the count again after every deploy that takes it: stop sending replicas, so that it alone owns them."
+		}},
 	{match: func(m model.Manager) bool { return m.Subresource == "scale" || m.Manager == "kubectl-scale" },
 		advice: func(who string) string {
 			return "A scale by hand (" + who + "): take it back if the count the deploy sends is the one to run; stop sending it if the count is scaled by hand or by an autoscaler."
@@ -81,20 +104,7 @@ func takeBackOrStop(id model.ID, source string, f model.Finding, hidden bool, c 
 		}
 		who = model.JoinAnd(names)
 	}
-	var a applier
-	for _, x := range appliers {
-		if x.match(c.FieldManager) {
-			a = x
-			break
-		}
-	}
-	var w writer
-	for _, x := range writers {
-		if x.match(first) {
-			w = x
-			break
-		}
-	}
+	a, w := applierOf(c), writerOf(first)
 	desired, live := "its own value", "the value"
 	if !hidden {
 		desired, live = show(f.DesiredValue), "the "+show(f.LiveValue)
@@ -115,4 +125,67 @@ func takeBackOrStop(id model.ID, source string, f model.Finding, hidden bool, c 
 	}
 	b.WriteString(w.advice(who))
 	return b.String()
+}
+
+func applierOf(c Context) applier {
+	for _, x := range appliers {
+		if x.match(c.FieldManager) {
+			return x
+		}
+	}
+	return appliers[len(appliers)-1]
+}
+
+func writerOf(m model.Manager) writer {
+	for _, x := range writers {
+		if x.match(m) {
+			return x
+		}
+	}
+	return writers[len(writers)-1]
+}
+
+// ConflictsFail is what a deploy that does not force conflicts meets on
+// them, in its deployer's words: "the upgrade fails: Helm 4 does not
+// force conflicts". exists: the object is in the cluster.
+func ConflictsFail(c Context, exists bool) string { return applierOf(c).fails(exists) }
+
+// refusedConflicts is the remedy of a deploy refused on conflicts (a
+// dry-run-error whose Owners are the conflicting fields by manager): the
+// two ways out for all of them, in the deployer's and the writers' words.
+func refusedConflicts(id model.ID, source string, f model.Finding, c Context) string {
+	a := applierOf(c)
+	var paths, whos, reasons []string
+	for _, o := range f.Owners {
+		for _, p := range o.Paths {
+			paths = append(paths, p)
+			reasons = append(reasons, "managed by "+o.Manager.String())
+		}
+		whos = append(whos, o.Manager.String())
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s are another manager's, and the deploy sends them. Either way, for these fields:\n\n", model.JoinAnd(paths))
+	fmt.Fprintf(&b, "Take them back: keep them in %s and %s.\n\n", a.where(source), a.force)
+	keep := " keep them"
+	if len(whos) == 1 {
+		keep = " keeps them"
+	}
+	fmt.Fprintf(&b, "Stop sending them: %s, so that %s%s", a.stopSending, model.JoinAnd(whos), keep)
+	switch {
+	case c.Deployer != nil && c.Deployer.Controller != model.ControllerHelm:
+		b.WriteString(":")
+		for i, p := range paths {
+			b.WriteString("\n\n" + deployerRow(c).leave(id, p, reasons[i], c))
+		}
+		b.WriteString("\n\n")
+	case a.ignoreRule:
+		b.WriteString(":\n\n" + indent(ignoreRules(id, paths, reasons)) + "\n\n")
+	default:
+		b.WriteString(".\n\n")
+	}
+	var advice []string
+	for _, o := range f.Owners {
+		advice = append(advice, writerOf(o.Manager).advice(o.Manager.String()))
+	}
+	return b.String() + strings.Join(advice, "\n\n")
 }

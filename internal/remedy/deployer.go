@@ -22,23 +22,97 @@ import (
 type deployerRemedy struct {
 	// leave is how path of id is left to whoever keeps setting it.
 	leave func(id model.ID, path, reason string, c Context) string
+	// scaled is how the replicas an autoscaler (scaler) owns are left to
+	// it; nil: removed from the manifest (leaveReplicas).
+	scaled func(id model.ID, source, scaler string, c Context) string
 }
+
+// fluxHelmRelease keys the row of a Flux HelmRelease, which
+// helm-controller applies from the chart, not from manifests.
+const fluxHelmRelease = "flux HelmRelease"
 
 var deployerRemedies = map[string]deployerRemedy{
 	"":                     {leave: letGo},
-	model.ControllerArgoCD: {leave: argoIgnore},
-	model.ControllerFlux:   {leave: fluxLeave},
+	model.ControllerHelm:   {leave: letGo, scaled: helmScaled(false)},
+	model.ControllerArgoCD: {leave: argoIgnore, scaled: leavingScaled(argoIgnore)},
+	model.ControllerFlux:   {leave: fluxLeave, scaled: leavingScaled(fluxLeave)},
+	fluxHelmRelease:        {leave: helmReleaseLeave, scaled: helmScaled(true)},
 }
 
 // deployerRow is the row of the context's deployer; a deployer with no row
-// of its own (a Helm release) is applied like a pipeline's.
+// of its own is applied like a pipeline's.
 func deployerRow(c Context) deployerRemedy {
-	if c.Deployer != nil {
-		if r, ok := deployerRemedies[c.Deployer.Controller]; ok {
-			return r
+	key := ""
+	if d := c.Deployer; d != nil {
+		key = d.Controller
+		if kind, _ := d.Object["kind"].(string); key == model.ControllerFlux && kind == "HelmRelease" {
+			key = fluxHelmRelease
 		}
 	}
+	if r, ok := deployerRemedies[key]; ok {
+		return r
+	}
 	return deployerRemedies[""]
+}
+
+// leavingScaled is the replicas an autoscaler owns left to it by the
+// deployer's own way of leaving a field.
+func leavingScaled(leave func(id model.ID, path, reason string, c Context) string) func(model.ID, string, string, Context) string {
+	return func(id model.ID, _, scaler string, c Context) string {
+		return scaledWhy(scaler) + "\n\n" + leave(id, model.ReplicasPath, "scaled by "+scaler, c)
+	}
+}
+
+func scaledWhy(scaler string) string {
+	return fmt.Sprintf("%s owns the replica count: a deploy that sends replicas overwrites its count every time, and it scales back.", scaler)
+}
+
+// helmScaled: a chart renders replicas from its values, so the values
+// stop it; a HelmRelease's drift detection (drift) must leave the field
+// too.
+func helmScaled(drift bool) func(model.ID, string, string, Context) string {
+	return func(id model.ID, _, scaler string, c Context) string {
+		msg := scaledWhy(scaler) + " Set the chart's values so that it renders no replicas for " + id.String() +
+			" (most charts leave replicas out when autoscaling.enabled is true), or remove replicas from the chart's templates."
+		if drift {
+			msg += "\n\n" + driftIgnore(id, model.ReplicasPath, c)
+		}
+		return msg
+	}
+}
+
+// helmReleaseLeave: helm-controller applies what the chart renders, so a
+// field leaves the chart's output through its values; drift detection,
+// when on, is told to leave it too.
+func helmReleaseLeave(id model.ID, path, reason string, c Context) string {
+	return fmt.Sprintf("Flux's helm-controller deploys this target (HelmRelease %s) from the chart and never reads %s: leave %s to the one that keeps setting it (%s) "+
+		"by setting the chart's values so that it does not render the field, or removing it from the chart's templates.\n\n%s",
+		objectName(c.Deployer), ".ownership-check.yaml", path, reason, driftIgnore(id, path, c))
+}
+
+// driftIgnore is the HelmRelease's spec.driftDetection.ignore entry for
+// the field, so that drift detection does not correct it either.
+func driftIgnore(id model.ID, path string, c Context) string {
+	target := map[string]any{"kind": id.Kind, "name": id.Name}
+	if id.Namespace != "" {
+		target["namespace"] = id.Namespace
+	}
+	if id.Group != "" {
+		target["group"] = id.Group
+	}
+	ptr, ok := jsonPointer(path)
+	if !ok {
+		ptr = path
+	}
+	spec := map[string]any{"spec": map[string]any{"driftDetection": map[string]any{
+		"ignore": []any{map[string]any{"paths": []string{ptr}, "target": target}}}}}
+	y, err := yaml.Marshal(spec)
+	if err != nil {
+		// Strings only: cannot fail.
+		panic(err)
+	}
+	return fmt.Sprintf("If drift detection is on (spec.driftDetection.mode: enabled), tell it to leave the field: add to the HelmRelease %s\n\n%s",
+		objectName(c.Deployer), indent(strings.TrimRight(string(y), "\n")))
 }
 
 // objectName is the deployer's object as "namespace/name" and its file.

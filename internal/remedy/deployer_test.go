@@ -84,3 +84,39 @@ func dedent(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestScaledReplicasInTheDeployersWords: replicas an autoscaler owns are
+// left to it the way the target's deployer leaves a field, one row each.
+func TestScaledReplicasInTheDeployersWords(t *testing.T) {
+	hpa := model.Controller{Name: "HorizontalPodAutoscaler", Object: &model.ID{Group: "autoscaling", Kind: "HorizontalPodAutoscaler", Namespace: "shop", Name: "web"}}
+	fight := model.Finding{Category: model.Fight, Path: model.ReplicasPath, Controller: &hpa}
+	helmRelease := &model.Deployer{Controller: model.ControllerFlux, File: "apps/web.yaml",
+		Object: map[string]any{"kind": "HelmRelease", "metadata": map[string]any{"name": "web", "namespace": "shop"}}}
+	helmTarget := &model.Deployer{Controller: model.ControllerHelm, Object: map[string]any{}}
+	for _, tc := range []struct {
+		name     string
+		d        *model.Deployer
+		want     []string
+		dontWant []string
+	}{
+		{"pipeline", nil, []string{"Remove replicas from deploy/web.yaml"}, []string{"driftDetection", "ignoreDifferences"}},
+		{"Argo CD", argoApp, []string{"owns the replica count", "ignoreDifferences:", "- /spec/replicas", "RespectIgnoreDifferences=true"}, []string{"driftDetection"}},
+		{"Flux Kustomization", fluxKs, []string{"owns the replica count", "by removing it from the manifest", "kustomize.toolkit.fluxcd.io/ssa: IfNotPresent"}, []string{"driftDetection"}},
+		{"Flux HelmRelease", helmRelease, []string{"autoscaling.enabled", "HelmRelease shop/web (apps/web.yaml)",
+			"    spec:\n      driftDetection:\n        ignore:\n        - paths:\n          - /spec/replicas\n          target:\n            group: apps\n            kind: Deployment\n            name: web\n            namespace: shop"},
+			[]string{"kustomize.toolkit.fluxcd.io/ssa", "ignoreDifferences"}},
+		{"Helm", helmTarget, []string{"autoscaling.enabled"}, []string{"driftDetection", "ignoreDifferences", "ignore:"}},
+	} {
+		r := For(web, "deploy/web.yaml", fight, Context{FieldManager: "deployer", Deployer: tc.d})
+		for _, want := range tc.want {
+			if !strings.Contains(r, want) {
+				t.Errorf("%s: remedy lacks %q:\n%s", tc.name, want, r)
+			}
+		}
+		for _, no := range tc.dontWant {
+			if strings.Contains(r, no) {
+				t.Errorf("%s: remedy has %q:\n%s", tc.name, no, r)
+			}
+		}
+	}
+}

@@ -49,7 +49,7 @@ func Object(id model.ID, source string, findings []model.Finding, c Context) {
 			continue
 		}
 		if scaler != "" && f.Path == model.ReplicasPath && model.LevelOf(f.Category) != model.LevelNote {
-			f.Remediation = leaveReplicas(source, scaler)
+			f.Remediation = leaveReplicas(id, source, scaler, c)
 			continue
 		}
 		if fight := fights[f.Path]; fight != nil && f.History != nil && f.Category != model.Fight {
@@ -70,7 +70,7 @@ func For(id model.ID, source string, f model.Finding, c Context) string {
 	switch f.Category {
 	case model.Fight:
 		if f.Path == model.ReplicasPath && f.Controller != nil && f.Controller.Autoscales() {
-			return leaveReplicas(source, f.Controller.String())
+			return leaveReplicas(id, source, f.Controller.String(), c)
 		}
 		return deployerRow(c).leave(id, f.Path, "managed by "+controllerName(f), c)
 	case model.Drift, model.TakingConflict, model.UpdateConflict:
@@ -83,6 +83,10 @@ func For(id model.ID, source string, f model.Finding, c Context) string {
 			return takeBackOrStop(id, source, f, hidden, c)
 		}
 		return oneOff(id, source, f, hidden, c)
+	case model.DryRunError:
+		if f.Reason == model.ReasonConflicts && len(f.Owners) > 0 {
+			return refusedConflicts(id, source, f, c)
+		}
 	case model.SplitOwnership:
 		return migrate(f.Path, c)
 	case model.RecreateRequired:
@@ -119,12 +123,21 @@ func letGo(id model.ID, path, reason string, c Context) string {
 // IgnoreRule is the YAML of the ignore rule that stops the deploy from
 // sending path of object id, as config.Load reads it.
 func IgnoreRule(id model.ID, path, reason string) string {
+	return ignoreRules(id, []string{path}, []string{reason})
+}
+
+// ignoreRules is the YAML of one ignore rule per path, reasons[i] being
+// paths[i]'s.
+func ignoreRules(id model.ID, paths, reasons []string) string {
 	group := id.Group
 	if group == "" {
 		group = config.CoreGroup
 	}
-	r := config.IgnoreRule{Group: group, Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Path: path, Reason: reason}
-	b, err := yaml.Marshal(map[string][]config.IgnoreRule{"ignore": {r}})
+	rules := make([]config.IgnoreRule, len(paths))
+	for i, p := range paths {
+		rules[i] = config.IgnoreRule{Group: group, Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Path: p, Reason: reasons[i]}
+	}
+	b, err := yaml.Marshal(map[string][]config.IgnoreRule{"ignore": rules})
 	if err != nil {
 		// Strings only: cannot fail.
 		panic(err)

@@ -151,6 +151,12 @@ var wordings = map[model.Category]func(w words) string{
 			w.p, w.m, w.owns, w.it, w.them, model.Plural(w.n, "s", ""))
 	},
 	model.Reset: func(w words) string {
+		if len(w.managers) > 0 {
+			// A client-side apply or a replace: it removes what it applied
+			// before, whoever else owns it.
+			return fmt.Sprintf("the deploy removes %s, which it applied before and no longer sends, although %s own%s %s too",
+				w.p, w.m, w.owns, w.it)
+		}
 		return fmt.Sprintf("the deploy stops managing %s and no one else owns %s: the API server removes %s and may reset %s to %s default%s",
 			w.p, w.it, w.it, w.it, model.Plural(w.n, "its", "their"), model.Plural(w.n, "", "s"))
 	},
@@ -165,7 +171,13 @@ var wordings = map[model.Category]func(w words) string{
 	model.Delete: func(words) string {
 		return "the last deploy applied this object and it is no longer rendered: a pruning deploy deletes it"
 	},
-	model.Taking:      func(w words) string { return fmt.Sprintf("the deploy starts managing %s", w.p) },
+	model.Taking: func(w words) string {
+		if w.t != nil && w.t.ExternalChanged && len(w.managers) > 0 {
+			// A client-side apply or a replace meets no conflict.
+			return fmt.Sprintf("the deploy takes back %s from %s without a conflict: what %s set is reverted silently", w.p, w.m, model.Plural(len(uniqueNames(w.managers)), "it", "they"))
+		}
+		return fmt.Sprintf("the deploy starts managing %s", w.p)
+	},
 	model.Release:     func(w words) string { return fmt.Sprintf("the deploy stops managing %s", w.p) },
 	model.New:         func(words) string { return "the deploy creates this object" },
 	model.Removed:     func(words) string { return "the last deploy applied this object and it is no longer rendered" },

@@ -1,0 +1,43 @@
+package changes
+
+import (
+	"bytes"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+)
+
+// autoscaled tells a replica count the deploy does not send and an
+// autoscaler owns (in the prediction, else live): a count that goes down
+// is the autoscaler's doing, down to zero with HPAScaleToZero (Kubernetes
+// 1.37), not a scale-down by the deploy. A deploy that sends replicas is
+// not excused: that is a fight, and its own finding.
+func autoscaled(in Input) bool {
+	if in.Desired != nil {
+		if _, sends := nested(in.Desired.Object, "spec", "replicas"); sends {
+			return false
+		}
+	}
+	for _, u := range []*unstructured.Unstructured{in.Predicted, in.Live} {
+		if u == nil {
+			continue
+		}
+		if _, ok := nested(u.Object, "spec", "replicas"); !ok {
+			continue
+		}
+		for _, e := range u.GetManagedFields() {
+			m := model.Manager{Manager: e.Manager, Operation: string(e.Operation), Subresource: e.Subresource}
+			if e.FieldsV1 == nil || !model.AutoscalerManager(m) {
+				continue
+			}
+			var s fieldpath.Set
+			if err := s.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err == nil && s.Has(replicasPath) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
