@@ -5,8 +5,9 @@
 # kube-apiserver, v1.37.2 (tools/kube137), into .bin/kube-apiserver-1.37,
 # which the e2e tests use with OWNERSHIP_CHECK_KUBE_VERSION=1.37. One kubectl
 # serves both: the tests that run it only need it to talk to either server.
-# Both API servers run on Debian's etcd 3.4. The linter is
-# hack/ensure-lint.sh's.
+# Both API servers run on Debian's etcd 3.4. Helm 4's helm (tools/helm4)
+# goes into .bin/helm4/helm for the tests that perform a real Helm 4 apply.
+# The linter is hack/ensure-lint.sh's.
 # Safe to rerun: each step is skipped when its result is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -64,3 +65,31 @@ build() {
 build kube kube-apiserver "$KUBE_VERSION" kube-apiserver "about 6 minutes"
 build kube kubectl "$KUBE_VERSION" kubectl "about 2 minutes"
 build kube137 kube-apiserver "$KUBE_VERSION_NEWEST" kube-apiserver-1.37 "about 10 minutes"
+
+# Helm 4's command line (tools/helm4's main) applies under its own name as
+# field manager: `helm` in a folder of its own, and a link
+# `helm-controller` to it for Flux 2.8's helm-controller (Helm 4 applying
+# under that name). The version is tools/helm4's requirement; bump both.
+# The stamp adds a digest of the module, so a change to it rebuilds.
+HELM4_VERSION=v4.3.1
+build_helm4() {
+	local dir="$BIN_DIR/helm4" stamp="$BIN_DIR/helm4/helm.version" want
+	want="$HELM4_VERSION $(cat tools/helm4/go.mod tools/helm4/go.sum tools/helm4/main.go | sha256sum | cut -c1-12)"
+	if [ -x "$dir/helm" ] && [ -L "$dir/helm-controller" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+		return
+	fi
+	echo "ensure-test-deps: building helm4/helm $HELM4_VERSION (first time: up to 17 minutes on 2 busy cores)" >&2
+	mkdir -p "$dir"
+	local start tmp
+	start=$(date +%s)
+	tmp="$dir/helm.tmp.$$"
+	tmps+=("$tmp")
+	# Helm's version command and User-Agent read these.
+	local ldflags="-X helm.sh/helm/v4/internal/version.version=$HELM4_VERSION"
+	(cd tools/helm4 && GOTOOLCHAIN=auto go build -ldflags "$ldflags" -o "../../$tmp" .)
+	mv "$tmp" "$dir/helm"
+	ln -sfn helm "$dir/helm-controller"
+	echo "$want" >"$stamp"
+	echo "ensure-test-deps: helm4/helm built in $(($(date +%s) - start))s" >&2
+}
+build_helm4
