@@ -28,17 +28,37 @@ fi
 tmps=()
 trap 'rm -f "${tmps[@]}"' EXIT
 
-# build MODULE NAME VERSION OUT ESTIMATE: k8s.io/kubernetes/cmd/NAME from
-# tools/MODULE into .bin/OUT, with .bin/OUT.version saying which release it
-# is. All builds share the Go build cache, so kubectl reuses what
+# gobuild MODULE PACKAGE OUT STAMP ESTIMATE LDFLAGS: PACKAGE built in
+# tools/MODULE into .bin/OUT, unless it is there with .bin/OUT.version
+# saying STAMP. All builds share the Go build cache, so kubectl reuses what
 # kube-apiserver compiled, and the second release recompiles only what
 # changed between them.
-build() {
-	local module=$1 name=$2 version=$3 out=$4 estimate=$5
+gobuild() {
+	local module=$1 pkg=$2 out=$3 want=$4 estimate=$5 ldflags=$6
 	local stamp="$BIN_DIR/$out.version"
-	if [ -x "$BIN_DIR/$out" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$version" ]; then
+	if [ -x "$BIN_DIR/$out" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
 		return
 	fi
+	echo "ensure-test-deps: building $out $want (first time: $estimate)" >&2
+	mkdir -p "$(dirname "$BIN_DIR/$out")"
+	local start tmp
+	start=$(date +%s)
+	# A private temp name: two concurrent runs must not write the same file.
+	tmp="$BIN_DIR/$out.tmp.$$"
+	tmps+=("$tmp")
+	# v1.37 and Helm 4 need Go 1.26 while the product builds with 1.24: auto
+	# fetches the toolchain a module asks for when the go on PATH is older.
+	(cd "tools/$module" && GOTOOLCHAIN=auto go build -ldflags "$ldflags" -o "../../$tmp" "$pkg")
+	mv "$tmp" "$BIN_DIR/$out"
+	echo "$want" >"$stamp"
+	echo "ensure-test-deps: $out built in $(($(date +%s) - start))s" >&2
+}
+
+# build MODULE NAME VERSION OUT ESTIMATE: k8s.io/kubernetes/cmd/NAME from
+# tools/MODULE into .bin/OUT, with .bin/OUT.version saying which release it
+# is.
+build() {
+	local module=$1 name=$2 version=$3 out=$4 estimate=$5
 	# Without these the binaries report v0.0.0-master: kube-apiserver in
 	# /version (component-base), kubectl in `kubectl version` and its
 	# User-Agent (client-go).
@@ -47,19 +67,7 @@ build() {
 	for vpkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
 		ldflags+=" -X $vpkg.gitVersion=$version -X $vpkg.gitMajor=1 -X $vpkg.gitMinor=$minor -X $vpkg.gitTreeState=clean"
 	done
-	echo "ensure-test-deps: building $out $version (first time: $estimate)" >&2
-	mkdir -p "$BIN_DIR"
-	local start tmp
-	start=$(date +%s)
-	# A private temp name: two concurrent runs must not write the same file.
-	tmp="$BIN_DIR/$out.tmp.$$"
-	tmps+=("$tmp")
-	# v1.37 needs Go 1.26 while the product builds with 1.24: auto fetches
-	# the toolchain a module asks for when the go on PATH is older.
-	(cd "tools/$module" && GOTOOLCHAIN=auto go build -ldflags "$ldflags" -o "../../$tmp" "k8s.io/kubernetes/cmd/$name")
-	mv "$tmp" "$BIN_DIR/$out"
-	echo "$version" >"$stamp"
-	echo "ensure-test-deps: $out built in $(($(date +%s) - start))s" >&2
+	gobuild "$module" "k8s.io/kubernetes/cmd/$name" "$out" "$version" "$estimate" "$ldflags"
 }
 
 build kube kube-apiserver "$KUBE_VERSION" kube-apiserver "about 6 minutes"
@@ -70,26 +78,10 @@ build kube137 kube-apiserver "$KUBE_VERSION_NEWEST" kube-apiserver-1.37 "about 1
 # field manager: `helm` in a folder of its own, and a link
 # `helm-controller` to it for Flux 2.8's helm-controller (Helm 4 applying
 # under that name). The version is tools/helm4's requirement; bump both.
-# The stamp adds a digest of the module, so a change to it rebuilds.
+# The stamp adds a digest of the module, so a change to it rebuilds; the
+# ldflags set what Helm's version command and User-Agent say.
 HELM4_VERSION=v4.3.1
-build_helm4() {
-	local dir="$BIN_DIR/helm4" stamp="$BIN_DIR/helm4/helm.version" want
-	want="$HELM4_VERSION $(cat tools/helm4/go.mod tools/helm4/go.sum tools/helm4/main.go | sha256sum | cut -c1-12)"
-	if [ -x "$dir/helm" ] && [ -L "$dir/helm-controller" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
-		return
-	fi
-	echo "ensure-test-deps: building helm4/helm $HELM4_VERSION (first time: up to 17 minutes on 2 busy cores)" >&2
-	mkdir -p "$dir"
-	local start tmp
-	start=$(date +%s)
-	tmp="$dir/helm.tmp.$$"
-	tmps+=("$tmp")
-	# Helm's version command and User-Agent read these.
-	local ldflags="-X helm.sh/helm/v4/internal/version.version=$HELM4_VERSION"
-	(cd tools/helm4 && GOTOOLCHAIN=auto go build -ldflags "$ldflags" -o "../../$tmp" .)
-	mv "$tmp" "$dir/helm"
-	ln -sfn helm "$dir/helm-controller"
-	echo "$want" >"$stamp"
-	echo "ensure-test-deps: helm4/helm built in $(($(date +%s) - start))s" >&2
-}
-build_helm4
+gobuild helm4 . helm4/helm \
+	"$HELM4_VERSION $(cat tools/helm4/go.mod tools/helm4/go.sum tools/helm4/main.go | sha256sum | cut -c1-12)" \
+	"up to 17 minutes on 2 busy cores" "-X helm.sh/helm/v4/internal/version.version=$HELM4_VERSION"
+ln -sfn helm "$BIN_DIR/helm4/helm-controller"

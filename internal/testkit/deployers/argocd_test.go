@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -49,13 +51,7 @@ func TestArgoCDClientSideSyncOverHandEdit(t *testing.T) {
 
 	e.kubectl("apply", "--field-manager=argocd-controller", "-f", v2)
 	cm := e.get("ConfigMap", "settings")
-	data := cm.Object["data"].(map[string]any)
-	if data["mode"] != "fast" || data["extra"] != "by hand" || data["level"] != nil {
-		t.Errorf("ConfigMap data after the sync: %v, want mode taken back, extra kept, level removed", data)
-	}
-	if got := ownerOf(cm, "f:data", "f:mode"); !slices.Equal(got, []string{"argocd-controller/Update"}) {
-		t.Errorf(".data.mode owned by %v after the sync, want argocd-controller/Update", got)
-	}
+	expectMergedSettings(t, cm, "argocd-controller")
 	dep := e.get("Deployment", "web")
 	t.Run("prediction", func(t *testing.T) {
 		expectArgoCDPrediction(t, p)
@@ -76,5 +72,23 @@ func expectArgoCDPrediction(t *testing.T, p prediction) {
 	}
 	if got := findingsOf(p.report, model.TakingConflict, model.UpdateConflict, model.DryRunError); len(got) > 0 || p.report.Failed {
 		t.Errorf("a client-side sync cannot fail on a conflict; predicted %v (failed %v)", got, p.report.Failed)
+	}
+}
+
+// expectMergedSettings: after a client-side three-way merge over the hand
+// edit, the edited mode is the deployer's again, the level it stopped
+// sending (in its original) is gone, the key added by hand stays the
+// hand's.
+func expectMergedSettings(t *testing.T, cm *unstructured.Unstructured, deployer string) {
+	t.Helper()
+	data := cm.Object["data"].(map[string]any)
+	if data["mode"] != "fast" || data["extra"] != "by hand" || data["level"] != nil {
+		t.Errorf("ConfigMap data after %s: %v, want mode taken back, extra kept, level removed", deployer, data)
+	}
+	if got := ownerOf(cm, "f:data", "f:mode"); !slices.Equal(got, []string{deployer + "/Update"}) {
+		t.Errorf(".data.mode owned by %v after %s, want %s/Update", got, deployer, deployer)
+	}
+	if got := ownerOf(cm, "f:data", "f:extra"); !slices.Equal(got, []string{"kubectl-edit/Update"}) {
+		t.Errorf(".data.extra owned by %v after %s, want kubectl-edit/Update", got, deployer)
 	}
 }

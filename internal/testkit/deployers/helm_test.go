@@ -61,13 +61,7 @@ func TestHelm3ReleaseUpgradedByHelm4Auto(t *testing.T) {
 	if got := ownerOf(dep, "f:spec", "f:replicas"); !slices.Equal(got, []string{"helm/Update"}) {
 		t.Errorf(".spec.replicas owned by %v after the upgrade, want helm/Update", got)
 	}
-	data := cm.Object["data"].(map[string]any)
-	if data["mode"] != "fast" || data["extra"] != "by hand" || data["level"] != nil {
-		t.Errorf("ConfigMap data after the upgrade: %v, want mode taken back, extra kept, level removed", data)
-	}
-	if got := ownerOf(cm, "f:data", "f:extra"); !slices.Equal(got, []string{"kubectl-edit/Update"}) {
-		t.Errorf(".data.extra owned by %v after the upgrade, want kubectl-edit/Update", got)
-	}
+	expectMergedSettings(t, cm, "helm")
 	svc := e.get("Service", "web")
 	t.Run("prediction", func(t *testing.T) {
 		expectHelm4AutoPrediction(t, p)
