@@ -33,6 +33,11 @@ func TestFluxHelmReleaseFightsHPA(t *testing.T) {
 	// kube-controller-manager.
 	e.patch("Deployment", "web", `{"spec":{"replicas":6}}`, "kube-controller-manager", "scale")
 	head := e.helmRender("v2.yaml", "autoscaling=true", "image=registry.example/web:2")
+	// spec.upgrade.serverSideApply: auto, resolved from what Helm 4
+	// installed: server-side, forced.
+	if m := e.resolve(model.ApplyMethod{Resolve: model.ResolveHelmController}, "helm-controller", e.render(head)); m.Method != model.ApplyServerSide || !m.Force {
+		t.Errorf("helm-controller's auto resolved %+v after its install, want server-side, forced", m)
+	}
 	p := e.predict(head, "helm-controller", model.ApplyMethod{Method: model.ApplyServerSide, Force: true,
 		Why: "helm-controller (Flux ≥ 2.8, Helm 4) applies server-side and forces conflicts"}, "")
 

@@ -50,10 +50,13 @@ func TestHelm3ReleaseUpgradedByHelm4Auto(t *testing.T) {
 	e := newEnv(t, "helm4-auto")
 	before, head := helm3ReleaseWithDrift(e)
 	p := e.predict(head, "helm", model.ApplyMethod{Resolve: model.ResolveHelm}, before)
+	expectClientSideRelease(t, p.method)
 
 	if out, err := e.helm4Upgrade(); err != nil {
 		t.Fatalf("helm upgrade: %v\n%s", err, out)
 	}
+	// Helm 4 kept the release client-side: its next upgrade is too.
+	expectClientSideRelease(t, e.resolve(model.ApplyMethod{Resolve: model.ResolveHelm}, "helm", e.render(head)))
 	dep, cm := e.get("Deployment", "web"), e.get("ConfigMap", "settings")
 	if got := dep.Object["spec"].(map[string]any)["replicas"]; got != int64(3) {
 		t.Errorf("replicas after the upgrade: %v, want the chart's 3", got)
@@ -73,9 +76,6 @@ func TestHelm3ReleaseUpgradedByHelm4Auto(t *testing.T) {
 // hand scale and the hand edit named as takings; nothing fails.
 func expectHelm4AutoPrediction(t *testing.T, p prediction) {
 	t.Helper()
-	if p.method.Method != model.ApplyClientSide || p.method.Original != model.OriginalPreviousManifest {
-		t.Errorf("resolved %+v, want client-side from the previous release manifest", p.method)
-	}
 	if a := p.report.Apply; a == nil || a.Method != model.ApplyClientSide {
 		t.Errorf("the report's apply: %+v, want client-side", a)
 	}
@@ -88,6 +88,15 @@ func expectHelm4AutoPrediction(t *testing.T, p prediction) {
 	}
 	if got := findingsOf(p.report, model.TakingConflict, model.UpdateConflict, model.DryRunError); len(got) > 0 || p.report.Failed {
 		t.Errorf("a client-side upgrade cannot fail on a conflict; predicted %v (failed %v)", got, p.report.Failed)
+	}
+}
+
+// expectClientSideRelease: Helm's method, resolved from the objects'
+// managedFields, is its client-side upgrade from the previous manifest.
+func expectClientSideRelease(t *testing.T, m model.ApplyMethod) {
+	t.Helper()
+	if m.Method != model.ApplyClientSide || m.Original != model.OriginalPreviousManifest {
+		t.Errorf("resolved %+v, want client-side from the previous release manifest", m)
 	}
 }
 
@@ -153,6 +162,9 @@ func TestHelm4InstallOverExistingObject(t *testing.T) {
 	e.kubectl("create", "configmap", "settings", "--from-literal=mode=slow")
 	head := e.helmRender("v1.yaml")
 	p := e.predict(head, "helm", model.ApplyMethod{Resolve: model.ResolveHelm}, "")
+	if p.method.Method != model.ApplyServerSide || p.method.Force {
+		t.Errorf("resolved %+v, want Helm 4's install: server-side, not forced", p.method)
+	}
 
 	out, err := e.helm4("helm", "install", release, chartDir(e.t))
 	if err == nil || !strings.Contains(out, "ConfigMap") || !strings.Contains(out, "settings") {
@@ -163,9 +175,6 @@ func TestHelm4InstallOverExistingObject(t *testing.T) {
 		t.Errorf("helm install --take-ownership: %v, want a conflict on .data.mode with kubectl-create:\n%s", err, out)
 	}
 	t.Run("prediction", func(t *testing.T) {
-		if p.method.Method != model.ApplyServerSide || p.method.Force {
-			t.Errorf("resolved %+v, want Helm 4's install: server-side, not forced", p.method)
-		}
 		expectConflicts(t, p, []conflict{{"ConfigMap/settings", ".data.mode", "kubectl-create"}})
 	})
 }

@@ -49,13 +49,7 @@ func (e *env) predict(path, fieldManager string, apply model.ApplyMethod, origin
 		e.t.Fatalf("check: %v", err)
 	}
 	objs := e.render(path)
-	var entries [][]metav1.ManagedFieldsEntry
-	for _, o := range objs {
-		if live := e.get(o.ID.Kind, o.ID.Name); live != nil {
-			entries = append(entries, live.GetManagedFields())
-		}
-	}
-	method := model.ResolveApply(apply, entries, fieldManager)
+	method := e.resolve(apply, fieldManager, objs)
 	opts := predict.ClusterOptions{FieldManager: fieldManager, Apply: method}
 	if original != "" {
 		before := map[model.ID]*unstructured.Unstructured{}
@@ -73,6 +67,19 @@ func (e *env) predict(path, fieldManager string, apply model.ApplyMethod, origin
 		p.objects[r.Object.ID.Kind+"/"+r.Object.ID.Name] = r
 	}
 	return p
+}
+
+// resolve decides apply from the live objects of objs, as check does
+// before its prediction and as the deployer does at deploy time.
+func (e *env) resolve(apply model.ApplyMethod, fieldManager string, objs []model.Object) model.ApplyMethod {
+	e.t.Helper()
+	var entries [][]metav1.ManagedFieldsEntry
+	for _, o := range objs {
+		if live := e.get(o.ID.Kind, o.ID.Name); live != nil {
+			entries = append(entries, live.GetManagedFields())
+		}
+	}
+	return model.ResolveApply(apply, entries, fieldManager)
 }
 
 func (e *env) render(path string) []model.Object {
