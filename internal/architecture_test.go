@@ -76,6 +76,7 @@ var packages = map[string]kind{
 	"testkit/monorepo":    testInfra,
 	"testkit/chartserver": testInfra,
 	"testkit/homeops":     testInfra,
+	"testkit/deployers":   testInfra,
 }
 
 // stageImports are the only imports between stages: github publishes a

@@ -9,7 +9,7 @@ type DeployerOptions struct {
 	// entry before its first server-side apply, as kubectl ≥ 1.26, Flux,
 	// Argo CD 3 and Helm 4 do (client-go's csaupgrade). Nil means true.
 	// False: their fields stay theirs, and a field the manifests stop
-	// sending stays in the cluster (docs/client-side-upgrade.md).
+	// sending stays in the cluster (docs/deployers-apply.md).
 	UpgradesClientSide *bool `json:"upgradesClientSide,omitempty"`
 }
 
