@@ -21,6 +21,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	kubectlutil "k8s.io/kubectl/pkg/util"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -61,19 +62,17 @@ func (cs clientSide) modified(body *unstructured.Unstructured) (*unstructured.Un
 	if cs.method.Original == model.OriginalPreviousManifest {
 		return body, nil
 	}
-	out := body.DeepCopy()
-	ann := out.GetAnnotations()
-	delete(ann, model.LastAppliedAnnotation)
-	out.SetAnnotations(ann)
-	raw, err := json.Marshal(out.Object)
+	// kubectl's own function, which Argo CD's apply calls too: the
+	// annotation's text (an empty annotations map, a trailing newline) is
+	// what the server stores.
+	raw, err := kubectlutil.GetModifiedConfiguration(body.DeepCopy(), true, unstructured.UnstructuredJSONScheme)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the last-applied configuration: %w", err)
 	}
-	if ann == nil {
-		ann = map[string]string{}
+	out := &unstructured.Unstructured{}
+	if err := out.UnmarshalJSON(raw); err != nil {
+		return nil, fmt.Errorf("encoding the last-applied configuration: %w", err)
 	}
-	ann[model.LastAppliedAnnotation] = string(raw)
-	out.SetAnnotations(ann)
 	return out, nil
 }
 

@@ -92,7 +92,8 @@ func (c *Cluster) applyRequest(t *target) func(context.Context) (*unstructured.U
 		return t.resource.Apply(ctx, t.name, body, opts)
 	}
 	force := c.opts.Apply.Force
-	if force || !c.opts.UpgradesClientSide {
+	// A new object has no client-side managers to upgrade.
+	if force || !c.opts.UpgradesClientSide || t.live == nil {
 		return func(ctx context.Context) (*unstructured.Unstructured, error) { return apply(ctx, force) }
 	}
 	upgraded := upgradedManagers(t.live, c.opts.FieldManager)

@@ -112,6 +112,16 @@ func findingsOf(rep *report.Report, categories ...model.Category) []finding {
 			if len(categories) > 0 && !slices.Contains(categories, f.Category) {
 				continue
 			}
+			// A refused unforced apply is one finding on the object whose
+			// owners name each conflicting field: one entry a field.
+			if f.Category == model.DryRunError && len(f.Owners) > 0 {
+				for _, fo := range f.Owners {
+					for _, p := range fo.Paths {
+						out = append(out, finding{o.Kind + "/" + o.Name, p, f.Category, fo.Manager.Manager})
+					}
+				}
+				continue
+			}
 			var ms []string
 			for _, m := range f.Managers {
 				ms = append(ms, m.Manager)
