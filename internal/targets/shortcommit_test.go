@@ -2,8 +2,6 @@ package targets_test
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,26 +16,8 @@ import (
 // repo-server checks it out: rendered from its tree in a whole checkout;
 // not checked in a shallow one, which says how to give it the history.
 func TestArgoShortCommit(t *testing.T) {
-	git := func(dir string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=dev", "-c", "user.email=dev@example.com", "-c", "init.defaultBranch=main"}, args...)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v: %s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	write := func(dir, file, content string) {
-		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(file))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	git := func(dir string, args ...string) string { t.Helper(); return gitAsDev(t, dir, args...) }
+	write := func(dir, file, content string) { t.Helper(); writeIn(t, dir, file, content) }
 	app := func(color string) string {
 		return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app, namespace: web}\ndata: {color: " + color + "}\n"
 	}
