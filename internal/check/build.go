@@ -169,11 +169,8 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 			return analysis{}, err
 		}
 		in = in.withCreated(created, createdOK, br)
-		pins, names := released, "the head names"
-		if in.Base != nil {
-			pins, names = in.Base.Charts, "the base names"
-		}
-		in.Notes = withNote(slices.Clip(in.Notes), (<-clusterChartRead).note(pins, names))
+		pins, names := in.namedCharts()
+		in.Notes = withNote(withNote(slices.Clip(in.Notes), (<-clusterChartRead).note(pins, names)), in.appliedReleaseNote())
 		in.Types = types
 		in.ReadAs = engine.ReadAllAs(ctx, g, objs, func(obj model.Object) string {
 			if snap == nil || snap.Objects[obj.ID] == nil || snap.Objects[obj.ID].APIVersion == renderedAs[obj.ID] {

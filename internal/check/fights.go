@@ -18,7 +18,7 @@ func (in analysis) persist(obj model.Object, ro *report.Object) {
 	for i := range ro.Findings {
 		ro.Findings[i].History = in.History.Persistent(obj.ID, ro.Findings[i], in.FieldManager)
 	}
-	remedy.Object(obj.ID, obj.Source, ro.Findings, in.remedyContext())
+	remedy.Object(obj, ro.Findings, in.remedyContext())
 	sort.SliceStable(ro.Findings, func(i, j int) bool {
 		return ro.Findings[i].History != nil && ro.Findings[j].History == nil
 	})

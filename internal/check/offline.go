@@ -74,6 +74,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		if err != nil {
 			return analysis{}, err
 		}
+		in.Notes = withNote(in.Notes, in.appliedReleaseNote())
 		in.Types = types
 		in.NotChecked, in.Skipped = offlineNotChecked, skipped
 		in.entries = shared.take

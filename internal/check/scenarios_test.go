@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -289,3 +290,41 @@ func jsonEqual(got any, want any) bool {
 }
 
 var _ = schema.GroupVersionKind{}
+
+// Issue 46: a field an overlay's patch sets is fixed in that patch, at the
+// line that sets it (a strategic-merge patch, a JSON 6902 patch); a field
+// no patch sets, in the base's file.
+func TestScenarioRemedyNamesTheOverlaysPatch(t *testing.T) {
+	s := newScenario(t, "patched-overlay")
+	s.deploy("overlays/prod", "")
+	web := deploymentRef("s46-patched", "web")
+	s.patch(web, []byte(`{"spec":{"replicas":5,"minReadySeconds":10}}`), "application/merge-patch+json", "kubectl-edit", false, "")
+	s.patch(web, []byte(`{"spec":{"template":{"spec":{"containers":[{"name":"app","image":"nginx:1.26"}]}}}}`),
+		"application/strategic-merge-patch+json", "kubectl-edit", false, "")
+
+	code, rep, stderr := s.check("overlays/prod")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr: %s\n%s", code, stderr, dumpOrNone(rep))
+	}
+	for path, want := range map[string]string{
+		".spec.replicas": "overlays/prod/replicas-patch.yaml:7",
+		".spec.template.spec.containers[name=\"app\"].image": "overlays/prod/image-patch.yaml:2",
+		".spec.minReadySeconds":                              "base/app.yaml",
+	} {
+		var found bool
+		for _, f := range object(rep, "Deployment", "web").Findings {
+			if f.Path != path || f.Remediation == "" {
+				continue
+			}
+			found = true
+			// Sources are named as the path was given; the line, or its
+			// absence, ends the name.
+			if !regexp.MustCompile(`/` + regexp.QuoteMeta(want) + `([^:0-9]|$)`).MatchString(f.Remediation) {
+				t.Errorf("%s: %s remedy does not name %s:\n%s", path, f.Category, want, f.Remediation)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no finding with a remedy:\n%s", path, dump(rep))
+		}
+	}
+}

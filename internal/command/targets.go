@@ -61,7 +61,9 @@ func CheckTargets(ctx context.Context, o check.Options, s Selector) (targets.Sel
 	if err != nil {
 		return sel, nil, err
 	}
-	return sel, targets.Build(ctx, o, sel.Targets), nil
+	results := targets.Build(ctx, o, sel.Targets)
+	sel.Ran(results)
+	return sel, results, nil
 }
 
 // RequireFieldManagers refuses a run over targets where one to be checked

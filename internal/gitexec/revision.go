@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -106,8 +107,9 @@ func or(a, b string) string {
 // Resolve is the commit a revision names among the refs, as the
 // controller resolves it: kind is "branch", "tag", "semver" (the highest
 // tag in the range, as source-controller picks it), "name" (a full ref),
-// "ref" (a branch, else a tag, as Argo CD's repo-server tries them) or
-// "commit" (itself). A revision they do not name is an error saying so.
+// "ref" (a branch, else a tag, else 7 to 39 hex digits the commit of one
+// begins with, as Argo CD's repo-server tries them: a *ShortCommitError
+// when none does) or "commit" (itself). A revision they do not name is an error saying so.
 func (rs RefSet) Resolve(kind, ref string) (string, error) {
 	from := "the remote " + rs.Remote
 	if rs.Remote == "" {
@@ -131,11 +133,61 @@ func (rs RefSet) Resolve(kind, ref string) (string, error) {
 	case "name":
 		return try(ref)
 	case "ref":
-		return try("refs/heads/"+ref, "refs/tags/"+ref)
+		c, err := try("refs/heads/"+ref, "refs/tags/"+ref)
+		if err != nil && IsShortCommit(ref) {
+			if c, ok := rs.tipBeginning(ref); ok {
+				return c, nil
+			}
+			return "", &ShortCommitError{Ref: ref, From: from}
+		}
+		return c, err
 	case "semver":
 		return rs.highestTag(ref, from)
 	}
 	return "", fmt.Errorf("revision kind %q: not one of branch, tag, semver, name, ref, commit", kind)
+}
+
+// shortCommit is what Argo CD's repo-server takes for a commit SHA cut
+// short when no branch or tag has the name: 7 to 39 hex digits.
+var shortCommit = regexp.MustCompile(`^[0-9a-fA-F]{7,39}$`)
+
+// IsShortCommit says whether rev may be a commit SHA cut short.
+func IsShortCommit(rev string) bool { return shortCommit.MatchString(rev) }
+
+// ShortCommitError is a revision no branch or tag names that may be the
+// beginning of a commit the refs do not name (CommitBeginning finds it
+// in a repository's objects).
+type ShortCommitError struct{ Ref, From string }
+
+func (e *ShortCommitError) Error() string {
+	return fmt.Sprintf("%s: no branch or tag of %s has that name, nor does the commit of one begin with it", e.Ref, e.From)
+}
+
+// tipBeginning is the one commit a ref names that begins with prefix.
+func (rs RefSet) tipBeginning(prefix string) (string, bool) {
+	prefix = strings.ToLower(prefix)
+	found := ""
+	for _, oid := range rs.Refs {
+		if strings.HasPrefix(oid, prefix) {
+			if found != "" && found != oid {
+				return "", false
+			}
+			found = oid
+		}
+	}
+	return found, found != ""
+}
+
+// CommitBeginning is the one commit of the repository at top whose SHA
+// begins with prefix, as git checks out a commit cut short: an error
+// when it has none (a shallow checkout has only its own commits) or
+// more than one.
+func CommitBeginning(ctx context.Context, top, prefix string) (string, error) {
+	c, err := line(ctx, top, "rev-parse", "--verify", "--quiet", "--end-of-options", strings.ToLower(prefix)+"^{commit}")
+	if err != nil || c == "" {
+		return "", fmt.Errorf("no commit of this checkout begins with %s, or more than one does", prefix)
+	}
+	return c, nil
 }
 
 // highestTag is the commit of the highest tag that is a version in the

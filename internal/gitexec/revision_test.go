@@ -70,6 +70,8 @@ func TestResolveRevisions(t *testing.T) {
 		{"ref", "production", c2},
 		{"ref", "v1.0.0", c1},
 		{"commit", c1, c1},
+		{"ref", c2[:7], c2}, // a commit cut short, as Argo CD takes one
+		{"ref", strings.ToUpper(c3[:12]), c3},
 	} {
 		got, err := remote.Resolve(c.kind, c.ref)
 		if err != nil || got != c.want {
@@ -80,6 +82,7 @@ func TestResolveRevisions(t *testing.T) {
 		{"branch", "staging", "branch staging: not in the remote origin"},
 		{"semver", ">=3.0.0", "semver >=3.0.0: no tag of the remote origin is in the range"},
 		{"semver", "not a range", "semver not a range: not a version range"},
+		{"ref", "0123abc", "0123abc: no branch or tag of the remote origin has that name, nor does the commit of one begin with it"},
 	} {
 		if _, err := remote.Resolve(c.kind, c.ref); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Resolve(%s %s): %v; want %q", c.kind, c.ref, err, c.want)
@@ -116,6 +119,14 @@ func TestResolveRevisions(t *testing.T) {
 	}
 	if got, err := local.Resolve("tag", "v1.1.0"); err != nil || got != c2 {
 		t.Errorf("local annotated tag = %q, %v; want %s", got, err, c2)
+	}
+	// A commit cut short that no ref names is looked up among the
+	// repository's commits, which a shallow clone does not have.
+	if got, err := CommitBeginning(ctx, src, c1[:9]); err != nil || got != c1 {
+		t.Errorf("CommitBeginning(%s) = %q, %v; want %s", c1[:9], got, err, c1)
+	}
+	if got, err := CommitBeginning(ctx, clone, c1[:9]); err == nil {
+		t.Errorf("CommitBeginning in the shallow clone = %q; want none", got)
 	}
 	if err := EnsureCommit(ctx, src, "", "0123456789012345678901234567890123456789"); err == nil {
 		t.Error("EnsureCommit of a commit nobody has")

@@ -1,6 +1,9 @@
 package model
 
-import "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+)
 
 // Object is one rendered object: what the deploy will apply, with ignored
 // fields already removed, and where it came from.
@@ -23,4 +26,21 @@ type Object struct {
 	// are; render's output prints them only with --show-secrets. Objects
 	// of one release or Kustomization share one set; nil: none.
 	HiddenValues *Hidden
+	// PatchedAt is where a patch that is not the object's own document
+	// set the field at a path ("file:line", an overlay's patch of a base's
+	// object), "" where Source sets it; nil: nothing patched the object.
+	// A remedy names the file to edit, and for a kustomized field that is
+	// the overlay's patch, not the base.
+	PatchedAt func(fieldpath.Path) string
+}
+
+// SourceOf is the file that sets the field at p: the patch that set it,
+// else the object's own file ("" when unknown).
+func (o Object) SourceOf(p fieldpath.Path) string {
+	if o.PatchedAt != nil {
+		if at := o.PatchedAt(p); at != "" {
+			return at
+		}
+	}
+	return o.Source
 }

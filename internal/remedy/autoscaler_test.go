@@ -35,7 +35,7 @@ func TestAutoscalerOwnedReplicasAreRemovedFromTheManifest(t *testing.T) {
 		}, "kube-controller-manager (Update, scale)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			Object(web, "deploy/web.yaml", c.findings, ctx)
+			Object(model.Object{ID: web, Source: "deploy/web.yaml"}, c.findings, ctx)
 			want := "Remove replicas from deploy/web.yaml, so that " + c.scaler + " alone owns the replica count"
 			for _, f := range c.findings {
 				if model.LevelOf(f.Category) == model.LevelNote {
@@ -62,7 +62,7 @@ func TestScaleDownWithoutAutoscalerPinsReplicas(t *testing.T) {
 		{Category: model.Drift, Path: ".spec.replicas", LiveValue: 3, DesiredValue: 1,
 			Managers: []model.Manager{{Manager: "kubectl", Operation: "Update", Subresource: "scale"}}},
 	}
-	Object(web, "deploy/web.yaml", fs, ctx)
+	Object(model.Object{ID: web, Source: "deploy/web.yaml"}, fs, ctx)
 	if fs[0].Remediation != "To keep 3 pods, set replicas: 3 in deploy/web.yaml." {
 		t.Errorf("scale-down remedy: %s", fs[0].Remediation)
 	}

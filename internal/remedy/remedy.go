@@ -32,10 +32,12 @@ type Context struct {
 }
 
 // Object sets the Remediation of every warning among an object's
-// findings (source is the object's file, "" when unknown). A fight and a
-// persistent drift or conflict on the same path get the same remedy, so
-// that the report shows it once.
-func Object(id model.ID, source string, findings []model.Finding, c Context) {
+// findings, each naming the file that sets its field (obj.SourceOf: an
+// overlay's patch, else the object's own file, "" when unknown). A fight
+// and a persistent drift or conflict on the same path get the same
+// remedy, so that the report shows it once.
+func Object(obj model.Object, findings []model.Finding, c Context) {
+	id := obj.ID
 	scaler := autoscalerOf(findings)
 	fights := map[string]*model.Finding{}
 	for i := range findings {
@@ -48,6 +50,7 @@ func Object(id model.ID, source string, findings []model.Finding, c Context) {
 		if f.Remediation != "" {
 			continue
 		}
+		source := obj.SourceOf(f.At())
 		if scaler != "" && f.Path == model.ReplicasPath && model.LevelOf(f.Category) != model.LevelNote {
 			f.Remediation = leaveReplicas(id, source, scaler, c)
 			continue

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -52,7 +54,7 @@ func TestFightAndPersistentDriftShareTheRemedy(t *testing.T) {
 		{Category: model.Fight, Path: caBundle, Controller: &injector},
 		{Category: model.Release, Path: ".metadata.labels.team"},
 	}
-	Object(webhook, "deploy/webhook.yaml", fs, ctx)
+	Object(model.Object{ID: webhook, Source: "deploy/webhook.yaml"}, fs, ctx)
 	r := fs[1].Remediation
 	for _, want := range []string{
 		"Leave " + caBundle + " to the one that keeps setting it: add this rule to .ownership-check.yaml",
@@ -128,5 +130,28 @@ func TestRecreateAndKeepPods(t *testing.T) {
 	got = For(id, "deploy/prod/db.yaml", model.Finding{Category: model.ScaleDown, Path: ".spec.replicas", LiveValue: int64(5), DesiredValue: int64(1)}, c)
 	if got != "To keep 5 pods, set replicas: 5 in deploy/prod/db.yaml." {
 		t.Errorf("scale-down remedy %q", got)
+	}
+}
+
+// A field an overlay's patch sets is fixed in the patch, not the base's
+// document; a field no patch sets, in the object's own file.
+func TestRemedyNamesThePatch(t *testing.T) {
+	obj := model.Object{ID: web, Source: "base/web.yaml", PatchedAt: func(p fieldpath.Path) string {
+		if p.String() == model.ReplicasPath {
+			return "overlays/prod/replicas-patch.yaml:7"
+		}
+		return ""
+	}}
+	fs := []model.Finding{
+		{Category: model.ScaleDown, Path: model.ReplicasPath, LiveValue: int64(3), DesiredValue: int64(1)},
+		{Category: model.Drift, Path: ".spec.template.spec.serviceAccountName", LiveValue: "a", DesiredValue: "b",
+			Managers: []model.Manager{{Manager: "kubectl-edit", Operation: "Update"}}},
+	}
+	Object(obj, fs, ctx)
+	if want := "To keep 3 pods, set replicas: 3 in overlays/prod/replicas-patch.yaml:7."; fs[0].Remediation != want {
+		t.Errorf("patched field's remedy:\n got %s\nwant %s", fs[0].Remediation, want)
+	}
+	if !strings.Contains(fs[1].Remediation, "set it in base/web.yaml") {
+		t.Errorf("unpatched field's remedy does not name the base's file: %s", fs[1].Remediation)
 	}
 }

@@ -210,7 +210,7 @@ func finish(raws []source.RawObject, opts Options, cfg *config.Config) ([]model.
 		}
 		seen[id] = r
 		removeIgnored(u.Object, cfg.IgnoredPaths(id.Group, id.Kind, id.Namespace, id.Name))
-		o := model.Object{ID: id, Object: u, Source: r.Source, Line: r.Line, Notes: r.Notes, HiddenValues: r.Hidden}
+		o := model.Object{ID: id, Object: u, Source: r.Source, Line: r.Line, Notes: r.Notes, HiddenValues: r.Hidden, PatchedAt: r.PatchedAt}
 		if guessed {
 			o.Notes = append(o.Notes, guessedScopeNote(gvk.GroupKind()))
 		}

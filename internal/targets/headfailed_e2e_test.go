@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -49,6 +51,13 @@ func TestHeadFailsAtHeadOnly(t *testing.T) {
 		byEnv := map[string]map[string]any{}
 		for _, e := range entries {
 			byEnv[e["environment"].(string)] = e
+		}
+		// The selection line counts what the run checked, as the
+		// coverage line does: the pull request's failure is checked.
+		m := regexp.MustCompile(`ownership-check: (\d+) of \d+ targets? checked`).FindStringSubmatch(errOut)
+		cov, _ := entries[0]["coverage"].(map[string]any)
+		if m == nil || cov == nil || m[1] != fmt.Sprint(cov["checked"]) {
+			t.Errorf("selection line and coverage disagree: %q, coverage %v", m, cov)
 		}
 		return code, byEnv
 	}

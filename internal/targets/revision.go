@@ -2,6 +2,7 @@ package targets
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -111,7 +112,11 @@ func (p *pins) resolve(ctx context.Context, d *model.Deployer) (reason string) {
 		return ""
 	}
 	commit, err := rs.Resolve(rev.Kind, rev.Ref)
-	if err != nil && rs.Remote == "" && namesBranch(rev) {
+	var short *gitexec.ShortCommitError
+	if errors.As(err, &short) {
+		commit, err = p.shortCommit(ctx, short)
+	}
+	if err != nil && short == nil && rs.Remote == "" && namesBranch(rev) {
 		// A checkout whose remote does not answer knows no branch but
 		// its own: one it lacks is the one its commits go to.
 		rev.Checkout = true
@@ -125,6 +130,20 @@ func (p *pins) resolve(ctx context.Context, d *model.Deployer) (reason string) {
 	}
 	rev.Commit = commit
 	return ""
+}
+
+// shortCommit is the commit a revision cut short names, as Argo CD
+// finds it: among all the repository's commits, which it fetches whole
+// first; here, the checkout's.
+func (p *pins) shortCommit(ctx context.Context, short *gitexec.ShortCommitError) (string, error) {
+	c, err := gitexec.CommitBeginning(ctx, p.top, short.Ref)
+	switch {
+	case err == nil:
+		return c, nil
+	case p.shallow:
+		return "", fmt.Errorf("%v; the checkout is shallow, with none of the history to look in: check out the whole history (fetch-depth: 0), or pin the whole commit SHA", short)
+	}
+	return "", fmt.Errorf("%v; %v", short, err)
 }
 
 // namesBranch says whether rev may name a branch.

@@ -22,26 +22,8 @@ import (
 // remote's commits of production and the highest release tag.
 func pinnedRepo(t *testing.T, shallow bool) (dir, production, release string) {
 	t.Helper()
-	git := func(dir string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=dev", "-c", "user.email=dev@example.com", "-c", "init.defaultBranch=main"}, args...)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v: %s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	write := func(dir, file, content string) {
-		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(file))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	git := func(dir string, args ...string) string { t.Helper(); return gitAsDev(t, dir, args...) }
+	write := func(dir, file, content string) { t.Helper(); writeIn(t, dir, file, content) }
 	app := func(color string) string {
 		return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app, namespace: web}\ndata: {color: " + color + "}\n"
 	}
@@ -152,6 +134,30 @@ func testPinnedRevisions(t *testing.T, shallow bool) {
 	}
 	if strings.Join(picked, ",") != "flux-system/dev" {
 		t.Errorf("a change to apps/app.yaml selected %v; want the target pinned to the checkout's branch alone", picked)
+	}
+}
+
+// gitAsDev runs git in dir as a developer whose default branch is main.
+func gitAsDev(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=dev", "-c", "user.email=dev@example.com", "-c", "init.defaultBranch=main"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v: %s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// writeIn writes file (slash-separated, relative to dir), its folders too.
+func writeIn(t *testing.T, dir, file, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(file))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -68,17 +68,37 @@ type Selection struct {
 	// Total is how many targets the repository has (listed and
 	// discovered); Affected how many were selected before sharding.
 	Total, Affected int
+	// failed is how many selected targets the run could not check (Ran).
+	failed int
+}
+
+// Ran makes the selection say what the run of its targets did (results
+// are Build's, one a selected target): a target whose head fails where
+// its base renders was checked, as the pull request's failure; one whose
+// render says it cannot be reproduced was not, nor one whose check
+// failed. Its Line then counts as the coverage line does.
+func (s *Selection) Ran(results []Result) {
+	s.failed = 0
+	for i, r := range results {
+		if i >= len(s.Targets) || s.Targets[i].Name != r.Name {
+			continue
+		}
+		s.Targets[i].Reason = r.Reason
+		if r.Checked() && (r.Err != nil || r.Report == nil) {
+			s.failed++
+		}
+	}
 }
 
 // Line says in one line what was selected: "3 of 90 targets checked, 87
 // not affected by this change", the shard, and the selected targets that
-// are not checked.
+// are not checked (after Ran, those the run could not check too).
 func (s Selection) Line() string {
 	noun := "targets"
 	if s.Total == 1 {
 		noun = "target"
 	}
-	notChecked := s.NotChecked()
+	notChecked := s.NotChecked() + s.failed
 	line := fmt.Sprintf("%d of %d %s checked", len(s.Targets)-notChecked, s.Total, noun)
 	if rest := s.Total - s.Affected; rest > 0 {
 		line += fmt.Sprintf(", %d not affected by this change", rest)

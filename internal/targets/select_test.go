@@ -8,6 +8,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
@@ -53,5 +54,41 @@ func TestSelectShards(t *testing.T) {
 	}
 	if _, err := targets.Select(context.Background(), cfg, targets.SelectOptions{Names: []string{"nope"}}); err == nil {
 		t.Error("an unknown target was selected")
+	}
+}
+
+// After the run, the selection line counts what the run did, as the
+// coverage line does: a target whose head fails where its base renders
+// was checked (its failure is the pull request's), one whose render said
+// it cannot be reproduced was not, nor one whose check failed.
+func TestSelectionLineAfterTheRun(t *testing.T) {
+	named := func(name, reason string) targets.Selected {
+		return targets.Selected{Target: targets.Target{Target: config.Target{Name: name}, Reason: reason}}
+	}
+	sel := targets.Selection{Total: 5, Affected: 4, Targets: []targets.Selected{
+		named("head-fails", "spec.path ./apps/missing: no such directory"),
+		named("jsonnet", ""),
+		named("errored", ""),
+		named("clean", ""),
+	}}
+	if want := "3 of 5 targets checked, 1 not affected by this change, 1 not checked (each says why)"; sel.Line() != want {
+		t.Errorf("before the run: %q, want %q", sel.Line(), want)
+	}
+	results := []targets.Result{
+		{Selected: named("head-fails", ""), Report: &report.Report{Failed: true}},
+		{Selected: named("jsonnet", "a jsonnet source: not rendered")},
+		{Selected: named("errored", ""), Err: errors.New("target errored: the API server is unreachable")},
+		{Selected: named("clean", ""), Report: &report.Report{}},
+	}
+	sel.Ran(results)
+	es := make([]report.Entry, len(results))
+	for i, r := range results {
+		es[i] = report.Entry{Name: r.Name, Report: r.Report, Reason: r.Reason, Err: r.Err}
+	}
+	if want := "2 of 5 targets checked, 1 not affected by this change, 2 not checked (each says why)"; sel.Line() != want {
+		t.Errorf("after the run: %q, want %q", sel.Line(), want)
+	}
+	if c := report.CoverageOf(es); c.Checked != 2 || c.Targets != 4 {
+		t.Errorf("coverage %+v, want 2 of the 4 selected checked, as the selection line says", c)
 	}
 }

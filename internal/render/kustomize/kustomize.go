@@ -215,6 +215,9 @@ func (k *Kustomizer) RunWith(b *PreparedBuild, transform func(*resource.Resource
 			out[i].Source, out[i].Line = src, 0
 		}
 	}
+	if b.sources.anyPatches() {
+		b.sources.setPatchedAt(b.dir, out, k.fs.Boundary.Rel)
+	}
 	return out, nil
 }
 

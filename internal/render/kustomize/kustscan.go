@@ -154,6 +154,9 @@ func (c *kcheck) run(k *types.Kustomization) error {
 		}
 		c.objects += n
 		c.subdir(r)
+		if real := c.target(r); real != "" && !source.IsRemote(r) {
+			c.sources.components = append(c.sources.components, real)
+		}
 	}
 	c.objects += len(k.ConfigMapGenerator) + len(k.SecretGenerator) + len(k.HelmCharts)
 	var files []namedRef
@@ -203,6 +206,16 @@ func (c *kcheck) run(k *types.Kustomization) error {
 			return err
 		}
 	}
+	// A controller's generated or edited kustomization (Flux's
+	// spec.patches, Argo CD's kustomize.patches) is not the repository's
+	// file: its inline patches name nothing.
+	kfile := c.s.fs.KustomizationFile(c.dir)
+	c.sources.addPatches(kfile, !c.s.fs.Rewritten(kfile), k, func(ref string) string {
+		if source.IsRemote(ref) {
+			return ""
+		}
+		return c.target(ref)
+	}, c.s.fs.ReadFile)
 	for _, list := range []struct {
 		field   string
 		entries []string

@@ -34,6 +34,11 @@ type dirSources struct {
 	files         []string // resource files, resolved, as often as listed
 	subdirs       []string // bases and components, resolved, as often as listed
 	generators    []generatorEntry
+	// components are those it lists, resolved: their patches apply to its
+	// objects (kustpatches.go).
+	components []string
+	component  bool
+	patches    []patchSource
 }
 
 // generatorEntry is a configMapGenerator or secretGenerator entry that
@@ -48,7 +53,7 @@ func newBuildSources() *buildSources {
 
 // add records a kustomization the scan read.
 func (b *buildSources) add(dir, file string, k *types.Kustomization) *dirSources {
-	d := &dirSources{kustomization: file}
+	d := &dirSources{kustomization: file, component: k.Kind == types.ComponentKind}
 	for _, g := range k.ConfigMapGenerator {
 		if creates(g.Behavior) {
 			d.generators = append(d.generators, generatorEntry{kind: "ConfigMap", name: g.Name})

@@ -155,6 +155,14 @@ func (g *GuardFS) generatedFile(real string) ([]byte, bool) {
 	return data, ok
 }
 
+// Rewritten tells whether file (resolved) is read as a controller made it
+// (generated, or edited as Argo CD edits a kustomization), not as the
+// repository has it: its lines are not the repository's.
+func (g *GuardFS) Rewritten(file string) bool {
+	_, ok := g.generatedFile(file)
+	return ok
+}
+
 // generatedPath is the resolved path of abs when it names a generated
 // file that is not on disk.
 func (g *GuardFS) generatedPath(abs string) (string, bool) {

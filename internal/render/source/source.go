@@ -157,11 +157,11 @@ func (in *Input) RepositoryPath(rel string) string {
 func (in *Input) Rel(p string) string { return in.Fs.Boundary.Rel(p) }
 
 func (r RawObject) Object() model.Object {
-	return model.Object{Object: &unstructured.Unstructured{Object: r.Obj}, Source: r.Source, Line: r.Line, Notes: r.Notes, HiddenValues: r.Hidden}
+	return model.Object{Object: &unstructured.Unstructured{Object: r.Obj}, Source: r.Source, Line: r.Line, Notes: r.Notes, HiddenValues: r.Hidden, PatchedAt: r.PatchedAt}
 }
 
 func RawOf(o model.Object) RawObject {
-	return RawObject{Obj: o.Object.Object, Source: o.Source, Line: o.Line, Notes: o.Notes, Hidden: o.HiddenValues}
+	return RawObject{Obj: o.Object.Object, Source: o.Source, Line: o.Line, Notes: o.Notes, Hidden: o.HiddenValues, PatchedAt: o.PatchedAt}
 }
 
 func ObjectsOf(raws []RawObject) []model.Object {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/yamldoc"
@@ -17,6 +18,8 @@ type RawObject struct {
 	Line   int
 	Notes  []string      // model.Object.Notes
 	Hidden *model.Hidden // model.Object.HiddenValues
+	// PatchedAt is model.Object.PatchedAt.
+	PatchedAt func(fieldpath.Path) string
 }
 
 func (r RawObject) Where() string {

@@ -1,0 +1,42 @@
+package check
+
+import (
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/snapshot"
+)
+
+// A HelmRelease whose last applied chart, as the snapshot recorded it from
+// the status, is not the base's gets a note; one that agrees, or whose
+// snapshot recorded no release, does not.
+func TestAppliedReleaseNote(t *testing.T) {
+	podinfo := func(v string) []model.ChartPin { return []model.ChartPin{{Name: "podinfo", Version: v}} }
+	applied := func(r snapshot.Release) *snapshot.Snapshot {
+		r.HelmRelease = "apps/podinfo"
+		return &snapshot.Snapshot{Index: snapshot.Index{Release: &r}}
+	}
+	for _, c := range []struct {
+		name string
+		in   analysis
+		want string
+	}{
+		{"base names a newer version", analysis{Snapshot: applied(snapshot.Release{ChartName: "podinfo", ChartVersion: "6.7.0", Status: "deployed"}),
+			Base: &render.Base{Charts: podinfo("6.7.1")}, Charts: podinfo("6.8.0")},
+			"helm-controller last applied podinfo 6.7.0 (HelmRelease apps/podinfo, as the snapshot recorded it), the base names podinfo 6.7.1: the last upgrade may have failed, or it is not deployed yet; the cluster runs the release applied last"},
+		{"the last attempt failed", analysis{Snapshot: applied(snapshot.Release{ChartName: "podinfo", ChartVersion: "6.7.0", LastAttemptedRevision: "6.7.1"}),
+			Base: &render.Base{Charts: podinfo("6.7.1")}},
+			"helm-controller last applied podinfo 6.7.0 (HelmRelease apps/podinfo, as the snapshot recorded it), the base names podinfo 6.7.1: helm-controller's last attempt failed; the cluster runs the release applied last"},
+		{"no base: the head's", analysis{Snapshot: applied(snapshot.Release{ChartVersion: "6.7.0"}), Charts: podinfo("6.8.0")},
+			"helm-controller last applied 6.7.0 (HelmRelease apps/podinfo, as the snapshot recorded it), the head names podinfo 6.8.0: the last upgrade may have failed, or it is not deployed yet; the cluster runs the release applied last"},
+		{"agrees", analysis{Snapshot: applied(snapshot.Release{ChartName: "podinfo", ChartVersion: "6.7.1"}), Base: &render.Base{Charts: podinfo("6.7.1")}}, ""},
+		{"no release recorded", analysis{Snapshot: &snapshot.Snapshot{}, Base: &render.Base{Charts: podinfo("6.7.1")}}, ""},
+		{"no snapshot", analysis{Base: &render.Base{Charts: podinfo("6.7.1")}}, ""},
+		{"no chart", analysis{Snapshot: applied(snapshot.Release{ChartVersion: "6.7.0"})}, ""},
+	} {
+		if got := c.in.appliedReleaseNote(); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
