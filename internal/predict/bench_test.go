@@ -158,3 +158,42 @@ func newFloor(b *testing.B, objs []model.Object) func() {
 		wg.Wait()
 	}
 }
+
+// BenchmarkPredictMethods is the warm engine on the same 200 ConfigMaps
+// under each way a deployer applies: a client-side apply and a replace
+// read live before their request (its patch or its resourceVersion needs
+// it), where a server-side apply sends both at once.
+func BenchmarkPredictMethods(b *testing.B) {
+	testcluster.Require(b, cluster)
+	objs := benchRender(b)
+	for _, tc := range []struct {
+		name  string
+		apply model.ApplyMethod
+	}{
+		{"server-side-forced", model.ApplyMethod{Method: model.ApplyServerSide, Force: true}},
+		{"server-side-not-forced", model.ApplyMethod{Method: model.ApplyServerSide}},
+		{"client-side-last-applied", model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied}},
+		{"client-side-previous-manifest", model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalPreviousManifest}},
+		{"replace", model.ApplyMethod{Method: model.ApplyReplace}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			e, _ := engine(b, cluster.Config(), ClusterOptions{Concurrency: benchConcurrency, Apply: tc.apply})
+			if _, err := e.Predict(context.Background(), objs[:1]); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				rs, err := e.Predict(context.Background(), objs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, r := range rs {
+					// Not forced, another manager's data conflicts: the
+					// refusal is the answer.
+					if r.Err != nil && (tc.apply.Force || tc.apply.Method != model.ApplyServerSide) {
+						b.Fatalf("%s: %v", r.Object.ID, r.Err)
+					}
+				}
+			}
+		})
+	}
+}
