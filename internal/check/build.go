@@ -171,7 +171,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		}
 		in = in.withCreated(created, createdOK, br)
 		pins, names := in.namedCharts()
-		in.Notes = withNote(withNote(slices.Clip(in.Notes), (<-clusterChartRead).note(pins, names)), in.appliedReleaseNote())
+		in.Notes = withNote(withNote(slices.Clip(in.Notes), (<-clusterChartRead).Note(pins, names)), in.appliedReleaseNote())
 		in.Types = types
 		in.ReadAs = engine.ReadAllAs(ctx, g, objs, func(obj model.Object) string {
 			if snap == nil || snap.Objects[obj.ID] == nil || snap.Objects[obj.ID].APIVersion == renderedAs[obj.ID] {
