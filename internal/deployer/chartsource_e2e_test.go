@@ -1,4 +1,4 @@
-package deployer_test
+package deployer
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
@@ -35,11 +34,11 @@ func fluxSourceCRD(kind, plural string) map[string]any {
 // clusterChartNote is the note a check makes of the chart the cluster's
 // Flux source object holds, read through client.
 func clusterChartNote(ctx context.Context, client *kube.Client, d *model.Deployer, pins []model.ChartPin, names string) string {
-	ref, ok := deployer.ChartSourceOf(d)
+	ref, ok := ChartSourceOf(d)
 	if !ok {
 		return ""
 	}
-	return deployer.ReadChartArtifact(ctx, client, ref).Note(pins, names)
+	return ReadChartArtifact(ctx, client, ref).Note(pins, names)
 }
 
 // TestClusterChartNoteAgainstAPIServer: with the cluster reachable, the

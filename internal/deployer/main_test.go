@@ -1,4 +1,4 @@
-package deployer_test
+package deployer
 
 import (
 	"os"
