@@ -2,6 +2,7 @@ package deployer
 
 import (
 	"context"
+	"maps"
 	"testing"
 	"time"
 
@@ -104,13 +105,9 @@ func TestReadRelease(t *testing.T) {
 
 // obj is an object of the test API server's, with extra top-level fields.
 func obj(apiVersion, kind, ns, name string, extra map[string]any) *unstructured.Unstructured {
-	md := map[string]any{"name": name}
-	if ns != "" {
-		md["namespace"] = ns
-	}
-	u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": md}}
-	for k, v := range extra {
-		u.Object[k] = v
-	}
+	u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": apiVersion, "kind": kind}}
+	u.SetName(name)
+	u.SetNamespace(ns)
+	maps.Copy(u.Object, extra)
 	return u
 }
