@@ -49,6 +49,7 @@ var packages = map[string]kind{
 	"changes":             stage,
 	"gitops":              stage,
 	"gitops/appset":       stage,
+	"deployer":            stage,
 	"check":               pipeline,
 	"cli":                 pipeline,
 	"printer":             pipeline,

@@ -2,13 +2,12 @@ package check
 
 import (
 	"context"
-	"strings"
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/predict"
@@ -20,10 +19,6 @@ import (
 // what its release last did, which the release's objects show in their
 // managedFields; the check reads the same before it predicts, never the
 // release's Secrets (interfaces.md "How each deployer applies").
-
-// helmController is where Flux installs helm-controller, whose image tag
-// says whether it applies with Helm 4.
-var helmController = struct{ namespace, name, container string }{"flux-system", "helm-controller", "manager"}
 
 // resolveApply is the target's method as its deployer will apply: a
 // method with Resolve set is decided from the rendered objects as they
@@ -40,7 +35,7 @@ func resolveApply(ctx context.Context, t Target, client *kube.Client, opts predi
 		defer cancel()
 	}
 	if m.Resolve == model.ResolveHelmController {
-		m.ControllerVersion = helmControllerVersion(ctx, client)
+		m.ControllerVersion = deployer.HelmControllerVersion(ctx, client)
 	}
 	entries, err := predict.NewCluster(client, opts).ManagedFieldsOf(ctx, objs)
 	if err != nil {
@@ -63,40 +58,6 @@ func resolveApplyOffline(t Target, snap *snapshot.Snapshot, objs []model.Object)
 		}
 	}
 	return model.ResolveApply(t.Apply, entries, t.FieldManager)
-}
-
-// helmControllerVersion is the image tag of the cluster's helm-controller
-// ("v1.5.0"), or "" when it cannot be read (no Flux there, or the checker
-// may not get Deployments in flux-system): the objects alone decide then.
-func helmControllerVersion(ctx context.Context, client *kube.Client) string {
-	ri, err := client.Resource(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, helmController.namespace)
-	if err != nil {
-		return ""
-	}
-	d, err := ri.Get(ctx, helmController.name, metav1.GetOptions{})
-	if err != nil {
-		return ""
-	}
-	containers, _, _ := unstructured.NestedSlice(d.Object, "spec", "template", "spec", "containers")
-	for _, c := range containers {
-		c, _ := c.(map[string]any)
-		image, _ := c["image"].(string)
-		if c["name"] == helmController.container || strings.Contains(image, "/helm-controller") {
-			return imageTag(image)
-		}
-	}
-	return ""
-}
-
-// imageTag is the tag of an image reference, "" without one (a digest
-// alone says no version).
-func imageTag(image string) string {
-	image, _, _ = strings.Cut(image, "@")
-	i := strings.LastIndexByte(image, ':')
-	if i < 0 || strings.Contains(image[i:], "/") {
-		return ""
-	}
-	return image[i+1:]
 }
 
 // previousManifest gives a client-side apply's merge what the deploy

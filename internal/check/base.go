@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
 )
@@ -48,7 +49,7 @@ type baseRead struct {
 	// unchanged: the head renders exactly what the base renders.
 	unchanged bool
 	// deployer is the controller's object the base was rendered with:
-	// what it creates beside its render (createdNamespace) is the base's.
+	// what it creates beside its render (deployer.CreatedNamespace) is the base's.
 	deployer *model.Deployer
 }
 
@@ -108,7 +109,7 @@ func (in analysis) withBase(read *baseRead, causes model.CausePolicy) (analysis,
 }
 
 // withCreated judges the object the deployer creates beside the head's
-// render (withCreatedNamespace; none when ok is false) by what the base's
+// render (deployer.WithCreatedNamespace; none when ok is false) by what the base's
 // deployer creates: the pull request's when it turns CreateNamespace on
 // or changes the metadata, and no change when both create the same.
 func (in analysis) withCreated(created model.Object, ok bool, read *baseRead) analysis {
@@ -116,7 +117,7 @@ func (in analysis) withCreated(created model.Object, ok bool, read *baseRead) an
 		return in
 	}
 	var atBase *unstructured.Unstructured
-	if o, baseOK := createdNamespace(read.deployer); baseOK && o.ID == created.ID {
+	if o, baseOK := deployer.CreatedNamespace(read.deployer); baseOK && o.ID == created.ID {
 		atBase = o.Object
 	}
 	in.created = map[model.ID]*unstructured.Unstructured{created.ID: atBase}

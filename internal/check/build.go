@@ -12,6 +12,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/controllers"
+	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/predict"
@@ -117,7 +118,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	baseRead := renderBaseAsync(ctx, g, o, renderOpts, head, objs)
 	// After the base took its copy: the base's deployer says what it
 	// creates (withCreated).
-	objs, created, createdOK := withCreatedNamespace(objs, o.Deployer)
+	objs, created, createdOK := deployer.WithCreatedNamespace(objs, o.Deployer)
 	progressf(o.Progress, "checking %d objects as %s against %s", len(objs), o.FieldManager, client.Config.Host)
 	// The window bounds the listing's requests with the dry-runs'; as
 	// many workers as it may let in flight keep a limit of their own out.
@@ -170,7 +171,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		}
 		in = in.withCreated(created, createdOK, br)
 		pins, names := in.namedCharts()
-		in.Notes = withNote(withNote(slices.Clip(in.Notes), (<-clusterChartRead).note(pins, names)), in.appliedReleaseNote())
+		in.Notes = withNote(withNote(slices.Clip(in.Notes), (<-clusterChartRead).Note(pins, names)), in.appliedReleaseNote())
 		in.Types = types
 		in.ReadAs = engine.ReadAllAs(ctx, g, objs, func(obj model.Object) string {
 			if snap == nil || snap.Objects[obj.ID] == nil || snap.Objects[obj.ID].APIVersion == renderedAs[obj.ID] {

@@ -13,6 +13,3 @@ import (
 func ResolveApply(ctx context.Context, client *kube.Client, t Target, objs []model.Object) (model.ApplyMethod, error) {
 	return resolveApply(ctx, t, client, predict.ClusterOptions{FieldManager: t.FieldManager}, objs)
 }
-
-// ImageTag is the tag of an image reference.
-var ImageTag = imageTag

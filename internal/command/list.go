@@ -8,6 +8,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/printer"
 	"github.com/ownership-check/ownership-check/internal/report"
@@ -107,7 +108,7 @@ func renderRow(ctx context.Context, t check.Target, x targets.Target, row *print
 		return
 	}
 	ids := make([]model.ID, 0, len(objs))
-	for _, o := range append(objs, check.DeployerCreates(objs, x.Deployer)...) {
+	for _, o := range append(objs, deployer.Creates(objs, x.Deployer)...) {
 		ids = append(ids, o.ID)
 	}
 	before := *cov

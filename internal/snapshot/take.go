@@ -37,7 +37,7 @@ type TakeOptions struct {
 	// snapshot.
 	Recorded *RecordedSchemas
 	// Release is what a Flux HelmRelease target's controller applied
-	// (ReadRelease); nil for none.
+	// (deployer.ReadRelease); nil for none.
 	Release *Release
 }
 

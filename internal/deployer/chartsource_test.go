@@ -1,4 +1,4 @@
-package check
+package deployer
 
 import (
 	"strings"
@@ -31,12 +31,12 @@ func TestChartSourceOf(t *testing.T) {
 		{model.ChartRef{Kind: model.ChartInOCI, Chart: "podinfo", Source: &model.ObjectRef{Kind: "HelmRepository", Namespace: "apps", Name: "podinfo"}}, "HelmChart apps/apps-podinfo"},
 		{model.ChartRef{Kind: model.ChartInRepository, Path: "charts/web", Source: &model.ObjectRef{Kind: "GitRepository", Namespace: "flux-system", Name: "flux-system"}}, ""},
 	} {
-		ref, ok := chartSourceOf(fluxRelease(c.chart))
+		ref, ok := ChartSourceOf(fluxRelease(c.chart))
 		if got := ref.String(); ok != (c.want != "") || ok && got != c.want {
 			t.Errorf("%s: %q %v, want %q", c.chart, got, ok, c.want)
 		}
 	}
-	if _, ok := chartSourceOf(&model.Deployer{Controller: model.ControllerArgoCD, Charts: []model.ChartRef{{Kind: model.ChartInOCI, Source: &model.ObjectRef{Kind: "HelmRepository"}}}}); ok {
+	if _, ok := ChartSourceOf(&model.Deployer{Controller: model.ControllerArgoCD, Charts: []model.ChartRef{{Kind: model.ChartInOCI, Source: &model.ObjectRef{Kind: "HelmRepository"}}}}); ok {
 		t.Error("an Argo CD source has a Flux source object")
 	}
 }
@@ -51,28 +51,28 @@ func TestClusterChartNote(t *testing.T) {
 		return map[string]any{"status": map[string]any{"artifact": map[string]any{"revision": rev, "digest": digest}}}
 	}
 	base := []model.ChartPin{{Name: "podinfo", Version: "6.7.1", Digest: baseDigest, From: "oci://ghcr.io/stefanprodan/charts/podinfo"}}
-	if n := artifactOf(oci, status("6.7.0@"+clusterDigest, "sha256:tarball")).note(base, "the base names"); n != "the cluster runs podinfo 6.7.0@sha256:0123456789ab (OCIRepository flux-system/podinfo's artifact), the base names podinfo 6.7.1@sha256:fedcba987654: what it names is not deployed yet, or the cluster has not reconciled it" {
+	if n := artifactOf(oci, status("6.7.0@"+clusterDigest, "sha256:tarball")).Note(base, "the base names"); n != "the cluster runs podinfo 6.7.0@sha256:0123456789ab (OCIRepository flux-system/podinfo's artifact), the base names podinfo 6.7.1@sha256:fedcba987654: what it names is not deployed yet, or the cluster has not reconciled it" {
 		t.Errorf("OCIRepository: %q", n)
 	}
-	if n := artifactOf(oci, status("6.7.1@"+baseDigest, "sha256:tarball")).note(base, "the base names"); n != "" {
+	if n := artifactOf(oci, status("6.7.1@"+baseDigest, "sha256:tarball")).Note(base, "the base names"); n != "" {
 		t.Errorf("the same manifest: %q", n)
 	}
-	if n := artifactOf(hc, status("6.7.0", clusterDigest)).note(base, "the base names"); !strings.Contains(n, "runs podinfo 6.7.0@sha256:0123456789ab (HelmChart flux-system/apps-podinfo's artifact)") {
+	if n := artifactOf(hc, status("6.7.0", clusterDigest)).Note(base, "the base names"); !strings.Contains(n, "runs podinfo 6.7.0@sha256:0123456789ab (HelmChart flux-system/apps-podinfo's artifact)") {
 		t.Errorf("HelmChart: %q", n)
 	}
-	if n := artifactOf(hc, status("6.7.1", "")).note(base, "the base names"); n != "" {
+	if n := artifactOf(hc, status("6.7.1", "")).Note(base, "the base names"); n != "" {
 		t.Errorf("the same version, no digest: %q", n)
 	}
 	// A HelmChart of an OCI HelmRepository holds the chart's archive,
 	// whose digest is not the manifest's the pin names: versions decide.
-	if n := artifactOf(hc, status("6.7.1", clusterDigest)).note(base, "the base names"); n != "" {
+	if n := artifactOf(hc, status("6.7.1", clusterDigest)).Note(base, "the base names"); n != "" {
 		t.Errorf("a HelmChart of an OCI chart at the same version: %q", n)
 	}
 	http := []model.ChartPin{{Name: "podinfo", Version: "6.7.1", Digest: baseDigest, From: "https://stefanprodan.github.io/podinfo"}}
-	if n := artifactOf(hc, status("6.7.1", clusterDigest)).note(http, "the base names"); n == "" {
+	if n := artifactOf(hc, status("6.7.1", clusterDigest)).Note(http, "the base names"); n == "" {
 		t.Error("a HelmChart of an HTTP chart with another archive at the same version: no note")
 	}
-	if c := artifactOf(hc, map[string]any{}); c != nil || c.note(base, "the base names") != "" {
+	if c := artifactOf(hc, map[string]any{}); c != nil || c.Note(base, "the base names") != "" {
 		t.Errorf("no artifact yet: %+v", c)
 	}
 }

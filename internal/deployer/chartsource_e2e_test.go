@@ -1,4 +1,4 @@
-package check_test
+package deployer
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
@@ -30,6 +29,16 @@ func fluxSourceCRD(kind, plural string) map[string]any {
 				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}},
 		},
 	}
+}
+
+// clusterChartNote is the note a check makes of the chart the cluster's
+// Flux source object holds, read through client.
+func clusterChartNote(ctx context.Context, client *kube.Client, d *model.Deployer, pins []model.ChartPin, names string) string {
+	ref, ok := ChartSourceOf(d)
+	if !ok {
+		return ""
+	}
+	return ReadChartArtifact(ctx, client, ref).Note(pins, names)
 }
 
 // TestClusterChartNoteAgainstAPIServer: with the cluster reachable, the
@@ -55,7 +64,7 @@ func TestClusterChartNoteAgainstAPIServer(t *testing.T) {
 	base := []model.ChartPin{{Name: "podinfo", Version: "6.7.1", Digest: "sha256:" + strings.Repeat("b", 64)}}
 
 	// No Flux in the cluster: its kinds are not served.
-	if n := check.ClusterChartNote(ctx, client, oci, base, "the base names"); n != "" {
+	if n := clusterChartNote(ctx, client, oci, base, "the base names"); n != "" {
 		t.Errorf("without Flux's kinds: note %q", n)
 	}
 
@@ -88,7 +97,7 @@ func TestClusterChartNoteAgainstAPIServer(t *testing.T) {
 	}
 
 	// Flux, but not the object yet.
-	if n := check.ClusterChartNote(ctx, client, oci, base, "the base names"); n != "" {
+	if n := clusterChartNote(ctx, client, oci, base, "the base names"); n != "" {
 		t.Errorf("no such OCIRepository: note %q", n)
 	}
 
@@ -105,10 +114,10 @@ func TestClusterChartNoteAgainstAPIServer(t *testing.T) {
 		source("HelmChart", ns+"-podinfo", map[string]any{"revision": "6.7.1", "digest": base[0].Digest}))
 
 	want := "the cluster runs podinfo 6.7.0@sha256:aaaaaaaaaaaa (OCIRepository " + ns + "/podinfo's artifact), the base names podinfo 6.7.1@sha256:bbbbbbbbbbbb"
-	if n := check.ClusterChartNote(ctx, client, oci, base, "the base names"); !strings.HasPrefix(n, want) {
+	if n := clusterChartNote(ctx, client, oci, base, "the base names"); !strings.HasPrefix(n, want) {
 		t.Errorf("note %q, want it to start %q", n, want)
 	}
-	if n := check.ClusterChartNote(ctx, client, helmRepo, base, "the base names"); n != "" {
+	if n := clusterChartNote(ctx, client, helmRepo, base, "the base names"); n != "" {
 		t.Errorf("the HelmChart holds what the base names: note %q", n)
 	}
 
@@ -121,7 +130,7 @@ func TestClusterChartNoteAgainstAPIServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := check.ClusterChartNote(ctx, forbidden, oci, base, "the base names"); n != "" {
+	if n := clusterChartNote(ctx, forbidden, oci, base, "the base names"); n != "" {
 		t.Errorf("forbidden: note %q", n)
 	}
 }

@@ -1,4 +1,4 @@
-package check
+package deployer
 
 import (
 	"testing"
@@ -29,7 +29,7 @@ func TestCreatedNamespace(t *testing.T) {
 		"not Argo CD":           {flux, false},
 		"no deployer":           {nil, false},
 	} {
-		ns, ok := createdNamespace(tc.d)
+		ns, ok := CreatedNamespace(tc.d)
 		if ok != tc.want {
 			t.Errorf("%s: %v, want %v", name, ok, tc.want)
 			continue
@@ -39,7 +39,7 @@ func TestCreatedNamespace(t *testing.T) {
 		}
 	}
 	rendered := []model.Object{{ID: model.ID{Kind: "Namespace", Name: "shop"}}}
-	if objs, _, ok := withCreatedNamespace(rendered, app("CreateNamespace=true")); ok || len(objs) != 1 {
+	if objs, _, ok := WithCreatedNamespace(rendered, app("CreateNamespace=true")); ok || len(objs) != 1 {
 		t.Errorf("a render holding the Namespace: %d objects, added %v; want it as rendered", len(objs), ok)
 	}
 }

@@ -1,4 +1,4 @@
-package check
+package deployer
 
 import (
 	"slices"
@@ -8,7 +8,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
-// createdNamespace is the Namespace the deployer creates before its
+// CreatedNamespace is the Namespace the deployer creates before its
 // apply, as an object of its own file: an Argo CD Application's
 // destination namespace with CreateNamespace=true among its sync options,
 // which Argo CD creates when it is missing, with the labels and
@@ -18,7 +18,7 @@ import (
 // until it exists, as those in a Namespace of the render are (Flux
 // applies a render's Namespaces first). False when the deployer creates
 // none.
-func createdNamespace(d *model.Deployer) (model.Object, bool) {
+func CreatedNamespace(d *model.Deployer) (model.Object, bool) {
 	if d == nil || d.Controller != model.ControllerArgoCD {
 		return model.Object{}, false
 	}
@@ -39,10 +39,10 @@ func createdNamespace(d *model.Deployer) (model.Object, bool) {
 		Notes: []string{"Argo CD creates this Namespace before it applies (syncOptions CreateNamespace=true)"}}, true
 }
 
-// withCreatedNamespace adds the Namespace the deployer creates to the
+// WithCreatedNamespace adds the Namespace the deployer creates to the
 // render, unless the render holds it (then it is applied as rendered).
-func withCreatedNamespace(objs []model.Object, d *model.Deployer) ([]model.Object, model.Object, bool) {
-	ns, ok := createdNamespace(d)
+func WithCreatedNamespace(objs []model.Object, d *model.Deployer) ([]model.Object, model.Object, bool) {
+	ns, ok := CreatedNamespace(d)
 	if !ok || slices.ContainsFunc(objs, func(o model.Object) bool { return o.ID == ns.ID }) {
 		return objs, model.Object{}, false
 	}
@@ -50,11 +50,11 @@ func withCreatedNamespace(objs []model.Object, d *model.Deployer) ([]model.Objec
 	return append(slices.Clip(objs), ns), ns, true
 }
 
-// DeployerCreates is what the deployer creates beside the render's
-// objects (the Namespace Argo CD makes for CreateNamespace=true), so that
-// a listing counts the objects a check of the target counts.
-func DeployerCreates(objs []model.Object, d *model.Deployer) []model.Object {
-	if _, ns, ok := withCreatedNamespace(objs, d); ok {
+// Creates is what the deployer creates beside the render's objects (the
+// Namespace Argo CD makes for CreateNamespace=true), so that a listing
+// counts the objects a check of the target counts.
+func Creates(objs []model.Object, d *model.Deployer) []model.Object {
+	if _, ns, ok := WithCreatedNamespace(objs, d); ok {
 		return []model.Object{ns}
 	}
 	return nil

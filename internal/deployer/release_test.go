@@ -1,11 +1,13 @@
-package snapshot
+package deployer
 
 import (
 	"context"
+	"maps"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
@@ -99,4 +101,13 @@ func TestReadRelease(t *testing.T) {
 	if got, err := ReadRelease(ctx, c, "releases", "absent"); got != nil || err != nil {
 		t.Errorf("ReadRelease of an absent HelmRelease: %+v, %v; want none", got, err)
 	}
+}
+
+// obj is an object of the test API server's, with extra top-level fields.
+func obj(apiVersion, kind, ns, name string, extra map[string]any) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": apiVersion, "kind": kind}}
+	u.SetName(name)
+	u.SetNamespace(ns)
+	maps.Copy(u.Object, extra)
+	return u
 }
