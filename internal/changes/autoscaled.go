@@ -1,10 +1,7 @@
 package changes
 
 import (
-	"bytes"
-
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -29,11 +26,7 @@ func autoscaled(in Input) bool {
 		}
 		for _, e := range u.GetManagedFields() {
 			m := model.Manager{Manager: e.Manager, Operation: string(e.Operation), Subresource: e.Subresource}
-			if e.FieldsV1 == nil || !model.AutoscalerManager(m) {
-				continue
-			}
-			var s fieldpath.Set
-			if err := s.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err == nil && s.Has(replicasPath) {
+			if model.AutoscalerManager(m) && model.EntryOwns(e, replicasPath) {
 				return true
 			}
 		}

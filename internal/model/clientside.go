@@ -51,14 +51,21 @@ func FirstServerSideDeploy(entries []metav1.ManagedFieldsEntry, fieldManager str
 }
 
 func ownsLastApplied(e metav1.ManagedFieldsEntry) bool {
-	if e.FieldsV1 == nil || !bytes.Contains(e.FieldsV1.Raw, []byte(LastAppliedAnnotation)) {
+	// Most entries do not name the annotation: they are not parsed.
+	return e.FieldsV1 != nil && bytes.Contains(e.FieldsV1.Raw, []byte(LastAppliedAnnotation)) && EntryOwns(e, LastAppliedPath)
+}
+
+// EntryOwns tells whether the managedFields entry e owns the field p; an
+// entry whose fields do not parse owns nothing.
+func EntryOwns(e metav1.ManagedFieldsEntry, p fieldpath.Path) bool {
+	if e.FieldsV1 == nil {
 		return false
 	}
 	s := &fieldpath.Set{}
 	if err := s.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
 		return false
 	}
-	return s.Has(LastAppliedPath)
+	return s.Has(p)
 }
 
 // ReasonClientSideKept marks a retained finding on a field a client-side
