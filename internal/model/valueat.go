@@ -8,8 +8,9 @@ import (
 )
 
 // The one walk of an object's unstructured content by a field path: the
-// value at a path (ValueAt), a list item by its key (ItemByKey, MatchKey),
-// and whether a path element selects anything (CheckElement).
+// value at a path (ValueAt), a list item by its key (ItemByKey, MatchKey)
+// or its index in the list (ItemIndex), and whether a path element
+// selects anything (CheckElement).
 
 // ValueAt reads the value at p in an object's unstructured content. found is
 // false when the object has no such field or item (including when the
@@ -35,17 +36,15 @@ func ValueAt(obj any, p fieldpath.Path) (v any, found bool, err error) {
 				return nil, false, nil
 			}
 			cur, ok = m[*pe.FieldName]
-		case pe.Key != nil:
-			cur, ok = ItemByKey(cur, pe)
-		case pe.Value != nil:
-			cur, ok = itemByValue(cur, (*pe.Value).Unstructured())
-		case pe.Index != nil:
+		default:
 			l, isList := cur.([]any)
-			i := *pe.Index
-			if !isList || i < 0 || i >= len(l) {
+			if !isList {
 				return nil, false, nil
 			}
-			cur, ok = l[i], true
+			var i int
+			if i, ok = ItemIndex(l, pe); ok {
+				cur = l[i]
+			}
 		}
 		if !ok {
 			return nil, false, nil
@@ -58,27 +57,47 @@ func ValueAt(obj any, p fieldpath.Path) (v any, found bool, err error) {
 // one with every key field equal, else the first that agrees on the key
 // fields it has (ValueAt says why).
 func ItemByKey(cur any, pe fieldpath.PathElement) (any, bool) {
-	l, ok := cur.([]any)
-	if !ok {
-		return nil, false
+	l, _ := cur.([]any)
+	if i, ok := ItemIndex(l, pe); ok && pe.Key != nil {
+		return l[i], true
 	}
-	var partial any
-	found := false
-	for _, item := range l {
-		m, ok := item.(map[string]any)
-		if !ok {
-			continue
-		}
-		switch MatchKey(m, pe) {
-		case KeyExact:
-			return m, true
-		case KeyPartial:
-			if !found {
-				partial, found = m, true
+	return nil, false
+}
+
+// ItemIndex is the index in list of the item that pe selects: an index
+// element's own, the first item equal to a value element, or a key
+// element's item as ItemByKey chooses it. False when pe selects none, or
+// is a field name.
+func ItemIndex(list []any, pe fieldpath.PathElement) (int, bool) {
+	switch {
+	case pe.Index != nil:
+		return *pe.Index, *pe.Index >= 0 && *pe.Index < len(list)
+	case pe.Value != nil:
+		want := (*pe.Value).Unstructured()
+		for i, item := range list {
+			if EqualValues(item, want) {
+				return i, true
 			}
 		}
+	case pe.Key != nil:
+		partial := -1
+		for i, item := range list {
+			m, ok := item.(map[string]any)
+			if !ok {
+				continue
+			}
+			switch MatchKey(m, pe) {
+			case KeyExact:
+				return i, true
+			case KeyPartial:
+				if partial < 0 {
+					partial = i
+				}
+			}
+		}
+		return partial, partial >= 0
 	}
-	return partial, found
+	return 0, false
 }
 
 // KeyMatch is how a list item agrees with a key element.
@@ -113,19 +132,6 @@ func MatchKey(item map[string]any, pe fieldpath.PathElement) KeyMatch {
 		return KeyExact
 	}
 	return KeyPartial
-}
-
-func itemByValue(cur any, want any) (any, bool) {
-	l, ok := cur.([]any)
-	if !ok {
-		return nil, false
-	}
-	for _, item := range l {
-		if EqualValues(item, want) {
-			return item, true
-		}
-	}
-	return nil, false
 }
 
 // CheckElement says why a path element selects nothing; nil when it

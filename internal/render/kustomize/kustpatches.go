@@ -226,44 +226,11 @@ func listItem(items []*yaml.Node, pe fieldpath.PathElement) *yaml.Node {
 			values[i] = nil
 		}
 	}
-	i, ok := itemIndex(values, pe)
+	i, ok := model.ItemIndex(values, pe)
 	if !ok {
 		return nil
 	}
 	return items[i]
-}
-
-// itemIndex is the index of the list item pe selects (model.ItemByKey's
-// rule for a key).
-func itemIndex(list []any, pe fieldpath.PathElement) (int, bool) {
-	switch {
-	case pe.Index != nil:
-		return *pe.Index, *pe.Index >= 0 && *pe.Index < len(list)
-	case pe.Value != nil:
-		for i, v := range list {
-			if model.EqualValues(v, (*pe.Value).Unstructured()) {
-				return i, true
-			}
-		}
-	case pe.Key != nil:
-		partial := -1
-		for i, v := range list {
-			m, ok := v.(map[string]any)
-			if !ok {
-				continue
-			}
-			switch model.MatchKey(m, pe) {
-			case model.KeyExact:
-				return i, true
-			case model.KeyPartial:
-				if partial < 0 {
-					partial = i
-				}
-			}
-		}
-		return partial, partial >= 0
-	}
-	return 0, false
 }
 
 // jsonPatchSets finds the last operation of a JSON 6902 patch that writes
@@ -306,7 +273,7 @@ func pointerOf(obj map[string]any, p fieldpath.Path) ([]string, bool) {
 			continue
 		}
 		list, _ := cur.([]any)
-		i, ok := itemIndex(list, pe)
+		i, ok := model.ItemIndex(list, pe)
 		if !ok {
 			return nil, false
 		}
