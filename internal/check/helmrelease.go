@@ -28,8 +28,7 @@ func appliedRelease(ctx context.Context, client *kube.Client, d *model.Deployer)
 	if r == nil {
 		return nil, fmt.Errorf("%s: HelmRelease %s/%s has released nothing in the cluster yet: the snapshot records the branch's render alone, not the chart version and values helm-controller applied", d.File, ns, name)
 	}
-	recorded := snapshot.Release(*r)
-	return &recorded, nil
+	return r, nil
 }
 
 // namedCharts are the charts the deploy is judged against: the base's

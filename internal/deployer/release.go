@@ -8,37 +8,6 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
-// Release is what helm-controller applied of a Flux HelmRelease, as its
-// status says after the deploy: the chart version and the digest of the
-// values it released, which may differ from the branch's head (a range
-// resolved to a version, a release that failed and kept the last one, a
-// chart's source moved since). Its fields are snapshot.Release's, in the
-// same order, so that the snapshot records it by a conversion, which
-// stops compiling when the two part.
-type Release struct {
-	// HelmRelease is `<namespace>/<name>` of the object read.
-	HelmRelease string
-	// ChartName, ChartVersion and AppVersion are of the release
-	// helm-controller made last (status.history[0] in the v2 API; v2beta1
-	// names the version alone, in status.lastAppliedRevision).
-	ChartName    string
-	ChartVersion string
-	AppVersion   string
-	// ConfigDigest is the digest of the values it released with; Digest
-	// the release's; OCIDigest the chart artifact's when it came from a
-	// registry.
-	ConfigDigest string
-	Digest       string
-	OCIDigest    string
-	// Status is the Helm release's status ("deployed", "failed", ...) and
-	// Version its number in Helm's storage.
-	Status  string
-	Version int64
-	// LastAttemptedRevision is the chart version it tried last, which is
-	// not the applied one when that attempt failed.
-	LastAttemptedRevision string
-}
-
 // HelmReleaseOf is the Flux HelmRelease a target deploys through, whose
 // status names the release helm-controller applied; ok is false for a
 // target of anything else.
@@ -65,7 +34,7 @@ var helmReleaseAPIs = []string{"helm.toolkit.fluxcd.io/v2", "helm.toolkit.fluxcd
 // ReadRelease reads what the HelmRelease namespace/name released, from
 // its status (a GET, nothing written); nil when the cluster has no such
 // HelmRelease, or one that has released nothing yet.
-func ReadRelease(ctx context.Context, c *kube.Client, namespace, name string) (*Release, error) {
+func ReadRelease(ctx context.Context, c *kube.Client, namespace, name string) (*model.AppliedRelease, error) {
 	for _, api := range helmReleaseAPIs {
 		obj, found, err := c.Lookup(ctx, api, "HelmRelease", namespace, name)
 		if err != nil {
@@ -79,9 +48,9 @@ func ReadRelease(ctx context.Context, c *kube.Client, namespace, name string) (*
 }
 
 // releaseOf reads a HelmRelease's status, nil when it names no release.
-func releaseOf(id string, obj map[string]any) *Release {
+func releaseOf(id string, obj map[string]any) *model.AppliedRelease {
 	status, _ := obj["status"].(map[string]any)
-	r := &Release{HelmRelease: id}
+	r := &model.AppliedRelease{HelmRelease: id}
 	r.LastAttemptedRevision, _ = status["lastAttemptedRevision"].(string)
 	if history, _ := status["history"].([]any); len(history) > 0 {
 		// helm-controller keeps the newest first.
