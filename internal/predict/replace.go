@@ -32,14 +32,15 @@ func (c *Cluster) replaceRequest(t *target) func(context.Context) (*unstructured
 // server keeps of live's metadata (uid, creation time, resourceVersion)
 // and live's status, which the main resource's PUT does not write.
 func replaced(live, body *unstructured.Unstructured) *unstructured.Unstructured {
-	out, kept := body.DeepCopy(), live.DeepCopy()
+	// SetNestedField copies what it sets: live is read, never shared.
+	out := body.DeepCopy()
 	for _, f := range []string{"uid", "creationTimestamp", "resourceVersion", "generation"} {
-		if v, ok, _ := unstructured.NestedFieldNoCopy(kept.Object, "metadata", f); ok {
+		if v, ok, _ := unstructured.NestedFieldNoCopy(live.Object, "metadata", f); ok {
 			_ = unstructured.SetNestedField(out.Object, v, "metadata", f)
 		}
 	}
-	if st, ok := kept.Object["status"]; ok {
-		out.Object["status"] = st
+	if st, ok := live.Object["status"]; ok {
+		_ = unstructured.SetNestedField(out.Object, st, "status")
 	}
 	return out
 }
