@@ -318,3 +318,7 @@ func dump(t testing.TB, r Result) string {
 	}
 	return string(b)
 }
+
+// serverSide is the default method's row: the deploy's own entry is its
+// Apply on the main resource.
+var serverSide = rulesOf(model.ApplyMethod{})

@@ -216,27 +216,6 @@ func IsApplier(m model.Manager, fieldManager string) bool {
 	return m.Manager == fieldManager && m.Operation == OperationApply && m.Subresource == ""
 }
 
-// Applier returns the fields the deploy's own entry owns (never nil).
-func (o Ownership) Applier(fieldManager string) *fieldpath.Set {
-	for _, e := range o {
-		if IsApplier(e.Manager, fieldManager) {
-			return e.Fields
-		}
-	}
-	return &fieldpath.Set{}
-}
-
-// Others returns every owner except the deploy's own entry.
-func (o Ownership) Others(fieldManager string) Ownership {
-	out := make(Ownership, 0, len(o))
-	for _, e := range o {
-		if !IsApplier(e.Manager, fieldManager) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // OwnersOf lists the owners of p: those whose set holds p itself or any
 // field below it (owning part of a map or list item is owning the path).
 func (o Ownership) OwnersOf(p fieldpath.Path) []model.Manager {

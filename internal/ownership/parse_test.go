@@ -77,13 +77,13 @@ func TestManagedSets(t *testing.T) {
 	if o[0].Time != "2026-11-22T04:29:11Z" {
 		t.Errorf("time %q", o[0].Time)
 	}
-	if !o.Applier("deployer").Has(path(t, imagePath)) || o.Applier("nobody").Empty() == false {
+	if !serverSide.own(o, "deployer").Has(path(t, imagePath)) || serverSide.own(o, "nobody").Empty() == false {
 		t.Error("Applier")
 	}
 	if got := o.OwnersOf(path(t, replicasPath)); len(got) != 1 || got[0].Manager != "kubectl" {
 		t.Errorf("OwnersOf replicas: %+v", got)
 	}
-	if got := o.Others("deployer"); len(got) != 1 {
+	if got := serverSide.others(o, "deployer"); len(got) != 1 {
 		t.Errorf("Others: %+v", got)
 	}
 	if o, err := ManagedSets(nil); o != nil || err != nil {
@@ -101,7 +101,7 @@ func TestManagedSets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := o.Applier("deployer")
+	m := serverSide.own(o, "deployer")
 	if !m.Has(path(t, ".spec.paused")) || !m.Has(path(t, imagePath)) || o[0].Time != "2027-01-01T00:00:00Z" {
 		t.Errorf("merged owner: %v %s", leafStrings(m), o[0].Time)
 	}

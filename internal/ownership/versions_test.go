@@ -196,7 +196,7 @@ func TestConvertSetWidensAndReplacesFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := v.convertSet(owners.Applier("deployer"), "autoscaling/v1", obj, nil)
+	got, err := v.convertSet(serverSide.own(owners, "deployer"), "autoscaling/v1", obj, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
