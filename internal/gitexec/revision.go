@@ -183,7 +183,7 @@ func (rs RefSet) tipBeginning(prefix string) (string, bool) {
 // when it has none (a shallow checkout has only its own commits) or
 // more than one.
 func CommitBeginning(ctx context.Context, top, prefix string) (string, error) {
-	c, err := line(ctx, top, "rev-parse", "--verify", "--quiet", "--end-of-options", strings.ToLower(prefix)+"^{commit}")
+	c, err := CommitOf(ctx, top, strings.ToLower(prefix))
 	if err != nil || c == "" {
 		return "", fmt.Errorf("no commit of this checkout begins with %s, or more than one does", prefix)
 	}
