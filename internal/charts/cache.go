@@ -15,6 +15,7 @@ import (
 //
 //	blobs/sha256/HEX       chart archives, by the SHA-256 of their bytes
 //	index/KEY.yaml, .json  index files by URL, with their digest and validators
+//	schema/KEY.body, .json schemas a chart's values schema names by URL, alike
 //	oci/KEY.json           what an OCI tag, range or digest, or an archive's
 //	                       URL, resolved to last (an --offline run's answer)
 //
@@ -32,7 +33,7 @@ func newCache(dir string) (*cache, error) {
 		}
 		dir = filepath.Join(base, "ownership-check", "charts")
 	}
-	for _, sub := range []string{"blobs/sha256", "index", "oci"} {
+	for _, sub := range []string{"blobs/sha256", indexDocs, schemaDocs, "oci"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 			return nil, fmt.Errorf("chart cache %s: %w: give a writable directory with --chart-cache", dir, err)
 		}
@@ -87,7 +88,8 @@ func (c *cache) putArchive(b []byte) (string, error) {
 	return digest, c.write(path, b)
 }
 
-// indexMeta is what is kept beside a cached index file.
+// indexMeta is what is kept beside a cached document fetched by URL (an
+// index file, a schema).
 type indexMeta struct {
 	URL          string `json:"url"`
 	Digest       string `json:"digest"`
@@ -95,27 +97,38 @@ type indexMeta struct {
 	LastModified string `json:"lastModified,omitempty"`
 }
 
-func (c *cache) indexPaths(url string) (file, meta string) {
-	base := filepath.Join(c.dir, "index", keyOf(url))
-	return base + ".yaml", base + ".json"
+// A document fetched by URL is kept under its kind's folder.
+const (
+	indexDocs  = "index"
+	schemaDocs = "schema"
+)
+
+func (c *cache) docPaths(kind, url string) (file, meta string) {
+	base := filepath.Join(c.dir, kind, keyOf(url))
+	ext := ".yaml"
+	if kind == schemaDocs {
+		ext = ".body"
+	}
+	return base + ext, base + ".json"
 }
 
-// index is the cached index of url and its meta, checked against the
-// digest recorded; ok is false when there is none.
-func (c *cache) index(url string) (path string, meta indexMeta, ok bool) {
-	path, metaPath := c.indexPaths(url)
+// doc is the cached document of kind at url (its file and bytes) and
+// its meta, checked against the digest recorded; ok is false when there
+// is none.
+func (c *cache) doc(kind, url string) (path string, body []byte, meta indexMeta, ok bool) {
+	path, metaPath := c.docPaths(kind, url)
 	if !c.readJSON(metaPath, &meta) || meta.URL != url {
-		return "", indexMeta{}, false
+		return "", nil, indexMeta{}, false
 	}
 	b, err := os.ReadFile(path)
 	if err != nil || sha256Digest(b) != meta.Digest {
-		return "", indexMeta{}, false
+		return "", nil, indexMeta{}, false
 	}
-	return path, meta, true
+	return path, b, meta, true
 }
 
-func (c *cache) putIndex(url string, body []byte, meta indexMeta) (string, error) {
-	path, metaPath := c.indexPaths(url)
+func (c *cache) putDoc(kind, url string, body []byte, meta indexMeta) (string, error) {
+	path, metaPath := c.docPaths(kind, url)
 	meta.URL, meta.Digest = url, sha256Digest(body)
 	if err := c.write(path, body); err != nil {
 		return "", err

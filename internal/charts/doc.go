@@ -11,6 +11,10 @@
 // repository, the OCI manifest's digest for a registry (what `helm pull`
 // prints and a tag points at), so that a tag moved to other bytes shows.
 //
+// The schemas a chart's values schema names by URL ($ref) are fetched
+// here too (schema.go), so that they meet the same address rules,
+// mirrors, cache and bounds as charts, never Helm's own client.
+//
 // Every chart is downloaded once per digest into a content-addressed
 // cache (cache.go) shared by the targets of a run and by later runs: an
 // index is revalidated with a conditional GET, an archive is read back

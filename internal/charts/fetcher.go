@@ -36,10 +36,12 @@ type Fetcher struct {
 	tokens   auth.Cache
 
 	// Work done once per run: an index fetched and parsed per URL, a
-	// chart located per reference, an archive downloaded per URL.
+	// chart located per reference, an archive downloaded per URL, a
+	// schema read per URL.
 	indexes  parallel.Keyed[string, *repo.IndexFile]
 	located  parallel.Keyed[string, model.LocatedChart]
 	archives parallel.Keyed[string, string]
+	schemas  parallel.Keyed[string, []byte]
 }
 
 // New is a run's Fetcher; its fetching ends at Options.FetchTimeout or

@@ -120,49 +120,12 @@ func noVersion(index *repo.IndexFile, ref model.ChartRef) string {
 func indexURL(repoURL string) string { return strings.TrimSuffix(repoURL, "/") + "/index.yaml" }
 
 // index is the repository's parsed index, once per run: fetched again
-// only when the server says it changed (a conditional GET with the
-// cached ETag or Last-Modified), read from the cache alone offline.
+// only when the server says it changed, read from the cache alone
+// offline (revalidated).
 func (f *Fetcher) index(ctx context.Context, repoURL string) (*repo.IndexFile, error) {
 	u := indexURL(repoURL)
 	return f.indexes.Get(ctx, u, func(ctx context.Context) (*repo.IndexFile, error) {
-		path, meta, cached := f.cache.index(u)
-		if f.opts.Offline {
-			if !cached {
-				return nil, &offlineError{what: "its repository's index " + u}
-			}
-			f.stats.hit()
-			return repo.LoadIndexFile(path)
-		}
-		req, err := f.request(ctx, u)
-		if err != nil {
-			return nil, err
-		}
-		if cached {
-			if meta.ETag != "" {
-				req.Header.Set("If-None-Match", meta.ETag)
-			}
-			if meta.LastModified != "" {
-				req.Header.Set("If-Modified-Since", meta.LastModified)
-			}
-		}
-		resp, err := f.httpClient(f.maxIndex).Do(req)
-		if err != nil {
-			return nil, err
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode == http.StatusNotModified && cached {
-			f.stats.hit()
-			return repo.LoadIndexFile(path)
-		}
-		if resp.StatusCode != http.StatusOK {
-			return nil, &statusError{code: resp.StatusCode}
-		}
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			return nil, err
-		}
-		f.stats.download()
-		path, err = f.cache.putIndex(u, body, indexMeta{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")})
+		path, _, err := f.revalidated(ctx, indexDocs, u, "its repository's index "+u, f.httpClient(f.maxIndex))
 		if err != nil {
 			return nil, err
 		}
@@ -172,6 +135,52 @@ func (f *Fetcher) index(ctx context.Context, repoURL string) (*repo.IndexFile, e
 		}
 		return index, nil
 	})
+}
+
+// revalidated is the document of kind at u, its cached file and its
+// bytes: fetched again only when the server says it changed (a
+// conditional GET with the cached ETag or Last-Modified), read from the
+// cache alone offline (what names it in that reason).
+func (f *Fetcher) revalidated(ctx context.Context, kind, u, what string, client *http.Client) (string, []byte, error) {
+	path, body, meta, cached := f.cache.doc(kind, u)
+	if f.opts.Offline {
+		if !cached {
+			return "", nil, &offlineError{what: what}
+		}
+		f.stats.hit()
+		return path, body, nil
+	}
+	req, err := f.request(ctx, u)
+	if err != nil {
+		return "", nil, err
+	}
+	if cached {
+		if meta.ETag != "" {
+			req.Header.Set("If-None-Match", meta.ETag)
+		}
+		if meta.LastModified != "" {
+			req.Header.Set("If-Modified-Since", meta.LastModified)
+		}
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return "", nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotModified && cached {
+		f.stats.hit()
+		return path, body, nil
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", nil, &statusError{code: resp.StatusCode}
+	}
+	body, err = io.ReadAll(resp.Body)
+	if err != nil {
+		return "", nil, err
+	}
+	f.stats.download()
+	path, err = f.cache.putDoc(kind, u, body, indexMeta{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")})
+	return path, body, err
 }
 
 // archive is the digest of the archive at u, from the cache when want

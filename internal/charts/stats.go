@@ -5,10 +5,10 @@ import "sync"
 // Stats are what a run fetched: for the report's footnote and the
 // benchmarks.
 type Stats struct {
-	// Downloads counts the chart archives and index files fetched over
-	// the network (an index answered 304 Not Modified is not one), Bytes
-	// every body read from the network, CacheHits the archives and
-	// indexes read from the cache instead.
+	// Downloads counts the chart archives, index files and schemas
+	// fetched over the network (one answered 304 Not Modified is not
+	// one), Bytes every body read from the network, CacheHits the
+	// archives, indexes and schemas read from the cache instead.
 	Downloads int
 	Bytes     int64
 	CacheHits int

@@ -42,11 +42,27 @@ func ShortDigest(d string) string {
 
 // ChartLocator says where a chart a deployer names by reference is to be
 // read, or why it is not rendered: the one place that decides what a
-// chart outside the repository means. render asks it (render.Options);
-// the fetching locator (package charts) and the repository-only default
-// answer it.
+// chart outside the repository means, and what a chart's values schema
+// may read from outside it. render asks it (render.Options); the fetching
+// locator (package charts) and the repository-only default answer it.
 type ChartLocator interface {
 	Locate(ctx context.Context, ref ChartRef) (LocatedChart, error)
+	// FetchSchema reads a JSON schema that a chart's values.schema.json
+	// names by an http or https URL (a $ref, a $schema): fetched as a
+	// chart is, within the same address rules, cache, mirrors and
+	// bounds, or the reason it is not. Its error is the operator's
+	// only, as Locate's.
+	FetchSchema(ctx context.Context, url string) (FetchedSchema, error)
+}
+
+// FetchedSchema is a locator's answer for a schema named by URL: its
+// bytes, or why they are not read. Exactly one of Data and NotRendered
+// is set.
+type FetchedSchema struct {
+	Data []byte
+	// NotRendered says why the schema is not read: the URL and the host,
+	// address, size or time that stopped it.
+	NotRendered string
 }
 
 // LocatedChart is a locator's answer: a chart directory of this

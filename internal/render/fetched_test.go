@@ -59,6 +59,9 @@ func packedChart(t *testing.T, dir, version, from string) ([]byte, model.ChartPi
 // with reason set, every chart is not rendered with it (an unreachable
 // host, a failed login).
 type archiveCharts struct {
+	// It fetches no schema.
+	RepositoryCharts
+
 	mu     sync.Mutex
 	byURL  map[string]Located
 	reason string
@@ -334,6 +337,10 @@ func withoutTracking(r Result) map[string]map[string]any {
 // versionedCharts serves a chart's archive by its version, as a chart
 // repository's index lists each.
 type versionedCharts map[string]Located
+
+func (versionedCharts) FetchSchema(ctx context.Context, url string) (model.FetchedSchema, error) {
+	return RepositoryCharts{}.FetchSchema(ctx, url)
+}
 
 func (v versionedCharts) Locate(_ context.Context, ref model.ChartRef) (Located, error) {
 	if l, ok := v[ref.Version]; ok {

@@ -48,6 +48,9 @@ func TestRepositoryChartsReasons(t *testing.T) {
 // vendoredCharts is a locator that finds every chart in one directory of
 // the repository, as a fetching one will find it in its cache.
 type vendoredCharts struct {
+	// It fetches no schema.
+	RepositoryCharts
+
 	dir  string
 	asks []model.ChartRef
 }

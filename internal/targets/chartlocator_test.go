@@ -15,6 +15,10 @@ import (
 // counts what it is asked.
 type askedLocator struct{ asked int }
 
+func (*askedLocator) FetchSchema(_ context.Context, url string) (model.FetchedSchema, error) {
+	return model.FetchedSchema{NotRendered: url + ": answered by the run's locator"}, nil
+}
+
 func (l *askedLocator) Locate(_ context.Context, ref model.ChartRef) (model.LocatedChart, error) {
 	if ref.InRepository() {
 		return model.LocatedChart{Dir: ref.Path}, nil

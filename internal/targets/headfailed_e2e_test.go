@@ -115,6 +115,10 @@ type versionLocator struct {
 	archive []byte
 }
 
+func (versionLocator) FetchSchema(_ context.Context, url string) (model.FetchedSchema, error) {
+	return model.FetchedSchema{NotRendered: url + ": not fetched in this test"}, nil
+}
+
 func (l versionLocator) Locate(_ context.Context, ref model.ChartRef) (model.LocatedChart, error) {
 	if ref.InRepository() {
 		return model.LocatedChart{Dir: ref.Path}, nil

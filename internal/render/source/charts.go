@@ -28,6 +28,12 @@ func (RepositoryCharts) Locate(_ context.Context, ref model.ChartRef) (Located, 
 	return Located{NotRendered: ref.String() + ": remote charts are not rendered (no network)"}, nil
 }
 
+// FetchSchema fetches nothing: a schema named by URL needs the chart
+// fetcher.
+func (RepositoryCharts) FetchSchema(_ context.Context, url string) (model.FetchedSchema, error) {
+	return model.FetchedSchema{NotRendered: url + ": it needs charts to be fetched, and remote charts are not (no network)"}, nil
+}
+
 // ChartsOrDefault is the locator a render uses: the one given, else the
 // repository's own charts.
 func ChartsOrDefault(l ChartLocator) ChartLocator {
@@ -80,6 +86,12 @@ func (c Chart) File(name string) ([]byte, bool) {
 		}
 	}
 	return nil, false
+}
+
+// FetchSchema is the schema at url (http or https), fetched through the
+// chart locator, or why it is not read.
+func (in *Input) FetchSchema(ctx context.Context, url string) (model.FetchedSchema, error) {
+	return ChartsOrDefault(in.Charts).FetchSchema(ctx, url)
 }
 
 // LocateChart is where the render reads the chart ref names: its

@@ -35,7 +35,9 @@ type HTTPRepo struct {
 	files  map[string][]byte // by URL path
 	index  *repo.IndexFile
 	counts counter
-	creds  int
+	// notModified counts the conditional GETs answered 304 by path.
+	notModified counter
+	creds       int
 	// inFlight and maxInFlight are the requests being answered at once.
 	inFlight, maxInFlight int
 	faults                faults
@@ -112,6 +114,10 @@ func (r *HTTPRepo) Serve(path string, body []byte) {
 // Count is how many requests path had (every method, every answer).
 func (r *HTTPRepo) Count(path string) int { return r.counts.get(path) }
 
+// NotModified is how many requests of path were answered 304 Not
+// Modified: a cached copy revalidated, not downloaded again.
+func (r *HTTPRepo) NotModified(path string) int { return r.notModified.get(path) }
+
 // Counts are the requests of every path so far.
 func (r *HTTPRepo) Counts() map[string]int { return r.counts.all() }
 
@@ -178,13 +184,17 @@ func (r *HTTPRepo) serve(w http.ResponseWriter, req *http.Request) {
 	etag := `"` + strings.TrimPrefix(Digest(body), "sha256:")[:16] + `"`
 	w.Header().Set("ETag", etag)
 	if req.Header.Get("If-None-Match") == etag {
+		r.notModified.inc(path)
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
 	w.Header().Set("Content-Length", fmt.Sprint(len(body)))
-	if strings.HasSuffix(path, ".yaml") {
+	switch {
+	case strings.HasSuffix(path, ".yaml"):
 		w.Header().Set("Content-Type", "application/x-yaml")
-	} else {
+	case strings.HasSuffix(path, ".json"):
+		w.Header().Set("Content-Type", "application/json")
+	default:
 		w.Header().Set("Content-Type", "application/gzip")
 	}
 	_, _ = w.Write(body)
