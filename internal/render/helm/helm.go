@@ -126,7 +126,9 @@ const HelmCRDNote = "helm crds/: installed only when absent, never upgraded: a c
 // helmCharts): what `helm template` prints. A dependency Chart.yaml
 // lists that is not vendored is located as `helm dependency build` finds
 // it (attachDependencies), and one that cannot be is NotRendered, with
-// the reason. The chart released is recorded (Input.Pins).
+// the reason; so is a chart whose values schema names a schema that
+// cannot be read (validateValues). The chart released is recorded
+// (Input.Pins).
 func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.Output, error) {
 	c := r.Chart.Loaded
 	if c == nil {
@@ -153,6 +155,10 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 	}
 	secrets := &model.Hidden{}
 	files, err := renderTemplates(ctx, in, c, r, secrets)
+	var refused *schemaRefusal
+	if errors.As(err, &refused) {
+		return source.Output{NotRendered: []source.NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: %s", name, refused)}}}, nil
+	}
 	if err != nil {
 		if secrets.Len() > 0 {
 			// A template's failure may quote what lookup read.
@@ -260,8 +266,18 @@ func renderTemplates(ctx context.Context, in *source.Input, c *chart.Chart, r He
 	if r.Cluster == HelmClusterLive && r.Template == nil && !r.Install {
 		opts = chartutil.ReleaseOptions{Name: r.Name, Namespace: r.Namespace, Revision: 2, IsUpgrade: true}
 	}
-	top, err := chartutil.ToRenderValues(c, vals, opts, caps)
+	// Helm's own validation would read a schema's $refs itself, from
+	// any file of the runner and any address: validateValues reads them
+	// only from the chart and through the chart locator.
+	top, err := chartutil.ToRenderValuesWithSchemaValidation(c, vals, opts, caps, true)
 	if err != nil {
+		return nil, err
+	}
+	values, ok := top["Values"].(chartutil.Values)
+	if !ok {
+		return nil, fmt.Errorf("values coalesced as %T, not a map", top["Values"])
+	}
+	if err := validateValues(ctx, in, c, values); err != nil {
 		return nil, err
 	}
 	var files map[string]string
