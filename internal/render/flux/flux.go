@@ -71,7 +71,7 @@ func (s *fluxSource) Prepare(ctx context.Context, p source.Path) (source.Build, 
 	if pb, ok, _ := unstructured.NestedFieldNoCopy(d.Object, "spec", "postBuild"); ok && pb != nil {
 		var reason string
 		var err error
-		subst, reason, err = newFluxSubstitution(ctx, d, s.in.Values, s.in.KeepUnresolved)
+		subst, reason, err = newFluxSubstitution(ctx, d, s.in.Values, s.in.StandIns, s.in.KeepUnresolved)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)
 		}
