@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // TestReaderRepository: a controller's values come from the
@@ -61,6 +63,17 @@ sops:
 	}
 	if _, _, found, err := v.Values(ctx, "Secret", "flux-system", "encrypted", nil); !found || err == nil || !strings.Contains(err.Error(), "SOPS") {
 		t.Errorf("SOPS Secret: %v %v", found, err)
+	}
+	// A check stands in for an encrypted one's values: its keys, each
+	// with its placeholder, and nothing SOPS wrote.
+	standIns := model.NewStandIns()
+	data, _, found, err = v.Values(ctx, "Secret", "flux-system", "encrypted", standIns)
+	if err != nil || !found || len(data) != 1 || data["key"] != standIns.Value(model.SecretKey{Namespace: "flux-system", Name: "encrypted", Key: "key"}) {
+		t.Errorf("SOPS Secret with stand-ins: %v %v %v", data, found, err)
+	}
+	// A plain Secret of the repository is the pull request's own text.
+	if data, _, _, _ := v.Values(ctx, "Secret", "flux-system", "cluster-secrets", standIns); data["token"] != "sekret-token" {
+		t.Errorf("a repository Secret with stand-ins: %v", data)
 	}
 	if _, _, found, err := v.Values(ctx, "Secret", "flux-system", "in-cluster-only", nil); found || err != nil {
 		t.Errorf("offline, the repository's lack: %v %v", found, err)
