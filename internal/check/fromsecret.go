@@ -58,3 +58,30 @@ func withoutSecretValues(res predict.Result) (predict.Result, []string) {
 	}
 	return res, notes
 }
+
+// hidingSecretFields is r with the fields of object id that a render made
+// from Secret placeholders hidden too, as the redaction rule hides a
+// secret-like value: live's value there, which the comparison takes, is
+// made from the Secret's, so no diff, manifest or message may show it
+// (docs/security.md). r itself is not changed; nil fields: r.
+func hidingSecretFields(r *model.Redaction, id model.ID, fields []model.SecretField) *model.Redaction {
+	if len(fields) == 0 {
+		return r
+	}
+	var out model.Redaction
+	if r != nil {
+		out = *r
+	}
+	others := out.Paths
+	out.Paths = func(at model.ID, p fieldpath.Path) bool {
+		if at == id {
+			for _, f := range fields {
+				if len(p) >= len(f.Path) && p[:len(f.Path)].Equals(f.Path) {
+					return true
+				}
+			}
+		}
+		return others != nil && others(at, p)
+	}
+	return &out
+}

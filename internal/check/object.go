@@ -34,6 +34,7 @@ func (in analysis) object(res predict.Result) report.Object {
 	// and all: both renders of a run give a Secret key the same one.
 	rendered := res.Object.Object
 	res, secretNotes := withoutSecretValues(res)
+	in.Redaction = hidingSecretFields(in.Redaction, res.Object.ID, res.Object.FromSecret)
 	var ro report.Object
 	if err != nil {
 		ro = reportObject(res.Object.Object, res.Object.Source, res.Object.Line)
