@@ -57,3 +57,28 @@ func mustPath(t *testing.T, s string) fieldpath.Path {
 	}
 	return p
 }
+
+// TestHidingSecretFields: the fields of the one object a render made from
+// a Secret, and what is below them, are hidden; the same path of another
+// object, and the config's own rules, are as before.
+func TestHidingSecretFields(t *testing.T) {
+	web := model.ID{Kind: "ConfigMap", Namespace: "shop", Name: "web"}
+	other := model.ID{Kind: "ConfigMap", Namespace: "shop", Name: "other"}
+	config := &model.Redaction{Paths: func(_ model.ID, p fieldpath.Path) bool { return p.String() == ".data.token" }}
+	r := hidingSecretFields(config, web, []model.SecretField{{Path: mustPath(t, ".spec.q")}, {Path: mustPath(t, ".data.q")}})
+	for _, tc := range []struct {
+		id   model.ID
+		path string
+		want bool
+	}{
+		{web, ".data.q", true}, {web, ".spec.q.x", true}, {web, ".data.r", false},
+		{other, ".data.q", false}, {other, ".data.token", true},
+	} {
+		if got := r.Paths(tc.id, mustPath(t, tc.path)); got != tc.want {
+			t.Errorf("%s %s: hidden %v, want %v", tc.id.Name, tc.path, got, tc.want)
+		}
+	}
+	if hidingSecretFields(config, web, nil) != config {
+		t.Error("no fields changed the rule")
+	}
+}
