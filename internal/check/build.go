@@ -107,7 +107,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	if err != nil {
 		return nil, err
 	}
-	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client, Charts: charts, Trees: o.State.Trees()}
+	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client, Charts: charts, Trees: o.State.Trees(), StandInSecrets: true}
 	objs, unrendered, head, released, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err

@@ -67,7 +67,7 @@ func HeadFailed(ctx context.Context, o Options, why string) (*report.Report, str
 	if err != nil {
 		return nil, "", err
 	}
-	opts := render.Options{Namespace: offlineNamespace(o.Target), Config: cfg, Deployer: o.Deployer, Charts: charts}
+	opts := render.Options{Namespace: offlineNamespace(o.Target), Config: cfg, Deployer: o.Deployer, Charts: charts, StandInSecrets: true}
 	if c := o.Client; c != nil && !o.Offline {
 		opts.Namespace, opts.Scope, opts.ChartCluster = c.Namespace, c, c
 	}

@@ -30,6 +30,11 @@ const ReasonCheckFailed = "CheckFailed"
 // and gives each finding its cause.
 func (in analysis) object(res predict.Result) report.Object {
 	e, err := in.entry(res.Object.ID)
+	// Causes compare what the render sent at head and base, placeholders
+	// and all: both renders of a run give a Secret key the same one.
+	rendered := res.Object.Object
+	res, secretNotes := withoutSecretValues(res)
+	in.Redaction = hidingSecretFields(in.Redaction, res.Object.ID, res.Object.FromSecret)
 	var ro report.Object
 	if err != nil {
 		ro = reportObject(res.Object.Object, res.Object.Source, res.Object.Line)
@@ -38,7 +43,8 @@ func (in analysis) object(res predict.Result) report.Object {
 	} else {
 		ro = in.analyse(res, e)
 	}
-	st := in.statesOf(res.Object.ID, res.Object.Object, e)
+	ro.Notes = append(slices.Clip(ro.Notes), secretNotes...)
+	st := in.statesOf(res.Object.ID, rendered, e)
 	in.setCauses(&ro, st)
 	ro.ChangeCause = st.changeCause()
 	return ro

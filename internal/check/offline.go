@@ -46,7 +46,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	if err != nil {
 		return nil, err
 	}
-	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr, Charts: charts, Trees: o.State.Trees()}
+	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr, Charts: charts, Trees: o.State.Trees(), StandInSecrets: true}
 	objs, unrendered, head, released, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err

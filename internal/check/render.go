@@ -36,7 +36,8 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := render.Options{Config: cfg, Deployer: t.Deployer, Charts: charts, Trees: t.State.Trees()}
+	// Only a user asking to see the values reads them into the render.
+	opts := render.Options{Config: cfg, Deployer: t.Deployer, Charts: charts, Trees: t.State.Trees(), StandInSecrets: !t.ShowSecrets}
 	var scope *kube.BestEffort
 	var warnings []error
 	opts.Namespace, scope, err = renderTarget(t)

@@ -32,6 +32,19 @@ type Object struct {
 	// A remedy names the file to edit, and for a kustomized field that is
 	// the overlay's patch, not the base.
 	PatchedAt func(fieldpath.Path) string
+	// FromSecret are the fields whose value depends on a Secret value that
+	// stood in the render as a placeholder (StandIns): their ownership is
+	// classified, their value is not compared. nil: none.
+	FromSecret []SecretField
+}
+
+// SecretField is a field whose value a render made from Secret values it
+// saw only as placeholders; Keys are the keys it was made from, as far as
+// the value shows them (a template may transform a placeholder beyond
+// recognition: then every key the render read).
+type SecretField struct {
+	Path fieldpath.Path
+	Keys []SecretKey
 }
 
 // SourceOf is the file that sets the field at p: the patch that set it,

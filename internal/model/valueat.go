@@ -166,3 +166,36 @@ func CheckElement(pe fieldpath.PathElement) error {
 	}
 	return nil
 }
+
+// SetValueAt sets the value at p in an object's unstructured content,
+// where the field's parent exists (ValueAt's walk); false when it does not.
+func SetValueAt(obj any, p fieldpath.Path, v any) bool {
+	if len(p) == 0 {
+		return false
+	}
+	parent, found, err := ValueAt(obj, p[:len(p)-1])
+	if err != nil || !found {
+		return false
+	}
+	last := p[len(p)-1]
+	switch {
+	case last.FieldName != nil:
+		m, ok := parent.(map[string]any)
+		if !ok {
+			return false
+		}
+		m[*last.FieldName] = v
+		return true
+	default:
+		l, ok := parent.([]any)
+		if !ok {
+			return false
+		}
+		i, ok := ItemIndex(l, last)
+		if !ok {
+			return false
+		}
+		l[i] = v
+		return true
+	}
+}

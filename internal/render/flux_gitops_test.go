@@ -30,7 +30,7 @@ type clusterValues struct {
 	values  fakeValues
 }
 
-func (c clusterValues) Values(_ context.Context, kind, namespace, name string) (map[string]string, string, bool, error) {
+func (c clusterValues) Values(_ context.Context, kind, namespace, name string, _ *model.StandIns) (map[string]string, string, bool, error) {
 	file := "clusters/" + c.cluster + "/cluster-secrets.sops.yaml"
 	if kind == "Secret" && name == "cluster-secrets" {
 		if _, err := os.Stat(filepath.Join(gitopsFixture, file)); err == nil {

@@ -54,7 +54,7 @@ var fluxValues = fakeValues{
 // the rest the cluster's.
 type fakeValues map[string]map[string]string
 
-func (f fakeValues) Values(_ context.Context, kind, namespace, name string) (map[string]string, string, bool, error) {
+func (f fakeValues) Values(_ context.Context, kind, namespace, name string, _ *model.StandIns) (map[string]string, string, bool, error) {
 	data, ok := f[kind+"/"+namespace+"/"+name]
 	if kind == "ConfigMap" && name == "cluster-vars" {
 		return data, "internal/render/testdata/flux/clusters/prod/vars.yaml", ok, nil

@@ -23,7 +23,7 @@ import (
 // helmValues is a ValueReader of fixed objects, by kind/namespace/name.
 type helmValues map[string]map[string]string
 
-func (f helmValues) Values(_ context.Context, kind, namespace, name string) (map[string]string, string, bool, error) {
+func (f helmValues) Values(_ context.Context, kind, namespace, name string, _ *model.StandIns) (map[string]string, string, bool, error) {
 	if kind == "Secret" && name == "sops" {
 		return nil, "values.yaml", true, &model.ValuesWithheld{Reason: "sops is encrypted with SOPS"}
 	}

@@ -69,6 +69,16 @@ type Options struct {
 	// revision (Deployer.Revision.Pinned) renders from; Trees.Top, when
 	// set, is the repository's top. nil: a pinned deployer is an error.
 	Trees *gitexec.Trees
+	// StandInSecrets: every value of a Secret the render would read from
+	// the cluster (a chart's lookup, Flux's substituteFrom and valuesFrom)
+	// or from a SOPS-encrypted file stands in the render as a placeholder,
+	// and what depends on one is marked (standins.go). A check's render
+	// does this, as a pull request controls what its templates do with a
+	// value; `snapshot`, after the deploy, reads the values.
+	StandInSecrets bool
+
+	// standIns are the render's placeholders (RenderAll makes them).
+	standIns *model.StandIns
 }
 
 // maxReported bounds how many object errors one Render reports at once.
@@ -108,6 +118,17 @@ type Result struct {
 
 // RenderAll is Render, with what the sources could not render as data.
 func RenderAll(ctx context.Context, paths []string, opts Options) (Result, error) {
+	if opts.StandInSecrets {
+		opts.standIns = model.NewStandIns()
+	}
+	r, err := renderOnce(ctx, paths, opts)
+	if err != nil || len(opts.standIns.Used()) == 0 {
+		return r, err
+	}
+	return renderAgainWithOtherStandIns(ctx, paths, opts, r)
+}
+
+func renderOnce(ctx context.Context, paths []string, opts Options) (Result, error) {
 	if opts.Deployer != nil && opts.Deployer.Revision.Pinned() {
 		return renderPinned(ctx, paths, opts)
 	}
@@ -142,7 +163,7 @@ func renderWith(ctx context.Context, paths []string, opts Options, rows []source
 	fs := source.NewGuardFS(b)
 	fs.Reads = opts.Reads
 	pins := &source.ChartPins{}
-	raws, skipped, err := newLoader(&source.Input{Fs: fs, Cfg: cfg, Deployer: opts.Deployer, Values: opts.Values, KeepUnresolved: opts.KeepUnresolved, ChartCluster: opts.ChartCluster, Charts: opts.Charts, Pins: pins, Namespace: defaultNamespace(opts)}, rows).loadAll(ctx, paths)
+	raws, skipped, err := newLoader(&source.Input{Fs: fs, Cfg: cfg, Deployer: opts.Deployer, Values: opts.Values, KeepUnresolved: opts.KeepUnresolved, ChartCluster: opts.ChartCluster, Charts: opts.Charts, Pins: pins, Namespace: defaultNamespace(opts), StandIns: opts.standIns}, rows).loadAll(ctx, paths)
 	if err != nil {
 		return Result{}, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 	"github.com/ownership-check/ownership-check/internal/targets"
@@ -158,6 +159,6 @@ func (r *gitopsRepo) recordInputs(names ...string) {
 // render reads does not depend on the values.
 type anyValues struct{}
 
-func (anyValues) Values(context.Context, string, string, string) (map[string]string, string, bool, error) {
+func (anyValues) Values(context.Context, string, string, string, *model.StandIns) (map[string]string, string, bool, error) {
 	return map[string]string{"cluster_name": "test"}, "cluster", true, nil
 }

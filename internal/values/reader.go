@@ -48,6 +48,8 @@ type repoValue struct {
 	file      string
 	data      map[string]string
 	encrypted bool // SOPS: its values are never decrypted here
+	// keys are an encrypted one's keys, which SOPS leaves in the clear.
+	keys []string
 }
 
 // New reads the YAML under dirs and, when client is set, its cluster.
@@ -56,7 +58,9 @@ func New(dirs []string, client *kube.Client) *Reader {
 }
 
 // Values is render's ValueReader: the object's data, where it was read.
-func (v *Reader) Values(ctx context.Context, kind, namespace, name string) (map[string]string, string, bool, error) {
+// With stand-ins, a Secret of the cluster or one encrypted with SOPS
+// answers with its keys' placeholders: the render never sees a value.
+func (v *Reader) Values(ctx context.Context, kind, namespace, name string, standIns *model.StandIns) (map[string]string, string, bool, error) {
 	if kind != "ConfigMap" && kind != "Secret" {
 		return nil, "", false, fmt.Errorf("%s %s/%s: values are read from ConfigMaps and Secrets only", kind, namespace, name)
 	}
@@ -65,7 +69,10 @@ func (v *Reader) Values(ctx context.Context, kind, namespace, name string) (map[
 		return nil, "", false, v.repoErr
 	}
 	if rv, ok := pickRepoValue(v.repo[valueKey{kind, name}], namespace); ok {
-		if rv.encrypted {
+		switch {
+		case rv.encrypted && standIns != nil:
+			return standIns.Data(namespace, name, rv.keys), rv.file, true, nil
+		case rv.encrypted:
 			return nil, rv.file, true, &model.ValuesWithheld{Reason: fmt.Sprintf("%s is encrypted with SOPS (%s): its values are never decrypted here, so what it substitutes is not checked", name, filepath.Base(rv.file))}
 		}
 		v.keep(kind, rv.data)
@@ -89,7 +96,15 @@ func (v *Reader) Values(ctx context.Context, kind, namespace, name string) (map[
 	if err != nil {
 		return nil, "", false, fmt.Errorf("%s %s/%s in the cluster: %w", kind, namespace, name, err)
 	}
+	// Kept even when they stand in: a live object may still hold them.
 	v.keep(kind, data)
+	if kind == "Secret" && standIns != nil {
+		keys := make([]string, 0, len(data))
+		for k := range data {
+			keys = append(keys, k)
+		}
+		return standIns.Data(namespace, name, keys), "cluster", true, nil
+	}
 	return data, "cluster", true, nil
 }
 

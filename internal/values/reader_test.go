@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // TestReaderRepository: a controller's values come from the
@@ -48,21 +50,32 @@ sops:
 	v := New([]string{filepath.Join(dir, "clusters")}, nil)
 	ctx := context.Background()
 
-	data, where, found, err := v.Values(ctx, "ConfigMap", "flux-system", "cluster-vars")
+	data, where, found, err := v.Values(ctx, "ConfigMap", "flux-system", "cluster-vars", nil)
 	if err != nil || !found || data["region"] != "eu-west-1" || !strings.HasSuffix(where, "vars.yaml") {
 		t.Errorf("ConfigMap: %v %q %v %v", data, where, found, err)
 	}
-	if _, _, found, _ := v.Values(ctx, "ConfigMap", "other", "cluster-vars"); found {
+	if _, _, found, _ := v.Values(ctx, "ConfigMap", "other", "cluster-vars", nil); found {
 		t.Errorf("a ConfigMap of another namespace was taken")
 	}
-	data, _, found, err = v.Values(ctx, "Secret", "flux-system", "cluster-secrets")
+	data, _, found, err = v.Values(ctx, "Secret", "flux-system", "cluster-secrets", nil)
 	if err != nil || !found || data["token"] != "sekret-token" || data["password"] != "hunter22" {
 		t.Errorf("Secret: %v %v %v", data, found, err)
 	}
-	if _, _, found, err := v.Values(ctx, "Secret", "flux-system", "encrypted"); !found || err == nil || !strings.Contains(err.Error(), "SOPS") {
+	if _, _, found, err := v.Values(ctx, "Secret", "flux-system", "encrypted", nil); !found || err == nil || !strings.Contains(err.Error(), "SOPS") {
 		t.Errorf("SOPS Secret: %v %v", found, err)
 	}
-	if _, _, found, err := v.Values(ctx, "Secret", "flux-system", "in-cluster-only"); found || err != nil {
+	// A check stands in for an encrypted one's values: its keys, each
+	// with its placeholder, and nothing SOPS wrote.
+	standIns := model.NewStandIns()
+	data, _, found, err = v.Values(ctx, "Secret", "flux-system", "encrypted", standIns)
+	if err != nil || !found || len(data) != 1 || data["key"] != standIns.Value(model.SecretKey{Namespace: "flux-system", Name: "encrypted", Key: "key"}) {
+		t.Errorf("SOPS Secret with stand-ins: %v %v %v", data, found, err)
+	}
+	// A plain Secret of the repository is the pull request's own text.
+	if data, _, _, _ := v.Values(ctx, "Secret", "flux-system", "cluster-secrets", standIns); data["token"] != "sekret-token" {
+		t.Errorf("a repository Secret with stand-ins: %v", data)
+	}
+	if _, _, found, err := v.Values(ctx, "Secret", "flux-system", "in-cluster-only", nil); found || err != nil {
 		t.Errorf("offline, the repository's lack: %v %v", found, err)
 	}
 	// Each value and its base64 form; nothing of the ConfigMaps.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -111,11 +112,25 @@ func readValueFile(p, display string, data []byte, out map[valueKey][]repoValue)
 		rv := repoValue{namespace: ns, file: p}
 		var err error
 		if _, sops := obj["sops"]; sops {
-			rv.encrypted = true
+			rv.encrypted, rv.keys = true, encryptedKeys(obj)
 		} else if rv.data, err = dataOf(kind, obj); err != nil {
 			return fmt.Errorf("%s: %s %s: %w", display, kind, name, err)
 		}
 		out[valueKey{kind, name}] = append(out[valueKey{kind, name}], rv)
 	}
 	return nil
+}
+
+// encryptedKeys are the keys of a SOPS-encrypted Secret's data and
+// stringData, sorted: SOPS encrypts the values only.
+func encryptedKeys(obj map[string]any) []string {
+	var keys []string
+	for _, field := range []string{"data", "stringData"} {
+		m, _ := obj[field].(map[string]any)
+		for k := range m {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -42,7 +42,7 @@ func TestReaderRefusesWhatItCannotRead(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Chdir(repo)
-			_, _, found, err := New([]string{filepath.Join(repo, "clusters")}, nil).Values(context.Background(), "Secret", "default", "s")
+			_, _, found, err := New([]string{filepath.Join(repo, "clusters")}, nil).Values(context.Background(), "Secret", "default", "s", nil)
 			if tc.want == "" {
 				if err != nil || found {
 					t.Errorf("found %v, %v; want nothing", found, err)

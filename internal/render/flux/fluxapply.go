@@ -251,3 +251,15 @@ func secretKeys(obj map[string]any) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// withoutSops is a copy of obj without the stanza SOPS adds, as the
+// controller applies it once decrypted.
+func withoutSops(obj map[string]any) map[string]any {
+	out := make(map[string]any, len(obj))
+	for k, v := range obj {
+		if k != "sops" {
+			out[k] = v
+		}
+	}
+	return out
+}

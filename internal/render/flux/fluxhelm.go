@@ -102,6 +102,9 @@ type FluxHelmInputs struct {
 	// fs.ErrNotExist.
 	ReadSource func(rel string) ([]byte, error)
 	Values     source.ValueReader
+	// StandIns stand for the values of Secrets the render must not see
+	// (source.Input.StandIns).
+	StandIns *model.StandIns
 }
 
 // fluxResolved is a HelmRelease resolved into the release it makes.
@@ -176,7 +179,7 @@ func ResolveFluxHelmRelease(ctx context.Context, obj map[string]any, in FluxHelm
 			return out, fmt.Errorf("spec.values: %w", err)
 		}
 	}
-	if err := out.layer(ctx, ns, values, hr.Spec.ValuesFrom, in.Values); err != nil || out.Reason != "" {
+	if err := out.layer(ctx, ns, values, hr.Spec.ValuesFrom, in.Values, in.StandIns); err != nil || out.Reason != "" {
 		return out, err
 	}
 	out.Release.Labels, out.Release.Annotations = fluxHelmMetadata(hr, ns)
@@ -259,7 +262,7 @@ func fluxChartValues(files []string, ignoreMissing bool, read func(rel string) (
 // release it either. The order of merges and the maps they share are the
 // library's (its MergeMaps is Helm's, mergeValues), so that a targetPath
 // set under a key of spec.values lands as it does there.
-func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string]any, refs []fluxValuesRef, vr source.ValueReader) error {
+func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string]any, refs []fluxValuesRef, vr source.ValueReader, standIns *model.StandIns) error {
 	type source struct {
 		data  map[string]string
 		found bool
@@ -283,7 +286,7 @@ func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string
 				out.Reason = what + ": cannot be read: no source of values was given"
 				return nil
 			}
-			data, where, found, err := vr.Values(ctx, ref.Kind, ns, ref.Name)
+			data, where, found, err := vr.Values(ctx, ref.Kind, ns, ref.Name, standIns)
 			var withheld *model.ValuesWithheld
 			if errors.As(err, &withheld) {
 				out.Reason = what + ": " + withheld.Reason
@@ -323,6 +326,12 @@ func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string
 				hidden.Add(text, strings.Trim(text, `'"`))
 			}
 			continue
+		}
+		if keys := standIns.In(text); len(keys) > 0 {
+			// A whole values document is never a placeholder's worth: the
+			// keys it sets are the Secret's, which the check never reads.
+			out.Reason = fmt.Sprintf("%s: key %s is a whole values document from a Secret, which a check never reads (docs/security.md): not checked", what, ref.key())
+			return nil
 		}
 		v, err := chartutil.ReadValues([]byte(text))
 		if err != nil {

@@ -54,7 +54,7 @@ type substituteRef struct {
 // returned, with what was read until then. With keep (discovery), such a
 // source, or one that is withheld, is unresolved instead: its variables
 // stay in place.
-func newFluxSubstitution(ctx context.Context, d *model.Deployer, vr source.ValueReader, keep bool) (*fluxSubstitution, string, error) {
+func newFluxSubstitution(ctx context.Context, d *model.Deployer, vr source.ValueReader, standIns *model.StandIns, keep bool) (*fluxSubstitution, string, error) {
 	ks := d.Object
 	u := unstructured.Unstructured{Object: ks}
 	s := &fluxSubstitution{ks: u, strict: d.StrictSubstitution, values: map[string]map[string]string{}, hidden: &model.Hidden{}}
@@ -75,7 +75,7 @@ func newFluxSubstitution(ctx context.Context, d *model.Deployer, vr source.Value
 		)
 		if vr != nil {
 			var where string
-			data, where, found, err = vr.Values(ctx, r.Kind, ns, r.Name)
+			data, where, found, err = vr.Values(ctx, r.Kind, ns, r.Name, standIns)
 			var withheld *model.ValuesWithheld
 			if errors.As(err, &withheld) && keep {
 				if where != "" && where != "cluster" {

@@ -55,7 +55,7 @@ func capabilities(ctx context.Context, in *source.Input, r HelmRelease, secrets 
 			caps.KubeVersion = chartutil.KubeVersion{Version: v.GitVersion, Major: v.Major, Minor: v.Minor}
 			if r.Cluster == HelmClusterLive {
 				caps.APIVersions = chartutil.VersionSet(versions)
-				lookup = lookupProvider{ctx: ctx, cl: cl, secrets: secrets}
+				lookup = lookupProvider{ctx: ctx, cl: cl, secrets: secrets, standIns: in.StandIns}
 			} else {
 				caps.APIVersions = append(append(chartutil.VersionSet{}, caps.APIVersions...), versions...)
 			}
@@ -84,6 +84,9 @@ type lookupProvider struct {
 	// object of the release carries the set, as for values Flux
 	// substitutes from Secrets.
 	secrets *model.Hidden
+	// standIns, when set, stand for every value of a Secret lookup finds:
+	// the chart sees placeholders, never a value (docs/security.md).
+	standIns *model.StandIns
 }
 
 func (p lookupProvider) GetClientFor(apiVersion, kind string) (dynamic.NamespaceableResourceInterface, bool, error) {
@@ -113,6 +116,7 @@ func (c *lookupClient) Get(_ context.Context, name string, _ metav1.GetOptions, 
 		gv, _ := schema.ParseGroupVersion(c.apiVersion)
 		return nil, apierrors.NewNotFound(gv.WithResource(c.kind).GroupResource(), name)
 	}
+	obj = c.secretView(obj)
 	c.p.secrets.AddSecret(obj)
 	return &unstructured.Unstructured{Object: obj}, nil
 }
@@ -135,9 +139,28 @@ func (c *lookupClient) List(_ context.Context, _ metav1.ListOptions) (*unstructu
 	items, _ := obj["items"].([]any)
 	for _, it := range items {
 		if m, ok := it.(map[string]any); ok {
+			m = c.secretView(m)
 			c.p.secrets.AddSecret(m)
 			list.Items = append(list.Items, unstructured.Unstructured{Object: m})
 		}
 	}
 	return list, nil
+}
+
+// secretView is a Secret as the chart may see it: its values stood in for
+// when the render has stand-ins. An item of a list of Secrets may come
+// without its kind; the kind asked for says what it is.
+func (c *lookupClient) secretView(obj map[string]any) map[string]any {
+	if c.p.standIns == nil || (c.kind != "Secret" && obj["kind"] != "Secret") {
+		return obj
+	}
+	if obj["kind"] != "Secret" {
+		withKind := make(map[string]any, len(obj)+1)
+		for k, v := range obj {
+			withKind[k] = v
+		}
+		withKind["kind"] = "Secret"
+		obj = withKind
+	}
+	return c.p.standIns.Secret(obj)
 }

@@ -123,6 +123,9 @@ type Input struct {
 	// "default"): a helm release's when its target names none, as helm
 	// takes the kubeconfig context's.
 	Namespace string
+	// StandIns stand for the Secret values a render reads from the cluster
+	// or from SOPS-encrypted files (Options.StandIns); nil: the values.
+	StandIns *model.StandIns
 }
 
 // ReadFile records that a source read the file at real (resolved).
@@ -196,11 +199,13 @@ type ChartCluster interface {
 }
 
 // ValueReader reads the data of a ConfigMap or a Secret a controller takes
-// values from. A Secret's values are returned as they are, for the render
-// to substitute; the caller hides them from every output (model's
-// redaction), and they are never printed.
+// values from. With stand-ins, a Secret read from the cluster or encrypted
+// with SOPS answers each key with its placeholder and the render never
+// sees a value (model.StandIns); without, a Secret's values are returned
+// as they are, for the render to substitute. The caller hides them from
+// every output (model's redaction), and they are never printed.
 type ValueReader interface {
 	// Values is the object's data (a Secret's decoded), and whether it
 	// exists; where tells where it was read (a file, or "cluster").
-	Values(ctx context.Context, kind, namespace, name string) (data map[string]string, where string, found bool, err error)
+	Values(ctx context.Context, kind, namespace, name string, standIns *model.StandIns) (data map[string]string, where string, found bool, err error)
 }
