@@ -107,11 +107,14 @@ type Result struct {
 }
 
 // RenderAll is Render, with what the sources could not render as data.
+// A render that passes its time bound is not rendered (timeBound).
 func RenderAll(ctx context.Context, paths []string, opts Options) (Result, error) {
-	if opts.Deployer != nil && opts.Deployer.Revision.Pinned() {
-		return renderPinned(ctx, paths, opts)
-	}
-	return renderWith(ctx, paths, opts, sourceTable)
+	return timeBound(ctx, source.MaxRenderTime, paths, func(ctx context.Context) (Result, error) {
+		if opts.Deployer != nil && opts.Deployer.Revision.Pinned() {
+			return renderPinned(ctx, paths, opts)
+		}
+		return renderWith(ctx, paths, opts, sourceTable)
+	})
 }
 
 func renderWith(ctx context.Context, paths []string, opts Options, rows []sourceRow) (Result, error) {
