@@ -62,6 +62,9 @@ func (l *loader) loadAll(ctx context.Context, paths []string) ([]source.RawObjec
 	if err := firstError(jobs); err != nil {
 		return nil, nil, err
 	}
+	if nr, over := overRendered(l.in, jobs); over {
+		return nil, nr, nil
+	}
 	var out []source.RawObject
 	var skipped []source.NotRendered
 	for _, j := range jobs {

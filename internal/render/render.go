@@ -117,15 +117,19 @@ type Result struct {
 }
 
 // RenderAll is Render, with what the sources could not render as data.
+// A render that passes its time bound is not rendered (timeBound).
 func RenderAll(ctx context.Context, paths []string, opts Options) (Result, error) {
 	if opts.StandInSecrets {
 		opts.standIns = model.NewStandIns()
 	}
-	r, err := renderOnce(ctx, paths, opts)
-	if err != nil || len(opts.standIns.Used()) == 0 {
-		return r, err
-	}
-	return renderAgainWithOtherStandIns(ctx, paths, opts, r)
+	// Both renders of a check with stand-ins share one bound.
+	return timeBound(ctx, source.MaxRenderTime, paths, func(ctx context.Context) (Result, error) {
+		r, err := renderOnce(ctx, paths, opts)
+		if err != nil || len(opts.standIns.Used()) == 0 {
+			return r, err
+		}
+		return renderAgainWithOtherStandIns(ctx, paths, opts, r)
+	})
 }
 
 func renderOnce(ctx context.Context, paths []string, opts Options) (Result, error) {

@@ -2,7 +2,6 @@ package repofs
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +22,15 @@ func (e outsideError) Is(target error) bool { return target == ErrOutside }
 type FS struct {
 	cwd, realCwd string
 	roots        []root
+	// named are the places the person running the tool named (the
+	// working directory and each directory given), as named and
+	// resolved: links there are theirs, not a pull request's, so a
+	// path below one is resolved from there (resolve.go).
+	named []prefix
 }
+
+// prefix is a directory as named and its real path.
+type prefix struct{ given, real string }
 
 type root struct {
 	dir string // resolved, absolute
@@ -43,11 +50,12 @@ func Open(cwd string, dirs ...string) (*FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &FS{cwd: cwd, realCwd: realCwd}
+	f := &FS{cwd: cwd, realCwd: realCwd, named: []prefix{{cwd, realCwd}}}
 	for _, d := range dirs {
 		if !filepath.IsAbs(d) {
 			d = filepath.Join(cwd, d)
 		}
+		d = filepath.Clean(d)
 		real, err := filepath.EvalSymlinks(d)
 		if err != nil {
 			f.Close()
@@ -55,6 +63,8 @@ func Open(cwd string, dirs ...string) (*FS, error) {
 		}
 		if info, err := os.Stat(real); err == nil && !info.IsDir() {
 			real = filepath.Dir(real)
+		} else {
+			f.named = append(f.named, prefix{d, real})
 		}
 		if f.Contains(real) {
 			continue
@@ -120,24 +130,6 @@ func (f *FS) abs(name string) string {
 		return filepath.Clean(name)
 	}
 	return filepath.Join(f.cwd, name)
-}
-
-// Resolve gives the real path of name (its links followed), and refuses
-// it when that is outside every root, naming the file and saying the link
-// is not followed.
-func (f *FS) Resolve(name string) (string, error) {
-	abs := f.abs(name)
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", err
-	}
-	if f.Contains(real) {
-		return real, nil
-	}
-	if real != abs {
-		return "", outsideError(fmt.Sprintf("%s: symlink to %s, outside %s; ownership-check does not follow it", f.Rel(abs), real, f))
-	}
-	return "", outsideError(fmt.Sprintf("%s: outside %s; ownership-check does not read it", f.Rel(abs), f))
 }
 
 // inRoot is the root that holds name's real place, and that place relative

@@ -130,18 +130,31 @@ const HelmCRDNote = "helm crds/: installed only when absent, never upgraded: a c
 // cannot be read (validateValues). The chart released is recorded
 // (Input.Pins).
 func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.Output, error) {
+	name := chartName(in, r.Chart)
+	notRendered := func(reason string) source.Output {
+		return source.Output{NotRendered: []source.NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: %s", name, reason)}}}
+	}
+	budget := r.Chart.Budget
+	if budget == nil {
+		budget = source.NewChartBudget()
+	}
 	c := r.Chart.Loaded
 	if c == nil {
 		var err error
-		if c, err = loadChart(in, r.Chart.Dir); err != nil {
+		if c, err = loadChart(in, r.Chart.Dir, budget); err != nil {
+			if _, ok := source.AsBound(err); ok {
+				return notRendered(err.Error()), nil
+			}
 			return source.Output{}, fmt.Errorf("%s: %w", r.Source, err)
 		}
 	}
 	if r.ChartValues != nil {
 		c.Values = r.ChartValues
 	}
-	name := chartName(in, r.Chart)
-	reason, err := attachDependencies(ctx, in, c, r.Chart)
+	reason, err := attachDependencies(ctx, in, c, r.Chart, budget)
+	if _, ok := source.AsBound(err); ok {
+		reason, err = err.Error(), nil
+	}
 	if err != nil {
 		return source.Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, name, err)
 	}
@@ -151,7 +164,12 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 		}
 	}
 	if reason != "" {
-		return source.Output{NotRendered: []source.NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: %s", name, reason)}}}, nil
+		return notRendered(reason), nil
+	}
+	// Helm's engine takes no context: past the render's time bound, it
+	// is not started.
+	if err := ctx.Err(); err != nil {
+		return source.Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, name, err)
 	}
 	secrets := &model.Hidden{}
 	files, err := renderTemplates(ctx, in, c, r, secrets)
@@ -165,6 +183,9 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 			err = errors.New(secrets.HideIn(err.Error()))
 		}
 		return source.Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, name, err)
+	}
+	if n := renderedBytes(files); n > source.MaxRenderedBytes {
+		return notRendered(source.OverRendered(n).Bound), nil
 	}
 	hooks, manifests, err := releaseutil.SortManifests(files, nil, releaseutil.InstallOrder)
 	if err != nil {
@@ -296,6 +317,16 @@ func renderTemplates(ctx context.Context, in *source.Input, c *chart.Chart, r He
 		}
 	}
 	return files, nil
+}
+
+// renderedBytes is what Helm's engine printed, before anything parses it
+// (a document parsed takes many times its bytes).
+func renderedBytes(files map[string]string) int64 {
+	n := int64(0)
+	for _, f := range files {
+		n += int64(len(f))
+	}
+	return n
 }
 
 // decorateChartObject is what the deployer does to each object of the

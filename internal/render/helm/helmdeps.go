@@ -22,13 +22,14 @@ import (
 // Vendored ones win; condition, tags, alias and import-values stay
 // Helm's to apply when the release renders. One without a repository is
 // left for missingDependencies to name. The reason says which dependency
-// could not be located, and why.
-func attachDependencies(ctx context.Context, in *source.Input, c *chart.Chart, located source.Chart) (string, error) {
+// could not be located, and why. Each counts against b, the budget the
+// chart shares with all its dependencies.
+func attachDependencies(ctx context.Context, in *source.Input, c *chart.Chart, located source.Chart, b *source.ChartBudget) (string, error) {
 	for _, d := range c.Metadata.Dependencies {
 		if d.Repository == "" || vendored(c, d.Name) {
 			continue
 		}
-		sub, reason, err := locateDependency(ctx, in, d, located)
+		sub, reason, err := locateDependency(ctx, in, d, located, b)
 		if err != nil {
 			return "", fmt.Errorf("dependency %s: %w", d.Name, err)
 		}
@@ -55,7 +56,7 @@ func vendored(c *chart.Chart, name string) bool {
 // directory to be relative to), or a chart of an https:// or oci://
 // repository, asked of the locator. A repository named by `helm repo add`
 // ("@name", "alias:name") is known only where that ran.
-func locateDependency(ctx context.Context, in *source.Input, d *chart.Dependency, located source.Chart) (*chart.Chart, string, error) {
+func locateDependency(ctx context.Context, in *source.Input, d *chart.Dependency, located source.Chart, b *source.ChartBudget) (*chart.Chart, string, error) {
 	repo := d.Repository
 	switch {
 	case strings.HasPrefix(repo, "@"), strings.HasPrefix(repo, "alias:"):
@@ -68,7 +69,7 @@ func locateDependency(ctx context.Context, in *source.Input, d *chart.Dependency
 		if err != nil {
 			return nil, "", fmt.Errorf("repository %s: %w", repo, err)
 		}
-		sub, err := loadChart(in, dir)
+		sub, err := loadChart(in, dir, b)
 		if err != nil {
 			return nil, "", err
 		}
@@ -76,14 +77,14 @@ func locateDependency(ctx context.Context, in *source.Input, d *chart.Dependency
 	case !strings.Contains(repo, "://"):
 		return nil, fmt.Sprintf("repository %s is neither a URL nor file://", repo), nil
 	}
-	ch, reason, err := in.LocateChart(ctx, model.ChartFromRepository(repo, d.Name, d.Version))
+	ch, reason, err := in.LocateChartWithin(ctx, model.ChartFromRepository(repo, d.Name, d.Version), b)
 	if err != nil || reason != "" {
 		return nil, reason, err
 	}
 	if ch.Fetched() {
 		return ch.Loaded, "", nil
 	}
-	sub, err := loadChart(in, ch.Dir)
+	sub, err := loadChart(in, ch.Dir, b)
 	return sub, "", err
 }
 

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -18,11 +19,14 @@ import (
 
 // loadChart reads the chart in dir (resolved) as Helm's loader.LoadDir
 // does (.helmignore and its defaults, the byte order mark dropped,
-// charts/ taken as vendored subcharts, folders or .tgz), but through the
-// guarded file system: every file is read inside the boundary, bounded,
-// and recorded, and so is every directory listed, so a change to any
-// file of the chart affects the targets that render it.
-func loadChart(in *source.Input, dir string) (*chart.Chart, error) {
+// charts/ taken as vendored subcharts, folders or .tgz, links followed),
+// but through the guarded file system: every file is read inside the
+// boundary, bounded, and recorded, and so is every directory listed, so a
+// change to any file of the chart affects the targets that render it. A
+// directory link loop is an error naming the link (GuardFS.WalkLinks);
+// every file and folder, and what each vendored archive holds, counts
+// against b, the budget the chart shares with its dependencies.
+func loadChart(in *source.Input, dir string, b *source.ChartBudget) (*chart.Chart, error) {
 	rules := ignore.Empty()
 	ifile := filepath.Join(dir, ignore.HelmIgnore)
 	if _, err := in.Fs.Boundary.Lstat(ifile); err == nil {
@@ -36,7 +40,30 @@ func loadChart(in *source.Input, dir string) (*chart.Chart, error) {
 	}
 	rules.AddDefaults()
 	var files []*chartloader.BufferedFile
-	if err := walkChart(in, dir, "", rules, &files); err != nil {
+	err := in.Fs.WalkLinks(dir, func(e source.LinkEntry) error {
+		switch {
+		case e.Rel == "":
+			in.ReadDir(e.Real)
+			return nil
+		case rules.Ignore(e.Rel, e.Info) && e.Info.IsDir():
+			return fs.SkipDir
+		case rules.Ignore(e.Rel, e.Info):
+			return nil
+		case e.Info.IsDir():
+			in.ReadDir(e.Real)
+			return b.Take(0)
+		}
+		data, err := readChartFile(in, e.Real)
+		if err != nil {
+			return err
+		}
+		if err := b.TakeFile(e.Rel, data); err != nil {
+			return err
+		}
+		files = append(files, &chartloader.BufferedFile{Name: e.Rel, Data: bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})})
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	c, err := chartloader.LoadFiles(files)
@@ -44,49 +71,6 @@ func loadChart(in *source.Input, dir string) (*chart.Chart, error) {
 		return nil, fmt.Errorf("%s: %w", in.Rel(dir), err)
 	}
 	return c, nil
-}
-
-// walkChart adds the files below dir (resolved; n its name in the chart,
-// "" at the top) in lexical order, as Helm's walk does, following
-// symlinks only inside the boundary.
-func walkChart(in *source.Input, dir, n string, rules *ignore.Rules, files *[]*chartloader.BufferedFile) error {
-	entries, err := in.Fs.Boundary.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	in.ReadDir(dir)
-	for _, e := range entries {
-		name := e.Name()
-		if n != "" {
-			name = n + "/" + e.Name()
-		}
-		real, err := in.Fs.Resolve(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return err
-		}
-		fi, err := in.Fs.Boundary.Stat(real)
-		if err != nil {
-			return err
-		}
-		if fi.IsDir() {
-			if rules.Ignore(name, fi) {
-				continue
-			}
-			if err := walkChart(in, real, name, rules, files); err != nil {
-				return err
-			}
-			continue
-		}
-		if rules.Ignore(name, fi) {
-			continue
-		}
-		data, err := readChartFile(in, real)
-		if err != nil {
-			return err
-		}
-		*files = append(*files, &chartloader.BufferedFile{Name: name, Data: bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})})
-	}
-	return nil
 }
 
 // readChartFile reads a file of a chart (resolved), recorded: templates

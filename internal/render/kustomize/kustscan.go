@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -288,19 +289,22 @@ func (c *kcheck) joined(ref string) string {
 }
 
 func (c *kcheck) target(ref string) string {
-	real, err := repofs.RealPath(c.joined(ref))
+	real, err := c.s.fs.Boundary.Resolve(c.joined(ref))
 	if err != nil {
 		return ""
 	}
 	return real
 }
 
-func (c *kcheck) inBoundary(field, ref, real string) error {
-	if c.s.fs.Boundary.Contains(real) {
+// inBoundary refuses a local reference that leads outside the boundary,
+// in the same words whether the place outside exists or not: where it
+// leads is not looked up (repofs.FS.Resolve).
+func (c *kcheck) inBoundary(field, ref string) error {
+	if _, err := c.s.fs.Boundary.Resolve(c.joined(ref)); !errors.Is(err, repofs.ErrOutside) {
 		return nil
 	}
-	return fmt.Errorf("%s: %s: %q resolves to %s, outside %s; ownership-check never reads files there",
-		c.file, field, ref, filepath.ToSlash(real), c.s.fs.Boundary)
+	return fmt.Errorf("%s: %s: %q leads outside %s; ownership-check never reads files there",
+		c.file, field, ref, c.s.fs.Boundary)
 }
 
 // fileRef checks a reference kustomize loads as a file.
@@ -311,12 +315,12 @@ func (c *kcheck) fileRef(field, ref string) error {
 		}
 		return c.refuse(field, ref, whatRemote, "allowRemote")
 	}
+	if err := c.inBoundary(field, ref); err != nil {
+		return err
+	}
 	real := c.target(ref)
 	if real == "" {
 		return nil
-	}
-	if err := c.inBoundary(field, ref, real); err != nil {
-		return err
 	}
 	if !repofs.Within(c.dir, real) && !c.s.opts.AllowLoadOutsideRoot {
 		return c.refuse(field, ref, whatOutside, "allowLoadOutsideRoot")
@@ -398,12 +402,12 @@ func (c *kcheck) base(field, ref string) (int, error) {
 		}
 		return 0, c.refuse(field, ref, whatRemote, "allowRemote")
 	}
+	if err := c.inBoundary(field, ref); err != nil {
+		return 0, err
+	}
 	real := c.target(ref)
 	if real == "" {
 		return 0, nil
-	}
-	if err := c.inBoundary(field, ref, real); err != nil {
-		return 0, err
 	}
 	if c.s.fs.KustomizationFile(real) == "" {
 		return 0, fmt.Errorf("%s: %s: %q is a directory without a kustomization file", c.file, field, ref)
@@ -428,12 +432,12 @@ func (c *kcheck) plugins(field, entry string) error {
 		}
 		return c.refuse(field, entry, whatRemote, "allowRemote")
 	}
+	if err := c.inBoundary(field, entry); err != nil {
+		return err
+	}
 	real := c.target(entry)
 	if real == "" {
 		return nil
-	}
-	if err := c.inBoundary(field, entry, real); err != nil {
-		return err
 	}
 	var objs []source.RawObject
 	if c.s.fs.Boundary.IsDir(real) {

@@ -53,7 +53,7 @@ func TestLoadChartArchiveBounds(t *testing.T) {
 	}
 
 	many := map[string][]byte{"Chart.yaml": chartYAML("many")}
-	for i := range maxChartFiles {
+	for i := range MaxChartFiles {
 		many[fmt.Sprintf("templates/f%d.yaml", i)] = nil
 	}
 	for name, tc := range map[string]struct {

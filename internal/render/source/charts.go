@@ -68,6 +68,9 @@ type Chart struct {
 	Loaded *chart.Chart
 	// Pin names a fetched chart: its digest and where it came from.
 	Pin model.ChartPin
+	// Budget is what is left of the bounds the chart shares with its
+	// dependencies once it is loaded; nil: a whole one.
+	Budget *ChartBudget
 }
 
 // Fetched says whether the chart came from outside the repository.
@@ -97,6 +100,12 @@ func (in *Input) FetchSchema(ctx context.Context, url string) (model.FetchedSche
 // LocateChart is where the render reads the chart ref names: its
 // directory, resolved, or the chart fetched, or why it is not rendered.
 func (in *Input) LocateChart(ctx context.Context, ref model.ChartRef) (c Chart, notRendered string, err error) {
+	return in.LocateChartWithin(ctx, ref, NewChartBudget())
+}
+
+// LocateChartWithin is LocateChart for a chart that counts against b: a
+// dependency, against its parent's budget.
+func (in *Input) LocateChartWithin(ctx context.Context, ref model.ChartRef, b *ChartBudget) (c Chart, notRendered string, err error) {
 	loc, err := ChartsOrDefault(in.Charts).Locate(ctx, ref)
 	if err != nil || loc.NotRendered != "" {
 		return Chart{}, loc.NotRendered, err
@@ -105,17 +114,17 @@ func (in *Input) LocateChart(ctx context.Context, ref model.ChartRef) (c Chart, 
 		// What was fetched is no file of the repository: a chart that
 		// is not one, or passes the bounds, leaves its target not
 		// checked, as a chart too large to fetch does.
-		loaded, err := LoadChartArchive(loc.Archive)
+		loaded, err := LoadChartArchiveWithin(loc.Archive, b)
 		if err != nil {
 			return Chart{}, fmt.Sprintf("%s (%s): %v", ref, loc.Pin, err), nil
 		}
-		return Chart{Loaded: loaded, Pin: loc.Pin}, "", nil
+		return Chart{Loaded: loaded, Pin: loc.Pin, Budget: b}, "", nil
 	}
 	dir, err := in.Fs.Resolve(in.RepositoryPath(loc.Dir))
 	if err != nil {
 		return Chart{}, "", fmt.Errorf("%s: %w", ref, err)
 	}
-	return Chart{Dir: dir}, "", nil
+	return Chart{Dir: dir, Budget: b}, "", nil
 }
 
 // DeployerChart is the chart the Deployer releases, located (its first

@@ -355,6 +355,21 @@ func (g *GuardFS) Walk(path string, walkFn filepath.WalkFunc) error {
 	return g.disk.Walk(path, walkFn)
 }
 
+// LinkEntry is what WalkLinks meets (repofs.LinkEntry).
+type LinkEntry = repofs.LinkEntry
+
+// WalkLinks is repofs's walk that follows links (a directory link loop an
+// error naming the link), with what the deployer's source leaves out not
+// there: an entry left out is an error, as reading it is.
+func (g *GuardFS) WalkLinks(name string, fn func(LinkEntry) error) error {
+	return g.Boundary.WalkLinks(name, func(e repofs.LinkEntry) error {
+		if e.Rel != "" && g.excludes(e.Real) {
+			return &os.PathError{Op: "open", Path: g.Boundary.Rel(e.Real), Err: ErrNotInArtifact}
+		}
+		return fn(e)
+	})
+}
+
 // listDir lists a directory (resolved) by name: the boundary's through
 // the repository's reader, a remote clone's in scratch from the disk.
 func (g *GuardFS) listDir(real string) ([]string, error) {

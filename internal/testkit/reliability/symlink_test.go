@@ -47,12 +47,15 @@ spec:
 // the runner is refused by every reader of repository files (the
 // ApplicationSet git-files generator, a values file, a kustomize
 // resource, a chart's template, the repository config), with an error
-// naming the link and exit 2, and the file's content in no output.
+// naming the link and exit 2, and the file's content in no output. The
+// output is the same byte for byte when the link's target is missing:
+// no refusal says whether a path outside the repository exists.
 func TestSymlinkOutOfTheRepository(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "outside.yaml")
 	if err := os.WriteFile(outside, []byte("name: "+symlinkCanary+"\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "+symlinkCanary+"\nv: "+symlinkCanary+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	missing := filepath.Join(t.TempDir(), "missing.yaml")
 	discover := "discover:\n- argocd: argocd\nrepositories: [https://github.com/example/gitops]\n"
 	for _, tc := range []struct {
 		name, link, config string
@@ -69,36 +72,43 @@ func TestSymlinkOutOfTheRepository(t *testing.T) {
 		{"repository config", ".ownership-check.yaml", "", []string{"render", "app"}, []string{".ownership-check.yaml", "does not follow it"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			files := map[string]string{}
-			for k, v := range chart {
-				files[k] = v
-			}
-			if tc.config != "" {
-				files[".ownership-check.yaml"] = tc.config
-			}
-			delete(files, tc.link)
-			root := writeTree(t, files)
-			if err := os.MkdirAll(filepath.Dir(filepath.Join(root, tc.link)), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Symlink(outside, filepath.Join(root, tc.link)); err != nil {
-				t.Fatal(err)
-			}
-			t.Chdir(root)
-			// render and targets write no report file: stdout and stderr
-			// are all they print.
-			r := run(t, tc.args...)
-			if r.code != 2 {
-				t.Fatalf("want exit 2, got %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(r.stderr, w) {
-					t.Errorf("the error does not say %q:\n%s", w, r.stderr)
+			var seen []string
+			for _, target := range []string{outside, missing} {
+				files := map[string]string{}
+				for k, v := range chart {
+					files[k] = v
 				}
+				if tc.config != "" {
+					files[".ownership-check.yaml"] = tc.config
+				}
+				delete(files, tc.link)
+				root := writeTree(t, files)
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(root, tc.link)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(target, filepath.Join(root, tc.link)); err != nil {
+					t.Fatal(err)
+				}
+				t.Chdir(root)
+				// render and targets write no report file: stdout and
+				// stderr are all they print.
+				r := run(t, tc.args...)
+				if r.code != 2 {
+					t.Fatalf("link to %s: want exit 2, got %d\nstdout:\n%s\nstderr:\n%s", target, r.code, r.stdout, r.stderr)
+				}
+				for _, w := range tc.want {
+					if !strings.Contains(r.stderr, w) {
+						t.Errorf("link to %s: the error does not say %q:\n%s", target, w, r.stderr)
+					}
+				}
+				out := r.stdout + r.stderr
+				if strings.Contains(out, symlinkCanary) || strings.Contains(out, filepath.Base(target)) {
+					t.Errorf("content or the name of the place outside the repository is in the output:\n%s", out)
+				}
+				seen = append(seen, strings.ReplaceAll(out, root, "REPO"))
 			}
-			out := r.stdout + r.stderr
-			if strings.Contains(out, symlinkCanary) {
-				t.Errorf("content from outside the repository is in the output:\n%s", out)
+			if seen[0] != seen[1] {
+				t.Errorf("the output says whether the link's target exists:\nthere:\n%s\nmissing:\n%s", seen[0], seen[1])
 			}
 		})
 	}
@@ -125,7 +135,7 @@ func TestSymlinkToDevZero(t *testing.T) {
 			}
 			// Given on the command line, the link's folder (/dev) is the
 			// operator's choice: the device is then refused as no file.
-			refused := strings.Contains(r.stderr, "/dev/zero") || strings.Contains(r.stderr, "not a regular file")
+			refused := strings.Contains(r.stderr, "leads outside the repository") || strings.Contains(r.stderr, "not a regular file")
 			if r.code != 2 || !strings.Contains(r.stderr, "cm.yaml") || !refused {
 				t.Errorf("want exit 2 naming cm.yaml, got %d:\n%s", r.code, r.stderr)
 			}
@@ -133,5 +143,36 @@ func TestSymlinkToDevZero(t *testing.T) {
 				t.Errorf("allocated %d MiB: the link was read", alloc>>20)
 			}
 		})
+	}
+}
+
+// TestPathOutOfTheRepository: a kustomization's `../` path out of the
+// repository is refused in the same words whether the file there exists
+// or not.
+func TestPathOutOfTheRepository(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "there.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "+symlinkCanary+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	for _, name := range []string{"there.yaml", "nothere.yaml"} {
+		root := writeTree(t, map[string]string{"app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n"})
+		ref, err := filepath.Rel(filepath.Join(root, "app"), filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, "app", "kustomization.yaml"), []byte("resources:\n- cm.yaml\n- "+ref+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Chdir(root)
+		r := run(t, "render", "app")
+		out := r.stdout + r.stderr
+		if r.code != 2 || !strings.Contains(r.stderr, "outside the repository") || strings.Contains(out, symlinkCanary) {
+			t.Fatalf("%s: want exit 2 refusing the path, got %d:\n%s", name, r.code, out)
+		}
+		seen = append(seen, strings.ReplaceAll(strings.ReplaceAll(out, root, "REPO"), name, "NAME"))
+	}
+	if seen[0] != seen[1] {
+		t.Errorf("the output says whether the path exists:\nthere:\n%s\nmissing:\n%s", seen[0], seen[1])
 	}
 }
