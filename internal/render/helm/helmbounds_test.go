@@ -75,6 +75,10 @@ func archive(t *testing.T, name string, files map[string][]byte) []byte {
 // archives locates each chart of the test's repository by name.
 type archives map[string][]byte
 
+func (archives) FetchSchema(ctx context.Context, url string) (model.FetchedSchema, error) {
+	return source.RepositoryCharts{}.FetchSchema(ctx, url)
+}
+
 func (a archives) Locate(_ context.Context, ref model.ChartRef) (model.LocatedChart, error) {
 	if data, ok := a[ref.Chart]; ok {
 		return model.LocatedChart{Archive: data, Pin: model.ChartPin{Name: ref.Chart, Version: "1.0.0", Digest: "sha256:00", From: ref.URL}}, nil
