@@ -73,9 +73,11 @@ func readReportFolder(dir string) ([]report.Entry, error) {
 			}
 			if !seen[r.Environment] {
 				seen[r.Environment] = true
-				if state.Checked != nil && !*state.Checked {
+				if state.Checked != nil && !*state.Checked && len(r.Objects) == 0 {
 					out = append(out, report.Entry{Name: r.Environment, Reason: state.Reason})
 				} else {
+					// A report, or a target the pull request made
+					// uncheckable, whose report judges it.
 					out = append(out, report.Entry{Name: r.Environment, Report: r})
 				}
 			}

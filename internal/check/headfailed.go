@@ -39,14 +39,34 @@ func renderFailed(ctx context.Context, err error) error {
 	return &RenderError{Err: err}
 }
 
-// HeadFailed judges a target of a GitOps controller whose head does not
-// render (why says how) by rendering its base as its own object there
-// says. A base that renders means the pull request broke the target: the
+// HeadFailed judges a target of a GitOps controller that its head does
+// not render for a reason its controller fails on too (why: a path, a
+// chart version its source does not have) by rendering its base as its
+// own object there says. A base that renders it, or has no such target,
+// or does not render it for another reason (its render fails, its source
+// is another repository), means the pull request broke the target: the
 // report fails with one dry-run-error finding on the controller's object,
-// of cause pull-request, why its message, as the deploy would fail on
-// it. A base that does not render either (or no base) leaves the target
-// not checked, and the reason returned names both.
+// of cause pull-request, why its message, as the deploy would fail on it.
+// A base whose controller fails on it for the same kind of reason, or no
+// base, leaves the target not checked, and the reason returned names
+// both.
 func HeadFailed(ctx context.Context, o Options, why string) (*report.Report, string, error) {
+	return judgeHead(ctx, o, atHead{why: why, controller: true})
+}
+
+// HeadRenderFailed is HeadFailed for a head whose render fails (err: a
+// patch that does not apply, a file it names is not there): a base whose
+// render fails too leaves it not checked.
+func HeadRenderFailed(ctx context.Context, o Options, err error) (*report.Report, string, error) {
+	return judgeHead(ctx, o, atHead{why: err.Error(), controller: true, renderFails: true})
+}
+
+// judgeHead judges a target its head does not check by its base
+// (judgeAtBase): the report of the pull request's finding, or the reason
+// it stays not checked without one; with a report and a reason, a target
+// not checked that the report's finding judges.
+func judgeHead(ctx context.Context, o Options, head atHead) (*report.Report, string, error) {
+	why := head.why
 	if o.Base == "" || o.Deployer == nil {
 		return nil, why, nil
 	}
@@ -62,6 +82,10 @@ func HeadFailed(ctx context.Context, o Options, why string) (*report.Report, str
 	cfg, _, err := o.State.Config(o.loadConfigFile)
 	if err != nil {
 		return nil, "", err
+	}
+	if o.Offline {
+		// Offline is offline for charts too: only the cache is read.
+		o.Charts.Offline = true
 	}
 	charts, err := o.chartLocator(cfg)
 	if err != nil {
@@ -81,27 +105,34 @@ func HeadFailed(ctx context.Context, o Options, why string) (*report.Report, str
 	}
 	b, err := render.RenderBase(ctx, render.BaseOf{Rev: o.Base, Paths: paths, Options: opts, Trees: o.State.Trees(), DeployerAt: o.BaseDeployer})
 	var unresolved *render.UnresolvedError
-	switch {
-	case errors.As(err, &unresolved):
+	if errors.As(err, &unresolved) {
 		return nil, "", fmt.Errorf("--%w", err)
-	case err != nil:
-		return nil, fmt.Sprintf("%s; and at the base: %v", why, err), nil
-	case b.Compare(nil):
-		// Compare of no head objects is whether the base rendered none.
-		return nil, fmt.Sprintf("%s; nor does the base %s render it", why, model.ShortCommit(b.Commit)), nil
+	}
+	at := baseStateOf(b, err)
+	fails, base := judgeAtBase(head, at)
+	if !fails {
+		return nil, why + "; " + base, nil
 	}
 	engine := "cluster"
 	if o.Offline {
 		engine = "offline"
 	}
 	in := newAnalysis(o, engine, nil, secrets.Hasher{}, policy, cfg, nil).hideRendered(vr.Hidden(), nil)
-	if in, err = in.withBase(&baseRead{base: b}, causes); err != nil {
+	// A base that does not render leaves a note, as a check's does: the
+	// finding is the pull request's.
+	if in, err = in.withBase(&baseRead{base: b, err: err}, causes); err != nil {
 		return nil, "", err
 	}
 	ro := deployerObject(o.Deployer)
-	ro.Findings = []model.Finding{{Category: model.DryRunError, Reason: ReasonRenderFailed, Cause: model.CausePullRequest, Path: model.WholeObject,
-		Message: fmt.Sprintf("renders at the base %s but not at this pull request's head, so its controller would fail to apply it: %s", model.ShortCommit(b.Commit), why)}}
-	return in.assemble([]report.Object{ro}, nil), "", nil
+	ro.Findings = []model.Finding{findingAtHead(head, at, base)}
+	rep := in.assemble([]report.Object{ro}, nil)
+	if head.controller {
+		// Checked, as the pull request's failure.
+		return rep, "", nil
+	}
+	// Still not checked: the finding judges what the pull request did.
+	rep.NotCheckedFor(why)
+	return rep, why, nil
 }
 
 // deployerObject is the report's object of the controller's own object

@@ -20,28 +20,31 @@ var ErrFindingsFailed = errors.New("findings fail the check")
 // target that is not checked (a GitOps source in another repository, a
 // render this tool cannot reproduce) is listed with its reason and fails
 // nothing by itself, so that one Application of another repository does
-// not fail every pull request; but a run where every selected target is
-// not checked checked nothing, and that is an error (exit 2), never a
-// pass.
+// not fail every pull request, unless the pull request made it so: its
+// not-checked finding fails as any finding does (check.NotCheckedAtHead).
+// A run where every selected target is not checked, and none fails,
+// checked nothing, and that is an error (exit 2), never a pass.
 func TargetsOutcome(results []targets.Result) error {
 	errs, failed, notChecked := 0, 0, 0
 	for _, r := range results {
-		switch {
-		case !r.Checked():
+		if !r.Checked() {
 			notChecked++
+		}
+		switch {
 		case r.Err != nil:
+			// Judging one not checked by its base can fail too.
 			errs++
-		case r.Report.Failed:
+		case r.Report != nil && r.Report.Failed:
 			failed++
 		}
 	}
 	switch {
 	case errs > 0:
 		return fmt.Errorf("%d of %d targets could not be checked", errs, len(results))
-	case notChecked > 0 && notChecked == len(results):
-		return fmt.Errorf("none of the %d selected %s could be checked: %s", notChecked, model.Plural(notChecked, "target", "targets"), notCheckedReasons(results))
 	case failed > 0:
 		return ErrFindingsFailed
+	case notChecked > 0 && notChecked == len(results):
+		return fmt.Errorf("none of the %d selected %s could be checked: %s", notChecked, model.Plural(notChecked, "target", "targets"), notCheckedReasons(results))
 	}
 	return nil
 }
@@ -66,6 +69,10 @@ func Entries(results []targets.Result) []report.Entry {
 	es := make([]report.Entry, len(results))
 	for i, r := range results {
 		es[i] = report.Entry{Name: r.Name, Report: r.Report, Err: r.Err, Reason: r.Reason, Cluster: r.Cluster()}
+		if r.Report != nil {
+			// Its report says why it is not checked, if it is not.
+			es[i].Reason = ""
+		}
 	}
 	return es
 }

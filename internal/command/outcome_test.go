@@ -51,3 +51,46 @@ func TestTargetsOutcomeNotChecked(t *testing.T) {
 		t.Errorf("entries %+v", es)
 	}
 }
+
+// TestTargetsOutcomeMadeUncheckable: a target the pull request made
+// uncheckable fails the run through its report's not-checked finding,
+// even when no other target was selected; with --fail-on leaving
+// not-checked out it fails nothing, and a run of nothing else checked
+// nothing. Its entry is its report, which says why it is not checked.
+func TestTargetsOutcomeMadeUncheckable(t *testing.T) {
+	pass := targets.Result{Report: &report.Report{}}
+	judged := func(failed bool) targets.Result {
+		var r targets.Result
+		r.Name, r.Reason = "HelmRelease/web.apps", "chart web: refused"
+		r.Report = &report.Report{Failed: failed}
+		r.Report.NotCheckedFor(r.Reason)
+		return r
+	}
+	if err := TargetsOutcome([]targets.Result{pass, judged(true)}); !errors.Is(err, ErrFindingsFailed) {
+		t.Errorf("made uncheckable, beside a pass: %v, want ErrFindingsFailed", err)
+	}
+	if err := TargetsOutcome([]targets.Result{judged(true)}); !errors.Is(err, ErrFindingsFailed) {
+		t.Errorf("made uncheckable, alone: %v, want ErrFindingsFailed", err)
+	}
+	if err := TargetsOutcome([]targets.Result{pass, judged(false)}); err != nil {
+		t.Errorf("not in fail-on: %v", err)
+	}
+	if err := TargetsOutcome([]targets.Result{judged(false)}); err == nil || errors.Is(err, ErrFindingsFailed) {
+		t.Errorf("not in fail-on, alone: %v, want none checked", err)
+	}
+	j := judged(true)
+	if es := Entries([]targets.Result{j}); es[0].Report != j.Report || es[0].Reason != "" || es[0].Report.NotChecked() != j.Reason {
+		t.Errorf("entries %+v", es)
+	}
+}
+
+// TestTargetsOutcomeJudgingFailed: a target not checked whose judgement
+// by the base could not be made is an error of the run, never a pass.
+func TestTargetsOutcomeJudgingFailed(t *testing.T) {
+	pass := targets.Result{Report: &report.Report{}}
+	var broken targets.Result
+	broken.Name, broken.Reason, broken.Err = "payments-worker", "destination edge-eu: no kubeconfig context in discover.clusters", errors.New("target payments-worker: kubeconfig: none found")
+	if err := TargetsOutcome([]targets.Result{pass, broken}); err == nil || errors.Is(err, ErrFindingsFailed) {
+		t.Errorf("a judgement that failed: %v, want an error", err)
+	}
+}

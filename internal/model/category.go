@@ -93,6 +93,9 @@ var categoryTable = []CategoryInfo{
 	{Category: Delete, Level: LevelWarning, Rank: 90,
 		Meaning:  "objects of the last deploy gone from the render, which a pruning deploy deletes (a renamed generated ConfigMap or Secret is not one)",
 		Timeline: "gone from the render: a pruning deploy deleted it"},
+	{Category: NotChecked, Level: LevelError, Rank: 15, FailsByDefault: true,
+		Meaning:  "targets this pull request made uncheckable: not checked at its head, while its base renders them or leaves them unchecked for another kind of reason",
+		Timeline: "its target could not be checked{reason}"},
 }
 
 // CategoryTable returns the table's rows in JSON order (see categoryTable).

@@ -36,6 +36,10 @@ const (
 	// Delete: an object of the last deploy is gone from the render; a
 	// pruning deploy deletes it.
 	Delete Category = "delete"
+	// NotChecked: a target the pull request made uncheckable: not checked
+	// at its head, while its base checks it or leaves it out for another
+	// kind of reason (docs/gitops.md).
+	NotChecked Category = "not-checked"
 )
 
 // WholeObject is the path of a finding about the whole object rather than

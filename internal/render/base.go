@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 	"path"
@@ -23,8 +24,15 @@ type Base struct {
 	// Charts are the charts the base released (Result.Charts): with the
 	// head's, what the report names as a chart's version and digest at
 	// base and head.
-	Charts  []model.ChartPin
-	objects map[model.ID]model.Object
+	Charts []model.ChartPin
+	// Absent says the base has no such target (BaseOf.DeployerAt found
+	// none): the pull request adds it.
+	Absent bool
+	// NotRendered is what the base's render left out, as Result's: the
+	// target's own reason when the base lists it but does not check it
+	// (DeployerAt's *TargetNotChecked).
+	NotRendered []NotRendered
+	objects     map[model.ID]model.Object
 	// sameAsHead are the objects the head renders exactly as the base
 	// does; objects holds no copy of them (in most pull requests, most).
 	sameAsHead map[model.ID]bool
@@ -52,7 +60,9 @@ type BaseOf struct {
 	Trees *gitexec.Trees
 	// DeployerAt, with Options.Deployer, finds the target's controller
 	// object in the base's tree (its top at root): the base renders as its
-	// own object says, at its own paths; nil, the base has no such target.
+	// own object says, at its own paths; nil, the base has no such target
+	// (Base.Absent); a *TargetNotChecked, the base lists it but does not
+	// check it (Base.NotRendered).
 	DeployerAt func(ctx context.Context, root string) (*model.Deployer, []string, error)
 	// Head, when known, lets a base whose files the head read unchanged
 	// be taken as the head's render, and the base read sparsely.
@@ -148,12 +158,35 @@ func (b *Base) render(ctx context.Context, of BaseOf) error {
 		return err
 	}
 	r, _, err := renderIn(ctx, tmp, rels, of)
+	if errors.Is(err, errNoTarget) {
+		b.Absent = true
+		return nil
+	}
 	if err != nil {
 		return err
 	}
 	b.add(r.Objects, r.Charts)
+	// Named as the repository names its files, not by the temporary copy.
+	unTmp := strings.NewReplacer(tmp+string(filepath.Separator), "", tmp, ".")
+	for _, n := range r.NotRendered {
+		b.NotRendered = append(b.NotRendered, NotRendered{Source: unTmp.Replace(n.Source), Reason: unTmp.Replace(n.Reason)})
+	}
 	return nil
 }
+
+// TargetNotChecked is DeployerAt's answer for a target the base lists but
+// does not check, as its listing says (its source in another repository,
+// a path the base does not have): its base renders nothing, for that
+// reason.
+type TargetNotChecked struct {
+	// Object is the file of its controller's object at the base.
+	Object, Reason string
+}
+
+func (e *TargetNotChecked) Error() string { return e.Object + ": not checked: " + e.Reason }
+
+// errNoTarget is renderIn's answer when DeployerAt finds no such target.
+var errNoTarget = errors.New("no such target at the base")
 
 func (b *Base) add(objs []model.Object, charts []model.ChartPin) {
 	for _, o := range objs {
@@ -215,11 +248,14 @@ func renderIn(ctx context.Context, tmp string, rels []string, of BaseOf) (Result
 	opts := of.Options
 	if opts.Deployer != nil && of.DeployerAt != nil {
 		d, at, err := of.DeployerAt(ctx, tmp)
-		if err != nil {
+		var nc *TargetNotChecked
+		switch {
+		case errors.As(err, &nc):
+			return Result{NotRendered: []NotRendered{{Source: nc.Object, Reason: nc.Reason}}}, true, nil
+		case err != nil:
 			return Result{}, false, err
-		}
-		if d == nil {
-			return Result{}, true, nil
+		case d == nil:
+			return Result{}, true, errNoTarget
 		}
 		opts.Deployer, rels = d, at
 	}

@@ -37,8 +37,23 @@ var reasonKinds = []struct{ word, kind string }{
 	{"SOPS", "encrypted substitution"},
 	{"encrypted", "encrypted substitution"},
 	{"substitut", "substitution"},
+	// A path of the controller's object the repository does not have
+	// (gitops' words; a chart's folder too): its controller fails on it.
+	{"not in the repository", "missing path"},
 	{"not vendored", "unvendored dependency"},
 	{"dependency", "unvendored dependency"},
+	// A chart's host the run could not reach (or may not: an address
+	// only the trusted config may list), and one that does not have the
+	// chart: charts' words for each.
+	{"the host is slow or unreachable", "chart host unreachable"},
+	{"refused the connection", "chart host unreachable"},
+	{"not found (DNS)", "chart host unreachable"},
+	{"private or link-local address", "chart host unreachable"},
+	{"TLS to ", "chart host unreachable"},
+	{"no version matches ", "missing chart"},
+	{"no tag matches ", "missing chart"},
+	{"no such chart, version or repository", "missing chart"},
+	{"the repository's index has no chart", "missing chart"},
 	{"chart", "chart"},
 	{"hook", "hook"},
 	{"another cluster", "other cluster"},
@@ -87,8 +102,10 @@ func CoverageOf(es []Entry) Coverage {
 		switch {
 		case e.Err != nil || e.Report == nil && e.Reason == "":
 			c.AddNotChecked(ReasonCouldNotCheck)
-		case e.Reason != "":
+		case e.Report == nil:
 			c.AddNotChecked(e.Reason)
+		case e.Report.NotChecked() != "":
+			c.AddNotChecked(e.Report.NotChecked())
 		default:
 			c.AddChecked(renderedIDs(e.Report.Objects))
 		}

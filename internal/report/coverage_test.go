@@ -34,8 +34,12 @@ func TestReasonKind(t *testing.T) {
 		"suspended": "suspended",
 		"chart podinfo: dependency redis not vendored under charts/ (run `helm dependency build`)": "unvendored dependency",
 		"chart podinfo: host charts.example.com is not listed":                                     "chart",
-		ReasonCouldNotCheck + ": render: boom":                                                     "error",
-		"something new":                                                                            "other",
+		"chart podinfo 6.x from http://10.0.0.1/charts: 10.0.0.1 resolves to 10.0.0.1, a loopback, private or link-local address, which only a host listed under charts.hosts in the trusted config may be": "chart host unreachable",
+		"chart podinfo 6.x from http://127.0.0.1:9/charts: 127.0.0.1:9 refused the connection: nothing listens there":                                                                                       "chart host unreachable",
+		"chart redis 99.x from https://charts.example.com: no version matches 99.x (latest 20.1.0)":                                                                                                         "missing chart",
+		"path ./apps/missing: not in the repository": "missing path",
+		ReasonCouldNotCheck + ": render: boom":       "error",
+		"something new":                              "other",
 	} {
 		if got := ReasonKind(reason); got != want {
 			t.Errorf("ReasonKind(%q) = %q, want %q", reason, got, want)

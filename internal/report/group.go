@@ -182,6 +182,9 @@ var wordings = map[model.Category]func(w words) string{
 	model.New:         func(words) string { return "the deploy creates this object" },
 	model.Removed:     func(words) string { return "the last deploy applied this object and it is no longer rendered" },
 	model.DryRunError: func(words) string { return "the API server refused the dry-run" },
+	model.NotChecked: func(words) string {
+		return "this pull request makes the target uncheckable: its head is not checked, while its base is (or is left out for another kind of reason)"
+	},
 	model.Anomaly: func(w words) string {
 		return fmt.Sprintf("the ownership of %s changes in a way that should not happen: %s", w.p, model.ReportAnomaly)
 	},

@@ -53,7 +53,8 @@ func WriteJSONArray(w io.Writer, reps []*Report) error {
 
 // writeJSONMany writes the entries' reports as one JSON array, a target
 // that is not checked as an element with `"checked": false` and its reason
-// (interfaces.md); one that could not be checked has no element (its
+// (interfaces.md): one the pull request made so is its report, with both
+// (Report.NotChecked); one that could not be checked has no element (its
 // error is the run's).
 func writeJSONMany(w io.Writer, es []Entry, o ManyOptions) error {
 	bw := bufio.NewWriter(w)
@@ -70,7 +71,7 @@ func writeJSONMany(w io.Writer, es []Entry, o ManyOptions) error {
 		n++
 		bw.WriteString("\n")
 		var err error
-		if e.Reason != "" {
+		if e.Report == nil {
 			var buf bytes.Buffer
 			if err = encodeIndented(&buf, notCheckedJSON{SchemaVersion: SchemaVersion, Tool: o.Tool, Environment: e.Name, Cluster: e.Cluster, Reason: e.Reason, Coverage: &cov}, ""); err == nil {
 				_, err = bw.Write(buf.Bytes())

@@ -9,7 +9,9 @@ import (
 
 // Entry is one target of a run over many: its report, why it could not
 // be checked (Err: the tool failed), or why it is not checked at all
-// (Reason: a target whose render cannot be reproduced; no failure).
+// (Reason: a target whose render cannot be reproduced; no failure). A
+// target the pull request made uncheckable has a report instead, whose
+// Report.NotChecked says why and whose finding judges it.
 type Entry struct {
 	Name   string
 	Report *Report
@@ -56,7 +58,7 @@ func writeTextMany(w io.Writer, es []Entry, o ManyOptions) error {
 		}
 		n++
 		var err error
-		if e.Reason != "" {
+		if e.Report == nil {
 			err = writeNotCheckedText(w, e, o.Tool)
 		} else {
 			err = WriteText(w, e.Report, o.Text)
@@ -95,7 +97,7 @@ func MarkdownMany(es []Entry, lead string, tool Tool) string {
 		switch {
 		case e.Err != nil:
 			secs[i] = ErrorSection(e.Name, e.Err, tool, MarkdownOptions{Cluster: e.Cluster})
-		case e.Reason != "":
+		case e.Report == nil:
 			secs[i] = NotCheckedSection(e.Name, e.Reason, tool, MarkdownOptions{Cluster: e.Cluster})
 		default:
 			secs[i] = NewSection(e.Report, MarkdownOptions{})

@@ -20,7 +20,7 @@ func (r *Report) masked() *Report {
 		return r
 	}
 	out := *r
-	out.Notes = maskAll(h, r.Notes)
+	out.Notes, out.Reason = maskAll(h, r.Notes), h.HideIn(r.Reason)
 	out.Objects = make([]Object, len(r.Objects))
 	for i, o := range r.Objects {
 		o.Notes = maskAll(h, o.Notes)

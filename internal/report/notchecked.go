@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 )
 
 // NotCheckedSection says that the target env is not checked, and why: a
@@ -24,9 +25,23 @@ func NotCheckedSection(env, reason string, tool Tool, o MarkdownOptions) *Sectio
 	return s
 }
 
-// notCheckedBody is a not-checked target's section below its heading.
+// notCheckedBody is a not-checked target's section below its heading;
+// one the pull request made so (Report.NotChecked) says so, with its
+// verdict and the finding that judges it.
 func (s *Section) notCheckedBody() string {
-	return fmt.Sprintf("Not checked: %s. Nothing of this target was rendered or compared; no result of an earlier run of it holds.\n\n", mdProse(s.Status.NotChecked)) + s.footer()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Not checked: %s. Nothing of this target was rendered or compared; no result of an earlier run of it holds.\n\n", mdProse(s.Status.NotChecked))
+	if len(s.report.Objects) > 0 {
+		b.WriteString("**Verdict:** " + s.Outcome().SectionVerdict() + "\n\n")
+		for _, o := range s.report.Objects {
+			for _, f := range o.Findings {
+				fmt.Fprintf(&b, "- **%s** (%s, cause %s): %s\n", mdText(string(f.Category)), mdText(o.Display()), mdCode(string(f.Cause)), mdText(f.Message))
+			}
+		}
+		b.WriteString("\n")
+		b.WriteString(s.reproduce())
+	}
+	return b.String() + s.footer()
 }
 
 // notCheckedJSON is a not-checked target's element of the JSON array: the

@@ -20,6 +20,13 @@ type Report struct {
 	// Cluster names the cluster the target deploys to (its kubeconfig
 	// context, or the Argo CD destination's); "" when the run's.
 	Cluster string `json:"cluster,omitempty"`
+	// Checked is false on the report of a target that is not checked
+	// whose finding judges the pull request by its base (a not-checked
+	// finding: docs/gitops.md), Reason why it is not checked; nil for a
+	// target checked. A target not checked without a finding has no
+	// report (Entry.Reason).
+	Checked *bool  `json:"checked,omitempty"`
+	Reason  string `json:"reason,omitempty"`
 	// Apply is how the deploy was predicted to apply, and why
 	// (interfaces.md "How each deployer applies").
 	Apply    *model.ApplyMethod `json:"apply,omitempty"`
@@ -52,6 +59,21 @@ type Report struct {
 	// render or a controller put them; the redaction rule's): every
 	// writer masks them in all it writes. Nil: none.
 	Hidden *model.Hidden `json:"-"`
+}
+
+// NotCheckedFor marks the report as a target's that is not checked, for
+// reason: its findings judge the pull request by the base.
+func (r *Report) NotCheckedFor(reason string) {
+	checked := false
+	r.Checked, r.Reason = &checked, reason
+}
+
+// NotChecked says why the report's target is not checked; "" when it is.
+func (r *Report) NotChecked() string {
+	if r.Checked != nil && !*r.Checked {
+		return r.Reason
+	}
+	return ""
 }
 
 // BaseInfo names the base revision the pull request was compared with.

@@ -87,6 +87,9 @@ func writeText(w io.Writer, r *Report, o TextOptions) error {
 	}
 	_, env := st.Summary.Loud()
 	switch {
+	case st.NotChecked != "":
+		// Not checked, which its own words say, and the pull request's.
+		verdict = strings.TrimPrefix(verdict, "fails: ")
 	case env > 0 || st.Unchanged:
 		// The verdict names who must act.
 		verdict = strings.TrimPrefix(strings.TrimPrefix(verdict, "fails: "), "passes: ")

@@ -57,13 +57,14 @@ type Status struct {
 	// NotChecked is why a target is not checked at all (a GitOps source
 	// in another repository, a render the controller's cannot be
 	// reproduced): listed, never silently left out, and no failure by
-	// itself.
+	// itself; one the pull request made so has a not-checked finding
+	// (Report.NotChecked), which fails as any finding does.
 	NotChecked string `json:"notChecked,omitempty"`
 }
 
 // Status of the report.
 func (r *Report) Status() Status {
-	return Status{Summary: r.Summary, Failed: r.Failed, Unchanged: r.Unchanged, StaleDays: r.Snapshot.StaleDays}
+	return Status{Summary: r.Summary, Failed: r.Failed, Unchanged: r.Unchanged, StaleDays: r.Snapshot.StaleDays, NotChecked: r.NotChecked()}
 }
 
 // Verdict is the one line that says how a check came out, without markup,
@@ -86,6 +87,10 @@ func (st Status) verdict() string {
 	switch {
 	case st.Error:
 		return "the check could not run"
+	case st.NotChecked != "" && st.Failed:
+		return "fails: not checked, and this pull request made it so: " + st.NotChecked
+	case st.NotChecked != "" && lc.Errors+lc.Warnings > 0:
+		return "not checked, and this pull request made it so (not in fail-on): " + st.NotChecked
 	case st.NotChecked != "":
 		return "not checked: " + st.NotChecked
 	case st.Failed && env > 0:

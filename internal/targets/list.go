@@ -305,10 +305,16 @@ func (b *baseDiscovery) of(name string) func(ctx context.Context, root string) (
 			return nil, nil, fmt.Errorf("discovering the base's targets: %w", err)
 		}
 		t, ok := found[name]
-		if !ok || !t.Checked() {
-			// Not a target of the base, or one it could not render:
-			// everything the head renders is the pull request's.
+		switch {
+		case !ok:
+			// Not a target of the base: everything the head renders is
+			// the pull request's.
 			return nil, nil, nil
+		case !t.Checked():
+			// One the base lists but does not check: nothing renders
+			// there, for its reason, which a head that is not checked
+			// either is judged by.
+			return nil, nil, &render.TargetNotChecked{Object: t.Object, Reason: t.Reason}
 		}
 		return t.Deployer, t.Paths, nil
 	}

@@ -49,7 +49,8 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	o.State = st
 	parallel.For(len(sel), workers, func(i int) {
 		out[i].Selected = sel[i]
-		if !sel[i].Checked() && (!sel[i].headFails || o.Base == "") {
+		if !sel[i].Checked() && (o.Base == "" || sel[i].Deployer == nil) {
+			// Nothing to judge it by: listed, with its reason.
 			return
 		}
 		if runErr != nil {
@@ -57,29 +58,41 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 			return
 		}
 		to, err := r.options(ctx, o, sel[i])
+		if err != nil && !sel[i].Checked() {
+			// One not checked, perhaps for want of its cluster (no
+			// context for its destination), is judged without it.
+			noCluster := r
+			noCluster.clients = nil
+			to, err = noCluster.options(ctx, o, sel[i])
+		}
 		if err != nil {
 			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, err)
 			return
 		}
 		if !sel[i].Checked() {
-			out[i].headFailed(ctx, to, sel[i].Reason)
+			out[i].judge(ctx, to, sel[i].Reason, sel[i].headFails)
 			return
 		}
 		out[i].Report, out[i].Err = check.Build(ctx, to)
 		var nc *check.NotCheckedError
 		var re *check.RenderError
 		switch {
+		case errors.As(out[i].Err, &nc) && to.Deployer != nil && to.Base != "":
+			// Nothing of it renders as its deployer renders it: not
+			// checked, as discovery's are, and the pull request's doing
+			// unless its base leaves it out for the same kind of reason.
+			// What this tool does not reproduce (an encrypted source, a
+			// remote base) is no failure of the controller's.
+			out[i].Err = nil
+			out[i].judge(ctx, to, nc.Reason(), false)
+			return
 		case errors.As(out[i].Err, &nc):
-			// Nothing of it renders as its deployer renders it: a target
-			// not checked, with the reasons, as discovery's are. What this
-			// tool does not reproduce (an encrypted source, a remote base)
-			// is no failure of the controller's, whatever the base does.
 			out[i].Reason, out[i].Err = nc.Reason(), nil
 			return
 		case errors.As(out[i].Err, &re) && to.Deployer != nil && to.Base != "":
 			// The controller's own render fails: the pull request's when
 			// the base renders.
-			out[i].headFailed(ctx, to, re.Error())
+			out[i].judgeRender(ctx, to, re)
 			return
 		}
 		if out[i].Err != nil {
@@ -96,11 +109,29 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	return out
 }
 
-// headFailed is the result of a target whose head does not render (why
-// says how): failed as the pull request's when its base renders, else not
-// checked with both reasons (check.HeadFailed).
-func (r *Result) headFailed(ctx context.Context, to check.Options, why string) {
-	rep, reason, err := check.HeadFailed(ctx, to, why)
+// judge is the result of a target its head does not check (why says
+// why; fails, that its controller fails on it too: check.HeadFailed),
+// judged by its base (check.NotCheckedAtHead): failed as the pull
+// request's when the base checks it (or leaves it out for another kind
+// of reason), else not checked, the reason naming both.
+func (r *Result) judge(ctx context.Context, to check.Options, why string, fails bool) {
+	judge := check.NotCheckedAtHead
+	if fails {
+		judge = check.HeadFailed
+	}
+	r.judged(judge(ctx, to, why))
+}
+
+// judgeRender is judge for a head whose render fails
+// (check.HeadRenderFailed).
+func (r *Result) judgeRender(ctx context.Context, to check.Options, err error) {
+	r.judged(check.HeadRenderFailed(ctx, to, err))
+}
+
+// judged is the result of a target judged by its base: its report (the
+// pull request's finding), why it is not checked, or both (a target not
+// checked that the pull request made so).
+func (r *Result) judged(rep *report.Report, reason string, err error) {
 	r.Report, r.Reason, r.Err = rep, reason, err
 	if err != nil {
 		r.Err = fmt.Errorf("target %s: %w", r.Name, err)
@@ -108,6 +139,7 @@ func (r *Result) headFailed(ctx context.Context, to check.Options, why string) {
 	}
 	if rep != nil {
 		rep.Notes = append(rep.Notes, r.Notes...)
+		rep.Cluster = r.Cluster()
 	}
 }
 
