@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,19 +108,37 @@ func (c *cache) index(url string) (path string, meta indexMeta, ok bool) {
 	if !c.readJSON(metaPath, &meta) || meta.URL != url {
 		return "", indexMeta{}, false
 	}
-	b, err := os.ReadFile(path)
-	if err != nil || sha256Digest(b) != meta.Digest {
+	if d, err := fileDigest(path); err != nil || d != meta.Digest {
 		return "", indexMeta{}, false
 	}
 	return path, meta, true
 }
 
-func (c *cache) putIndex(url string, body []byte, meta indexMeta) (string, error) {
-	path, metaPath := c.indexPaths(url)
-	meta.URL, meta.Digest = url, sha256Digest(body)
-	if err := c.write(path, body); err != nil {
+// fileDigest is the digest of the file at path, read as a stream: an
+// index is as large as 50 MiB.
+func fileDigest(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
 		return "", err
 	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// putIndex stores the index at url from body as it is read; an error of
+// body's (the network, the bound) is returned as it is, one of the
+// cache's as a cacheError.
+func (c *cache) putIndex(url string, body io.Reader, meta indexMeta) (string, error) {
+	path, metaPath := c.indexPaths(url)
+	digest, err := c.writeFrom(path, body)
+	if err != nil {
+		return "", err
+	}
+	meta.URL, meta.Digest = url, digest
 	return path, c.writeJSON(metaPath, meta)
 }
 
@@ -155,6 +174,46 @@ func (c *cache) writeJSON(path string, v any) error {
 		return err
 	}
 	return c.write(path, b)
+}
+
+// writeFrom puts what r gives at path as write does, and gives its
+// digest; r's error is returned as it is, and nothing is left.
+func (c *cache) writeFrom(path string, r io.Reader) (string, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return "", &cacheError{dir: c.dir, err: err}
+	}
+	h := sha256.New()
+	src := &readErr{r: r}
+	_, err = io.Copy(io.MultiWriter(tmp, h), src)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+		if src.err != nil {
+			return "", src.err
+		}
+		return "", &cacheError{dir: c.dir, err: err}
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// readErr keeps the error of its reader, to tell it from a write's.
+type readErr struct {
+	r   io.Reader
+	err error
+}
+
+func (e *readErr) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF {
+		e.err = err
+	}
+	return n, err
 }
 
 // write puts b at path through a temporary file and a rename; the error

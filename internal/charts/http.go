@@ -25,7 +25,7 @@ import (
 func (f *Fetcher) locateHTTP(ctx context.Context, ref model.ChartRef) (model.LocatedChart, error) {
 	archiveURL, want := ref.URL, ""
 	if ref.Chart != "" {
-		index, err := f.index(ctx, ref.URL)
+		index, err := f.index(ctx, ref.URL, ref.Chart)
 		if err != nil {
 			return f.failed(ref, indexURL(ref.URL), err)
 		}
@@ -119,59 +119,75 @@ func noVersion(index *repo.IndexFile, ref model.ChartRef) string {
 
 func indexURL(repoURL string) string { return strings.TrimSuffix(repoURL, "/") + "/index.yaml" }
 
-// index is the repository's parsed index, once per run: fetched again
-// only when the server says it changed (a conditional GET with the
-// cached ETag or Last-Modified), read from the cache alone offline.
-func (f *Fetcher) index(ctx context.Context, repoURL string) (*repo.IndexFile, error) {
+// index is the part of the repository's index that names chart
+// (index.go), parsed once per run and chart, one chart at a time: what
+// Helm's loader takes of memory is bounded by one chart's entries.
+func (f *Fetcher) index(ctx context.Context, repoURL, chart string) (*repo.IndexFile, error) {
 	u := indexURL(repoURL)
-	return f.indexes.Get(ctx, u, func(ctx context.Context) (*repo.IndexFile, error) {
-		path, meta, cached := f.cache.index(u)
-		if f.opts.Offline {
-			if !cached {
-				return nil, &offlineError{what: "its repository's index " + u}
+	return f.indexes.Get(ctx, u+"\x00"+chart, func(ctx context.Context) (*repo.IndexFile, error) {
+		layout, err := f.layouts.Get(ctx, u, func(ctx context.Context) (*indexLayout, error) {
+			path, err := f.indexFile(ctx, u)
+			if err != nil {
+				return nil, err
 			}
-			f.stats.hit()
-			return repo.LoadIndexFile(path)
-		}
-		req, err := f.request(ctx, u)
+			return layoutIndex(path)
+		})
 		if err != nil {
 			return nil, err
 		}
-		if cached {
-			if meta.ETag != "" {
-				req.Header.Set("If-None-Match", meta.ETag)
-			}
-			if meta.LastModified != "" {
-				req.Header.Set("If-Modified-Since", meta.LastModified)
-			}
+		select {
+		case f.parsing <- struct{}{}:
+			defer func() { <-f.parsing }()
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
-		resp, err := f.httpClient(f.maxIndex).Do(req)
-		if err != nil {
-			return nil, err
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode == http.StatusNotModified && cached {
-			f.stats.hit()
-			return repo.LoadIndexFile(path)
-		}
-		if resp.StatusCode != http.StatusOK {
-			return nil, &statusError{code: resp.StatusCode}
-		}
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			return nil, err
-		}
-		f.stats.download()
-		path, err = f.cache.putIndex(u, body, indexMeta{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")})
-		if err != nil {
-			return nil, err
-		}
-		index, err := repo.LoadIndexFile(path)
-		if err != nil {
-			return nil, fmt.Errorf("not a Helm repository index: %w", err)
-		}
-		return index, nil
+		return layout.chart(chart, u)
 	})
+}
+
+// indexFile is the cached file of the index at u: fetched again only
+// when the server says it changed (a conditional GET with the cached
+// ETag or Last-Modified), read from the cache alone offline. The body
+// goes to the cache as it arrives, never whole into memory.
+func (f *Fetcher) indexFile(ctx context.Context, u string) (string, error) {
+	path, meta, cached := f.cache.index(u)
+	if f.opts.Offline {
+		if !cached {
+			return "", &offlineError{what: "its repository's index " + u}
+		}
+		f.stats.hit()
+		return path, nil
+	}
+	req, err := f.request(ctx, u)
+	if err != nil {
+		return "", err
+	}
+	if cached {
+		if meta.ETag != "" {
+			req.Header.Set("If-None-Match", meta.ETag)
+		}
+		if meta.LastModified != "" {
+			req.Header.Set("If-Modified-Since", meta.LastModified)
+		}
+	}
+	resp, err := f.httpClient(f.maxIndex).Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotModified && cached {
+		f.stats.hit()
+		return path, nil
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", &statusError{code: resp.StatusCode}
+	}
+	path, err = f.cache.putIndex(u, resp.Body, indexMeta{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")})
+	if err != nil {
+		return "", err
+	}
+	f.stats.download()
+	return path, nil
 }
 
 // archive is the digest of the archive at u, from the cache when want
@@ -227,11 +243,12 @@ func (f *Fetcher) request(ctx context.Context, u string) (*http.Request, error) 
 }
 
 // httpClient is the HTTP repositories' client: each request gets the
-// login of its own host only, redirects followed (Go drops the header
-// set by the transport on a redirect's new request, and the transport
-// adds only the new host's).
+// login of its own host only, over https (or http to a host listed as
+// http://), redirects followed (the header the transport sets is on its
+// own copy of the request, which a redirect does not copy, and the
+// transport adds only the new request's host's).
 func (f *Fetcher) httpClient(limit int64) *http.Client {
-	return &http.Client{Transport: f.transport(limit, f.creds)}
+	return &http.Client{Transport: f.transport(limit, true), CheckRedirect: checkRedirect}
 }
 
 // offlineError is a chart --offline cannot find in the cache.
