@@ -4,59 +4,67 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/config"
 )
 
 // credentials are each host's login, decided at New from the trusted
 // config, the Docker config file it points to and the runner's ambient
 // logins: nothing a pull request contains can add a host or change one.
-type credentials map[string]Credential
+// They are keyed by host[:port], the port only when it is not the
+// scheme's default (hostKey).
+type credentials struct {
+	logins map[string]login
+	// plainHTTP are the hosts the trusted config lists as http:// URLs:
+	// the only ones a credential may reach over plain HTTP.
+	plainHTTP map[string]bool
+}
+
+// login is one host's credential and whether it may go over plain HTTP:
+// only a charts.hosts entry written as an http:// URL may, never the
+// runner's ambient login.
+type login struct {
+	cred      Credential
+	plainHTTP bool
+}
 
 // loadCredentials reads every listed host's login; a host whose login
 // cannot be read (no such Docker config entry, an empty variable) gets
 // none, and its fetch fails with the registry's answer.
 func loadCredentials(opts Options) (credentials, error) {
-	creds := credentials{}
+	creds := credentials{logins: map[string]login{}, plainHTTP: map[string]bool{}}
 	for host, c := range opts.Ambient {
-		creds[host] = c
+		creds.logins[hostKey("https", host)] = login{cred: c}
 	}
 	var docker dockerAuths
-	for host, h := range opts.Config.Hosts {
+	for key, h := range opts.Config.Hosts {
+		host, plain := config.ChartHostOf(key)
+		scheme := "https"
+		if plain {
+			scheme = "http"
+			creds.plainHTTP[hostKey(scheme, host)] = true
+		}
 		switch {
 		case h.Auth.DockerConfig:
 			if docker == nil {
 				var err error
 				if docker, err = readDockerConfig(opts.DockerConfig); err != nil {
-					return nil, err
+					return credentials{}, err
 				}
 			}
 			if c, ok := docker.lookup(host); ok {
-				creds[host] = c
+				creds.logins[hostKey(scheme, host)] = login{cred: c, plainHTTP: plain}
 			}
 		case h.Auth.Env != "":
 			if v := opts.Getenv(h.Auth.Env); v != "" {
-				creds[host] = credentialFromEnv(v)
+				creds.logins[hostKey(scheme, host)] = login{cred: credentialFromEnv(v), plainHTTP: plain}
 			}
 		}
 	}
 	return creds, nil
-}
-
-// forHost is the login for the host of a request (host[:port]), "" port
-// matching a host listed without one when the port is the default.
-func (c credentials) forHost(hostport string) (Credential, bool) {
-	if cred, ok := c[hostport]; ok {
-		return cred, true
-	}
-	host, port, err := net.SplitHostPort(hostport)
-	if err == nil && (port == "443" || port == "80") {
-		cred, ok := c[host]
-		return cred, ok
-	}
-	return Credential{}, false
 }
 
 // credentialFromEnv reads "user:password", or a token alone.

@@ -34,7 +34,8 @@ func BenchmarkLocate160Over40(b *testing.B) {
 		Config: listed(reg.Host(), repo.Host()),
 		Getenv: func(string) string { return "u:p" },
 	}
-	opts.Config.Hosts[reg.Host()] = envAuth("REG")
+	delete(opts.Config.Hosts, reg.Host())
+	opts.Config.Hosts[reg.URL()] = envAuth("REG")
 	run := func(b *testing.B, dir string) charts.Stats {
 		opts.CacheDir = dir
 		f, err := charts.New(opts)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,27 +113,44 @@ func (c *cache) docPaths(kind, url string) (file, meta string) {
 	return base + ext, base + ".json"
 }
 
-// doc is the cached document of kind at url (its file and bytes) and
-// its meta, checked against the digest recorded; ok is false when there
-// is none.
-func (c *cache) doc(kind, url string) (path string, body []byte, meta indexMeta, ok bool) {
+// doc is the cached document of kind at url and its meta, checked
+// against the digest recorded; ok is false when there is none.
+func (c *cache) doc(kind, url string) (path string, meta indexMeta, ok bool) {
 	path, metaPath := c.docPaths(kind, url)
 	if !c.readJSON(metaPath, &meta) || meta.URL != url {
-		return "", nil, indexMeta{}, false
+		return "", indexMeta{}, false
 	}
-	b, err := os.ReadFile(path)
-	if err != nil || sha256Digest(b) != meta.Digest {
-		return "", nil, indexMeta{}, false
+	if d, err := fileDigest(path); err != nil || d != meta.Digest {
+		return "", indexMeta{}, false
 	}
-	return path, b, meta, true
+	return path, meta, true
 }
 
-func (c *cache) putDoc(kind, url string, body []byte, meta indexMeta) (string, error) {
-	path, metaPath := c.docPaths(kind, url)
-	meta.URL, meta.Digest = url, sha256Digest(body)
-	if err := c.write(path, body); err != nil {
+// fileDigest is the digest of the file at path, read as a stream: an
+// index is as large as 50 MiB.
+func fileDigest(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
 		return "", err
 	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// putDoc stores the document of kind at url from body as it is read; an
+// error of body's (the network, the bound) is returned as it is, one of
+// the cache's as a cacheError.
+func (c *cache) putDoc(kind, url string, body io.Reader, meta indexMeta) (string, error) {
+	path, metaPath := c.docPaths(kind, url)
+	digest, err := c.writeFrom(path, body)
+	if err != nil {
+		return "", err
+	}
+	meta.URL, meta.Digest = url, digest
 	return path, c.writeJSON(metaPath, meta)
 }
 
@@ -168,6 +186,46 @@ func (c *cache) writeJSON(path string, v any) error {
 		return err
 	}
 	return c.write(path, b)
+}
+
+// writeFrom puts what r gives at path as write does, and gives its
+// digest; r's error is returned as it is, and nothing is left.
+func (c *cache) writeFrom(path string, r io.Reader) (string, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return "", &cacheError{dir: c.dir, err: err}
+	}
+	h := sha256.New()
+	src := &readErr{r: r}
+	_, err = io.Copy(io.MultiWriter(tmp, h), src)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+		if src.err != nil {
+			return "", src.err
+		}
+		return "", &cacheError{dir: c.dir, err: err}
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// readErr keeps the error of its reader, to tell it from a write's.
+type readErr struct {
+	r   io.Reader
+	err error
+}
+
+func (e *readErr) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF {
+		e.err = err
+	}
+	return n, err
 }
 
 // write puts b at path through a temporary file and a rename; the error

@@ -1,6 +1,8 @@
 package charts
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/retry"
@@ -18,4 +20,10 @@ func (f *Fetcher) SetLimits(maxIndex, maxChart int64, backoff time.Duration) {
 	if backoff > 0 {
 		f.backoff = retry.Backoff{Base: backoff, Max: backoff}
 	}
+}
+
+// TrustTLS makes the fetcher trust the test servers' certificates, as
+// the runner's trusts a registry's.
+func (f *Fetcher) TrustTLS(pool *x509.CertPool) {
+	f.base.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 }

@@ -23,6 +23,9 @@ type Fetcher struct {
 	cache   *cache
 	creds   credentials
 	stats   stats
+	// withheld are the hosts whose login a plain HTTP request went
+	// without (cleartext.go).
+	withheld withheld
 
 	// run bounds the whole run's fetching; Close ends it.
 	run    context.Context
@@ -34,11 +37,16 @@ type Fetcher struct {
 	maxIndex int64
 	maxChart int64
 	tokens   auth.Cache
+	// plainTokens are the tokens of registries spoken to in plain HTTP.
+	plainTokens auth.Cache
 
-	// Work done once per run: an index fetched and parsed per URL, a
-	// chart located per reference, an archive downloaded per URL, a
-	// schema read per URL.
-	indexes  parallel.Keyed[string, *repo.IndexFile]
+	// Work done once per run: an index fetched and laid out per URL and
+	// parsed per URL and chart, a chart located per reference, an
+	// archive downloaded per URL, a schema read per URL.
+	layouts parallel.Keyed[string, *indexLayout]
+	indexes parallel.Keyed[string, *repo.IndexFile]
+	// parsing holds the one index part Helm's loader parses at a time.
+	parsing  chan struct{}
 	located  parallel.Keyed[string, model.LocatedChart]
 	archives parallel.Keyed[string, string]
 	schemas  parallel.Keyed[string, []byte]
@@ -66,15 +74,17 @@ func New(opts Options) (*Fetcher, error) {
 		return nil, err
 	}
 	f := &Fetcher{
-		opts:     opts,
-		timeout:  opts.FetchTimeout,
-		cache:    c,
-		creds:    creds,
-		hosts:    newHostSlots(opts.PerHost),
-		backoff:  retry.Backoff{Base: 500 * time.Millisecond, Max: 10 * time.Second},
-		maxIndex: MaxIndexSize,
-		maxChart: MaxChartSize,
-		tokens:   auth.NewCache(),
+		opts:        opts,
+		timeout:     opts.FetchTimeout,
+		cache:       c,
+		creds:       creds,
+		hosts:       newHostSlots(opts.PerHost),
+		backoff:     retry.Backoff{Base: 500 * time.Millisecond, Max: 10 * time.Second},
+		maxIndex:    MaxIndexSize,
+		maxChart:    MaxChartSize,
+		tokens:      auth.NewCache(),
+		plainTokens: auth.NewCache(),
+		parsing:     make(chan struct{}, 1),
 	}
 	f.base = &http.Transport{
 		// No proxy from the environment: the address rule is the
@@ -155,16 +165,18 @@ func locateKey(ref model.ChartRef) string {
 	return strings.Join([]string{ref.URL, ref.Chart, ref.Version, ref.Digest}, "\x00")
 }
 
-// transport is a request path with the given body bound, adding creds
-// (by host) when not nil.
-func (f *Fetcher) transport(limit int64, creds credentials) *transport {
+// transport is a request path with the given body bound, adding each
+// request's login (by host and scheme) when addLogin.
+func (f *Fetcher) transport(limit int64, addLogin bool) *transport {
 	return &transport{
-		base:    f.base,
-		hosts:   f.hosts,
-		stats:   &f.stats,
-		creds:   creds,
-		limit:   limit,
-		backoff: f.backoff,
+		base:     f.base,
+		hosts:    f.hosts,
+		stats:    &f.stats,
+		creds:    f.creds,
+		addLogin: addLogin,
+		withheld: &f.withheld,
+		limit:    limit,
+		backoff:  f.backoff,
 	}
 }
 

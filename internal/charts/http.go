@@ -25,7 +25,7 @@ import (
 func (f *Fetcher) locateHTTP(ctx context.Context, ref model.ChartRef) (model.LocatedChart, error) {
 	archiveURL, want := ref.URL, ""
 	if ref.Chart != "" {
-		index, err := f.index(ctx, ref.URL)
+		index, err := f.index(ctx, ref.URL, ref.Chart)
 		if err != nil {
 			return f.failed(ref, indexURL(ref.URL), err)
 		}
@@ -119,40 +119,49 @@ func noVersion(index *repo.IndexFile, ref model.ChartRef) string {
 
 func indexURL(repoURL string) string { return strings.TrimSuffix(repoURL, "/") + "/index.yaml" }
 
-// index is the repository's parsed index, once per run: fetched again
-// only when the server says it changed, read from the cache alone
-// offline (revalidated).
-func (f *Fetcher) index(ctx context.Context, repoURL string) (*repo.IndexFile, error) {
+// index is the part of the repository's index that names chart
+// (index.go), parsed once per run and chart, one chart at a time: what
+// Helm's loader takes of memory is bounded by one chart's entries.
+func (f *Fetcher) index(ctx context.Context, repoURL, chart string) (*repo.IndexFile, error) {
 	u := indexURL(repoURL)
-	return f.indexes.Get(ctx, u, func(ctx context.Context) (*repo.IndexFile, error) {
-		path, _, err := f.revalidated(ctx, indexDocs, u, "its repository's index "+u, f.httpClient(f.maxIndex))
+	return f.indexes.Get(ctx, u+"\x00"+chart, func(ctx context.Context) (*repo.IndexFile, error) {
+		layout, err := f.layouts.Get(ctx, u, func(ctx context.Context) (*indexLayout, error) {
+			path, err := f.revalidated(ctx, indexDocs, u, "its repository's index "+u, f.httpClient(f.maxIndex))
+			if err != nil {
+				return nil, err
+			}
+			return layoutIndex(path)
+		})
 		if err != nil {
 			return nil, err
 		}
-		index, err := repo.LoadIndexFile(path)
-		if err != nil {
-			return nil, fmt.Errorf("not a Helm repository index: %w", err)
+		select {
+		case f.parsing <- struct{}{}:
+			defer func() { <-f.parsing }()
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
-		return index, nil
+		return layout.chart(chart, u)
 	})
 }
 
-// revalidated is the document of kind at u, its cached file and its
-// bytes: fetched again only when the server says it changed (a
-// conditional GET with the cached ETag or Last-Modified), read from the
-// cache alone offline (what names it in that reason).
-func (f *Fetcher) revalidated(ctx context.Context, kind, u, what string, client *http.Client) (string, []byte, error) {
-	path, body, meta, cached := f.cache.doc(kind, u)
+// revalidated is the cached file of the document of kind at u: fetched
+// again only when the server says it changed (a conditional GET with the
+// cached ETag or Last-Modified), read from the cache alone offline (what
+// names it in that reason). The body goes to the cache as it arrives,
+// never whole into memory: an index is as large as 50 MiB.
+func (f *Fetcher) revalidated(ctx context.Context, kind, u, what string, client *http.Client) (string, error) {
+	path, meta, cached := f.cache.doc(kind, u)
 	if f.opts.Offline {
 		if !cached {
-			return "", nil, &offlineError{what: what}
+			return "", &offlineError{what: what}
 		}
 		f.stats.hit()
-		return path, body, nil
+		return path, nil
 	}
 	req, err := f.request(ctx, u)
 	if err != nil {
-		return "", nil, err
+		return "", err
 	}
 	if cached {
 		if meta.ETag != "" {
@@ -164,23 +173,22 @@ func (f *Fetcher) revalidated(ctx context.Context, kind, u, what string, client 
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return "", nil, err
+		return "", err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusNotModified && cached {
 		f.stats.hit()
-		return path, body, nil
+		return path, nil
 	}
 	if resp.StatusCode != http.StatusOK {
-		return "", nil, &statusError{code: resp.StatusCode}
+		return "", &statusError{code: resp.StatusCode}
 	}
-	body, err = io.ReadAll(resp.Body)
+	path, err = f.cache.putDoc(kind, u, resp.Body, indexMeta{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")})
 	if err != nil {
-		return "", nil, err
+		return "", err
 	}
 	f.stats.download()
-	path, err = f.cache.putDoc(kind, u, body, indexMeta{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")})
-	return path, body, err
+	return path, nil
 }
 
 // archive is the digest of the archive at u, from the cache when want
@@ -236,11 +244,12 @@ func (f *Fetcher) request(ctx context.Context, u string) (*http.Request, error) 
 }
 
 // httpClient is the HTTP repositories' client: each request gets the
-// login of its own host only, redirects followed (Go drops the header
-// set by the transport on a redirect's new request, and the transport
-// adds only the new host's).
+// login of its own host only, over https (or http to a host listed as
+// http://), redirects followed (the header the transport sets is on its
+// own copy of the request, which a redirect does not copy, and the
+// transport adds only the new request's host's).
 func (f *Fetcher) httpClient(limit int64) *http.Client {
-	return &http.Client{Transport: f.transport(limit, f.creds)}
+	return &http.Client{Transport: f.transport(limit, true), CheckRedirect: checkRedirect}
 }
 
 // offlineError is a chart --offline cannot find in the cache.

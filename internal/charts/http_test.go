@@ -17,7 +17,10 @@ func TestHTTPRepositoryWithAndWithoutBasicAuth(t *testing.T) {
 			digest := repo.Add(t, chartserver.Chart(t, "podinfo"))
 			cfg := listed(repo.Host())
 			if user != "" {
-				cfg.Hosts[repo.Host()] = config.ChartHost{Auth: config.ChartAuth{Env: "REPO_AUTH"}}
+				// A plain HTTP repository's login goes over plain HTTP only
+				// when the trusted config lists it as http://.
+				delete(cfg.Hosts, repo.Host())
+				cfg.Hosts[repo.URL()] = config.ChartHost{Auth: config.ChartAuth{Env: "REPO_AUTH"}}
 			}
 			f := newFetcher(t, charts.Options{Config: cfg, Getenv: func(k string) string {
 				if k == "REPO_AUTH" {

@@ -4,6 +4,8 @@ import (
 	"net"
 	"net/url"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/config"
 )
 
 // mirrored is where a fetch of rawURL goes: the trusted config's mirror
@@ -47,8 +49,8 @@ func (f *Fetcher) trustedHost(hostport string) bool {
 }
 
 func (f *Fetcher) listed(hostport string) bool {
-	for h := range f.opts.Config.Hosts {
-		if sameHost(h, "", hostport) {
+	for key := range f.opts.Config.Hosts {
+		if h, _ := config.ChartHostOf(key); sameHost(h, "", hostport) {
 			return true
 		}
 	}

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 	"helm.sh/helm/v3/pkg/registry"
+	"oras.land/oras-go/v2/content"
 	"oras.land/oras-go/v2/registry/remote"
 	"oras.land/oras-go/v2/registry/remote/auth"
 )
@@ -18,9 +18,10 @@ import (
 // resolves an OCI HelmRepository's chart: a digest wins; else an exact
 // tag, else the highest tag matching the range ("" the latest), by
 // Helm's GetTagMatchingVersionOrConstraint over the registry's semver
-// tags. The chart layer is pulled with Helm's registry client at the
-// manifest's digest, which is the pin's digest (what `helm pull` and the
-// registry show; the archive itself is stored by its own SHA-256).
+// tags. The chart layer is pulled at the manifest's digest as Helm's
+// registry client takes it (pull), and the manifest's digest is the
+// pin's (what `helm pull` and the registry show; the archive itself is
+// stored by its own SHA-256).
 func (f *Fetcher) locateOCI(ctx context.Context, ref model.ChartRef) (model.LocatedChart, error) {
 	target, plain := f.mirrored(ref.URL)
 	repoRef := strings.TrimPrefix(target, "oci://")
@@ -61,7 +62,7 @@ func (f *Fetcher) locateOCI(ctx context.Context, ref model.ChartRef) (model.Loca
 		return f.remember(ref, key, pin)
 	}
 	archive, err := f.archives.Get(ctx, ref.URL+"@"+manifest, func(ctx context.Context) (string, error) {
-		return f.pull(ctx, repoRef+"@"+manifest, plain)
+		return f.pull(ctx, repository, manifest)
 	})
 	if err != nil {
 		return f.failed(ref, target+"@"+model.ShortDigest(manifest), err)
@@ -131,24 +132,46 @@ func (f *Fetcher) repository(ctx context.Context, ref string, plain bool) (*remo
 	if err != nil {
 		return nil, err
 	}
-	r.PlainHTTP = plain || loopback(r.Reference.Registry)
-	r.Client = f.authClient(ctx, f.maxChart)
+	r.PlainHTTP = plain || f.plainRegistry(r.Reference.Registry)
+	r.Client = f.authClient(ctx, f.maxChart, r.Reference.Registry, r.PlainHTTP)
 	return r, nil
 }
 
+// plainRegistry says whether a registry host is spoken to in plain HTTP:
+// this machine's (a local registry, the tests'), or a host the trusted
+// config lists as http://; every other registry is reached over TLS
+// unless its mirror is http://.
+func (f *Fetcher) plainRegistry(hostport string) bool {
+	return loopback(hostport) || f.creds.plainHTTP[hostKey("http", hostport)]
+}
+
 // authClient is the registry client's login: the credential of the
-// registry's own host, asked by host, so that no other host gets it.
-func (f *Fetcher) authClient(ctx context.Context, limit int64) *auth.Client {
-	t := f.transport(limit, nil)
-	// Helm's registry client makes its requests with a context of its
-	// own: this Locate's replaces it, so that its end ends them.
+// registry's own host, asked by host, so that no other host gets it, and
+// over TLS only unless the trusted config lists the host as http://. A
+// registry spoken to in plain HTTP (plain) may be sent the bearer token
+// its own token service gave (anonymous, unless its login could go over
+// plain HTTP), from a token cache of its own so that no token got over
+// TLS is sent in the clear.
+func (f *Fetcher) authClient(ctx context.Context, limit int64, registry string, plain bool) *auth.Client {
+	t := f.transport(limit, false)
+	// oras makes its requests with the context of the call; this
+	// Locate's replaces it, so that its end ends them.
 	t.ctx = ctx
+	scheme, tokens := "https", f.tokens
+	if plain {
+		scheme, tokens = "http", f.plainTokens
+		t.plainRegistry = registry
+	}
 	return &auth.Client{
-		Client: &http.Client{Transport: t},
-		Cache:  f.tokens,
+		Client: &http.Client{Transport: t, CheckRedirect: checkRedirect},
+		Cache:  tokens,
 		Credential: func(_ context.Context, hostport string) (auth.Credential, error) {
-			c, ok := f.creds.forHost(hostport)
-			if !ok {
+			c, s := f.creds.forRequest(scheme, hostport)
+			switch s {
+			case noLogin:
+				return auth.EmptyCredential, nil
+			case withheldLogin:
+				f.withheld.add(hostport)
 				return auth.EmptyCredential, nil
 			}
 			if c.User == "" {
@@ -161,36 +184,44 @@ func (f *Fetcher) authClient(ctx context.Context, limit int64) *auth.Client {
 	}
 }
 
-// pull downloads the chart layer of ref (host/repo@digest) with Helm's
-// registry client and stores it; the digest returned is the archive's.
-func (f *Fetcher) pull(ctx context.Context, ref string, plain bool) (string, error) {
-	opts := []registry.ClientOption{
-		registry.ClientOptAuthorizer(*f.authClient(ctx, f.maxChart)),
-		// Helm's client would read its own credentials file; the
-		// fetcher's logins are the only ones, so it is pointed at none.
-		registry.ClientOptCredentialsFile(filepath.Join(f.cache.dir, "no-registry-config.json")),
-	}
-	if plain || loopback(hostOf(ref)) {
-		opts = append(opts, registry.ClientOptPlainHTTP())
-	}
-	client, err := registry.NewClient(opts...)
+// pull downloads the one chart layer of the manifest at digest and
+// stores it; the digest returned is the archive's. Only the manifest
+// and that layer are read: Helm's registry client would copy every
+// layer of a chart's media type into memory and keep one of them, so
+// the manifest is read here, as Helm reads it (chartlayer.go), and the
+// layer fetched alone, its size checked before a byte of it is read.
+func (f *Fetcher) pull(ctx context.Context, repository *remote.Repository, manifest string) (string, error) {
+	desc, rc, err := repository.FetchReference(ctx, manifest)
 	if err != nil {
 		return "", err
 	}
-	res, err := client.Pull(ref)
+	b, err := content.ReadAll(rc, desc)
+	_ = rc.Close()
+	if err != nil {
+		return "", err
+	}
+	layer, err := chartLayer(desc.MediaType, b)
+	if err != nil {
+		return "", err
+	}
+	if layer.Size > f.maxChart {
+		return "", &tooLargeError{limit: f.maxChart}
+	}
+	rc, err = repository.Fetch(ctx, layer)
+	if err != nil {
+		return "", err
+	}
+	defer rc.Close()
+	data, err := content.ReadAll(rc, layer)
 	if err != nil {
 		return "", err
 	}
 	f.stats.download()
-	if int64(len(res.Chart.Data)) > f.maxChart {
-		return "", &tooLargeError{limit: f.maxChart}
-	}
-	return f.cache.putArchive(res.Chart.Data)
+	return f.cache.putArchive(data)
 }
 
 // loopback says whether a registry host is this machine, which speaks
-// plain HTTP (a local registry, the tests'); every other registry is
-// reached over TLS unless its mirror is http://.
+// plain HTTP (a local registry, the tests').
 func loopback(hostport string) bool {
 	host := hostport
 	if h, _, err := net.SplitHostPort(hostport); err == nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
+	"helm.sh/helm/v3/pkg/registry"
 )
 
 // ociWithAuth is a token-auth registry with podinfo 6.7.1 and 6.8.0,
@@ -24,7 +25,8 @@ func ociWithAuth(t *testing.T) (*chartserver.OCI, map[string]string, charts.Opti
 		digests[v] = reg.Push(t, chartserver.WithVersion(c, v), "charts")
 	}
 	opts := charts.Options{
-		Config: config.ChartsOptions{Hosts: map[string]config.ChartHost{reg.Host(): {Auth: config.ChartAuth{Env: "REG"}}}},
+		// Listed as http://: a registry on loopback speaks plain HTTP.
+		Config: config.ChartsOptions{Hosts: map[string]config.ChartHost{reg.URL(): {Auth: config.ChartAuth{Env: "REG"}}}},
 		Getenv: func(k string) string { return map[string]string{"REG": "bot:t0ken"}[k] },
 	}
 	return reg, digests, opts
@@ -91,8 +93,8 @@ func TestColdCacheOneDownloadPerDigestWarmNone(t *testing.T) {
 	if got := repo.Count("/metrics-server-3.13.1.tgz"); got != 1 {
 		t.Errorf("HTTP archive downloaded %d times, want 1", got)
 	}
-	if got := reg.Count("blobs", "charts/podinfo"); got != 2 {
-		t.Errorf("OCI blobs downloaded %d times, want 2 (the config and the chart layer, once)", got)
+	if got := reg.Count("blobs", "charts/podinfo"); got != 1 {
+		t.Errorf("OCI blobs downloaded %d times, want 1 (the chart layer, once; never the config)", got)
 	}
 	if s := cold.Stats(); s.Downloads != 3 || s.Bytes == 0 {
 		t.Errorf("cold stats %+v, want 3 downloads (an index, two archives)", s)
@@ -153,4 +155,53 @@ func TestOCIServerErrorsRetriedOneRequestAtATime(t *testing.T) {
 	// wait on a slot the pull itself holds.
 	opts.PerHost = 1
 	mustLocate(t, newFetcher(t, opts), model.ChartFromReference(reg.Ref("charts/podinfo")+":6.7.1"), "podinfo", "6.7.1")
+}
+
+// TestOCIOnlyTheChartLayerIsRead: of an artifact's layers only the one
+// of the chart's media type is fetched (a provenance layer and a 20 MiB
+// layer of anything else beside it are never read); an artifact with
+// two chart layers, or none, is refused by name with nothing fetched,
+// and so is a chart layer over the bound, before a byte of it is read.
+func TestOCIOnlyTheChartLayerIsRead(t *testing.T) {
+	reg := chartserver.NewOCI(t, chartserver.OCIOptions{})
+	c := chartserver.Chart(t, "podinfo")
+	archive := chartserver.Archive(t, c)
+	chartLayer := chartserver.Layer{MediaType: registry.ChartLayerMediaType, Data: archive}
+	other := chartserver.Layer{MediaType: registry.ChartLayerMediaType, Data: chartserver.Archive(t, chartserver.Altered(c, "other"))}
+	reg.PushArtifact(t, "mixed/podinfo", "6.14.1",
+		chartserver.Layer{MediaType: registry.ProvLayerMediaType, Data: []byte("-----BEGIN PGP SIGNED MESSAGE-----\n")},
+		chartLayer,
+		chartserver.Layer{MediaType: "application/octet-stream", Data: make([]byte, 20<<20)})
+	reg.PushArtifact(t, "two/podinfo", "6.14.1", chartLayer, other)
+	reg.PushArtifact(t, "legacy-and-new/podinfo", "6.14.1", chartLayer, chartserver.Layer{MediaType: registry.LegacyChartLayerMediaType, Data: archive})
+	reg.PushArtifact(t, "legacy/podinfo", "6.14.1", chartserver.Layer{MediaType: registry.LegacyChartLayerMediaType, Data: archive})
+	reg.PushArtifact(t, "none/podinfo", "6.14.1", chartserver.Layer{MediaType: "application/octet-stream", Data: archive})
+
+	f := newFetcher(t, charts.Options{Config: listed(reg.Host())})
+	loc := mustLocate(t, f, model.ChartFromReference(reg.Ref("mixed/podinfo")+":6.14.1"), "podinfo", "6.14.1")
+	if chartserver.Digest(loc.Archive) != chartserver.Digest(archive) {
+		t.Error("the archive located is not the chart layer's")
+	}
+	if got := reg.Count("blobs", "mixed/podinfo"); got != 1 {
+		t.Errorf("%d blobs fetched, want the chart layer's alone", got)
+	}
+	mustLocate(t, f, model.ChartFromReference(reg.Ref("legacy/podinfo")+":6.14.1"), "podinfo", "6.14.1")
+	for repository, words := range map[string][]string{
+		"two/podinfo":            {"2 chart layers", "which one Helm would render is not known"},
+		"legacy-and-new/podinfo": {"2 chart layers"},
+		"none/podinfo":           {"no layer of the chart's media type " + registry.ChartLayerMediaType},
+	} {
+		mustFail(t, f, model.ChartFromReference(reg.Ref(repository)+":6.14.1"), words...)
+		if got := reg.Count("blobs", repository); got != 0 {
+			t.Errorf("%s: %d blobs fetched of an artifact refused", repository, got)
+		}
+	}
+
+	reg.PushArtifact(t, "large/podinfo", "6.14.1", chartLayer)
+	small := newFetcher(t, charts.Options{Config: listed(reg.Host())})
+	small.SetLimits(0, 1000, 0)
+	mustFail(t, small, model.ChartFromReference(reg.Ref("large/podinfo")+":6.14.1"), "is larger than")
+	if got := reg.Count("blobs", "large/podinfo"); got != 0 {
+		t.Errorf("a chart layer over the bound was fetched %d times", got)
+	}
 }

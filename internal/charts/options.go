@@ -24,7 +24,7 @@ type Options struct {
 	DockerConfig string
 	// Ambient are the runner's own logins, by host (the action's
 	// GITHUB_TOKEN for ghcr.io): used for a host the trusted config lists
-	// without auth of its own, or does not list.
+	// without auth of its own, or does not list, over https alone.
 	Ambient map[string]Credential
 	// Getenv reads a host's `auth: {env: VAR}`; nil is os.Getenv.
 	Getenv func(string) string

@@ -22,9 +22,50 @@ func notRendered(ref model.ChartRef, cause string) model.LocatedChart {
 }
 
 // failure turns a fetch's error into the words of a reason: what was
-// being fetched (what, a URL or reference) and why it failed.
+// being fetched (what, a URL or reference) and why it failed, and, when
+// its host's login was withheld from a plain HTTP request, that too.
 func (f *Fetcher) failure(what string, err error) string {
+	target, _ := f.mirrored(what)
+	for _, u := range []string{what, target} {
+		// An https URL's request was not plain; an OCI reference's may
+		// have been (a registry on loopback, listed as http://, or
+		// reached through an http:// mirror).
+		if h := hostOf(u); h != "" && !strings.HasPrefix(u, "https://") && f.withheld.has(h) {
+			return f.cause(what, err, h)
+		}
+	}
+	return f.cause(what, err, "")
+}
+
+// withheldWords say why a login was not sent to host.
+func withheldWords(host string) string {
+	return fmt.Sprintf("the credentials for %s were not sent: credentials go only over https, and this request was plain HTTP (only a host the trusted config lists under charts.hosts as http://%s gets its own login over plain HTTP; the runner's login, never)", host, host)
+}
+
+// cause is failure's words for err; withheld is the host whose login
+// was withheld, or "".
+func (f *Fetcher) cause(what string, err error, withheld string) string {
 	host := hostOf(what)
+	var status int
+	var se *statusError
+	var oe *errcode.ErrorResponse
+	switch {
+	case errors.As(err, &se):
+		status = se.code
+	case errors.As(err, &oe):
+		status = oe.StatusCode
+	}
+	if withheld != "" && (status == http.StatusUnauthorized || status == http.StatusForbidden) {
+		return fmt.Sprintf("%s answered %d %s: %s", what, status, http.StatusText(status), withheldWords(withheld))
+	}
+	reason := f.causeWords(what, host, err)
+	if withheld != "" {
+		reason += "; " + withheldWords(withheld)
+	}
+	return reason
+}
+
+func (f *Fetcher) causeWords(what, host string, err error) string {
 	var (
 		refused  *refusedError
 		tooLarge *tooLargeError

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -33,8 +34,16 @@ func (f *Fetcher) FetchSchema(ctx context.Context, rawURL string) (model.Fetched
 	ctx, stop := f.bound(ctx)
 	defer stop()
 	body, err := f.schemas.Get(ctx, rawURL, func(ctx context.Context) ([]byte, error) {
-		_, body, err := f.revalidated(ctx, schemaDocs, rawURL, "schema "+rawURL, f.schemaClient(rawURL))
-		return body, err
+		path, err := f.revalidated(ctx, schemaDocs, rawURL, "schema "+rawURL, f.schemaClient(rawURL))
+		if err != nil {
+			return nil, err
+		}
+		// Bounded: the client read at most the schema bound into it.
+		body, err := os.ReadFile(path)
+		if err != nil {
+			return nil, &cacheError{err: err}
+		}
+		return body, nil
 	})
 	switch {
 	case err == nil:
@@ -56,11 +65,8 @@ func (f *Fetcher) FetchSchema(ctx context.Context, rawURL string) (model.Fetched
 // login unless its host has a mirror, whose host (and a host it
 // redirects to) gets its own, as a chart's fetch does.
 func (f *Fetcher) schemaClient(rawURL string) *http.Client {
-	var creds credentials
-	if target, _ := f.mirrored(rawURL); target != rawURL {
-		creds = f.creds
-	}
-	return &http.Client{Transport: f.transport(MaxSchemaSize, creds)}
+	target, _ := f.mirrored(rawURL)
+	return &http.Client{Transport: f.transport(MaxSchemaSize, target != rawURL), CheckRedirect: checkRedirect}
 }
 
 func refusedSchema(rawURL, why string) model.FetchedSchema {

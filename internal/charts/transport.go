@@ -14,13 +14,24 @@ import (
 // host, 429 and 5xx retried with backoff, the body bounded, and (for
 // the HTTP repositories, where Helm's registry client does not add them
 // itself) the login of the request's own host, so that a redirect to
-// another host carries none.
+// another host carries none. No request leaves with an Authorization
+// header over plain HTTP unless the trusted config lists its host as an
+// http:// URL (cleartext.go), whoever set the header.
 type transport struct {
 	base  http.RoundTripper
 	hosts *hostSlots
 	stats *stats
-	// creds, when set, are added by host to each request.
-	creds credentials
+	// creds are the hosts' logins; addLogin says they are added by host
+	// to each request.
+	creds    credentials
+	addLogin bool
+	// withheld records a host whose login a plain HTTP request went
+	// without.
+	withheld *withheld
+	// plainRegistry is the registry (host:port) this transport speaks
+	// plain HTTP to, which may be sent what its own token service gave
+	// (authClient); "" for none.
+	plainRegistry string
 	// limit bounds a response body; 0 is MaxIndexSize.
 	limit int64
 	// ctx, when set, is every request's context: Helm's registry client
@@ -41,14 +52,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.ctx != nil {
 		req = req.WithContext(t.ctx)
 	}
-	if cred, ok := t.creds.forHost(req.URL.Host); ok {
-		req = req.Clone(req.Context())
-		if cred.User == "" {
-			req.Header.Set("Authorization", "Bearer "+cred.Password)
-		} else {
-			req.SetBasicAuth(cred.User, cred.Password)
-		}
-	}
+	req = t.login(req)
 	var resp *http.Response
 	idempotent := req.Method == http.MethodGet || req.Method == http.MethodHead
 	loop := retry.Loop{Attempts: attempts, Again: t.again}
@@ -90,6 +94,34 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, &tooLargeError{limit: t.bodyLimit()}
 	}
 	return resp, nil
+}
+
+// login is req with its host's login when the transport adds them and
+// the scheme allows, and without any Authorization header that would go
+// in the clear to a host not listed as http://.
+func (t *transport) login(req *http.Request) *http.Request {
+	host := req.URL.Host
+	if t.addLogin {
+		cred, s := t.creds.forRequest(req.URL.Scheme, host)
+		switch s {
+		case sendLogin:
+			req = req.Clone(req.Context())
+			if cred.User == "" {
+				req.Header.Set("Authorization", "Bearer "+cred.Password)
+			} else {
+				req.SetBasicAuth(cred.User, cred.Password)
+			}
+			return req
+		case withheldLogin:
+			t.withheld.add(host)
+		}
+	}
+	if req.URL.Scheme != "https" && req.Header.Get("Authorization") != "" && !t.creds.plainOK(host) && host != t.plainRegistry {
+		req = req.Clone(req.Context())
+		req.Header.Del("Authorization")
+		t.withheld.add(host)
+	}
+	return req
 }
 
 func (t *transport) bodyLimit() int64 {

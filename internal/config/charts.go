@@ -10,7 +10,7 @@ import (
 )
 
 // ChartsOptions say where remote charts are fetched from and with which
-// credentials (interfaces.md, "Remote charts"). They are read only from
+// credentials (docs/remote-charts.md). They are read only from
 // the trusted revision's config: a pull request cannot name a host that
 // gets credentials, nor send a fetch to a mirror of its choosing.
 type ChartsOptions struct {
@@ -18,7 +18,10 @@ type ChartsOptions struct {
 	// port when not the default: "ghcr.io", "registry.internal:5000")
 	// and where their credentials come from. A host listed here may be a
 	// private or link-local address; any other host is fetched without
-	// credentials, and refused when it resolves to such an address.
+	// credentials, and refused when it resolves to such an address. A
+	// host's credentials go only over https, unless it is listed as an
+	// http:// URL ("http://charts.internal:8080"): the trusted config's
+	// word that the host speaks plain HTTP (ChartHostOf reads a key).
 	Hosts map[string]ChartHost `json:"hosts,omitempty"`
 	// Mirrors send the fetches for a host to another base URL (a
 	// pull-through cache, an air-gapped registry): host → https URL.
@@ -72,12 +75,32 @@ func (a ChartAuth) MarshalJSON() ([]byte, error) {
 	return []byte("null"), nil
 }
 
+// ChartHostOf reads a key of charts.hosts: the host[:port] it lists,
+// and whether the key is an http:// URL, which lets the host's
+// credentials go over plain HTTP. A bare host and an https:// URL list
+// the host alike: its credentials go over https alone.
+func ChartHostOf(key string) (host string, plainHTTP bool) {
+	switch {
+	case strings.HasPrefix(key, "http://"):
+		return strings.TrimSuffix(strings.TrimPrefix(key, "http://"), "/"), true
+	case strings.HasPrefix(key, "https://"):
+		return strings.TrimSuffix(strings.TrimPrefix(key, "https://"), "/"), false
+	}
+	return key, false
+}
+
 // validate names the first entry that cannot be used, in host order.
 func (c ChartsOptions) validate() error {
-	for _, h := range slices.Sorted(maps.Keys(c.Hosts)) {
+	seen := map[string]string{}
+	for _, key := range slices.Sorted(maps.Keys(c.Hosts)) {
+		h, _ := ChartHostOf(key)
 		if err := validHost(h); err != nil {
-			return fmt.Errorf("charts.hosts: %q: %w", h, err)
+			return fmt.Errorf("charts.hosts: %q: %w (or http://host, for a host whose credentials may go over plain HTTP)", key, err)
 		}
+		if first, ok := seen[h]; ok {
+			return fmt.Errorf("charts.hosts: %q and %q list the same host: keep one (http:// lets its credentials go over plain HTTP)", first, key)
+		}
+		seen[h] = key
 	}
 	for _, h := range slices.Sorted(maps.Keys(c.Mirrors)) {
 		if err := validHost(h); err != nil {
@@ -93,7 +116,7 @@ func (c ChartsOptions) validate() error {
 
 // validHost refuses what is not a bare host[:port].
 func validHost(h string) error {
-	if h == "" || strings.ContainsAny(h, "/@ ") || strings.Contains(h, "://") {
+	if h == "" || strings.ContainsAny(h, "/@ ?#") || strings.Contains(h, "://") {
 		return fmt.Errorf("give a host name (with its port when not the default), not a URL")
 	}
 	return nil

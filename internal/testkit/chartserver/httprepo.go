@@ -1,6 +1,7 @@
 package chartserver
 
 import (
+	"crypto/x509"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -23,6 +24,9 @@ type HTTPOptions struct {
 	// AbsoluteURLs lists each chart at its absolute URL in the index
 	// instead of relative to it.
 	AbsoluteURLs bool
+	// TLS serves https:// with a certificate of the test's own (Pool is
+	// what trusts it).
+	TLS bool
 }
 
 // HTTPRepo is a static HTTP Helm repository: index.yaml and the .tgz
@@ -47,10 +51,23 @@ type HTTPRepo struct {
 func NewHTTPRepo(t testing.TB, opts HTTPOptions) *HTTPRepo {
 	t.Helper()
 	r := &HTTPRepo{opts: opts, files: map[string][]byte{}, index: repo.NewIndexFile()}
-	r.srv = httptest.NewServer(http.HandlerFunc(r.serve))
+	if opts.TLS {
+		r.srv = httptest.NewTLSServer(http.HandlerFunc(r.serve))
+	} else {
+		r.srv = httptest.NewServer(http.HandlerFunc(r.serve))
+	}
 	t.Cleanup(r.srv.Close)
 	r.writeIndex(t)
 	return r
+}
+
+// Pool trusts the certificate of a repository served with TLS.
+func (r *HTTPRepo) Pool() *x509.CertPool {
+	pool := x509.NewCertPool()
+	if c := r.srv.Certificate(); c != nil {
+		pool.AddCert(c)
+	}
+	return pool
 }
 
 // URL is the repository's URL (what a HelmRepository's spec.url or an
@@ -58,7 +75,9 @@ func NewHTTPRepo(t testing.TB, opts HTTPOptions) *HTTPRepo {
 func (r *HTTPRepo) URL() string { return r.srv.URL }
 
 // Host is the repository's host:port, as the trusted config lists it.
-func (r *HTTPRepo) Host() string { return strings.TrimPrefix(r.srv.URL, "http://") }
+func (r *HTTPRepo) Host() string {
+	return strings.TrimPrefix(strings.TrimPrefix(r.srv.URL, "http://"), "https://")
+}
 
 // Add packages c, serves it at /NAME-VERSION.tgz, lists it in the index
 // and returns the archive's digest ("sha256:…"). Adding the same name and

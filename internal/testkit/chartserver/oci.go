@@ -1,6 +1,8 @@
 package chartserver
 
 import (
+	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -9,14 +11,19 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	ggcr "github.com/google/go-containerregistry/pkg/registry"
+	specs "github.com/opencontainers/image-spec/specs-go"
+	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/registry"
+	"oras.land/oras-go/v2/content"
+	"oras.land/oras-go/v2/registry/remote"
 	"oras.land/oras-go/v2/registry/remote/auth"
 )
 
@@ -79,20 +86,71 @@ func (o *OCI) Push(t testing.TB, c *chart.Chart, prefix string) string {
 	return res.Manifest.Digest
 }
 
-// helmClient is Helm's registry client logged in as the test's user.
-func (o *OCI) helmClient(t testing.TB) *registry.Client {
+// Layer is a blob of an artifact PushArtifact makes by hand.
+type Layer struct {
+	MediaType string
+	Data      []byte
+}
+
+// PushArtifact pushes an OCI image manifest with Helm's chart config
+// and layers (as given, in order) to oci://HOST/repository:tag,
+// returning the manifest's digest: an artifact Helm's client would not
+// push (two chart layers, a provenance or another layer beside the
+// chart's).
+func (o *OCI) PushArtifact(t testing.TB, repository, tag string, layers ...Layer) string {
 	t.Helper()
+	ctx := context.Background()
+	r, err := remote.NewRepository(o.Host() + "/" + repository)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.PlainHTTP = true
+	r.Client = o.pushAuth()
+	push := func(mediaType string, data []byte) ocispec.Descriptor {
+		desc := content.NewDescriptorFromBytes(mediaType, data)
+		if err := r.Push(ctx, desc, bytes.NewReader(data)); err != nil {
+			t.Fatalf("chartserver: push %s: %v", mediaType, err)
+		}
+		return desc
+	}
+	manifest := ocispec.Manifest{
+		Versioned: specs.Versioned{SchemaVersion: 2},
+		MediaType: ocispec.MediaTypeImageManifest,
+		Config:    push(registry.ConfigMediaType, []byte(`{"name":"`+path.Base(repository)+`","version":"`+tag+`","apiVersion":"v2"}`)),
+	}
+	for _, l := range layers {
+		manifest.Layers = append(manifest.Layers, push(l.MediaType, l.Data))
+	}
+	b, err := json.Marshal(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc := content.NewDescriptorFromBytes(ocispec.MediaTypeImageManifest, b)
+	if err := r.PushReference(ctx, desc, bytes.NewReader(b), tag); err != nil {
+		t.Fatalf("chartserver: push the manifest: %v", err)
+	}
+	return desc.Digest.String()
+}
+
+// pushAuth is the test's own login, its requests left out of the counts.
+func (o *OCI) pushAuth() *auth.Client {
 	cred := auth.Credential{Username: o.opts.User, Password: o.opts.Password}
 	if o.opts.User == "" {
 		cred = auth.Credential{Username: "pusher", Password: "pusher"}
 	}
+	return &auth.Client{
+		Credential: auth.StaticCredential(o.Host(), cred),
+		Header:     http.Header{pushHeader: {"1"}},
+	}
+}
+
+// helmClient is Helm's registry client logged in as the test's user.
+func (o *OCI) helmClient(t testing.TB) *registry.Client {
+	t.Helper()
 	client, err := registry.NewClient(
 		registry.ClientOptPlainHTTP(),
 		registry.ClientOptCredentialsFile(filepath.Join(t.TempDir(), "config.json")),
-		registry.ClientOptAuthorizer(auth.Client{
-			Credential: auth.StaticCredential(o.Host(), cred),
-			Header:     http.Header{pushHeader: {"1"}},
-		}),
+		registry.ClientOptAuthorizer(*o.pushAuth()),
 	)
 	if err != nil {
 		t.Fatalf("chartserver: registry client: %v", err)

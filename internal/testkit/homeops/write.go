@@ -213,7 +213,13 @@ func config(s Servers) (string, error) {
 		if h.env != "" {
 			entry["auth"] = map[string]any{"env": h.env}
 		}
-		hosts[u.Host] = entry
+		// A server of plain HTTP is listed as http://, which lets its
+		// login go over plain HTTP.
+		key := u.Host
+		if u.Scheme == "http" {
+			key = "http://" + u.Host
+		}
+		hosts[key] = entry
 	}
 	cfg := map[string]any{
 		"discover": []any{map[string]any{"flux": "kubernetes/flux", "context": "home"}},
