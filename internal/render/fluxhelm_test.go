@@ -282,7 +282,9 @@ func TestFluxHelmNotRendered(t *testing.T) {
 // the objects and are carried as hidden values, the chart's defaults are
 // replaced by spec.chart.spec.valuesFiles, the objects carry
 // helm-controller's labels, and the HelmRelease's file and the values
-// files are among what the render read.
+// files are among what the render read; files the artifact leaves out
+// (cloudbuild.yaml, .github/) are not loaded, as the controller never sees
+// them.
 func TestFluxHelmReleaseRender(t *testing.T) {
 	root := t.TempDir()
 	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
@@ -291,6 +293,10 @@ func TestFluxHelmReleaseRender(t *testing.T) {
 	writeFile(t, filepath.Join(root, "charts/app/Chart.yaml"), "apiVersion: v2\nname: app\nversion: 1.0.0\n")
 	writeFile(t, filepath.Join(root, "charts/app/values.yaml"), "greeting: from-chart\nlevel: debug\n")
 	writeFile(t, filepath.Join(root, "envs/prod.yaml"), "greeting: from-valuesFiles\n")
+	// Left out of the artifact by source-controller's defaults, as
+	// ingress-nginx's chart holds them: the chart loads without them.
+	writeFile(t, filepath.Join(root, "charts/app/cloudbuild.yaml"), "steps: []\n")
+	writeFile(t, filepath.Join(root, "charts/app/.github/workflows/ci.yaml"), "on: push\n")
 	writeFile(t, filepath.Join(root, "charts/app/templates/config.yaml"),
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-config\ndata:\n  greeting: {{ .Values.greeting }}\n  level: {{ .Values.level | default \"unset\" }}\n  dsn: {{ .Values.db.password | quote }}\n")
 	writeFile(t, filepath.Join(root, "clusters/prod/app.yaml"), "apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: app, namespace: apps}\nspec:\n"+
