@@ -108,7 +108,7 @@ func TestSchemaAddressRules(t *testing.T) {
 	repo.Redirect("/schema.json", "http://"+addr+"/x")
 	f := newFetcher(t, charts.Options{Config: config.ChartsOptions{Mirrors: map[string]string{"schemas.example": repo.URL()}}})
 	for url, want := range map[string]string{
-		"http://" + addr + "/x":               "a loopback, private or link-local address",
+		"http://" + addr + "/x":               "an address of the runner's own network",
 		"https://10.0.0.1/x.json":             "10.0.0.1",
 		"https://schemas.example/schema.json": addr,
 		"ftp://schemas.example/x.json":        "only an http or https URL is fetched",

@@ -13,7 +13,7 @@ import (
 // The reasons a target is not checked for, as discovery, the chart
 // locator and the render say them.
 const (
-	unreachable   = "chart podinfo 6.x from http://10.0.0.1/charts: 10.0.0.1 resolves to 10.0.0.1, a loopback, private or link-local address, which only a host listed under charts.hosts in the trusted config may be"
+	unreachable   = "chart podinfo 6.x from http://10.0.0.1/charts: 10.0.0.1 resolves to 10.0.0.1, private (10.0.0.0/8): an address of the runner's own network, which only a host listed under charts.hosts in the trusted config may be"
 	timedOut      = "chart podinfo 6.x from https://charts.example.com: https://charts.example.com/index.yaml: no answer within the run's fetch time (2m0s); the host is slow or unreachable"
 	otherRepo     = "its source is another repository (https://github.com/org/other)"
 	plugin        = "path apps/x: a config management plugin renders it, which is not run here"

@@ -48,7 +48,7 @@ var reasonKinds = []struct{ word, kind string }{
 	{"the host is slow or unreachable", "chart host unreachable"},
 	{"refused the connection", "chart host unreachable"},
 	{"not found (DNS)", "chart host unreachable"},
-	{"private or link-local address", "chart host unreachable"},
+	{"the runner's own network", "chart host unreachable"},
 	{"TLS to ", "chart host unreachable"},
 	{"no version matches ", "missing chart"},
 	{"no tag matches ", "missing chart"},

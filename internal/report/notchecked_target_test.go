@@ -67,7 +67,7 @@ func TestNotCheckedTarget(t *testing.T) {
 // is still listed as not checked, with its reason, in every format and in
 // the coverage line; its report's not-checked finding fails the verdict.
 func TestNotCheckedTargetJudged(t *testing.T) {
-	const reason = "chart podinfo 6.x from http://10.0.0.1/charts: 10.0.0.1 resolves to 10.0.0.1, a loopback, private or link-local address, which only a host listed under charts.hosts in the trusted config may be"
+	const reason = "chart podinfo 6.x from http://10.0.0.1/charts: 10.0.0.1 resolves to 10.0.0.1, private (10.0.0.0/8): an address of the runner's own network, which only a host listed under charts.hosts in the trusted config may be"
 	judged := &Report{SchemaVersion: SchemaVersion, Environment: "HelmRelease/web.apps", FieldManager: "helm-controller", Engine: "cluster", Failed: true,
 		Base: &BaseInfo{Commit: "0123456789abcdef0123456789abcdef01234567"},
 		Objects: []Object{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Namespace: "apps", Name: "web", Source: "apps/web.yaml", Baseline: "live",
