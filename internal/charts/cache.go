@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -188,8 +189,8 @@ func (c *cache) writeJSON(path string, v any) error {
 	return c.write(path, b)
 }
 
-// writeFrom puts what r gives at path as write does, and gives its
-// digest; r's error is returned as it is, and nothing is left.
+// writeFrom puts what r gives at path through a temporary file and a
+// rename, and gives its digest; r's error is returned as it is, and nothing is left.
 func (c *cache) writeFrom(path string, r io.Reader) (string, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
@@ -228,26 +229,11 @@ func (e *readErr) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// write puts b at path through a temporary file and a rename; the error
-// is the operator's (the cache directory is not writable).
+// write puts b at path through a temporary file and a rename (writeFrom);
+// the error is the operator's (the cache directory is not writable).
 func (c *cache) write(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err == nil {
-		_, err = tmp.Write(b)
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), path)
-		}
-		if err != nil {
-			_ = os.Remove(tmp.Name())
-		}
-	}
-	if err != nil {
-		return &cacheError{dir: c.dir, err: err}
-	}
-	return nil
+	_, err := c.writeFrom(path, bytes.NewReader(b))
+	return err
 }
 
 // cacheError is a cache that cannot be written: the operator's to fix,
