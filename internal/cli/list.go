@@ -25,9 +25,9 @@ checked with the reason.
 
 Without --render, a target is listed as discovery sees it: CHECKED says
 "no" with the reason when discovery knows it cannot be checked, and "not
-rendered yet" otherwise, since some reasons (a jsonnet source, a config
-management plugin, a dependency not vendored, an encrypted substitution
-source) only show when it renders. --render renders each target as
+rendered yet" otherwise, since some reasons (a config management plugin,
+a dependency not vendored, an encrypted substitution source) only show
+when it renders. --render renders each target as
 render --target does, says "yes" with its objects or "no" with the reason
 check would give, and ends with the coverage line check prints:
   coverage: 9 of 12 targets checked (3 not checked: 2 plugin, 1 encrypted substitution), 214 objects, 37 workloads

@@ -32,6 +32,11 @@ type Discover struct {
 	// (argocd-cm's application.resourceTrackingMethod and its companions):
 	// it belongs to the installation, not to an Application.
 	Tracking *ArgoTracking `json:"tracking,omitempty"`
+	// KustomizeBuildOptions are the flags the Argo CD installation's repo
+	// server adds to `kustomize build` (argocd-cm's kustomize.buildOptions),
+	// over what discovery reads from the installation's own argocd-cm in
+	// the repository; set (even empty), it is taken as written.
+	KustomizeBuildOptions *string `json:"kustomizeBuildOptions,omitempty"`
 	// StrictSubstitution says the cluster's kustomize-controller runs with
 	// --feature-gates=StrictPostBuildSubstitutions=true: a ${var} of
 	// postBuild that no source sets and has no default fails its build.
@@ -100,6 +105,9 @@ func (d Discover) validate() error {
 	}
 	if d.StrictSubstitution && controller != model.ControllerFlux {
 		return fmt.Errorf("argocd: strictSubstitution: is kustomize-controller's (Flux's postBuild)")
+	}
+	if d.KustomizeBuildOptions != nil && controller == model.ControllerFlux {
+		return fmt.Errorf("flux: kustomizeBuildOptions: is Argo CD's (argocd-cm's kustomize.buildOptions); kustomize-controller takes no build flags")
 	}
 	if t := d.Tracking; t != nil {
 		if controller == model.ControllerFlux {

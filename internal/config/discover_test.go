@@ -75,3 +75,26 @@ func TestDiscoverClustersEitherForm(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoverKustomizeBuildOptions: kustomizeBuildOptions is an Argo CD
+// entry's (argocd-cm's kustomize.buildOptions), kept as written, empty
+// included; a Flux entry refuses it.
+func TestDiscoverKustomizeBuildOptions(t *testing.T) {
+	c, err := Parse(".ownership-check.yaml", []byte("discover:\n- argocd: argocd\n  kustomizeBuildOptions: --enable-helm\n- argocd: other\n  kustomizeBuildOptions: \"\"\n- argocd: third\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := c.Discover[0].KustomizeBuildOptions; o == nil || *o != "--enable-helm" {
+		t.Errorf("entry 0: %v", o)
+	}
+	if o := c.Discover[1].KustomizeBuildOptions; o == nil || *o != "" {
+		t.Errorf("entry 1: %v, want set and empty", o)
+	}
+	if o := c.Discover[2].KustomizeBuildOptions; o != nil {
+		t.Errorf("entry 2: %q, want unset", *o)
+	}
+	_, err = Parse(".ownership-check.yaml", []byte("discover:\n- flux: clusters/prod\n  context: prod\n  kustomizeBuildOptions: --enable-helm\n"))
+	if err == nil || !strings.Contains(err.Error(), "discover[0]: flux: kustomizeBuildOptions") {
+		t.Errorf("flux entry: %v, want kustomizeBuildOptions refused", err)
+	}
+}

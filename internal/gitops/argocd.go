@@ -30,10 +30,18 @@ func (s *discovery) argoCD(ctx context.Context, entry int, e config.Discover) er
 	if err != nil {
 		return err
 	}
+	var apps []argoApp
 	for _, d := range docs {
 		if d.is(groupArgoCD, "Application") {
 			s.apps[d.where()] = true
+			apps = append(apps, argoApp{file: d.file, obj: d.obj})
 		}
+	}
+	// The installation's build options as its own directory has them,
+	// for the renders discovery asks of app-of-apps; settled at the end
+	// with what the Applications deploy.
+	if s.argoOptions[entry], err = s.argoInstallation(ctx, entry, e, apps, nil); err != nil {
+		return err
 	}
 	for _, d := range docs {
 		switch {
@@ -46,7 +54,7 @@ func (s *discovery) argoCD(ctx context.Context, entry int, e config.Discover) er
 			return err
 		}
 	}
-	return nil
+	return s.settleArgoInstallation(ctx, entry, e)
 }
 
 func (s *discovery) applicationSet(ctx context.Context, entry int, e config.Discover, d document) error {
@@ -88,7 +96,7 @@ func (s *discovery) application(ctx context.Context, entry int, e config.Discove
 		Name:     d.name(),
 		Source:   model.ControllerArgoCD,
 		Object:   d.file,
-		Deployer: &model.Deployer{Controller: model.ControllerArgoCD, Object: withTracking(d.obj, e.Tracking), File: d.file},
+		Deployer: &model.Deployer{Controller: model.ControllerArgoCD, Object: withBuildOptions(withTracking(d.obj, e.Tracking), s.argoOptions[entry]), File: d.file},
 		Inputs:   append([]string{d.file}, d.inputs...),
 	}
 	opts, err := d.strings("spec", "syncPolicy", "syncOptions")

@@ -28,6 +28,9 @@ type discovery struct {
 	// appDirs are the app-of-apps paths already read: a cycle or two
 	// parents of one folder read it once.
 	appDirs map[string]bool
+	// argoOptions are each Argo CD entry's kustomize build options
+	// (argocdcm.go).
+	argoOptions map[int]argoBuildOptions
 }
 
 // found is a target and the entry that found it.
@@ -45,7 +48,7 @@ func discover(ctx context.Context, repo Repository, entries []config.Discover) (
 		return nil, fmt.Errorf("discover: %w", err)
 	}
 	defer read.Close()
-	s := &discovery{repo: repo, entries: entries, read: read, files: map[string][]document{}, apps: map[string]bool{}, appDirs: map[string]bool{}}
+	s := &discovery{repo: repo, entries: entries, read: read, files: map[string][]document{}, apps: map[string]bool{}, appDirs: map[string]bool{}, argoOptions: map[int]argoBuildOptions{}}
 	for i, e := range entries {
 		dir, controller := e.Dir()
 		var err error

@@ -104,6 +104,8 @@ func TestArgoCDRendersAsArgoCD(t *testing.T) {
 		{name: "multiple sources", fixture: "directory", app: "application-multi.yaml", path: "multi/b", want: "want-multi.yaml"},
 		{name: "helm", fixture: "directory", app: "application-helm.yaml", path: "chart", want: "want-helm.yaml"},
 		{name: "plugin", fixture: "directory", app: "application-plugin.yaml", path: "manifests", notRendered: "plugin source"},
+		{name: "jsonnet with tlas, extVars and libs", fixture: "jsonnet", app: "application.yaml", path: "apps/guestbook", want: "want.yaml"},
+		{name: "jsonnet with the revision only a sync knows", fixture: "jsonnet", app: "application-revision.yaml", path: "apps/guestbook", notRendered: "$ARGOCD_APP_REVISION_SHORT, which Argo CD sets only when it syncs"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -241,6 +243,12 @@ func TestArgoCDWritesNothingAndRecordsEveryRead(t *testing.T) {
 			fixture: "directory", app: "application.yaml", path: "manifests",
 			files: []string{"manifests/crd.yaml", "manifests/deployment.yaml", "manifests/list.yaml", "manifests/rbac.yaml", "manifests/service.json", "manifests/values.yaml"},
 			dirs:  []string{"manifests"},
+		},
+		{
+			fixture: "jsonnet", app: "application.yaml", path: "apps/guestbook",
+			files: []string{"apps/guestbook/config.jsonnet", "apps/guestbook/main.jsonnet", "apps/guestbook/params.libsonnet", "vendor/k/k.libsonnet", "vendor/k/note.txt"},
+			// Where an import was looked for first and is not.
+			dirs: []string{"apps/guestbook"},
 		},
 		{
 			fixture: "directory", app: "application-recurse.yaml", path: "tree",

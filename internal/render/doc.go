@@ -59,13 +59,18 @@
 // edited kustomization lives in memory, in the file system of that one
 // build; the repository is never written); a directory source as Argo CD
 // reads one (argodir.go: recurse, include and exclude, files that are not
-// manifests skipped); Lists taken apart, objects whose hook is Skip left
-// out, the tracking annotation (argotrack.go; the label, or both, where
-// the Application carries model.ArgoTrackingMethodKey), and the
-// destination namespace for objects without one. Helm sources render
-// through the one chart engine (argohelm.go). Plugin and jsonnet sources,
-// and overrides that use the revision a sync resolves, are NotRendered
-// with the reason.
+// manifests skipped; its .jsonnet files evaluated with go-jsonnet, as the
+// repo server does, their imports read through the guarded file system:
+// argojsonnet.go); a kustomization's helmCharts rendered in process when
+// the installation's kustomize.buildOptions enable Helm
+// (model.ArgoKustomizeBuildOptionsKey, argobuildopts.go), else refused as
+// Argo CD's kustomize refuses them; Lists taken apart, objects whose hook
+// is Skip left out, the tracking annotation (argotrack.go; the label, or
+// both, where the Application carries model.ArgoTrackingMethodKey), and
+// the destination namespace for objects without one. Helm sources render
+// through the one chart engine (argohelm.go). Plugin sources, and
+// overrides that use the revision a sync resolves, are NotRendered with
+// the reason.
 //
 // Charts render in process with Helm's own chart loader and template
 // engine, one engine for every Helm form (helm.go: HelmRelease,

@@ -579,13 +579,16 @@ func TestFluxApply(t *testing.T) {
 
 // TestFluxRemoteBaseNotRendered: a remote base the controller would fetch
 // is not fetched without kustomize.allowRemote: the target is not
-// rendered, with the reason; and the controller's builtin-only plugins are
-// kept whatever the config allows.
+// rendered, with the reason; and the controller's builtin-only plugins,
+// and its kustomize that never inflates helmCharts, are kept whatever the
+// config allows.
 func TestFluxRemoteBaseNotRendered(t *testing.T) {
 	ks := fluxKustomizations(t)["plain"]
 	for _, c := range []struct{ kustomization, want string }{
 		{"resources:\n  - https://github.com/example/infra//base?ref=v1\n", "a remote base kustomize-controller fetches"},
 		{"generators:\n  - |\n    apiVersion: example.com/v1\n    kind: Gen\n    metadata:\n      name: g\n      annotations:\n        config.kubernetes.io/function: |\n          exec:\n            path: ./gen.sh\n", "builtin plugins only"},
+		// Never inflated, whatever allowHelm says.
+		{"helmCharts:\n  - name: app\n    releaseName: web\n", "helmCharts inflates a helm chart (kustomize would run helm): kustomize-controller never inflates helmCharts"},
 	} {
 		// A path given is inside the boundary, wherever it is.
 		dir := t.TempDir()
@@ -595,6 +598,7 @@ func TestFluxRemoteBaseNotRendered(t *testing.T) {
 		d := &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: fluxKustomizationsFile}
 		cfg := config.Default()
 		cfg.Kustomize.AllowExecPlugins = true
+		cfg.Kustomize.AllowHelm = true
 		res, err := RenderAll(context.Background(), []string{dir}, Options{Deployer: d, Values: fluxValues, Config: cfg})
 		var text string
 		if err != nil {

@@ -64,6 +64,10 @@ type argoKustomize struct {
 	Patches                   []types.Patch     `json:"patches"`
 	Components                []string          `json:"components"`
 	IgnoreMissingComponents   bool              `json:"ignoreMissingComponents"`
+	// KubeVersion and APIVersions replace the cluster's for the charts
+	// of helmCharts (GetKubeVersionOrDefault, GetAPIVersionsOrDefault).
+	KubeVersion string   `json:"kubeVersion"`
+	APIVersions []string `json:"apiVersions"`
 }
 
 type argoReplica struct {
@@ -85,10 +89,10 @@ func (r argoReplica) intCount() (int, error) {
 
 // argoDirectory is source.directory (ApplicationSourceDirectory).
 type argoDirectory struct {
-	Recurse bool            `json:"recurse"`
-	Include string          `json:"include"`
-	Exclude string          `json:"exclude"`
-	Jsonnet json.RawMessage `json:"jsonnet"`
+	Recurse bool        `json:"recurse"`
+	Include string      `json:"include"`
+	Exclude string      `json:"exclude"`
+	Jsonnet argoJsonnet `json:"jsonnet"`
 }
 
 func ParseApplication(d *model.Deployer) (*ArgoApplication, error) {

@@ -1,11 +1,13 @@
 package argocd
 
 import (
+	"github.com/ownership-check/ownership-check/internal/render/helm"
 	"github.com/ownership-check/ownership-check/internal/render/kustomize"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -71,9 +73,9 @@ func (s *ArgoSource) Prepare(ctx context.Context, p source.Path) (source.Build, 
 	case argoPluginType:
 		return s.notRendered("a config management plugin source: Argo CD runs the plugin, which the check cannot reproduce"), nil
 	case argoKustomizeType:
-		inner, err = s.kustomize(ctx, p, src, env)
+		inner, err = s.kustomize(ctx, p, src, env, app)
 	default:
-		inner, err = s.directory(ctx, p, src)
+		inner, err = s.directory(ctx, p, src, env)
 	}
 	if err != nil {
 		return nil, err
@@ -188,8 +190,13 @@ func mergePatch(doc, patch any) any {
 }
 
 // kustomize is a kustomize source: the kustomization as Argo CD's kustomize
-// edit commands leave it, built by kustomize with the render's settings.
-func (s *ArgoSource) kustomize(ctx context.Context, p source.Path, src argoAppSource, env *ArgoEnv) (source.Build, error) {
+// edit commands leave it, built by kustomize with the render's settings
+// as the installation's build options change them. With --enable-helm,
+// helmCharts render in process as its kustomize's `helm template` renders
+// them (the cluster's version and API versions, or the source's); without
+// it, a kustomization with helmCharts fails as it fails in Argo CD.
+func (s *ArgoSource) kustomize(ctx context.Context, p source.Path, src argoAppSource, env *ArgoEnv, app *ArgoApplication) (source.Build, error) {
+	build := app.buildOptions()
 	var o argoKustomize
 	if present(src.Kustomize) {
 		if err := json.Unmarshal(src.Kustomize, &o); err != nil {
@@ -208,8 +215,22 @@ func (s *ArgoSource) kustomize(ctx context.Context, p source.Path, src argoAppSo
 		}
 		fs = fs.WithEdits(map[string][]byte{file: data})
 	}
-	k := kustomize.NewKustomizer(fs, s.In.Cfg.Kustomize)
+	k := kustomize.NewKustomizer(fs, build.kustomizeOptions(s.In.Cfg.Kustomize))
+	if build.enableHelm {
+		in := *s.In
+		in.Fs = fs
+		k.Charts = &kustomize.ChartInflater{In: &in, Controller: &kustomize.ControllerHelm{
+			Cluster: helm.HelmClusterArgoCD, KubeVersion: o.KubeVersion, APIVersions: o.APIVersions,
+		}}
+	}
 	b, err := k.PrepareDir(ctx, p.Real)
+	if nr, ok := kustomize.NotRenderedOf(err); ok {
+		return source.NotRenderedBuild{nr}, nil
+	}
+	var r *kustomize.Refusal
+	if errors.As(err, &r) && r.Option == "allowHelm" && !build.enableHelm {
+		return nil, build.helmDisabled(app.Metadata.Name, r.File, r.Field)
+	}
 	if err != nil {
 		return nil, err
 	}

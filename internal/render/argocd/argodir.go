@@ -29,8 +29,8 @@ var argoManifestFile = regexp.MustCompile(`^.*\.(yaml|yml|json|jsonnet)$`)
 // directory.include is set, those it does not, both globs on the path
 // relative to the directory. A YAML file that is not a manifest is
 // skipped, unless it reads partly as one or looks like one; a jsonnet file
-// is not rendered, with the reason.
-func (s *ArgoSource) directory(ctx context.Context, p source.Path, src argoAppSource) (source.Build, error) {
+// is evaluated with directory.jsonnet's arguments (argojsonnet.go).
+func (s *ArgoSource) directory(ctx context.Context, p source.Path, src argoAppSource, env *ArgoEnv) (source.Build, error) {
 	var o argoDirectory
 	if present(src.Directory) {
 		if err := json.Unmarshal(src.Directory, &o); err != nil {
@@ -75,7 +75,11 @@ func (s *ArgoSource) directory(ctx context.Context, p source.Path, src argoAppSo
 		}
 		display := s.In.Rel(filepath.Join(p.Abs, rel))
 		if strings.HasSuffix(info.Name(), ".jsonnet") {
-			b.notRendered = append(b.notRendered, source.NotRendered{Source: display, Reason: "jsonnet: Argo CD evaluates it, which is not reproduced here"})
+			objs, err := s.jsonnet(path, p.Real, display, o.Jsonnet, env)
+			if err != nil {
+				return err
+			}
+			b.objects = append(b.objects, objs...)
 			return nil
 		}
 		s.In.ReadFile(real)
@@ -98,14 +102,13 @@ func (s *ArgoSource) directory(ctx context.Context, p source.Path, src argoAppSo
 
 // argoDirBuild is a directory source already read.
 type argoDirBuild struct {
-	objects     []source.RawObject
-	notRendered []source.NotRendered
+	objects []source.RawObject
 }
 
 func (b argoDirBuild) Size() int { return 0 }
 
 func (b argoDirBuild) Run(context.Context) (source.Output, error) {
-	return source.Output{Objects: source.ObjectsOf(b.objects), NotRendered: b.notRendered}, nil
+	return source.Output{Objects: source.ObjectsOf(b.objects)}, nil
 }
 
 // argoManifests reads one file as getObjsFromYAMLOrJSON does.

@@ -92,7 +92,9 @@ func (s *fluxSource) Prepare(ctx context.Context, p source.Path) (source.Build, 
 			switch r.Option {
 			case "allowRemote":
 				return notRendered(fmt.Sprintf("%s: %s: %q: a remote base kustomize-controller fetches; kustomize.allowRemote is not set in the repository config", r.File, r.Field, r.Ref)), nil
-			case "allowExecPlugins", "allowHelm":
+			case "allowHelm":
+				return nil, fmt.Errorf("%s: %s %s: kustomize-controller never inflates helmCharts (it builds without kustomize's --enable-helm), so Flux fails to build it too", r.File, r.Field, r.What)
+			case "allowExecPlugins":
 				return nil, fmt.Errorf("%s: %s: %q %s: kustomize-controller builds with kustomize's builtin plugins only, and would fail too", r.File, r.Field, r.Ref, r.What)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,13 +29,18 @@ const helmChartsFile = "helmcharts.rendered.yaml"
 
 // ChartInflater renders kustomize's helmCharts in process, as `helm
 // template` prints them, with the engine every Helm form uses (renderChart,
-// HelmClusterNone), so no helm binary runs and nothing is fetched. The
-// kustomization is then built as if its helmCharts were that resource
-// file: kustomize's own transformers (namespace, labels, patches, ...)
-// apply to the charts' objects as they would to the generator's.
+// HelmClusterNone; or as a controller's kustomize runs it, Controller), so
+// no helm binary runs and nothing is fetched but through the chart
+// locator. The kustomization is then built as if its helmCharts were that
+// resource file: kustomize's own transformers (namespace, labels,
+// patches, ...) apply to the charts' objects as they would to the
+// generator's.
 type ChartInflater struct {
 	In *source.Input
-	mu sync.Mutex
+	// Controller is the controller whose kustomize inflates the charts
+	// (Argo CD's, with --enable-helm); nil for plain kustomize.
+	Controller *ControllerHelm
+	mu         sync.Mutex
 	// sources: for each generated file (resolved), the template each of
 	// its objects came from, by kind/name as rendered.
 	sources map[string]chartSources
@@ -46,11 +52,33 @@ type chartSources struct {
 	byName        map[string]string // kind/name → template, as users see it
 }
 
+// ControllerHelm is how a controller's kustomize runs `helm template`
+// for helmCharts. Argo CD's repo server gives kustomize the destination
+// cluster's version and API versions (--helm-kube-version,
+// --helm-api-versions, or the source's kustomize.kubeVersion and
+// apiVersions), which replace each entry's own; it never leaves a chart
+// to a helm binary here, whatever kustomize.allowHelm says.
+type ControllerHelm struct {
+	Cluster     helm.HelmCluster
+	KubeVersion string
+	APIVersions []string
+}
+
 // chartNotRendered is a kustomization whose helmCharts cannot render
 // here (a chart that is not in the repository): the build is NotRendered.
 type chartNotRendered struct{ source.NotRendered }
 
 func (e *chartNotRendered) Error() string { return e.NotRendered.String() }
+
+// NotRenderedOf is what a prepare's error says is not rendered (a chart of
+// helmCharts that is not located), and whether it is that.
+func NotRenderedOf(err error) (source.NotRendered, bool) {
+	var nr *chartNotRendered
+	if errors.As(err, &nr) {
+		return nr.NotRendered, true
+	}
+	return source.NotRendered{}, false
+}
 
 // inflate renders the helmCharts of the kustomization k (read from file,
 // in dir; both resolved) and makes the render's file system give the
@@ -62,6 +90,9 @@ func (e *chartNotRendered) Error() string { return e.NotRendered.String() }
 func (ci *ChartInflater) inflate(ctx context.Context, dir, file string, k *types.Kustomization, allowHelm bool) (*types.Kustomization, bool, error) {
 	in := ci.In
 	display := in.Rel(file)
+	if ci.Controller != nil {
+		allowHelm = false
+	}
 	home := types.HelmDefaultHome
 	if k.HelmGlobals != nil && k.HelmGlobals.ChartHome != "" {
 		home = k.HelmGlobals.ChartHome
@@ -96,7 +127,11 @@ func (ci *ChartInflater) inflate(ctx context.Context, dir, file string, k *types
 				return nil, false, fmt.Errorf("%s: %w", field, err)
 			}
 			if reason != "" {
-				return nil, false, &chartNotRendered{source.NotRendered{Source: display, Reason: fmt.Sprintf("helmCharts[%d]: chart %s is not in %s, and %s: vendor it there (or let kustomize run helm: kustomize.allowHelm and allowRemote, docs/trust-model.md)", i, h.Name, in.Rel(chartHome), reason)}}
+				hint := " (or let kustomize run helm: kustomize.allowHelm and allowRemote, docs/trust-model.md)"
+				if ci.Controller != nil {
+					hint = ""
+				}
+				return nil, false, &chartNotRendered{source.NotRendered{Source: display, Reason: fmt.Sprintf("helmCharts[%d]: chart %s is not in %s, and %s: vendor it there%s", i, h.Name, in.Rel(chartHome), reason, hint)}}
 			}
 			chart = located
 		}
@@ -118,12 +153,16 @@ func (ci *ChartInflater) inflate(ctx context.Context, dir, file string, k *types
 		if ns == "" {
 			ns = "default"
 		}
-		out, err := helm.RenderChart(ctx, in, helm.HelmRelease{
+		r := helm.HelmRelease{
 			Chart: chart, Name: h.ReleaseName, Namespace: ns, Values: vals,
 			Cluster: helm.HelmClusterNone, Source: field, File: display,
 			Template:    &helm.HelmTemplate{IncludeCRDs: h.IncludeCRDs, SkipHooks: h.SkipHooks, SkipTests: h.SkipTests},
 			APIVersions: h.ApiVersions, KubeVersion: h.KubeVersion,
-		})
+		}
+		if c := ci.Controller; c != nil {
+			r.Cluster, r.APIVersions, r.KubeVersion = c.Cluster, c.APIVersions, c.KubeVersion
+		}
+		out, err := helm.RenderChart(ctx, in, r)
 		if err != nil {
 			return nil, false, err
 		}

@@ -44,7 +44,8 @@ type Kustomizer struct {
 	// OriginBuilds counts the builds run again for sources (originsOf).
 	OriginBuilds atomic.Int32
 	// Charts renders helmCharts in process; nil for a controller's
-	// kustomize, which does not inflate them.
+	// kustomize that does not inflate them (Flux's, Argo CD's without
+	// --enable-helm).
 	Charts *ChartInflater
 }
 

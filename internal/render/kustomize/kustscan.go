@@ -67,7 +67,7 @@ type scanner struct {
 	// sources records what the build reads, to tell objects' sources.
 	sources *buildSources
 	// charts renders helmCharts in process (kusthelm.go); nil: they are
-	// kustomize's, refused unless allowHelm (a controller's render, whose
+	// kustomize's, refused unless allowHelm (a controller's render whose
 	// kustomize does not inflate them).
 	charts *ChartInflater
 }

@@ -1,0 +1,4 @@
+{
+  port: 80,
+  image: 'gcr.io/google-samples/gb-frontend:v5',
+}
