@@ -28,6 +28,13 @@ type discovery struct {
 	// appDirs are the app-of-apps paths already read: a cycle or two
 	// parents of one folder read it once.
 	appDirs map[string]bool
+	// rev is the revision of the tree this discovery reads, nil for the
+	// working tree; top is the discovery of the working tree, which holds
+	// what every tree's finds (nil for itself), and trees its discoveries
+	// of other revisions' trees, by directory (treeOf).
+	rev   *model.Revision
+	top   *discovery
+	trees map[string]*discovery
 }
 
 // found is a target and the entry that found it.
@@ -45,7 +52,8 @@ func discover(ctx context.Context, repo Repository, entries []config.Discover) (
 		return nil, fmt.Errorf("discover: %w", err)
 	}
 	defer read.Close()
-	s := &discovery{repo: repo, entries: entries, read: read, files: map[string][]document{}, apps: map[string]bool{}, appDirs: map[string]bool{}}
+	s := &discovery{repo: repo, entries: entries, read: read, files: map[string][]document{}, apps: map[string]bool{}, appDirs: map[string]bool{}, trees: map[string]*discovery{}}
+	defer s.closeTrees()
 	for i, e := range entries {
 		dir, controller := e.Dir()
 		var err error
@@ -59,10 +67,15 @@ func discover(ctx context.Context, repo Repository, entries []config.Discover) (
 			return nil, fmt.Errorf("discover %s %s: %w", controller, dir, err)
 		}
 	}
+	s.settleNotTargets()
 	return s.named()
 }
 
 func (s *discovery) add(entry int, t Target) {
+	if s.top != nil {
+		s.top.add(entry, t)
+		return
+	}
 	t.Inputs = unique(t.Inputs)
 	t.Apply = entryApply(s.entries[entry], t)
 	dir, _ := s.entries[entry].Dir()
