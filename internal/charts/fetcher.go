@@ -147,7 +147,21 @@ func (f *Fetcher) Locate(ctx context.Context, ref model.ChartRef) (model.Located
 	if err != nil && !isCacheError(err) {
 		return notRendered(ref, f.failure(ref.URL, err)), nil
 	}
-	return loc, err
+	return forRef(loc, ref), err
+}
+
+// forRef is a located chart, shared by every reference to the same chart,
+// as this reference's: its reason names this reference's source object,
+// not that of the first release that asked for the chart (docs/gitops.md).
+func forRef(loc model.LocatedChart, ref model.ChartRef) model.LocatedChart {
+	if loc.NotRendered == "" {
+		return loc
+	}
+	// Every reason starts with the reference that located it and ": ".
+	if _, cause, ok := strings.Cut(loc.NotRendered, ": "); ok {
+		loc.NotRendered = notRendered(ref, cause).NotRendered
+	}
+	return loc
 }
 
 // bound is ctx ended also by the run's bound: its deadline, so that a

@@ -30,14 +30,22 @@ a dependency not vendored, an encrypted substitution source) only show
 when it renders. --render renders each target as
 render --target does, says "yes" with its objects or "no" with the reason
 check would give, and ends with the coverage line check prints:
-  coverage: 9 of 12 targets checked (3 not checked: 2 plugin, 1 encrypted substitution), 214 objects, 37 workloads
+  coverage: 9 of 10 Kustomizations, 2 of 4 HelmReleases checked, 214 objects, 37 workloads; 3 not checked: 2 chart, 1 plugin
+A target's cluster that is not in the kubeconfig is named on stderr: its
+targets render without it.
+
+A Flux Kustomization or HelmRelease, or an Argo CD Application, that a
+target's render would apply but that is no target of its own (that render
+fails or leaves it out, or the target is not checked) is listed under that
+target ("└"), with why.
 
 --output json prints an array of {"name", "source", "object", "paths",
 "fieldManager", "cluster", "checked", "reason"}, with "rendered": true,
-"objects" and "workloads" for a target --render rendered.`,
+"objects" and "workloads" for a target --render rendered, and
+"notTargets": [{"kind", "name", "object", "line", "reason"}].`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return command.Targets(cmd.Context(), o.target(""), output, render, cmd.OutOrStdout())
+			return command.Targets(cmd.Context(), o.target(""), output, render, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	fs := cmd.Flags()

@@ -140,9 +140,16 @@ func TestTargetsRender(t *testing.T) {
 		t.Errorf("targets: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = runCLI("targets", "--render")
-	const want = "coverage: 2 of 3 targets checked (1 not checked: 1 other repository), 2 objects, 0 workloads\n"
+	const want = "coverage: 1 of 2 Kustomizations, 1 of 1 config target checked, 2 objects, 0 workloads; 1 not checked: 1 other repository\n"
 	if code != ExitOK || !strings.HasSuffix(out, want) || !strings.Contains(out, "yes: 1 object") {
 		t.Errorf("targets --render: exit %d, want it to end with %q\n%s%s", code, want, out, errOut)
+	}
+	// Neither cluster is in the kubeconfig: each is named, once, and its
+	// targets render without it.
+	for _, c := range []string{`context "prod" does not exist`, `context "old-cluster" does not exist`} {
+		if strings.Count(errOut, c) != 1 || !strings.Contains(errOut, "rendering without it") {
+			t.Errorf("targets --render: stderr does not name %s once:\n%s", c, errOut)
+		}
 	}
 	code, out, errOut = runCLI("targets", "--render", "--output", "json")
 	var rows []map[string]any

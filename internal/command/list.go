@@ -49,8 +49,9 @@ func configOf(t check.Target) (*config.Config, error) {
 // array. A target the config gives no field manager applies with the
 // run's (fieldManager). With render, each target is rendered as `render
 // --target` renders it, so that the listing says what check will check
-// and ends with the coverage line check prints.
-func Targets(ctx context.Context, t check.Target, format string, render bool, stdout io.Writer) error {
+// and ends with the coverage line check prints; what a render warns of (a
+// cluster not in the kubeconfig, rendered without) goes to stderr, once.
+func Targets(ctx context.Context, t check.Target, format string, render bool, stdout, stderr io.Writer) error {
 	if printer.TargetsFormats.Check(format) != nil {
 		return &check.InputError{Input: "output", Problem: fmt.Sprintf("%q: targets prints %s", format, printer.TargetsFormats.Choice())}
 	}
@@ -64,8 +65,10 @@ func Targets(ctx context.Context, t check.Target, format string, render bool, st
 		return err
 	}
 	l := printer.TargetList{Rows: make([]printer.TargetRow, len(ts))}
+	var warned warnings
 	if render {
 		l.Coverage = &report.Coverage{}
+		defer warned.write(stderr)
 	}
 	for i, x := range ts {
 		row := printer.TargetRow{
@@ -75,11 +78,14 @@ func Targets(ctx context.Context, t check.Target, format string, render bool, st
 		if x.Deployer != nil && x.Deployer.Revision.Pinned() {
 			row.Revision = x.Deployer.Revision.String()
 		}
+		for _, n := range x.NotTargets {
+			row.NotTargets = append(row.NotTargets, printer.NotTargetRow{Kind: n.Kind, Name: n.Name, Object: n.File, Line: n.Line, Reason: n.Reason})
+		}
 		if row.FieldManager == "" {
 			row.FieldManager = t.FieldManager
 		}
 		if render {
-			renderRow(ctx, t, x, &row, l.Coverage)
+			renderRow(ctx, t, x, &row, l.Coverage, &warned)
 		}
 		l.Rows[i] = row
 	}
@@ -89,13 +95,15 @@ func Targets(ctx context.Context, t check.Target, format string, render bool, st
 // renderRow renders one target for the listing and counts it: a target
 // nothing of which renders as its controller would is not checked with
 // the reasons check gives; one whose render fails could not be checked.
-func renderRow(ctx context.Context, t check.Target, x targets.Target, row *printer.TargetRow, cov *report.Coverage) {
+func renderRow(ctx context.Context, t check.Target, x targets.Target, row *printer.TargetRow, cov *report.Coverage, warned *warnings) {
+	cov.AddNotTargets(x.ReportNotTargets())
 	if !x.Checked() {
-		cov.AddNotChecked(x.Reason)
+		cov.AddNotChecked(x.Unit(), x.Reason)
 		return
 	}
 	row.Rendered = true
-	objs, _, err := renderOne(ctx, t, x)
+	objs, ws, err := renderOne(ctx, t, x)
+	warned.add(ws)
 	var nc *check.NotCheckedError
 	switch {
 	case errors.As(err, &nc):
@@ -104,7 +112,7 @@ func renderRow(ctx context.Context, t check.Target, x targets.Target, row *print
 		row.Checked, row.Reason = false, report.ReasonCouldNotCheck+": "+err.Error()
 	}
 	if !row.Checked {
-		cov.AddNotChecked(row.Reason)
+		cov.AddNotChecked(x.Unit(), row.Reason)
 		return
 	}
 	ids := make([]model.ID, 0, len(objs))
@@ -112,7 +120,7 @@ func renderRow(ctx context.Context, t check.Target, x targets.Target, row *print
 		ids = append(ids, o.ID)
 	}
 	before := *cov
-	cov.AddChecked(ids)
+	cov.AddChecked(x.Unit(), ids)
 	n, w := cov.Objects-before.Objects, cov.Workloads-before.Workloads
 	row.Objects, row.Workloads = &n, &w
 }

@@ -68,7 +68,7 @@ func notCheckedReasons(results []targets.Result) string {
 func Entries(results []targets.Result) []report.Entry {
 	es := make([]report.Entry, len(results))
 	for i, r := range results {
-		es[i] = report.Entry{Name: r.Name, Report: r.Report, Err: r.Err, Reason: r.Reason, Cluster: r.Cluster()}
+		es[i] = report.Entry{Name: r.Name, Report: r.Report, Err: r.Err, Reason: r.Reason, Cluster: r.Cluster(), Unit: r.Unit(), NotTargets: r.ReportNotTargets()}
 		if r.Report != nil {
 			// Its report says why it is not checked, if it is not.
 			es[i].Reason = ""

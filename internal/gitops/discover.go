@@ -31,6 +31,13 @@ type discovery struct {
 	// argoOptions are each Argo CD entry's kustomize build options
 	// (argocdcm.go).
 	argoOptions map[int]argoBuildOptions
+	// rev is the revision of the tree this discovery reads, nil for the
+	// working tree; top is the discovery of the working tree, which holds
+	// what every tree's finds (nil for itself), and trees its discoveries
+	// of other revisions' trees, by directory (treeOf).
+	rev   *model.Revision
+	top   *discovery
+	trees map[string]*discovery
 }
 
 // found is a target and the entry that found it.
@@ -48,7 +55,8 @@ func discover(ctx context.Context, repo Repository, entries []config.Discover) (
 		return nil, fmt.Errorf("discover: %w", err)
 	}
 	defer read.Close()
-	s := &discovery{repo: repo, entries: entries, read: read, files: map[string][]document{}, apps: map[string]bool{}, appDirs: map[string]bool{}, argoOptions: map[int]argoBuildOptions{}}
+	s := &discovery{repo: repo, entries: entries, read: read, files: map[string][]document{}, apps: map[string]bool{}, appDirs: map[string]bool{}, argoOptions: map[int]argoBuildOptions{}, trees: map[string]*discovery{}}
+	defer s.closeTrees()
 	for i, e := range entries {
 		dir, controller := e.Dir()
 		var err error
@@ -62,10 +70,15 @@ func discover(ctx context.Context, repo Repository, entries []config.Discover) (
 			return nil, fmt.Errorf("discover %s %s: %w", controller, dir, err)
 		}
 	}
+	s.settleNotTargets()
 	return s.named()
 }
 
 func (s *discovery) add(entry int, t Target) {
+	if s.top != nil {
+		s.top.add(entry, t)
+		return
+	}
 	t.Inputs = unique(t.Inputs)
 	t.Apply = entryApply(s.entries[entry], t)
 	dir, _ := s.entries[entry].Dir()

@@ -12,6 +12,7 @@ import (
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 	"github.com/ownership-check/ownership-check/internal/yamldoc"
 )
@@ -24,6 +25,9 @@ type document struct {
 	// inputs are more files whose change changes a target made of it
 	// (what an app-of-apps' render read, for an Application it made).
 	inputs []string
+	// rev is the revision of the tree it was read from (a pinned
+	// parent's), nil for the working tree.
+	rev *model.Revision
 }
 
 func (d document) where() string { return fmt.Sprintf("%s:%d", d.file, d.line) }

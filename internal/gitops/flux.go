@@ -91,9 +91,9 @@ func (s *discovery) fluxObjects(ctx context.Context, entry int, e config.Discove
 		var err error
 		switch {
 		case d.is(groupFluxKustomize, "Kustomization"):
-			t, err = s.fluxKustomization(d, e, objs)
+			t, err = s.fluxKustomization(ctx, d, e, objs)
 		case d.is(groupFluxHelm, "HelmRelease"):
-			t, err = s.helmRelease(d, e, objs)
+			t, err = s.helmRelease(ctx, d, e, objs)
 		default:
 			continue
 		}
@@ -104,8 +104,14 @@ func (s *discovery) fluxObjects(ctx context.Context, entry int, e config.Discove
 			t.Name, t.Paths, t.Reason = withoutVariables(t.Name), nil, reason
 		}
 		var children []document
-		if d.is(groupFluxKustomize, "Kustomization") && t.Checked() {
+		switch {
+		case !d.is(groupFluxKustomize, "Kustomization"):
+		case t.Checked():
 			if children, err = s.fluxChildren(ctx, entry, e, &t, objs); err != nil {
+				return err
+			}
+		default:
+			if err := s.listNotChecked(ctx, entry, e, &t); err != nil {
 				return err
 			}
 		}
@@ -115,6 +121,19 @@ func (s *discovery) fluxObjects(ctx context.Context, entry int, e config.Discove
 		}
 	}
 	return nil
+}
+
+// listNotChecked lists under a Kustomization that is not checked what its
+// path (outside the entry's directory) would apply, with its reason:
+// nothing of it is rendered.
+func (s *discovery) listNotChecked(ctx context.Context, entry int, e config.Discover, t *Target) error {
+	tree, reason, err := s.treeOf(ctx, t.Deployer.Revision)
+	if err != nil || reason != "" || !tree.outsideEntry(entry, e, t.Paths) {
+		return err
+	}
+	tree.markRead(entry, t.Paths)
+	why := fmt.Sprintf("not a target of its own: %s, which would apply it, is not checked: %s", t.objectName(), t.Reason)
+	return tree.listUnmade(t, fluxChildKinds, nil, nil, why)
 }
 
 func fluxTarget(d document, e config.Discover, manager string) (Target, error) {
@@ -140,7 +159,7 @@ func fluxTarget(d document, e config.Discover, manager string) (Target, error) {
 	}, nil
 }
 
-func (s *discovery) fluxKustomization(d document, e config.Discover, objs fluxObjects) (Target, error) {
+func (s *discovery) fluxKustomization(ctx context.Context, d document, e config.Discover, objs fluxObjects) (Target, error) {
 	t, err := fluxTarget(d, e, fluxKustomizeManager)
 	if err != nil {
 		return t, err
@@ -168,13 +187,35 @@ func (s *discovery) fluxKustomization(d document, e config.Discover, objs fluxOb
 			return t, err
 		}
 	}
-	// The path is in the source: only this repository's is listed.
+	ref := ""
+	if reason == "" {
+		srcNS, _ := d.str("spec", "sourceRef", "namespace")
+		name, _ := d.str("spec", "sourceRef", "name")
+		ref = namespacedName(or(srcNS, ns), name)
+		if view.gitRepository != "" {
+			ref = view.gitRepository
+		}
+	}
+	// The path is in the source, at the revision it pins: only this
+	// repository's is listed.
 	var perr error
 	if reason == "" {
+		tree := s.main()
+		if gr, ok := objs.sources["GitRepository/"+ref]; ok {
+			rev, err := fluxRevision(gr, ref)
+			if err != nil {
+				return t, err
+			}
+			if tree, reason, err = s.treeOf(ctx, rev); err != nil {
+				return t, err
+			}
+		}
 		var p string
-		if spath, perr = view.repoPath(spath); perr == nil {
-			if p, perr = s.repoPath(spath); p != "" {
-				t.Paths = []string{p}
+		if reason == "" {
+			if spath, perr = view.repoPath(spath); perr == nil {
+				if p, perr = tree.repoPath(spath); p != "" {
+					t.Paths = []string{p}
+				}
 			}
 		}
 	}
@@ -197,12 +238,6 @@ func (s *discovery) fluxKustomization(d document, e config.Discover, objs fluxOb
 		t.Deployer.StrictSubstitution = true
 	}
 	if reason == "" {
-		srcNS, _ := d.str("spec", "sourceRef", "namespace")
-		name, _ := d.str("spec", "sourceRef", "name")
-		ref := namespacedName(or(srcNS, ns), name)
-		if view.gitRepository != "" {
-			ref = view.gitRepository
-		}
 		if err := s.fluxArtifact(&t, ref, objs); err != nil {
 			return t, err
 		}

@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,7 +16,7 @@ import (
 // a HelmChart) has no path here, and the HelmRelease's own file is its
 // path, which render's flux row claims for the release; whether that chart
 // is rendered is render's chart locator's to say.
-func (s *discovery) helmRelease(d document, e config.Discover, objs fluxObjects) (Target, error) {
+func (s *discovery) helmRelease(ctx context.Context, d document, e config.Discover, objs fluxObjects) (Target, error) {
 	t, err := fluxTarget(d, e, fluxHelmManager)
 	if err != nil {
 		return t, err
@@ -38,14 +39,34 @@ func (s *discovery) helmRelease(d document, e config.Discover, objs fluxObjects)
 	}
 	var perr error
 	if reason == "" && chart.InRepository() {
+		// The chart's path is in its GitRepository, at the revision it
+		// pins.
+		tree := s.main()
+		if gr, ok := objs.sources[fluxKey("GitRepository", chart.Source.Namespace, chart.Source.Name)]; ok {
+			rev, err := fluxRevision(gr, namespacedName(chart.Source.Namespace, chart.Source.Name))
+			if err != nil {
+				return t, err
+			}
+			if tree, reason, err = s.treeOf(ctx, rev); err != nil {
+				return t, err
+			}
+		}
 		var p string
-		if p, perr = s.repoPath(chart.Path); p != "" {
-			t.Paths = []string{p}
-			chart.Path = p
+		if reason == "" {
+			if p, perr = tree.repoPath(chart.Path); p != "" {
+				t.Paths = []string{p}
+				chart.Path = p
+			}
 		}
 	}
 	if reason == "" && !chart.InRepository() {
 		t.Paths = []string{d.file}
+		// Its own file is what it renders for: a pinned parent applies
+		// the one of the revision it pins.
+		if d.rev != nil {
+			rev := *d.rev
+			t.Deployer.Revision = &rev
+		}
 	}
 	if reason == "" && perr == nil {
 		t.Deployer.Charts = []model.ChartRef{chart}

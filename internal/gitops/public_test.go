@@ -2,6 +2,9 @@ package gitops
 
 import (
 	"context"
+	"os"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -36,20 +39,24 @@ func TestDiscoverFluxExample(t *testing.T) {
 	p := func(s ...string) []string { return s }
 	// The HelmReleases each cluster's Kustomizations apply, as they apply
 	// them; their charts are fetched, which the check never does. Their
-	// inputs are what their parent's render read, the .sourceignore files
-	// the artifact would honour (there or not) included.
+	// inputs are what their parent's render read but the files of its
+	// other objects (podinfo's Namespace; the other release of the
+	// controllers' folder), the .sourceignore files the artifact would
+	// honour (there or not) included, and their chart source's file.
 	podinfo := func(cluster string) want {
 		return want{cluster + "/HelmRelease/podinfo.podinfo", flux, "apps/base/podinfo/release.yaml", p("apps/base/podinfo/release.yaml"), hc, cluster, "chart podinfo from HelmRepository podinfo/podinfo: remote charts are not rendered (no network)",
 			p(".sourceignore", "apps/.sourceignore", "apps/base/.sourceignore", "apps/base/podinfo", "apps/base/podinfo/.sourceignore",
-				"apps/base/podinfo/kustomization.yaml", "apps/base/podinfo/namespace.yaml", "apps/base/podinfo/release.yaml", "apps/base/podinfo/repository.yaml",
+				"apps/base/podinfo/kustomization.yaml", "apps/base/podinfo/release.yaml", "apps/base/podinfo/repository.yaml",
 				"apps/"+cluster+"/.sourceignore", "apps/"+cluster+"/kustomization.yaml", "apps/"+cluster+"/podinfo-values.yaml", "clusters/"+cluster+"/apps.yaml"), nil}
 	}
-	controllers := p(".sourceignore", "clusters/staging/infrastructure.yaml", "infrastructure/.sourceignore", "infrastructure/controllers/.sourceignore", "infrastructure/controllers/cert-manager.yaml", "infrastructure/controllers/envoy-gateway.yaml", "infrastructure/controllers/kustomization.yaml")
+	controllers := func(release string) []string {
+		return p(".sourceignore", "clusters/staging/infrastructure.yaml", "infrastructure/.sourceignore", "infrastructure/controllers/.sourceignore", "infrastructure/controllers/"+release, "infrastructure/controllers/kustomization.yaml")
+	}
 	certManager := func(cluster string) want {
-		return want{cluster + "/HelmRelease/cert-manager.cert-manager", flux, "infrastructure/controllers/cert-manager.yaml", p("infrastructure/controllers/cert-manager.yaml"), hc, cluster, "chart from OCIRepository cert-manager/cert-manager: remote charts are not rendered (no network)", inputsOf(controllers, cluster), nil}
+		return want{cluster + "/HelmRelease/cert-manager.cert-manager", flux, "infrastructure/controllers/cert-manager.yaml", p("infrastructure/controllers/cert-manager.yaml"), hc, cluster, "chart from OCIRepository cert-manager/cert-manager: remote charts are not rendered (no network)", inputsOf(controllers("cert-manager.yaml"), cluster), nil}
 	}
 	envoy := func(cluster string) want {
-		return want{cluster + "/HelmRelease/envoy-gateway.envoy-gateway-system", flux, "infrastructure/controllers/envoy-gateway.yaml", p("infrastructure/controllers/envoy-gateway.yaml"), hc, cluster, "chart from OCIRepository envoy-gateway-system/gateway-helm: remote charts are not rendered (no network)", inputsOf(controllers, cluster), nil}
+		return want{cluster + "/HelmRelease/envoy-gateway.envoy-gateway-system", flux, "infrastructure/controllers/envoy-gateway.yaml", p("infrastructure/controllers/envoy-gateway.yaml"), hc, cluster, "chart from OCIRepository envoy-gateway-system/gateway-helm: remote charts are not rendered (no network)", inputsOf(controllers("envoy-gateway.yaml"), cluster), nil}
 	}
 	wants := []want{
 		certManager("production"),
@@ -142,4 +149,108 @@ func inputsOf(staging []string, cluster string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestDiscoverEveryReleaseListed: in bjw-s-labs/home-ops (January 2025),
+// an app folder's kustomization includes the volsync template outside
+// it (../../../../templates/volsync): its HelmRelease is a target, found
+// in its Kustomization's render. silence-operator's folder includes a
+// remote resource, which the render does not fetch: its HelmRelease is
+// listed under its Kustomization, naming it and the resource. Without
+// the template the render fails, and sonarr's HelmRelease is listed
+// under its Kustomization, with the failure: every HelmRelease document
+// is listed, one way or the other.
+func TestDiscoverEveryReleaseListed(t *testing.T) {
+	repo, entries := publicTree(t, "bjw-s-home-ops")
+	got, err := Discover(context.Background(), repo, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]Target{}
+	for _, g := range got {
+		byName[g.Name] = g
+	}
+	if s, ok := byName["HelmRelease/sonarr.downloads"]; !ok || s.Object != "kubernetes/apps/downloads/sonarr/app/helmrelease.yaml" {
+		t.Errorf("sonarr's HelmRelease is no target: %+v", s)
+	}
+	if _, ok := byName["HelmRelease/silence-operator.monitoring"]; ok {
+		t.Error("silence-operator's HelmRelease is a target, though its Kustomization's render leaves it out")
+	}
+	under := byName["monitoring/silence-operator"].NotTargets
+	if len(under) != 1 || under[0].Kind != "HelmRelease" || under[0].Name != "silence-operator" ||
+		under[0].File != "kubernetes/apps/monitoring/silence-operator/app/helmrelease.yaml" ||
+		!strings.Contains(under[0].Reason, "Kustomization monitoring/silence-operator") || !strings.Contains(under[0].Reason, "https://raw.githubusercontent.com/giantswarm/silence-operator") {
+		t.Errorf("under monitoring/silence-operator: %+v", under)
+	}
+
+	// Without the template the sonarr folder's render fails.
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(repo.Root)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "kubernetes/templates/volsync")); err != nil {
+		t.Fatal(err)
+	}
+	repo.Root = dir
+	got, err = Discover(context.Background(), repo, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range got {
+		if g.Name == "HelmRelease/sonarr.downloads" {
+			t.Errorf("sonarr's HelmRelease is a target, though its Kustomization does not render: %+v", g)
+		}
+		if g.Name != "downloads/sonarr" {
+			continue
+		}
+		if n := g.NotTargets; len(n) != 1 || n[0].Name != "sonarr" || n[0].File != "kubernetes/apps/downloads/sonarr/app/helmrelease.yaml" ||
+			!strings.Contains(n[0].Reason, "Kustomization downloads/sonarr, which would apply it, does not render") || !strings.Contains(n[0].Reason, "templates/volsync") {
+			t.Errorf("under downloads/sonarr: %+v", n)
+		}
+		return
+	}
+	t.Error("no target downloads/sonarr")
+}
+
+// TestDiscoverOwnChartSources: in onedr0p/home-ops each app's
+// Kustomization takes components from outside its folder and its
+// HelmRelease takes app-template from an OCIRepository of its own beside
+// it: each release is a target whose chart names its own OCIRepository,
+// and a bump of one selects that release alone (its inputs are its own
+// files and its source's, not its siblings').
+func TestDiscoverOwnChartSources(t *testing.T) {
+	repo, entries := publicTree(t, "onedr0p-home-ops")
+	got, err := Discover(context.Background(), repo, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	releases := 0
+	for _, g := range got {
+		app, ok := strings.CutPrefix(g.Name, "HelmRelease/")
+		if !ok {
+			if len(g.NotTargets) > 0 {
+				t.Errorf("%s: objects listed under it: %+v", g.Name, g.NotTargets)
+			}
+			continue
+		}
+		releases++
+		app = strings.TrimSuffix(app, ".default")
+		ocirepository := "kubernetes/apps/default/" + app + "/app/ocirepository.yaml"
+		if len(g.Deployer.Charts) != 1 || g.Deployer.Charts[0].Source == nil || g.Deployer.Charts[0].Source.String() != "OCIRepository default/"+app {
+			t.Errorf("%s: charts %+v, want its own OCIRepository default/%s", g.Name, g.Deployer.Charts, app)
+		}
+		if !slices.Contains(g.Inputs, ocirepository) {
+			t.Errorf("%s: inputs %v lack %s", g.Name, g.Inputs, ocirepository)
+		}
+		for _, in := range g.Inputs {
+			// A .sourceignore anywhere in the artifact may leave files out.
+			if strings.HasPrefix(in, "kubernetes/apps/default/") && !strings.HasPrefix(in, "kubernetes/apps/default/"+app+"/") &&
+				in != "kubernetes/apps/default/kustomization.yaml" && path.Base(in) != ".sourceignore" {
+				t.Errorf("%s: input %s is another app's", g.Name, in)
+			}
+		}
+	}
+	if releases != 2 {
+		t.Errorf("%d HelmReleases listed as targets, want agregarr's and atuin's", releases)
+	}
 }

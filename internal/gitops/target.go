@@ -48,6 +48,29 @@ type Target struct {
 	// Notes say what the deployer's way of applying means for the findings
 	// beyond Apply (a HelmRelease installed client-side).
 	Notes []string
+	// NotTargets are the deployer's objects in its paths that its render
+	// would apply and that are no targets of their own: its render fails
+	// or leaves them out, or it is not checked.
+	NotTargets []NotTarget
+}
+
+// objectName names the target's own object as its reasons do:
+// "Kustomization flux-system/apps", "Application guestbook".
+func (t Target) objectName() string {
+	if t.Deployer == nil {
+		return t.Name
+	}
+	kind, _ := t.Deployer.Object["kind"].(string)
+	meta, _ := t.Deployer.Object["metadata"].(map[string]any)
+	name, _ := meta["name"].(string)
+	ns, _ := meta["namespace"].(string)
+	if t.Source == model.ControllerFlux {
+		ns = or(ns, fluxNamespace)
+	}
+	if ns != "" {
+		name = namespacedName(ns, name)
+	}
+	return kind + " " + name
 }
 
 // Checked says whether the target is rendered and checked.
@@ -63,6 +86,9 @@ type Repository struct {
 	// for the Applications a kustomization or a chart there makes. nil:
 	// those are not discovered, and the parent says so.
 	RenderParent ParentRenderer
+	// TreeOf reads the tree a pinned revision holds; nil: every path is
+	// read in the working tree.
+	TreeOf TreeReader
 	// clusters are the Argo CD entry's registered clusters, for an
 	// ApplicationSet's clusters generator (applicationSet sets them).
 	clusters []appset.Cluster

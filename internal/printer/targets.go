@@ -32,6 +32,29 @@ type TargetRow struct {
 	Rendered  bool `json:"rendered,omitempty"`
 	Objects   *int `json:"objects,omitempty"`
 	Workloads *int `json:"workloads,omitempty"`
+	// NotTargets are the deployer's objects its render would apply that
+	// are no targets of their own, each with why: listed under it.
+	NotTargets []NotTargetRow `json:"notTargets,omitempty"`
+}
+
+// NotTargetRow is a deployer's object listed under a target, not a target
+// of its own.
+type NotTargetRow struct {
+	Kind string `json:"kind"`
+	// Name is its namespace/name as its file writes it; "" when the file
+	// could not be read as YAML.
+	Name   string `json:"name,omitempty"`
+	Object string `json:"object"`
+	Line   int    `json:"line,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// display names it as the table does.
+func (n NotTargetRow) display() string {
+	if n.Name == "" {
+		return n.Kind
+	}
+	return n.Kind + " " + n.Name
 }
 
 // TargetList is what `targets` prints: the rows, and with --render the
@@ -45,7 +68,8 @@ type TargetList struct {
 // line when they were rendered. CHECKED says "yes" only of a target
 // rendered; one not rendered yet that discovery knows no reason against
 // is "not rendered yet"; one that is not checked says why in place of its
-// paths.
+// paths. The objects listed under a target follow it, a line each, "└"
+// before their kind and name.
 func Targets(w io.Writer, l TargetList) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSOURCE\tFIELD MANAGER\tCLUSTER\tCHECKED\tOBJECT\tPATHS")
@@ -58,6 +82,9 @@ func Targets(w io.Writer, l TargetList) error {
 			paths = "not checked: " + r.Reason
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Source, dash(r.FieldManager), dash(r.Cluster), checkedCell(r), dash(r.Object), paths)
+		for _, n := range r.NotTargets {
+			fmt.Fprintf(tw, "  └ %s\t%s\t-\t%s\tno\t%s\t%s\n", n.display(), r.Source, dash(r.Cluster), n.Object, n.Reason)
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err

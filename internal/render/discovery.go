@@ -68,7 +68,13 @@ func ForDiscovery(ctx context.Context, cfg *config.Config, charts ChartLocator, 
 		out.Objects = append(out.Objects, o)
 	}
 	for _, n := range res.NotRendered {
-		out.NotRendered = append(out.NotRendered, fmt.Sprintf("%s: %s", n.Source, n.Reason))
+		// Named as the repository names it, not by where it is checked
+		// out.
+		src := n.Source
+		if r, err := filepath.Rel(abs, src); filepath.IsAbs(src) && err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			src = filepath.ToSlash(r)
+		}
+		out.NotRendered = append(out.NotRendered, fmt.Sprintf("%s: %s", src, n.Reason))
 	}
 	return out, nil
 }

@@ -11,23 +11,27 @@ import (
 
 func TestCoverageLine(t *testing.T) {
 	var c Coverage
-	c.AddChecked([]model.ID{{Group: "apps", Kind: "Deployment", Name: "web"}, {Kind: "Service", Name: "web"}})
-	c.AddChecked([]model.ID{{Group: "batch", Kind: "CronJob", Name: "nightly"}})
-	c.AddNotChecked("path apps/x: a config management plugin renders it, which is not run here")
-	c.AddNotChecked("jsonnet: Argo CD evaluates it, which is not reproduced here")
-	c.AddNotChecked("values/secret.yaml is encrypted with SOPS (age): its values are never decrypted here")
-	c.AddNotChecked("path y: a config management plugin renders it")
-	want := "coverage: 2 of 6 targets checked (4 not checked: 2 plugin, 1 encrypted substitution, 1 jsonnet), 3 objects, 2 workloads"
+	c.AddChecked(UnitKustomization, []model.ID{{Group: "apps", Kind: "Deployment", Name: "web"}, {Kind: "Service", Name: "web"}})
+	c.AddChecked(UnitApplication, []model.ID{{Group: "batch", Kind: "CronJob", Name: "nightly"}})
+	c.AddNotChecked(UnitApplication, "path apps/x: a config management plugin renders it, which is not run here")
+	c.AddNotChecked(UnitApplication, "jsonnet: Argo CD evaluates it, which is not reproduced here")
+	c.AddNotChecked(UnitKustomization, "values/secret.yaml is encrypted with SOPS (age): its values are never decrypted here")
+	c.AddNotChecked(UnitApplication, "path y: a config management plugin renders it")
+	c.AddNotTargets([]NotTarget{{Unit: UnitHelmRelease, File: "apps/x/helmrelease.yaml", Reason: "not a target of its own: Kustomization flux-system/x, which would apply it, is not checked: suspended"}})
+	want := "coverage: 1 of 2 Kustomizations, 0 of 1 HelmRelease, 1 of 4 Applications checked, 3 objects, 2 workloads; 5 not checked: 2 plugin, 1 encrypted, 1 jsonnet, 1 suspended"
 	if got := c.Line(); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 	one := Coverage{}
-	one.AddChecked([]model.ID{{Kind: "ConfigMap", Name: "x"}})
-	if got, want := one.Line(), "coverage: 1 of 1 target checked, 1 object, 0 workloads"; got != want {
+	one.AddChecked(UnitConfig, []model.ID{{Kind: "ConfigMap", Name: "x"}})
+	if got, want := one.Line(), "coverage: 1 of 1 config target checked, 1 object, 0 workloads"; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
 
+// TestReasonKind: a reason is counted by its own words, never by a name
+// in it (an OCIRepository called generic-device-plugin is no plugin), and
+// a failure by what failed, else as an error.
 func TestReasonKind(t *testing.T) {
 	for reason, want := range map[string]string{
 		"its source is another repository (https://github.com/org/other)": "other repository",
@@ -40,6 +44,17 @@ func TestReasonKind(t *testing.T) {
 		"path ./apps/missing: not in the repository": "missing path",
 		ReasonCouldNotCheck + ": render: boom":       "error",
 		"something new":                              "other",
+		"chart from OCIRepository kube-system/generic-device-plugin: it is not in the chart cache (--offline)":                                                                                               "chart",
+		"chart hooks from HelmRepository flux-system/jsonnet: host charts.example.com not found (DNS)":                                                                                                       "chart host unreachable",
+		"source GitRepository apps/suspended-team: not found beside it, so not known to be this repository":                                                                                                  "unknown source",
+		"path apps/x: a config management plugin renders it, which is not run here":                                                                                                                          "plugin",
+		"kubernetes/apps/a/ks.yaml: kubernetes/apps/a/app/kustomization.yaml: resources[0]: \"https://x/y.yaml\": a remote base":                                                                             "remote",
+		"spec.kubeConfig: helm-controller releases it to another cluster, not the discover entry's":                                                                                                          "other cluster",
+		ReasonCouldNotCheck + ": target HelmRelease/x.y: chart app-template 4.1.2: values.schema.json: the check does not reproduce $dynamicRef":                                                             "chart",
+		"apps/x: render fails; and at the base: render fails too":                                                                                                                                            "error",
+		"not a target of its own: Kustomization flux-system/x, which would apply it, does not render: remote base apps/x":                                                                                    "remote",
+		"GitRepository apps/dev-team spec.ref.branch: no branch dev-team among the remote's":                                                                                                                 "revision",
+		"metadata.name \"${APP}\" depends on APP, which flux-system/apps's postBuild substitutes from a source discovery cannot read (encrypted, or only in the cluster): it is not known what this deploys": "substitution",
 	} {
 		if got := ReasonKind(reason); got != want {
 			t.Errorf("ReasonKind(%q) = %q, want %q", reason, got, want)
@@ -58,8 +73,8 @@ func TestCoverageOfReports(t *testing.T) {
 		{APIVersion: "v1", Kind: "ConfigMap", Name: "cfg-b", Change: model.ChangeRename, Rename: &model.Rename{From: "cfg-a", To: "cfg-b"}},
 	}}
 	r.Summarize()
-	es := []Entry{{Name: "prod", Report: r}, {Name: "x", Reason: "suspended"}, {Name: "y", Err: errors.New("boom")}}
-	const want = "coverage: 1 of 3 targets checked (2 not checked: 1 error, 1 suspended), 2 objects, 1 workload"
+	es := []Entry{{Name: "prod", Report: r, Unit: UnitKustomization}, {Name: "x", Reason: "suspended", Unit: UnitKustomization}, {Name: "y", Err: errors.New("boom"), Unit: UnitHelmRelease}}
+	const want = "coverage: 1 of 2 Kustomizations, 0 of 1 HelmRelease checked, 2 objects, 1 workload; 2 not checked: 1 error, 1 suspended"
 	if got := CoverageOf(es).Line(); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

@@ -20,6 +20,12 @@ type Entry struct {
 	// Cluster names the target's cluster (Report.Cluster), for a target
 	// without a report.
 	Cluster string
+	// Unit is the kind of unit the target is (UnitKustomization, ...),
+	// which the coverage line counts it as; "" for one not known.
+	Unit string
+	// NotTargets are the deployer's objects listed under it as no target
+	// of their own, counted beside it.
+	NotTargets []NotTarget
 }
 
 // ManyOptions are what the writers of many reports need besides them.

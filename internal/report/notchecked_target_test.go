@@ -80,7 +80,7 @@ func TestNotCheckedTargetJudged(t *testing.T) {
 	es := []Entry{{Name: "HelmRelease/api.apps", Report: clean}, {Name: "HelmRelease/web.apps", Report: judged}}
 	tool := Tool{Name: "ownership-check", Version: "v1"}
 
-	const cov = "coverage: 1 of 2 targets checked (1 not checked: 1 chart host unreachable), 0 objects, 0 workloads"
+	const cov = "coverage: 1 of 2 targets checked, 0 objects, 0 workloads; 1 not checked: 1 chart host unreachable"
 	if got := CoverageOf(es).Line(); got != cov {
 		t.Errorf("coverage: %s, want %s", got, cov)
 	}

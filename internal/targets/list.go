@@ -14,6 +14,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/gitops"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/report"
 )
 
 // SourceConfig is the source of a target the config lists; a discovered
@@ -59,6 +60,46 @@ type Target struct {
 	// ValueDirs are where the repository's ConfigMaps and Secrets its
 	// render may read values from are written: the discover directories.
 	ValueDirs []string
+	// NotTargets are the deployer's objects its render would apply that
+	// are no targets of their own, each with why (gitops.NotTarget):
+	// listed under it, counted with it.
+	NotTargets []gitops.NotTarget
+}
+
+// Unit is the kind of unit the coverage line counts the target as.
+func (t Target) Unit() string {
+	if t.fromConfig() {
+		return report.UnitConfig
+	}
+	if t.Deployer != nil {
+		switch kind, _ := t.Deployer.Object["kind"].(string); kind {
+		case report.UnitKustomization, report.UnitHelmRelease, report.UnitApplication:
+			return kind
+		}
+	}
+	// Without its object (an ApplicationSet it could not expand), its
+	// source and name say.
+	switch {
+	case t.Source == model.ControllerArgoCD:
+		return report.UnitApplication
+	case t.Source == model.ControllerFlux && strings.Contains(t.Name, "HelmRelease/"):
+		return report.UnitHelmRelease
+	case t.Source == model.ControllerFlux:
+		return report.UnitKustomization
+	}
+	return report.UnitTarget
+}
+
+// ReportNotTargets are its NotTargets as the coverage line counts them.
+func (t Target) ReportNotTargets() []report.NotTarget {
+	if len(t.NotTargets) == 0 {
+		return nil
+	}
+	out := make([]report.NotTarget, len(t.NotTargets))
+	for i, n := range t.NotTargets {
+		out[i] = report.NotTarget{Unit: n.Kind, Name: n.Name, File: n.File, Reason: n.Reason}
+	}
+	return out
 }
 
 // Checked says whether the target is rendered and checked.
@@ -112,11 +153,11 @@ func ListLocated(ctx context.Context, cfg *config.Config, charts model.ChartLoca
 		// An app-of-apps whose path is a kustomization or a chart makes
 		// its Applications through its controller's render.
 		parents := parentRenderer(cfg, charts)
-		found, err := discover(ctx, gitops.Repository{Root: top, URLs: urls, RenderParent: parents}, cfg.Discover)
+		pinned := &pins{top: top}
+		found, err := discoverAt(ctx, gitops.Repository{Root: top, URLs: urls, RenderParent: parents}, cfg.Discover, pinned)
 		if err != nil {
 			return nil, fmt.Errorf("discovering targets: %w", err)
 		}
-		pinned := &pins{top: top}
 		atBase := &baseDiscovery{urls: urls, entries: cfg.Discover, parents: parents, pins: pinned}
 		for _, g := range found {
 			if g.Checked() {
@@ -126,7 +167,8 @@ func ListLocated(ctx context.Context, cfg *config.Config, charts model.ChartLoca
 			out = append(out, Target{
 				Target: config.Target{Name: g.Name, Paths: g.Paths, FieldManager: g.FieldManager, Context: g.Context},
 				Source: g.Source, Object: g.Object, Deployer: g.Deployer, Apply: g.Apply, Reason: g.Reason, Notes: g.Notes, Inputs: g.Inputs,
-				headFails: g.Deployer != nil && pathMissing(g.Reason),
+				NotTargets: g.NotTargets,
+				headFails:  g.Deployer != nil && pathMissing(g.Reason),
 				// Only its own entry's directory: another cluster's objects
 				// of the same name are not what its controller reads.
 				ValueDirs: []string{g.Dir},
@@ -291,7 +333,7 @@ type baseDiscovery struct {
 func (b *baseDiscovery) of(name string) func(ctx context.Context, root string) (*model.Deployer, []string, error) {
 	return func(ctx context.Context, root string) (*model.Deployer, []string, error) {
 		found, err := b.found.Get(ctx, root, func(ctx context.Context) (map[string]gitops.Target, error) {
-			ts, err := discover(ctx, gitops.Repository{Root: root, URLs: b.urls, RenderParent: b.parents}, b.entries)
+			ts, err := discoverAt(ctx, gitops.Repository{Root: root, URLs: b.urls, RenderParent: b.parents}, b.entries, b.pins)
 			byName := make(map[string]gitops.Target, len(ts))
 			for _, t := range ts {
 				if t.Checked() {

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
+	"github.com/ownership-check/ownership-check/internal/gitops"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -180,4 +182,35 @@ func revisionNotes(d *model.Deployer) []string {
 	}
 	r := d.Revision
 	return []string{fmt.Sprintf("rendered at %s, which %s pins: this pull request changes what it deploys only through its GitOps objects", r, r.Field)}
+}
+
+// discoverAt is discover with the trees the sources' revisions pin read
+// out of git for it (and removed when it returns): a Kustomization whose
+// GitRepository pins another branch has its path, and what it applies,
+// there.
+func discoverAt(ctx context.Context, repo gitops.Repository, entries []config.Discover, p *pins) ([]gitops.Target, error) {
+	trees := &gitexec.Trees{Top: p.top}
+	defer trees.Close()
+	repo.TreeOf = p.treeOf(trees)
+	return discover(ctx, repo, entries)
+}
+
+// treeOf is the gitops.TreeReader of p's repository: the working tree
+// ("") for a revision the checkout is on, else its commit's tree in
+// trees, or why it cannot be had.
+func (p *pins) treeOf(trees *gitexec.Trees) gitops.TreeReader {
+	return func(ctx context.Context, rev *model.Revision) (string, string) {
+		d := &model.Deployer{Revision: rev}
+		if reason := p.resolve(ctx, d); reason != "" {
+			return "", reason
+		}
+		if d.Revision.Checkout || d.Revision.Commit == "" {
+			return "", ""
+		}
+		dir, err := trees.Tree(ctx, p.top, d.Revision.Commit)
+		if err != nil {
+			return "", fmt.Sprintf("%s: reading the tree of %s: %v", rev.Field, d.Revision, err)
+		}
+		return dir, ""
+	}
 }

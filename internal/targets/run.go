@@ -100,6 +100,9 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 			return
 		}
 		out[i].Report.Notes = append(out[i].Report.Notes, sel[i].Notes...)
+		for _, n := range sel[i].NotTargets {
+			out[i].Report.Notes = append(out[i].Report.Notes, fmt.Sprintf("not checked: %s (%s): %s", n.Display(), n.File, n.Reason))
+		}
 		if d := sel[i].Deployer; d != nil && d.Revision.Pinned() {
 			out[i].Report.Revision = d.Revision.String()
 		}

@@ -276,6 +276,11 @@ func affected(ctx context.Context, targets []Target, o SelectOptions) ([]Selecte
 		case t.Deployer != nil && t.Deployer.Revision.Pinned():
 			// It renders from the tree its source pins, which no change of
 			// the working tree reaches: only its own files select it.
+		case t.inputsKnown():
+			// A release of a fetched chart reads nothing of the
+			// repository but its own files: only those select it, with or
+			// without a record, so that a chart's bump selects the
+			// releases of that chart and no other.
 		case ix == nil || ix.Inputs == nil:
 			why = "no record of what its render reads yet (no snapshot with inputs)"
 		case ix.Inputs.Outside > 0:
@@ -306,6 +311,33 @@ func affected(ctx context.Context, targets []Target, o SelectOptions) ([]Selecte
 		}
 	}
 	return out, nil
+}
+
+// inputsKnown says whether discovery knows every file of the repository
+// the target's render reads: a Flux HelmRelease of a chart fetched from a
+// HelmRepository, an OCIRepository or a HelmChart reads its own document
+// (as its parent's render makes it: that render's kustomizations and
+// patches, its substitution sources), its values sources and its chart's
+// source object, all of them its inputs; never the files of its folder's
+// or tree's other objects. One with valuesFrom is not: a source only the
+// cluster has now may be one a change writes into the repository.
+func (t Target) inputsKnown() bool {
+	if t.Deployer == nil || t.Deployer.Controller != model.ControllerFlux || len(t.Deployer.Charts) == 0 {
+		return false
+	}
+	if kind, _ := t.Deployer.Object["kind"].(string); kind != "HelmRelease" {
+		return false
+	}
+	for _, c := range t.Deployer.Charts {
+		if c.InRepository() {
+			return false
+		}
+	}
+	// A values source discovery did not find in the repository may be
+	// one a change adds there: the record says what the render read.
+	spec, _ := t.Deployer.Object["spec"].(map[string]any)
+	from, _ := spec["valuesFrom"].([]any)
+	return len(from) == 0
 }
 
 // touchesOwn says which change reaches a target's own files beyond its
