@@ -53,7 +53,7 @@ func WriteJSONArray(w io.Writer, reps []*Report) error {
 
 // writeJSONMany writes the entries' reports as one JSON array, a target
 // that is not checked as an element with `"checked": false` and its reason
-// (interfaces.md): one the pull request made so is its report, with both
+// (docs/gitops.md): one the pull request made so is its report, with both
 // (Report.NotChecked); one that could not be checked has no element (its
 // error is the run's).
 func writeJSONMany(w io.Writer, es []Entry, o ManyOptions) error {
