@@ -292,12 +292,18 @@ func withTracking(app map[string]any, t *config.ArgoTracking) map[string]any {
 	if t == nil {
 		return app
 	}
-	keys := map[string]string{
+	return withModelKeys(app, map[string]string{
 		model.ArgoTrackingMethodKey:      t.Method,
 		model.ArgoInstanceLabelKey:       t.InstanceLabelKey,
 		model.ArgoInstallationIDKey:      t.InstallationID,
 		model.ArgoControllerNamespaceKey: t.ControllerNamespace,
-	}
+	})
+}
+
+// withModelKeys is a copy of app with model's annotation keys set to what
+// discovery read, those it read nothing for taken away: only discovery,
+// never the Application's own file, says what they hold.
+func withModelKeys(app map[string]any, keys map[string]string) map[string]any {
 	out := maps.Clone(app)
 	meta, _ := out["metadata"].(map[string]any)
 	meta = maps.Clone(meta)
@@ -310,11 +316,14 @@ func withTracking(app map[string]any, t *config.ArgoTracking) map[string]any {
 		anns = map[string]any{}
 	}
 	for k, v := range keys {
+		delete(anns, k)
 		if v != "" {
 			anns[k] = v
 		}
 	}
-	meta["annotations"] = anns
+	if len(anns) > 0 {
+		meta["annotations"] = anns
+	}
 	out["metadata"] = meta
 	return out
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"maps"
 	"path"
 	"path/filepath"
 	"slices"
@@ -338,30 +337,10 @@ func (c *argoCMScan) chartValues(a argoApp) {
 // withBuildOptions is the Application as render reads it with the
 // installation's build options written on a copy, under model's keys.
 func withBuildOptions(app map[string]any, o argoBuildOptions) map[string]any {
-	out := maps.Clone(app)
-	meta, _ := out["metadata"].(map[string]any)
-	meta = maps.Clone(meta)
-	if meta == nil {
-		meta = map[string]any{}
-	}
-	anns, _ := meta["annotations"].(map[string]any)
-	anns = maps.Clone(anns)
-	if anns == nil {
-		anns = map[string]any{}
-	}
-	delete(anns, model.ArgoKustomizeBuildOptionsKey)
-	delete(anns, model.ArgoKustomizeBuildOptionsFromKey)
-	if o.value != "" {
-		anns[model.ArgoKustomizeBuildOptionsKey] = o.value
-	}
-	if o.from != "" {
-		anns[model.ArgoKustomizeBuildOptionsFromKey] = o.from
-	}
-	if len(anns) > 0 {
-		meta["annotations"] = anns
-	}
-	out["metadata"] = meta
-	return out
+	return withModelKeys(app, map[string]string{
+		model.ArgoKustomizeBuildOptionsKey:     o.value,
+		model.ArgoKustomizeBuildOptionsFromKey: o.from,
+	})
 }
 
 // settleArgoInstallation gives every Application the entry found the

@@ -3,7 +3,6 @@ package gitops
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -135,19 +134,8 @@ func (s *discovery) mentions(paths []string, re *regexp.Regexp) (bool, error) {
 	found := false
 	for _, p := range paths {
 		top := filepath.Join(s.repo.Root, filepath.FromSlash(p))
-		err := s.read.WalkDir(top, func(f string, e fs.DirEntry, err error) error {
-			if err != nil || found {
-				return err
-			}
-			if e.IsDir() {
-				if f != top && strings.HasPrefix(e.Name(), ".") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			switch filepath.Ext(f) {
-			case ".yaml", ".yml", ".tpl", ".json":
-			default:
+		err := s.walkFiles(top, []string{".yaml", ".yml", ".tpl", ".json"}, func(f string) error {
+			if found {
 				return nil
 			}
 			data, err := s.read.ReadFile(f, repofs.GitOpsFile)

@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/repofs"
@@ -94,21 +95,7 @@ func (s *discovery) listUnmade(t *Target, kinds childKinds, made []document, rea
 		if !s.read.IsDir(top) {
 			continue
 		}
-		err := s.read.WalkDir(top, func(f string, e fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if e.IsDir() {
-				if f != top && strings.HasPrefix(e.Name(), ".") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			switch filepath.Ext(f) {
-			case ".yaml", ".yml":
-			default:
-				return nil
-			}
+		err := s.walkFiles(top, []string{".yaml", ".yml"}, func(f string) error {
 			rel, err := filepath.Rel(s.repo.Root, f)
 			if err != nil {
 				return err
@@ -195,4 +182,25 @@ func (s *discovery) settleNotTargets() {
 		}
 		f.NotTargets = keep
 	}
+}
+
+// walkFiles calls fn for each file under top whose extension is one of
+// exts, in the repository's reader's order; a hidden folder below top (a
+// controller's source leaves .git and such out) is not walked.
+func (s *discovery) walkFiles(top string, exts []string, fn func(f string) error) error {
+	return s.read.WalkDir(top, func(f string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			if f != top && strings.HasPrefix(e.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !slices.Contains(exts, filepath.Ext(f)) {
+			return nil
+		}
+		return fn(f)
+	})
 }
