@@ -18,7 +18,7 @@ import (
 // --server-side=auto, helm-controller's serverSideApply: auto) decides from
 // what its release last did, which the release's objects show in their
 // managedFields; the check reads the same before it predicts, never the
-// release's Secrets (interfaces.md "How each deployer applies").
+// release's Secrets (docs/deployers-apply.md "The deployers").
 
 // resolveApply is the target's method as its deployer will apply: a
 // method with Resolve set is decided from the rendered objects as they

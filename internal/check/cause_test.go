@@ -121,7 +121,7 @@ func findingAt(t *testing.T, rep *report.Report, name, path string, cats ...mode
 }
 
 // TestScenarioCauses: the required check judges the pull request, not the
-// cluster (ownership-model.md, "Whose change is it").
+// cluster (docs/github-action.md, "Whose change is it").
 func TestScenarioCauses(t *testing.T) {
 	s := newScenario(t, "first-check") // any scenario: the manifests are the repository's
 	r := newCauseRepo(t)

@@ -7,7 +7,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/command"
 )
 
-// Exit statuses of the stable command-line contract (docs: interfaces.md).
+// Exit statuses of the stable command-line contract (docs/report.md).
 const (
 	ExitOK       = 0
 	ExitFindings = 1

@@ -13,7 +13,7 @@ import (
 )
 
 // commonOptions are the flags shared by the commands that render and talk to
-// a cluster or the snapshot store (spec: interfaces.md, "Shared flags").
+// a cluster or the snapshot store (docs/report.md, "Shared flags").
 type commonOptions struct {
 	FieldManager   string
 	Kubeconfig     string

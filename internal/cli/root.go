@@ -1,5 +1,5 @@
 // Package cli builds the ownership-check command tree. Flag names and exit
-// statuses are a stable surface (see docs/ and the spec's interfaces.md).
+// statuses are a stable surface (docs/report.md).
 package cli
 
 import (

@@ -8,7 +8,7 @@ import (
 
 // ApplyConfig is a target's or discover entry's `apply:`: how its deployer
 // applies, overriding what the deployer's object or the default says
-// (interfaces.md "How each deployer applies").
+// (docs/deployers-apply.md "Setting it").
 type ApplyConfig struct {
 	// Method is server-side, client-side or replace.
 	Method string `json:"method"`

@@ -33,7 +33,7 @@ type Config struct {
 	Discover []Discover `json:"discover,omitempty"`
 	// Repositories are more URLs that name this repository, beside its
 	// origin remote's: a GitOps object whose source is one of them is
-	// rendered from this checkout (interfaces.md, "This repository").
+	// rendered from this checkout (docs/config.md, "repositories").
 	Repositories []string `json:"repositories,omitempty"`
 	// Snapshot tunes how snapshots are judged.
 	Snapshot SnapshotOptions `json:"snapshot,omitempty"`

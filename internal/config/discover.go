@@ -11,8 +11,8 @@ import (
 // Discover names where a deployer's own objects live: every Flux
 // Kustomization (and HelmRelease) under Flux, or every Argo CD Application
 // (and the Applications an ApplicationSet makes) under ArgoCD, whose source
-// is this repository, is a target (interfaces.md, "Targets from the
-// deployer's own objects").
+// is this repository, is a target (docs/gitops.md, "The discover
+// config").
 type Discover struct {
 	Flux   string `json:"flux,omitempty"`
 	ArgoCD string `json:"argocd,omitempty"`

@@ -9,7 +9,7 @@ import (
 
 // HelmTarget is a chart a pipeline releases with `helm upgrade --install
 // RELEASE CHART -n NAMESPACE -f VALUES...`: the target renders it as that
-// upgrade does (interfaces.md, "Helm").
+// upgrade does (docs/helm.md, "A `helm` target").
 type HelmTarget struct {
 	// Chart is the chart's directory, relative to the repository's top,
 	// or a reference `helm upgrade` takes (an oci:// reference with its

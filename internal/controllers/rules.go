@@ -3,7 +3,7 @@
 // the Deployment it targets, cert-manager's cainjector writes the CA bundle
 // of a webhook configuration annotated for it. A deploy that sends such a
 // field fights the controller on every deploy, before the values even
-// differ (spec: ownership-model.md, `fight`).
+// differ (docs/history.md "Known controllers: `fight`").
 //
 // Each controller is one entry of Rules. The package reads the objects
 // that set controllers up (from the cluster, the snapshot or the render)

@@ -8,9 +8,10 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
-// How each controller applies, read from its own object (interfaces.md
-// "How each deployer applies"). Nothing here reads the cluster: what a
-// controller decides at deploy time is left to resolve (model.ResolveApply).
+// How each controller applies, read from its own object
+// (docs/deployers-apply.md; docs/gitops.md "How each controller
+// applies"). Nothing here reads the cluster: what a controller decides at
+// deploy time is left to resolve (model.ResolveApply).
 
 // argoApply is how Argo CD syncs an Application of these sync options.
 // Replace=true wins over ServerSideApply=true, as gitops-engine's

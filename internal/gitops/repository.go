@@ -6,7 +6,7 @@ import (
 
 // Names says whether url names this repository: one of repo.URLs,
 // compared as a GitOps controller's URL and a git remote may spell the
-// same repository differently (interfaces.md, "This repository"): without
+// same repository differently (docs/gitops.md, "this repository"): without
 // the scheme, the user, the port, a trailing ".git" or "/", and with the
 // host's case ignored (hosts are case-insensitive; paths may not be).
 // https://github.com/org/repo, ssh://git@github.com/org/repo.git and the

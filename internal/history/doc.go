@@ -1,6 +1,5 @@
 // Package history is the deploy history of an environment and what it
-// says about the findings of a check (spec: ownership-model.md, "History";
-// seed ADR-021's open problem).
+// says about the findings of a check (docs/history.md).
 //
 // `check --record`, run by the deploy pipeline right before it applies,
 // reduces the check's report to one Deploy: each finding's object, path,

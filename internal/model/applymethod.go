@@ -6,8 +6,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// The ways a deployer writes its objects (interfaces.md "How each deployer
-// applies").
+// The ways a deployer writes its objects (docs/deployers-apply.md "The
+// three methods").
 const (
 	// ApplyServerSide is a Server-Side Apply under the deploy's field
 	// manager; Force says whether conflicts are forced.

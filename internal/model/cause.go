@@ -6,7 +6,7 @@ import (
 )
 
 // Cause says whose change a finding is: the pull request's, the base
-// branch's not yet deployed, or the cluster's own (ownership-model.md,
+// branch's not yet deployed, or the cluster's own (docs/github-action.md,
 // "Whose change is it"). A required check judges the pull request: by
 // default only its own findings fail it.
 type Cause string
@@ -171,7 +171,7 @@ func (s States) baseDeployed() bool {
 	return s.Applied == nil || s.Base.Same(*s.Applied)
 }
 
-// CauseOf decides the cause from the states (ownership-model.md, "Whose
+// CauseOf decides the cause from the states (docs/github-action.md, "Whose
 // change is it"): the one row of the cause table that holds.
 func CauseOf(s States) Cause {
 	for _, r := range causeTable {

@@ -6,9 +6,8 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 )
 
-// What a deploy does to an object, beside who owns what (spec:
-// ownership-model.md, "What the deploy changes"; interfaces.md: change,
-// diff, rollout).
+// What a deploy does to an object, beside who owns what (docs/changes.md:
+// change, diff, rollout).
 
 // Change is what the deploy does to an object as a whole.
 type Change string

@@ -7,7 +7,7 @@ import (
 )
 
 // Category names a kind of finding. The names are part of the JSON report and
-// the --fail-on flag (spec: ownership-model.md, interfaces.md).
+// the --fail-on flag (docs/report.md "Categories").
 type Category string
 
 const (
@@ -72,7 +72,7 @@ func NewTransition(prevOwned, nowOwned, configChanged, externalChanged bool) Tra
 	return t
 }
 
-// TableRow computes the table row of ownership-model.md from the four
+// TableRow computes the row of docs/report.md's transition table from the four
 // answers, whatever Row says: 8*prevOwned + 4*nowOwned + 2*configChanged +
 // externalChanged.
 func (t Transition) TableRow() int {

@@ -3,7 +3,7 @@ package model
 import "fmt"
 
 // Controller names a controller that is set up to manage a field the deploy
-// sends (spec: ownership-model.md, `fight`).
+// sends (docs/history.md "Known controllers: `fight`").
 type Controller struct {
 	// Name is how messages call it: "HorizontalPodAutoscaler",
 	// "cert-manager cainjector".

@@ -7,11 +7,11 @@ import (
 )
 
 // What each deployer deletes of an object the render no longer produces
-// (interfaces.md "How each deployer applies"): a delete only where it
-// prunes. One row per deployer, keyed as pruneKey reads a Deployer; each
-// row says, from the deployer's object and the object's own metadata
-// (live's, else what the last deploy left), whether the deploy deletes it
-// and, when it does not, why it stays.
+// (docs/deployers-apply.md "What each deployer deletes"): a delete only
+// where it prunes. One row per deployer, keyed as pruneKey reads a
+// Deployer; each row says, from the deployer's object and the object's
+// own metadata (live's, else what the last deploy left), whether the
+// deploy deletes it and, when it does not, why it stays.
 
 // The annotations and labels by which an object stays when its deployer
 // prunes.

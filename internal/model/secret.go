@@ -11,7 +11,7 @@ import (
 
 // The Secret rule: no value of a core Secret's data or stringData, and no
 // client-side-apply copy of a Secret, ever appears in a comment, summary,
-// log, JSON report or snapshot (spec: ownership-model.md, "Secrets"). Every
+// log, JSON report or snapshot (docs/security.md "Where secrets go"). Every
 // stage asks this file; none keeps a list of its own.
 
 // HiddenValue stands for a Secret's value wherever a value would be shown.

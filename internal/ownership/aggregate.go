@@ -12,7 +12,7 @@ import (
 const maxSummaryPaths = 5
 
 // Group is one category of one object's findings: the form the report
-// shows, at most one entry per category (ownership-model.md).
+// shows, at most one entry per category (docs/report.md).
 type Group struct {
 	Category model.Category `json:"category"`
 	Level    model.Level    `json:"level"`

@@ -81,7 +81,7 @@ type Result struct {
 	Adopted []model.Adoption `json:"adopted,omitempty"`
 }
 
-// Analyze classifies every path of one object (ownership-model.md) and
+// Analyze classifies every path of one object (docs/report.md) and
 // returns its findings. An error means the object could not be checked
 // (unreadable managedFields, a manifest that does not fit its schema); it
 // starts with the object's id and must fail the check, never pass it.

@@ -1,6 +1,6 @@
 // Package ownership is the product's core: it predicts what one object's
 // deploy does to field ownership and words it as findings
-// (spec: ownership-model.md). It is pure logic: the caller fetches live,
+// (docs/report.md). It is pure logic: the caller fetches live,
 // runs the dry-run and reads the snapshot.
 //
 // # Entry points

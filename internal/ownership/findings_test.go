@@ -369,7 +369,7 @@ func TestAnalyzeErrors(t *testing.T) {
 	}
 }
 
-// Findings marshal to the report's JSON shape (interfaces.md).
+// Findings marshal to the report's JSON shape (docs/report.md).
 func TestFindingJSON(t *testing.T) {
 	tc := rowCases[13]
 	in := tc.in(t)

@@ -75,7 +75,7 @@ func setsIt(verb string, v pathValues) string {
 	return verb + " to " + show(v.target, false)
 }
 
-// message words one finding (interfaces.md shows the drift form).
+// message words one finding (docs/report.md shows the drift form).
 func (a *analysis) message(c model.Category, t model.Transition, p fieldpath.Path, v pathValues, others []model.Manager) string {
 	external := change(v.deployed, v.deployedOK, v.live, v.liveOK, v.hidden)
 	switch c {

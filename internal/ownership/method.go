@@ -13,7 +13,7 @@ import (
 // an Update under the deploy's name: nothing conflicts, a field another
 // manager changed is reverted silently, and what the deploy stops sending
 // is removed or stays as the prediction shows, whoever else owns it
-// (interfaces.md "How each deployer applies").
+// (docs/deployers-apply.md "The three methods").
 
 // methodRules is one method's row.
 type methodRules struct {

@@ -50,7 +50,7 @@ func (a *analysis) pathFindings(p fieldpath.Path) []model.Finding {
 	if a.baseline == BaselineLive && !t.PrevOwned && t.NowOwned && !t.ConfigChanged {
 		// Rows 4 and 5 are impossible only against a snapshot. Against
 		// live they are the deploy applying the value another manager
-		// wrote: it becomes a co-owner (ownership-model.md, "no snapshot"),
+		// wrote: it becomes a co-owner (docs/report.md, docs/first-check.md),
 		// where its method shares.
 		if a.rules.shares {
 			a.adopt(p)

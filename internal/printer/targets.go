@@ -12,8 +12,8 @@ import (
 )
 
 // TargetRow is one target as `ownership-check targets` lists it; its JSON
-// is the spec's (interfaces.md, "Targets from the deployer's own
-// objects"), with what `targets --render` found when it rendered it.
+// is docs/gitops.md's ("The discover config"), with what `targets
+// --render` found when it rendered it.
 type TargetRow struct {
 	Name         string   `json:"name"`
 	Source       string   `json:"source"`

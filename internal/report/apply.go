@@ -3,7 +3,7 @@ package report
 // The method the deploy was predicted to apply with decides what its
 // findings mean (a conflict fails a server-side apply without force, a
 // client-side apply meets none), so every format says it beside the
-// engine (interfaces.md "How each deployer applies").
+// engine (docs/deployers-apply.md "The deployers").
 
 // applyWords is the method and why, in one line: "" when the report does
 // not say (one read from JSON written before it did).

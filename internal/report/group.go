@@ -9,7 +9,7 @@ import (
 )
 
 // Group is the findings of one category on one object: the report shows one
-// message per group, not one per field (ownership-model.md).
+// message per group, not one per field (docs/report.md).
 type Group struct {
 	Category model.Category
 	Level    model.Level

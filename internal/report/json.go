@@ -10,7 +10,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
-// WriteJSON writes the spec's JSON report (interfaces.md), indented, with
+// WriteJSON writes the JSON report (docs/report.md), indented, with
 // Secret values hidden and empty lists written as [] so that "checked,
 // clean" (findings: []) differs from a missing field.
 //

@@ -13,7 +13,7 @@ import (
 )
 
 // The plan: what the deploy does to the cluster, read before who owns
-// what (ownership-model.md, "What the deploy changes"). The text and
+// what (docs/changes.md). The text and
 // markdown forms both start from it.
 
 // repeatMin is how many objects make the same change one line with a

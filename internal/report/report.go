@@ -28,7 +28,7 @@ type Report struct {
 	Checked *bool  `json:"checked,omitempty"`
 	Reason  string `json:"reason,omitempty"`
 	// Apply is how the deploy was predicted to apply, and why
-	// (interfaces.md "How each deployer applies").
+	// (docs/deployers-apply.md "The deployers").
 	Apply    *model.ApplyMethod `json:"apply,omitempty"`
 	Engine   string             `json:"engine"` // "cluster" or "offline"
 	Snapshot SnapshotInfo       `json:"snapshot"`
@@ -116,7 +116,7 @@ type Summary struct {
 	// request's own (Object.ChangeCause).
 	PullRequestChanges int
 	// Causes counts the warnings and errors of each known cause: who must
-	// act (ownership-model.md, "Whose change is it"). Empty when no base
+	// act (docs/github-action.md, "Whose change is it"). Empty when no base
 	// was given.
 	Causes map[model.Cause]int
 	// NotChecked are the categories the engine could not look for (the
@@ -142,7 +142,7 @@ type Object struct {
 	// fail the check (a scope guessed without a cluster).
 	Notes []string `json:"notes,omitempty"`
 	// Change, Diff and Rollout say what the deploy does to the object
-	// (ownership-model.md, "What the deploy changes"). Rollout is nil but
+	// (docs/changes.md "Per object (JSON)"). Rollout is nil but
 	// for workloads; Rename is set on both names of a renamed generated
 	// ConfigMap or Secret.
 	Change model.Change `json:"change,omitempty"`
