@@ -1,8 +1,6 @@
 package changes
 
 import (
-	"sort"
-
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v4/value"
 
@@ -62,17 +60,7 @@ func skippedAt(path fieldpath.Path, k string) bool {
 }
 
 func (d *differ) maps(a, b map[string]any) {
-	keys := make([]string, 0, len(a)+len(b))
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range model.UnionKeys(a, b) {
 		if d.skipped(k) {
 			continue
 		}

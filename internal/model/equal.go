@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"sort"
 )
 
 // EqualValues compares two values as JSON values: 3 and 3.0 are equal, map
@@ -124,4 +125,20 @@ func floatNumber(f float64) number {
 		return number{isInt: true, i: int64(f)}
 	}
 	return number{f: f}
+}
+
+// UnionKeys are the keys of a and b, each once, sorted: the fields a walk
+// of two objects side by side visits.
+func UnionKeys(a, b map[string]any) []string {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }

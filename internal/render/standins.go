@@ -3,7 +3,6 @@ package render
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
@@ -98,17 +97,7 @@ func differingLeaves(a, b map[string]any) []fieldpath.Path {
 			if !ok {
 				break
 			}
-			keys := make([]string, 0, len(xv)+len(yv))
-			for k := range xv {
-				keys = append(keys, k)
-			}
-			for k := range yv {
-				if _, in := xv[k]; !in {
-					keys = append(keys, k)
-				}
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
+			for _, k := range model.UnionKeys(xv, yv) {
 				walk(append(p[:len(p):len(p)], fieldpath.PathElement{FieldName: &k}), xv[k], yv[k])
 			}
 			return
