@@ -1,9 +1,6 @@
 package helm
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +13,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 	"github.com/ownership-check/ownership-check/internal/repofs"
+	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
 )
 
 // chartRepo writes files under a new repository, moves into it and gives
@@ -51,25 +49,8 @@ func chartRepo(t *testing.T, files map[string]string, charts source.ChartLocator
 // writes them.
 func archive(t *testing.T, name string, files map[string][]byte) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
 	files["Chart.yaml"] = []byte("apiVersion: v2\nname: " + name + "\nversion: 1.0.0\n")
-	for p, data := range files {
-		if err := tw.WriteHeader(&tar.Header{Name: name + "/" + p, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write(data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := gz.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return chartserver.Tgz(t, name, files)
 }
 
 // archives locates each chart of the test's repository by name.

@@ -1,14 +1,13 @@
 package reliability_test
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
 )
 
 // chartTarget is a helm target over the chart in chart/.
@@ -56,28 +55,11 @@ func TestChartDirectoryLinkLoop(t *testing.T) {
 // `helm package` lays it out: it compresses to almost nothing.
 func chartArchive(t *testing.T, name string, sizes ...int) string {
 	t.Helper()
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
 	files := map[string][]byte{"Chart.yaml": []byte("apiVersion: v2\nname: " + name + "\nversion: 1.0.0\n")}
 	for i, n := range sizes {
 		files[fmt.Sprintf("files/f%d", i)] = make([]byte, n)
 	}
-	for p, data := range files {
-		if err := tw.WriteHeader(&tar.Header{Name: name + "/" + p, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write(data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := gz.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.String()
+	return string(chartserver.Tgz(t, name, files))
 }
 
 // TestChartDependenciesShareOneBudget: three vendored dependencies of 45
