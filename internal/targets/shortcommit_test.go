@@ -29,8 +29,10 @@ func TestArgoShortCommit(t *testing.T) {
 	git(src, "commit", "-q", "-m", "blue")
 	blue := git(src, "rev-parse", "HEAD")
 	write(src, "apps/app.yaml", app("green"))
+	// Quoted, as a user must: a short SHA can be all digits (or 1e5…), which
+	// YAML reads as a number.
 	write(src, "argocd/web.yaml", "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: web, namespace: argocd}\n"+
-		"spec:\n  project: default\n  source: {repoURL: https://github.com/example/platform, path: apps, targetRevision: "+blue[:9]+"}\n"+
+		"spec:\n  project: default\n  source: {repoURL: https://github.com/example/platform, path: apps, targetRevision: '"+blue[:9]+"'}\n"+
 		"  destination: {server: https://kubernetes.default.svc, namespace: web}\n")
 	git(src, "add", ".")
 	git(src, "commit", "-q", "-m", "green, and web pinned to blue")
