@@ -57,31 +57,47 @@ func (c *Cluster) ReadAs(ctx context.Context, o model.Object, apiVersion string)
 // returns ReadAs for the analysis: it waits for an object's read when one
 // was started, else reads at once. One object at a time within the
 // analysis cost a round trip per moved object (a deprecated API's
-// migration moves many). The client's window bounds the reads in flight,
-// as it bounds every request. The reads run in g, whose owner cancels ctx
-// and waits for g before it returns (as check's build does): a read the
-// analysis never asked for stops with ctx and is waited for there.
+// migration moves many). The reads are taken by as many workers as the
+// client's window may hold requests (its ceiling), never one goroutine an
+// object: the window bounds the requests in flight, the workers what
+// waits for it. They run in g, whose owner cancels ctx and waits for g
+// before it returns (as check's build does): a read the analysis never
+// asked for stops with ctx and is waited for there.
 func (c *Cluster) ReadAllAs(ctx context.Context, g *errgroup.Group, objs []model.Object, versions func(model.Object) string) func(model.Object, string) (*unstructured.Unstructured, error) {
 	type read struct {
+		obj        model.Object
 		apiVersion string
 		done       chan struct{}
 		u          *unstructured.Unstructured
 		err        error
 	}
 	reads := map[model.ID]*read{}
+	var queue []*read
 	for _, o := range objs {
 		v := versions(o)
 		if v == "" {
 			continue
 		}
-		r := &read{apiVersion: v, done: make(chan struct{})}
+		r := &read{obj: o, apiVersion: v, done: make(chan struct{})}
 		reads[o.ID] = r
-		g.Go(func() error {
-			defer close(r.done)
-			r.u, r.err = c.ReadAs(ctx, o, v)
-			// The analysis takes the error with the object.
-			return nil
-		})
+		queue = append(queue, r)
+	}
+	if len(queue) > 0 {
+		next := make(chan *read, len(queue))
+		for _, r := range queue {
+			next <- r
+		}
+		close(next)
+		for range min(len(queue), c.kube.Window.Ceiling()) {
+			g.Go(func() error {
+				for r := range next {
+					r.u, r.err = c.ReadAs(ctx, r.obj, r.apiVersion)
+					// The analysis takes the error with the object.
+					close(r.done)
+				}
+				return nil
+			})
+		}
 	}
 	return func(o model.Object, apiVersion string) (*unstructured.Unstructured, error) {
 		if r, ok := reads[o.ID]; ok && r.apiVersion == apiVersion {
