@@ -50,7 +50,6 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 		FieldManager: o.FieldManager,
 		ToolVersion:  o.ToolVersion,
 		DeployedBy:   o.DeployedBy,
-		Concurrency:  o.Concurrency,
 		SecretKey:    secrets.KeyFromEnv(),
 		Inputs:       inputsOf(ctx, o.State.Trees().Top, o.Paths, r.reads),
 		Types:        o.State.Types(client),

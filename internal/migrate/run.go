@@ -49,12 +49,14 @@ func (pl *Plan) Pending() int {
 // Make reads every rendered object from the cluster and plans its
 // migration. Any object it could not read or plan is an error, and the
 // whole plan is refused: migrating part of a render on a partial picture
-// is what a rerun would have to untangle.
-func Make(ctx context.Context, c Cluster, objs []model.Object, o Options, concurrency int) (*Plan, error) {
+// is what a rerun would have to untangle. workers is how many objects are
+// read at once: the client's window's ceiling, as every stage sizes its
+// workers (the window bounds the requests in flight).
+func Make(ctx context.Context, c Cluster, objs []model.Object, o Options, workers int) (*Plan, error) {
 	plans := make([]*ObjectPlan, len(objs))
 	missing := make([]bool, len(objs))
 	errs := make([]error, len(objs))
-	parallel.For(len(objs), concurrency, func(i int) {
+	parallel.For(len(objs), workers, func(i int) {
 		plans[i], missing[i], errs[i] = planOne(ctx, c, objs[i], o)
 	})
 	if err := errors.Join(errs...); err != nil {

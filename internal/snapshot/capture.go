@@ -22,17 +22,19 @@ import (
 // cluster does not have: the deploy did not do what was rendered.
 var ErrMissing = errors.New("not in the cluster; the deploy did not apply it")
 
-// Capture GETs the live object of every rendered object, at most
-// concurrency at a time, and builds the snapshot's entries. Every object that
+// Capture GETs the live object of every rendered object, with as many
+// workers as c's window may hold requests (the window, not a limit of
+// the snapshot's own, bounds what is in flight), and builds the
+// snapshot's entries. Every object that
 // cannot be read is an error of its own, starting with its id; they are
 // joined in id order.
-func Capture(ctx context.Context, c *kube.Client, objs []model.Object, h secrets.Hasher, concurrency int) (map[model.ID]*Entry, error) {
+func Capture(ctx context.Context, c *kube.Client, objs []model.Object, h secrets.Hasher) (map[model.ID]*Entry, error) {
 	var (
 		mu      sync.Mutex
 		entries = make(map[model.ID]*Entry, len(objs))
 		failed  = map[model.ID]error{}
 	)
-	parallel.For(len(objs), concurrency, func(i int) {
+	parallel.For(len(objs), c.Window.Ceiling(), func(i int) {
 		o := objs[i]
 		live, err := get(ctx, c, o)
 		mu.Lock()

@@ -93,7 +93,7 @@ func TestTakeOnRealAPIServer(t *testing.T) {
 	bare, clones := newRemote(t, 2)
 	s := openStore(t, clones[0])
 	opts := TakeOptions{Environment: "staging", FieldManager: "deployer", ToolVersion: "test",
-		SourceCommit: "1111111111111111111111111111111111111111", DeployedBy: "e2e", Concurrency: 3}
+		SourceCommit: "1111111111111111111111111111111111111111", DeployedBy: "e2e"}
 
 	snap, _, err := s.Take(ctx, c, objs, opts)
 	if err != nil {
@@ -174,7 +174,7 @@ func TestCaptureErrorsNameEveryObject(t *testing.T) {
 		{ID: model.ID{Group: "example.com", Kind: "Widget", Namespace: "default", Name: "w"}, Object: obj("example.com/v1", "Widget", "default", "w", nil)},
 		{ID: model.ID{Kind: "ConfigMap", Namespace: "default", Name: "nope-a"}, Object: obj("v1", "ConfigMap", "default", "nope-a", nil)},
 	}
-	_, err := Capture(context.Background(), c, objs, hasher(t), 2)
+	_, err := Capture(context.Background(), c, objs, hasher(t))
 	if err == nil {
 		t.Fatal("want an error")
 	}
@@ -190,7 +190,7 @@ func TestTakeWithHMACKey(t *testing.T) {
 	objs := deployFixtures(t, c, uniqueName("keyed"))
 	dir := newWorkRepo(t)
 	s := openStore(t, dir)
-	opts := TakeOptions{Environment: "prod", FieldManager: "deployer", SecretKey: []byte("k3y"), Concurrency: 2}
+	opts := TakeOptions{Environment: "prod", FieldManager: "deployer", SecretKey: []byte("k3y")}
 	first, _, err := s.Take(ctx, c, objs, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -22,8 +22,6 @@ type TakeOptions struct {
 	ToolVersion  string
 	SourceCommit string
 	DeployedBy   string
-	// Concurrency bounds the parallel GETs.
-	Concurrency int
 	// SecretKey is the optional HMAC key for Secret values
 	// (secrets.KeyFromEnv()).
 	SecretKey []byte
@@ -96,7 +94,7 @@ func take(ctx context.Context, c *kube.Client, objs []model.Object, o TakeOption
 	go func() {
 		read <- o.Recorded.capture(ctx, c, o.Types, kindsOf(objs))
 	}()
-	entries, err := Capture(ctx, c, objs, h, o.Concurrency)
+	entries, err := Capture(ctx, c, objs, h)
 	schemas := <-read
 	if err != nil {
 		return nil, warnings, err
