@@ -28,9 +28,6 @@ import (
 // means the check could not be done (the tool's exit status 2); findings
 // that fail the check show in Report.Failed.
 func Build(ctx context.Context, o Options) (*report.Report, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if err := o.requireTarget(); err != nil {
 		return nil, err
 	}

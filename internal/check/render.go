@@ -24,9 +24,6 @@ const discoveryTimeout = 10 * time.Second
 // kinds are used. A kubeconfig or context named explicitly must load. The
 // warnings (discovery that failed midway) come back with an error too.
 func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []error, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	defer t.ownRun(ctx)()
 	cfg, _, err := t.State.Config(t.loadConfigFile)
 	if err != nil {

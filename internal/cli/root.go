@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,7 +28,7 @@ func Run(version string, args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	err := root.ExecuteContext(context.Background())
 	code := exitCode(err)
 	if err != nil && !errors.Is(err, errFindingsFailed) {
 		fmt.Fprintf(stderr, "ownership-check: %s\n", check.Word(err, func(input string) string { return "--" + input }))

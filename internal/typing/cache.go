@@ -31,7 +31,7 @@ type Options struct {
 	// Server is the API server's OpenAPI v3 discovery
 	// (kube.Client.OpenAPIV3(Ctx)): the cluster engine's source, ahead of
 	// every other. Its reads must end when Ctx ends: the cache waits for
-	// them.
+	// them. Ctx is required with Server: its reads run under it.
 	Server openapi.Client
 	Ctx    context.Context
 	// ServerCRD reads the CustomResourceDefinition of a kind the API
@@ -77,11 +77,7 @@ func New(o Options) *Cache {
 		servesKind: o.Serves,
 	}
 	if o.Server != nil {
-		ctx := o.Ctx
-		if ctx == nil {
-			ctx = context.Background()
-		}
-		c.server = &server{ctx: ctx, client: o.Server}
+		c.server = &server{ctx: o.Ctx, client: o.Server}
 	}
 	for _, crd := range o.CRDs {
 		if crd != nil {
