@@ -4,20 +4,12 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strconv"
-	"time"
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
-
-// fetchTimeout bounds fetching one commit: it is one small pack, and a
-// hung remote must not hang the check.
-const fetchTimeout = 2 * time.Minute
-
-var commitID = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
 
 // ReadAtCommit reads file (relative to dir, or absolute inside the
 // repository) as commit has it, in the git repository that holds dir.
@@ -27,14 +19,14 @@ var commitID = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
 // credentials the checkout left. found is false when the commit has no
 // such file; an error means the commit could not be read at all.
 func ReadAtCommit(ctx context.Context, dir, commit, file string) (data []byte, found bool, err error) {
-	if !commitID.MatchString(commit) {
+	if !gitexec.IsCommitID(commit) {
 		return nil, false, fmt.Errorf("commit %q: not a full commit id", commit)
 	}
 	rel, err := repoPath(ctx, dir, file)
 	if err != nil {
 		return nil, false, err
 	}
-	if err := EnsureCommit(ctx, dir, commit); err != nil {
+	if err := gitexec.EnsureCommit(ctx, dir, "origin", commit); err != nil {
 		return nil, false, err
 	}
 	spec := commit + ":" + rel
@@ -58,24 +50,6 @@ func ReadAtCommit(ctx context.Context, dir, commit, file string) (data []byte, f
 		return nil, false, err
 	}
 	return data, true, nil
-}
-
-// EnsureCommit makes commit readable in the git repository that holds
-// dir: present already, or fetched alone from origin (a depth-1 checkout of
-// a pull request's merge commit lacks its base).
-func EnsureCommit(ctx context.Context, dir, commit string) error {
-	if gitexec.HasCommit(ctx, dir, commit) {
-		return nil
-	}
-	if !commitID.MatchString(commit) {
-		return fmt.Errorf("revision %q is not in the repository (a full commit id is fetched from origin when missing)", commit)
-	}
-	fctx, cancel := context.WithTimeout(ctx, fetchTimeout)
-	defer cancel()
-	if ferr := gitexec.FetchCommit(fctx, dir, "origin", commit); ferr != nil {
-		return fmt.Errorf("commit %s is not in the checkout and fetching it failed: %w", commit, ferr)
-	}
-	return nil
 }
 
 // RepoPath gives file (relative to dir, or absolute) relative to the root

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/Masterminds/semver/v3"
 )
@@ -262,17 +263,33 @@ func CurrentBranch(ctx context.Context, top string) string {
 	return b
 }
 
-// EnsureCommit fetches commit alone from remote when the repository at
-// top lacks it (a shallow checkout, or a branch never fetched).
-func EnsureCommit(ctx context.Context, top, remote, commit string) error {
-	if HasCommit(ctx, top, commit) {
+// EnsureCommit makes commit readable in the repository holding dir:
+// present already, or fetched alone from remote (a depth-1 checkout of a
+// pull request's merge commit lacks its base; a branch may never have been
+// fetched). Only a full commit id is fetched, a name is never sent to a
+// remote, and the fetch is bounded: a hung remote must not hang the check.
+func EnsureCommit(ctx context.Context, dir, remote, commit string) error {
+	if HasCommit(ctx, dir, commit) {
 		return nil
+	}
+	if !IsCommitID(commit) {
+		return fmt.Errorf("revision %q is not in the repository (a full commit id is fetched from the remote when missing)", commit)
 	}
 	if remote == "" {
 		return fmt.Errorf("commit %s: not in this repository, and it has no remote to fetch it from", commit)
 	}
-	if err := FetchCommit(ctx, top, remote, commit); err != nil {
-		return fmt.Errorf("commit %s: not in this repository, and fetching it from %s failed: %w", commit, remote, err)
+	fctx, cancel := context.WithTimeout(ctx, fetchTimeout)
+	defer cancel()
+	if err := FetchCommit(fctx, dir, remote, commit); err != nil {
+		return fmt.Errorf("commit %s is not in the checkout and fetching it failed (from %s): %w", commit, remote, err)
 	}
 	return nil
 }
+
+// fetchTimeout bounds fetching one commit: it is one small pack.
+const fetchTimeout = 2 * time.Minute
+
+var commitID = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
+
+// IsCommitID says whether s is a full commit id (SHA-1 or SHA-256).
+func IsCommitID(s string) bool { return commitID.MatchString(s) }

@@ -11,7 +11,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -119,7 +118,7 @@ func (b *Base) render(ctx context.Context, of BaseOf) error {
 		}
 	}
 	b.Commit, err = trees.Resolved(ctx, top, of.Rev, func(ctx context.Context) (string, error) {
-		if err := config.EnsureCommit(ctx, top, of.Rev); err != nil {
+		if err := gitexec.EnsureCommit(ctx, top, "origin", of.Rev); err != nil {
 			return "", &UnresolvedError{err}
 		}
 		c, err := gitexec.CommitOf(ctx, top, of.Rev)

@@ -225,7 +225,7 @@ func affected(ctx context.Context, targets []Target, o SelectOptions) ([]Selecte
 	if err != nil {
 		return nil, err
 	}
-	if err := config.EnsureCommit(ctx, top, o.ChangedFrom); err != nil {
+	if err := gitexec.EnsureCommit(ctx, top, "origin", o.ChangedFrom); err != nil {
 		return nil, &check.InputError{Input: "changed-from", Problem: err.Error()}
 	}
 	changes, err := changedSince(ctx, top, o.ChangedFrom, true)
@@ -292,7 +292,7 @@ func affected(ctx context.Context, targets []Target, o SelectOptions) ([]Selecte
 			src := ix.SourceCommit
 			if _, ok := since[src]; !ok {
 				since[src] = nil
-				if src == "" || config.EnsureCommit(ctx, top, src) != nil {
+				if src == "" || gitexec.EnsureCommit(ctx, top, "origin", src) != nil {
 					since[src] = []change{{status: '?'}}
 				} else if cs, err := changedSince(ctx, top, src+".."+o.ChangedFrom, false); err != nil {
 					since[src] = []change{{status: '?'}}
