@@ -9,19 +9,25 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
 // TopLevel is the top of the git repository holding dir, symlinks resolved
 // (the checkout may sit behind one, as macOS's /tmp does), as git compares
-// paths.
-func TopLevel(ctx context.Context, dir string) (string, error) {
-	out, err := Run(ctx, Where{Dir: dir}, nil, "rev-parse", "--show-toplevel")
+// paths. It is repofs' one finder of a repository's root, which asks no git
+// process (a run finds it for every target); an error outside a repository.
+func TopLevel(_ context.Context, dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
 	}
-	top := strings.TrimSpace(string(out))
-	if real, err := filepath.EvalSymlinks(top); err == nil {
-		top = real
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	top, ok := repofs.FindRepository(abs)
+	if !ok {
+		return "", fmt.Errorf("%s: not in a git repository", dir)
 	}
 	return top, nil
 }

@@ -182,16 +182,27 @@ func (f *FS) String() string {
 	return "the repository " + names[0] + " and the paths given (" + strings.Join(names[1:], ", ") + ")"
 }
 
-// RepositoryRoot walks up from dir to the directory holding .git; dir
-// itself when there is none.
+// RepositoryRoot is the root of the repository holding dir (FindRepository);
+// dir itself when there is none.
 func RepositoryRoot(dir string) string {
+	if root, ok := FindRepository(dir); ok {
+		return root
+	}
+	return dir
+}
+
+// FindRepository walks up from dir to the directory holding .git (a
+// folder, or the file a worktree or submodule has): the one finder of a
+// repository's root, which git's own top level (gitexec.TopLevel) is too.
+// It reads only the names on the way up, and runs no git.
+func FindRepository(dir string) (string, bool) {
 	for d := dir; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
+			return d, true
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return dir
+			return "", false
 		}
 		d = parent
 	}
