@@ -31,6 +31,7 @@ const (
 // architecture page does.
 var packages = map[string]kind{
 	"model":               foundation,
+	"delivery":            foundation,
 	"render":              stage,
 	"render/source":       stage,
 	"render/helm":         stage,
@@ -115,8 +116,8 @@ func forbidden(pkg string, k kind, dep string) string {
 	case k == testInfra && strings.HasPrefix(pkg, dep+"/"):
 		// A package's own test package builds its values.
 		return ""
-	case k == foundation:
-		return "model is the leaf and imports no package of this module"
+	case k == foundation && (pkg == "model" || dk != foundation):
+		return "model is the leaf and imports no package of this module; delivery stands on model alone"
 	case dk == testInfra && k != testInfra:
 		return "test infrastructure is for tests only"
 	case k == stage && strings.HasPrefix(pkg, dep+"/"):

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitops"
-	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
@@ -25,7 +25,7 @@ func TestActionTargetsDiscovered(t *testing.T) {
 	}
 	gitIn(t, ws, "init", "-q")
 	t.Cleanup(targets.UseDiscovery(func(context.Context, gitops.Repository, []config.Discover) ([]gitops.Target, error) {
-		return []gitops.Target{{Name: "flux-system/external", Source: model.ControllerFlux, Object: "clusters/prod/external.yaml",
+		return []gitops.Target{{Name: "flux-system/external", Source: delivery.ControllerFlux, Object: "clusters/prod/external.yaml",
 			Paths: []string{"deploy"}, FieldManager: "kustomize-controller", Context: "prod", Reason: "its source is another repository"}}, nil
 	}))
 	t.Setenv("INPUT_TARGETS", "flux-system/external")

@@ -3,6 +3,7 @@ package changes
 import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -26,7 +27,7 @@ func autoscaled(in Input) bool {
 		}
 		for _, e := range u.GetManagedFields() {
 			m := model.Manager{Manager: e.Manager, Operation: string(e.Operation), Subresource: e.Subresource}
-			if model.AutoscalerManager(m) && model.EntryOwns(e, replicasPath) {
+			if model.AutoscalerManager(m) && delivery.EntryOwns(e, replicasPath) {
 				return true
 			}
 		}

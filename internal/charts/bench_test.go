@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/charts"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
 )
@@ -19,15 +19,15 @@ func BenchmarkLocate160Over40(b *testing.B) {
 	reg := chartserver.NewOCI(b, chartserver.OCIOptions{User: "u", Password: "p"})
 	repo := chartserver.NewHTTPRepo(b, chartserver.HTTPOptions{})
 	c := chartserver.Chart(b, "podinfo")
-	var refs []model.ChartRef
+	var refs []delivery.ChartRef
 	for i := range 40 {
 		name := fmt.Sprintf("app-%02d", i)
 		if i%2 == 0 {
 			reg.Push(b, chartserver.WithName(c, name), "charts")
-			refs = append(refs, model.ChartFromReference(reg.Ref("charts/"+name)+":6.x"))
+			refs = append(refs, delivery.ChartFromReference(reg.Ref("charts/"+name)+":6.x"))
 		} else {
 			repo.Add(b, chartserver.WithName(c, name))
-			refs = append(refs, model.ChartFromRepository(repo.URL(), name, "6.14.1"))
+			refs = append(refs, delivery.ChartFromRepository(repo.URL(), name, "6.14.1"))
 		}
 	}
 	opts := charts.Options{

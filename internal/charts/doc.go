@@ -6,7 +6,7 @@
 // (chartlayer.go), versions and ranges resolved as the controller
 // resolves them (docs/remote-charts.md).
 //
-// It is the fetching model.ChartLocator that render asks (New, Locate,
+// It is the fetching delivery.ChartLocator that render asks (New, Locate,
 // Close at the run's end, Stats). A chart's pin names it as its
 // Chart.yaml does, with a digest: the SHA-256 of the .tgz for an HTTP
 // repository, the OCI manifest's digest for a registry (what `helm pull`

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/charts"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
 )
 
@@ -21,7 +21,7 @@ func TestRateLimitedThenServed(t *testing.T) {
 	repo.Add(t, chartserver.Chart(t, "podinfo"))
 	repo.FailNext(2, http.StatusTooManyRequests, "0")
 	f := newFetcher(t, charts.Options{Config: listed(repo.Host())})
-	mustLocate(t, f, model.ChartFromRepository(repo.URL(), "podinfo", ""), "podinfo", "6.14.1")
+	mustLocate(t, f, delivery.ChartFromRepository(repo.URL(), "podinfo", ""), "podinfo", "6.14.1")
 	if got := repo.Count("/index.yaml"); got != 3 {
 		t.Errorf("index requested %d times, want 3 (two 429s, then the index)", got)
 	}
@@ -37,7 +37,7 @@ func TestServerFailingForeverEndsWithinTheBound(t *testing.T) {
 	f := newFetcher(t, charts.Options{Config: listed(repo.Host()), FetchTimeout: bound})
 	f.SetLimits(0, 0, time.Second)
 	start := time.Now()
-	mustFail(t, f, model.ChartFromRepository(repo.URL(), "podinfo", ""), "500 Internal Server Error", "index.yaml", "after retries")
+	mustFail(t, f, delivery.ChartFromRepository(repo.URL(), "podinfo", ""), "500 Internal Server Error", "index.yaml", "after retries")
 	if d := time.Since(start); d > bound+100*time.Millisecond {
 		t.Errorf("took %s, past the run's fetch time", d)
 	}
@@ -49,7 +49,7 @@ func TestSlowServerEndsAtTheRunsFetchTime(t *testing.T) {
 	repo.Slow(time.Minute)
 	f := newFetcher(t, charts.Options{Config: listed(repo.Host()), FetchTimeout: 300 * time.Millisecond})
 	start := time.Now()
-	mustFail(t, f, model.ChartFromRepository(repo.URL(), "podinfo", ""), "no answer within the run's fetch time")
+	mustFail(t, f, delivery.ChartFromRepository(repo.URL(), "podinfo", ""), "no answer within the run's fetch time")
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("took %s", d)
 	}
@@ -63,9 +63,9 @@ func TestUnreachableHost(t *testing.T) {
 	addr := l.Addr().String()
 	_ = l.Close()
 	f := newFetcher(t, charts.Options{Config: listed(addr)})
-	mustFail(t, f, model.ChartFromRepository("http://"+addr, "podinfo", ""), addr+" refused the connection")
-	mustFail(t, f, model.ChartFromReference("oci://"+addr+"/charts/podinfo:1.0.0"), addr+" refused the connection")
-	mustFail(t, f, model.ChartFromRepository("https://charts.invalid", "podinfo", ""), "host charts.invalid not found (DNS)")
+	mustFail(t, f, delivery.ChartFromRepository("http://"+addr, "podinfo", ""), addr+" refused the connection")
+	mustFail(t, f, delivery.ChartFromReference("oci://"+addr+"/charts/podinfo:1.0.0"), addr+" refused the connection")
+	mustFail(t, f, delivery.ChartFromRepository("https://charts.invalid", "podinfo", ""), "host charts.invalid not found (DNS)")
 }
 
 func TestTooLargeIndexAndChart(t *testing.T) {
@@ -73,26 +73,26 @@ func TestTooLargeIndexAndChart(t *testing.T) {
 	repo.Add(t, chartserver.Chart(t, "podinfo"))
 	f := newFetcher(t, charts.Options{Config: listed(repo.Host())})
 	f.SetLimits(100, 0, 0)
-	mustFail(t, f, model.ChartFromRepository(repo.URL(), "podinfo", ""), "index.yaml is larger than")
+	mustFail(t, f, delivery.ChartFromRepository(repo.URL(), "podinfo", ""), "index.yaml is larger than")
 
 	f = newFetcher(t, charts.Options{Config: listed(repo.Host())})
 	f.SetLimits(0, 1000, 0)
-	mustFail(t, f, model.ChartFromRepository(repo.URL(), "podinfo", ""), "podinfo-6.14.1.tgz is larger than")
+	mustFail(t, f, delivery.ChartFromRepository(repo.URL(), "podinfo", ""), "podinfo-6.14.1.tgz is larger than")
 
 	reg := chartserver.NewOCI(t, chartserver.OCIOptions{})
 	reg.Push(t, chartserver.Chart(t, "podinfo"), "")
 	f = newFetcher(t, charts.Options{Config: listed(reg.Host())})
 	f.SetLimits(0, 1000, 0)
-	mustFail(t, f, model.ChartFromReference(reg.Ref("podinfo")+":6.14.1"), "is larger than")
+	mustFail(t, f, delivery.ChartFromReference(reg.Ref("podinfo")+":6.14.1"), "is larger than")
 }
 
 func TestNotFetchedForms(t *testing.T) {
 	f := newFetcher(t, charts.Options{})
-	mustFail(t, f, model.ChartRef{Kind: model.ChartInGit, URL: "https://github.com/org/charts", Path: "charts/web", Version: "main"},
+	mustFail(t, f, delivery.ChartRef{Kind: delivery.ChartInGit, URL: "https://github.com/org/charts", Path: "charts/web", Version: "main"},
 		"chart charts/web main from https://github.com/org/charts", "another Git repository", "not checked")
-	mustFail(t, f, model.ChartRef{Kind: model.ChartInFluxSource, Source: &model.ObjectRef{Kind: "OCIRepository", Namespace: "flux-system", Name: "podinfo"}},
+	mustFail(t, f, delivery.ChartRef{Kind: delivery.ChartInFluxSource, Source: &delivery.ObjectRef{Kind: "OCIRepository", Namespace: "flux-system", Name: "podinfo"}},
 		"OCIRepository flux-system/podinfo is not in this repository")
-	loc := locate(t, f, model.ChartRef{Kind: model.ChartInRepository, Path: "charts/web"})
+	loc := locate(t, f, delivery.ChartRef{Kind: delivery.ChartInRepository, Path: "charts/web"})
 	if loc.Dir != "charts/web" {
 		t.Errorf("repository chart located at %q", loc.Dir)
 	}
@@ -102,8 +102,8 @@ func TestFluxSourceFetchedByItsURL(t *testing.T) {
 	reg := chartserver.NewOCI(t, chartserver.OCIOptions{})
 	digest := reg.Push(t, chartserver.Chart(t, "podinfo"), "charts")
 	f := newFetcher(t, charts.Options{Config: listed(reg.Host())})
-	loc := mustLocate(t, f, model.ChartRef{Kind: model.ChartInFluxSource, URL: reg.Ref("charts/podinfo"), Version: "6.x",
-		Source: &model.ObjectRef{Kind: "OCIRepository", Namespace: "flux-system", Name: "podinfo"}}, "podinfo", "6.14.1")
+	loc := mustLocate(t, f, delivery.ChartRef{Kind: delivery.ChartInFluxSource, URL: reg.Ref("charts/podinfo"), Version: "6.x",
+		Source: &delivery.ObjectRef{Kind: "OCIRepository", Namespace: "flux-system", Name: "podinfo"}}, "podinfo", "6.14.1")
 	if loc.Pin.Digest != digest {
 		t.Errorf("pin %s, want %s", loc.Pin.Digest, digest)
 	}
@@ -113,7 +113,7 @@ func TestCacheCorruptionIsAMissAndUnwritableIsAnError(t *testing.T) {
 	repo := chartserver.NewHTTPRepo(t, chartserver.HTTPOptions{})
 	digest := repo.Add(t, chartserver.Chart(t, "podinfo"))
 	dir := t.TempDir()
-	ref := model.ChartFromRepository(repo.URL(), "podinfo", "")
+	ref := delivery.ChartFromRepository(repo.URL(), "podinfo", "")
 	mustLocate(t, newFetcher(t, charts.Options{CacheDir: dir, Config: listed(repo.Host())}), ref, "podinfo", "6.14.1")
 	blob := filepath.Join(dir, "blobs", "sha256", digest[len("sha256:"):])
 	if err := os.WriteFile(blob, []byte("tampered"), 0o644); err != nil {
@@ -148,7 +148,7 @@ func TestAtMostPerHostRequestsAtOnce(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			name := fmt.Sprintf("app-%d", i)
-			if loc := locate(t, f, model.ChartFromRepository(repo.URL(), name, "")); loc.NotRendered != "" {
+			if loc := locate(t, f, delivery.ChartFromRepository(repo.URL(), name, "")); loc.NotRendered != "" {
 				t.Error(loc.NotRendered)
 			}
 		}()

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/retry"
 	"helm.sh/helm/v3/pkg/repo"
@@ -47,7 +47,7 @@ type Fetcher struct {
 	indexes parallel.Keyed[string, *repo.IndexFile]
 	// parsing holds the one index part Helm's loader parses at a time.
 	parsing  chan struct{}
-	located  parallel.Keyed[string, model.LocatedChart]
+	located  parallel.Keyed[string, delivery.LocatedChart]
 	archives parallel.Keyed[string, string]
 	schemas  parallel.Keyed[string, []byte]
 }
@@ -114,13 +114,13 @@ func (f *Fetcher) Stats() Stats { return f.stats.get() }
 // gives its archive and pin, or why it is not rendered. Its error is
 // the operator's only (the cache cannot be written); every failure of
 // the chart's own is its NotRendered reason.
-func (f *Fetcher) Locate(ctx context.Context, ref model.ChartRef) (model.LocatedChart, error) {
+func (f *Fetcher) Locate(ctx context.Context, ref delivery.ChartRef) (delivery.LocatedChart, error) {
 	switch {
 	case ref.InRepository():
-		return model.LocatedChart{Dir: ref.Path}, nil
-	case ref.Kind == model.ChartInGit:
+		return delivery.LocatedChart{Dir: ref.Path}, nil
+	case ref.Kind == delivery.ChartInGit:
 		return notRendered(ref, "a chart from another Git repository is not fetched: not checked"), nil
-	case ref.Kind == model.ChartInFluxSource && ref.URL == "":
+	case ref.Kind == delivery.ChartInFluxSource && ref.URL == "":
 		what := "its source"
 		if ref.Source != nil {
 			what = ref.Source.String()
@@ -131,7 +131,7 @@ func (f *Fetcher) Locate(ctx context.Context, ref model.ChartRef) (model.Located
 	}
 	ctx, stop := f.bound(ctx)
 	defer stop()
-	loc, err := f.located.Get(ctx, locateKey(ref), func(ctx context.Context) (model.LocatedChart, error) {
+	loc, err := f.located.Get(ctx, locateKey(ref), func(ctx context.Context) (delivery.LocatedChart, error) {
 		locate := f.locateHTTP
 		if strings.HasPrefix(ref.URL, "oci://") {
 			locate = f.locateOCI
@@ -153,7 +153,7 @@ func (f *Fetcher) Locate(ctx context.Context, ref model.ChartRef) (model.Located
 // forRef is a located chart, shared by every reference to the same chart,
 // as this reference's: its reason names this reference's source object,
 // not that of the first release that asked for the chart (docs/gitops.md).
-func forRef(loc model.LocatedChart, ref model.ChartRef) model.LocatedChart {
+func forRef(loc delivery.LocatedChart, ref delivery.ChartRef) delivery.LocatedChart {
 	if loc.NotRendered == "" {
 		return loc
 	}
@@ -175,7 +175,7 @@ func (f *Fetcher) bound(ctx context.Context) (context.Context, func()) {
 }
 
 // locateKey is what makes two references the same chart.
-func locateKey(ref model.ChartRef) string {
+func locateKey(ref delivery.ChartRef) string {
 	return strings.Join([]string{ref.URL, ref.Chart, ref.Version, ref.Digest}, "\x00")
 }
 
@@ -195,4 +195,4 @@ func (f *Fetcher) transport(limit int64, addLogin bool) *transport {
 }
 
 // The Fetcher is what render's Options.Charts takes.
-var _ model.ChartLocator = (*Fetcher)(nil)
+var _ delivery.ChartLocator = (*Fetcher)(nil)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/charts"
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // listed is a trusted config listing hosts without credentials.
@@ -37,7 +37,7 @@ func newFetcher(t *testing.T, opts charts.Options) *charts.Fetcher {
 	return f
 }
 
-func locate(t *testing.T, f *charts.Fetcher, ref model.ChartRef) model.LocatedChart {
+func locate(t *testing.T, f *charts.Fetcher, ref delivery.ChartRef) delivery.LocatedChart {
 	t.Helper()
 	loc, err := f.Locate(context.Background(), ref)
 	if err != nil {
@@ -47,7 +47,7 @@ func locate(t *testing.T, f *charts.Fetcher, ref model.ChartRef) model.LocatedCh
 }
 
 // mustLocate wants an archive pinned at name and version.
-func mustLocate(t *testing.T, f *charts.Fetcher, ref model.ChartRef, name, version string) model.LocatedChart {
+func mustLocate(t *testing.T, f *charts.Fetcher, ref delivery.ChartRef, name, version string) delivery.LocatedChart {
 	t.Helper()
 	loc := locate(t, f, ref)
 	if loc.NotRendered != "" {
@@ -60,7 +60,7 @@ func mustLocate(t *testing.T, f *charts.Fetcher, ref model.ChartRef, name, versi
 }
 
 // mustFail wants a reason with every one of words.
-func mustFail(t *testing.T, f *charts.Fetcher, ref model.ChartRef, words ...string) string {
+func mustFail(t *testing.T, f *charts.Fetcher, ref delivery.ChartRef, words ...string) string {
 	t.Helper()
 	loc := locate(t, f, ref)
 	if loc.NotRendered == "" {

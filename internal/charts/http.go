@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/repo"
@@ -22,7 +22,7 @@ import (
 // entry's first URL resolved against the repository's. A reference to
 // an archive itself (a URL with no chart name) is that archive. The pin's
 // digest is the SHA-256 of the .tgz.
-func (f *Fetcher) locateHTTP(ctx context.Context, ref model.ChartRef) (model.LocatedChart, error) {
+func (f *Fetcher) locateHTTP(ctx context.Context, ref delivery.ChartRef) (delivery.LocatedChart, error) {
 	archiveURL, want := ref.URL, ""
 	if ref.Chart != "" {
 		index, err := f.index(ctx, ref.URL, ref.Chart)
@@ -52,9 +52,9 @@ func (f *Fetcher) locateHTTP(ctx context.Context, ref model.ChartRef) (model.Loc
 
 // failed is a chart's reason for err, or err itself when it is the
 // operator's.
-func (f *Fetcher) failed(ref model.ChartRef, what string, err error) (model.LocatedChart, error) {
+func (f *Fetcher) failed(ref delivery.ChartRef, what string, err error) (delivery.LocatedChart, error) {
 	if isCacheError(err) {
-		return model.LocatedChart{}, err
+		return delivery.LocatedChart{}, err
 	}
 	if o, ok := err.(*offlineError); ok {
 		return notRendered(ref, o.Error()), nil
@@ -65,18 +65,18 @@ func (f *Fetcher) failed(ref model.ChartRef, what string, err error) (model.Loca
 // pinned is the located chart of the cached archive archiveDigest,
 // pinned at digest (the archive's, or the OCI manifest's), its name and
 // version read from its Chart.yaml.
-func (f *Fetcher) pinned(ref model.ChartRef, archiveDigest, digest string) (model.LocatedChart, error) {
+func (f *Fetcher) pinned(ref delivery.ChartRef, archiveDigest, digest string) (delivery.LocatedChart, error) {
 	b := f.cache.archive(archiveDigest)
 	if b == nil {
 		return notRendered(ref, "the chart cache lost "+archiveDigest+" while it was read"), nil
 	}
 	md, err := chartMetadata(b)
 	if err != nil {
-		return notRendered(ref, fmt.Sprintf("not a chart archive (%s): %v", model.ShortDigest(archiveDigest), err)), nil
+		return notRendered(ref, fmt.Sprintf("not a chart archive (%s): %v", delivery.ShortDigest(archiveDigest), err)), nil
 	}
-	return model.LocatedChart{
+	return delivery.LocatedChart{
 		Archive: b,
-		Pin:     model.ChartPin{Name: md.Name, Version: md.Version, Digest: digest, From: ref.URL},
+		Pin:     delivery.ChartPin{Name: md.Name, Version: md.Version, Digest: digest, From: ref.URL},
 	}, nil
 }
 
@@ -105,7 +105,7 @@ func chartMetadata(archive []byte) (*chart.Metadata, error) {
 }
 
 // noVersion says which versions the index has when none matches.
-func noVersion(index *repo.IndexFile, ref model.ChartRef) string {
+func noVersion(index *repo.IndexFile, ref delivery.ChartRef) string {
 	versions, ok := index.Entries[ref.Chart]
 	if !ok || len(versions) == 0 {
 		return fmt.Sprintf("the repository's index has no chart %s", ref.Chart)
@@ -226,7 +226,7 @@ func (f *Fetcher) archive(ctx context.Context, u, want string) (string, error) {
 		}
 		f.stats.download()
 		if got := sha256Digest(body); want != "" && got != want {
-			return "", fmt.Errorf("its digest is %s, not the %s the index gives", model.ShortDigest(got), model.ShortDigest(want))
+			return "", fmt.Errorf("its digest is %s, not the %s the index gives", delivery.ShortDigest(got), delivery.ShortDigest(want))
 		}
 		digest, err := f.cache.putArchive(body)
 		if err != nil {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/charts"
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
 )
 
@@ -28,7 +28,7 @@ func TestHTTPRepositoryWithAndWithoutBasicAuth(t *testing.T) {
 				}
 				return ""
 			}})
-			ref := model.ChartFromRepository(repo.URL(), "podinfo", "6.14.1")
+			ref := delivery.ChartFromRepository(repo.URL(), "podinfo", "6.14.1")
 			loc := mustLocate(t, f, ref, "podinfo", "6.14.1")
 			if loc.Pin.Digest != digest || loc.Pin.From != repo.URL() {
 				t.Errorf("pin %+v, want digest %s from %s", loc.Pin, digest, repo.URL())
@@ -56,11 +56,11 @@ func TestHTTPVersionsResolveAsHelmDoes(t *testing.T) {
 		// A range without a pre-release matches none (Masterminds').
 		">=6.7.0 <8.0.0": "6.8.0",
 	} {
-		mustLocate(t, f, model.ChartFromRepository(repo.URL(), "podinfo", version), "podinfo", want)
+		mustLocate(t, f, delivery.ChartFromRepository(repo.URL(), "podinfo", version), "podinfo", want)
 	}
-	mustFail(t, f, model.ChartFromRepository(repo.URL(), "podinfo", "9.9.9"),
+	mustFail(t, f, delivery.ChartFromRepository(repo.URL(), "podinfo", "9.9.9"),
 		"chart podinfo 9.9.9 from "+repo.URL(), "no version matches 9.9.9 (latest 7.0.0-rc.1)")
-	mustFail(t, f, model.ChartFromRepository(repo.URL(), "nginx", ""), "no chart nginx")
+	mustFail(t, f, delivery.ChartFromRepository(repo.URL(), "nginx", ""), "no chart nginx")
 	if got := repo.Count("/index.yaml"); got != 1 {
 		t.Errorf("index fetched %d times in one run, want 1", got)
 	}
@@ -71,8 +71,8 @@ func TestHTTPArchiveURLAbsoluteAndDirect(t *testing.T) {
 	repo.Add(t, chartserver.Chart(t, "metrics-server"))
 	dir := t.TempDir()
 	f := newFetcher(t, charts.Options{CacheDir: dir, Config: listed(repo.Host())})
-	mustLocate(t, f, model.ChartFromRepository(repo.URL()+"/", "metrics-server", "3.x"), "metrics-server", "3.13.1")
-	direct := model.ChartFromReference(repo.ChartURL("metrics-server", "3.13.1"))
+	mustLocate(t, f, delivery.ChartFromRepository(repo.URL()+"/", "metrics-server", "3.x"), "metrics-server", "3.13.1")
+	direct := delivery.ChartFromReference(repo.ChartURL("metrics-server", "3.13.1"))
 	mustLocate(t, f, direct, "metrics-server", "3.13.1")
 	if got := repo.Count("/metrics-server-3.13.1.tgz"); got != 1 {
 		t.Errorf("archive fetched %d times, want 1", got)
@@ -85,16 +85,16 @@ func TestHTTPBadArchiveAndDigestMismatch(t *testing.T) {
 	repo.Add(t, chartserver.Chart(t, "podinfo"))
 	repo.Serve("/podinfo-6.14.1.tgz", []byte("not a tarball"))
 	f := newFetcher(t, charts.Options{Config: listed(repo.Host())})
-	mustFail(t, f, model.ChartFromRepository(repo.URL(), "podinfo", "6.14.1"), "its digest is sha256:", "not the sha256:")
+	mustFail(t, f, delivery.ChartFromRepository(repo.URL(), "podinfo", "6.14.1"), "its digest is sha256:", "not the sha256:")
 	f = newFetcher(t, charts.Options{Config: listed(repo.Host())})
-	mustFail(t, f, model.ChartFromReference(repo.URL()+"/podinfo-6.14.1.tgz"), "not a chart archive")
+	mustFail(t, f, delivery.ChartFromReference(repo.URL()+"/podinfo-6.14.1.tgz"), "not a chart archive")
 }
 
 func TestIndexRevalidatedNotDownloadedAgain(t *testing.T) {
 	repo := chartserver.NewHTTPRepo(t, chartserver.HTTPOptions{})
 	repo.Add(t, chartserver.Chart(t, "podinfo"))
 	dir := t.TempDir()
-	ref := model.ChartFromRepository(repo.URL(), "podinfo", "6.x")
+	ref := delivery.ChartFromRepository(repo.URL(), "podinfo", "6.x")
 	mustLocate(t, newFetcher(t, charts.Options{CacheDir: dir, Config: listed(repo.Host())}), ref, "podinfo", "6.14.1")
 
 	warm := newFetcher(t, charts.Options{CacheDir: dir, Config: listed(repo.Host())})
@@ -116,7 +116,7 @@ func TestURLUserinfoNeverInReason(t *testing.T) {
 	repo.Add(t, chartserver.Chart(t, "podinfo"))
 	f := newFetcher(t, charts.Options{Config: listed(repo.Host())})
 	url := strings.Replace(repo.URL(), "http://", "http://u:hunter2@", 1)
-	reason := mustFail(t, f, model.ChartFromRepository(url, "podinfo", ""), "401")
+	reason := mustFail(t, f, delivery.ChartFromRepository(url, "podinfo", ""), "401")
 	if strings.Contains(reason, "hunter2") {
 		t.Errorf("reason prints the URL's password: %s", reason)
 	}

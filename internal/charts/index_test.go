@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/charts"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/repo"
@@ -131,15 +131,15 @@ func TestIndexOf48MiBInBoundedMemory(t *testing.T) {
 	r := chartserver.NewHTTPRepo(t, chartserver.HTTPOptions{})
 	r.Add(t, chartserver.Chart(t, "podinfo"))
 	f := newFetcher(t, charts.Options{Config: listed(r.Host())})
-	ref := model.ChartFromRepository(r.URL(), "podinfo", "6.x")
-	loc := locate(t, f, model.ChartFromRepository(r.URL(), "podinfo", "6.14.1"))
+	ref := delivery.ChartFromRepository(r.URL(), "podinfo", "6.x")
+	loc := locate(t, f, delivery.ChartFromRepository(r.URL(), "podinfo", "6.14.1"))
 	if loc.NotRendered != "" {
 		t.Fatal(loc.NotRendered)
 	}
 	big := bigIndex(t, indexOf(t, r), 48<<20)
 	r.Serve("/index.yaml", big)
 	f = newFetcher(t, charts.Options{Config: listed(r.Host())})
-	var got model.LocatedChart
+	var got delivery.LocatedChart
 	peak, allocated := peakHeap(func() {
 		var err error
 		got, err = f.Locate(context.Background(), ref)

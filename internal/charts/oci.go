@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"helm.sh/helm/v3/pkg/registry"
 	"oras.land/oras-go/v2/content"
 	"oras.land/oras-go/v2/registry/remote"
@@ -22,7 +22,7 @@ import (
 // registry client takes it (pull), and the manifest's digest is the
 // pin's (what `helm pull` and the registry show; the archive itself is
 // stored by its own SHA-256).
-func (f *Fetcher) locateOCI(ctx context.Context, ref model.ChartRef) (model.LocatedChart, error) {
+func (f *Fetcher) locateOCI(ctx context.Context, ref delivery.ChartRef) (delivery.LocatedChart, error) {
 	target, plain := f.mirrored(ref.URL)
 	repoRef := strings.TrimPrefix(target, "oci://")
 	key := ref.URL + ":" + ref.Version
@@ -65,21 +65,21 @@ func (f *Fetcher) locateOCI(ctx context.Context, ref model.ChartRef) (model.Loca
 		return f.pull(ctx, repository, manifest)
 	})
 	if err != nil {
-		return f.failed(ref, target+"@"+model.ShortDigest(manifest), err)
+		return f.failed(ref, target+"@"+delivery.ShortDigest(manifest), err)
 	}
 	pin := ociPin{Ref: ref.URL + "@" + manifest, Tag: tag, Manifest: manifest, Archive: archive}
 	if err := f.cache.putOCI(pin); err != nil {
-		return model.LocatedChart{}, err
+		return delivery.LocatedChart{}, err
 	}
 	return f.remember(ref, key, pin)
 }
 
 // remember records what key resolved to, for a later --offline run.
-func (f *Fetcher) remember(ref model.ChartRef, key string, pin ociPin) (model.LocatedChart, error) {
+func (f *Fetcher) remember(ref delivery.ChartRef, key string, pin ociPin) (delivery.LocatedChart, error) {
 	pin.Ref = key
 	if old, ok := f.cache.oci(key); !ok || old != pin {
 		if err := f.cache.putOCI(pin); err != nil {
-			return model.LocatedChart{}, err
+			return delivery.LocatedChart{}, err
 		}
 	}
 	return f.pinned(ref, pin.Archive, pin.Manifest)

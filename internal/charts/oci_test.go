@@ -9,7 +9,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/charts"
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
 	"helm.sh/helm/v3/pkg/registry"
 )
@@ -37,15 +37,15 @@ func TestOCIWithTokenAuth(t *testing.T) {
 	f := newFetcher(t, opts)
 	url := reg.Ref("charts/podinfo")
 	for version, want := range map[string]string{"6.x": "6.8.0", "": "6.8.0", "6.7.1": "6.7.1", "<6.8.0": "6.7.1"} {
-		loc := mustLocate(t, f, model.ChartRef{Kind: model.ChartInOCI, URL: url, Chart: "podinfo", Version: version}, "podinfo", want)
+		loc := mustLocate(t, f, delivery.ChartRef{Kind: delivery.ChartInOCI, URL: url, Chart: "podinfo", Version: version}, "podinfo", want)
 		if loc.Pin.Digest != digests[want] || loc.Pin.From != url {
 			t.Errorf("version %q: pin %+v, want the manifest digest %s from %s", version, loc.Pin, digests[want], url)
 		}
 	}
 	// A digest wins over the version.
-	ref := model.ChartFromReference(url + ":6.8.0@" + digests["6.7.1"])
+	ref := delivery.ChartFromReference(url + ":6.8.0@" + digests["6.7.1"])
 	mustLocate(t, f, ref, "podinfo", "6.7.1")
-	mustFail(t, f, model.ChartFromReference(url+":9.9.9"), "no tag matches 9.9.9 (latest 7.0.0-rc.1)")
+	mustFail(t, f, delivery.ChartFromReference(url+":9.9.9"), "no tag matches 9.9.9 (latest 7.0.0-rc.1)")
 	if got := reg.Count("tags", "charts/podinfo"); got == 0 {
 		t.Error("tags never listed")
 	}
@@ -53,7 +53,7 @@ func TestOCIWithTokenAuth(t *testing.T) {
 
 func TestOCIWrongAndMissingCredentials(t *testing.T) {
 	reg, _, opts := ociWithAuth(t)
-	ref := model.ChartFromReference(reg.Ref("charts/podinfo") + ":6.7.1")
+	ref := delivery.ChartFromReference(reg.Ref("charts/podinfo") + ":6.7.1")
 
 	opts.Getenv = func(string) string { return "bot:wrong-password" }
 	reason := mustFail(t, newFetcher(t, opts), ref, "401", "credentials for "+reg.Host())
@@ -70,11 +70,11 @@ func TestColdCacheOneDownloadPerDigestWarmNone(t *testing.T) {
 	repo.Add(t, chartserver.Chart(t, "metrics-server"))
 	opts.Config.Hosts[repo.Host()] = config.ChartHost{}
 	opts.CacheDir = t.TempDir()
-	refs := []model.ChartRef{
-		model.ChartFromReference(reg.Ref("charts/podinfo") + ":6.8.0"),
-		{Kind: model.ChartInOCI, URL: reg.Ref("charts/podinfo"), Chart: "podinfo", Version: "6.x"},
-		model.ChartFromRepository(repo.URL(), "metrics-server", "3.13.1"),
-		model.ChartFromRepository(repo.URL(), "metrics-server", ">=3.0.0"),
+	refs := []delivery.ChartRef{
+		delivery.ChartFromReference(reg.Ref("charts/podinfo") + ":6.8.0"),
+		{Kind: delivery.ChartInOCI, URL: reg.Ref("charts/podinfo"), Chart: "podinfo", Version: "6.x"},
+		delivery.ChartFromRepository(repo.URL(), "metrics-server", "3.13.1"),
+		delivery.ChartFromRepository(repo.URL(), "metrics-server", ">=3.0.0"),
 	}
 
 	cold := newFetcher(t, opts)
@@ -139,7 +139,7 @@ func TestColdCacheOneDownloadPerDigestWarmNone(t *testing.T) {
 func TestMovedTagIsANewDigest(t *testing.T) {
 	reg, digests, opts := ociWithAuth(t)
 	opts.CacheDir = t.TempDir()
-	ref := model.ChartFromReference(reg.Ref("charts/podinfo") + ":6.8.0")
+	ref := delivery.ChartFromReference(reg.Ref("charts/podinfo") + ":6.8.0")
 	before := mustLocate(t, newFetcher(t, opts), ref, "podinfo", "6.8.0")
 	moved := reg.Push(t, chartserver.Altered(chartserver.WithVersion(chartserver.Chart(t, "podinfo"), "6.8.0"), "rebuilt"), "charts")
 	after := mustLocate(t, newFetcher(t, opts), ref, "podinfo", "6.8.0")
@@ -154,7 +154,7 @@ func TestOCIServerErrorsRetriedOneRequestAtATime(t *testing.T) {
 	// One request at a time: a pull's token, manifest and blobs never
 	// wait on a slot the pull itself holds.
 	opts.PerHost = 1
-	mustLocate(t, newFetcher(t, opts), model.ChartFromReference(reg.Ref("charts/podinfo")+":6.7.1"), "podinfo", "6.7.1")
+	mustLocate(t, newFetcher(t, opts), delivery.ChartFromReference(reg.Ref("charts/podinfo")+":6.7.1"), "podinfo", "6.7.1")
 }
 
 // TestOCIOnlyTheChartLayerIsRead: of an artifact's layers only the one
@@ -178,20 +178,20 @@ func TestOCIOnlyTheChartLayerIsRead(t *testing.T) {
 	reg.PushArtifact(t, "none/podinfo", "6.14.1", chartserver.Layer{MediaType: "application/octet-stream", Data: archive})
 
 	f := newFetcher(t, charts.Options{Config: listed(reg.Host())})
-	loc := mustLocate(t, f, model.ChartFromReference(reg.Ref("mixed/podinfo")+":6.14.1"), "podinfo", "6.14.1")
+	loc := mustLocate(t, f, delivery.ChartFromReference(reg.Ref("mixed/podinfo")+":6.14.1"), "podinfo", "6.14.1")
 	if chartserver.Digest(loc.Archive) != chartserver.Digest(archive) {
 		t.Error("the archive located is not the chart layer's")
 	}
 	if got := reg.Count("blobs", "mixed/podinfo"); got != 1 {
 		t.Errorf("%d blobs fetched, want the chart layer's alone", got)
 	}
-	mustLocate(t, f, model.ChartFromReference(reg.Ref("legacy/podinfo")+":6.14.1"), "podinfo", "6.14.1")
+	mustLocate(t, f, delivery.ChartFromReference(reg.Ref("legacy/podinfo")+":6.14.1"), "podinfo", "6.14.1")
 	for repository, words := range map[string][]string{
 		"two/podinfo":            {"2 chart layers", "which one Helm would render is not known"},
 		"legacy-and-new/podinfo": {"2 chart layers"},
 		"none/podinfo":           {"no layer of the chart's media type " + registry.ChartLayerMediaType},
 	} {
-		mustFail(t, f, model.ChartFromReference(reg.Ref(repository)+":6.14.1"), words...)
+		mustFail(t, f, delivery.ChartFromReference(reg.Ref(repository)+":6.14.1"), words...)
 		if got := reg.Count("blobs", repository); got != 0 {
 			t.Errorf("%s: %d blobs fetched of an artifact refused", repository, got)
 		}
@@ -200,7 +200,7 @@ func TestOCIOnlyTheChartLayerIsRead(t *testing.T) {
 	reg.PushArtifact(t, "large/podinfo", "6.14.1", chartLayer)
 	small := newFetcher(t, charts.Options{Config: listed(reg.Host())})
 	small.SetLimits(0, 1000, 0)
-	mustFail(t, small, model.ChartFromReference(reg.Ref("large/podinfo")+":6.14.1"), "is larger than")
+	mustFail(t, small, delivery.ChartFromReference(reg.Ref("large/podinfo")+":6.14.1"), "is larger than")
 	if got := reg.Count("blobs", "large/podinfo"); got != 0 {
 		t.Errorf("a chart layer over the bound was fetched %d times", got)
 	}

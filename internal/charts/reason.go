@@ -11,14 +11,14 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"oras.land/oras-go/v2/registry/remote/errcode"
 )
 
 // notRendered is a chart's reason: the chart as the deployer names it,
 // then the cause in plain words, with no credential in it.
-func notRendered(ref model.ChartRef, cause string) model.LocatedChart {
-	return model.LocatedChart{NotRendered: stripUserinfo(ref.String() + ": " + cause)}
+func notRendered(ref delivery.ChartRef, cause string) delivery.LocatedChart {
+	return delivery.LocatedChart{NotRendered: stripUserinfo(ref.String() + ": " + cause)}
 }
 
 // failure turns a fetch's error into the words of a reason: what was

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/charts"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // TestReasonNamesItsOwnSource: releases whose OCIRepositories (one per
@@ -14,9 +14,9 @@ import (
 // the first release's.
 func TestReasonNamesItsOwnSource(t *testing.T) {
 	f := newFetcher(t, charts.Options{Offline: true})
-	ref := func(ns, name string) model.ChartRef {
-		return model.ChartRef{Kind: model.ChartInFluxSource, URL: "oci://ghcr.io/bjw-s-labs/helm/app-template", Version: "4.3.0",
-			Source: &model.ObjectRef{Kind: "OCIRepository", Namespace: ns, Name: name}}
+	ref := func(ns, name string) delivery.ChartRef {
+		return delivery.ChartRef{Kind: delivery.ChartInFluxSource, URL: "oci://ghcr.io/bjw-s-labs/helm/app-template", Version: "4.3.0",
+			Source: &delivery.ObjectRef{Kind: "OCIRepository", Namespace: ns, Name: name}}
 	}
 	for _, app := range []string{"agregarr", "atuin", "sonarr"} {
 		reason := mustFail(t, f, ref("default", app), "chart cache")

@@ -8,7 +8,7 @@ import (
 	"net/url"
 	"os"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // MaxSchemaSize bounds one schema a chart's values schema names by URL:
@@ -23,7 +23,7 @@ const MaxSchemaSize = 8 << 20
 // no login, as Helm's sends none: only a mirror gets its own host's.
 // Every failure is the schema's reason; the error is the operator's
 // alone (the cache cannot be written).
-func (f *Fetcher) FetchSchema(ctx context.Context, rawURL string) (model.FetchedSchema, error) {
+func (f *Fetcher) FetchSchema(ctx context.Context, rawURL string) (delivery.FetchedSchema, error) {
 	u, err := url.Parse(rawURL)
 	switch {
 	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
@@ -47,18 +47,18 @@ func (f *Fetcher) FetchSchema(ctx context.Context, rawURL string) (model.Fetched
 	})
 	switch {
 	case err == nil:
-		return model.FetchedSchema{Data: body}, nil
+		return delivery.FetchedSchema{Data: body}, nil
 	case isCacheError(err):
-		return model.FetchedSchema{}, err
+		return delivery.FetchedSchema{}, err
 	}
 	var status *statusError
 	if errors.As(err, &status) {
 		return refusedSchema(rawURL, fmt.Sprintf("answered %d %s", status.code, http.StatusText(status.code))), nil
 	}
 	if o, ok := err.(*offlineError); ok {
-		return model.FetchedSchema{NotRendered: stripUserinfo(o.Error())}, nil
+		return delivery.FetchedSchema{NotRendered: stripUserinfo(o.Error())}, nil
 	}
-	return model.FetchedSchema{NotRendered: stripUserinfo(f.failure(rawURL, err))}, nil
+	return delivery.FetchedSchema{NotRendered: stripUserinfo(f.failure(rawURL, err))}, nil
 }
 
 // schemaClient is the client a schema at rawURL is fetched with: no
@@ -69,6 +69,6 @@ func (f *Fetcher) schemaClient(rawURL string) *http.Client {
 	return &http.Client{Transport: f.transport(MaxSchemaSize, target != rawURL), CheckRedirect: checkRedirect}
 }
 
-func refusedSchema(rawURL, why string) model.FetchedSchema {
-	return model.FetchedSchema{NotRendered: stripUserinfo(rawURL + ": " + why)}
+func refusedSchema(rawURL, why string) delivery.FetchedSchema {
+	return delivery.FetchedSchema{NotRendered: stripUserinfo(rawURL + ": " + why)}
 }

@@ -10,13 +10,13 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/charts"
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
 )
 
 const schemaDoc = `{"type": "object", "properties": {"replicas": {"type": "integer"}}}`
 
-func fetchSchema(t *testing.T, f *charts.Fetcher, url string) model.FetchedSchema {
+func fetchSchema(t *testing.T, f *charts.Fetcher, url string) delivery.FetchedSchema {
 	t.Helper()
 	got, err := f.FetchSchema(context.Background(), url)
 	if err != nil {

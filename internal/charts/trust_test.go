@@ -9,7 +9,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/charts"
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
 )
 
@@ -31,7 +31,7 @@ func TestDockerConfigLoginOnlyForListedHosts(t *testing.T) {
 	repo := chartserver.NewHTTPRepo(t, chartserver.HTTPOptions{User: "u", Password: "p"})
 	repo.Add(t, chartserver.Chart(t, "podinfo"))
 	docker := dockerConfig(t, map[string]string{repo.Host(): "u:p", "charts.example": "u:p"})
-	ref := model.ChartFromRepository(repo.URL(), "podinfo", "")
+	ref := delivery.ChartFromRepository(repo.URL(), "podinfo", "")
 
 	listedWithAuth := config.ChartsOptions{Hosts: map[string]config.ChartHost{repo.URL(): {Auth: config.ChartAuth{DockerConfig: true}}}}
 	mustLocate(t, newFetcher(t, charts.Options{Config: listedWithAuth, DockerConfig: docker}), ref, "podinfo", "6.14.1")
@@ -42,7 +42,7 @@ func TestDockerConfigLoginOnlyForListedHosts(t *testing.T) {
 	seen := repo.SawCredentials()
 	unlisted := config.ChartsOptions{Mirrors: map[string]string{"charts.example": repo.URL()}}
 	mustFail(t, newFetcher(t, charts.Options{Config: unlisted, DockerConfig: docker}),
-		model.ChartFromRepository("http://charts.example", "podinfo", ""), "401")
+		delivery.ChartFromRepository("http://charts.example", "podinfo", ""), "401")
 	if repo.SawCredentials() != seen {
 		t.Error("a host not listed in the trusted config got the Docker config's login")
 	}
@@ -58,7 +58,7 @@ func TestRedirectToAnotherHostDropsCredentials(t *testing.T) {
 		elsewhere.Host(): {},
 	}}
 	f := newFetcher(t, charts.Options{Config: cfg, Getenv: func(string) string { return "u:p" }})
-	mustLocate(t, f, model.ChartFromRepository(origin.URL(), "podinfo", ""), "podinfo", "6.14.1")
+	mustLocate(t, f, delivery.ChartFromRepository(origin.URL(), "podinfo", ""), "podinfo", "6.14.1")
 	if origin.SawCredentials() == 0 {
 		t.Error("the listed host got no credentials")
 	}
@@ -73,7 +73,7 @@ func TestRedirectToAnotherHostDropsCredentials(t *testing.T) {
 func TestAmbientLoginByHostOverHTTPSOnly(t *testing.T) {
 	repo := chartserver.NewHTTPRepo(t, chartserver.HTTPOptions{User: "x-access-token", Password: "ghs_ambient", TLS: true})
 	repo.Add(t, chartserver.Chart(t, "podinfo"))
-	ref := model.ChartFromRepository(repo.URL(), "podinfo", "")
+	ref := delivery.ChartFromRepository(repo.URL(), "podinfo", "")
 	ambient := map[string]charts.Credential{repo.Host(): {User: "x-access-token", Password: "ghs_ambient"}}
 	f := newFetcher(t, charts.Options{Config: listed(repo.Host()), Ambient: ambient})
 	f.TrustTLS(repo.Pool())
@@ -87,7 +87,7 @@ func TestAmbientLoginByHostOverHTTPSOnly(t *testing.T) {
 	plain.Add(t, chartserver.Chart(t, "podinfo"))
 	ambient = map[string]charts.Credential{plain.Host(): {User: "x-access-token", Password: "ghs_ambient"}}
 	for _, cfg := range []config.ChartsOptions{listed(plain.Host()), listed(plain.URL())} {
-		mustFail(t, newFetcher(t, charts.Options{Config: cfg, Ambient: ambient}), model.ChartFromRepository(plain.URL(), "podinfo", ""),
+		mustFail(t, newFetcher(t, charts.Options{Config: cfg, Ambient: ambient}), delivery.ChartFromRepository(plain.URL(), "podinfo", ""),
 			"401", "credentials for "+plain.Host()+" were not sent", "only over https")
 	}
 	if got := plain.SawCredentials(); got != 0 {
@@ -98,11 +98,11 @@ func TestAmbientLoginByHostOverHTTPSOnly(t *testing.T) {
 func TestPrivateAddressRefusedUnlessListed(t *testing.T) {
 	repo := chartserver.NewHTTPRepo(t, chartserver.HTTPOptions{})
 	repo.Add(t, chartserver.Chart(t, "podinfo"))
-	ref := model.ChartFromRepository(repo.URL(), "podinfo", "")
+	ref := delivery.ChartFromRepository(repo.URL(), "podinfo", "")
 	mustFail(t, newFetcher(t, charts.Options{}), ref, repo.Host()+" resolves to 127.0.0.1", "charts.hosts")
 	reg := chartserver.NewOCI(t, chartserver.OCIOptions{})
 	reg.Push(t, chartserver.Chart(t, "podinfo"), "")
-	mustFail(t, newFetcher(t, charts.Options{}), model.ChartFromReference(reg.Ref("podinfo")+":6.14.1"), "resolves to 127.0.0.1")
+	mustFail(t, newFetcher(t, charts.Options{}), delivery.ChartFromReference(reg.Ref("podinfo")+":6.14.1"), "resolves to 127.0.0.1")
 	if got := repo.Count("/index.yaml") + reg.Count("tags", "podinfo"); got != 0 {
 		t.Errorf("a refused host was asked %d times", got)
 	}
@@ -117,7 +117,7 @@ func TestMirrorFetchesWithItsOwnLogin(t *testing.T) {
 		Mirrors: map[string]string{"ghcr.io": mirror.URL()},
 	}
 	f := newFetcher(t, charts.Options{Config: cfg, Getenv: func(k string) string { return map[string]string{"MIRROR": "m:mirror-pass"}[k] }})
-	ref := model.ChartFromReference("oci://ghcr.io/stefanprodan/charts/podinfo:6.14.1")
+	ref := delivery.ChartFromReference("oci://ghcr.io/stefanprodan/charts/podinfo:6.14.1")
 	loc := mustLocate(t, f, ref, "podinfo", "6.14.1")
 	if loc.Pin.From != "oci://ghcr.io/stefanprodan/charts/podinfo" || loc.Pin.Digest != digest {
 		t.Errorf("pin %+v, want from ghcr.io at %s", loc.Pin, digest)
@@ -134,7 +134,7 @@ func TestMirrorFetchesWithItsOwnLogin(t *testing.T) {
 func TestHTTPOfAListedHostGoesWithoutCredentials(t *testing.T) {
 	repo := chartserver.NewHTTPRepo(t, chartserver.HTTPOptions{User: "u", Password: "repo-token"})
 	repo.Add(t, chartserver.Chart(t, "podinfo"))
-	ref := model.ChartFromRepository(repo.URL(), "podinfo", "")
+	ref := delivery.ChartFromRepository(repo.URL(), "podinfo", "")
 	token := func(string) string { return "u:repo-token" }
 	bare := config.ChartsOptions{Hosts: map[string]config.ChartHost{repo.Host(): envAuth("TOKEN")}}
 	reason := mustFail(t, newFetcher(t, charts.Options{Config: bare, Getenv: token}), ref,
@@ -156,7 +156,7 @@ func TestHTTPOfAListedHostGoesWithoutCredentials(t *testing.T) {
 	issued := reg.Tokens()
 	regBare := config.ChartsOptions{Hosts: map[string]config.ChartHost{reg.Host(): envAuth("TOKEN")}}
 	mustFail(t, newFetcher(t, charts.Options{Config: regBare, Getenv: func(string) string { return "bot:reg-token" }}),
-		model.ChartFromReference(reg.Ref("charts/podinfo")+":6.14.1"), "401", "the credentials for "+reg.Host()+" were not sent")
+		delivery.ChartFromReference(reg.Ref("charts/podinfo")+":6.14.1"), "401", "the credentials for "+reg.Host()+" were not sent")
 	if got := reg.Tokens() - issued; got != 0 {
 		t.Errorf("a plain HTTP registry listed without http:// issued %d tokens for its login", got)
 	}
@@ -174,7 +174,7 @@ func TestRedirectToPlainHTTPDropsCredentials(t *testing.T) {
 	cfg := config.ChartsOptions{Hosts: map[string]config.ChartHost{origin.Host(): envAuth("LOGIN"), plain.Host(): envAuth("LOGIN")}}
 	f := newFetcher(t, charts.Options{Config: cfg, Getenv: func(string) string { return "u:p" }})
 	f.TrustTLS(origin.Pool())
-	mustLocate(t, f, model.ChartFromRepository(origin.URL(), "podinfo", ""), "podinfo", "6.14.1")
+	mustLocate(t, f, delivery.ChartFromRepository(origin.URL(), "podinfo", ""), "podinfo", "6.14.1")
 	if origin.SawCredentials() == 0 {
 		t.Error("the listed host got no login over https")
 	}

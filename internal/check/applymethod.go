@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -24,7 +25,7 @@ import (
 // method with Resolve set is decided from the rendered objects as they
 // are in the cluster, read with a GET each, and from helm-controller's
 // version where the checker may read its Deployment.
-func resolveApply(ctx context.Context, t Target, client *kube.Client, opts predict.ClusterOptions, objs []model.Object) (model.ApplyMethod, error) {
+func resolveApply(ctx context.Context, t Target, client *kube.Client, opts predict.ClusterOptions, objs []model.Object) (delivery.ApplyMethod, error) {
 	m := t.Apply
 	if m.Resolve == "" {
 		return m, nil
@@ -34,20 +35,20 @@ func resolveApply(ctx context.Context, t Target, client *kube.Client, opts predi
 		ctx, cancel = context.WithTimeout(ctx, opts.Deadline)
 		defer cancel()
 	}
-	if m.Resolve == model.ResolveHelmController {
+	if m.Resolve == delivery.ResolveHelmController {
 		m.ControllerVersion = deployer.HelmControllerVersion(ctx, client)
 	}
 	entries, err := predict.NewCluster(client, opts).ManagedFieldsOf(ctx, objs)
 	if err != nil {
 		return m, err
 	}
-	return model.ResolveApply(m, entries, t.FieldManager), nil
+	return delivery.ResolveApply(m, entries, t.FieldManager), nil
 }
 
 // resolveApplyOffline decides as resolveApply from the snapshot's
 // deployed objects: the cluster as the last deploy left it. Each record is
 // decoded for its managedFields and let go.
-func resolveApplyOffline(t Target, snap *snapshot.Snapshot, objs []model.Object) model.ApplyMethod {
+func resolveApplyOffline(t Target, snap *snapshot.Snapshot, objs []model.Object) delivery.ApplyMethod {
 	if t.Apply.Resolve == "" {
 		return t.Apply
 	}
@@ -57,15 +58,15 @@ func resolveApplyOffline(t Target, snap *snapshot.Snapshot, objs []model.Object)
 			entries = append(entries, e.Deployed.GetManagedFields())
 		}
 	}
-	return model.ResolveApply(t.Apply, entries, t.FieldManager)
+	return delivery.ResolveApply(t.Apply, entries, t.FieldManager)
 }
 
 // previousManifest gives a client-side apply's merge what the deploy
 // applied before, where m merges from Helm's previous release manifest:
 // the snapshot's applied config, read once the snapshot is (the dry-runs
 // go out while git is still read), nil without one. Nil for any other m.
-func previousManifest(m model.ApplyMethod, snap func() *snapshot.Snapshot) func(model.ID) *unstructured.Unstructured {
-	if m.Method != model.ApplyClientSide || m.Original != model.OriginalPreviousManifest {
+func previousManifest(m delivery.ApplyMethod, snap func() *snapshot.Snapshot) func(model.ID) *unstructured.Unstructured {
+	if m.Method != delivery.ApplyClientSide || m.Original != delivery.OriginalPreviousManifest {
 		return nil
 	}
 	return func(id model.ID) *unstructured.Unstructured {
@@ -89,7 +90,7 @@ func snapshotOnce(ch <-chan snapshotResult) func() snapshotResult {
 
 // applyReported is the method the report says: the default's words when
 // the target's deployer leaves it to the default.
-func (in analysis) applyReported() *model.ApplyMethod {
+func (in analysis) applyReported() *delivery.ApplyMethod {
 	m := in.Apply.OrDefault()
 	return &m
 }

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
@@ -69,16 +70,16 @@ func TestResolveApplyAgainstAPIServer(t *testing.T) {
 	write(rendered("helm4")[0].Object, "helm", true)
 	write(rendered("flux")[0].Object, "helm-controller", true)
 
-	helm := model.ApplyMethod{Method: model.ApplyServerSide, Resolve: model.ResolveHelm}
+	helm := delivery.ApplyMethod{Method: delivery.ApplyServerSide, Resolve: delivery.ResolveHelm}
 	for _, c := range []struct {
 		name  string
 		objs  []model.Object
-		want  model.ApplyMethod
+		want  delivery.ApplyMethod
 		words string
 	}{
-		{"helm 3 release", rendered("helm3", "new"), model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalPreviousManifest}, "Update entries by helm"},
-		{"helm 4 release", rendered("helm4", "helm3"), model.ApplyMethod{Method: model.ApplyServerSide}, "an Apply entry by helm"},
-		{"install", rendered("new", "newer"), model.ApplyMethod{Method: model.ApplyServerSide}, "installs"},
+		{"helm 3 release", rendered("helm3", "new"), delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalPreviousManifest}, "Update entries by helm"},
+		{"helm 4 release", rendered("helm4", "helm3"), delivery.ApplyMethod{Method: delivery.ApplyServerSide}, "an Apply entry by helm"},
+		{"install", rendered("new", "newer"), delivery.ApplyMethod{Method: delivery.ApplyServerSide}, "installs"},
 	} {
 		got, err := check.ResolveApply(ctx, client, check.Target{FieldManager: "helm", Apply: helm}, c.objs)
 		if err != nil {
@@ -92,12 +93,12 @@ func TestResolveApplyAgainstAPIServer(t *testing.T) {
 	}
 
 	// Without Flux in the cluster, the objects decide.
-	hc := check.Target{FieldManager: "helm-controller", Apply: model.ApplyMethod{Method: model.ApplyServerSide, Force: true, Resolve: model.ResolveHelmController}}
+	hc := check.Target{FieldManager: "helm-controller", Apply: delivery.ApplyMethod{Method: delivery.ApplyServerSide, Force: true, Resolve: delivery.ResolveHelmController}}
 	got, err := check.ResolveApply(ctx, client, hc, rendered("flux"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Method != model.ApplyServerSide || !got.Force || got.ControllerVersion != "" {
+	if got.Method != delivery.ApplyServerSide || !got.Force || got.ControllerVersion != "" {
 		t.Errorf("helm-controller, no Flux: %+v, want server-side forced", got)
 	}
 	// An older helm-controller (Helm 3) upgrades client-side.
@@ -111,7 +112,7 @@ func TestResolveApplyAgainstAPIServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Method != model.ApplyClientSide || got.ControllerVersion != "v1.4.3" || !strings.Contains(got.Why, "v1.4.3") {
+	if got.Method != delivery.ApplyClientSide || got.ControllerVersion != "v1.4.3" || !strings.Contains(got.Why, "v1.4.3") {
 		t.Errorf("helm-controller v1.4.3: %+v, want client-side, naming the version", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
@@ -25,15 +26,15 @@ func TestResolveApplyOffline(t *testing.T) {
 	helm4, e4 := cm("helm4", metav1.ManagedFieldsOperationApply)
 	fresh, _ := cm("fresh", "")
 	snap := &snapshot.Snapshot{Objects: map[model.ID]*snapshot.Entry{helm3.ID: e3, helm4.ID: e4}}
-	target := Target{FieldManager: "helm", Apply: model.ApplyMethod{Method: model.ApplyServerSide, Resolve: model.ResolveHelm}}
+	target := Target{FieldManager: "helm", Apply: delivery.ApplyMethod{Method: delivery.ApplyServerSide, Resolve: delivery.ResolveHelm}}
 
 	for _, c := range []struct {
 		objs []model.Object
-		want model.ApplyMethod
+		want delivery.ApplyMethod
 	}{
-		{[]model.Object{helm3, fresh}, model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalPreviousManifest}},
-		{[]model.Object{helm4, helm3}, model.ApplyMethod{Method: model.ApplyServerSide}},
-		{[]model.Object{fresh}, model.ApplyMethod{Method: model.ApplyServerSide}},
+		{[]model.Object{helm3, fresh}, delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalPreviousManifest}},
+		{[]model.Object{helm4, helm3}, delivery.ApplyMethod{Method: delivery.ApplyServerSide}},
+		{[]model.Object{fresh}, delivery.ApplyMethod{Method: delivery.ApplyServerSide}},
 	} {
 		got := resolveApplyOffline(target, snap, c.objs)
 		got.Why, got.Resolve = "", ""
@@ -47,10 +48,10 @@ func TestResolveApplyOffline(t *testing.T) {
 	if original == nil || original(helm3.ID) != e3.Applied || original(fresh.ID) != nil {
 		t.Errorf("previous manifest: not the snapshot's applied config")
 	}
-	if previousManifest(model.DefaultApply(), func() *snapshot.Snapshot { return snap }) != nil {
+	if previousManifest(delivery.DefaultApply(), func() *snapshot.Snapshot { return snap }) != nil {
 		t.Errorf("a server-side apply has a previous manifest")
 	}
-	if m := resolveApplyOffline(Target{Apply: model.DefaultApply()}, snap, []model.Object{helm3}); m != model.DefaultApply() {
+	if m := resolveApplyOffline(Target{Apply: delivery.DefaultApply()}, snap, []model.Object{helm3}); m != delivery.DefaultApply() {
 		t.Errorf("a method without Resolve changed: %+v", m)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -21,7 +22,7 @@ import (
 // base needs of the head's render: what it read, and a copy of the list
 // of its objects (the check lets each go once analysed); and the charts it
 // released, always (the report names them).
-func renderHead(ctx context.Context, o Options, opts render.Options) ([]model.Object, []string, *render.Head, []model.ChartPin, error) {
+func renderHead(ctx context.Context, o Options, opts render.Options) ([]model.Object, []string, *render.Head, []delivery.ChartPin, error) {
 	var head *render.Head
 	if o.Base != "" {
 		opts.Reads = render.NewReads()
@@ -50,7 +51,7 @@ type baseRead struct {
 	unchanged bool
 	// deployer is the controller's object the base was rendered with:
 	// what it creates beside its render (deployer.CreatedNamespace) is the base's.
-	deployer *model.Deployer
+	deployer *delivery.Deployer
 }
 
 // renderBaseAsync renders the base beside the head, in g, and hands it
@@ -70,7 +71,7 @@ func renderBaseAsync(ctx context.Context, g *errgroup.Group, o Options, opts ren
 		if deployerAt != nil {
 			// RenderBase asks it in this goroutine; its answer is the
 			// base's object.
-			deployerAt = func(ctx context.Context, root string) (*model.Deployer, []string, error) {
+			deployerAt = func(ctx context.Context, root string) (*delivery.Deployer, []string, error) {
 				d, paths, err := o.BaseDeployer(ctx, root)
 				atBase = d
 				return d, paths, err

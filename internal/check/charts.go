@@ -3,7 +3,7 @@ package check
 import (
 	"github.com/ownership-check/ownership-check/internal/charts"
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // OpenCharts opens a run's chart fetcher: the command line's and the
@@ -12,7 +12,7 @@ import (
 // request, never the pull request's own copy: it could send a registry
 // login to a host of its choosing). close ends it; the run's renders stop
 // using it first.
-func OpenCharts(o charts.Options, cfg *config.Config) (l model.ChartLocator, close func(), err error) {
+func OpenCharts(o charts.Options, cfg *config.Config) (l delivery.ChartLocator, close func(), err error) {
 	if cfg != nil {
 		o.Config = cfg.Charts
 	}
@@ -29,9 +29,9 @@ var newFetcher = charts.New
 // chartLocator is the locator t's renders use: the run's (ChartLocator,
 // opened once by the command for all its targets), else one the run's
 // state opens from cfg for its checks and closes at its end.
-func (t Target) chartLocator(cfg *config.Config) (model.ChartLocator, error) {
+func (t Target) chartLocator(cfg *config.Config) (delivery.ChartLocator, error) {
 	if t.ChartLocator != nil {
 		return t.ChartLocator, nil
 	}
-	return t.State.Charts(func() (model.ChartLocator, func(), error) { return OpenCharts(t.Charts, cfg) })
+	return t.State.Charts(func() (delivery.ChartLocator, func(), error) { return OpenCharts(t.Charts, cfg) })
 }

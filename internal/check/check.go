@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
@@ -45,7 +46,7 @@ type analysis struct {
 	// which the base's render does not hold (withCreated).
 	created map[model.ID]*unstructured.Unstructured
 	// Charts are the charts the head released; the base's are Base's.
-	Charts []model.ChartPin
+	Charts []delivery.ChartPin
 	// StaleAfter is the age past which the snapshot is called stale; 0:
 	// never.
 	StaleAfter time.Duration
@@ -72,7 +73,7 @@ type analysis struct {
 	RenderPaths []string
 	// Deployer is the GitOps controller's object that deploys the target
 	// (nil: a pipeline): remedies speak its language.
-	Deployer *model.Deployer
+	Deployer *delivery.Deployer
 	// NotChecked are the categories the engine cannot see.
 	NotChecked []model.Category
 	// Redaction hides secret-like values that are not in a Secret.
@@ -83,7 +84,7 @@ type analysis struct {
 	UpgradesClientSide bool
 	// Apply is how the deploy applies, resolved as the engine predicted
 	// it (the zero value: a forced Server-Side Apply).
-	Apply model.ApplyMethod
+	Apply delivery.ApplyMethod
 	// Release is the API server's release, that removal notes compare
 	// with; zero offline or when it could not be read.
 	Release kube.Release
@@ -127,7 +128,7 @@ func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool)
 		// The writers mask the run's hidden values in all they write.
 		rep.Hidden = in.Redaction.Hidden
 	}
-	var baseCharts []model.ChartPin
+	var baseCharts []delivery.ChartPin
 	if in.Base != nil {
 		rep.Base = &report.BaseInfo{Commit: in.Base.Commit}
 		rep.Unchanged = in.Unchanged

@@ -4,14 +4,13 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/util/csaupgrade"
-
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // upgradeClientSide does for real what the deployer does before its first
@@ -20,7 +19,7 @@ import (
 func (s *scenario) upgradeClientSide(gvk schema.GroupVersionKind, ns, name, manager string) []string {
 	s.t.Helper()
 	live := s.liveObject(gvk, ns, name)
-	names := model.ClientSideManagers(live.GetManagedFields(), manager)
+	names := delivery.ClientSideManagers(live.GetManagedFields(), manager)
 	patch, err := csaupgrade.UpgradeManagedFieldsPatch(live, sets.New(names...), manager)
 	if err != nil {
 		s.t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ownership-check/ownership-check/internal/changes"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
@@ -99,7 +100,7 @@ func keptFindings(rep *report.Report) []model.Finding {
 	var out []model.Finding
 	for _, o := range rep.Objects {
 		for _, f := range o.Findings {
-			if f.Reason == model.ReasonClientSideKept {
+			if f.Reason == delivery.ReasonClientSideKept {
 				out = append(out, f)
 			}
 		}

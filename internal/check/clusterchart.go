@@ -5,9 +5,9 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // chartSourceWait bounds the one read of the chart's source object: a
@@ -18,7 +18,7 @@ const chartSourceWait = releaseWait
 // object holds for the target's HelmRelease (deployer.ReadChartArtifact):
 // what the cluster runs. Nil for a target of another deployer, or when
 // the object cannot be read: that is no note, and no failure.
-func clusterChartAsync(ctx context.Context, g *errgroup.Group, client *kube.Client, d *model.Deployer) <-chan *deployer.ChartArtifact {
+func clusterChartAsync(ctx context.Context, g *errgroup.Group, client *kube.Client, d *delivery.Deployer) <-chan *deployer.ChartArtifact {
 	out := make(chan *deployer.ChartArtifact, 1)
 	ref, ok := deployer.ChartSourceOf(d)
 	if !ok {

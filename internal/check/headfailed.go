@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -137,7 +138,7 @@ func judgeHead(ctx context.Context, o Options, head atHead) (*report.Report, str
 
 // deployerObject is the report's object of the controller's own object
 // that a finding about the whole target is about.
-func deployerObject(d *model.Deployer) report.Object {
+func deployerObject(d *delivery.Deployer) report.Object {
 	u := &unstructured.Unstructured{Object: d.Object}
 	return report.Object{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(), Namespace: u.GetNamespace(), Name: u.GetName(),
 		Source: d.File, Baseline: ownership.BaselineLive, Findings: []model.Finding{}}

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
 
@@ -16,7 +16,7 @@ import (
 // the snapshot: nil for a target of anything else. A HelmRelease the
 // cluster does not have, or that released nothing yet, records none, with
 // a warning saying the snapshot holds the branch's render alone.
-func appliedRelease(ctx context.Context, client *kube.Client, d *model.Deployer) (*snapshot.Release, error) {
+func appliedRelease(ctx context.Context, client *kube.Client, d *delivery.Deployer) (*snapshot.Release, error) {
 	ns, name, ok := deployer.HelmReleaseOf(d)
 	if !ok {
 		return nil, nil
@@ -34,7 +34,7 @@ func appliedRelease(ctx context.Context, client *kube.Client, d *model.Deployer)
 // namedCharts are the charts the deploy is judged against: the base's
 // (a pull request's check), else the head's; names says which, as notes
 // word it. The first is a HelmRelease target's own chart.
-func (in analysis) namedCharts() (pins []model.ChartPin, names string) {
+func (in analysis) namedCharts() (pins []delivery.ChartPin, names string) {
 	if in.Base != nil {
 		return in.Base.Charts, "the base names"
 	}

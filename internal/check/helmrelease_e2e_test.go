@@ -11,8 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
@@ -29,8 +29,8 @@ func TestAppliedReleaseAgainstAPIServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	const ns = "s46-releases"
-	deployer := func(kind, name string) *model.Deployer {
-		return &model.Deployer{Controller: model.ControllerFlux, File: "clusters/prod/" + name + ".yaml",
+	deployer := func(kind, name string) *delivery.Deployer {
+		return &delivery.Deployer{Controller: delivery.ControllerFlux, File: "clusters/prod/" + name + ".yaml",
 			Object: map[string]any{"kind": kind, "metadata": map[string]any{"name": name, "namespace": ns}}}
 	}
 	if r, err := check.AppliedRelease(ctx, client, deployer("Kustomization", "apps")); r != nil || err != nil {

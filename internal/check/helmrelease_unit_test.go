@@ -3,7 +3,7 @@ package check
 import (
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
@@ -12,7 +12,7 @@ import (
 // the status, is not the base's gets a note; one that agrees, or whose
 // snapshot recorded no release, does not.
 func TestAppliedReleaseNote(t *testing.T) {
-	podinfo := func(v string) []model.ChartPin { return []model.ChartPin{{Name: "podinfo", Version: v}} }
+	podinfo := func(v string) []delivery.ChartPin { return []delivery.ChartPin{{Name: "podinfo", Version: v}} }
 	applied := func(r snapshot.Release) *snapshot.Snapshot {
 		r.HelmRelease = "apps/podinfo"
 		return &snapshot.Snapshot{Index: snapshot.Index{Release: &r}}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
 )
@@ -35,7 +36,7 @@ func (e *NotCheckedError) Reason() string {
 // the rest is still checked and the report says what was not; when nothing
 // could be rendered, the whole target is not checked (*NotCheckedError).
 // The charts are those the render released, for the report to name.
-func renderChecked(ctx context.Context, paths []string, opts render.Options) ([]model.Object, []string, []model.ChartPin, error) {
+func renderChecked(ctx context.Context, paths []string, opts render.Options) ([]model.Object, []string, []delivery.ChartPin, error) {
 	r, err := render.RenderAll(ctx, paths, opts)
 	if err != nil {
 		return nil, nil, nil, err

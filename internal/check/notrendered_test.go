@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render"
 )
 
@@ -30,12 +30,12 @@ func TestRenderCheckedSaysWhatWasNotRendered(t *testing.T) {
 	}
 	write("apps/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web, namespace: apps}\ndata: {a: b}\n")
 	write("apps/secret.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: db, namespace: apps}\ndata:\n  password: ENC[AES256_GCM,data:abc,type:str]\nsops:\n  version: 3.8.1\n")
-	flux := func(postBuild map[string]any) *model.Deployer {
+	flux := func(postBuild map[string]any) *delivery.Deployer {
 		spec := map[string]any{"path": "./apps", "sourceRef": map[string]any{"kind": "GitRepository", "name": "flux-system"}}
 		if postBuild != nil {
 			spec["postBuild"] = postBuild
 		}
-		return &model.Deployer{Controller: model.ControllerFlux, File: "clusters/apps.yaml", Object: map[string]any{
+		return &delivery.Deployer{Controller: delivery.ControllerFlux, File: "clusters/apps.yaml", Object: map[string]any{
 			"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization",
 			"metadata": map[string]any{"name": "apps", "namespace": "flux-system"}, "spec": spec,
 		}}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/remedy"
 
@@ -93,11 +94,11 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 	}
 	if res.Live != nil {
 		entries := res.Live.GetManagedFields()
-		first := model.FirstServerSideDeploy(entries, in.FieldManager)
+		first := delivery.FirstServerSideDeploy(entries, in.FieldManager)
 		// A client-side deploy has no first server-side deploy to upgrade at.
 		upgrades := in.UpgradesClientSide && ai.Apply.ServerSide()
 		ai.ClientSide = ownership.ClientSide{
-			Managers: model.ClientSideManagers(entries, in.FieldManager),
+			Managers: delivery.ClientSideManagers(entries, in.FieldManager),
 			Upgraded: upgrades && first,
 			NotFirst: upgrades && !first,
 		}

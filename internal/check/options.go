@@ -6,8 +6,8 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/charts"
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // Target is what every command that renders for a cluster shares: where
@@ -53,18 +53,18 @@ type Target struct {
 	ToolVersion string
 	// Deployer, when set, is the GitOps controller's object the paths are
 	// rendered with (head and base), as that controller renders them.
-	Deployer *model.Deployer
+	Deployer *delivery.Deployer
 	// Apply is how the deploy applies (the zero value: a forced
-	// Server-Side Apply, model.DefaultApply); a method with Resolve set is
+	// Server-Side Apply, delivery.DefaultApply); a method with Resolve set is
 	// decided from the cluster's objects before the prediction.
-	Apply model.ApplyMethod
+	Apply delivery.ApplyMethod
 	// BaseDeployer, with Deployer, finds the target's controller object in
 	// the base's tree (its top at root): the base renders as its own object
 	// says (a pull request that changes the Kustomization or Application
 	// changes the render), at its own paths (relative to the top); nil, the
 	// base has no such target and renders nothing. Unset: the head's
 	// Deployer and paths.
-	BaseDeployer func(ctx context.Context, root string) (*model.Deployer, []string, error)
+	BaseDeployer func(ctx context.Context, root string) (*delivery.Deployer, []string, error)
 	// ValueDirs are where the repository's ConfigMaps and Secrets are
 	// written that the Deployer's render may read values from (Flux's
 	// substituteFrom), before the cluster's: the discover directories.
@@ -83,7 +83,7 @@ type Target struct {
 	// whoever runs its targets (OpenCharts) and shared by their renders:
 	// a chart is fetched once however many releases use it. nil: the
 	// check's run opens one.
-	ChartLocator model.ChartLocator
+	ChartLocator delivery.ChartLocator
 	// ShowSecrets, for render alone, leaves the values read from Secrets
 	// in the objects it returns (render --show-secrets).
 	ShowSecrets bool

@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
@@ -12,7 +13,7 @@ import (
 
 // deleteOrKeep states what the deploy does to an object still in the
 // cluster that the render no longer produces: a delete where its deployer
-// prunes it (model.Kept), else a note that it stays and why, and no
+// prunes it (delivery.Kept), else a note that it stays and why, and no
 // change. Its annotations are read from live, else from what the last
 // deploy left.
 func (in analysis) deleteOrKeep(ro *report.Object, live *unstructured.Unstructured, e *snapshot.Entry) {
@@ -23,7 +24,7 @@ func (in analysis) deleteOrKeep(ro *report.Object, live *unstructured.Unstructur
 			break
 		}
 	}
-	if why := model.Kept(in.Deployer, obj); why != "" {
+	if why := delivery.Kept(in.Deployer, obj); why != "" {
 		ro.Change = model.ChangeNone
 		msg := model.RemovedMessage + "; it stays in the cluster: " + why
 		i := slices.IndexFunc(ro.Findings, func(f model.Finding) bool { return f.Category == model.Removed })

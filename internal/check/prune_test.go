@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
@@ -22,7 +23,7 @@ func TestDeleteOrKeep(t *testing.T) {
 		return &report.Object{Change: model.ChangeDelete, Findings: []model.Finding{{Category: model.Removed, Message: model.RemovedMessage}}}
 	}
 	e := &snapshot.Entry{Applied: cm(nil), Deployed: cm(nil)}
-	helm := &model.Deployer{Controller: model.ControllerHelm}
+	helm := &delivery.Deployer{Controller: delivery.ControllerHelm}
 
 	ro := removed()
 	analysis{}.deleteOrKeep(ro, cm(nil), e)
@@ -30,14 +31,14 @@ func TestDeleteOrKeep(t *testing.T) {
 		t.Errorf("a pipeline's: %+v", ro)
 	}
 	ro = removed()
-	analysis{Deployer: helm}.deleteOrKeep(ro, cm(map[string]any{model.HelmResourcePolicy: "keep"}), e)
+	analysis{Deployer: helm}.deleteOrKeep(ro, cm(map[string]any{delivery.HelmResourcePolicy: "keep"}), e)
 	if ro.Change != model.ChangeNone || len(ro.Findings) != 1 || ro.Findings[0].Category != model.Removed ||
 		!strings.HasSuffix(ro.Findings[0].Message, "; it stays in the cluster: Helm never deletes an object annotated helm.sh/resource-policy: keep") {
 		t.Errorf("kept by Helm: %+v", ro)
 	}
 	// Not read from the cluster (offline): what the last deploy left says.
 	ro = removed()
-	analysis{Deployer: helm}.deleteOrKeep(ro, nil, &snapshot.Entry{Deployed: cm(map[string]any{model.HelmResourcePolicy: "keep"})})
+	analysis{Deployer: helm}.deleteOrKeep(ro, nil, &snapshot.Entry{Deployed: cm(map[string]any{delivery.HelmResourcePolicy: "keep"})})
 	if ro.Change != model.ChangeNone {
 		t.Errorf("kept by Helm offline: %+v", ro)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/history"
 	"github.com/ownership-check/ownership-check/internal/kube"
@@ -29,7 +30,7 @@ type State interface {
 	RenderTurn(ctx context.Context) (func(), error)
 	Window(client *kube.Client, rtt time.Duration, concurrency, maxFlight int) int
 	Trees() *gitexec.Trees
-	Charts(open func() (model.ChartLocator, func(), error)) (model.ChartLocator, error)
+	Charts(open func() (delivery.ChartLocator, func(), error)) (delivery.ChartLocator, error)
 }
 
 // Recorded is what TakeSnapshot committed, and where.

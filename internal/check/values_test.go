@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // TestRenderTakesDeployer: the target's Deployer reaches render, which
@@ -24,7 +24,7 @@ func TestRenderTakesDeployer(t *testing.T) {
 	if err != nil || len(objs) != 1 {
 		t.Fatalf("without a deployer: %v %v", objs, err)
 	}
-	d := &model.Deployer{Controller: "no-such-controller", File: "clusters/prod/a.yaml"}
+	d := &delivery.Deployer{Controller: "no-such-controller", File: "clusters/prod/a.yaml"}
 	_, _, err = Render(context.Background(), Target{Deployer: d}, []string{dir})
 	if err == nil || !strings.Contains(err.Error(), "no-such-controller") || !strings.Contains(err.Error(), "clusters/prod/a.yaml") {
 		t.Errorf("with a deployer: %v", err)

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitops"
-	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
@@ -46,9 +46,9 @@ func targetsRepo(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	t.Cleanup(targets.UseDiscovery(func(context.Context, gitops.Repository, []config.Discover) ([]gitops.Target, error) {
 		return []gitops.Target{
-			{Name: "flux-system/external", Source: model.ControllerFlux, Object: "clusters/prod/external.yaml", Paths: []string{"deploy"},
+			{Name: "flux-system/external", Source: delivery.ControllerFlux, Object: "clusters/prod/external.yaml", Paths: []string{"deploy"},
 				FieldManager: "kustomize-controller", Context: "prod", Reason: "its source is another repository (https://github.com/org/other)"},
-			{Name: "flux-system/web", Source: model.ControllerFlux, Object: "clusters/prod/web.yaml", Paths: []string{"apps/web"},
+			{Name: "flux-system/web", Source: delivery.ControllerFlux, Object: "clusters/prod/web.yaml", Paths: []string{"apps/web"},
 				FieldManager: "kustomize-controller", Context: "prod", Inputs: []string{"clusters/prod/web.yaml"}},
 		}, nil
 	}))

@@ -3,7 +3,7 @@ package config
 import (
 	"fmt"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // ApplyConfig is a target's or discover entry's `apply:`: how its deployer
@@ -18,13 +18,13 @@ type ApplyConfig struct {
 }
 
 // ApplyMethod is c as the prediction reads it, saying it was set here.
-func (c *ApplyConfig) ApplyMethod(where string) model.ApplyMethod {
-	m := model.ApplyMethod{Method: c.Method, Why: "set in the config (" + where + ")"}
+func (c *ApplyConfig) ApplyMethod(where string) delivery.ApplyMethod {
+	m := delivery.ApplyMethod{Method: c.Method, Why: "set in the config (" + where + ")"}
 	switch c.Method {
-	case model.ApplyServerSide:
+	case delivery.ApplyServerSide:
 		m.Force = c.Force == nil || *c.Force
-	case model.ApplyClientSide:
-		m.Original = model.OriginalLastApplied
+	case delivery.ApplyClientSide:
+		m.Original = delivery.OriginalLastApplied
 	}
 	return m
 }
@@ -34,13 +34,13 @@ func (c *ApplyConfig) ApplyMethod(where string) model.ApplyMethod {
 // the key it is about, under apply.
 func (c *ApplyConfig) validate() error {
 	switch c.Method {
-	case model.ApplyServerSide, model.ApplyClientSide, model.ApplyReplace:
+	case delivery.ApplyServerSide, delivery.ApplyClientSide, delivery.ApplyReplace:
 	case "":
 		return fmt.Errorf("apply.method: none given: give server-side, client-side or replace")
 	default:
 		return fmt.Errorf("apply.method: %q: give server-side, client-side or replace", c.Method)
 	}
-	if c.Force != nil && c.Method != model.ApplyServerSide {
+	if c.Force != nil && c.Method != delivery.ApplyServerSide {
 		return fmt.Errorf("apply.force: only a server-side apply forces conflicts (--force-conflicts); a %s apply meets none: remove force", c.Method)
 	}
 	return nil
@@ -49,9 +49,9 @@ func (c *ApplyConfig) validate() error {
 // ForHelm is m for a deployer that applies a Helm release: its
 // client-side merge starts from the previous release manifest, not from a
 // last-applied annotation Helm never writes.
-func ForHelm(m model.ApplyMethod) model.ApplyMethod {
-	if m.Method == model.ApplyClientSide {
-		m.Original = model.OriginalPreviousManifest
+func ForHelm(m delivery.ApplyMethod) delivery.ApplyMethod {
+	if m.Method == delivery.ApplyClientSide {
+		m.Original = delivery.OriginalPreviousManifest
 	}
 	return m
 }
@@ -59,15 +59,15 @@ func ForHelm(m model.ApplyMethod) model.ApplyMethod {
 // helmApply is a helm target's method when the config says none: Helm 4's
 // `upgrade --install` decides at deploy time from the release, which the
 // check reads from its objects' managedFields; until then, an install.
-var helmApply = model.ApplyMethod{
-	Method:  model.ApplyServerSide,
-	Resolve: model.ResolveHelm,
+var helmApply = delivery.ApplyMethod{
+	Method:  delivery.ApplyServerSide,
+	Resolve: delivery.ResolveHelm,
 	Why:     "Helm 4's upgrade --install with --server-side=auto (its default) applies as the release was last applied",
 }
 
 // ApplyOf is how the target's deploy applies: its `apply:`, else Helm 4's
-// own choice for a helm target, else the zero value (model.DefaultApply).
-func (t Target) ApplyOf() model.ApplyMethod {
+// own choice for a helm target, else the zero value (delivery.DefaultApply).
+func (t Target) ApplyOf() delivery.ApplyMethod {
 	if t.Apply != nil {
 		m := t.Apply.ApplyMethod("the apply: of target " + t.Name)
 		if t.Helm != nil {
@@ -81,5 +81,5 @@ func (t Target) ApplyOf() model.ApplyMethod {
 	if t.Helm != nil {
 		return helmApply
 	}
-	return model.ApplyMethod{}
+	return delivery.ApplyMethod{}
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // TestApplyErrors: a wrong apply: is an error at its line and key, in a
@@ -63,14 +63,14 @@ discover:
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]model.ApplyMethod{
+	want := map[string]delivery.ApplyMethod{
 		"plain":        {},
-		"chart":        {Method: model.ApplyServerSide, Resolve: model.ResolveHelm},
-		"chart-csa":    {Method: model.ApplyClientSide, Original: model.OriginalPreviousManifest},
-		"chart-ssa":    {Method: model.ApplyServerSide},
-		"chart-forced": {Method: model.ApplyServerSide, Force: true},
-		"pipeline":     {Method: model.ApplyServerSide},
-		"kubectl":      {Method: model.ApplyClientSide, Original: model.OriginalLastApplied},
+		"chart":        {Method: delivery.ApplyServerSide, Resolve: delivery.ResolveHelm},
+		"chart-csa":    {Method: delivery.ApplyClientSide, Original: delivery.OriginalPreviousManifest},
+		"chart-ssa":    {Method: delivery.ApplyServerSide},
+		"chart-forced": {Method: delivery.ApplyServerSide, Force: true},
+		"pipeline":     {Method: delivery.ApplyServerSide},
+		"kubectl":      {Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied},
 	}
 	for _, tg := range c.Targets {
 		got := tg.ApplyOf()
@@ -83,7 +83,7 @@ discover:
 			t.Errorf("%s: why %q does not say the config set it", tg.Name, why)
 		}
 	}
-	if m := c.Discover[0].Apply.ApplyMethod("x"); m.Method != model.ApplyServerSide || !m.Force {
+	if m := c.Discover[0].Apply.ApplyMethod("x"); m.Method != delivery.ApplyServerSide || !m.Force {
 		t.Errorf("discover apply without force: %+v, want forced", m)
 	}
 }

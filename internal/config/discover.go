@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
@@ -80,9 +80,9 @@ func KubeContext(c string) string {
 // Dir is the directory the entry names, and which controller's it is.
 func (d Discover) Dir() (dir, controller string) {
 	if d.Flux != "" {
-		return d.Flux, model.ControllerFlux
+		return d.Flux, delivery.ControllerFlux
 	}
-	return d.ArgoCD, model.ControllerArgoCD
+	return d.ArgoCD, delivery.ControllerArgoCD
 }
 
 func (d Discover) validate() error {
@@ -94,23 +94,23 @@ func (d Discover) validate() error {
 	if path.IsAbs(clean) || repofs.Leaves(clean) {
 		return fmt.Errorf("%s: %q: give a directory inside the repository, relative to its top", controller, dir)
 	}
-	if controller == model.ControllerFlux && len(d.Clusters) > 0 {
+	if controller == delivery.ControllerFlux && len(d.Clusters) > 0 {
 		return fmt.Errorf("flux: clusters: Flux applies to the cluster it runs in; give context")
 	}
-	if controller == model.ControllerFlux && d.Context == "" {
+	if controller == delivery.ControllerFlux && d.Context == "" {
 		return fmt.Errorf("give context: <kubeconfig context>, or context: %s to use the current one", CurrentContext)
 	}
 	if err := d.validateClusters(); err != nil {
 		return err
 	}
-	if d.StrictSubstitution && controller != model.ControllerFlux {
+	if d.StrictSubstitution && controller != delivery.ControllerFlux {
 		return fmt.Errorf("argocd: strictSubstitution: is kustomize-controller's (Flux's postBuild)")
 	}
-	if d.KustomizeBuildOptions != nil && controller == model.ControllerFlux {
+	if d.KustomizeBuildOptions != nil && controller == delivery.ControllerFlux {
 		return fmt.Errorf("flux: kustomizeBuildOptions: is Argo CD's (argocd-cm's kustomize.buildOptions); kustomize-controller takes no build flags")
 	}
 	if t := d.Tracking; t != nil {
-		if controller == model.ControllerFlux {
+		if controller == delivery.ControllerFlux {
 			return fmt.Errorf("flux: tracking: is Argo CD's; Flux labels what it applies with its own keys")
 		}
 		switch t.Method {

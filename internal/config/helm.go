@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // HelmTarget is a chart a pipeline releases with `helm upgrade --install
@@ -60,7 +60,7 @@ func (h *HelmTarget) validate(target string) error {
 }
 
 // ChartRef is where the target's chart comes from, parsed once.
-func (h *HelmTarget) ChartRef() model.ChartRef { return model.ChartFromReference(h.Chart) }
+func (h *HelmTarget) ChartRef() delivery.ChartRef { return delivery.ChartFromReference(h.Chart) }
 
 // IsURL says whether a values file is named by a URL (https://, ...),
 // which `helm upgrade -f` would fetch.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // TestHelmTargetErrors: each mistake in a helm target names the target
@@ -42,12 +42,12 @@ func TestHelmTargetErrors(t *testing.T) {
 // TestHelmTargetChartRef: the helm target's chart, as `helm upgrade`
 // takes it, reads into where it comes from.
 func TestHelmTargetChartRef(t *testing.T) {
-	cases := map[string]model.ChartRef{
-		"charts/app": {Kind: model.ChartInRepository, Path: "charts/app"},
-		"oci://ghcr.io/stefanprodan/charts/podinfo:6.7.1":       {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.7.1"},
-		"oci://ghcr.io/stefanprodan/charts/podinfo@sha256:0123": {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Digest: "sha256:0123"},
-		"oci://r.example.com:5000/app":                          {Kind: model.ChartInOCI, URL: "oci://r.example.com:5000/app", Chart: "app"},
-		"https://example.com/charts/app-1.0.0.tgz":              {Kind: model.ChartInHelmRepository, URL: "https://example.com/charts/app-1.0.0.tgz"},
+	cases := map[string]delivery.ChartRef{
+		"charts/app": {Kind: delivery.ChartInRepository, Path: "charts/app"},
+		"oci://ghcr.io/stefanprodan/charts/podinfo:6.7.1":       {Kind: delivery.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.7.1"},
+		"oci://ghcr.io/stefanprodan/charts/podinfo@sha256:0123": {Kind: delivery.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Digest: "sha256:0123"},
+		"oci://r.example.com:5000/app":                          {Kind: delivery.ChartInOCI, URL: "oci://r.example.com:5000/app", Chart: "app"},
+		"https://example.com/charts/app-1.0.0.tgz":              {Kind: delivery.ChartInHelmRepository, URL: "https://example.com/charts/app-1.0.0.tgz"},
 	}
 	for chart, want := range cases {
 		p := writeFile(t, t.TempDir(), "cfg.yaml", "targets:\n  - name: web\n    helm: {chart: '"+chart+"', release: web}\n")

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // fluxSourceAPI is the API version of the Flux source objects a
@@ -18,13 +18,13 @@ const fluxSourceAPI = "source.toolkit.fluxcd.io/v1"
 // else the HelmChart helm-controller makes for spec.chart, named
 // <namespace>-<name> of the HelmRelease in its source's namespace. ok is
 // false for any other deployer or chart.
-func ChartSourceOf(d *model.Deployer) (ref model.ObjectRef, ok bool) {
-	if d == nil || d.Controller != model.ControllerFlux || len(d.Charts) == 0 || d.Charts[0].Source == nil {
+func ChartSourceOf(d *delivery.Deployer) (ref delivery.ObjectRef, ok bool) {
+	if d == nil || d.Controller != delivery.ControllerFlux || len(d.Charts) == 0 || d.Charts[0].Source == nil {
 		return ref, false
 	}
 	c := d.Charts[0]
 	switch {
-	case c.Kind == model.ChartInFluxSource:
+	case c.Kind == delivery.ChartInFluxSource:
 		return *c.Source, c.Source.Kind == "OCIRepository" || c.Source.Kind == "HelmChart"
 	case c.Source.Kind == "HelmRepository":
 		meta, _ := d.Object["metadata"].(map[string]any)
@@ -36,7 +36,7 @@ func ChartSourceOf(d *model.Deployer) (ref model.ObjectRef, ok bool) {
 		if ns == "" {
 			ns = "flux-system"
 		}
-		return model.ObjectRef{Kind: "HelmChart", Namespace: c.Source.Namespace, Name: ns + "-" + name}, true
+		return delivery.ObjectRef{Kind: "HelmChart", Namespace: c.Source.Namespace, Name: ns + "-" + name}, true
 	}
 	return ref, false
 }
@@ -45,7 +45,7 @@ func ChartSourceOf(d *model.Deployer) (ref model.ObjectRef, ok bool) {
 // .status.artifact): what the cluster runs. Nil when the object cannot be
 // read (forbidden, not found, no such kind) or has no artifact yet: that
 // says nothing of the deploy, so it is no error.
-func ReadChartArtifact(ctx context.Context, client *kube.Client, ref model.ObjectRef) *ChartArtifact {
+func ReadChartArtifact(ctx context.Context, client *kube.Client, ref delivery.ObjectRef) *ChartArtifact {
 	obj, found, err := client.Lookup(ctx, fluxSourceAPI, ref.Kind, ref.Namespace, ref.Name)
 	if err != nil || !found {
 		return nil
@@ -55,7 +55,7 @@ func ReadChartArtifact(ctx context.Context, client *kube.Client, ref model.Objec
 
 // ChartArtifact is the chart a Flux source object's artifact holds.
 type ChartArtifact struct {
-	Source  model.ObjectRef
+	Source  delivery.ObjectRef
 	Version string
 	Digest  string
 }
@@ -64,7 +64,7 @@ type ChartArtifact struct {
 // revision is the chart's version and its digest the archive's; an
 // OCIRepository's revision is "<tag>@<manifest digest>" (or the digest
 // alone). Nil when it has none yet.
-func artifactOf(ref model.ObjectRef, obj map[string]any) *ChartArtifact {
+func artifactOf(ref delivery.ObjectRef, obj map[string]any) *ChartArtifact {
 	status, _ := obj["status"].(map[string]any)
 	art, _ := status["artifact"].(map[string]any)
 	rev, _ := art["revision"].(string)
@@ -89,7 +89,7 @@ func artifactOf(ref model.ObjectRef, obj map[string]any) *ChartArtifact {
 // (or, without a base, the head) names: ", the base names" pins, the
 // render's first chart being the HelmRelease's. Digests decide when both
 // sides have one of the same kind, else versions; "" when they agree or either is unknown.
-func (c *ChartArtifact) Note(pins []model.ChartPin, names string) string {
+func (c *ChartArtifact) Note(pins []delivery.ChartPin, names string) string {
 	if c == nil || len(pins) == 0 {
 		return ""
 	}
@@ -115,7 +115,7 @@ func (c *ChartArtifact) Note(pins []model.ChartPin, names string) string {
 		runs += " " + c.Version
 	}
 	if c.Digest != "" {
-		runs += "@" + model.ShortDigest(c.Digest)
+		runs += "@" + delivery.ShortDigest(c.Digest)
 	}
 	return fmt.Sprintf("the cluster runs %s (%s's artifact), %s %s: what it names is not deployed yet, or the cluster has not reconciled it", runs, c.Source, names, p)
 }

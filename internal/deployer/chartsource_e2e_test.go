@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
@@ -33,7 +33,7 @@ func fluxSourceCRD(kind, plural string) map[string]any {
 
 // clusterChartNote is the note a check makes of the chart the cluster's
 // Flux source object holds, read through client.
-func clusterChartNote(ctx context.Context, client *kube.Client, d *model.Deployer, pins []model.ChartPin, names string) string {
+func clusterChartNote(ctx context.Context, client *kube.Client, d *delivery.Deployer, pins []delivery.ChartPin, names string) string {
 	ref, ok := ChartSourceOf(d)
 	if !ok {
 		return ""
@@ -55,13 +55,13 @@ func TestClusterChartNoteAgainstAPIServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	const ns = "s45-charts"
-	oci := &model.Deployer{Controller: model.ControllerFlux,
+	oci := &delivery.Deployer{Controller: delivery.ControllerFlux,
 		Object: map[string]any{"metadata": map[string]any{"name": "podinfo", "namespace": ns}},
-		Charts: []model.ChartRef{{Kind: model.ChartInFluxSource, Source: &model.ObjectRef{Kind: "OCIRepository", Namespace: ns, Name: "podinfo"}}}}
-	helmRepo := &model.Deployer{Controller: model.ControllerFlux,
+		Charts: []delivery.ChartRef{{Kind: delivery.ChartInFluxSource, Source: &delivery.ObjectRef{Kind: "OCIRepository", Namespace: ns, Name: "podinfo"}}}}
+	helmRepo := &delivery.Deployer{Controller: delivery.ControllerFlux,
 		Object: map[string]any{"metadata": map[string]any{"name": "podinfo", "namespace": ns}},
-		Charts: []model.ChartRef{{Kind: model.ChartInHelmRepository, Chart: "podinfo", Source: &model.ObjectRef{Kind: "HelmRepository", Namespace: ns, Name: "podinfo"}}}}
-	base := []model.ChartPin{{Name: "podinfo", Version: "6.7.1", Digest: "sha256:" + strings.Repeat("b", 64)}}
+		Charts: []delivery.ChartRef{{Kind: delivery.ChartInHelmRepository, Chart: "podinfo", Source: &delivery.ObjectRef{Kind: "HelmRepository", Namespace: ns, Name: "podinfo"}}}}
+	base := []delivery.ChartPin{{Name: "podinfo", Version: "6.7.1", Digest: "sha256:" + strings.Repeat("b", 64)}}
 
 	// No Flux in the cluster: its kinds are not served.
 	if n := clusterChartNote(ctx, client, oci, base, "the base names"); n != "" {

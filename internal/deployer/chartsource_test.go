@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 const (
@@ -12,8 +12,8 @@ const (
 	baseDigest    = "sha256:fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
 )
 
-func fluxRelease(chart model.ChartRef) *model.Deployer {
-	return &model.Deployer{Controller: model.ControllerFlux, Charts: []model.ChartRef{chart},
+func fluxRelease(chart delivery.ChartRef) *delivery.Deployer {
+	return &delivery.Deployer{Controller: delivery.ControllerFlux, Charts: []delivery.ChartRef{chart},
 		Object: map[string]any{"metadata": map[string]any{"name": "podinfo", "namespace": "apps"}}}
 }
 
@@ -22,21 +22,21 @@ func fluxRelease(chart model.ChartRef) *model.Deployer {
 // HelmRepository's chart; none for a chart of this repository.
 func TestChartSourceOf(t *testing.T) {
 	for _, c := range []struct {
-		chart model.ChartRef
+		chart delivery.ChartRef
 		want  string
 	}{
-		{model.ChartRef{Kind: model.ChartInFluxSource, Source: &model.ObjectRef{Kind: "OCIRepository", Namespace: "flux-system", Name: "podinfo"}}, "OCIRepository flux-system/podinfo"},
-		{model.ChartRef{Kind: model.ChartInFluxSource, Source: &model.ObjectRef{Kind: "HelmChart", Namespace: "flux-system", Name: "nginx"}}, "HelmChart flux-system/nginx"},
-		{model.ChartRef{Kind: model.ChartInHelmRepository, Chart: "podinfo", Source: &model.ObjectRef{Kind: "HelmRepository", Namespace: "flux-system", Name: "podinfo"}}, "HelmChart flux-system/apps-podinfo"},
-		{model.ChartRef{Kind: model.ChartInOCI, Chart: "podinfo", Source: &model.ObjectRef{Kind: "HelmRepository", Namespace: "apps", Name: "podinfo"}}, "HelmChart apps/apps-podinfo"},
-		{model.ChartRef{Kind: model.ChartInRepository, Path: "charts/web", Source: &model.ObjectRef{Kind: "GitRepository", Namespace: "flux-system", Name: "flux-system"}}, ""},
+		{delivery.ChartRef{Kind: delivery.ChartInFluxSource, Source: &delivery.ObjectRef{Kind: "OCIRepository", Namespace: "flux-system", Name: "podinfo"}}, "OCIRepository flux-system/podinfo"},
+		{delivery.ChartRef{Kind: delivery.ChartInFluxSource, Source: &delivery.ObjectRef{Kind: "HelmChart", Namespace: "flux-system", Name: "nginx"}}, "HelmChart flux-system/nginx"},
+		{delivery.ChartRef{Kind: delivery.ChartInHelmRepository, Chart: "podinfo", Source: &delivery.ObjectRef{Kind: "HelmRepository", Namespace: "flux-system", Name: "podinfo"}}, "HelmChart flux-system/apps-podinfo"},
+		{delivery.ChartRef{Kind: delivery.ChartInOCI, Chart: "podinfo", Source: &delivery.ObjectRef{Kind: "HelmRepository", Namespace: "apps", Name: "podinfo"}}, "HelmChart apps/apps-podinfo"},
+		{delivery.ChartRef{Kind: delivery.ChartInRepository, Path: "charts/web", Source: &delivery.ObjectRef{Kind: "GitRepository", Namespace: "flux-system", Name: "flux-system"}}, ""},
 	} {
 		ref, ok := ChartSourceOf(fluxRelease(c.chart))
 		if got := ref.String(); ok != (c.want != "") || ok && got != c.want {
 			t.Errorf("%s: %q %v, want %q", c.chart, got, ok, c.want)
 		}
 	}
-	if _, ok := ChartSourceOf(&model.Deployer{Controller: model.ControllerArgoCD, Charts: []model.ChartRef{{Kind: model.ChartInOCI, Source: &model.ObjectRef{Kind: "HelmRepository"}}}}); ok {
+	if _, ok := ChartSourceOf(&delivery.Deployer{Controller: delivery.ControllerArgoCD, Charts: []delivery.ChartRef{{Kind: delivery.ChartInOCI, Source: &delivery.ObjectRef{Kind: "HelmRepository"}}}}); ok {
 		t.Error("an Argo CD source has a Flux source object")
 	}
 }
@@ -45,12 +45,12 @@ func TestChartSourceOf(t *testing.T) {
 // base's pin: digests decide when both are known, else versions; no
 // artifact, no note.
 func TestClusterChartNote(t *testing.T) {
-	oci := model.ObjectRef{Kind: "OCIRepository", Namespace: "flux-system", Name: "podinfo"}
-	hc := model.ObjectRef{Kind: "HelmChart", Namespace: "flux-system", Name: "apps-podinfo"}
+	oci := delivery.ObjectRef{Kind: "OCIRepository", Namespace: "flux-system", Name: "podinfo"}
+	hc := delivery.ObjectRef{Kind: "HelmChart", Namespace: "flux-system", Name: "apps-podinfo"}
 	status := func(rev, digest string) map[string]any {
 		return map[string]any{"status": map[string]any{"artifact": map[string]any{"revision": rev, "digest": digest}}}
 	}
-	base := []model.ChartPin{{Name: "podinfo", Version: "6.7.1", Digest: baseDigest, From: "oci://ghcr.io/stefanprodan/charts/podinfo"}}
+	base := []delivery.ChartPin{{Name: "podinfo", Version: "6.7.1", Digest: baseDigest, From: "oci://ghcr.io/stefanprodan/charts/podinfo"}}
 	if n := artifactOf(oci, status("6.7.0@"+clusterDigest, "sha256:tarball")).Note(base, "the base names"); n != "the cluster runs podinfo 6.7.0@sha256:0123456789ab (OCIRepository flux-system/podinfo's artifact), the base names podinfo 6.7.1@sha256:fedcba987654: what it names is not deployed yet, or the cluster has not reconciled it" {
 		t.Errorf("OCIRepository: %q", n)
 	}
@@ -68,7 +68,7 @@ func TestClusterChartNote(t *testing.T) {
 	if n := artifactOf(hc, status("6.7.1", clusterDigest)).Note(base, "the base names"); n != "" {
 		t.Errorf("a HelmChart of an OCI chart at the same version: %q", n)
 	}
-	http := []model.ChartPin{{Name: "podinfo", Version: "6.7.1", Digest: baseDigest, From: "https://stefanprodan.github.io/podinfo"}}
+	http := []delivery.ChartPin{{Name: "podinfo", Version: "6.7.1", Digest: baseDigest, From: "https://stefanprodan.github.io/podinfo"}}
 	if n := artifactOf(hc, status("6.7.1", clusterDigest)).Note(http, "the base names"); n == "" {
 		t.Error("a HelmChart of an HTTP chart with another archive at the same version: no note")
 	}

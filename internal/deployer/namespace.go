@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -18,8 +19,8 @@ import (
 // until it exists, as those in a Namespace of the render are (Flux
 // applies a render's Namespaces first). False when the deployer creates
 // none.
-func CreatedNamespace(d *model.Deployer) (model.Object, bool) {
-	if d == nil || d.Controller != model.ControllerArgoCD {
+func CreatedNamespace(d *delivery.Deployer) (model.Object, bool) {
+	if d == nil || d.Controller != delivery.ControllerArgoCD {
 		return model.Object{}, false
 	}
 	opts, _, _ := unstructured.NestedStringSlice(d.Object, "spec", "syncPolicy", "syncOptions")
@@ -41,7 +42,7 @@ func CreatedNamespace(d *model.Deployer) (model.Object, bool) {
 
 // WithCreatedNamespace adds the Namespace the deployer creates to the
 // render, unless the render holds it (then it is applied as rendered).
-func WithCreatedNamespace(objs []model.Object, d *model.Deployer) ([]model.Object, model.Object, bool) {
+func WithCreatedNamespace(objs []model.Object, d *delivery.Deployer) ([]model.Object, model.Object, bool) {
 	ns, ok := CreatedNamespace(d)
 	if !ok || slices.ContainsFunc(objs, func(o model.Object) bool { return o.ID == ns.ID }) {
 		return objs, model.Object{}, false
@@ -53,7 +54,7 @@ func WithCreatedNamespace(objs []model.Object, d *model.Deployer) ([]model.Objec
 // Creates is what the deployer creates beside the render's objects (the
 // Namespace Argo CD makes for CreateNamespace=true), so that a listing
 // counts the objects a check of the target counts.
-func Creates(objs []model.Object, d *model.Deployer) []model.Object {
+func Creates(objs []model.Object, d *delivery.Deployer) []model.Object {
 	if _, ns, ok := WithCreatedNamespace(objs, d); ok {
 		return []model.Object{ns}
 	}

@@ -3,6 +3,7 @@ package deployer
 import (
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -11,16 +12,16 @@ import (
 // annotations; nothing else does, and a render that holds the Namespace
 // applies it as rendered.
 func TestCreatedNamespace(t *testing.T) {
-	app := func(opts ...any) *model.Deployer {
-		return &model.Deployer{Controller: model.ControllerArgoCD, File: "argocd/shop.yaml", Object: map[string]any{"spec": map[string]any{
+	app := func(opts ...any) *delivery.Deployer {
+		return &delivery.Deployer{Controller: delivery.ControllerArgoCD, File: "argocd/shop.yaml", Object: map[string]any{"spec": map[string]any{
 			"destination": map[string]any{"namespace": "shop"},
 			"syncPolicy": map[string]any{"syncOptions": opts,
 				"managedNamespaceMetadata": map[string]any{"labels": map[string]any{"team": "shop"}}}}}}
 	}
 	flux := app("CreateNamespace=true")
-	flux.Controller = model.ControllerFlux
+	flux.Controller = delivery.ControllerFlux
 	for name, tc := range map[string]struct {
-		d    *model.Deployer
+		d    *delivery.Deployer
 		want bool
 	}{
 		"CreateNamespace=true":  {app("ServerSideApply=true", "CreateNamespace=true"), true},

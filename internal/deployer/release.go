@@ -4,15 +4,15 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // HelmReleaseOf is the Flux HelmRelease a target deploys through, whose
 // status names the release helm-controller applied; ok is false for a
 // target of anything else.
-func HelmReleaseOf(d *model.Deployer) (namespace, name string, ok bool) {
-	if d == nil || d.Controller != model.ControllerFlux {
+func HelmReleaseOf(d *delivery.Deployer) (namespace, name string, ok bool) {
+	if d == nil || d.Controller != delivery.ControllerFlux {
 		return "", "", false
 	}
 	if kind, _ := d.Object["kind"].(string); kind != "HelmRelease" {
@@ -34,7 +34,7 @@ var helmReleaseAPIs = []string{"helm.toolkit.fluxcd.io/v2", "helm.toolkit.fluxcd
 // ReadRelease reads what the HelmRelease namespace/name released, from
 // its status (a GET, nothing written); nil when the cluster has no such
 // HelmRelease, or one that has released nothing yet.
-func ReadRelease(ctx context.Context, c *kube.Client, namespace, name string) (*model.AppliedRelease, error) {
+func ReadRelease(ctx context.Context, c *kube.Client, namespace, name string) (*delivery.AppliedRelease, error) {
 	for _, api := range helmReleaseAPIs {
 		obj, found, err := c.Lookup(ctx, api, "HelmRelease", namespace, name)
 		if err != nil {
@@ -48,9 +48,9 @@ func ReadRelease(ctx context.Context, c *kube.Client, namespace, name string) (*
 }
 
 // releaseOf reads a HelmRelease's status, nil when it names no release.
-func releaseOf(id string, obj map[string]any) *model.AppliedRelease {
+func releaseOf(id string, obj map[string]any) *delivery.AppliedRelease {
 	status, _ := obj["status"].(map[string]any)
-	r := &model.AppliedRelease{HelmRelease: id}
+	r := &delivery.AppliedRelease{HelmRelease: id}
 	r.LastAttemptedRevision, _ = status["lastAttemptedRevision"].(string)
 	if history, _ := status["history"].([]any); len(history) > 0 {
 		// helm-controller keeps the newest first.

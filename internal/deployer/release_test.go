@@ -9,8 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
@@ -26,7 +26,7 @@ func TestReleaseOf(t *testing.T) {
 			map[string]any{"chartName": "podinfo", "chartVersion": "6.5.3", "status": "superseded", "version": float64(2)},
 		}}}
 	got := releaseOf("web/podinfo", v2)
-	want := model.AppliedRelease{HelmRelease: "web/podinfo", ChartName: "podinfo", ChartVersion: "6.5.4", AppVersion: "6.5.4", ConfigDigest: "sha256:c0ffee",
+	want := delivery.AppliedRelease{HelmRelease: "web/podinfo", ChartName: "podinfo", ChartVersion: "6.5.4", AppVersion: "6.5.4", ConfigDigest: "sha256:c0ffee",
 		Digest: "sha256:d1", Status: "deployed", Version: 3, LastAttemptedRevision: "6.6.0"}
 	if got == nil || *got != want {
 		t.Errorf("v2 status: %+v; want %+v", got, want)

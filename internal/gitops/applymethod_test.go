@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // applyRepo has an Application for each sync method, a Kustomization,
@@ -46,18 +46,18 @@ func TestDiscoverApplyMethods(t *testing.T) {
 		t.Fatal(err)
 	}
 	type method struct {
-		m   model.ApplyMethod
+		m   delivery.ApplyMethod
 		why string
 	}
 	want := map[string]method{
-		"default":                     {model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied}, "Argo CD's default sync"},
-		"ssa":                         {model.ApplyMethod{Method: model.ApplyServerSide, Force: true}, "ServerSideApply=true"},
-		"replace":                     {model.ApplyMethod{Method: model.ApplyReplace}, "Replace=true"},
-		"flux-system/apps":            {model.ApplyMethod{Method: model.ApplyServerSide, Force: true}, "kustomize-controller"},
-		"HelmRelease/auto.web":        {model.ApplyMethod{Method: model.ApplyServerSide, Force: true, Resolve: model.ResolveHelmController}, "auto (its default)"},
-		"HelmRelease/enabled.web":     {model.ApplyMethod{Method: model.ApplyServerSide, Force: true}, "serverSideApply: enabled"},
-		"HelmRelease/disabled.web":    {model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalPreviousManifest}, "serverSideApply: disabled"},
-		"HelmRelease/csa-install.web": {model.ApplyMethod{Method: model.ApplyServerSide, Force: true, Resolve: model.ResolveHelmController}, "auto"},
+		"default":                     {delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied}, "Argo CD's default sync"},
+		"ssa":                         {delivery.ApplyMethod{Method: delivery.ApplyServerSide, Force: true}, "ServerSideApply=true"},
+		"replace":                     {delivery.ApplyMethod{Method: delivery.ApplyReplace}, "Replace=true"},
+		"flux-system/apps":            {delivery.ApplyMethod{Method: delivery.ApplyServerSide, Force: true}, "kustomize-controller"},
+		"HelmRelease/auto.web":        {delivery.ApplyMethod{Method: delivery.ApplyServerSide, Force: true, Resolve: delivery.ResolveHelmController}, "auto (its default)"},
+		"HelmRelease/enabled.web":     {delivery.ApplyMethod{Method: delivery.ApplyServerSide, Force: true}, "serverSideApply: enabled"},
+		"HelmRelease/disabled.web":    {delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalPreviousManifest}, "serverSideApply: disabled"},
+		"HelmRelease/csa-install.web": {delivery.ApplyMethod{Method: delivery.ApplyServerSide, Force: true, Resolve: delivery.ResolveHelmController}, "auto"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d targets, want %d", len(got), len(want))
@@ -80,20 +80,20 @@ func TestDiscoverApplyMethods(t *testing.T) {
 // method there, whatever its object says; a HelmRelease's client-side
 // merge starts from its previous release manifest.
 func TestDiscoverApplyEntryWins(t *testing.T) {
-	csa := &config.ApplyConfig{Method: model.ApplyClientSide}
+	csa := &config.ApplyConfig{Method: delivery.ApplyClientSide}
 	got, err := Discover(context.Background(), applyRepo(t), []config.Discover{
-		{ArgoCD: "argocd", Clusters: map[string]string{"hub": "hub"}, Apply: &config.ApplyConfig{Method: model.ApplyServerSide}},
+		{ArgoCD: "argocd", Clusters: map[string]string{"hub": "hub"}, Apply: &config.ApplyConfig{Method: delivery.ApplyServerSide}},
 		{Flux: "clusters/c", Context: "c", Apply: csa},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, g := range got {
-		want := model.ApplyMethod{Method: model.ApplyServerSide, Force: true}
-		if g.Source == model.ControllerFlux {
-			want = model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied}
+		want := delivery.ApplyMethod{Method: delivery.ApplyServerSide, Force: true}
+		if g.Source == delivery.ControllerFlux {
+			want = delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied}
 			if strings.HasPrefix(g.Name, "HelmRelease/") {
-				want.Original = model.OriginalPreviousManifest
+				want.Original = delivery.OriginalPreviousManifest
 			}
 		}
 		why := g.Apply.Why

@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // argoCDManager is the field manager Argo CD's sync passes to every apply
@@ -68,7 +68,7 @@ func (s *discovery) applicationSet(ctx context.Context, entry int, e config.Disc
 	if reason != "" {
 		s.add(entry, Target{
 			Name:         d.name(),
-			Source:       model.ControllerArgoCD,
+			Source:       delivery.ControllerArgoCD,
 			Object:       d.file,
 			FieldManager: or(e.FieldManager, argoCDManager),
 			Reason:       reason,
@@ -94,9 +94,9 @@ func (s *discovery) application(ctx context.Context, entry int, e config.Discove
 	}
 	t := Target{
 		Name:     d.name(),
-		Source:   model.ControllerArgoCD,
+		Source:   delivery.ControllerArgoCD,
 		Object:   d.file,
-		Deployer: &model.Deployer{Controller: model.ControllerArgoCD, Object: withBuildOptions(withTracking(d.obj, e.Tracking), s.argoOptions[entry]), File: d.file},
+		Deployer: &delivery.Deployer{Controller: delivery.ControllerArgoCD, Object: withBuildOptions(withTracking(d.obj, e.Tracking), s.argoOptions[entry]), File: d.file},
 		Inputs:   append([]string{d.file}, d.inputs...),
 	}
 	opts, err := d.strings("spec", "syncPolicy", "syncOptions")
@@ -203,7 +203,7 @@ func (s *discovery) argoSources(d document, t *Target) (string, error) {
 		switch {
 		case chart != "":
 			// Whether it renders is render's chart locator's to say.
-			t.Deployer.Charts = append(t.Deployer.Charts, model.ChartFromRepository(url, chart, revision))
+			t.Deployer.Charts = append(t.Deployer.Charts, delivery.ChartFromRepository(url, chart, revision))
 			// No path of the repository is the chart: the Application's
 			// own file stands for its chart sources, once.
 			if !slices.Contains(t.Paths, d.file) {
@@ -293,10 +293,10 @@ func withTracking(app map[string]any, t *config.ArgoTracking) map[string]any {
 		return app
 	}
 	return withModelKeys(app, map[string]string{
-		model.ArgoTrackingMethodKey:      t.Method,
-		model.ArgoInstanceLabelKey:       t.InstanceLabelKey,
-		model.ArgoInstallationIDKey:      t.InstallationID,
-		model.ArgoControllerNamespaceKey: t.ControllerNamespace,
+		delivery.ArgoTrackingMethodKey:      t.Method,
+		delivery.ArgoInstanceLabelKey:       t.InstanceLabelKey,
+		delivery.ArgoInstallationIDKey:      t.InstallationID,
+		delivery.ArgoControllerNamespaceKey: t.ControllerNamespace,
 	})
 }
 

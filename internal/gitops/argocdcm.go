@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 	"github.com/ownership-check/ownership-check/internal/yamldoc"
 )
@@ -24,11 +24,11 @@ import (
 // `kustomize build` (argocd-cm's kustomize.buildOptions: --enable-helm
 // lets kustomize inflate helmCharts), and where they were read. Render
 // reads them from each Application of the installation
-// (model.ArgoKustomizeBuildOptionsKey).
+// (delivery.ArgoKustomizeBuildOptionsKey).
 type argoBuildOptions struct {
 	value string
 	// from is where they were read, or why none was taken
-	// (model.ArgoBuildOptionsAmbiguous); "" when nothing sets them.
+	// (delivery.ArgoBuildOptionsAmbiguous); "" when nothing sets them.
 	from string
 	// files set them: a change to one changes every render of the
 	// installation.
@@ -104,7 +104,7 @@ func settled(found []argoCMSetting) argoBuildOptions {
 			says = append(says, fmt.Sprintf("%s says %q", f.where, f.value))
 		}
 	}
-	o.from = model.ArgoBuildOptionsAmbiguous + strings.Join(says, ", ")
+	o.from = delivery.ArgoBuildOptionsAmbiguous + strings.Join(says, ", ")
 	return o
 }
 
@@ -338,8 +338,8 @@ func (c *argoCMScan) chartValues(a argoApp) {
 // installation's build options written on a copy, under model's keys.
 func withBuildOptions(app map[string]any, o argoBuildOptions) map[string]any {
 	return withModelKeys(app, map[string]string{
-		model.ArgoKustomizeBuildOptionsKey:     o.value,
-		model.ArgoKustomizeBuildOptionsFromKey: o.from,
+		delivery.ArgoKustomizeBuildOptionsKey:     o.value,
+		delivery.ArgoKustomizeBuildOptionsFromKey: o.from,
 	})
 }
 
@@ -350,7 +350,7 @@ func (s *discovery) settleArgoInstallation(ctx context.Context, entry int, e con
 	var apps []argoApp
 	var paths []string
 	for _, f := range s.found {
-		if f.entry != entry || f.Deployer == nil || f.Deployer.Controller != model.ControllerArgoCD {
+		if f.entry != entry || f.Deployer == nil || f.Deployer.Controller != delivery.ControllerArgoCD {
 			continue
 		}
 		apps = append(apps, argoApp{file: f.Object, obj: f.Deployer.Object})
@@ -362,7 +362,7 @@ func (s *discovery) settleArgoInstallation(ctx context.Context, entry int, e con
 	}
 	for i := range s.found {
 		f := &s.found[i]
-		if f.entry != entry || f.Deployer == nil || f.Deployer.Controller != model.ControllerArgoCD {
+		if f.entry != entry || f.Deployer == nil || f.Deployer.Controller != delivery.ControllerArgoCD {
 			continue
 		}
 		f.Deployer.Object = withBuildOptions(f.Deployer.Object, o)

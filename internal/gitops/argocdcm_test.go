@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // argoApplication is an Application of this repository's path.
@@ -85,7 +85,7 @@ func TestDiscoverArgoCDBuildOptions(t *testing.T) {
 		{name: "settings that disagree", files: with(map[string]string{
 			"argocd/apps/argocd-cm.yaml":    strings.Replace(argoCM, "%s", "--enable-helm", 1),
 			"argocd/install/argocd-cm.yaml": strings.Replace(argoCM, "%s", `""`, 1),
-		}), ambiguous: true, from: model.ArgoBuildOptionsAmbiguous + `argocd-cm in argocd/apps/argocd-cm.yaml:1 says "--enable-helm", argocd-cm in argocd/install/argocd-cm.yaml:1 says ""`,
+		}), ambiguous: true, from: delivery.ArgoBuildOptionsAmbiguous + `argocd-cm in argocd/apps/argocd-cm.yaml:1 says "--enable-helm", argocd-cm in argocd/install/argocd-cm.yaml:1 says ""`,
 			inputs: []string{"argocd/apps/argocd-cm.yaml", "argocd/install/argocd-cm.yaml"}},
 		{name: "the entry's, over argocd-cm", entry: &empty, files: with(map[string]string{
 			"argocd/apps/argocd-cm.yaml": strings.Replace(argoCM, "%s", "--enable-helm", 1),
@@ -103,11 +103,11 @@ func TestDiscoverArgoCDBuildOptions(t *testing.T) {
 			}
 			for _, target := range got {
 				anns, _ := target.Deployer.Object["metadata"].(map[string]any)["annotations"].(map[string]any)
-				value, hasValue := anns[model.ArgoKustomizeBuildOptionsKey]
+				value, hasValue := anns[delivery.ArgoKustomizeBuildOptionsKey]
 				if tc.value == "" && hasValue || tc.value != "" && value != tc.value {
 					t.Errorf("%s: build options %q, want %q", target.Name, value, tc.value)
 				}
-				from, _ := anns[model.ArgoKustomizeBuildOptionsFromKey].(string)
+				from, _ := anns[delivery.ArgoKustomizeBuildOptionsFromKey].(string)
 				if !strings.HasPrefix(from, tc.from) || tc.from == "" && from != "" {
 					t.Errorf("%s: from %q, want %q", target.Name, from, tc.from)
 				}
@@ -141,7 +141,7 @@ func TestDiscoverArgoCDBuildOptionsReachChildren(t *testing.T) {
 	for _, target := range got {
 		names = append(names, target.Name)
 		anns, _ := target.Deployer.Object["metadata"].(map[string]any)["annotations"].(map[string]any)
-		if anns[model.ArgoKustomizeBuildOptionsKey] != "--enable-helm" || !slices.Contains(target.Inputs, "platform/argocd/argocd-cm.yaml") {
+		if anns[delivery.ArgoKustomizeBuildOptionsKey] != "--enable-helm" || !slices.Contains(target.Inputs, "platform/argocd/argocd-cm.yaml") {
 			t.Errorf("%s: annotations %v, inputs %v", target.Name, anns, target.Inputs)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // TestDiscoverChartRefs: where each HelmRelease and Argo CD Helm source
@@ -52,26 +52,26 @@ func TestDiscoverChartRefs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fluxObj := func(kind, ns, name string) *model.ObjectRef {
-		return &model.ObjectRef{Kind: kind, Namespace: ns, Name: name}
+	fluxObj := func(kind, ns, name string) *delivery.ObjectRef {
+		return &delivery.ObjectRef{Kind: kind, Namespace: ns, Name: name}
 	}
-	want := map[string]model.ChartRef{
-		"HelmRelease/oci.web": {Kind: model.ChartInFluxSource, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Version: ">=6.0.0",
+	want := map[string]delivery.ChartRef{
+		"HelmRelease/oci.web": {Kind: delivery.ChartInFluxSource, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Version: ">=6.0.0",
 			Source: fluxObj("OCIRepository", "flux-system", "podinfo")},
-		"HelmRelease/oci-elsewhere.web": {Kind: model.ChartInFluxSource, Source: fluxObj("OCIRepository", "web", "absent")},
-		"HelmRelease/helmchart.web":     {Kind: model.ChartInFluxSource, Source: fluxObj("HelmChart", "flux-system", "podinfo")},
-		"HelmRelease/oci-helm-layer.web": {Kind: model.ChartInFluxSource, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Version: "6.7.1",
+		"HelmRelease/oci-elsewhere.web": {Kind: delivery.ChartInFluxSource, Source: fluxObj("OCIRepository", "web", "absent")},
+		"HelmRelease/helmchart.web":     {Kind: delivery.ChartInFluxSource, Source: fluxObj("HelmChart", "flux-system", "podinfo")},
+		"HelmRelease/oci-helm-layer.web": {Kind: delivery.ChartInFluxSource, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Version: "6.7.1",
 			Source: fluxObj("OCIRepository", "flux-system", "podinfo-layer")},
-		"HelmRelease/helmchart-beside.web": {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.x",
+		"HelmRelease/helmchart-beside.web": {Kind: delivery.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.x",
 			Source: fluxObj("HelmChart", "flux-system", "podinfo-oci")},
-		"HelmRelease/helmchart-git.web": {Kind: model.ChartInRepository, Path: "charts/web", Source: fluxObj("GitRepository", "flux-system", "flux-system")},
-		"HelmRelease/http.web": {Kind: model.ChartInHelmRepository, URL: "https://stefanprodan.github.io/podinfo", Chart: "podinfo", Version: "6.x",
+		"HelmRelease/helmchart-git.web": {Kind: delivery.ChartInRepository, Path: "charts/web", Source: fluxObj("GitRepository", "flux-system", "flux-system")},
+		"HelmRelease/http.web": {Kind: delivery.ChartInHelmRepository, URL: "https://stefanprodan.github.io/podinfo", Chart: "podinfo", Version: "6.x",
 			Source: fluxObj("HelmRepository", "flux-system", "podinfo")},
-		"HelmRelease/helm-oci.web": {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.7.1",
+		"HelmRelease/helm-oci.web": {Kind: delivery.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.7.1",
 			Source: fluxObj("HelmRepository", "flux-system", "podinfo-oci")},
-		"HelmRelease/git.web": {Kind: model.ChartInRepository, Path: "charts/web", Source: fluxObj("GitRepository", "flux-system", "flux-system")},
-		"http":                {Kind: model.ChartInHelmRepository, URL: "https://stefanprodan.github.io/podinfo", Chart: "podinfo", Version: "6.7.1"},
-		"oci":                 {Kind: model.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.7.1"},
+		"HelmRelease/git.web": {Kind: delivery.ChartInRepository, Path: "charts/web", Source: fluxObj("GitRepository", "flux-system", "flux-system")},
+		"http":                {Kind: delivery.ChartInHelmRepository, URL: "https://stefanprodan.github.io/podinfo", Chart: "podinfo", Version: "6.7.1"},
+		"oci":                 {Kind: delivery.ChartInOCI, URL: "oci://ghcr.io/stefanprodan/charts/podinfo", Chart: "podinfo", Version: "6.7.1"},
 	}
 	if len(got) != len(want)+1 {
 		t.Fatalf("%d targets, want %d", len(got), len(want))
@@ -89,7 +89,7 @@ func TestDiscoverChartRefs(t *testing.T) {
 			t.Errorf("unexpected target %s", g.Name)
 			continue
 		}
-		if !reflect.DeepEqual(g.Deployer.Charts, []model.ChartRef{w}) {
+		if !reflect.DeepEqual(g.Deployer.Charts, []delivery.ChartRef{w}) {
 			t.Errorf("%s: charts %#v, want %#v", g.Name, g.Deployer.Charts, w)
 		}
 		if g.Reason != "" {

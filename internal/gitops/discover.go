@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
@@ -35,7 +35,7 @@ type discovery struct {
 	// working tree; top is the discovery of the working tree, which holds
 	// what every tree's finds (nil for itself), and trees its discoveries
 	// of other revisions' trees, by directory (treeOf).
-	rev   *model.Revision
+	rev   *delivery.Revision
 	top   *discovery
 	trees map[string]*discovery
 }
@@ -61,7 +61,7 @@ func discover(ctx context.Context, repo Repository, entries []config.Discover) (
 		dir, controller := e.Dir()
 		var err error
 		switch controller {
-		case model.ControllerFlux:
+		case delivery.ControllerFlux:
 			err = s.flux(ctx, i, e)
 		default:
 			err = s.argoCD(ctx, i, e)

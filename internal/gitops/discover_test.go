@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // writeRepo writes files (path → content) into a new repository.
@@ -328,10 +328,10 @@ spec:
 		t.Fatalf("%v %+v", err, got)
 	}
 	anns, _ := got[0].Deployer.Object["metadata"].(map[string]any)["annotations"].(map[string]any)
-	if anns[model.ArgoTrackingMethodKey] != "annotation+label" || anns[model.ArgoInstanceLabelKey] != "argocd.example.com/app" || anns[model.ArgoInstallationIDKey] != "eu-1" {
+	if anns[delivery.ArgoTrackingMethodKey] != "annotation+label" || anns[delivery.ArgoInstanceLabelKey] != "argocd.example.com/app" || anns[delivery.ArgoInstallationIDKey] != "eu-1" {
 		t.Errorf("the Application render reads carries %v", anns)
 	}
-	if _, ok := anns[model.ArgoControllerNamespaceKey]; ok {
+	if _, ok := anns[delivery.ArgoControllerNamespaceKey]; ok {
 		t.Errorf("an unset key was written: %v", anns)
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 	"github.com/ownership-check/ownership-check/internal/yamldoc"
 )
@@ -27,7 +27,7 @@ type document struct {
 	inputs []string
 	// rev is the revision of the tree it was read from (a pinned
 	// parent's), nil for the working tree.
-	rev *model.Revision
+	rev *delivery.Revision
 }
 
 func (d document) where() string { return fmt.Sprintf("%s:%d", d.file, d.line) }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render"
 )
 
@@ -109,7 +109,7 @@ func TestDiscoverFixture(t *testing.T) {
 	// client-side.
 	clientSide := map[string]bool{"billing": true, "checkout": true, "data-dag-sync": true, "guestbook-production": true, "notifications": true}
 	for _, g := range got {
-		if g.Source == argo && g.Checked() && clientSide[g.Name] != (g.Apply.Method == model.ApplyClientSide) {
+		if g.Source == argo && g.Checked() && clientSide[g.Name] != (g.Apply.Method == delivery.ApplyClientSide) {
 			t.Errorf("%s: apply %+v, want client-side %v", g.Name, g.Apply, clientSide[g.Name])
 		}
 	}

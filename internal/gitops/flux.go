@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // Flux's names.
@@ -150,11 +150,11 @@ func fluxTarget(d document, e config.Discover, manager string) (Target, error) {
 	}
 	return Target{
 		Name:         name,
-		Source:       model.ControllerFlux,
+		Source:       delivery.ControllerFlux,
 		Object:       d.file,
 		FieldManager: or(e.FieldManager, manager),
 		Context:      config.KubeContext(e.Context),
-		Deployer:     &model.Deployer{Controller: model.ControllerFlux, Object: d.obj, File: d.file},
+		Deployer:     &delivery.Deployer{Controller: delivery.ControllerFlux, Object: d.obj, File: d.file},
 		Inputs:       append([]string{d.file}, d.inputs...),
 	}, nil
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // TestDiscoverChartSourceBesideRelease: an app folder a Kustomization
@@ -32,8 +32,8 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []model.ChartRef{{Kind: model.ChartInFluxSource, URL: "oci://ghcr.io/mendhak/http-https-echo-chart", Version: "1.0.0",
-		Source: &model.ObjectRef{Kind: "OCIRepository", Namespace: "default", Name: "echo"}}}
+	want := []delivery.ChartRef{{Kind: delivery.ChartInFluxSource, URL: "oci://ghcr.io/mendhak/http-https-echo-chart", Version: "1.0.0",
+		Source: &delivery.ObjectRef{Kind: "OCIRepository", Namespace: "default", Name: "echo"}}}
 	for _, g := range got {
 		if g.Name == "HelmRelease/echo.default" {
 			if !reflect.DeepEqual(g.Deployer.Charts, want) {

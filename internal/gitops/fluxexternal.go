@@ -40,7 +40,7 @@ func (v artifactView) repoPath(p string) (string, error) {
 
 // restrict leaves out of the target's render every file of the
 // repository the artifact does not have, as lines of its source's ignore
-// (model.Deployer.SourceIgnore), after the GitRepository's: a base read
+// (delivery.Deployer.SourceIgnore), after the GitRepository's: a base read
 // from a folder not copied fails for the controller, and here.
 func (v artifactView) restrict(t *Target) {
 	if v.ref == "" || t.Deployer == nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // helmRelease lists a Flux HelmRelease, with where its chart comes from
@@ -69,7 +69,7 @@ func (s *discovery) helmRelease(ctx context.Context, d document, e config.Discov
 		}
 	}
 	if reason == "" && perr == nil {
-		t.Deployer.Charts = []model.ChartRef{chart}
+		t.Deployer.Charts = []delivery.ChartRef{chart}
 	}
 	// A values source changes the render: its file is an input whether or
 	// not the target is checked, so that listing stays true.
@@ -123,7 +123,7 @@ func (s *discovery) helmRelease(ctx context.Context, d document, e config.Discov
 // helm-controller makes the HelmChart that reads it. The reason says why
 // a GitRepository's chart is not this repository's, or a source of
 // another kind is not one of a chart.
-func (s *discovery) helmChartRef(d document, ns string, objs fluxObjects) (ref model.ChartRef, reason string, err error) {
+func (s *discovery) helmChartRef(d document, ns string, objs fluxObjects) (ref delivery.ChartRef, reason string, err error) {
 	src, err := sourceRef(d, ns, "spec", "chartRef")
 	if err != nil {
 		return ref, "", err
@@ -132,7 +132,7 @@ func (s *discovery) helmChartRef(d document, ns string, objs fluxObjects) (ref m
 		return s.helmChartObject(src, objs)
 	}
 	if src.Kind != "" {
-		ref = model.ChartRef{Kind: model.ChartInFluxSource, Source: &src}
+		ref = delivery.ChartRef{Kind: delivery.ChartInFluxSource, Source: &src}
 		reason, err := fillFromSource(&ref, objs)
 		return ref, reason, err
 	}
@@ -157,17 +157,17 @@ func (s *discovery) helmChartRef(d document, ns string, objs fluxObjects) (ref m
 // spec (or a HelmRelease's spec.chart.spec, which helm-controller makes
 // one of) names it: its chart, version (a semver range passed as is, the
 // fetch resolves it as source-controller does) and sourceRef.
-func (s *discovery) chartOfSource(chart, version string, src model.ObjectRef, objs fluxObjects) (ref model.ChartRef, reason string, err error) {
+func (s *discovery) chartOfSource(chart, version string, src delivery.ObjectRef, objs fluxObjects) (ref delivery.ChartRef, reason string, err error) {
 	switch src.Kind {
 	case "GitRepository":
 		reason, err := s.gitRepositoryReason(namespacedName(src.Namespace, src.Name), objs)
 		if reason != "" || err != nil {
-			ref = model.ChartRef{Kind: model.ChartInGit, Path: chart, Source: &src}
+			ref = delivery.ChartRef{Kind: delivery.ChartInGit, Path: chart, Source: &src}
 			return ref, reason, err
 		}
-		return model.ChartRef{Kind: model.ChartInRepository, Path: chart, Source: &src}, "", nil
+		return delivery.ChartRef{Kind: delivery.ChartInRepository, Path: chart, Source: &src}, "", nil
 	case "HelmRepository":
-		ref = model.ChartRef{Kind: model.ChartInHelmRepository, Chart: chart, Version: version, Source: &src}
+		ref = delivery.ChartRef{Kind: delivery.ChartInHelmRepository, Chart: chart, Version: version, Source: &src}
 		reason, err := fillFromSource(&ref, objs)
 		return ref, reason, err
 	}
@@ -179,30 +179,30 @@ func (s *discovery) chartOfSource(chart, version string, src model.ObjectRef, ob
 // sourceRef in its own namespace), read as a HelmRelease's spec.chart.spec
 // is, with the HelmChart kept as its Source; else the HelmChart alone, for
 // the locator to say why it is not rendered.
-func (s *discovery) helmChartObject(src model.ObjectRef, objs fluxObjects) (model.ChartRef, string, error) {
+func (s *discovery) helmChartObject(src delivery.ObjectRef, objs fluxObjects) (delivery.ChartRef, string, error) {
 	hc, ok := objs.sources[fluxKey(src.Kind, src.Namespace, src.Name)]
 	if !ok {
-		return model.ChartRef{Kind: model.ChartInFluxSource, Source: &src}, "", nil
+		return delivery.ChartRef{Kind: delivery.ChartInFluxSource, Source: &src}, "", nil
 	}
 	chart, err := hc.str("spec", "chart")
 	if err != nil {
-		return model.ChartRef{}, "", err
+		return delivery.ChartRef{}, "", err
 	}
 	version, err := hc.str("spec", "version")
 	if err != nil {
-		return model.ChartRef{}, "", err
+		return delivery.ChartRef{}, "", err
 	}
 	from, err := sourceRef(hc, src.Namespace, "spec", "sourceRef")
 	if err != nil {
-		return model.ChartRef{}, "", err
+		return delivery.ChartRef{}, "", err
 	}
 	if chart == "" || from.Kind == "" || from.Name == "" {
-		return model.ChartRef{}, "", fmt.Errorf("%s: HelmChart %s: needs spec.chart and its sourceRef's kind and name", hc.where(), hc.name())
+		return delivery.ChartRef{}, "", fmt.Errorf("%s: HelmChart %s: needs spec.chart and its sourceRef's kind and name", hc.where(), hc.name())
 	}
 	// A HelmChart reads its source in its own namespace.
 	from.Namespace = src.Namespace
 	ref, reason, err := s.chartOfSource(chart, version, from, objs)
-	if ref.Kind != model.ChartInRepository {
+	if ref.Kind != delivery.ChartInRepository {
 		ref.Source = &src
 	}
 	return ref, reason, err
@@ -210,7 +210,7 @@ func (s *discovery) helmChartObject(src model.ObjectRef, objs fluxObjects) (mode
 
 // chartSourceFiles are the files of a chart's Flux source object beside
 // the HelmRelease, and of a HelmChart's own source.
-func chartSourceFiles(src model.ObjectRef, objs fluxObjects) ([]string, error) {
+func chartSourceFiles(src delivery.ObjectRef, objs fluxObjects) ([]string, error) {
 	o, ok := objs.sources[fluxKey(src.Kind, src.Namespace, src.Name)]
 	if !ok {
 		return nil, nil
@@ -230,8 +230,8 @@ func chartSourceFiles(src model.ObjectRef, objs fluxObjects) ([]string, error) {
 
 // sourceRef is a reference to a Flux source object at field (kind, name,
 // namespace), its namespace ns when it names none.
-func sourceRef(d document, ns string, field ...string) (model.ObjectRef, error) {
-	var r model.ObjectRef
+func sourceRef(d document, ns string, field ...string) (delivery.ObjectRef, error) {
+	var r delivery.ObjectRef
 	for _, f := range []struct {
 		to   *string
 		name string
@@ -256,7 +256,7 @@ const helmChartLayer = "application/vnd.cncf.helm.chart.content.v1.tar+gzip"
 // it), an OCIRepository's url and spec.ref (a semver wins over a tag, as
 // source-controller reads them; a digest pins either). The reason says
 // why an OCIRepository's artifact is not a chart the fetch reads.
-func fillFromSource(ref *model.ChartRef, objs fluxObjects) (string, error) {
+func fillFromSource(ref *delivery.ChartRef, objs fluxObjects) (string, error) {
 	o, ok := objs.sources[fluxKey(ref.Source.Kind, ref.Source.Namespace, ref.Source.Name)]
 	if !ok {
 		return "", nil
@@ -273,7 +273,7 @@ func fillFromSource(ref *model.ChartRef, objs fluxObjects) (string, error) {
 		}
 		ref.URL = url
 		if typ == "oci" {
-			ref.Kind = model.ChartInOCI
+			ref.Kind = delivery.ChartInOCI
 			ref.URL = strings.TrimSuffix(url, "/") + "/" + ref.Chart
 		}
 	case "OCIRepository":

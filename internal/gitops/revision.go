@@ -5,27 +5,27 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // fluxRefFields are a GitRepository's spec.ref fields in the order
 // source-controller gives them precedence: a commit over everything, a
 // ref name over a branch, a tag or a range, a range over a tag, a tag
 // over a branch.
-var fluxRefFields = []string{model.RevisionCommit, model.RevisionName, model.RevisionSemver, model.RevisionTag, model.RevisionBranch}
+var fluxRefFields = []string{delivery.RevisionCommit, delivery.RevisionName, delivery.RevisionSemver, delivery.RevisionTag, delivery.RevisionBranch}
 
 // fluxRevision is the revision a GitRepository (ref, namespace/name)
 // pins, nil when it names none: without spec.ref source-controller takes
 // its default branch, which is taken to be the one the checkout is on,
 // as bootstrap writes the branch it was run from.
-func fluxRevision(gr document, ref string) (*model.Revision, error) {
+func fluxRevision(gr document, ref string) (*delivery.Revision, error) {
 	for _, f := range fluxRefFields {
 		v, err := gr.str("spec", "ref", f)
 		if err != nil {
 			return nil, err
 		}
 		if v != "" {
-			return &model.Revision{Kind: f, Ref: v, Field: fmt.Sprintf("GitRepository %s spec.ref.%s", ref, f)}, nil
+			return &delivery.Revision{Kind: f, Ref: v, Field: fmt.Sprintf("GitRepository %s spec.ref.%s", ref, f)}, nil
 		}
 	}
 	return nil, nil
@@ -42,28 +42,28 @@ var (
 // argoRevision is the revision an Argo CD source's targetRevision pins,
 // nil for none: "" and HEAD are the repository's default branch, taken
 // to be the one the checkout is on.
-func argoRevision(rev, field string) *model.Revision {
-	r := &model.Revision{Ref: rev, Field: field}
+func argoRevision(rev, field string) *delivery.Revision {
+	r := &delivery.Revision{Ref: rev, Field: field}
 	switch {
 	case rev == "" || rev == "HEAD":
 		return nil
 	case strings.HasPrefix(rev, "refs/"):
-		r.Kind = model.RevisionName
+		r.Kind = delivery.RevisionName
 	case hexCommit.MatchString(rev):
-		r.Kind = model.RevisionCommit
+		r.Kind = delivery.RevisionCommit
 	case semverRange.MatchString(rev):
-		r.Kind = model.RevisionSemver
+		r.Kind = delivery.RevisionSemver
 	default:
 		// A branch or a tag: the repo-server asks the remote's refs for
 		// either (a short SHA too, which resolving tells apart).
-		r.Kind = model.RevisionRef
+		r.Kind = delivery.RevisionRef
 	}
 	return r
 }
 
 // sameRevision says whether two sources of one Application pin the same
 // revision (both none counts).
-func sameRevision(a, b *model.Revision) bool {
+func sameRevision(a, b *delivery.Revision) bool {
 	if a == nil || b == nil {
 		return a == b
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // TestDiscoverRevisions: each target carries the revision its source
@@ -51,16 +51,16 @@ func TestDiscoverRevisions(t *testing.T) {
 	for _, g := range got {
 		byName[g.Name] = g
 	}
-	for name, want := range map[string]*model.Revision{
-		"flux-system/prod":   {Kind: model.RevisionTag, Ref: "v1.2.3", Field: "GitRepository flux-system/prod spec.ref.tag"},
-		"flux-system/pinned": {Kind: model.RevisionCommit, Ref: "0123456789abcdef0123456789abcdef01234567", Field: "GitRepository flux-system/pinned spec.ref.commit"},
-		"flux-system/named":  {Kind: model.RevisionName, Ref: "refs/heads/production", Field: "GitRepository flux-system/named spec.ref.name"},
+	for name, want := range map[string]*delivery.Revision{
+		"flux-system/prod":   {Kind: delivery.RevisionTag, Ref: "v1.2.3", Field: "GitRepository flux-system/prod spec.ref.tag"},
+		"flux-system/pinned": {Kind: delivery.RevisionCommit, Ref: "0123456789abcdef0123456789abcdef01234567", Field: "GitRepository flux-system/pinned spec.ref.commit"},
+		"flux-system/named":  {Kind: delivery.RevisionName, Ref: "refs/heads/production", Field: "GitRepository flux-system/named spec.ref.name"},
 		"flux-system/plain":  nil,
 		"flux-system/boot":   nil,
 		"head":               nil,
-		"env":                {Kind: model.RevisionRef, Ref: "production", Field: "Application env targetRevision"},
-		"range":              {Kind: model.RevisionSemver, Ref: "1.2.*", Field: "Application range targetRevision"},
-		"sha":                {Kind: model.RevisionCommit, Ref: "0123456789abcdef0123456789abcdef01234567", Field: "Application sha targetRevision"},
+		"env":                {Kind: delivery.RevisionRef, Ref: "production", Field: "Application env targetRevision"},
+		"range":              {Kind: delivery.RevisionSemver, Ref: "1.2.*", Field: "Application range targetRevision"},
+		"sha":                {Kind: delivery.RevisionCommit, Ref: "0123456789abcdef0123456789abcdef01234567", Field: "Application sha targetRevision"},
 	} {
 		g, ok := byName[name]
 		if !ok || !g.Checked() {

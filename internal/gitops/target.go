@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitops/appset"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -14,7 +15,7 @@ type Target struct {
 	// `HelmRelease/<name>.<namespace>` (a Flux HelmRelease) or `<name>`
 	// (Argo CD): the environment (snapshot folder, comment section).
 	Name string
-	// Source is the controller: model.ControllerFlux or ControllerArgoCD.
+	// Source is the controller: delivery.ControllerFlux or ControllerArgoCD.
 	Source string
 	// Object is the file of the GitOps object, relative to the
 	// repository's top.
@@ -28,11 +29,11 @@ type Target struct {
 	// Context is the kubeconfig context of the cluster it applies to.
 	Context string
 	// Deployer is the controller's object, for render.
-	Deployer *model.Deployer
+	Deployer *delivery.Deployer
 	// Apply is how the controller applies, from its object (Argo CD's
 	// sync options, a HelmRelease's serverSideApply) or the discover
 	// entry's `apply:`.
-	Apply model.ApplyMethod
+	Apply delivery.ApplyMethod
 	// Reason says why the target is not checked ("" when it is): a source
 	// in another repository, a remote base, anything the render cannot
 	// reproduce.
@@ -64,7 +65,7 @@ func (t Target) objectName() string {
 	meta, _ := t.Deployer.Object["metadata"].(map[string]any)
 	name, _ := meta["name"].(string)
 	ns, _ := meta["namespace"].(string)
-	if t.Source == model.ControllerFlux {
+	if t.Source == delivery.ControllerFlux {
 		ns = or(ns, fluxNamespace)
 	}
 	if ns != "" {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // TreeReader gives the directory holding the tree a source's revision
@@ -12,7 +12,7 @@ import (
 // the checkout is on), or why it cannot be had. Discovery reads a pinned
 // Kustomization's path, and what it applies, there, as its controller
 // does; reading git is its caller's.
-type TreeReader func(ctx context.Context, rev *model.Revision) (dir, reason string)
+type TreeReader func(ctx context.Context, rev *delivery.Revision) (dir, reason string)
 
 // main is the discovery of the working tree.
 func (s *discovery) main() *discovery {
@@ -25,7 +25,7 @@ func (s *discovery) main() *discovery {
 // treeOf is the discovery of the tree rev pins (the working tree's when
 // it pins none, or the repository gives no TreeReader), or why it cannot
 // be read.
-func (s *discovery) treeOf(ctx context.Context, rev *model.Revision) (*discovery, string, error) {
+func (s *discovery) treeOf(ctx context.Context, rev *delivery.Revision) (*discovery, string, error) {
 	top := s.main()
 	if rev == nil || top.repo.TreeOf == nil {
 		return top, "", nil

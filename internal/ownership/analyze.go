@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -62,7 +63,7 @@ type Input struct {
 	// forced Server-Side Apply. A client-side deploy's own entry is its
 	// Update on the main resource, and it takes back what it sends
 	// without conflicts; a server-side one without force fails on them.
-	Apply model.ApplyMethod
+	Apply delivery.ApplyMethod
 	// ClientSide says what the deployer does with live's client-side
 	// managers before it applies (clientside.go); the zero value: there
 	// are none.

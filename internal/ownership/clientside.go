@@ -9,11 +9,12 @@ import (
 	"k8s.io/client-go/util/csaupgrade"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // ClientSide is what the deployer does with live's client-side managers
-// (model.ClientSideManagers) at its first server-side apply.
+// (delivery.ClientSideManagers) at its first server-side apply.
 type ClientSide struct {
 	// Managers are live's client-side managers.
 	Managers []string
@@ -24,7 +25,7 @@ type ClientSide struct {
 	// sends is kept (retained, ReasonClientSideKept).
 	Upgraded bool
 	// NotFirst: they are not upgraded because the deploy has applied the
-	// object server-side before (model.FirstServerSideDeploy), although
+	// object server-side before (delivery.FirstServerSideDeploy), although
 	// the deployer upgrades at its first server-side deploy
 	// (ReasonClientSideLeft).
 	NotFirst bool
@@ -102,9 +103,9 @@ func (a *analysis) keptFindings() []model.Finding {
 	// deploys sent is the config's, which the last-applied annotation
 	// records, and the snapshot's applied config too.
 	kept = withoutServerManaged(kept).Leaves().Intersection(a.sentClientSide().Union(a.appliedSet))
-	reason, why := model.ReasonClientSideKept, ", a client-side manager the deployer does not merge into its own (deployer.upgradesClientSide: false)"
+	reason, why := delivery.ReasonClientSideKept, ", a client-side manager the deployer does not merge into its own (deployer.upgradesClientSide: false)"
 	if cs.NotFirst {
-		reason, why = model.ReasonClientSideLeft, ", a client-side manager an earlier server-side deploy did not merge into the deploy's, and deployers merge them at their first server-side deploy only"
+		reason, why = delivery.ReasonClientSideLeft, ", a client-side manager an earlier server-side deploy did not merge into the deploy's, and deployers merge them at their first server-side deploy only"
 	}
 	var out []model.Finding
 	kept.Iterate(func(p fieldpath.Path) {

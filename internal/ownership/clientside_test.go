@@ -6,6 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -80,7 +81,7 @@ func TestClientSideNotUpgradedFieldIsKept(t *testing.T) {
 		if f.Category == model.Anomaly {
 			t.Errorf("anomaly: %s", f.Message)
 		}
-		if f.Reason == model.ReasonClientSideKept {
+		if f.Reason == delivery.ReasonClientSideKept {
 			kept = append(kept, f)
 		}
 	}

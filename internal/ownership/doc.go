@@ -70,7 +70,7 @@
 // # Client-side managers
 //
 // At its first server-side deploy of an object the deployer merges its
-// client-side managers (model.ClientSideManagers) into M's Apply entry
+// client-side managers (delivery.ClientSideManagers) into M's Apply entry
 // (Input.ClientSide): live's and the snapshot's managedFields are read
 // after that merge, as the prediction was made, so their fields are M's
 // (prevOwned) and one the config no longer sends is released: reset or
@@ -79,7 +79,7 @@
 // the deployer does not merge them, a field they own that the config sent
 // once (the last-applied annotation's config, or the snapshot's applied
 // config) and sends no more is retained, reason
-// model.ReasonClientSideKept (or ReasonClientSideLeft when an earlier
+// delivery.ReasonClientSideKept (or ReasonClientSideLeft when an earlier
 // server-side deploy left them), so that no such field goes unsaid.
 //
 // # Baseline "live"

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -321,4 +322,4 @@ func dump(t testing.TB, r Result) string {
 
 // serverSide is the default method's row: the deploy's own entry is its
 // Apply on the main resource.
-var serverSide = rulesOf(model.ApplyMethod{})
+var serverSide = rulesOf(delivery.ApplyMethod{})

@@ -1,6 +1,7 @@
 package ownership
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 )
@@ -36,18 +37,18 @@ type methodRules struct {
 }
 
 var methodTable = map[string]methodRules{
-	model.ApplyServerSide: {shares: true, how: "a server-side apply"},
-	model.ApplyClientSide: {ownUpdate: true, takesBack: true, byPrediction: true, how: "a client-side apply"},
-	model.ApplyReplace:    {ownUpdate: true, takesBack: true, byPrediction: true, how: "a replace"},
+	delivery.ApplyServerSide: {shares: true, how: "a server-side apply"},
+	delivery.ApplyClientSide: {ownUpdate: true, takesBack: true, byPrediction: true, how: "a client-side apply"},
+	delivery.ApplyReplace:    {ownUpdate: true, takesBack: true, byPrediction: true, how: "a replace"},
 }
 
 // rulesOf is m's row; the zero method is the default forced server-side
 // apply.
-func rulesOf(m model.ApplyMethod) methodRules {
+func rulesOf(m delivery.ApplyMethod) methodRules {
 	if r, ok := methodTable[m.Method]; ok {
 		return r
 	}
-	return methodTable[model.ApplyServerSide]
+	return methodTable[delivery.ApplyServerSide]
 }
 
 // owns tells whether m is the deploy's own entry under these rules.
@@ -143,18 +144,18 @@ func (a *analysis) removedMessage(v pathValues) string {
 	if !v.hidden {
 		msg += " (now " + show(v.live, false) + ")"
 	}
-	if a.in.Apply.Method == model.ApplyReplace {
+	if a.in.Apply.Method == delivery.ApplyReplace {
 		return msg + ": a replace keeps only what it sends"
 	}
 	return msg + ": it was in " + originalWords(a.in.Apply) + ", and the config no longer sends it"
 }
 
 // originalWords names what a client-side apply merges from.
-func originalWords(m model.ApplyMethod) string {
-	if m.Original == model.OriginalPreviousManifest {
+func originalWords(m delivery.ApplyMethod) string {
+	if m.Original == delivery.OriginalPreviousManifest {
 		return "the previous release manifest"
 	}
-	if m.Method == model.ApplyReplace {
+	if m.Method == delivery.ApplyReplace {
 		return "what it sends"
 	}
 	return "the last-applied annotation"
@@ -166,7 +167,7 @@ func originalWords(m model.ApplyMethod) string {
 // server-side upgrade, which does not force, conflicts on its fields.
 func (a *analysis) createdByUpdate() string {
 	m := a.in.Apply
-	if m.Method != model.ApplyClientSide || m.Original != model.OriginalPreviousManifest {
+	if m.Method != delivery.ApplyClientSide || m.Original != delivery.OriginalPreviousManifest {
 		return ""
 	}
 	return "; Helm creates it with a plain create, recorded as an Update by " + a.in.FieldManager +

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -33,7 +34,7 @@ func labelled(u *unstructured.Unstructured, v string) *unstructured.Unstructured
 // and gone, and theirs, which a hand-run kubectl apply came to own; the
 // deployer's merge removes gone and theirs and keeps old, which is not in
 // what it applied before (the prediction says which).
-func clientSideApply(t *testing.T, m model.ApplyMethod) Input {
+func clientSideApply(t *testing.T, m delivery.ApplyMethod) Input {
 	t.Helper()
 	cm := func(data string) *unstructured.Unstructured {
 		return fromYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: shop}\ndata: "+data+"\n")
@@ -59,9 +60,9 @@ func clientSideApply(t *testing.T, m model.ApplyMethod) Input {
 }
 
 func TestClientSideApplyFindings(t *testing.T) {
-	for _, m := range []model.ApplyMethod{
-		{Method: model.ApplyClientSide, Original: model.OriginalPreviousManifest},
-		{Method: model.ApplyClientSide, Original: model.OriginalLastApplied},
+	for _, m := range []delivery.ApplyMethod{
+		{Method: delivery.ApplyClientSide, Original: delivery.OriginalPreviousManifest},
+		{Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied},
 	} {
 		t.Run(m.String(), func(t *testing.T) {
 			res, err := Analyze(clientSideApply(t, m))
@@ -108,7 +109,7 @@ func TestClientSideApplyFindings(t *testing.T) {
 // The same object under the default method: the Update entry is not the
 // deploy's own, so nothing of the client-side reading applies.
 func TestMethodTableDefaultIsServerSide(t *testing.T) {
-	for _, m := range []model.ApplyMethod{{}, model.DefaultApply(), {Method: model.ApplyServerSide}} {
+	for _, m := range []delivery.ApplyMethod{{}, delivery.DefaultApply(), {Method: delivery.ApplyServerSide}} {
 		r := rulesOf(m)
 		if r.ownUpdate || r.takesBack || r.byPrediction || !r.shares {
 			t.Errorf("%+v reads as %+v, want the server-side row", m, r)
@@ -118,10 +119,10 @@ func TestMethodTableDefaultIsServerSide(t *testing.T) {
 		}
 	}
 	for _, c := range []model.Category{model.Drift, model.TakingConflict, model.UpdateConflict} {
-		if got := rulesOf(model.ApplyMethod{Method: model.ApplyClientSide}).category(c); got != model.Taking {
+		if got := rulesOf(delivery.ApplyMethod{Method: delivery.ApplyClientSide}).category(c); got != model.Taking {
 			t.Errorf("client-side %s reads as %s, want taking", c, got)
 		}
-		if got := rulesOf(model.ApplyMethod{}).category(c); got != c {
+		if got := rulesOf(delivery.ApplyMethod{}).category(c); got != c {
 			t.Errorf("server-side %s reads as %s", c, got)
 		}
 	}
@@ -129,7 +130,7 @@ func TestMethodTableDefaultIsServerSide(t *testing.T) {
 
 // A replace removes what it does not send, whoever else owns it.
 func TestReplaceRemovesWhatItDoesNotSend(t *testing.T) {
-	in := clientSideApply(t, model.ApplyMethod{Method: model.ApplyReplace})
+	in := clientSideApply(t, delivery.ApplyMethod{Method: delivery.ApplyReplace})
 	in.Predicted = withEntries(fromYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: shop}\ndata: {a: \"1\", mode: fast}\n"),
 		entryOf("helm", "Update", "", `{"f:data":{".":{},"f:a":{},"f:mode":{}}}`))
 	res, err := Analyze(in)
@@ -155,13 +156,13 @@ func TestReplaceRemovesWhatItDoesNotSend(t *testing.T) {
 func TestCreatedByHelmClientSide(t *testing.T) {
 	desired := fromYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: extra, namespace: shop}\ndata: {a: \"1\"}\n")
 	for _, tc := range []struct {
-		m    model.ApplyMethod
+		m    delivery.ApplyMethod
 		want bool
 	}{
-		{model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalPreviousManifest}, true},
-		{model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied}, false},
-		{model.ApplyMethod{Method: model.ApplyServerSide}, false},
-		{model.ApplyMethod{}, false},
+		{delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalPreviousManifest}, true},
+		{delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied}, false},
+		{delivery.ApplyMethod{Method: delivery.ApplyServerSide}, false},
+		{delivery.ApplyMethod{}, false},
 	} {
 		res, err := Analyze(Input{FieldManager: "helm", Apply: tc.m, Desired: desired, Predicted: withEntries(desired, entryOf("helm", "Update", "", `{"f:data":{".":{},"f:a":{}}}`))})
 		if err != nil {
@@ -183,11 +184,11 @@ func TestClientSideAdoptsNothing(t *testing.T) {
 	cm := fromYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: shop}\ndata: {mode: fast}\n")
 	edit := entryOf("kubectl-edit", "Update", "", `{"f:data":{".":{},"f:mode":{}}}`)
 	for _, tc := range []struct {
-		m    model.ApplyMethod
+		m    delivery.ApplyMethod
 		want int
-	}{{model.ApplyMethod{}, 1}, {model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied}, 0}} {
+	}{{delivery.ApplyMethod{}, 1}, {delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied}, 0}} {
 		mine := entryOf("argocd-controller", "Apply", "", `{"f:data":{"f:mode":{}}}`)
-		if tc.m.Method == model.ApplyClientSide {
+		if tc.m.Method == delivery.ApplyClientSide {
 			mine = entryOf("argocd-controller", "Update", "", `{"f:metadata":{"f:annotations":{}}}`)
 		}
 		res, err := Analyze(Input{FieldManager: "argocd-controller", Apply: tc.m, Desired: cm, Live: withEntries(cm, edit), Predicted: withEntries(cm, edit, mine)})

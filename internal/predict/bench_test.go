@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -168,13 +169,13 @@ func BenchmarkPredictMethods(b *testing.B) {
 	objs := benchRender(b)
 	for _, tc := range []struct {
 		name  string
-		apply model.ApplyMethod
+		apply delivery.ApplyMethod
 	}{
-		{"server-side-forced", model.ApplyMethod{Method: model.ApplyServerSide, Force: true}},
-		{"server-side-not-forced", model.ApplyMethod{Method: model.ApplyServerSide}},
-		{"client-side-last-applied", model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied}},
-		{"client-side-previous-manifest", model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalPreviousManifest}},
-		{"replace", model.ApplyMethod{Method: model.ApplyReplace}},
+		{"server-side-forced", delivery.ApplyMethod{Method: delivery.ApplyServerSide, Force: true}},
+		{"server-side-not-forced", delivery.ApplyMethod{Method: delivery.ApplyServerSide}},
+		{"client-side-last-applied", delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied}},
+		{"client-side-previous-manifest", delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalPreviousManifest}},
+		{"replace", delivery.ApplyMethod{Method: delivery.ApplyReplace}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			e, _ := engine(b, cluster.Config(), ClusterOptions{Concurrency: benchConcurrency, Apply: tc.apply})
@@ -189,7 +190,7 @@ func BenchmarkPredictMethods(b *testing.B) {
 				for _, r := range rs {
 					// Not forced, another manager's data conflicts: the
 					// refusal is the answer.
-					if r.Err != nil && (tc.apply.Force || tc.apply.Method != model.ApplyServerSide) {
+					if r.Err != nil && (tc.apply.Force || tc.apply.Method != delivery.ApplyServerSide) {
 						b.Fatalf("%s: %v", r.Object.ID, r.Err)
 					}
 				}

@@ -21,6 +21,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
 	kubectlutil "k8s.io/kubectl/pkg/util"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
@@ -34,6 +35,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/client-go/kubernetes/scheme"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/typing"
 )
@@ -48,7 +50,7 @@ const ReasonClientSidePatch = "ClientSidePatchFailed"
 // type live (for a previous manifest read from managedFields) and the
 // snapshot's applied config.
 type clientSide struct {
-	method       model.ApplyMethod
+	method       delivery.ApplyMethod
 	fieldManager string
 	types        *typing.Cache
 	original     func(model.ID) *unstructured.Unstructured
@@ -59,7 +61,7 @@ type clientSide struct {
 // annotation (kubectl's GetModifiedConfiguration); Helm sends the
 // manifest as it is.
 func (cs clientSide) modified(body *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	if cs.method.Original == model.OriginalPreviousManifest {
+	if cs.method.Original == delivery.OriginalPreviousManifest {
 		return body, nil
 	}
 	// kubectl's own function, which Argo CD's apply calls too: the
@@ -80,7 +82,7 @@ func (cs clientSide) modified(body *unstructured.Unstructured) (*unstructured.Un
 // nil when there is none (kubectl then merges from an empty original, and
 // removes nothing).
 func (cs clientSide) originalOf(id model.ID, live *unstructured.Unstructured) ([]byte, error) {
-	if cs.method.Original != model.OriginalPreviousManifest {
+	if cs.method.Original != delivery.OriginalPreviousManifest {
 		raw, ok := live.GetAnnotations()[model.LastAppliedAnnotation]
 		if !ok || !json.Valid([]byte(raw)) {
 			// Absent, or a Secret's hashed by the snapshot: the apply
@@ -130,7 +132,7 @@ func (cs clientSide) patch(modified, live *unstructured.Unstructured, original [
 		p, err := strategicpatch.CreateThreeWayMergePatch(original, mod, cur, meta, true)
 		return p, types.StrategicMergePatchType, err
 	}
-	if cs.method.Original == model.OriginalPreviousManifest {
+	if cs.method.Original == delivery.OriginalPreviousManifest {
 		if len(original) == 0 {
 			original = []byte("{}")
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 
@@ -62,7 +63,7 @@ func driftedWeb(t *testing.T, kc *kube.Client, ns string, deployed func(model.Ob
 // itself.
 func withLastApplied(t *testing.T, o model.Object) model.Object {
 	t.Helper()
-	cs := clientSide{method: model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied}}
+	cs := clientSide{method: delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied}}
 	u, err := cs.modified(o.Object)
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +144,7 @@ func writeClientSide(t *testing.T, kc *kube.Client, o ClusterOptions, live *unst
 func TestClientSideFromLastApplied(t *testing.T) {
 	testcluster.Require(t, cluster)
 	o := ClusterOptions{FieldManager: "kubectl-client-side-apply",
-		Apply: model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied}}
+		Apply: delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied}}
 	e, kc := engine(t, cluster.Config(), o)
 	ns := namespace(t, kc)
 	driftedWeb(t, kc, ns, func(prev model.Object) { create(t, kc, o.FieldManager, withLastApplied(t, prev)) })
@@ -181,7 +182,7 @@ func TestClientSideFromLastApplied(t *testing.T) {
 func TestClientSideWithoutLastAppliedRemovesNothing(t *testing.T) {
 	testcluster.Require(t, cluster)
 	o := ClusterOptions{FieldManager: "argocd-controller",
-		Apply: model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied}}
+		Apply: delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied}}
 	e, kc := engine(t, cluster.Config(), o)
 	ns := namespace(t, kc)
 	create(t, kc, "helm", webWithEnv(t, ns, "A", "B"))
@@ -205,7 +206,7 @@ func TestClientSideFromPreviousManifest(t *testing.T) {
 	for _, snapshot := range []bool{true, false} {
 		t.Run(map[bool]string{true: "snapshot", false: "managedFields"}[snapshot], func(t *testing.T) {
 			o := ClusterOptions{FieldManager: "helm",
-				Apply: model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalPreviousManifest}}
+				Apply: delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalPreviousManifest}}
 			e, kc := engine(t, cluster.Config(), o)
 			ns := namespace(t, kc)
 			prev := driftedWeb(t, kc, ns, func(prev model.Object) { create(t, kc, "helm", prev) })
@@ -248,7 +249,7 @@ func TestClientSideFromPreviousManifest(t *testing.T) {
 func TestClientSideCreates(t *testing.T) {
 	testcluster.Require(t, cluster)
 	o := ClusterOptions{FieldManager: "kubectl-client-side-apply",
-		Apply: model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied}}
+		Apply: delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied}}
 	e, kc := engine(t, cluster.Config(), o)
 	ns := namespace(t, kc)
 	desired := obj(t, `{apiVersion: v1, kind: ConfigMap, metadata: {name: fresh, namespace: `+ns+`}, data: {k: v}}`)
@@ -305,15 +306,15 @@ func TestClientSideCustomResources(t *testing.T) {
 		original, manager string
 		size              int64 // after the deploy: 5 is kubectl-edit's
 	}{
-		{model.OriginalLastApplied, "kubectl-client-side-apply", 1},
-		{model.OriginalPreviousManifest, "helm", 5},
+		{delivery.OriginalLastApplied, "kubectl-client-side-apply", 1},
+		{delivery.OriginalPreviousManifest, "helm", 5},
 	} {
 		t.Run(c.original, func(t *testing.T) {
-			o := ClusterOptions{FieldManager: c.manager, Apply: model.ApplyMethod{Method: model.ApplyClientSide, Original: c.original}}
+			o := ClusterOptions{FieldManager: c.manager, Apply: delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: c.original}}
 			e, kc := engine(t, cluster.Config(), o)
 			ns := namespace(t, kc)
 			prev := gauge(t, ns, `{size: 1, color: red, note: old}`)
-			if c.original == model.OriginalLastApplied {
+			if c.original == delivery.OriginalLastApplied {
 				prev = withLastApplied(t, prev)
 			} else {
 				e.opts.Original = func(model.ID) *unstructured.Unstructured { return prev.Object }
@@ -351,7 +352,7 @@ func TestClientSideCustomResources(t *testing.T) {
 func TestClientSideReadsLiveWithList(t *testing.T) {
 	testcluster.Require(t, cluster)
 	o := ClusterOptions{FieldManager: "argocd-controller", ListThreshold: 1,
-		Apply: model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied}}
+		Apply: delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied}}
 	e, kc := engine(t, cluster.Config(), o)
 	ns := namespace(t, kc)
 	cm := func(name, data string) model.Object {

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -55,12 +56,12 @@ type ClusterOptions struct {
 	// namespace from which their live state is read with one LIST instead of
 	// a GET each; negative means always GET.
 	ListThreshold int
-	// Apply is how the deploy applies (model.ApplyMethod, resolved: no
+	// Apply is how the deploy applies (delivery.ApplyMethod, resolved: no
 	// Resolve left); the zero value is a forced Server-Side Apply.
-	Apply model.ApplyMethod
+	Apply delivery.ApplyMethod
 	// Original gives what the deploy applied before, the client-side
 	// three-way merge's original when Apply.Original is
-	// model.OriginalPreviousManifest: the snapshot's applied config; nil
+	// delivery.OriginalPreviousManifest: the snapshot's applied config; nil
 	// when it has none. It is asked from the workers, concurrently, and
 	// its object is not changed. Without it (or its object), what the
 	// deploy's own Update entry owns in live stands for it.
@@ -428,9 +429,9 @@ func (c *Cluster) dryRun(ctx context.Context, t *target, deps renderDeps) {
 // request is the deploy's write of t as its method makes it, dry-run.
 func (c *Cluster) request(t *target) (func(context.Context) (*unstructured.Unstructured, error), *DryRunError) {
 	switch c.opts.Apply.Method {
-	case model.ApplyClientSide:
+	case delivery.ApplyClientSide:
 		return c.clientSideRequest(t)
-	case model.ApplyReplace:
+	case delivery.ApplyReplace:
 		return c.replaceRequest(t), nil
 	}
 	return c.applyRequest(t), nil

@@ -3,7 +3,7 @@ package predict
 import (
 	"context"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/parallel"
 )
 
@@ -12,7 +12,7 @@ import (
 // unforced apply after the client-side upgrade (notforced.go).
 func (c *Cluster) readsLiveFirst() bool {
 	switch m := c.opts.Apply; m.Method {
-	case model.ApplyClientSide, model.ApplyReplace:
+	case delivery.ApplyClientSide, delivery.ApplyReplace:
 		return true
 	default:
 		return !m.Force && c.opts.UpgradesClientSide

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 
@@ -57,7 +58,7 @@ func unforcedConflict(t *testing.T, r Result) {
 // does.
 func TestNotForcedConflictFails(t *testing.T) {
 	testcluster.Require(t, cluster)
-	o := ClusterOptions{FieldManager: "helm", Apply: model.ApplyMethod{Method: model.ApplyServerSide}}
+	o := ClusterOptions{FieldManager: "helm", Apply: delivery.ApplyMethod{Method: delivery.ApplyServerSide}}
 	e, kc := engine(t, cluster.Config(), o)
 	ns := namespace(t, kc)
 	apply(t, kc, "helm", modeConfigMap(t, ns, "a"))
@@ -91,7 +92,7 @@ func TestNotForcedConflictFails(t *testing.T) {
 // conflict; another manager's still does.
 func TestNotForcedAfterTheClientSideUpgrade(t *testing.T) {
 	testcluster.Require(t, cluster)
-	o := ClusterOptions{FieldManager: "helm", Apply: model.ApplyMethod{Method: model.ApplyServerSide}, UpgradesClientSide: true}
+	o := ClusterOptions{FieldManager: "helm", Apply: delivery.ApplyMethod{Method: delivery.ApplyServerSide}, UpgradesClientSide: true}
 	e, kc := engine(t, cluster.Config(), o)
 	ns := namespace(t, kc)
 	desired := modeConfigMap(t, ns, "b")
@@ -136,7 +137,7 @@ func upgradeThenApply(t *testing.T, kc *kube.Client, desired model.Object) *unst
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := csaupgrade.UpgradeManagedFields(live, sets.New(model.ClientSideManagers(live.GetManagedFields(), "helm")...), "helm"); err != nil {
+	if err := csaupgrade.UpgradeManagedFields(live, sets.New(delivery.ClientSideManagers(live.GetManagedFields(), "helm")...), "helm"); err != nil {
 		t.Fatal(err)
 	}
 	ri, _ := kc.Resource(desired.Object.GroupVersionKind(), desired.Object.GetNamespace())

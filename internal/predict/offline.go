@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -42,9 +43,9 @@ type OfflineOptions struct {
 	// Hasher hides Secret values before they are merged, the way the
 	// snapshot hid them, so that the prediction never holds a value.
 	Hasher secrets.Hasher
-	// Apply is how the deploy applies (model.ApplyMethod, resolved); the
+	// Apply is how the deploy applies (delivery.ApplyMethod, resolved); the
 	// zero value is a forced Server-Side Apply.
-	Apply model.ApplyMethod
+	Apply delivery.ApplyMethod
 	// Original is ClusterOptions.Original.
 	Original func(model.ID) *unstructured.Unstructured
 	// UpgradesClientSide merges the client-side managers of the object
@@ -205,7 +206,7 @@ func (e *Offline) predict(m *managers, o model.Object) Result {
 	}
 	body := applyBody(o.Object, o.Object.GetNamespace() != "", o.Object.GetNamespace())
 	cs := e.clientSide(m)
-	if e.opts.Apply.Method == model.ApplyClientSide {
+	if e.opts.Apply.Method == delivery.ApplyClientSide {
 		// The annotation is written before values are hidden, so that
 		// its copy of them is hidden too.
 		var err error
@@ -269,7 +270,7 @@ func (e *Offline) predict(m *managers, o model.Object) Result {
 func (e *Offline) write(km *kindManager, cs clientSide, id model.ID, live *unstructured.Unstructured, exists bool, body *unstructured.Unstructured) (k8sruntime.Object, error) {
 	fm := e.opts.FieldManager
 	switch e.opts.Apply.Method {
-	case model.ApplyClientSide:
+	case delivery.ApplyClientSide:
 		if !exists {
 			return km.fm.Update(live, body, fm)
 		}
@@ -282,7 +283,7 @@ func (e *Offline) write(km *kindManager, cs clientSide, id model.ID, live *unstr
 			return nil, patchError(id, err)
 		}
 		return km.fm.Update(live, patched, fm)
-	case model.ApplyReplace:
+	case delivery.ApplyReplace:
 		if !exists {
 			return km.fm.Update(live, body, fm)
 		}

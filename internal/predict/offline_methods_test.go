@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -36,7 +37,7 @@ spec:
 	desired := obj(t, pullRequest)
 	e := offlineEngine(t, model.Object{ID: desired.ID, Object: live})
 	e.opts.FieldManager = "kubectl-client-side-apply"
-	e.opts.Apply = model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied}
+	e.opts.Apply = delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied}
 
 	r := predictOne(t, e, desired)
 	if r.Err != nil {
@@ -53,7 +54,7 @@ spec:
 func TestOfflineNotForcedConflicts(t *testing.T) {
 	desired := obj(t, pullRequest)
 	e := offlineEngine(t, model.Object{ID: desired.ID, Object: clientSideLive(t)})
-	e.opts.Apply = model.ApplyMethod{Method: model.ApplyServerSide}
+	e.opts.Apply = delivery.ApplyMethod{Method: delivery.ApplyServerSide}
 
 	r := predictOne(t, e, desired)
 	if r.Err == nil || r.Err.Reason != string(metav1.StatusReasonConflict) || r.Predicted != nil {
@@ -67,7 +68,7 @@ func TestOfflineNotForcedConflicts(t *testing.T) {
 func TestOfflineReplace(t *testing.T) {
 	desired := obj(t, pullRequest)
 	e := offlineEngine(t, model.Object{ID: desired.ID, Object: clientSideLive(t)})
-	e.opts.Apply = model.ApplyMethod{Method: model.ApplyReplace}
+	e.opts.Apply = delivery.ApplyMethod{Method: delivery.ApplyReplace}
 
 	r := predictOne(t, e, desired)
 	if r.Err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -110,8 +111,8 @@ func TestOfflineSecretValuesNeverInPrediction(t *testing.T) {
 	desired := obj(t, `{apiVersion: v1, kind: Secret, metadata: {name: s, namespace: ns}, data: {a: c2VjcmV0LWE=}, stringData: {b: secret-b}}`)
 	// Every method: a client-side apply copies the values into the
 	// last-applied annotation.
-	for _, m := range []model.ApplyMethod{{}, {Method: model.ApplyClientSide, Original: model.OriginalLastApplied},
-		{Method: model.ApplyClientSide, Original: model.OriginalPreviousManifest}, {Method: model.ApplyReplace}} {
+	for _, m := range []delivery.ApplyMethod{{}, {Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied},
+		{Method: delivery.ApplyClientSide, Original: delivery.OriginalPreviousManifest}, {Method: delivery.ApplyReplace}} {
 		e := offlineEngine(t)
 		e.opts.Apply = m.OrDefault()
 		r := predictOne(t, e, desired)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,7 +17,7 @@ import (
 // it.
 func TestReplaceDropsWhatTheRenderLacks(t *testing.T) {
 	testcluster.Require(t, cluster)
-	o := ClusterOptions{FieldManager: "argocd-controller", Apply: model.ApplyMethod{Method: model.ApplyReplace}}
+	o := ClusterOptions{FieldManager: "argocd-controller", Apply: delivery.ApplyMethod{Method: delivery.ApplyReplace}}
 	e, kc := engine(t, cluster.Config(), o)
 	ns := namespace(t, kc)
 	create(t, kc, "argocd-controller", obj(t, `{apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: `+ns+`}, data: {a: "1", b: "1"}}`))

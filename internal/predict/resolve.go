@@ -16,7 +16,7 @@ import (
 
 // ManagedFieldsOf reads the managedFields of those of objs that exist, one
 // list per existing object, for a deployer that decides how it applies
-// from them (model.ResolveApply): Helm 4 keeps the method its release last
+// from them (delivery.ResolveApply): Helm 4 keeps the method its release last
 // used, and the objects are where that shows without reading the release's
 // Secret. A kind the server does not serve has no object; one the checker
 // may not read is left out (its dry-run is refused too, and says so); any

@@ -3,7 +3,7 @@ package predict
 // # Client-side managers at the first server-side deploy
 //
 // kubectl ≥ 1.26 (`apply --server-side`), Flux, Argo CD 3 and Helm 4
-// merge the client-side managers of an object (model.ClientSideManagers)
+// merge the client-side managers of an object (delivery.ClientSideManagers)
 // into their own Apply entry before they apply: client-go's csaupgrade,
 // a write of managedFields alone. What the apply then does differs from
 // what it does without the upgrade in one way: a field a client-side
@@ -41,6 +41,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v4/typed"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/typing"
 )
@@ -109,10 +110,10 @@ func upgradedPrediction(m *managers, fieldManager string, live, predicted *unstr
 // those of live, at the deploy's first server-side apply only.
 func upgradedManagers(live *unstructured.Unstructured, fieldManager string) []string {
 	entries := live.GetManagedFields()
-	if !model.FirstServerSideDeploy(entries, fieldManager) {
+	if !delivery.FirstServerSideDeploy(entries, fieldManager) {
 		return nil
 	}
-	return model.ClientSideManagers(entries, fieldManager)
+	return delivery.ClientSideManagers(entries, fieldManager)
 }
 
 // ownedSet is what fieldManager owns on the main resource through

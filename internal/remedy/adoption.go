@@ -93,7 +93,7 @@ func AdoptionNote(a model.Adoption, c Context) string {
 
 // UpgradeNote is the environment's one line about client-side managers
 // the deployer merges into its own before its first server-side apply
-// (model.ClientSideManagers): what the prediction assumed, and the switch
+// (delivery.ClientSideManagers): what the prediction assumed, and the switch
 // that says otherwise.
 func UpgradeNote(managers []string, fieldManager string) string {
 	noun := "manager"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -21,7 +22,7 @@ func keptByClientSide(f model.Finding, c Context) string {
 	// all the fields the manager keeps on the object.
 	s := fmt.Sprintf("The deploy leaves the fields %s set that the config no longer sends. To have them removed, merge %s into the deploy's manager before the deploy (this prints the plan; add --apply to carry it out):\n\n%s",
 		who, who, indent(fix))
-	if f.Reason == model.ReasonClientSideKept {
+	if f.Reason == delivery.ReasonClientSideKept {
 		s += fmt.Sprintf("\n\nIf the deployer merges client-side managers itself at its first server-side deploy (kubectl apply --server-side ≥ 1.26, Flux, Argo CD 3, Helm 4), remove `upgradesClientSide: false` from %s: the deploy then removes them.", config.DefaultFile)
 	}
 	return s

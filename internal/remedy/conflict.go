@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -114,7 +115,7 @@ func takeBackOrStop(id model.ID, source string, f model.Finding, hidden bool, c 
 	fmt.Fprintf(&b, "Take it back: keep it in %s; %s.\n\n", a.where(source), a.takeBack)
 	fmt.Fprintf(&b, "Stop sending it: %s, so that %s keeps it", a.stopSending, who)
 	switch {
-	case c.Deployer != nil && c.Deployer.Controller != model.ControllerHelm:
+	case c.Deployer != nil && c.Deployer.Controller != delivery.ControllerHelm:
 		// A GitOps controller applies the manifests: the way to leave a
 		// field is its own (deployer.go).
 		b.WriteString(":\n\n" + deployerRow(c).leave(id, f.Path, "managed by "+who, c) + "\n\n")
@@ -172,7 +173,7 @@ func refusedConflicts(id model.ID, source string, f model.Finding, c Context) st
 	}
 	fmt.Fprintf(&b, "Stop sending them: %s, so that %s%s", a.stopSending, model.JoinAnd(whos), keep)
 	switch {
-	case c.Deployer != nil && c.Deployer.Controller != model.ControllerHelm:
+	case c.Deployer != nil && c.Deployer.Controller != delivery.ControllerHelm:
 		b.WriteString(":")
 		for i, p := range paths {
 			b.WriteString("\n\n" + deployerRow(c).leave(id, p, reasons[i], c))

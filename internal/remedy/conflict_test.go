@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -46,7 +47,7 @@ func TestConflictTakeBackOrStop(t *testing.T) {
 // the switch is named only when the config is why it is kept.
 func TestKeptByClientSide(t *testing.T) {
 	web := model.ID{Group: "apps", Kind: "Deployment", Namespace: "shop", Name: "web"}
-	f := model.Finding{Category: model.Retained, Reason: model.ReasonClientSideKept, Path: ".data.old",
+	f := model.Finding{Category: model.Retained, Reason: delivery.ReasonClientSideKept, Path: ".data.old",
 		Managers: []model.Manager{{Manager: "kubectl-client-side-apply", Operation: "Update"}}}
 	c := Context{FieldManager: "deployer", Paths: []string{"deploy"}}
 	got := For(web, "", f, c)
@@ -54,7 +55,7 @@ func TestKeptByClientSide(t *testing.T) {
 		!strings.Contains(got, "upgradesClientSide: false") {
 		t.Errorf("kept remedy:\n%s", got)
 	}
-	f.Reason = model.ReasonClientSideLeft
+	f.Reason = delivery.ReasonClientSideLeft
 	if got := For(web, "", f, c); strings.Contains(got, "upgradesClientSide") || !strings.Contains(got, "--from-manager kubectl-client-side-apply") {
 		t.Errorf("left remedy:\n%s", got)
 	}

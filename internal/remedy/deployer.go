@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -15,7 +16,7 @@ import (
 // .ownership-check.yaml: an ignore rule there silences the check and
 // changes nothing in the cluster, so an Argo CD target gets its
 // Application's ignoreDifferences, a Flux target its manifest and Flux's
-// ssa annotation. One row per deployer, keyed by model.Deployer's
+// ssa annotation. One row per deployer, keyed by delivery.Deployer's
 // Controller ("" is a pipeline that applies what render prints).
 
 // deployerRemedy is a deployer's row.
@@ -32,11 +33,11 @@ type deployerRemedy struct {
 const fluxHelmRelease = "flux HelmRelease"
 
 var deployerRemedies = map[string]deployerRemedy{
-	"":                     {leave: letGo},
-	model.ControllerHelm:   {leave: letGo, scaled: helmScaled(false)},
-	model.ControllerArgoCD: {leave: argoIgnore, scaled: leavingScaled(argoIgnore)},
-	model.ControllerFlux:   {leave: fluxLeave, scaled: leavingScaled(fluxLeave)},
-	fluxHelmRelease:        {leave: helmReleaseLeave, scaled: helmScaled(true)},
+	"":                        {leave: letGo},
+	delivery.ControllerHelm:   {leave: letGo, scaled: helmScaled(false)},
+	delivery.ControllerArgoCD: {leave: argoIgnore, scaled: leavingScaled(argoIgnore)},
+	delivery.ControllerFlux:   {leave: fluxLeave, scaled: leavingScaled(fluxLeave)},
+	fluxHelmRelease:           {leave: helmReleaseLeave, scaled: helmScaled(true)},
 }
 
 // deployerRow is the row of the context's deployer; a deployer with no row
@@ -45,7 +46,7 @@ func deployerRow(c Context) deployerRemedy {
 	key := ""
 	if d := c.Deployer; d != nil {
 		key = d.Controller
-		if kind, _ := d.Object["kind"].(string); key == model.ControllerFlux && kind == "HelmRelease" {
+		if kind, _ := d.Object["kind"].(string); key == delivery.ControllerFlux && kind == "HelmRelease" {
 			key = fluxHelmRelease
 		}
 	}
@@ -116,7 +117,7 @@ func driftIgnore(id model.ID, path string, c Context) string {
 }
 
 // objectName is the deployer's object as "namespace/name" and its file.
-func objectName(d *model.Deployer) string {
+func objectName(d *delivery.Deployer) string {
 	meta, _ := d.Object["metadata"].(map[string]any)
 	name, _ := meta["name"].(string)
 	ns, _ := meta["namespace"].(string)

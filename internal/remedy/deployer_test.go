@@ -6,13 +6,14 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 var (
-	argoApp = &model.Deployer{Controller: model.ControllerArgoCD, File: "apps/shop.yaml",
+	argoApp = &delivery.Deployer{Controller: delivery.ControllerArgoCD, File: "apps/shop.yaml",
 		Object: map[string]any{"metadata": map[string]any{"name": "shop", "namespace": "argocd"}}}
-	fluxKs = &model.Deployer{Controller: model.ControllerFlux, File: "clusters/prod/shop.yaml",
+	fluxKs = &delivery.Deployer{Controller: delivery.ControllerFlux, File: "clusters/prod/shop.yaml",
 		Object: map[string]any{"metadata": map[string]any{"name": "shop", "namespace": "flux-system"}}}
 )
 
@@ -90,12 +91,12 @@ func dedent(s string) string {
 func TestScaledReplicasInTheDeployersWords(t *testing.T) {
 	hpa := model.Controller{Name: "HorizontalPodAutoscaler", Object: &model.ID{Group: "autoscaling", Kind: "HorizontalPodAutoscaler", Namespace: "shop", Name: "web"}}
 	fight := model.Finding{Category: model.Fight, Path: model.ReplicasPath, Controller: &hpa}
-	helmRelease := &model.Deployer{Controller: model.ControllerFlux, File: "apps/web.yaml",
+	helmRelease := &delivery.Deployer{Controller: delivery.ControllerFlux, File: "apps/web.yaml",
 		Object: map[string]any{"kind": "HelmRelease", "metadata": map[string]any{"name": "web", "namespace": "shop"}}}
-	helmTarget := &model.Deployer{Controller: model.ControllerHelm, Object: map[string]any{}}
+	helmTarget := &delivery.Deployer{Controller: delivery.ControllerHelm, Object: map[string]any{}}
 	for _, tc := range []struct {
 		name     string
-		d        *model.Deployer
+		d        *delivery.Deployer
 		want     []string
 		dontWant []string
 	}{

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -28,7 +29,7 @@ type Context struct {
 	Paths []string
 	// Deployer is the GitOps controller's object that deploys the target;
 	// nil for a pipeline (deployer.go).
-	Deployer *model.Deployer
+	Deployer *delivery.Deployer
 }
 
 // Object sets the Remediation of every warning among an object's
@@ -97,7 +98,7 @@ func For(id model.ID, source string, f model.Finding, c Context) string {
 	case model.ScaleDown:
 		return keepPods(source, f)
 	case model.Retained:
-		if f.Reason == model.ReasonClientSideKept || f.Reason == model.ReasonClientSideLeft {
+		if f.Reason == delivery.ReasonClientSideKept || f.Reason == delivery.ReasonClientSideLeft {
 			return keptByClientSide(f, c)
 		}
 	}

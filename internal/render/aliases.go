@@ -3,7 +3,7 @@ package render
 import (
 	"context"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
@@ -15,8 +15,6 @@ type (
 	Reads            = source.Reads
 	ValueReader      = source.ValueReader
 	ChartCluster     = source.ChartCluster
-	ChartLocator     = source.ChartLocator
-	Located          = source.Located
 	RepositoryCharts = source.RepositoryCharts
 )
 
@@ -26,6 +24,6 @@ func NewReads() *Reads { return source.NewReads() }
 // ChartsNotRendered is why a target's charts are not rendered by the
 // locator (nil: the repository's own charts), "" when every one is: what
 // a listing of targets says without rendering them.
-func ChartsNotRendered(ctx context.Context, l ChartLocator, refs []model.ChartRef) (string, error) {
+func ChartsNotRendered(ctx context.Context, l delivery.ChartLocator, refs []delivery.ChartRef) (string, error) {
 	return source.ChartsNotRendered(ctx, l, refs)
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/argocd"
 	"github.com/ownership-check/ownership-check/internal/render/helm"
 
@@ -15,7 +16,6 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitops"
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // argoExample is argoproj/argocd-example-apps, trimmed, with Applications
@@ -146,7 +146,7 @@ func TestArgoCDRenderOfPublicExample(t *testing.T) {
 // written (in the destination's namespace, with the tracking annotation),
 // and each hook, which a sync never applies, is not checked with that
 // reason.
-func sameLessHooks(t *testing.T, res Result, file string, d *model.Deployer) {
+func sameLessHooks(t *testing.T, res Result, file string, d *delivery.Deployer) {
 	t.Helper()
 	app, err := argocd.ParseApplication(d)
 	if err != nil {

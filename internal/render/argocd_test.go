@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/argocd"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
@@ -56,7 +57,7 @@ func argoRepo(t *testing.T, fixture string) string {
 	return root
 }
 
-func argoDeployer(t *testing.T, root, file string) *model.Deployer {
+func argoDeployer(t *testing.T, root, file string) *delivery.Deployer {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(root, file))
 	if err != nil {
@@ -66,7 +67,7 @@ func argoDeployer(t *testing.T, root, file string) *model.Deployer {
 	if err := yaml.Unmarshal(data, &obj); err != nil {
 		t.Fatal(err)
 	}
-	return &model.Deployer{Controller: model.ControllerArgoCD, Object: obj, File: file}
+	return &delivery.Deployer{Controller: delivery.ControllerArgoCD, Object: obj, File: file}
 }
 
 // manifestsOf is objects as a YAML stream, in render's order.
@@ -163,13 +164,13 @@ func checkArgoWant(t *testing.T, file string, got []byte) {
 // kustomize builds the hand-written overlay into the same objects, less
 // Argo CD's tracking annotation (the destination namespace is the
 // render's default namespace).
-func checkOverlay(t *testing.T, got []model.Object, overlay string, d *model.Deployer) {
+func checkOverlay(t *testing.T, got []model.Object, overlay string, d *delivery.Deployer) {
 	t.Helper()
 	checkOverlayWith(t, got, overlay, d, nil)
 }
 
 // checkOverlayWith is checkOverlay with kustomize built as cfg says.
-func checkOverlayWith(t *testing.T, got []model.Object, overlay string, d *model.Deployer, cfg *config.Config) {
+func checkOverlayWith(t *testing.T, got []model.Object, overlay string, d *delivery.Deployer, cfg *config.Config) {
 	t.Helper()
 	app, err := argocd.ParseApplication(d)
 	if err != nil {
@@ -318,10 +319,10 @@ func TestArgoCDRowClaimsOnlyArgoCDRenders(t *testing.T) {
 		t.Fatal("no argocd row")
 	}
 	row := sourceTable[i]
-	if !row.claims(p, &model.Deployer{Controller: model.ControllerArgoCD}) {
+	if !row.claims(p, &delivery.Deployer{Controller: delivery.ControllerArgoCD}) {
 		t.Fatalf("the argocd row does not claim an Argo CD render")
 	}
-	for _, d := range []*model.Deployer{nil, {Controller: model.ControllerFlux}} {
+	for _, d := range []*delivery.Deployer{nil, {Controller: delivery.ControllerFlux}} {
 		if row.claims(p, d) {
 			t.Errorf("the argocd row claims a render for %+v", d)
 		}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/argocd"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
@@ -17,7 +18,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // argoHelmChartsKustomization names the test chart with an entry's own
@@ -42,7 +42,7 @@ helmCharts:
 // argoKustomizeApp is an Application of path apps/web whose installation
 // builds kustomizations with opts (as discovery writes them); kustomize is
 // its source.kustomize.
-func argoKustomizeApp(t *testing.T, opts, from, kustomize string) *model.Deployer {
+func argoKustomizeApp(t *testing.T, opts, from, kustomize string) *delivery.Deployer {
 	t.Helper()
 	doc := "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\n  namespace: argocd\nspec:\n  project: default\n  destination: {server: https://kubernetes.default.svc, namespace: shop}\n  source:\n    repoURL: https://github.com/example/gitops.git\n    path: apps/web\n"
 	if kustomize != "" {
@@ -53,9 +53,9 @@ func argoKustomizeApp(t *testing.T, opts, from, kustomize string) *model.Deploye
 		t.Fatal(err)
 	}
 	if opts != "" || from != "" {
-		app["metadata"].(map[string]any)["annotations"] = map[string]any{model.ArgoKustomizeBuildOptionsKey: opts, model.ArgoKustomizeBuildOptionsFromKey: from}
+		app["metadata"].(map[string]any)["annotations"] = map[string]any{delivery.ArgoKustomizeBuildOptionsKey: opts, delivery.ArgoKustomizeBuildOptionsFromKey: from}
 	}
-	return &model.Deployer{Controller: model.ControllerArgoCD, Object: app, File: "argocd/web.yaml"}
+	return &delivery.Deployer{Controller: delivery.ControllerArgoCD, Object: app, File: "argocd/web.yaml"}
 }
 
 // argoHelmChartsRepo is a repository with the test chart vendored under
@@ -173,7 +173,7 @@ func TestArgoCDKustomizeHelmChartsDisabled(t *testing.T) {
 		{name: "no argocd-cm found", want: "no argocd-cm with kustomize.buildOptions was found in the repository"},
 		{name: "argocd-cm without the flag", opts: "--load-restrictor LoadRestrictionsNone", from: "argocd-cm in argocd/install/argocd-cm.yaml",
 			want: `its kustomize.buildOptions are "--load-restrictor LoadRestrictionsNone" (argocd-cm in argocd/install/argocd-cm.yaml)`},
-		{name: "argocd-cm settings that disagree", from: model.ArgoBuildOptionsAmbiguous + `argocd-cm in a/argocd-cm.yaml says "--enable-helm", in b/argocd-cm.yaml ""`,
+		{name: "argocd-cm settings that disagree", from: delivery.ArgoBuildOptionsAmbiguous + `argocd-cm in a/argocd-cm.yaml says "--enable-helm", in b/argocd-cm.yaml ""`,
 			want: `the installation's kustomize.buildOptions are ambiguous: argocd-cm in a/argocd-cm.yaml says "--enable-helm"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -221,7 +221,7 @@ func TestArgoCDKustomizeHelmChartsFetched(t *testing.T) {
 	root := argoHelmChartsRepo(t, "helmCharts:\n- name: podinfo\n  repo: https://charts.example.com\n  version: 6.7.1\n  releaseName: edge\n  namespace: web\n  valuesInline:\n    replicaCount: 2\n")
 	t.Chdir(root)
 	d := argoKustomizeApp(t, "--enable-helm", "argocd-cm in argocd/install/argocd-cm.yaml", "")
-	charts := &archiveCharts{byURL: map[string]Located{"https://charts.example.com": {Archive: archive, Pin: pin}}}
+	charts := &archiveCharts{byURL: map[string]delivery.LocatedChart{"https://charts.example.com": {Archive: archive, Pin: pin}}}
 	r, err := RenderAll(context.Background(), []string{"apps/web"}, Options{Deployer: d, Charts: charts})
 	if err != nil {
 		t.Fatal(err)
@@ -230,13 +230,13 @@ func TestArgoCDKustomizeHelmChartsFetched(t *testing.T) {
 		t.Fatalf("not rendered: %v", r.NotRendered)
 	}
 	sameObjects(t, withoutTracking(r), want)
-	if !reflect.DeepEqual(r.Charts, []model.ChartPin{pin}) {
+	if !reflect.DeepEqual(r.Charts, []delivery.ChartPin{pin}) {
 		t.Errorf("charts %v, want %v", r.Charts, pin)
 	}
 
 	cfg := config.Default()
 	cfg.Kustomize.AllowHelm, cfg.Kustomize.AllowRemote = true, true
-	for name, l := range map[string]ChartLocator{"no network": nil, "locator down": &archiveCharts{reason: "host charts.example.com: connection refused"}} {
+	for name, l := range map[string]delivery.ChartLocator{"no network": nil, "locator down": &archiveCharts{reason: "host charts.example.com: connection refused"}} {
 		r, err := RenderAll(context.Background(), []string{"apps/web"}, Options{Deployer: d, Charts: l, Config: cfg})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

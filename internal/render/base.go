@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ownership-check/ownership-check/internal/repofs"
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/repofs"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -23,7 +25,7 @@ type Base struct {
 	// Charts are the charts the base released (Result.Charts): with the
 	// head's, what the report names as a chart's version and digest at
 	// base and head.
-	Charts []model.ChartPin
+	Charts []delivery.ChartPin
 	// Absent says the base has no such target (BaseOf.DeployerAt found
 	// none): the pull request adds it.
 	Absent bool
@@ -44,7 +46,7 @@ type Head struct {
 	Objects []model.Object
 	// Charts are the head's Result.Charts: the base's too when the base
 	// is taken as the head's render.
-	Charts []model.ChartPin
+	Charts []delivery.ChartPin
 }
 
 // BaseOf says where and how a base is rendered.
@@ -62,7 +64,7 @@ type BaseOf struct {
 	// own object says, at its own paths; nil, the base has no such target
 	// (Base.Absent); a *TargetNotChecked, the base lists it but does not
 	// check it (Base.NotRendered).
-	DeployerAt func(ctx context.Context, root string) (*model.Deployer, []string, error)
+	DeployerAt func(ctx context.Context, root string) (*delivery.Deployer, []string, error)
 	// Head, when known, lets a base whose files the head read unchanged
 	// be taken as the head's render, and the base read sparsely.
 	Head *Head
@@ -187,7 +189,7 @@ func (e *TargetNotChecked) Error() string { return e.Object + ": not checked: " 
 // errNoTarget is renderIn's answer when DeployerAt finds no such target.
 var errNoTarget = errors.New("no such target at the base")
 
-func (b *Base) add(objs []model.Object, charts []model.ChartPin) {
+func (b *Base) add(objs []model.Object, charts []delivery.ChartPin) {
 	for _, o := range objs {
 		b.objects[o.ID] = o
 	}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
 	"context"
@@ -31,7 +32,7 @@ type Discovered struct {
 // Kustomization substitutes (nil: nothing can be read); a variable whose
 // value cannot be read is left in place, ${VAR}, for discovery needs
 // paths, not values.
-func ForDiscovery(ctx context.Context, cfg *config.Config, charts ChartLocator, values ValueReader, root string, paths []string, d *model.Deployer) (Discovered, error) {
+func ForDiscovery(ctx context.Context, cfg *config.Config, charts delivery.ChartLocator, values ValueReader, root string, paths []string, d *delivery.Deployer) (Discovered, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return Discovered{}, err

@@ -63,10 +63,10 @@
 // repo server does, their imports read through the guarded file system:
 // argojsonnet.go); a kustomization's helmCharts rendered in process when
 // the installation's kustomize.buildOptions enable Helm
-// (model.ArgoKustomizeBuildOptionsKey, argobuildopts.go), else refused as
+// (delivery.ArgoKustomizeBuildOptionsKey, argobuildopts.go), else refused as
 // Argo CD's kustomize refuses them; Lists taken apart, objects whose hook
 // is Skip left out, the tracking annotation (argotrack.go; the label, or
-// both, where the Application carries model.ArgoTrackingMethodKey), and
+// both, where the Application carries delivery.ArgoTrackingMethodKey), and
 // the destination namespace for objects without one. Helm sources render
 // through the one chart engine (argohelm.go). Plugin sources, and
 // overrides that use the revision a sync resolves, are NotRendered with

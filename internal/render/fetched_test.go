@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/argocd"
 	"github.com/ownership-check/ownership-check/internal/render/helm"
 
@@ -24,7 +25,6 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/gitops"
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // fetchedChart is a trimmed podinfo-like chart (a Deployment, a Service,
@@ -34,7 +34,7 @@ const fetchedChart = "internal/render/testdata/helm/fetched/podinfo"
 
 // packedChart is the chart in dir as `helm package` makes it (its
 // version replaced when one is given), with the pin a fetch gives it.
-func packedChart(t *testing.T, dir, version, from string) ([]byte, model.ChartPin) {
+func packedChart(t *testing.T, dir, version, from string) ([]byte, delivery.ChartPin) {
 	t.Helper()
 	c, err := chartloader.Load(dir)
 	if err != nil {
@@ -51,7 +51,7 @@ func packedChart(t *testing.T, dir, version, from string) ([]byte, model.ChartPi
 	if err != nil {
 		t.Fatal(err)
 	}
-	return data, model.ChartPin{Name: c.Metadata.Name, Version: c.Metadata.Version, Digest: fmt.Sprintf("sha256:%x", sha256.Sum256(data)), From: from}
+	return data, delivery.ChartPin{Name: c.Metadata.Name, Version: c.Metadata.Version, Digest: fmt.Sprintf("sha256:%x", sha256.Sum256(data)), From: from}
 }
 
 // archiveCharts is a chart locator that answers with archives made in the
@@ -63,25 +63,25 @@ type archiveCharts struct {
 	RepositoryCharts
 
 	mu     sync.Mutex
-	byURL  map[string]Located
+	byURL  map[string]delivery.LocatedChart
 	reason string
-	asks   []model.ChartRef
+	asks   []delivery.ChartRef
 }
 
-func (a *archiveCharts) Locate(_ context.Context, ref model.ChartRef) (Located, error) {
+func (a *archiveCharts) Locate(_ context.Context, ref delivery.ChartRef) (delivery.LocatedChart, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.asks = append(a.asks, ref)
 	if ref.InRepository() {
-		return Located{Dir: ref.Path}, nil
+		return delivery.LocatedChart{Dir: ref.Path}, nil
 	}
 	if a.reason != "" {
-		return Located{NotRendered: ref.String() + ": " + a.reason}, nil
+		return delivery.LocatedChart{NotRendered: ref.String() + ": " + a.reason}, nil
 	}
 	if l, ok := a.byURL[ref.URL]; ok {
 		return l, nil
 	}
-	return Located{NotRendered: ref.String() + ": not served by the test"}, nil
+	return delivery.LocatedChart{NotRendered: ref.String() + ": not served by the test"}, nil
 }
 
 // fetchedCase is one Helm form rendering a fetched chart, and what Helm's
@@ -90,7 +90,7 @@ type fetchedCase struct {
 	name  string
 	files map[string]string
 	path  string
-	d     *model.Deployer
+	d     *delivery.Deployer
 	// namespace is the render's (Options.Namespace).
 	namespace string
 	// want is Helm's render, as the form applies it.
@@ -98,7 +98,7 @@ type fetchedCase struct {
 	// got is the render, made comparable (tracking left out).
 	got func(Result) map[string]map[string]any
 	// pins are the charts the render names.
-	pins func(podinfo model.ChartPin) []model.ChartPin
+	pins func(podinfo delivery.ChartPin) []delivery.ChartPin
 }
 
 // TestFetchedChartsAreHelms: a chart a locator fetched renders through
@@ -114,7 +114,7 @@ func TestFetchedChartsAreHelms(t *testing.T) {
 	archive, pin := packedChart(t, podinfoDir, "", "https://charts.example.com")
 	ociPin := pin
 	ociPin.From = "oci://registry.example.com/charts/podinfo"
-	charts := &archiveCharts{byURL: map[string]Located{
+	charts := &archiveCharts{byURL: map[string]delivery.LocatedChart{
 		"https://charts.example.com":                {Archive: archive, Pin: pin},
 		"oci://registry.example.com/charts/podinfo": {Archive: archive, Pin: ociPin},
 	}}
@@ -143,18 +143,18 @@ func TestFetchedChartsAreHelms(t *testing.T) {
 	}
 	single := application("  source:\n    repoURL: https://charts.example.com\n    chart: podinfo\n    targetRevision: 6.7.1\n    helm:\n      releaseName: edge\n      valueFiles: [values-prod.yaml]\n      values: |\n        image:\n          tag: 6.7.2\n")
 	multi := application("  sources:\n  - repoURL: oci://registry.example.com/charts\n    chart: podinfo\n    targetRevision: 6.7.1\n    helm:\n      valueFiles: [$values/env/prod.yaml]\n  - repoURL: https://github.com/example/repo.git\n    targetRevision: main\n    ref: values\n")
-	deployer := func(controller, file string, obj map[string]any, refs ...model.ChartRef) *model.Deployer {
-		return &model.Deployer{Controller: controller, File: file, Object: obj, Charts: refs}
+	deployer := func(controller, file string, obj map[string]any, refs ...delivery.ChartRef) *delivery.Deployer {
+		return &delivery.Deployer{Controller: controller, File: file, Object: obj, Charts: refs}
 	}
-	helmRef := model.ChartRef{Kind: model.ChartInHelmRepository, URL: "https://charts.example.com", Chart: "podinfo", Version: "6.x",
-		Source: &model.ObjectRef{Kind: "HelmRepository", Namespace: "web", Name: "podinfo"}}
+	helmRef := delivery.ChartRef{Kind: delivery.ChartInHelmRepository, URL: "https://charts.example.com", Chart: "podinfo", Version: "6.x",
+		Source: &delivery.ObjectRef{Kind: "HelmRepository", Namespace: "web", Name: "podinfo"}}
 	ociChart := "oci://registry.example.com/charts/podinfo:6.7.1"
-	onlyPodinfo := func(p model.ChartPin) []model.ChartPin { return []model.ChartPin{p} }
+	onlyPodinfo := func(p delivery.ChartPin) []delivery.ChartPin { return []delivery.ChartPin{p} }
 	for _, tc := range []fetchedCase{
 		{
 			name: "flux HelmRelease", path: "apps/podinfo.yaml",
 			files: map[string]string{"apps/podinfo.yaml": "# the HelmRelease\n"},
-			d:     deployer(model.ControllerFlux, "apps/podinfo.yaml", flux, helmRef),
+			d:     deployer(delivery.ControllerFlux, "apps/podinfo.yaml", flux, helmRef),
 			want: func(t *testing.T, c *chart.Chart) map[string]map[string]any {
 				vals := helm.MergeValues(podinfoValues(t, "values.yaml", "values-prod.yaml"), map[string]any{"image": map[string]any{"tag": "6.7.2"}})
 				return released(helmTemplateOf(t, c, "podinfo", "web", vals, oracleOptions{upgrade: true, noHooks: true}), "podinfo", "web",
@@ -165,7 +165,7 @@ func TestFetchedChartsAreHelms(t *testing.T) {
 		{
 			name: "argo cd chart source", path: "argocd/podinfo.yaml",
 			files: map[string]string{"argocd/podinfo.yaml": "# the Application\n"},
-			d:     deployer(model.ControllerArgoCD, "argocd/podinfo.yaml", single, model.ChartFromRepository("https://charts.example.com", "podinfo", "6.7.1")),
+			d:     deployer(delivery.ControllerArgoCD, "argocd/podinfo.yaml", single, delivery.ChartFromRepository("https://charts.example.com", "podinfo", "6.7.1")),
 			want: func(t *testing.T, c *chart.Chart) map[string]map[string]any {
 				vals := helm.MergeValues(podinfoValues(t, "values-prod.yaml"), map[string]any{"image": map[string]any{"tag": "6.7.2"}})
 				return inNamespace(helmTemplateOf(t, c, "edge", "web", vals, oracleOptions{includeCRDs: true}), "web")
@@ -175,21 +175,21 @@ func TestFetchedChartsAreHelms(t *testing.T) {
 		{
 			name: "argo cd multi-source with $values", path: "argocd/podinfo.yaml",
 			files: map[string]string{"argocd/podinfo.yaml": "# the Application\n", "env/prod.yaml": prodValues},
-			d:     deployer(model.ControllerArgoCD, "argocd/podinfo.yaml", multi, model.ChartFromRepository("oci://registry.example.com/charts", "podinfo", "6.7.1")),
+			d:     deployer(delivery.ControllerArgoCD, "argocd/podinfo.yaml", multi, delivery.ChartFromRepository("oci://registry.example.com/charts", "podinfo", "6.7.1")),
 			want: func(t *testing.T, c *chart.Chart) map[string]map[string]any {
 				return inNamespace(helmTemplateOf(t, c, "podinfo", "web", podinfoValues(t, "values-prod.yaml"), oracleOptions{includeCRDs: true}), "web")
 			},
-			got: withoutTracking, pins: func(model.ChartPin) []model.ChartPin { return []model.ChartPin{ociPin} },
+			got: withoutTracking, pins: func(delivery.ChartPin) []delivery.ChartPin { return []delivery.ChartPin{ociPin} },
 		},
 		{
 			name: "helm target oci", path: ".ownership-check.yaml",
 			files: map[string]string{".ownership-check.yaml": "targets: []\n", "env/prod.yaml": prodValues},
-			d: deployer(model.ControllerHelm, ".ownership-check.yaml", map[string]any{"chart": ociChart, "release": "edge", "namespace": "web", "values": []any{"env/prod.yaml"}},
-				model.ChartFromReference(ociChart)),
+			d: deployer(delivery.ControllerHelm, ".ownership-check.yaml", map[string]any{"chart": ociChart, "release": "edge", "namespace": "web", "values": []any{"env/prod.yaml"}},
+				delivery.ChartFromReference(ociChart)),
 			want: func(t *testing.T, c *chart.Chart) map[string]map[string]any {
 				return released(helmTemplateOf(t, c, "edge", "web", podinfoValues(t, "values-prod.yaml"), oracleOptions{upgrade: true, noHooks: true}), "edge", "web", nil)
 			},
-			got: byKindNameOf, pins: func(model.ChartPin) []model.ChartPin { return []model.ChartPin{ociPin} },
+			got: byKindNameOf, pins: func(delivery.ChartPin) []delivery.ChartPin { return []delivery.ChartPin{ociPin} },
 		},
 		{
 			name: "kustomize helmCharts with a repo", path: "kust", namespace: "web",
@@ -207,8 +207,8 @@ func TestFetchedChartsAreHelms(t *testing.T) {
 		},
 		{
 			name: "unvendored dependency", path: "charts/app",
-			d: deployer(model.ControllerHelm, ".ownership-check.yaml", map[string]any{"chart": "charts/app", "release": "edge", "namespace": "web"},
-				model.ChartFromReference("charts/app")),
+			d: deployer(delivery.ControllerHelm, ".ownership-check.yaml", map[string]any{"chart": "charts/app", "release": "edge", "namespace": "web"},
+				delivery.ChartFromReference("charts/app")),
 			want: func(t *testing.T, c *chart.Chart) map[string]map[string]any {
 				app, err := chartloader.Load(appDir)
 				if err != nil {
@@ -218,8 +218,8 @@ func TestFetchedChartsAreHelms(t *testing.T) {
 				return released(helmTemplateOf(t, app, "edge", "web", nil, oracleOptions{upgrade: true, noHooks: true}), "edge", "web", nil)
 			},
 			got: byKindNameOf,
-			pins: func(model.ChartPin) []model.ChartPin {
-				return []model.ChartPin{{Name: "app", Version: "1.0.0"}}
+			pins: func(delivery.ChartPin) []delivery.ChartPin {
+				return []delivery.ChartPin{{Name: "app", Version: "1.0.0"}}
 			},
 		},
 	} {
@@ -336,17 +336,17 @@ func withoutTracking(r Result) map[string]map[string]any {
 
 // versionedCharts serves a chart's archive by its version, as a chart
 // repository's index lists each.
-type versionedCharts map[string]Located
+type versionedCharts map[string]delivery.LocatedChart
 
-func (versionedCharts) FetchSchema(ctx context.Context, url string) (model.FetchedSchema, error) {
+func (versionedCharts) FetchSchema(ctx context.Context, url string) (delivery.FetchedSchema, error) {
 	return RepositoryCharts{}.FetchSchema(ctx, url)
 }
 
-func (v versionedCharts) Locate(_ context.Context, ref model.ChartRef) (Located, error) {
+func (v versionedCharts) Locate(_ context.Context, ref delivery.ChartRef) (delivery.LocatedChart, error) {
 	if l, ok := v[ref.Version]; ok {
 		return l, nil
 	}
-	return Located{NotRendered: ref.String() + ": no such version"}, nil
+	return delivery.LocatedChart{NotRendered: ref.String() + ": no such version"}, nil
 }
 
 // TestChartBumpPins: a pull request that bumps a fetched chart's version
@@ -384,7 +384,7 @@ func TestChartBumpPins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(base.Charts, []model.ChartPin{oldPin}) || !reflect.DeepEqual(head.Charts, []model.ChartPin{newPin}) {
+	if !reflect.DeepEqual(base.Charts, []delivery.ChartPin{oldPin}) || !reflect.DeepEqual(head.Charts, []delivery.ChartPin{newPin}) {
 		t.Fatalf("base %v, head %v", base.Charts, head.Charts)
 	}
 	if got := base.Charts[0].String() + " → " + head.Charts[0].String(); !strings.HasPrefix(got, "podinfo 6.7.1@sha256:") || !strings.Contains(got, " → podinfo 6.8.0@sha256:") {
@@ -400,7 +400,7 @@ func TestChartBumpPins(t *testing.T) {
 func TestDiscoveredFetchedTargets(t *testing.T) {
 	inRepoRoot(t)
 	archive, pin := packedChart(t, realPath(t, fetchedChart), "", "")
-	charts := &archiveCharts{byURL: map[string]Located{
+	charts := &archiveCharts{byURL: map[string]delivery.LocatedChart{
 		"https://charts.example.com":                {Archive: archive, Pin: pin},
 		"oci://registry.example.com/charts/podinfo": {Archive: archive, Pin: pin},
 	}}
@@ -440,7 +440,7 @@ func TestDiscoveredFetchedTargets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(r.NotRendered) != 0 || len(r.Objects) != 3 || !reflect.DeepEqual(r.Charts, []model.ChartPin{pin}) {
+		if len(r.NotRendered) != 0 || len(r.Objects) != 3 || !reflect.DeepEqual(r.Charts, []delivery.ChartPin{pin}) {
 			t.Errorf("%s: %d objects, not rendered %v, charts %v", g.Name, len(r.Objects), r.NotRendered, r.Charts)
 		}
 	}
@@ -461,8 +461,8 @@ func TestFetchedChartNotAChart(t *testing.T) {
 	writeFile(t, filepath.Join(root, ".git/HEAD"), "ref: refs/heads/main\n")
 	writeFile(t, filepath.Join(root, "kust/kustomization.yaml"), "helmCharts:\n- name: podinfo\n  repo: https://charts.example.com\n  version: 6.7.1\n  releaseName: edge\n")
 	t.Chdir(root)
-	pin := model.ChartPin{Name: "podinfo", Version: "6.7.1", Digest: "sha256:0123456789abcdef", From: "https://charts.example.com"}
-	charts := &archiveCharts{byURL: map[string]Located{"https://charts.example.com": {Archive: []byte("<html>rate limited</html>"), Pin: pin}}}
+	pin := delivery.ChartPin{Name: "podinfo", Version: "6.7.1", Digest: "sha256:0123456789abcdef", From: "https://charts.example.com"}
+	charts := &archiveCharts{byURL: map[string]delivery.LocatedChart{"https://charts.example.com": {Archive: []byte("<html>rate limited</html>"), Pin: pin}}}
 	r, err := RenderAll(context.Background(), []string{"kust"}, Options{Charts: charts})
 	if err != nil {
 		t.Fatal(err)

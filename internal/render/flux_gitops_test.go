@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitops"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -34,7 +35,7 @@ func (c clusterValues) Values(_ context.Context, kind, namespace, name string, _
 	file := "clusters/" + c.cluster + "/cluster-secrets.sops.yaml"
 	if kind == "Secret" && name == "cluster-secrets" {
 		if _, err := os.Stat(filepath.Join(gitopsFixture, file)); err == nil {
-			return nil, file, true, &model.ValuesWithheld{Reason: name + " is encrypted with SOPS"}
+			return nil, file, true, &delivery.ValuesWithheld{Reason: name + " is encrypted with SOPS"}
 		}
 	}
 	data, ok := c.values[kind+"/"+namespace+"/"+name]
@@ -74,7 +75,7 @@ func TestFluxRenderOfGitOpsFixture(t *testing.T) {
 	}
 	n := 0
 	for _, g := range found {
-		if g.Source != model.ControllerFlux || !g.Checked() || g.FieldManager != "kustomize-controller" {
+		if g.Source != delivery.ControllerFlux || !g.Checked() || g.FieldManager != "kustomize-controller" {
 			continue
 		}
 		n++

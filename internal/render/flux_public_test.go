@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitops"
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // fluxExample is fluxcd/flux2-kustomize-helm-example, trimmed.
@@ -38,7 +38,7 @@ func TestFluxRenderOfPublicExample(t *testing.T) {
 	}
 	n := 0
 	for _, g := range found {
-		if g.Source != model.ControllerFlux || g.FieldManager != "kustomize-controller" {
+		if g.Source != delivery.ControllerFlux || g.FieldManager != "kustomize-controller" {
 			continue
 		}
 		if !g.Checked() {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/flux"
 	"github.com/ownership-check/ownership-check/internal/render/kustomize"
 	"github.com/ownership-check/ownership-check/internal/render/source"
@@ -37,7 +38,7 @@ import (
 const fluxFixtures = "testdata/flux"
 
 // fluxKustomizationsFile is the fixtures' Kustomizations' file, relative
-// to the repository's top, as model.Deployer.File is.
+// to the repository's top, as delivery.Deployer.File is.
 const fluxKustomizationsFile = "internal/render/testdata/flux/clusters/prod/apps.yaml"
 
 // The values the fixtures' substituteFrom sources hold. secretToken is a
@@ -91,7 +92,7 @@ var fluxCases = []struct{ name, dir string }{
 
 func renderFlux(t *testing.T, ks map[string]any, dir string, values source.ValueReader, reads *source.Reads) Result {
 	t.Helper()
-	d := &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: fluxKustomizationsFile}
+	d := &delivery.Deployer{Controller: delivery.ControllerFlux, Object: ks, File: fluxKustomizationsFile}
 	res, err := RenderAll(context.Background(), []string{filepath.Join(fluxFixtures, dir)}, Options{Deployer: d, Values: values, Reads: reads})
 	if err != nil {
 		t.Fatal(err)
@@ -595,7 +596,7 @@ func TestFluxRemoteBaseNotRendered(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(c.kustomization), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		d := &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: fluxKustomizationsFile}
+		d := &delivery.Deployer{Controller: delivery.ControllerFlux, Object: ks, File: fluxKustomizationsFile}
 		cfg := config.Default()
 		cfg.Kustomize.AllowExecPlugins = true
 		cfg.Kustomize.AllowHelm = true
@@ -619,7 +620,7 @@ func TestFluxRemoteBaseNotRendered(t *testing.T) {
 func TestFluxNamespaceNotSpecified(t *testing.T) {
 	ks := map[string]any{"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization",
 		"metadata": map[string]any{"name": "plain", "namespace": "flux-system"}, "spec": map[string]any{"path": "./plain"}}
-	d := &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: fluxKustomizationsFile}
+	d := &delivery.Deployer{Controller: delivery.ControllerFlux, Object: ks, File: fluxKustomizationsFile}
 	_, err := RenderAll(context.Background(), []string{filepath.Join(fluxFixtures, "plain")}, Options{Deployer: d})
 	if err == nil || !strings.Contains(err.Error(), "testdata/flux/plain/a.yaml:1: ConfigMap plain-a: namespace not specified: kustomize-controller refuses") {
 		t.Errorf("error %v", err)

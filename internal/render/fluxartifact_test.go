@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // TestFluxArtifactExcludesIgnoredFiles: a Flux render reads the
@@ -45,7 +45,7 @@ func TestFluxArtifactExcludesIgnoredFiles(t *testing.T) {
 		ks := map[string]any{"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization",
 			"metadata": map[string]any{"name": "apps", "namespace": "flux-system"},
 			"spec":     map[string]any{"path": "./" + dir, "sourceRef": map[string]any{"kind": "GitRepository", "name": "flux-system"}}}
-		return RenderAll(context.Background(), []string{dir}, Options{Deployer: &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: "clusters/apps.yaml", SourceIgnore: ignore}})
+		return RenderAll(context.Background(), []string{dir}, Options{Deployer: &delivery.Deployer{Controller: delivery.ControllerFlux, Object: ks, File: "clusters/apps.yaml", SourceIgnore: ignore}})
 	}
 	if res, err := render("apps", ""); err != nil || len(res.Objects) != 2 {
 		t.Fatalf("apps without spec.ignore: %v, %d objects", err, len(res.Objects))

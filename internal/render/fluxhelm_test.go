@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/flux"
 	"github.com/ownership-check/ownership-check/internal/render/helm"
 	"github.com/ownership-check/ownership-check/internal/render/source"
@@ -25,7 +26,7 @@ type helmValues map[string]map[string]string
 
 func (f helmValues) Values(_ context.Context, kind, namespace, name string, _ *model.StandIns) (map[string]string, string, bool, error) {
 	if kind == "Secret" && name == "sops" {
-		return nil, "values.yaml", true, &model.ValuesWithheld{Reason: "sops is encrypted with SOPS"}
+		return nil, "values.yaml", true, &delivery.ValuesWithheld{Reason: "sops is encrypted with SOPS"}
 	}
 	data, ok := f[kind+"/"+namespace+"/"+name]
 	if !ok {
@@ -311,7 +312,7 @@ func TestFluxHelmReleaseRender(t *testing.T) {
 	}
 	reads := source.NewReads()
 	res, err := RenderAll(context.Background(), []string{"charts/app"}, Options{
-		Deployer: &model.Deployer{Controller: model.ControllerFlux, Object: obj, File: "clusters/prod/app.yaml"},
+		Deployer: &delivery.Deployer{Controller: delivery.ControllerFlux, Object: obj, File: "clusters/prod/app.yaml"},
 		Values:   helmValues{"Secret/apps/db": {"values.yaml": "db: {password: hunter2-pw}\n"}},
 		Reads:    reads,
 	})

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // TestFluxStrictSubstitution: a ${var} no source sets and without a
@@ -26,7 +26,7 @@ func TestFluxStrictSubstitution(t *testing.T) {
 		meta := map[string]any{"name": "app", "namespace": "flux-system"}
 		ks := map[string]any{"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization", "metadata": meta,
 			"spec": map[string]any{"path": "./app", "postBuild": map[string]any{"substitute": map[string]any{"REGION": "eu-1"}}}}
-		return RenderAll(context.Background(), []string{"app"}, Options{Deployer: &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: "clusters/app.yaml", StrictSubstitution: strict}})
+		return RenderAll(context.Background(), []string{"app"}, Options{Deployer: &delivery.Deployer{Controller: delivery.ControllerFlux, Object: ks, File: "clusters/app.yaml", StrictSubstitution: strict}})
 	}
 	res, err := render(false)
 	if err != nil || len(res.Objects) != 1 {

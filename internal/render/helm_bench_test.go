@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // Rendering a chart of 50 templates (a Deployment each, with helpers,
@@ -59,7 +59,7 @@ spec:
 `, i, i, i))
 	}
 	b.Chdir(dir)
-	d := &model.Deployer{Controller: model.ControllerHelm, File: ".ownership-check.yaml", Object: map[string]any{"chart": "chart", "release": "bench", "namespace": "bench"}}
+	d := &delivery.Deployer{Controller: delivery.ControllerHelm, File: ".ownership-check.yaml", Object: map[string]any{"chart": "chart", "release": "bench", "namespace": "bench"}}
 	opts := Options{Deployer: d}
 	objs, err := Render(context.Background(), []string{"chart"}, opts)
 	if err != nil {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
 	"github.com/ownership-check/ownership-check/internal/render/helm"
@@ -13,8 +14,6 @@ import (
 	"testing"
 
 	"helm.sh/helm/v3/pkg/chartutil"
-
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // The public charts, as their repositories publish them (testdata's
@@ -80,7 +79,7 @@ func TestPublicChartsHelmTarget(t *testing.T) {
 			if c.values != "" {
 				obj["values"] = []any{c.values}
 			}
-			r, err := RenderAll(context.Background(), []string{c.chart}, Options{Deployer: &model.Deployer{Controller: model.ControllerHelm, File: ".ownership-check.yaml", Object: obj}})
+			r, err := RenderAll(context.Background(), []string{c.chart}, Options{Deployer: &delivery.Deployer{Controller: delivery.ControllerHelm, File: ".ownership-check.yaml", Object: obj}})
 			if err != nil {
 				t.Fatal(err)
 			}

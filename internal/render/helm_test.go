@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/helm"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
@@ -298,7 +299,7 @@ func TestRenderChartMissingDependency(t *testing.T) {
 func TestHelmTargetRender(t *testing.T) {
 	inRepoRoot(t)
 	reads := source.NewReads()
-	d := &model.Deployer{Controller: model.ControllerHelm, File: ".ownership-check.yaml", Object: map[string]any{
+	d := &delivery.Deployer{Controller: delivery.ControllerHelm, File: ".ownership-check.yaml", Object: map[string]any{
 		"chart": helmApp, "release": "web", "namespace": "shop",
 		"values": []any{"internal/render/testdata/helm/values/values-prod.yaml", "internal/render/testdata/helm/values/values-eu.yaml"},
 	}}
@@ -454,8 +455,8 @@ func TestRemoteChartsNotFetched(t *testing.T) {
 	if len(r.NotRendered) != 1 || !strings.Contains(r.NotRendered[0].Reason, "https://itzg.github.io/minecraft-server-charts") || r.NotRendered[0].Source != "testdata/render/refused/helm/kustomization.yaml" {
 		t.Errorf("not rendered: %v", r.NotRendered)
 	}
-	d := &model.Deployer{Controller: model.ControllerHelm, File: ".ownership-check.yaml", Object: map[string]any{"chart": "oci://registry.example.com/app", "release": "x"},
-		Charts: []model.ChartRef{model.ChartFromReference("oci://registry.example.com/app")}}
+	d := &delivery.Deployer{Controller: delivery.ControllerHelm, File: ".ownership-check.yaml", Object: map[string]any{"chart": "oci://registry.example.com/app", "release": "x"},
+		Charts: []delivery.ChartRef{delivery.ChartFromReference("oci://registry.example.com/app")}}
 	r, err = RenderAll(context.Background(), []string{helmApp}, Options{Deployer: d})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/helm"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
@@ -12,8 +13,6 @@ import (
 
 	chartloader "helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
-
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // schemaChart writes a chart (path → content) in a new directory, makes
@@ -38,17 +37,17 @@ type schemaDocs struct {
 	asked []string
 }
 
-func (s *schemaDocs) FetchSchema(_ context.Context, url string) (model.FetchedSchema, error) {
+func (s *schemaDocs) FetchSchema(_ context.Context, url string) (delivery.FetchedSchema, error) {
 	s.asked = append(s.asked, url)
 	if d, ok := s.docs[url]; ok {
-		return model.FetchedSchema{Data: []byte(d)}, nil
+		return delivery.FetchedSchema{Data: []byte(d)}, nil
 	}
-	return model.FetchedSchema{NotRendered: url + ": refused by the test's locator"}, nil
+	return delivery.FetchedSchema{NotRendered: url + ": refused by the test's locator"}, nil
 }
 
 // renderSchemaChart renders the chart in dir with values, through charts
 // (nil: the default locator).
-func renderSchemaChart(t *testing.T, dir string, charts ChartLocator, values map[string]any) (source.Output, error) {
+func renderSchemaChart(t *testing.T, dir string, charts delivery.ChartLocator, values map[string]any) (source.Output, error) {
 	t.Helper()
 	in := chartInput(t, nil, nil, ".")
 	in.Charts = charts
@@ -57,7 +56,7 @@ func renderSchemaChart(t *testing.T, dir string, charts ChartLocator, values map
 
 // refusedReason is the one reason the chart in dir is not rendered
 // for, without values, or fails the test.
-func refusedReason(t *testing.T, dir string, charts ChartLocator) string {
+func refusedReason(t *testing.T, dir string, charts delivery.ChartLocator) string {
 	t.Helper()
 	out, err := renderSchemaChart(t, dir, charts, nil)
 	if err != nil || len(out.NotRendered) != 1 || len(out.Objects) != 0 {

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render/kustomize"
 	"github.com/ownership-check/ownership-check/internal/render/source"
@@ -136,7 +137,7 @@ func TestFluxPatchesNameTheRepositorysPatch(t *testing.T) {
 		"spec": map[string]any{"path": "./app", "sourceRef": map[string]any{"kind": "GitRepository", "name": "flux-system"},
 			"patches": []any{map[string]any{"target": map[string]any{"kind": "Deployment"},
 				"patch": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  minReadySeconds: 9\n"}}}}
-	d := &model.Deployer{Controller: model.ControllerFlux, Object: ks, File: "clusters/app.yaml"}
+	d := &delivery.Deployer{Controller: delivery.ControllerFlux, Object: ks, File: "clusters/app.yaml"}
 	res, err := RenderAll(context.Background(), []string{"app"}, Options{Deployer: d})
 	if err != nil {
 		t.Fatal(err)

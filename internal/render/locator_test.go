@@ -7,29 +7,29 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // TestRepositoryChartsReasons: the default locator finds a chart of this
 // repository and gives any other form the reason a target not checked
 // has always had for it.
 func TestRepositoryChartsReasons(t *testing.T) {
-	helmRepo := &model.ObjectRef{Kind: "HelmRepository", Namespace: "web", Name: "podinfo"}
+	helmRepo := &delivery.ObjectRef{Kind: "HelmRepository", Namespace: "web", Name: "podinfo"}
 	for _, tc := range []struct {
-		ref  model.ChartRef
+		ref  delivery.ChartRef
 		want string
 	}{
-		{model.ChartRef{Kind: model.ChartInHelmRepository, Chart: "podinfo", Version: "6.x", Source: helmRepo},
+		{delivery.ChartRef{Kind: delivery.ChartInHelmRepository, Chart: "podinfo", Version: "6.x", Source: helmRepo},
 			"chart podinfo from HelmRepository web/podinfo: remote charts are not rendered (no network)"},
-		{model.ChartRef{Kind: model.ChartInFluxSource, Source: &model.ObjectRef{Kind: "OCIRepository", Namespace: "flux-system", Name: "podinfo"}},
+		{delivery.ChartRef{Kind: delivery.ChartInFluxSource, Source: &delivery.ObjectRef{Kind: "OCIRepository", Namespace: "flux-system", Name: "podinfo"}},
 			"chart from OCIRepository flux-system/podinfo: remote charts are not rendered (no network)"},
-		{model.ChartFromRepository("https://stefanprodan.github.io/podinfo", "podinfo", "6.7.1"),
+		{delivery.ChartFromRepository("https://stefanprodan.github.io/podinfo", "podinfo", "6.7.1"),
 			"chart podinfo 6.7.1 from https://stefanprodan.github.io/podinfo: remote charts are not rendered (no network)"},
-		{model.ChartFromReference("oci://ghcr.io/stefanprodan/charts/podinfo:6.7.1"),
+		{delivery.ChartFromReference("oci://ghcr.io/stefanprodan/charts/podinfo:6.7.1"),
 			"chart podinfo 6.7.1 from oci://ghcr.io/stefanprodan/charts/podinfo: remote charts are not rendered (no network)"},
-		{model.ChartRef{Kind: model.ChartInGit, URL: "https://github.com/example/charts", Path: "charts/web"},
+		{delivery.ChartRef{Kind: delivery.ChartInGit, URL: "https://github.com/example/charts", Path: "charts/web"},
 			"chart charts/web from https://github.com/example/charts: remote charts are not rendered (no network)"},
-		{model.ChartFromReference("charts/web"), ""},
+		{delivery.ChartFromReference("charts/web"), ""},
 	} {
 		loc, err := RepositoryCharts{}.Locate(context.Background(), tc.ref)
 		if err != nil || loc.NotRendered != tc.want {
@@ -38,7 +38,7 @@ func TestRepositoryChartsReasons(t *testing.T) {
 		if tc.want == "" && loc.Dir != tc.ref.Path {
 			t.Errorf("%v: dir %q", tc.ref, loc.Dir)
 		}
-		reason, err := ChartsNotRendered(context.Background(), nil, []model.ChartRef{model.ChartFromReference("charts/web"), tc.ref})
+		reason, err := ChartsNotRendered(context.Background(), nil, []delivery.ChartRef{delivery.ChartFromReference("charts/web"), tc.ref})
 		if err != nil || reason != tc.want {
 			t.Errorf("ChartsNotRendered %v: %q (%v), want %q", tc.ref, reason, err, tc.want)
 		}
@@ -52,12 +52,12 @@ type vendoredCharts struct {
 	RepositoryCharts
 
 	dir  string
-	asks []model.ChartRef
+	asks []delivery.ChartRef
 }
 
-func (v *vendoredCharts) Locate(_ context.Context, ref model.ChartRef) (Located, error) {
+func (v *vendoredCharts) Locate(_ context.Context, ref delivery.ChartRef) (delivery.LocatedChart, error) {
 	v.asks = append(v.asks, ref)
-	return Located{Dir: v.dir}, nil
+	return delivery.LocatedChart{Dir: v.dir}, nil
 }
 
 // TestChartLocatorSeam: every Helm form renders a chart named by
@@ -76,18 +76,18 @@ func TestChartLocatorSeam(t *testing.T) {
 	helmRelease := map[string]any{"apiVersion": "helm.toolkit.fluxcd.io/v2", "kind": "HelmRelease",
 		"metadata": map[string]any{"name": "podinfo", "namespace": "web"},
 		"spec":     map[string]any{"chart": map[string]any{"spec": map[string]any{"chart": "podinfo", "sourceRef": map[string]any{"kind": "HelmRepository", "name": "podinfo"}}}}}
-	httpRef := model.ChartRef{Kind: model.ChartInHelmRepository, Chart: "podinfo", Source: &model.ObjectRef{Kind: "HelmRepository", Namespace: "web", Name: "podinfo"}}
-	ociRef := model.ChartFromReference("oci://ghcr.io/stefanprodan/charts/podinfo:6.7.1")
+	httpRef := delivery.ChartRef{Kind: delivery.ChartInHelmRepository, Chart: "podinfo", Source: &delivery.ObjectRef{Kind: "HelmRepository", Namespace: "web", Name: "podinfo"}}
+	ociRef := delivery.ChartFromReference("oci://ghcr.io/stefanprodan/charts/podinfo:6.7.1")
 	for _, tc := range []struct {
 		name, path, object string
-		d                  *model.Deployer
+		d                  *delivery.Deployer
 		reason             string
 	}{
 		{"flux", "vendor/podinfo", "ConfigMap/web/podinfo-podinfo",
-			&model.Deployer{Controller: model.ControllerFlux, Object: helmRelease, File: "release.yaml", Charts: []model.ChartRef{httpRef}},
+			&delivery.Deployer{Controller: delivery.ControllerFlux, Object: helmRelease, File: "release.yaml", Charts: []delivery.ChartRef{httpRef}},
 			"chart podinfo from HelmRepository web/podinfo: remote charts are not rendered (no network)"},
 		{"helm", "vendor/podinfo", "ConfigMap/web/h-podinfo",
-			&model.Deployer{Controller: model.ControllerHelm, Object: map[string]any{"chart": "oci://ghcr.io/stefanprodan/charts/podinfo:6.7.1", "release": "h", "namespace": "web"}, File: ".ownership-check.yaml", Charts: []model.ChartRef{ociRef}},
+			&delivery.Deployer{Controller: delivery.ControllerHelm, Object: map[string]any{"chart": "oci://ghcr.io/stefanprodan/charts/podinfo:6.7.1", "release": "h", "namespace": "web"}, File: ".ownership-check.yaml", Charts: []delivery.ChartRef{ociRef}},
 			"chart podinfo 6.7.1 from oci://ghcr.io/stefanprodan/charts/podinfo: remote charts are not rendered (no network)"},
 		{"kustomize", "kust", "ConfigMap/default/k-podinfo", nil, "chart podinfo 6.7.1 from https://stefanprodan.github.io/podinfo: remote charts are not rendered (no network)"},
 	} {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/flux"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
@@ -44,7 +45,7 @@ type Options struct {
 	// the paths get (the source table's row of its Controller): what
 	// `kustomize build` would print, changed as that controller changes
 	// it. nil: the paths are rendered as kustomize and plain YAML are.
-	Deployer *model.Deployer
+	Deployer *delivery.Deployer
 	// Values answers a controller's reads of values that are not in the
 	// paths (Flux's postBuild.substituteFrom ConfigMaps and Secrets): the
 	// repository's objects first, else the cluster's. nil: none can be
@@ -64,7 +65,7 @@ type Options struct {
 	// (Deployer.Charts, kustomize's helmCharts with a repo). nil: the
 	// repository's own charts, and any other is not rendered, with the
 	// reason.
-	Charts ChartLocator
+	Charts delivery.ChartLocator
 	// Trees are the run's git trees, which a deployer pinned to a
 	// revision (Deployer.Revision.Pinned) renders from; Trees.Top, when
 	// set, is the repository's top. nil: a pinned deployer is an error.
@@ -113,7 +114,7 @@ type Result struct {
 	// digest, one of the repository by name and version), once each,
 	// sorted by name, version and digest: what the report names at base
 	// and head.
-	Charts []model.ChartPin
+	Charts []delivery.ChartPin
 }
 
 // RenderAll is Render, with what the sources could not render as data.

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
 	"context"
@@ -48,7 +49,7 @@ func TestSourceTableChoosesAPluggedSource(t *testing.T) {
 	fake := &fakeSource{}
 	rows := append([]sourceRow{{
 		name:   "fake",
-		claims: func(p source.Path, _ *model.Deployer) bool { return filepath.Base(p.Abs) == "single.yaml" },
+		claims: func(p source.Path, _ *delivery.Deployer) bool { return filepath.Base(p.Abs) == "single.yaml" },
 		source: func(in *source.Input) source.Source { fake.in = in; return fake },
 	}}, sourceTable...)
 	paths := []string{"testdata/render/single.yaml", "testdata/render/plain"}

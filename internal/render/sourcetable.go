@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/argocd"
 	"github.com/ownership-check/ownership-check/internal/render/flux"
 	"github.com/ownership-check/ownership-check/internal/render/helm"
@@ -8,8 +9,6 @@ import (
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
 	"path/filepath"
-
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // sourceRow is one form of path: which paths it claims, and its source.
@@ -17,7 +16,7 @@ type sourceRow struct {
 	name string
 	// claims says whether the row renders p; d is the controller's
 	// object the render is for (Options.Deployer), nil for none.
-	claims func(p source.Path, d *model.Deployer) bool
+	claims func(p source.Path, d *delivery.Deployer) bool
 	// source is made once per Render, before anything is read: a source
 	// may widen what the file system lets it read (kustomize's remote
 	// clones).
@@ -31,14 +30,16 @@ type sourceRow struct {
 // error, never a render of another kind.
 var sourceTable = []sourceRow{
 	{name: "flux", claims: flux.FluxClaims, source: func(in *source.Input) source.Source { return flux.NewFluxSource(in) }},
-	{name: "argocd", claims: func(_ source.Path, d *model.Deployer) bool { return d != nil && d.Controller == model.ControllerArgoCD }, source: func(in *source.Input) source.Source { return &argocd.ArgoSource{In: in} }},
+	{name: "argocd", claims: func(_ source.Path, d *delivery.Deployer) bool {
+		return d != nil && d.Controller == delivery.ControllerArgoCD
+	}, source: func(in *source.Input) source.Source { return &argocd.ArgoSource{In: in} }},
 	{name: "helm", claims: helm.HelmClaims, source: func(in *source.Input) source.Source { return &helm.HelmSource{In: in} }},
-	{name: "kustomize", claims: func(p source.Path, d *model.Deployer) bool { return d == nil && isKustomization(p) }, source: func(in *source.Input) source.Source {
+	{name: "kustomize", claims: func(p source.Path, d *delivery.Deployer) bool { return d == nil && isKustomization(p) }, source: func(in *source.Input) source.Source {
 		k := kustomize.NewKustomizer(in.Fs, in.Cfg.Kustomize)
 		k.Charts = &kustomize.ChartInflater{In: in}
 		return k
 	}},
-	{name: "YAML", claims: func(_ source.Path, d *model.Deployer) bool { return d == nil }, source: func(in *source.Input) source.Source { return &yamlSource{in: in} }},
+	{name: "YAML", claims: func(_ source.Path, d *delivery.Deployer) bool { return d == nil }, source: func(in *source.Input) source.Source { return &yamlSource{in: in} }},
 }
 
 // isKustomization: a kustomization's directory or its file.

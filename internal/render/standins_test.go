@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -62,7 +63,7 @@ func TestRenderStandsInForSecrets(t *testing.T) {
 		}
 	}
 	t.Chdir(dir)
-	d := &model.Deployer{Controller: model.ControllerHelm, File: ".ownership-check.yaml", Object: map[string]any{"chart": "chart", "release": "app", "namespace": "shop"}}
+	d := &delivery.Deployer{Controller: delivery.ControllerHelm, File: ".ownership-check.yaml", Object: map[string]any{"chart": "chart", "release": "app", "namespace": "shop"}}
 	opts := Options{Deployer: d, ChartCluster: fakeChartCluster{}, StandInSecrets: true}
 	r, err := RenderAll(context.Background(), []string{"chart"}, opts)
 	if err != nil {

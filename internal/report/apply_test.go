@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // TestApplyLine: the method and why are one line of the text header and
@@ -14,7 +14,7 @@ import (
 // not say has no line.
 func TestApplyLine(t *testing.T) {
 	r := &Report{Environment: "prod", FieldManager: "argocd-controller", Engine: "cluster",
-		Apply: &model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied,
+		Apply: &delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied,
 			Why: "Argo CD's default sync: client-side (no ServerSideApply=true in spec.syncPolicy.syncOptions)"}}
 	r.Summarize()
 	var text bytes.Buffer

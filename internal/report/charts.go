@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // Chart is a chart the target's deploy releases, as the base and the head
@@ -31,7 +31,7 @@ type ChartVersion struct {
 // ChartsOf pairs the charts the base and the head released, by name and
 // source, in the head's order then the base's; without a base (base nil),
 // the head's alone, nothing judged changed.
-func ChartsOf(base, head []model.ChartPin) []Chart {
+func ChartsOf(base, head []delivery.ChartPin) []Chart {
 	var out []Chart
 	at := map[[2]string]int{}
 	for _, p := range head {
@@ -60,7 +60,7 @@ func ChartsOf(base, head []model.ChartPin) []Chart {
 	return out
 }
 
-func versionOf(p model.ChartPin) *ChartVersion {
+func versionOf(p delivery.ChartPin) *ChartVersion {
 	return &ChartVersion{Version: p.Version, Digest: p.Digest}
 }
 
@@ -69,7 +69,7 @@ func (v *ChartVersion) String() string {
 	if v == nil {
 		return "(none)"
 	}
-	return strings.TrimPrefix(model.ChartPin{Version: v.Version, Digest: v.Digest}.String(), " ")
+	return strings.TrimPrefix(delivery.ChartPin{Version: v.Version, Digest: v.Digest}.String(), " ")
 }
 
 // changed: the base and the head release other charts (a version, a
@@ -103,7 +103,7 @@ func (r *Report) chartLines() (changed, moved []string, unchanged string) {
 		changed = append(changed, fmt.Sprintf("Chart %s %s → %s", c.Name, c.Base, c.Head))
 		if c.DigestChanged {
 			moved = append(moved, fmt.Sprintf("chart %s: tag %s now points at other bytes: %s → %s (the same version, another chart)",
-				c.Name, c.Head.Version, model.ShortDigest(c.Base.Digest), model.ShortDigest(c.Head.Digest)))
+				c.Name, c.Head.Version, delivery.ShortDigest(c.Base.Digest), delivery.ShortDigest(c.Head.Digest)))
 		}
 	}
 	if len(same) > 0 {

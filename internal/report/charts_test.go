@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 const (
@@ -15,15 +15,15 @@ const (
 	digestC = "sha256:ef56ef56ef56ef56ef56ef56ef56ef56ef56ef56ef56ef56ef56ef56ef56ef56"
 )
 
-func pin(name, version, digest string) model.ChartPin {
-	return model.ChartPin{Name: name, Version: version, Digest: digest, From: "oci://ghcr.io/x/" + name}
+func pin(name, version, digest string) delivery.ChartPin {
+	return delivery.ChartPin{Name: name, Version: version, Digest: digest, From: "oci://ghcr.io/x/" + name}
 }
 
 // chartsReport is a report of a bump (podinfo), a tag that moved (redis)
 // and a chart the pull request leaves alone (app-template).
 func chartsReport() *Report {
-	base := []model.ChartPin{pin("podinfo", "6.7.1", digestA), pin("redis", "18.0.0", digestA), pin("app-template", "3.5.1", digestC)}
-	head := []model.ChartPin{pin("podinfo", "6.8.0", digestB), pin("redis", "18.0.0", digestB), pin("app-template", "3.5.1", digestC)}
+	base := []delivery.ChartPin{pin("podinfo", "6.7.1", digestA), pin("redis", "18.0.0", digestA), pin("app-template", "3.5.1", digestC)}
+	head := []delivery.ChartPin{pin("podinfo", "6.8.0", digestB), pin("redis", "18.0.0", digestB), pin("app-template", "3.5.1", digestC)}
 	return &Report{Environment: "apps/podinfo", Base: &BaseInfo{Commit: "abc"}, Charts: ChartsOf(base, head), Objects: []Object{}}
 }
 
@@ -32,8 +32,8 @@ func chartsReport() *Report {
 // one side alone releases has the other nil.
 func TestChartsOf(t *testing.T) {
 	cs := ChartsOf(
-		[]model.ChartPin{pin("podinfo", "6.7.1", digestA), pin("gone", "1.0.0", digestA)},
-		[]model.ChartPin{pin("podinfo", "6.7.1", digestB), pin("new", "2.0.0", digestC), pin("podinfo", "6.7.1", digestB)})
+		[]delivery.ChartPin{pin("podinfo", "6.7.1", digestA), pin("gone", "1.0.0", digestA)},
+		[]delivery.ChartPin{pin("podinfo", "6.7.1", digestB), pin("new", "2.0.0", digestC), pin("podinfo", "6.7.1", digestB)})
 	if len(cs) != 3 {
 		t.Fatalf("charts %+v, want podinfo, new, gone", cs)
 	}
@@ -47,7 +47,7 @@ func TestChartsOf(t *testing.T) {
 		t.Errorf("gone %+v: want a base alone", c)
 	}
 	// Without a base nothing is judged: the head's charts, named quietly.
-	r := &Report{Charts: ChartsOf(nil, []model.ChartPin{pin("podinfo", "6.7.1", digestA)})}
+	r := &Report{Charts: ChartsOf(nil, []delivery.ChartPin{pin("podinfo", "6.7.1", digestA)})}
 	changed, moved, unchanged := r.chartLines()
 	if len(changed)+len(moved) > 0 || unchanged != "charts: podinfo 6.7.1@sha256:ab12ab12ab12" {
 		t.Errorf("without a base: %q %q %q", changed, moved, unchanged)

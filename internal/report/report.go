@@ -5,6 +5,7 @@
 package report
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -29,9 +30,9 @@ type Report struct {
 	Reason  string `json:"reason,omitempty"`
 	// Apply is how the deploy was predicted to apply, and why
 	// (docs/deployers-apply.md "The deployers").
-	Apply    *model.ApplyMethod `json:"apply,omitempty"`
-	Engine   string             `json:"engine"` // "cluster" or "offline"
-	Snapshot SnapshotInfo       `json:"snapshot"`
+	Apply    *delivery.ApplyMethod `json:"apply,omitempty"`
+	Engine   string                `json:"engine"` // "cluster" or "offline"
+	Snapshot SnapshotInfo          `json:"snapshot"`
 	// Base is the pull request's base the causes were judged against;
 	// nil without one (causes unknown).
 	Base *BaseInfo `json:"base,omitempty"`

@@ -18,9 +18,9 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/controllers"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/kube"
-	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
@@ -181,14 +181,14 @@ func (s *Run) Window(c *kube.Client, rtt time.Duration, concurrency, maxFlight i
 
 // openedCharts is the run's chart locator and its end.
 type openedCharts struct {
-	locator model.ChartLocator
+	locator delivery.ChartLocator
 	close   func()
 }
 
 // Charts is the run's chart locator, opened once (open) for every check of
 // the run: a chart several releases use is fetched once. It is closed with
 // the run.
-func (s *Run) Charts(open func() (model.ChartLocator, func(), error)) (model.ChartLocator, error) {
+func (s *Run) Charts(open func() (delivery.ChartLocator, func(), error)) (delivery.ChartLocator, error) {
 	c, err := s.charts.Get(s.ctx, struct{}{}, func(context.Context) (openedCharts, error) {
 		l, close, err := open()
 		return openedCharts{l, close}, err

@@ -1,8 +1,8 @@
 package snapshot
 
-import "github.com/ownership-check/ownership-check/internal/model"
+import "github.com/ownership-check/ownership-check/internal/delivery"
 
 // Release is what helm-controller applied of a Flux HelmRelease target,
-// recorded in the index beside the objects (model.AppliedRelease: its
+// recorded in the index beside the objects (delivery.AppliedRelease: its
 // JSON names are the index's).
-type Release = model.AppliedRelease
+type Release = delivery.AppliedRelease

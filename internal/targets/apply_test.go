@@ -6,8 +6,8 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitops"
-	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/testkit/monorepo"
 )
 
@@ -20,9 +20,9 @@ func TestApplyCarried(t *testing.T) {
 	r.Write("apps/web/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web}\n")
 	r.Commit("apps")
 	t.Chdir(r.Dir)
-	argo := model.ApplyMethod{Method: model.ApplyClientSide, Original: model.OriginalLastApplied, Why: "Argo CD's default sync"}
+	argo := delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied, Why: "Argo CD's default sync"}
 	defer UseDiscovery(func(context.Context, gitops.Repository, []config.Discover) ([]gitops.Target, error) {
-		return []gitops.Target{{Name: "argo", Source: model.ControllerArgoCD, Paths: []string{"apps/web"}, FieldManager: "argocd-controller", Apply: argo}}, nil
+		return []gitops.Target{{Name: "argo", Source: delivery.ControllerArgoCD, Paths: []string{"apps/web"}, FieldManager: "argocd-controller", Apply: argo}}, nil
 	})()
 	cfg, err := config.Parse("cfg.yaml", []byte(`targets:
   - name: plain
@@ -43,7 +43,7 @@ discover:
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]model.ApplyMethod{
+	want := map[string]delivery.ApplyMethod{
 		"plain":   {},
 		"kubectl": cfg.Targets[1].ApplyOf(),
 		"chart":   cfg.Targets[2].ApplyOf(),
@@ -61,7 +61,7 @@ discover:
 			t.Errorf("%s: check's apply %+v, want %+v", tg.Name, ct.Apply, want[tg.Name])
 		}
 	}
-	if m := cfg.Targets[2].ApplyOf(); m.Resolve != model.ResolveHelm {
+	if m := cfg.Targets[2].ApplyOf(); m.Resolve != delivery.ResolveHelm {
 		t.Errorf("helm target: %+v, want Helm 4's resolution", m)
 	}
 }

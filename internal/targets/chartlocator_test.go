@@ -8,23 +8,23 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/command"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // askedLocator answers every remote chart with a reason of its own, and
 // counts what it is asked.
 type askedLocator struct{ asked int }
 
-func (*askedLocator) FetchSchema(_ context.Context, url string) (model.FetchedSchema, error) {
-	return model.FetchedSchema{NotRendered: url + ": answered by the run's locator"}, nil
+func (*askedLocator) FetchSchema(_ context.Context, url string) (delivery.FetchedSchema, error) {
+	return delivery.FetchedSchema{NotRendered: url + ": answered by the run's locator"}, nil
 }
 
-func (l *askedLocator) Locate(_ context.Context, ref model.ChartRef) (model.LocatedChart, error) {
+func (l *askedLocator) Locate(_ context.Context, ref delivery.ChartRef) (delivery.LocatedChart, error) {
 	if ref.InRepository() {
-		return model.LocatedChart{Dir: ref.Path}, nil
+		return delivery.LocatedChart{Dir: ref.Path}, nil
 	}
 	l.asked++
-	return model.LocatedChart{NotRendered: ref.String() + ": answered by the run's locator"}, nil
+	return delivery.LocatedChart{NotRendered: ref.String() + ": answered by the run's locator"}, nil
 }
 
 // TestRunsChartLocatorReachesListingAndRender: the run's chart locator

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitops"
-	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
@@ -30,7 +30,7 @@ func TestListNamesEveryClash(t *testing.T) {
 	t.Cleanup(targets.UseDiscovery(func(context.Context, gitops.Repository, []config.Discover) ([]gitops.Target, error) {
 		var out []gitops.Target
 		for _, n := range []string{"web", "api"} {
-			out = append(out, gitops.Target{Name: "flux-system/" + n, Source: model.ControllerFlux, Object: "clusters/" + n + ".yaml", Context: "prod", Reason: "suspended"})
+			out = append(out, gitops.Target{Name: "flux-system/" + n, Source: delivery.ControllerFlux, Object: "clusters/" + n + ".yaml", Context: "prod", Reason: "suspended"})
 		}
 		return out, nil
 	}))

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitops"
-	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 	"github.com/ownership-check/ownership-check/internal/targets"
 	"github.com/ownership-check/ownership-check/internal/testkit/monorepo"
@@ -48,15 +48,15 @@ func newFleet(t testing.TB, apps int) *fleet {
 				inputs = append(inputs, "clusters/prod/vars.yaml")
 			}
 			f.found = append(f.found, gitops.Target{
-				Name: "flux-system/" + app + "-" + env, Source: model.ControllerFlux, Object: file, Paths: []string{path},
+				Name: "flux-system/" + app + "-" + env, Source: delivery.ControllerFlux, Object: file, Paths: []string{path},
 				FieldManager: "kustomize-controller", Context: "prod-cluster",
-				Deployer: &model.Deployer{Controller: model.ControllerFlux, Object: obj, File: file}, Inputs: inputs, Dir: "clusters",
+				Deployer: &delivery.Deployer{Controller: delivery.ControllerFlux, Object: obj, File: file}, Inputs: inputs, Dir: "clusters",
 			})
 		}
 	}
 	f.Write("clusters/prod/external.yaml", "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: external, namespace: flux-system}\nspec: {path: ./deploy, sourceRef: {kind: GitRepository, name: other}}\n")
 	f.found = append(f.found, gitops.Target{
-		Name: externalTarget, Source: model.ControllerFlux, Object: "clusters/prod/external.yaml", Paths: []string{"deploy"},
+		Name: externalTarget, Source: delivery.ControllerFlux, Object: "clusters/prod/external.yaml", Paths: []string{"deploy"},
 		FieldManager: "kustomize-controller", Context: "prod-cluster", Inputs: []string{"clusters/prod/external.yaml"},
 		Reason: "its source is another repository (https://github.com/org/other)",
 	})

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/cli"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
@@ -102,7 +102,7 @@ func TestGitOpsFixtureArgoRender(t *testing.T) {
 	r := newGitOpsRepo(t)
 	n := 0
 	for _, s := range r.list() {
-		if s.Source != model.ControllerArgoCD || !s.Checked() {
+		if s.Source != delivery.ControllerArgoCD || !s.Checked() {
 			continue
 		}
 		n++
@@ -263,7 +263,7 @@ func TestGitOpsFixtureFluxRender(t *testing.T) {
 	r := newGitOpsRepo(t)
 	n := 0
 	for _, s := range r.list() {
-		if s.Source != model.ControllerFlux || !s.Checked() || s.FieldManager != "kustomize-controller" {
+		if s.Source != delivery.ControllerFlux || !s.Checked() || s.FieldManager != "kustomize-controller" {
 			continue
 		}
 		n++

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/cli"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/targets"
 	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
@@ -115,18 +116,18 @@ type versionLocator struct {
 	archive []byte
 }
 
-func (versionLocator) FetchSchema(_ context.Context, url string) (model.FetchedSchema, error) {
-	return model.FetchedSchema{NotRendered: url + ": not fetched in this test"}, nil
+func (versionLocator) FetchSchema(_ context.Context, url string) (delivery.FetchedSchema, error) {
+	return delivery.FetchedSchema{NotRendered: url + ": not fetched in this test"}, nil
 }
 
-func (l versionLocator) Locate(_ context.Context, ref model.ChartRef) (model.LocatedChart, error) {
+func (l versionLocator) Locate(_ context.Context, ref delivery.ChartRef) (delivery.LocatedChart, error) {
 	if ref.InRepository() {
-		return model.LocatedChart{Dir: ref.Path}, nil
+		return delivery.LocatedChart{Dir: ref.Path}, nil
 	}
 	if ref.Version == l.missing {
-		return model.LocatedChart{NotRendered: ref.String() + ": no version matches " + l.missing + " (latest 20.1.0)"}, nil
+		return delivery.LocatedChart{NotRendered: ref.String() + ": no version matches " + l.missing + " (latest 20.1.0)"}, nil
 	}
-	return model.LocatedChart{Archive: l.archive, Pin: model.ChartPin{Name: ref.Chart, Version: "20.1.0", Digest: chartserver.Digest(l.archive), From: ref.URL}}, nil
+	return delivery.LocatedChart{Archive: l.archive, Pin: delivery.ChartPin{Name: ref.Chart, Version: "20.1.0", Digest: chartserver.Digest(l.archive), From: ref.URL}}, nil
 }
 
 // TestHeadFailsOnAChartVersionItsRepositoryLacks: a pull request that

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/cli"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/yamldoc"
@@ -109,7 +110,7 @@ func TestHelmTargetOnTheCluster(t *testing.T) {
 	}
 	// Helm applied the release server-side: Helm 4's auto upgrades it so,
 	// without force.
-	if a := rep.Apply; a == nil || a.Method != model.ApplyServerSide || a.Force || !strings.Contains(a.Why, "an Apply entry by helm") {
+	if a := rep.Apply; a == nil || a.Method != delivery.ApplyServerSide || a.Force || !strings.Contains(a.Why, "an Apply entry by helm") {
 		t.Errorf("apply %+v, want server-side without force, from helm's Apply entry", a)
 	}
 }

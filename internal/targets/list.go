@@ -7,23 +7,23 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/parallel"
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/gitops"
-	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
 // SourceConfig is the source of a target the config lists; a discovered
-// target's source is its controller (model.ControllerFlux, ...).
+// target's source is its controller (delivery.ControllerFlux, ...).
 const SourceConfig = "config"
 
 // SourceHelm is the source of a helm target the config lists: a chart
 // `helm upgrade` releases.
-const SourceHelm = model.ControllerHelm
+const SourceHelm = delivery.ControllerHelm
 
 // Target is one target of the repository, listed in the config or
 // discovered from a deployer's own objects: what a run needs of it.
@@ -36,13 +36,13 @@ type Target struct {
 	// Object is the file of its GitOps object ("" for the config's).
 	Object string
 	// Deployer is the controller's object render renders it with.
-	Deployer *model.Deployer
+	Deployer *delivery.Deployer
 	// Apply is how its deployer applies: the config's `apply:`, else what
-	// the deployer's object says (model.ApplyMethod).
-	Apply model.ApplyMethod
+	// the deployer's object says (delivery.ApplyMethod).
+	Apply delivery.ApplyMethod
 	// atBase finds it in a base commit's tree (check.Target.BaseDeployer);
 	// nil for the config's targets.
-	atBase func(ctx context.Context, root string) (*model.Deployer, []string, error)
+	atBase func(ctx context.Context, root string) (*delivery.Deployer, []string, error)
 	// Reason is why it is not checked; "" when it is.
 	Reason string
 	// headFails says the Reason is a failure its controller would meet
@@ -80,11 +80,11 @@ func (t Target) Unit() string {
 	// Without its object (an ApplicationSet it could not expand), its
 	// source and name say.
 	switch {
-	case t.Source == model.ControllerArgoCD:
+	case t.Source == delivery.ControllerArgoCD:
 		return report.UnitApplication
-	case t.Source == model.ControllerFlux && strings.Contains(t.Name, "HelmRelease/"):
+	case t.Source == delivery.ControllerFlux && strings.Contains(t.Name, "HelmRelease/"):
 		return report.UnitHelmRelease
-	case t.Source == model.ControllerFlux:
+	case t.Source == delivery.ControllerFlux:
 		return report.UnitKustomization
 	}
 	return report.UnitTarget
@@ -135,7 +135,7 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 // app-of-apps' render and each target's charts are located through it,
 // and a target whose chart it cannot give (a host that does not answer,
 // a version that does not exist) is not checked, with its reason.
-func ListLocated(ctx context.Context, cfg *config.Config, charts model.ChartLocator) ([]Target, error) {
+func ListLocated(ctx context.Context, cfg *config.Config, charts delivery.ChartLocator) ([]Target, error) {
 	out := make([]Target, 0, len(cfg.Targets))
 	for _, t := range cfg.Targets {
 		if t.Helm != nil {
@@ -235,7 +235,7 @@ func chartMissing(reason string) bool {
 // is not checked without rendering anything. The targets are located as
 // many at once as a run checks: a fetching locator waits on the network,
 // and fetches a chart many releases share once.
-func chartsNotRendered(ctx context.Context, ts []Target, charts model.ChartLocator) error {
+func chartsNotRendered(ctx context.Context, ts []Target, charts delivery.ChartLocator) error {
 	errs := make([]error, len(ts))
 	parallel.For(len(ts), workers, func(i int) {
 		t := ts[i]
@@ -274,7 +274,7 @@ func helmTarget(cfg *config.Config, t config.Target) Target {
 		file = config.DefaultFile
 	}
 	chart := h.ChartRef()
-	out := Target{Target: t, Source: SourceHelm, Deployer: &model.Deployer{Controller: model.ControllerHelm, Object: obj, File: file, Charts: []model.ChartRef{chart}}, Apply: t.ApplyOf()}
+	out := Target{Target: t, Source: SourceHelm, Deployer: &delivery.Deployer{Controller: delivery.ControllerHelm, Object: obj, File: file, Charts: []delivery.ChartRef{chart}}, Apply: t.ApplyOf()}
 	if out.FieldManager == "" {
 		out.FieldManager = config.DefaultHelmFieldManager
 	}
@@ -330,8 +330,8 @@ type baseDiscovery struct {
 }
 
 // of is target name's BaseDeployer.
-func (b *baseDiscovery) of(name string) func(ctx context.Context, root string) (*model.Deployer, []string, error) {
-	return func(ctx context.Context, root string) (*model.Deployer, []string, error) {
+func (b *baseDiscovery) of(name string) func(ctx context.Context, root string) (*delivery.Deployer, []string, error) {
+	return func(ctx context.Context, root string) (*delivery.Deployer, []string, error) {
 		found, err := b.found.Get(ctx, root, func(ctx context.Context) (map[string]gitops.Target, error) {
 			ts, err := discoverAt(ctx, gitops.Repository{Root: root, URLs: b.urls, RenderParent: b.parents}, b.entries, b.pins)
 			byName := make(map[string]gitops.Target, len(ts))

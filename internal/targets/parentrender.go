@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitops"
-	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/values"
 )
@@ -21,7 +21,7 @@ import (
 // encrypted, leaves its variable in place, which discovery reads.
 // It lives beside discovery's caller, not in check, so that the pipeline
 // of one target knows nothing of discovery.
-func parentRenderer(cfg *config.Config, charts model.ChartLocator) gitops.ParentRenderer {
+func parentRenderer(cfg *config.Config, charts delivery.ChartLocator) gitops.ParentRenderer {
 	return func(ctx context.Context, root string, parent gitops.Target) (gitops.Rendered, error) {
 		r, err := render.ForDiscovery(ctx, cfg, charts, values.New([]string{filepath.Join(root, filepath.FromSlash(parent.Dir))}, nil), root, parent.Paths, parent.Deployer)
 		if err != nil {

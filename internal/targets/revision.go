@@ -9,9 +9,9 @@ import (
 	"sync"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/gitops"
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // pins resolves the revisions discovered targets' sources pin: against
@@ -74,7 +74,7 @@ func (p *pins) remoteRefs(ctx context.Context) (gitexec.RefSet, bool) {
 // refsFor are the refs a revision is resolved among: the remote's when
 // the checkout is shallow (it has none but its own) or its own refs lack
 // the revision, else the checkout's.
-func (p *pins) refsFor(ctx context.Context, rev model.Revision) gitexec.RefSet {
+func (p *pins) refsFor(ctx context.Context, rev delivery.Revision) gitexec.RefSet {
 	if !p.shallow {
 		if _, err := p.local.Resolve(rev.Kind, rev.Ref); err == nil {
 			return p.local
@@ -99,7 +99,7 @@ func (p *pins) onCheckout(rs gitexec.RefSet, branch string) bool {
 // checkout's; a revision that does not resolve is the target's reason
 // not to be checked. The deployer's Revision is replaced, never changed
 // in place.
-func (p *pins) resolve(ctx context.Context, d *model.Deployer) (reason string) {
+func (p *pins) resolve(ctx context.Context, d *delivery.Deployer) (reason string) {
 	if d == nil || d.Revision == nil {
 		return ""
 	}
@@ -149,23 +149,23 @@ func (p *pins) shortCommit(ctx context.Context, short *gitexec.ShortCommitError)
 }
 
 // namesBranch says whether rev may name a branch.
-func namesBranch(rev model.Revision) bool {
-	return rev.Kind == model.RevisionBranch || rev.Kind == model.RevisionRef || rev.Kind == model.RevisionName && strings.HasPrefix(rev.Ref, "refs/heads/")
+func namesBranch(rev delivery.Revision) bool {
+	return rev.Kind == delivery.RevisionBranch || rev.Kind == delivery.RevisionRef || rev.Kind == delivery.RevisionName && strings.HasPrefix(rev.Ref, "refs/heads/")
 }
 
 // branchOf is the branch a revision names among rs, "" for a tag, a
 // range or a commit.
-func branchOf(rs gitexec.RefSet, rev model.Revision) string {
+func branchOf(rs gitexec.RefSet, rev delivery.Revision) string {
 	switch rev.Kind {
-	case model.RevisionBranch:
+	case delivery.RevisionBranch:
 		return rev.Ref
-	case model.RevisionName:
+	case delivery.RevisionName:
 		b, _ := strings.CutPrefix(rev.Ref, "refs/heads/")
 		if b == rev.Ref {
 			return ""
 		}
 		return b
-	case model.RevisionRef:
+	case delivery.RevisionRef:
 		if _, ok := rs.Refs["refs/heads/"+rev.Ref]; ok {
 			return rev.Ref
 		}
@@ -176,7 +176,7 @@ func branchOf(rs gitexec.RefSet, rev model.Revision) string {
 // revisionNotes say which revision a pinned target renders, for its
 // report: a pull request changes what it deploys only through its
 // GitOps object and source, never through the files of its paths.
-func revisionNotes(d *model.Deployer) []string {
+func revisionNotes(d *delivery.Deployer) []string {
 	if d == nil || !d.Revision.Pinned() {
 		return nil
 	}
@@ -199,8 +199,8 @@ func discoverAt(ctx context.Context, repo gitops.Repository, entries []config.Di
 // ("") for a revision the checkout is on, else its commit's tree in
 // trees, or why it cannot be had.
 func (p *pins) treeOf(trees *gitexec.Trees) gitops.TreeReader {
-	return func(ctx context.Context, rev *model.Revision) (string, string) {
-		d := &model.Deployer{Revision: rev}
+	return func(ctx context.Context, rev *delivery.Revision) (string, string) {
+		d := &delivery.Deployer{Revision: rev}
 		if reason := p.resolve(ctx, d); reason != "" {
 			return "", reason
 		}

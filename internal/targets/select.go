@@ -18,8 +18,8 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
-	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
 
@@ -138,7 +138,7 @@ type SelectOptions struct {
 	SnapshotRepo, SnapshotBranch string
 	// Charts is the run's chart locator the targets are listed with
 	// (ListLocated); nil: the repository's own charts.
-	Charts model.ChartLocator
+	Charts delivery.ChartLocator
 }
 
 // Select chooses the targets to check. With ChangedFrom, a target is
@@ -322,7 +322,7 @@ func affected(ctx context.Context, targets []Target, o SelectOptions) ([]Selecte
 // or tree's other objects. One with valuesFrom is not: a source only the
 // cluster has now may be one a change writes into the repository.
 func (t Target) inputsKnown() bool {
-	if t.Deployer == nil || t.Deployer.Controller != model.ControllerFlux || len(t.Deployer.Charts) == 0 {
+	if t.Deployer == nil || t.Deployer.Controller != delivery.ControllerFlux || len(t.Deployer.Charts) == 0 {
 		return false
 	}
 	if kind, _ := t.Deployer.Object["kind"].(string); kind != "HelmRelease" {

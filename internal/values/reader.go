@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -73,7 +74,7 @@ func (v *Reader) Values(ctx context.Context, kind, namespace, name string, stand
 		case rv.encrypted && standIns != nil:
 			return standIns.Data(namespace, name, rv.keys), rv.file, true, nil
 		case rv.encrypted:
-			return nil, rv.file, true, &model.ValuesWithheld{Reason: fmt.Sprintf("%s is encrypted with SOPS (%s): its values are never decrypted here, so what it substitutes is not checked", name, filepath.Base(rv.file))}
+			return nil, rv.file, true, &delivery.ValuesWithheld{Reason: fmt.Sprintf("%s is encrypted with SOPS (%s): its values are never decrypted here, so what it substitutes is not checked", name, filepath.Base(rv.file))}
 		}
 		v.keep(kind, rv.data)
 		return rv.data, rv.file, true, nil

@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/kustomize/api/types"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
@@ -95,7 +95,7 @@ type argoDirectory struct {
 	Jsonnet argoJsonnet `json:"jsonnet"`
 }
 
-func ParseApplication(d *model.Deployer) (*ArgoApplication, error) {
+func ParseApplication(d *delivery.Deployer) (*ArgoApplication, error) {
 	j, err := json.Marshal(d.Object)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.File, err)
@@ -144,7 +144,7 @@ func (a *ArgoApplication) sourceAt(root, dir string) (argoAppSource, bool) {
 // ARGOCD_APP_NAME carry.
 func (a *ArgoApplication) instanceName() string {
 	ns := a.Metadata.Namespace
-	ctrl, ok := a.Metadata.Annotations[model.ArgoControllerNamespaceKey]
+	ctrl, ok := a.Metadata.Annotations[delivery.ArgoControllerNamespaceKey]
 	if ns == "" || !ok || ns == ctrl {
 		return a.Metadata.Name
 	}

@@ -5,12 +5,12 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // argoBuildOptions is the installation's kustomize.buildOptions (argocd-cm),
 // the flags its repo server adds to `kustomize build`, as discovery wrote
-// them on the Application (model.ArgoKustomizeBuildOptionsKey).
+// them on the Application (delivery.ArgoKustomizeBuildOptionsKey).
 type argoBuildOptions struct {
 	raw string
 	// from is where discovery read them, or why it could not tell.
@@ -25,7 +25,7 @@ type argoBuildOptions struct {
 
 func (a *ArgoApplication) buildOptions() argoBuildOptions {
 	ann := a.Metadata.Annotations
-	o := argoBuildOptions{raw: ann[model.ArgoKustomizeBuildOptionsKey], from: ann[model.ArgoKustomizeBuildOptionsFromKey]}
+	o := argoBuildOptions{raw: ann[delivery.ArgoKustomizeBuildOptionsKey], from: ann[delivery.ArgoKustomizeBuildOptionsFromKey]}
 	o.enableHelm = strings.Contains(o.raw, "--enable-helm")
 	fields := strings.Fields(o.raw)
 	for i, f := range fields {
@@ -64,7 +64,7 @@ func (o argoBuildOptions) helmDisabled(app, file, field string) error {
 		setting = fmt.Sprintf("its kustomize.buildOptions are %q (%s)", o.raw, o.from)
 	case o.raw != "":
 		setting = fmt.Sprintf("its kustomize.buildOptions are %q", o.raw)
-	case strings.HasPrefix(o.from, model.ArgoBuildOptionsAmbiguous):
+	case strings.HasPrefix(o.from, delivery.ArgoBuildOptionsAmbiguous):
 		setting = "the installation's kustomize.buildOptions are " + o.from
 	case o.from != "":
 		setting = fmt.Sprintf("its kustomize.buildOptions are empty (%s)", o.from)

@@ -1,13 +1,12 @@
 package argocd
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
 	"context"
 	"fmt"
 	"strings"
-
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // isApplicationFile: the path is the Application's own file, which stands
@@ -37,7 +36,7 @@ func (s *ArgoSource) chartSources(ctx context.Context, app *ArgoApplication) (so
 		if src.Chart == "" {
 			continue
 		}
-		chart, reason, err := s.In.LocateChart(ctx, model.ChartFromRepository(src.RepoURL, src.Chart, src.TargetRevision))
+		chart, reason, err := s.In.LocateChart(ctx, delivery.ChartFromRepository(src.RepoURL, src.Chart, src.TargetRevision))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.where(), err)
 		}

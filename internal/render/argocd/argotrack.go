@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/ownership-check/ownership-check/internal/model"
-
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -35,9 +34,9 @@ type argoTracking struct {
 func (a *ArgoApplication) tracking() argoTracking {
 	ann := a.Metadata.Annotations
 	t := argoTracking{
-		method:         ann[model.ArgoTrackingMethodKey],
-		labelKey:       ann[model.ArgoInstanceLabelKey],
-		installationID: ann[model.ArgoInstallationIDKey],
+		method:         ann[delivery.ArgoTrackingMethodKey],
+		labelKey:       ann[delivery.ArgoInstanceLabelKey],
+		installationID: ann[delivery.ArgoInstallationIDKey],
 		app:            a.instanceName(),
 		namespace:      a.Spec.Destination.Namespace,
 	}

@@ -1,6 +1,7 @@
 package flux
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/kustomize"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
@@ -9,7 +10,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/resource"
 )
@@ -187,6 +187,8 @@ func kindOf(obj map[string]any) string {
 }
 
 // FluxClaims: the paths of a render for a Flux Kustomization.
-func FluxClaims(_ source.Path, d *model.Deployer) bool { return FluxRender(d) }
+func FluxClaims(_ source.Path, d *delivery.Deployer) bool { return FluxRender(d) }
 
-func FluxRender(d *model.Deployer) bool { return d != nil && d.Controller == model.ControllerFlux }
+func FluxRender(d *delivery.Deployer) bool {
+	return d != nil && d.Controller == delivery.ControllerFlux
+}

@@ -1,6 +1,7 @@
 package flux
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/helm"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
@@ -287,7 +288,7 @@ func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string
 				return nil
 			}
 			data, where, found, err := vr.Values(ctx, ref.Kind, ns, ref.Name, standIns)
-			var withheld *model.ValuesWithheld
+			var withheld *delivery.ValuesWithheld
 			if errors.As(err, &withheld) {
 				out.Reason = what + ": " + withheld.Reason
 				return nil

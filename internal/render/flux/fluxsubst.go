@@ -1,6 +1,7 @@
 package flux
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
 	"context"
@@ -24,7 +25,7 @@ import (
 type fluxSubstitution struct {
 	ks unstructured.Unstructured
 	// strict: a variable with no value and no default fails
-	// (model.Deployer.StrictSubstitution).
+	// (delivery.Deployer.StrictSubstitution).
 	strict bool
 	// values are the sources' data, by kind/namespace/name; an absent key
 	// is a source that does not exist (an optional one).
@@ -54,7 +55,7 @@ type substituteRef struct {
 // returned, with what was read until then. With keep (discovery), such a
 // source, or one that is withheld, is unresolved instead: its variables
 // stay in place.
-func newFluxSubstitution(ctx context.Context, d *model.Deployer, vr source.ValueReader, standIns *model.StandIns, keep bool) (*fluxSubstitution, string, error) {
+func newFluxSubstitution(ctx context.Context, d *delivery.Deployer, vr source.ValueReader, standIns *model.StandIns, keep bool) (*fluxSubstitution, string, error) {
 	ks := d.Object
 	u := unstructured.Unstructured{Object: ks}
 	s := &fluxSubstitution{ks: u, strict: d.StrictSubstitution, values: map[string]map[string]string{}, hidden: &model.Hidden{}}
@@ -76,7 +77,7 @@ func newFluxSubstitution(ctx context.Context, d *model.Deployer, vr source.Value
 		if vr != nil {
 			var where string
 			data, where, found, err = vr.Values(ctx, r.Kind, ns, r.Name, standIns)
-			var withheld *model.ValuesWithheld
+			var withheld *delivery.ValuesWithheld
 			if errors.As(err, &withheld) && keep {
 				if where != "" && where != "cluster" {
 					s.files = append(s.files, where)

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
@@ -19,7 +19,7 @@ import (
 // chartRepo writes files under a new repository, moves into it and gives
 // an Input over it (as Render makes one) and the chart's directory,
 // resolved.
-func chartRepo(t *testing.T, files map[string]string, charts source.ChartLocator) (*source.Input, string) {
+func chartRepo(t *testing.T, files map[string]string, charts delivery.ChartLocator) (*source.Input, string) {
 	t.Helper()
 	root := t.TempDir()
 	files[".git/HEAD"] = "ref: refs/heads/main\n"
@@ -56,15 +56,15 @@ func archive(t *testing.T, name string, files map[string][]byte) []byte {
 // archives locates each chart of the test's repository by name.
 type archives map[string][]byte
 
-func (archives) FetchSchema(ctx context.Context, url string) (model.FetchedSchema, error) {
+func (archives) FetchSchema(ctx context.Context, url string) (delivery.FetchedSchema, error) {
 	return source.RepositoryCharts{}.FetchSchema(ctx, url)
 }
 
-func (a archives) Locate(_ context.Context, ref model.ChartRef) (model.LocatedChart, error) {
+func (a archives) Locate(_ context.Context, ref delivery.ChartRef) (delivery.LocatedChart, error) {
 	if data, ok := a[ref.Chart]; ok {
-		return model.LocatedChart{Archive: data, Pin: model.ChartPin{Name: ref.Chart, Version: "1.0.0", Digest: "sha256:00", From: ref.URL}}, nil
+		return delivery.LocatedChart{Archive: data, Pin: delivery.ChartPin{Name: ref.Chart, Version: "1.0.0", Digest: "sha256:00", From: ref.URL}}, nil
 	}
-	return model.LocatedChart{NotRendered: ref.String() + ": not served by the test"}, nil
+	return delivery.LocatedChart{NotRendered: ref.String() + ": not served by the test"}, nil
 }
 
 const cmTemplate = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n"

@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
 	"context"
@@ -10,8 +11,6 @@ import (
 
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
-
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // attachDependencies is `helm dependency build` for the dependencies
@@ -77,7 +76,7 @@ func locateDependency(ctx context.Context, in *source.Input, d *chart.Dependency
 	case !strings.Contains(repo, "://"):
 		return nil, fmt.Sprintf("repository %s is neither a URL nor file://", repo), nil
 	}
-	ch, reason, err := in.LocateChartWithin(ctx, model.ChartFromRepository(repo, d.Name, d.Version), b)
+	ch, reason, err := in.LocateChartWithin(ctx, delivery.ChartFromRepository(repo, d.Name, d.Version), b)
 	if err != nil || reason != "" {
 		return nil, reason, err
 	}

@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
 	"bytes"
@@ -13,8 +14,6 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 	chartloader "helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/ignore"
-
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // loadChart reads the chart in dir (resolved) as Helm's loader.LoadDir
@@ -138,7 +137,7 @@ func chartName(in *source.Input, c source.Chart) string {
 // chartPin names the chart released: a fetched one as its locator pinned
 // it, with the name and version its Chart.yaml gives; one of the
 // repository by name and version alone.
-func chartPin(c *chart.Chart, located source.Chart) model.ChartPin {
+func chartPin(c *chart.Chart, located source.Chart) delivery.ChartPin {
 	pin := located.Pin
 	pin.Name, pin.Version = c.Metadata.Name, c.Metadata.Version
 	return pin

@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
 	"context"
@@ -11,10 +12,9 @@ import (
 	"helm.sh/helm/v3/pkg/chartutil"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
 )
 
-// HelmSource renders the config's helm target (model.ControllerHelm): the
+// HelmSource renders the config's helm target (delivery.ControllerHelm): the
 // path is the chart's directory (for a chart fetched from a repository or
 // a registry, the config's file, which names it), the Deployer's object
 // the target's helm settings (config.HelmTarget), and the render is `helm
@@ -23,8 +23,8 @@ type HelmSource struct {
 	In *source.Input
 }
 
-func HelmClaims(_ source.Path, d *model.Deployer) bool {
-	return d != nil && d.Controller == model.ControllerHelm
+func HelmClaims(_ source.Path, d *delivery.Deployer) bool {
+	return d != nil && d.Controller == delivery.ControllerHelm
 }
 
 func (s *HelmSource) Prepare(ctx context.Context, p source.Path) (source.Build, error) {

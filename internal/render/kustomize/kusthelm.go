@@ -1,6 +1,7 @@
 package kustomize
 
 import (
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/helm"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
@@ -14,7 +15,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ownership-check/ownership-check/internal/model"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"sigs.k8s.io/kustomize/api/types"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
@@ -208,7 +208,7 @@ func (ci *ChartInflater) locate(ctx context.Context, h types.HelmChart) (source.
 	if h.Name == "" || h.Repo == "" {
 		return source.Chart{}, "no repo is given", nil
 	}
-	return ci.In.LocateChart(ctx, model.ChartFromRepository(h.Repo, h.Name, h.Version))
+	return ci.In.LocateChart(ctx, delivery.ChartFromRepository(h.Repo, h.Name, h.Version))
 }
 
 // withoutHelmCharts is the kustomization file with helmCharts and

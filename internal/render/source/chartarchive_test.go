@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
 )
 
@@ -56,14 +56,14 @@ func TestLoadChartArchiveBounds(t *testing.T) {
 // each, in one order whatever order its builds recorded them in.
 func TestChartPinsSorted(t *testing.T) {
 	p := &ChartPins{}
-	a := model.ChartPin{Name: "podinfo", Version: "6.8.0", Digest: "sha256:cd"}
-	b := model.ChartPin{Name: "podinfo", Version: "6.7.1", Digest: "sha256:ab"}
-	c := model.ChartPin{Name: "app", Version: "1.0.0"}
-	for _, pin := range []model.ChartPin{a, b, a, c} {
+	a := delivery.ChartPin{Name: "podinfo", Version: "6.8.0", Digest: "sha256:cd"}
+	b := delivery.ChartPin{Name: "podinfo", Version: "6.7.1", Digest: "sha256:ab"}
+	c := delivery.ChartPin{Name: "app", Version: "1.0.0"}
+	for _, pin := range []delivery.ChartPin{a, b, a, c} {
 		p.Add(pin)
 	}
 	got := p.Sorted()
-	if want := []model.ChartPin{c, b, a}; fmt.Sprint(got) != fmt.Sprint(want) {
+	if want := []delivery.ChartPin{c, b, a}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("%v, want %v", got, want)
 	}
 	var none *ChartPins

@@ -5,38 +5,30 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"helm.sh/helm/v3/pkg/chart"
-
-	"github.com/ownership-check/ownership-check/internal/model"
 )
-
-// ChartLocator is model.ChartLocator: the one place that decides what a
-// chart outside the repository means (Options.Charts).
-type ChartLocator = model.ChartLocator
-
-// Located is a locator's answer (model.LocatedChart).
-type Located = model.LocatedChart
 
 // RepositoryCharts is the default locator: the repository's own charts,
 // and nothing fetched.
 type RepositoryCharts struct{}
 
-func (RepositoryCharts) Locate(_ context.Context, ref model.ChartRef) (Located, error) {
+func (RepositoryCharts) Locate(_ context.Context, ref delivery.ChartRef) (delivery.LocatedChart, error) {
 	if ref.InRepository() {
-		return Located{Dir: ref.Path}, nil
+		return delivery.LocatedChart{Dir: ref.Path}, nil
 	}
-	return Located{NotRendered: ref.String() + ": remote charts are not rendered (no network)"}, nil
+	return delivery.LocatedChart{NotRendered: ref.String() + ": remote charts are not rendered (no network)"}, nil
 }
 
 // FetchSchema fetches nothing: a schema named by URL needs the chart
 // fetcher.
-func (RepositoryCharts) FetchSchema(_ context.Context, url string) (model.FetchedSchema, error) {
-	return model.FetchedSchema{NotRendered: url + ": it needs charts to be fetched, and remote charts are not (no network)"}, nil
+func (RepositoryCharts) FetchSchema(_ context.Context, url string) (delivery.FetchedSchema, error) {
+	return delivery.FetchedSchema{NotRendered: url + ": it needs charts to be fetched, and remote charts are not (no network)"}, nil
 }
 
 // ChartsOrDefault is the locator a render uses: the one given, else the
 // repository's own charts.
-func ChartsOrDefault(l ChartLocator) ChartLocator {
+func ChartsOrDefault(l delivery.ChartLocator) delivery.ChartLocator {
 	if l == nil {
 		return RepositoryCharts{}
 	}
@@ -45,7 +37,7 @@ func ChartsOrDefault(l ChartLocator) ChartLocator {
 
 // ChartsNotRendered is why the charts are not rendered: the first reason
 // the locator gives, "" when it locates every one.
-func ChartsNotRendered(ctx context.Context, l ChartLocator, refs []model.ChartRef) (string, error) {
+func ChartsNotRendered(ctx context.Context, l delivery.ChartLocator, refs []delivery.ChartRef) (string, error) {
 	for _, ref := range refs {
 		loc, err := ChartsOrDefault(l).Locate(ctx, ref)
 		if err != nil || loc.NotRendered != "" {
@@ -67,7 +59,7 @@ type Chart struct {
 	// render changes the chart it renders (values, dependencies).
 	Loaded *chart.Chart
 	// Pin names a fetched chart: its digest and where it came from.
-	Pin model.ChartPin
+	Pin delivery.ChartPin
 	// Budget is what is left of the bounds the chart shares with its
 	// dependencies once it is loaded; nil: a whole one.
 	Budget *ChartBudget
@@ -93,19 +85,19 @@ func (c Chart) File(name string) ([]byte, bool) {
 
 // FetchSchema is the schema at url (http or https), fetched through the
 // chart locator, or why it is not read.
-func (in *Input) FetchSchema(ctx context.Context, url string) (model.FetchedSchema, error) {
+func (in *Input) FetchSchema(ctx context.Context, url string) (delivery.FetchedSchema, error) {
 	return ChartsOrDefault(in.Charts).FetchSchema(ctx, url)
 }
 
 // LocateChart is where the render reads the chart ref names: its
 // directory, resolved, or the chart fetched, or why it is not rendered.
-func (in *Input) LocateChart(ctx context.Context, ref model.ChartRef) (c Chart, notRendered string, err error) {
+func (in *Input) LocateChart(ctx context.Context, ref delivery.ChartRef) (c Chart, notRendered string, err error) {
 	return in.LocateChartWithin(ctx, ref, NewChartBudget())
 }
 
 // LocateChartWithin is LocateChart for a chart that counts against b: a
 // dependency, against its parent's budget.
-func (in *Input) LocateChartWithin(ctx context.Context, ref model.ChartRef, b *ChartBudget) (c Chart, notRendered string, err error) {
+func (in *Input) LocateChartWithin(ctx context.Context, ref delivery.ChartRef, b *ChartBudget) (c Chart, notRendered string, err error) {
 	loc, err := ChartsOrDefault(in.Charts).Locate(ctx, ref)
 	if err != nil || loc.NotRendered != "" {
 		return Chart{}, loc.NotRendered, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/version"
@@ -103,7 +104,7 @@ type Input struct {
 	Cfg *config.Config
 	// Deployer is the controller's object the render is for, nil for
 	// none (Options.Deployer).
-	Deployer *model.Deployer
+	Deployer *delivery.Deployer
 	// Values reads the values a controller takes from outside the paths
 	// (Options.Values); nil when none can be read.
 	Values ValueReader
@@ -115,7 +116,7 @@ type Input struct {
 	ChartCluster ChartCluster
 	// Charts locates the charts deployers name by reference
 	// (Options.Charts); nil: the repository's own.
-	Charts ChartLocator
+	Charts delivery.ChartLocator
 	// Pins records the charts the render released (Result.Charts); nil:
 	// none is recorded.
 	Pins *ChartPins

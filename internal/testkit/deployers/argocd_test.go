@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -46,8 +47,8 @@ func TestArgoCDClientSideSyncOverHandEdit(t *testing.T) {
 	e.kubectl("apply", "--field-manager=argocd-controller", "-f", v1)
 	e.patch("ConfigMap", "settings", `{"data":{"mode":"slow","extra":"by hand"}}`, "kubectl-edit")
 	v2 := e.file("v2.yaml", fmt.Sprintf(argoManifest, "registry.example/web:2", ""))
-	p := e.predict(v2, "argocd-controller", model.ApplyMethod{Method: model.ApplyClientSide,
-		Original: model.OriginalLastApplied, Why: "Argo CD's default sync"}, "")
+	p := e.predict(v2, "argocd-controller", delivery.ApplyMethod{Method: delivery.ApplyClientSide,
+		Original: delivery.OriginalLastApplied, Why: "Argo CD's default sync"}, "")
 
 	e.kubectl("apply", "--field-manager=argocd-controller", "-f", v2)
 	cm := e.get("ConfigMap", "settings")
@@ -63,7 +64,7 @@ func TestArgoCDClientSideSyncOverHandEdit(t *testing.T) {
 // removed; nothing fails.
 func expectArgoCDPrediction(t *testing.T, p prediction) {
 	t.Helper()
-	if a := p.report.Apply; a == nil || a.Method != model.ApplyClientSide {
+	if a := p.report.Apply; a == nil || a.Method != delivery.ApplyClientSide {
 		t.Errorf("the report's apply: %+v, want client-side", a)
 	}
 	want := []finding{{"ConfigMap/settings", ".data.mode", model.Taking, "kubectl-edit"}}

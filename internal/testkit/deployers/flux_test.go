@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -35,10 +36,10 @@ func TestFluxHelmReleaseFightsHPA(t *testing.T) {
 	head := e.helmRender("v2.yaml", "autoscaling=true", "image=registry.example/web:2")
 	// spec.upgrade.serverSideApply: auto, resolved from what Helm 4
 	// installed: server-side, forced.
-	if m := e.resolve(model.ApplyMethod{Resolve: model.ResolveHelmController}, "helm-controller", e.render(head)); m.Method != model.ApplyServerSide || !m.Force {
+	if m := e.resolve(delivery.ApplyMethod{Resolve: delivery.ResolveHelmController}, "helm-controller", e.render(head)); m.Method != delivery.ApplyServerSide || !m.Force {
 		t.Errorf("helm-controller's auto resolved %+v after its install, want server-side, forced", m)
 	}
-	p := e.predict(head, "helm-controller", model.ApplyMethod{Method: model.ApplyServerSide, Force: true,
+	p := e.predict(head, "helm-controller", delivery.ApplyMethod{Method: delivery.ApplyServerSide, Force: true,
 		Why: "helm-controller (Flux ≥ 2.8, Helm 4) applies server-side and forces conflicts"}, "")
 
 	if out, err := e.helmController("autoscaling=true", "image=registry.example/web:2"); err != nil {
@@ -66,7 +67,7 @@ func TestFluxHelmReleaseFightsHPA(t *testing.T) {
 // a taking-conflict is a field taken, not an apply refused).
 func expectFluxFight(t *testing.T, p prediction) {
 	t.Helper()
-	if a := p.report.Apply; a == nil || a.Method != model.ApplyServerSide || !a.Force {
+	if a := p.report.Apply; a == nil || a.Method != delivery.ApplyServerSide || !a.Force {
 		t.Errorf("the report's apply: %+v, want server-side, forced", a)
 	}
 	var fights []string

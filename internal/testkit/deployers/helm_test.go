@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -49,14 +50,14 @@ func (e *env) helm4Upgrade(args ...string) (string, error) {
 func TestHelm3ReleaseUpgradedByHelm4Auto(t *testing.T) {
 	e := newEnv(t, "helm4-auto")
 	before, head := helm3ReleaseWithDrift(e)
-	p := e.predict(head, "helm", model.ApplyMethod{Resolve: model.ResolveHelm}, before)
+	p := e.predict(head, "helm", delivery.ApplyMethod{Resolve: delivery.ResolveHelm}, before)
 	expectClientSideRelease(t, p.method)
 
 	if out, err := e.helm4Upgrade(); err != nil {
 		t.Fatalf("helm upgrade: %v\n%s", err, out)
 	}
 	// Helm 4 kept the release client-side: its next upgrade is too.
-	expectClientSideRelease(t, e.resolve(model.ApplyMethod{Resolve: model.ResolveHelm}, "helm", e.render(head)))
+	expectClientSideRelease(t, e.resolve(delivery.ApplyMethod{Resolve: delivery.ResolveHelm}, "helm", e.render(head)))
 	dep, cm := e.get("Deployment", "web"), e.get("ConfigMap", "settings")
 	if got := dep.Object["spec"].(map[string]any)["replicas"]; got != int64(3) {
 		t.Errorf("replicas after the upgrade: %v, want the chart's 3", got)
@@ -76,7 +77,7 @@ func TestHelm3ReleaseUpgradedByHelm4Auto(t *testing.T) {
 // hand scale and the hand edit named as takings; nothing fails.
 func expectHelm4AutoPrediction(t *testing.T, p prediction) {
 	t.Helper()
-	if a := p.report.Apply; a == nil || a.Method != model.ApplyClientSide {
+	if a := p.report.Apply; a == nil || a.Method != delivery.ApplyClientSide {
 		t.Errorf("the report's apply: %+v, want client-side", a)
 	}
 	want := []finding{
@@ -93,9 +94,9 @@ func expectHelm4AutoPrediction(t *testing.T, p prediction) {
 
 // expectClientSideRelease: Helm's method, resolved from the objects'
 // managedFields, is its client-side upgrade from the previous manifest.
-func expectClientSideRelease(t *testing.T, m model.ApplyMethod) {
+func expectClientSideRelease(t *testing.T, m delivery.ApplyMethod) {
 	t.Helper()
-	if m.Method != model.ApplyClientSide || m.Original != model.OriginalPreviousManifest {
+	if m.Method != delivery.ApplyClientSide || m.Original != delivery.OriginalPreviousManifest {
 		t.Errorf("resolved %+v, want client-side from the previous release manifest", m)
 	}
 }
@@ -106,7 +107,7 @@ func expectClientSideRelease(t *testing.T, m model.ApplyMethod) {
 func TestHelm3ReleaseUpgradedByHelm4ServerSide(t *testing.T) {
 	e := newEnv(t, "helm4-ssa")
 	_, head := helm3ReleaseWithDrift(e)
-	p := e.predict(head, "helm", model.ApplyMethod{Method: model.ApplyServerSide,
+	p := e.predict(head, "helm", delivery.ApplyMethod{Method: delivery.ApplyServerSide,
 		Why: "helm upgrade --server-side=true, without --force-conflicts"}, "")
 
 	out, err := e.helm4Upgrade("--server-side=true")
@@ -161,8 +162,8 @@ func TestHelm4InstallOverExistingObject(t *testing.T) {
 	e := newEnv(t, "helm4-install")
 	e.kubectl("create", "configmap", "settings", "--from-literal=mode=slow")
 	head := e.helmRender("v1.yaml")
-	p := e.predict(head, "helm", model.ApplyMethod{Resolve: model.ResolveHelm}, "")
-	if p.method.Method != model.ApplyServerSide || p.method.Force {
+	p := e.predict(head, "helm", delivery.ApplyMethod{Resolve: delivery.ResolveHelm}, "")
+	if p.method.Method != delivery.ApplyServerSide || p.method.Force {
 		t.Errorf("resolved %+v, want Helm 4's install: server-side, not forced", p.method)
 	}
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -28,7 +29,7 @@ type prediction struct {
 	report *report.Report
 	// method is the method resolved against the cluster, as check
 	// resolves it before the prediction.
-	method  model.ApplyMethod
+	method  delivery.ApplyMethod
 	objects map[string]predict.Result
 }
 
@@ -36,7 +37,7 @@ type prediction struct {
 // says, and asks the engine for the same prediction. original gives the
 // previous release manifest (OriginalPreviousManifest): the render the
 // deployer applied before; "" for none.
-func (e *env) predict(path, fieldManager string, apply model.ApplyMethod, original string) prediction {
+func (e *env) predict(path, fieldManager string, apply delivery.ApplyMethod, original string) prediction {
 	e.t.Helper()
 	ctx := context.Background()
 	rep, err := check.Build(ctx, check.Options{
@@ -71,7 +72,7 @@ func (e *env) predict(path, fieldManager string, apply model.ApplyMethod, origin
 
 // resolve decides apply from the live objects of objs, as check does
 // before its prediction and as the deployer does at deploy time.
-func (e *env) resolve(apply model.ApplyMethod, fieldManager string, objs []model.Object) model.ApplyMethod {
+func (e *env) resolve(apply delivery.ApplyMethod, fieldManager string, objs []model.Object) delivery.ApplyMethod {
 	e.t.Helper()
 	var entries [][]metav1.ManagedFieldsEntry
 	for _, o := range objs {
@@ -79,7 +80,7 @@ func (e *env) resolve(apply model.ApplyMethod, fieldManager string, objs []model
 			entries = append(entries, live.GetManagedFields())
 		}
 	}
-	return model.ResolveApply(apply, entries, fieldManager)
+	return delivery.ResolveApply(apply, entries, fieldManager)
 }
 
 func (e *env) render(path string) []model.Object {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/charts"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
@@ -75,10 +75,10 @@ func BenchmarkHomeOps160(b *testing.B) {
 
 // chartRefs are the distinct charts the site's HelmReleases name, as
 // discovery reads them.
-func (s *site) chartRefs() []model.ChartRef {
+func (s *site) chartRefs() []delivery.ChartRef {
 	s.t.Helper()
 	seen := map[string]bool{}
-	var refs []model.ChartRef
+	var refs []delivery.ChartRef
 	for _, t := range s.list() {
 		if t.Deployer == nil {
 			continue
@@ -96,7 +96,7 @@ func (s *site) chartRefs() []model.ChartRef {
 
 // fetchAll locates every ref with one Fetcher over cache, as a run's
 // targets share one: what a cold cache costs.
-func (s *site) fetchAll(tb testing.TB, refs []model.ChartRef, cache string) charts.Stats {
+func (s *site) fetchAll(tb testing.TB, refs []delivery.ChartRef, cache string) charts.Stats {
 	tb.Helper()
 	f, err := charts.New(charts.Options{Config: s.config().Charts, CacheDir: cache})
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/targets"
 	"github.com/ownership-check/ownership-check/internal/testkit/homeops"
 	"github.com/ownership-check/ownership-check/internal/testkit/monorepo"
@@ -61,5 +61,5 @@ func TestDiscoverEveryRelease(t *testing.T) {
 			t.Errorf("%s: chart %+v, want %s %s", rel.Target(), ref, url, c.Range())
 		}
 	}
-	_ = model.ChartInOCI
+	_ = delivery.ChartInOCI
 }

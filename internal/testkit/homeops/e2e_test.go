@@ -10,7 +10,7 @@ import (
 	"helm.sh/helm/v3/pkg/releaseutil"
 	"sigs.k8s.io/yaml"
 
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/testkit/homeops"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
@@ -119,8 +119,8 @@ func TestHomeOpsEndToEnd(t *testing.T) {
 
 	t.Run("a shared chart's bump", func(t *testing.T) {
 		s.bumpShared(t)
-		old := model.ChartPin{Name: s.plan.Charts[0].Name, Version: s.plan.Charts[0].Version, Digest: s.digests[0]}
-		next := model.ChartPin{Name: s.bumped.Name, Version: s.bumped.Version, Digest: s.bumpedDigest}
+		old := delivery.ChartPin{Name: s.plan.Charts[0].Name, Version: s.plan.Charts[0].Version, Digest: s.digests[0]}
+		next := delivery.ChartPin{Name: s.bumped.Name, Version: s.bumped.Version, Digest: s.bumpedDigest}
 		t.Run("the report names both charts", func(t *testing.T) {
 			r := s.plan.Using(0)[0]
 			code, out, stderr := s.run("check", "--target", r.Target(), "--base", "main", "--output", "markdown")
@@ -128,7 +128,7 @@ func TestHomeOpsEndToEnd(t *testing.T) {
 				t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
 			}
 			// "app-template 3.7.3@sha256:… → 3.7.4@sha256:…"
-			if !strings.Contains(out, old.String()) || !strings.Contains(out, next.Version+"@"+model.ShortDigest(next.Digest)) {
+			if !strings.Contains(out, old.String()) || !strings.Contains(out, next.Version+"@"+delivery.ShortDigest(next.Digest)) {
 				t.Errorf("%s: the report names no %s → %s:\n%s", r.Target(), old, next, out)
 			}
 		})

@@ -1,4 +1,4 @@
-package model
+package delivery
 
 // Keys on an Argo CD Application (Deployer.Object's metadata.annotations)
 // that carry how its Argo CD installation tracks what it applies and

@@ -1,4 +1,4 @@
-package model
+package delivery
 
 // Deployer is a GitOps controller's own object, which says how that
 // controller renders and applies a target: a Flux Kustomization, or an Argo

@@ -1,4 +1,6 @@
-package model
+package delivery
+
+import "github.com/ownership-check/ownership-check/internal/model"
 
 // The forms of a revision a GitOps source pins: Flux's GitRepository
 // spec.ref fields, and what an Argo CD targetRevision is read as.
@@ -49,5 +51,5 @@ func (r *Revision) String() string {
 	if r.Commit == "" || r.Kind == RevisionCommit {
 		return r.Ref
 	}
-	return r.Ref + "@" + ShortCommit(r.Commit)
+	return r.Ref + "@" + model.ShortCommit(r.Commit)
 }

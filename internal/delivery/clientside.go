@@ -1,9 +1,10 @@
-package model
+package delivery
 
 import (
 	"bytes"
 	"slices"
 
+	"github.com/ownership-check/ownership-check/internal/model"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 )
@@ -52,7 +53,7 @@ func FirstServerSideDeploy(entries []metav1.ManagedFieldsEntry, fieldManager str
 
 func ownsLastApplied(e metav1.ManagedFieldsEntry) bool {
 	// Most entries do not name the annotation: they are not parsed.
-	return e.FieldsV1 != nil && bytes.Contains(e.FieldsV1.Raw, []byte(LastAppliedAnnotation)) && EntryOwns(e, LastAppliedPath)
+	return e.FieldsV1 != nil && bytes.Contains(e.FieldsV1.Raw, []byte(model.LastAppliedAnnotation)) && EntryOwns(e, model.LastAppliedPath)
 }
 
 // EntryOwns tells whether the managedFields entry e owns the field p; an

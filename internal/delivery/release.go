@@ -1,4 +1,4 @@
-package model
+package delivery
 
 // AppliedRelease is what helm-controller applied of a Flux HelmRelease, as
 // its status says after the deploy: the chart version and the digest of
