@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/cli"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
@@ -55,7 +56,7 @@ func TestCategoryTable(t *testing.T) {
 		t.Fatalf("action.yml: %v", err)
 	}
 
-	help := model.FailOnHelp()
+	help := cli.FailOnHelp()
 	for _, r := range model.CategoryTable() {
 		c := r.Category
 		if r.Level == "" || r.Meaning == "" || r.Rank == 0 || r.Timeline == "" {

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/cli"
 	"github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/history"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -49,7 +50,7 @@ func TestCauseTable(t *testing.T) {
 	if err != nil {
 		t.Fatalf("default --fail-on-cause %q: %v", model.DefaultFailOnCause(), err)
 	}
-	help := model.FailOnCauseHelp()
+	help := cli.FailOnCauseHelp()
 
 	for _, r := range model.CauseTable() {
 		c := r.Cause

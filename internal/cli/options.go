@@ -143,9 +143,9 @@ func (o *checkOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.ReportFile, "report-file", "", "also write the JSON report to this file")
 	fs.BoolVar(&o.Record, "record", false, "also record the findings (never values) in the environment's history on the snapshot branch: run by the deploy pipeline right before it applies")
 	fs.StringVar(&o.SourceCommit, "source-commit", "", "with --record: commit the deploy is made from (default: $GITHUB_SHA, else HEAD of the working directory's repository)")
-	fs.StringVar(&o.FailOn, "fail-on", model.DefaultFailOn(), model.FailOnHelp())
+	fs.StringVar(&o.FailOn, "fail-on", model.DefaultFailOn(), FailOnHelp())
 	fs.StringVar(&o.Base, "base", "", "git revision of the pull request's base: the same paths and config are rendered there to give every finding its cause ("+judgedCauses()+"); without it causes are unknown and judged as the pull request's")
-	fs.StringVar(&o.FailOnCause, "fail-on-cause", model.DefaultFailOnCause(), model.FailOnCauseHelp())
+	fs.StringVar(&o.FailOnCause, "fail-on-cause", model.DefaultFailOnCause(), FailOnCauseHelp())
 }
 
 // judgedCauses names the causes a base lets a finding have, from the cause

@@ -3,6 +3,8 @@ package model
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -20,29 +22,6 @@ var failOnNames = func() map[string][]Category {
 	}
 	return m
 }()
-
-// FailOnHelp is --fail-on's help: every word it takes, from the table.
-func FailOnHelp() string {
-	var b strings.Builder
-	b.WriteString("categories that fail the check: comma list of")
-	aliases := map[string][]string{}
-	var aliasOrder []string
-	for _, c := range Categories {
-		r, _ := InfoOf(c)
-		fmt.Fprintf(&b, "\n  %-18s %s (%s)", r.Category, r.Meaning, r.Level)
-		if r.FailOnAlias != "" {
-			if _, seen := aliases[r.FailOnAlias]; !seen {
-				aliasOrder = append(aliasOrder, r.FailOnAlias)
-			}
-			aliases[r.FailOnAlias] = append(aliases[r.FailOnAlias], string(r.Category))
-		}
-	}
-	for _, a := range aliasOrder {
-		fmt.Fprintf(&b, "\n  %-18s short for %s", a, JoinAnd(aliases[a]))
-	}
-	b.WriteString("\nor none")
-	return b.String()
-}
 
 // FailPolicy is the set of categories that fail the check.
 type FailPolicy map[Category]bool
@@ -101,24 +80,11 @@ var failOnCauseNames, failOnCauseWords = func() (map[Cause][]Cause, []string) {
 	return m, words
 }()
 
-// FailOnCauseHelp is --fail-on-cause's help: every word it takes, from
-// the table.
-func FailOnCauseHelp() string {
-	words := make([]string, len(failOnCauseWords))
-	for i, w := range failOnCauseWords {
-		words[i] = w
-		var with []string
-		for _, c := range failOnCauseNames[Cause(w)] {
-			if c != Cause(w) {
-				with = append(with, string(c))
-			}
-		}
-		if len(with) > 0 {
-			words[i] += " (which includes " + JoinAnd(with) + ")"
-		}
-	}
-	return "causes whose findings --fail-on fails: comma list of " + strings.Join(words, ", ") +
-		", or all; an object that could not be checked fails whatever its cause"
+// FailOnCauseWords are --fail-on-cause's words in the cause table's
+// order, and the causes each selects (a word selects its own cause and
+// those that go with it).
+func FailOnCauseWords() ([]string, map[Cause][]Cause) {
+	return slices.Clone(failOnCauseWords), maps.Clone(failOnCauseNames)
 }
 
 // ParseFailOnCause reads --fail-on-cause: a comma list of the causes'
