@@ -214,3 +214,28 @@ func TestDocsGitOpsRecipes(t *testing.T) {
 		}
 	}
 }
+
+// fenceLine is a line that opens or closes a code block: the fence
+// alone, an info string after an opening one.
+var fenceLine = regexp.MustCompile("^ *```[\\w+-]*\\s*$")
+
+// TestDocsFencesAlone: a code fence stands on a line of its own, so that
+// GitHub closes a block where the page means it to; a fence followed by
+// prose on its line leaves the rest of the page in the block.
+func TestDocsFencesAlone(t *testing.T) {
+	pages, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("docs pages: %v %v", pages, err)
+	}
+	for _, page := range append(pages, filepath.Join("..", "README.md")) {
+		doc, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(doc), "\n") {
+			if strings.Contains(line, "```") && !fenceLine.MatchString(line) {
+				t.Errorf("%s:%d: a code fence with more on its line: %q", page, i+1, line)
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
@@ -66,7 +67,8 @@ func (in analysis) setCauses(ro *report.Object, s states) {
 // decide its cause: per path, or whether the object exists when the
 // finding has no path. A refusal is judged on the whole object, the last
 // deploy aside: the server judges the object, not a field, so the refusal
-// is the pull request's when it changes the object at all.
+// is the pull request's when it changes the object at all; a kind the
+// cluster does not serve, by whether the pull request brings it (onKind).
 func (s states) causeOf(f model.Finding) model.Cause {
 	return model.CauseOf(s.judgedOn(f))
 }
@@ -78,6 +80,9 @@ func (s states) judgedOn(f model.Finding) model.States {
 	whole := model.States{Head: presence(s.head), Base: presence(s.base), BaseKnown: true}
 	if paths, ok := conflictPaths(f); ok {
 		return s.onPaths(paths)
+	}
+	if f.Category == model.DryRunError && f.Reason == predict.ReasonNoMatch {
+		return s.onKind()
 	}
 	if refusal(f.Category) {
 		return whole
@@ -100,6 +105,25 @@ func (s states) judgedOn(f model.Finding) model.States {
 		return model.Presence{Value: v, OK: ok}
 	}
 	return model.States{Head: at(s.head), Base: at(s.base), BaseKnown: true, Applied: appliedPresence(s.applied, at)}
+}
+
+// onKind judges a kind the cluster does not serve by whether the pull
+// request brings the object, or its apiVersion, in: a first check of an
+// environment without another controller's CustomResourceDefinitions
+// (docs/github-action.md, "Whose change is it") meets those
+// objects whatever the pull request does, and changing one of them does
+// not make the cluster serve its kind. The last deploy aside, as for any
+// refusal.
+func (s states) onKind() model.States {
+	return model.States{Head: apiVersionOf(s.head), Base: apiVersionOf(s.base), BaseKnown: true}
+}
+
+// apiVersionOf is whether the object exists, and in which apiVersion.
+func apiVersionOf(obj map[string]any) model.Presence {
+	if obj == nil {
+		return model.Presence{}
+	}
+	return model.Presence{Value: obj["apiVersion"], OK: true}
 }
 
 // presenceOnly is whether the object exists, its content aside.
@@ -125,11 +149,14 @@ func refusal(c model.Category) bool {
 }
 
 // refusedReasons are the dry-run errors that are the server's judgement
-// of the object: invalid, or denied by admission; or the controller's, of
-// a target its head does not render (HeadFailed). Every other error (the
-// checker forbidden by RBAC, an unknown kind, a timeout, an unreadable
-// object) means the object was not checked at all.
-var refusedReasons = map[string]bool{"Invalid": true, "BadRequest": true, "RequestEntityTooLarge": true, ReasonRenderFailed: true}
+// of the object: invalid, or denied by admission; a kind it does not
+// serve (its CustomResourceDefinition not installed: the cluster's
+// answer, judged by whether the pull request brings it, onKind); or the
+// controller's, of a target its head does not render (HeadFailed). Every
+// other error (the checker forbidden by RBAC, a timeout, a group whose
+// discovery failed, an unreadable object) means the object was not
+// checked at all.
+var refusedReasons = map[string]bool{"Invalid": true, "BadRequest": true, "RequestEntityTooLarge": true, predict.ReasonNoMatch: true, ReasonRenderFailed: true}
 
 // unchecked tells whether a finding says the object could not be checked:
 // it fails the check whatever its cause, since the check is incomplete.

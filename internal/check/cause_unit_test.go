@@ -4,17 +4,24 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/predict"
 )
 
 // TestCauseOf: per path over head, base and the last deploy; a refusal by
-// whether the pull request changes the object; an object that could not
-// be checked is told apart from one the server refused.
+// whether the pull request changes the object, a kind the cluster does not
+// serve by whether it brings the object or its apiVersion in; an object
+// that could not be checked is told apart from one the server refused.
 func TestCauseOf(t *testing.T) {
 	obj := func(replicas int64, image string) map[string]any {
 		return map[string]any{"spec": map[string]any{"replicas": replicas, "template": map[string]any{"spec": map[string]any{
 			"containers": []any{map[string]any{"name": "app", "image": image}}}}}}
 	}
 	applied := obj(3, "web:1")
+	withAPIVersion := func(o map[string]any, v string) map[string]any {
+		o["apiVersion"] = v
+		return o
+	}
+	noMatch := model.Finding{Category: model.DryRunError, Reason: predict.ReasonNoMatch, Message: `no matches for kind "Widget" in version "example.com/v1"`}
 	for _, tc := range []struct {
 		name       string
 		head, base map[string]any
@@ -31,6 +38,11 @@ func TestCauseOf(t *testing.T) {
 		{"refused, object changed elsewhere", obj(3, "web:9"), obj(3, "web:1"), true, model.Finding{Category: model.DryRunError, Reason: "Invalid"}, model.CausePullRequest},
 		{"object added by the pull request", obj(3, "web:1"), nil, true, model.Finding{Category: model.New}, model.CausePullRequest},
 		{"object removed on the base, not deployed", nil, nil, true, model.Finding{Category: model.Delete}, model.CauseUndeployed},
+		{"kind not served, object at the base too", obj(3, "web:1"), obj(3, "web:1"), true, noMatch, model.CauseCluster},
+		{"kind not served, object changed by the pull request", obj(3, "web:9"), obj(3, "web:1"), true, noMatch, model.CauseCluster},
+		{"kind not served, object brought by the pull request", obj(3, "web:1"), nil, true, noMatch, model.CausePullRequest},
+		{"kind not served, its apiVersion brought by the pull request", withAPIVersion(obj(3, "web:1"), "example.com/v2"), withAPIVersion(obj(3, "web:1"), "example.com/v1"), true, noMatch, model.CausePullRequest},
+		{"kind not served, no base", obj(3, "web:1"), nil, false, noMatch, model.CauseUnknown},
 	} {
 		s := states{head: tc.head, base: tc.base, baseKnown: tc.baseKnown, applied: &applied}
 		if got := s.causeOf(tc.f); got != tc.want {
@@ -48,6 +60,8 @@ func TestCauseOf(t *testing.T) {
 		{model.Finding{Category: model.DryRunError, Reason: "NotFound", Message: `dry-run refused (NotFound): namespaces "batch" not found`}, false},
 		{model.Finding{Category: model.DryRunError, Reason: ReasonRenderFailed}, false},
 		{model.Finding{Category: model.DryRunError, Reason: ReasonCheckFailed}, true},
+		{noMatch, false},
+		{model.Finding{Category: model.DryRunError, Reason: predict.ReasonUnreachable, Message: "discovery of example.com/v1 failed, so Widget cannot be mapped"}, true},
 		{model.Finding{Category: model.Drift}, false},
 	} {
 		if got := unchecked(tc.f); got != tc.want {
