@@ -12,7 +12,8 @@ import (
 )
 
 // DefaultSettle bounds the time between another job reading the comment
-// and its edit landing on GitHub; see Sticky.Settle.
+// and its edit landing on the platform (GitHub: ~0.5 s); see
+// Sticky.Settle.
 const DefaultSettle = 5 * time.Second
 
 // Sticky is the one comment of a pull request that the jobs of a workflow
@@ -21,11 +22,11 @@ const DefaultSettle = 5 * time.Second
 // and that comment is never edited or deleted (anyone can write the
 // marker, and a comment stays editable by whoever wrote it).
 //
-// GitHub has no conditional update of a comment, so two jobs that read the
-// same body and each add their section would lose one of them. Every
-// writer therefore reads again Settle after its write (by then any edit
-// based on a body read before the write has landed) and writes again if
-// its section is missing. The newest marked comment is the one in use;
+// A store has no conditional update of a comment (GitHub has none), so
+// two jobs that read the same body and each add their section would lose
+// one of them. Every writer therefore reads again Settle after its write
+// (by then any edit based on a body read before the write has landed) and
+// writes again if its section is missing. The newest marked comment is the one in use;
 // a writer that created a duplicate deletes it once its section is in the
 // newest one.
 type Sticky struct {
