@@ -42,6 +42,7 @@ var packages = map[string]kind{
 	"ownership":           stage,
 	"snapshot":            stage,
 	"report":              stage,
+	"publish":             stage,
 	"github":              stage,
 	"migrate":             stage,
 	"controllers":         stage,
@@ -81,10 +82,12 @@ var packages = map[string]kind{
 	"testkit/deployers":   testInfra,
 }
 
-// stageImports are the only imports between stages: github publishes a
-// report, migrate reads managedFields with ownership's sets.
+// stageImports are the only imports between stages: publish writes a
+// report's sections, github publishes a report and is publish's store on
+// GitHub, migrate reads managedFields with ownership's sets.
 var stageImports = map[string][]string{
-	"github":  {"report"},
+	"publish": {"report"},
+	"github":  {"report", "publish"},
 	"migrate": {"ownership"},
 }
 

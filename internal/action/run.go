@@ -17,6 +17,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/command"
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
+	"github.com/ownership-check/ownership-check/internal/publish"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -27,7 +28,7 @@ var (
 	checkRunner   = check.Build
 	migrateRunner = command.Migrate
 	actionGetenv  = os.Getenv
-	commentSettle = ghaction.DefaultSettle
+	commentSettle = publish.DefaultSettle
 )
 
 // actionRun is one run of the action: the runner's context and inputs.
@@ -59,8 +60,11 @@ func Run(ctx context.Context, version string, stdout, stderr io.Writer) error {
 	if in.GitHubToken != "" {
 		a.AddMask(in.GitHubToken)
 	}
+	// The comment and labels go to the pull request on GitHub: the store
+	// is GitHub's REST API (another platform's is another publish.Store).
 	run.pub = &ghaction.Publisher{Action: a, Environment: in.Environment, Tool: report.Tool{Name: "ownership-check", Version: version},
-		Comment: in.Comment, Labels: in.Labels, Token: in.GitHubToken, Workspace: a.Getenv("GITHUB_WORKSPACE"), ReportDir: run.tempDir, Settle: commentSettle}
+		Comment: in.Comment, Labels: in.Labels, Open: ghaction.OpenStore(a, in.GitHubToken),
+		Workspace: a.Getenv("GITHUB_WORKSPACE"), ReportDir: run.tempDir, Settle: commentSettle}
 
 	switch in.Mode {
 	case "snapshot":

@@ -3,7 +3,6 @@ package action
 import (
 	"context"
 	"encoding/json"
-	"github.com/ownership-check/ownership-check/internal/check"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,14 +10,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/check"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/clientcmd"
 
-	ghaction "github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/publish"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
@@ -186,7 +187,7 @@ func TestActionEndToEnd(t *testing.T) {
 			t.Errorf("comment lacks %q:\n%s", want, body)
 		}
 	}
-	secs := ghaction.ParseSections(body)
+	secs := publish.ParseSections(body)
 	if len(secs) != 1 || secs[0].Environment != "staging" || secs[0].Status.Summary.Count(model.Drift) != 1 || !secs[0].Status.Failed {
 		t.Errorf("comment sections %+v", secs)
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/ownership-check/ownership-check/internal/check"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,12 +15,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/check"
+
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	"sigs.k8s.io/yaml"
 
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/github/githubtest"
+	"github.com/ownership-check/ownership-check/internal/publish"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -220,7 +222,7 @@ func (e *actionEnv) comment() string {
 	e.t.Helper()
 	var bodies []string
 	for _, c := range e.srv.Comments(prNumber) {
-		if c.Author == ghaction.ActionsBot && strings.HasPrefix(c.Body, ghaction.CommentMarker) {
+		if c.Author == ghaction.ActionsBot && strings.HasPrefix(c.Body, publish.CommentMarker) {
 			bodies = append(bodies, c.Body)
 		}
 	}
@@ -461,7 +463,7 @@ func TestActionPullRequest(t *testing.T) {
 	}
 
 	summary := e.summaryText()
-	if !strings.Contains(summary, ghaction.CommentMarker) || !strings.Contains(summary, "<summary>📝 1 note on 1 object</summary>") {
+	if !strings.Contains(summary, publish.CommentMarker) || !strings.Contains(summary, "<summary>📝 1 note on 1 object</summary>") {
 		t.Errorf("job summary lacks the report:\n%s", summary)
 	}
 	for _, want := range []string{
@@ -491,7 +493,7 @@ func TestActionPullRequest(t *testing.T) {
 		t.Fatalf("prod: exit %d, want 0", code)
 	}
 	body = e.comment()
-	secs := ghaction.ParseSections(body)
+	secs := publish.ParseSections(body)
 	// Failing environments first.
 	if len(secs) != 2 || secs[0].Environment != "staging" || secs[1].Environment != "prod" {
 		t.Fatalf("sections after the second environment: %d", len(secs))

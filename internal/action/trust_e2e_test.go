@@ -3,16 +3,18 @@ package action
 import (
 	"context"
 	"encoding/json"
-	"github.com/ownership-check/ownership-check/internal/check"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/check"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
+	"github.com/ownership-check/ownership-check/internal/publish"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
@@ -46,7 +48,7 @@ func TestActionTrustEndToEnd(t *testing.T) {
 	}
 
 	// Someone else's comment that starts with the marker and claims a pass.
-	forged := ghaction.CommentMarker + "\n## ownership-check\n\n✅ **staging**: no ownership conflicts in 2 objects.\n"
+	forged := publish.CommentMarker + "\n## ownership-check\n\n✅ **staging**: no ownership conflicts in 2 objects.\n"
 	forgedID := e.srv.AddComment(prNumber, "mallory", forged)
 	forgedUntouched := func(when string) {
 		t.Helper()

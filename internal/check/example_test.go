@@ -13,7 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/ownership-check/ownership-check/internal/check"
-	"github.com/ownership-check/ownership-check/internal/github"
+	"github.com/ownership-check/ownership-check/internal/publish"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
@@ -65,12 +65,12 @@ func TestExampleComment(t *testing.T) {
 
 	body := ""
 	for _, rep := range []*report.Report{stagingExample(t), prodExample(t), previewExample(t)} {
-		body = github.MergeComment(body, github.NewSection(exampleReport(rep), report.MarkdownOptions{
-			RunURL: exampleRunURL, Limit: github.MaxCommentLen,
+		body = publish.MergeComment(body, publish.NewSection(exampleReport(rep), report.MarkdownOptions{
+			RunURL: exampleRunURL, Limit: publish.MaxCommentLen,
 			Commit: report.GitHubCommit("https://github.com", "acme/shop", exampleHead), At: exampleAt,
 			FullReport: "the [job summary](" + exampleRunURL + ") and the JSON report file (`report-file` output)",
 			Reproduce:  "ownership-check check deploy/" + rep.Environment + " --environment " + rep.Environment + " --field-manager deployer --base " + exampleBase,
-		}), github.MaxCommentLen)
+		}), publish.MaxCommentLen)
 	}
 	got := []byte(exampleIntro + body)
 	if !testcluster.Pinned() {

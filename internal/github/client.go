@@ -1,10 +1,10 @@
 // Package github is the GitHub side of the action: it publishes a check's
-// report (Publisher) as the sticky pull request comment (one per pull
-// request, one section per environment, within GitHub's size limit), the
-// job summary, annotations and outputs, and falls back to the summary when
-// the token cannot comment. It also reads the inputs and the event
+// report (Publisher) as the pull request comment and labels, written by
+// internal/publish over this package's Store (GitHub's REST API), and as
+// the job summary, annotations and outputs, and falls back to the summary
+// when the token cannot comment. It also reads the inputs and the event
 // payload. internal/report renders the markdown; the comment's protocol
-// (marker, sections, folding to the limit) is here.
+// (marker, sections, folding to the limit) is internal/publish's.
 package github
 
 import (

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/github/githubtest"
+	"github.com/ownership-check/ownership-check/internal/publish"
 )
 
 // writes matches the requests that change comments.
@@ -31,7 +32,7 @@ func faultTimes(n int, match func(method, path string) bool, fault func() *githu
 func markedComments(srv *githubtest.Server) []githubtest.Comment {
 	var out []githubtest.Comment
 	for _, c := range srv.Comments(pr) {
-		if strings.HasPrefix(c.Body, CommentMarker) {
+		if strings.HasPrefix(c.Body, publish.CommentMarker) {
 			out = append(out, c)
 		}
 	}
@@ -90,7 +91,7 @@ func TestStickyPersistentGitHubFaults(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("want an error saying %q, got %v", tc.want, err)
 			}
-			if errors.Is(err, ErrCannotComment) {
+			if errors.Is(err, publish.ErrCannotComment) {
 				t.Errorf("a GitHub failure is not a missing permission: %v", err)
 			}
 			if n := len(srv.Calls()); n > 5 {

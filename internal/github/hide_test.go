@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/github/githubtest"
+	"github.com/ownership-check/ownership-check/internal/publish"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/report/reporttest"
 )
@@ -31,7 +32,7 @@ func TestHideAndNew(t *testing.T) {
 	if cs := srv.Comments(2); len(cs) != 1 {
 		t.Fatalf("%d comments for the same verdict, want 1", len(cs))
 	}
-	foreign := srv.AddComment(2, "mallory", CommentMarker+"\nnot ours")
+	foreign := srv.AddComment(2, "mallory", publish.CommentMarker+"\nnot ours")
 
 	p.Publish(ctx, inEnv(reporttest.Clean(), "staging"))
 	cs := srv.Comments(2)
@@ -42,11 +43,11 @@ func TestHideAndNew(t *testing.T) {
 	if old.Minimized != "OUTDATED" || newest.Minimized != "" {
 		t.Errorf("old comment minimized %q, new %q: want the old one hidden as outdated", old.Minimized, newest.Minimized)
 	}
-	if !strings.HasPrefix(verdictOf(newest.Body), "✅") || !strings.HasPrefix(verdictOf(old.Body), "❌") {
-		t.Errorf("verdicts: old %q, new %q", verdictOf(old.Body), verdictOf(newest.Body))
+	if !strings.HasPrefix(publish.Verdict(newest.Body), "✅") || !strings.HasPrefix(publish.Verdict(old.Body), "❌") {
+		t.Errorf("verdicts: old %q, new %q", publish.Verdict(old.Body), publish.Verdict(newest.Body))
 	}
 	for _, c := range cs {
-		if c.ID == foreign && (c.Minimized != "" || c.Body != CommentMarker+"\nnot ours") {
+		if c.ID == foreign && (c.Minimized != "" || c.Body != publish.CommentMarker+"\nnot ours") {
 			t.Errorf("another author's marked comment was touched: %+v", c)
 		}
 	}
@@ -59,18 +60,18 @@ func TestHideAndNew(t *testing.T) {
 // action's own that no longer do; a label of anyone else stays.
 func TestLabels(t *testing.T) {
 	srv := githubtest.New(t, "Codertocat/Hello-World", 2)
-	srv.SetLabels(2, "needs-review", LabelPrefix+"no-changes")
+	srv.SetLabels(2, "needs-review", publish.LabelPrefix+"no-changes")
 	p, _ := publisher(t, srv, "pull_request.synchronize.json")
 	p.Labels = true
 	ctx := context.Background()
 
 	p.Publish(ctx, inEnv(reporttest.Changes(), "staging"))
-	want := []string{"needs-review", LabelPrefix + "delete", LabelPrefix + "scale-down"}
+	want := []string{"needs-review", publish.LabelPrefix + "delete", publish.LabelPrefix + "scale-down"}
 	if got := srv.Labels(2); !slices.Equal(got, want) {
 		t.Errorf("labels %v, want %v", got, want)
 	}
 	p.Publish(ctx, inEnv(reporttest.Clean(), "staging"))
-	want = []string{"needs-review", LabelPrefix + "no-changes"}
+	want = []string{"needs-review", publish.LabelPrefix + "no-changes"}
 	if got := srv.Labels(2); !slices.Equal(got, want) {
 		t.Errorf("labels %v, want %v", got, want)
 	}
@@ -78,7 +79,7 @@ func TestLabels(t *testing.T) {
 	// With the comment off, the labels follow this run's sections.
 	p.Comment = "off"
 	p.Publish(ctx, inEnv(reporttest.Mixed(), "staging"))
-	if got := srv.Labels(2); !slices.Contains(got, LabelPrefix+"conflict") || slices.Contains(got, LabelPrefix+"no-changes") {
+	if got := srv.Labels(2); !slices.Contains(got, publish.LabelPrefix+"conflict") || slices.Contains(got, publish.LabelPrefix+"no-changes") {
 		t.Errorf("labels with comment: off: %v", got)
 	}
 }

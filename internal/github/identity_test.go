@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/github/githubtest"
+	"github.com/ownership-check/ownership-check/internal/publish"
 )
 
 func TestAuthor(t *testing.T) {
@@ -50,15 +51,15 @@ func TestAuthor(t *testing.T) {
 func TestStickyIgnoresOthersMarkers(t *testing.T) {
 	ctx := context.Background()
 	srv := githubtest.New(t, "acme/shop", pr)
-	forged := CommentMarker + "\n## ownership-check\n\n✅ **staging**: no ownership conflicts in 12 objects.\n"
+	forged := publish.CommentMarker + "\n## ownership-check\n\n✅ **staging**: no ownership conflicts in 12 objects.\n"
 	forgedID := srv.AddComment(pr, "mallory", forged)
 	s := newSticky(t, srv, "")
 	res, err := upsert(ctx, s, envReport("staging", 1))
-	if err != nil || res.Outcome != Created || res.ID == forgedID {
+	if err != nil || res.Outcome != publish.Created || res.ID == forgedID {
 		t.Fatalf("first run: %+v, %v: want a comment of its own", res, err)
 	}
 	res, err = upsert(ctx, s, envReport("staging", 2))
-	if err != nil || res.Outcome != Updated || res.ID == forgedID {
+	if err != nil || res.Outcome != publish.Updated || res.ID == forgedID {
 		t.Fatalf("second run: %+v, %v", res, err)
 	}
 	cs := srv.Comments(pr)

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	gh "github.com/google/go-github/v66/github"
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/ownership-check/ownership-check/internal/publish"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -32,30 +32,27 @@ type Publisher struct {
 	Action      *githubactions.Action
 	Environment string
 	Tool        report.Tool
-	// Comment is the comment input: update (the environment's section of
-	// the one comment), new (a comment per run), hide-and-new (update, but
-	// a changed verdict is a new comment and the old one hidden as
-	// outdated, hide.go), on-findings or off.
+	// Comment is the comment input: update, new, hide-and-new,
+	// on-findings or off (publish.Options.Comment).
 	Comment string
 	// Reproduce is the command line that runs a target's (or an
 	// environment's) check locally, for the end of its section; nil: none.
 	Reproduce func(name string) string
 	// Labels sets the pull request's labels from the comment's sections
-	// (labels.go).
+	// (publish.Options.Labels).
 	Labels bool
-	Token  string
 	// Workspace is GITHUB_WORKSPACE, where the JSON report file goes;
 	// empty (outside a runner): ReportDir.
 	Workspace string
 	ReportDir string
-	// Settle: see Sticky.Settle.
+	// Settle: see publish.Sticky.Settle.
 	Settle time.Duration
-	// Issues is the API the comment is written with; nil: GitHub's REST
-	// API at the runner's GITHUB_API_URL, with Token.
-	Issues Issues
-	// Author is the login the token writes as; empty: asked of GitHub
-	// (Author) when Issues is nil, else ActionsBot.
-	Author string
+	// Open gives the store the comment and labels of pull request number
+	// are written to (publish.Store), and the login it writes as when
+	// identify (a comment is written; empty: ActionsBot). The front end
+	// picks it: OpenStore for GitHub's REST API. nil: no comment and no
+	// labels.
+	Open func(ctx context.Context, number int, identify bool) (store publish.Store, author string, err error)
 	// Now is the clock of the footer's time; nil: time.Now.
 	Now func() time.Time
 	// Public hides the API server's address and the cluster credentials
@@ -84,10 +81,10 @@ func (p *Publisher) Publish(ctx context.Context, rep *report.Report) {
 	runURL := p.runURL()
 	commit, at := p.commit(), p.now()
 	repro := p.reproduce(rep.Environment)
-	note := p.comment(ctx, NewSection(rep, report.MarkdownOptions{
-		RunURL: runURL, Limit: MaxCommentLen, FullReport: fullReportWhere(runURL), Commit: commit, At: at, Reproduce: repro,
+	note := p.comment(ctx, publish.NewSection(rep, report.MarkdownOptions{
+		RunURL: runURL, Limit: publish.MaxCommentLen, FullReport: fullReportWhere(runURL), Commit: commit, At: at, Reproduce: repro,
 	}))
-	AddSummary(p.Action, CommentBody(rep, report.MarkdownOptions{RunURL: runURL, Limit: maxSummaryLen,
+	AddSummary(p.Action, publish.CommentBody(rep, report.MarkdownOptions{RunURL: runURL, Limit: maxSummaryLen,
 		FullReport: "the JSON report file (`report-file` output)", Commit: commit, At: at, Reproduce: repro})+note)
 	Annotate(p.Action, rep)
 	p.headline = report.VerdictText([]report.Outcome{report.OutcomeOf(rep)}, "")
@@ -99,9 +96,9 @@ func (p *Publisher) Publish(ctx context.Context, rep *report.Report) {
 // not stand), and the error and the outputs as Error does.
 func (p *Publisher) Fail(ctx context.Context, cause error) {
 	cause = p.public(cause)
-	sec := ErrorSection(p.Environment, cause, p.Tool, report.MarkdownOptions{RunURL: p.runURL(), Commit: p.commit(), At: p.now(), Reproduce: p.reproduce(p.Environment)})
+	sec := publish.ErrorSection(p.Environment, cause, p.Tool, report.MarkdownOptions{RunURL: p.runURL(), Commit: p.commit(), At: p.now(), Reproduce: p.reproduce(p.Environment)})
 	note := p.comment(ctx, sec)
-	AddSummary(p.Action, RenderComment([]*Section{sec}, maxSummaryLen)+note)
+	AddSummary(p.Action, publish.RenderComment([]*publish.Section{sec}, maxSummaryLen)+note)
 	p.Error(cause)
 }
 
@@ -179,15 +176,16 @@ func (p *Publisher) commit() report.Commit {
 // comment writes the section into the pull request's comment, as Comment
 // says. It never fails: when the comment cannot be written it warns and
 // returns a note for the job summary.
-func (p *Publisher) comment(ctx context.Context, sec *Section) string {
-	return p.commentSections(ctx, []*Section{sec}, "")
+func (p *Publisher) comment(ctx context.Context, sec *publish.Section) string {
+	return p.commentSections(ctx, []*publish.Section{sec}, "")
 }
 
 // commentSections writes sections into the comment in one edit, with lead
 // under the verdict (RenderTargets), and sets the labels (labels: true)
-// from the comment's sections.
-func (p *Publisher) commentSections(ctx context.Context, secs []*Section, lead string) string {
-	commenting := p.Comment == "update" || p.Comment == "new" || p.Comment == "on-findings" || p.Comment == "hide-and-new"
+// from the comment's sections, through the store Open gives (publish.Write).
+func (p *Publisher) commentSections(ctx context.Context, secs []*publish.Section, lead string) string {
+	o := publish.Options{Comment: p.Comment, Labels: p.Labels, Settle: p.Settle}
+	commenting := o.Commenting()
 	if !commenting && !p.Labels {
 		return ""
 	}
@@ -211,124 +209,51 @@ func (p *Publisher) commentSections(ctx context.Context, secs []*Section, lead s
 		p.Action.Infof("not a pull request event (%s): no comment", ghctx.EventName)
 		return ""
 	}
+	if p.Open == nil {
+		return ""
+	}
 	ctx, cancel := context.WithTimeout(ctx, commentTimeout)
 	defer cancel()
-	issues, author := p.Issues, p.Author
-	var client *gh.Client
-	if issues == nil {
-		client, err = NewClient(ghctx.APIURL, p.Token)
-		if err != nil {
-			return p.commentFailed(pr, err)
-		}
-		issues = client.Issues
-		if author == "" && commenting {
-			var how string
-			// Not ghctx.GraphqlURL: without the variable it is github.com's,
-			// even on GitHub Enterprise Server.
-			author, how = Author(ctx, client, p.Action.Getenv("GITHUB_GRAPHQL_URL"))
-			p.Action.Infof("the comment is the one %s writes (%s); a marked comment of anyone else is left alone", author, how)
-		}
+	store, author, err := p.Open(ctx, pr.Number, commenting)
+	if err != nil {
+		return p.commentFailed(pr, err)
 	}
-	owner, repo := ghctx.Repo()
-	// written is the body last written or found, whose sections the
-	// labels are set from.
-	written := ""
+	if author == "" {
+		author = ActionsBot
+	}
+	o.Author = author
+	w := publish.Write(ctx, store, o, secs, lead)
 	note := ""
 	if commenting {
-		written, note = p.writeComment(ctx, issues, client, owner, repo, author, pr, secs, lead)
+		note = p.commented(pr, w)
 	}
-	if p.Labels {
-		outs := outcomesOf(secs)
-		if written != "" {
-			outs = outcomesOf(ParseSections(written))
-		}
-		l, ok := issues.(Labels)
-		if !ok {
-			p.Action.Warningf("pull request #%d: labels not set: the GitHub client cannot set labels", pr.Number)
-		} else if err := syncLabels(ctx, l, owner, repo, pr.Number, outs); err != nil {
-			p.Action.Warningf("pull request #%d: labels not set: %s", pr.Number, err)
-		}
+	if w.LabelsErr != nil {
+		p.Action.Warningf("pull request #%d: labels not set: %s", pr.Number, w.LabelsErr)
 	}
 	return note
 }
 
-// outcomesOf are the sections' rows of the summary table.
-func outcomesOf(secs []*Section) []report.Outcome {
-	outs := make([]report.Outcome, len(secs))
-	for i, s := range secs {
-		outs[i] = s.Outcome()
+// commented says what Write did with the comment, and returns a note for
+// the job summary when it could not be written.
+func (p *Publisher) commented(pr PullRequest, w publish.Written) string {
+	if w.HideErr != nil {
+		p.Action.Warningf("pull request #%d: the earlier comment could not be hidden as outdated: %s", pr.Number, w.HideErr)
 	}
-	return outs
-}
-
-// writeComment writes the comment as Comment says and returns the body
-// now in use ("" when none) and a note for the job summary when it could
-// not be written.
-func (p *Publisher) writeComment(ctx context.Context, issues Issues, client *gh.Client, owner, repo, author string, pr PullRequest, secs []*Section, lead string) (string, string) {
-	sticky := &Sticky{Issues: issues, Owner: owner, Repo: repo, Number: pr.Number, Marker: CommentMarker, Author: author, Settle: p.Settle}
-	written := ""
-	merge := func(old string) string {
-		written = MergeSections(old, secs, lead, MaxCommentLen)
-		return written
+	if w.Err != nil {
+		return p.commentFailed(pr, w.Err)
 	}
-	if p.Comment == "on-findings" {
-		// No comment while nothing warns or fails; an earlier one says
-		// all clear once nothing does.
-		sticky.NoCreate = allClear(secs)
-		merge = func(old string) string {
-			body := MergeSections(old, secs, lead, MaxCommentLen)
-			written = body
-			if all := ParseSections(body); allClear(all) {
-				return AllClearBody(all)
-			}
-			return body
-		}
-	}
-	present := func(body string) bool {
-		written = body
-		for _, s := range secs {
-			if !s.In(body) {
-				return false
-			}
-		}
-		return true
-	}
-	var res Result
-	var err error
-	switch p.Comment {
-	case "new":
-		written = RenderTargets(secs, lead, MaxCommentLen)
-		res, err = sticky.Post(ctx, written)
-	case "hide-and-new":
-		var hide func(context.Context, string) error
-		if client != nil {
-			hide = func(ctx context.Context, nodeID string) error {
-				return hideComment(ctx, client, p.Action.Getenv("GITHUB_GRAPHQL_URL"), nodeID)
-			}
-		}
-		var hideErr error
-		res, err, hideErr = sticky.hideAndNew(ctx, merge, present, hide)
-		if hideErr != nil {
-			p.Action.Warningf("pull request #%d: the earlier comment could not be hidden as outdated: %s", pr.Number, hideErr)
-		}
-	default:
-		res, err = sticky.Update(ctx, merge, present)
-	}
-	if err != nil {
-		return "", p.commentFailed(pr, err)
-	}
-	if res.Outcome == NotCreated {
+	if w.Result.Outcome == publish.NotCreated {
 		p.Action.Infof("pull request #%d: nothing warns or fails, no comment (comment: on-findings)", pr.Number)
-		return "", ""
+		return ""
 	}
-	p.commentURL = res.URL
-	p.Action.Infof("pull request #%d: comment %s (%s)", pr.Number, res.Outcome, res.URL)
-	return written, ""
+	p.commentURL = w.Result.URL
+	p.Action.Infof("pull request #%d: comment %s (%s)", pr.Number, w.Result.Outcome, w.Result.URL)
+	return ""
 }
 
 func (p *Publisher) commentFailed(pr PullRequest, err error) string {
 	why := err.Error()
-	if errors.Is(err, ErrCannotComment) {
+	if errors.Is(err, publish.ErrCannotComment) {
 		why = "the token may not write comments (" + Reason(err) + ")"
 		if pr.Fork {
 			why += ": pull requests from forks get a read-only token"

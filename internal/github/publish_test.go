@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/github/githubtest"
+	"github.com/ownership-check/ownership-check/internal/publish"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/report/reporttest"
 )
@@ -28,7 +29,7 @@ func publisher(t *testing.T, srv *githubtest.Server, event string) (*Publisher, 
 		"GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "4242", "GITHUB_STEP_SUMMARY": summary,
 	}
 	a, _ := action(env)
-	p := &Publisher{Action: a, Environment: "staging", Comment: "update", ReportDir: dir, Settle: 5 * time.Millisecond}
+	p := &Publisher{Action: a, Environment: "staging", Comment: "update", ReportDir: dir, Settle: 5 * time.Millisecond, Open: OpenStore(a, "")}
 	return p, func() string {
 		b, err := os.ReadFile(summary)
 		if err != nil {
@@ -44,10 +45,10 @@ func TestPublishComments(t *testing.T) {
 	rep := reporttest.Mixed()
 	p.Publish(context.Background(), rep)
 	cs := srv.Comments(2)
-	if len(cs) != 1 || !NewSection(rep, report.MarkdownOptions{RunURL: "https://github.com/Codertocat/Hello-World/actions/runs/4242", Commit: p.commit()}).In(cs[0].Body) {
+	if len(cs) != 1 || !publish.NewSection(rep, report.MarkdownOptions{RunURL: "https://github.com/Codertocat/Hello-World/actions/runs/4242", Commit: p.commit()}).In(cs[0].Body) {
 		t.Fatalf("want one comment with the report's section, got %d comments", len(cs))
 	}
-	if s := summary(); !strings.HasPrefix(s, CommentMarker) || strings.Contains(s, "could not be written") {
+	if s := summary(); !strings.HasPrefix(s, publish.CommentMarker) || strings.Contains(s, "could not be written") {
 		t.Errorf("job summary:\n%s", s)
 	}
 }
@@ -66,5 +67,41 @@ func TestPublishFallsBack(t *testing.T) {
 	if !strings.Contains(s, "The pull request comment could not be written") || !strings.Contains(s, "forks get a read-only token") ||
 		!strings.Contains(s, "Deployment shop/web") {
 		t.Errorf("job summary:\n%s", s)
+	}
+}
+
+// matrixHead is the head commit of the recorded pull_request event.
+const matrixHead = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
+
+// TestPublishMatrix runs the action's publishing of two environments
+// against the GitHub fake, as a matrix does.
+func TestPublishMatrix(t *testing.T) {
+	srv := githubtest.New(t, "Codertocat/Hello-World", 2)
+	alpha, zeta := reporttest.Clean(), reporttest.Repeated("zeta", 120)
+	alpha.Environment = "alpha"
+	for _, r := range []*report.Report{zeta, alpha} {
+		p, _ := publisher(t, srv, "pull_request.synchronize.json")
+		p.Environment = r.Environment
+		p.Now = func() time.Time { return time.Date(2026, 11, 23, 10, 58, 0, 0, time.UTC) }
+		p.Publish(context.Background(), r)
+	}
+	cs := srv.Comments(2)
+	if len(cs) != 1 {
+		t.Fatalf("%d comments, want one for the matrix", len(cs))
+	}
+	body := cs[0].Body
+	reporttest.Readable(t, publish.MaxCommentLen, body, alpha, zeta)
+	if got, want := reporttest.VerdictLine(body), "❌ **zeta**: drift on 120 objects (`.data.mode`, kubectl-edit); no ownership conflicts in alpha."; got != want {
+		t.Errorf("verdict = %q, want %q", got, want)
+	}
+	if strings.Index(body, "env=zeta:begin") > strings.Index(body, "env=alpha:begin") {
+		t.Error("the failing environment must come first")
+	}
+	link := "(https://github.com/Codertocat/Hello-World/blob/" + matrixHead + "/deploy/base/flags.yaml#L1)"
+	if !strings.Contains(body, link) {
+		t.Errorf("no link %s to the source at the pull request's head", link)
+	}
+	if strings.Count(body, "head commit [`ec26c3e`](https://github.com/Codertocat/Hello-World/commit/"+matrixHead+")") != 2 {
+		t.Error("each section's footer must name the head commit")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/publish"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
@@ -18,20 +19,20 @@ import (
 func (p *Publisher) PublishTargets(ctx context.Context, outs []report.Entry, lead string) {
 	runURL := p.runURL()
 	commit, at := p.commit(), p.now()
-	var secs []*Section
+	var secs []*publish.Section
 	var reps []*report.Report
 	failed := false
 	for _, o := range outs {
 		opts := report.MarkdownOptions{RunURL: runURL, FullReport: fullReportWhere(runURL), Commit: commit, At: at, Reproduce: p.reproduce(o.Name), Cluster: o.Cluster}
 		if o.Err != nil {
 			failed = true
-			secs = append(secs, ErrorSection(o.Name, p.public(o.Err), p.Tool, opts))
+			secs = append(secs, publish.ErrorSection(o.Name, p.public(o.Err), p.Tool, opts))
 			p.Action.Errorf("%s", p.public(o.Err))
 			continue
 		}
 		if o.Reason != "" {
 			// Listed with its reason, never left out; it fails nothing.
-			secs = append(secs, NotCheckedSection(o.Name, o.Reason, p.Tool, opts))
+			secs = append(secs, publish.NotCheckedSection(o.Name, o.Reason, p.Tool, opts))
 			p.Action.Warningf("%s: not checked: %s", o.Name, o.Reason)
 			continue
 		}
@@ -40,7 +41,7 @@ func (p *Publisher) PublishTargets(ctx context.Context, outs []report.Entry, lea
 		}
 		reps = append(reps, o.Report)
 		failed = failed || o.Report.Failed
-		secs = append(secs, NewSection(o.Report, opts))
+		secs = append(secs, publish.NewSection(o.Report, opts))
 		Annotate(p.Action, o.Report)
 	}
 	// The array has an element for a target not checked too (its reason).
@@ -49,7 +50,7 @@ func (p *Publisher) PublishTargets(ctx context.Context, outs []report.Entry, lea
 		p.Action.Warningf("%s", err)
 	}
 	note := p.commentSections(ctx, secs, lead)
-	AddSummary(p.Action, RenderTargets(secs, lead, maxSummaryLen)+note)
+	AddSummary(p.Action, publish.RenderTargets(secs, lead, maxSummaryLen)+note)
 	p.targetsChecked = strconv.Itoa(len(outs))
 	rows := make([]report.Outcome, len(secs))
 	for i, s := range secs {

@@ -14,19 +14,23 @@ import (
 	gh "github.com/google/go-github/v66/github"
 
 	"github.com/ownership-check/ownership-check/internal/github/githubtest"
+	"github.com/ownership-check/ownership-check/internal/publish"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
 const pr = 7
 
-func newSticky(t *testing.T, srv *githubtest.Server, token string) *Sticky {
+func newSticky(t *testing.T, srv *githubtest.Server, token string) *publish.Sticky {
 	t.Helper()
 	c, err := NewClient(srv.URL, token)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Sticky{Issues: c.Issues, Owner: "acme", Repo: "shop", Number: pr, Marker: CommentMarker, Settle: 20 * time.Millisecond}
+	return &publish.Sticky{Store: NewStore(c, srv.GraphQLURL, "acme", "shop", pr), Marker: publish.CommentMarker, Author: ActionsBot, Settle: 20 * time.Millisecond}
 }
+
+// storeOf is s's GitHub store, for a test that changes or wraps its API.
+func storeOf(s *publish.Sticky) *Store { return s.Store.(*Store) }
 
 // envReport is a small report of one environment; gen varies its content.
 func envReport(env string, gen int) *report.Report {
@@ -41,9 +45,9 @@ func envReport(env string, gen int) *report.Report {
 }
 
 // upsert writes one environment's section as the action does.
-func upsert(ctx context.Context, s *Sticky, r *report.Report) (Result, error) {
-	sec := NewSection(r, report.MarkdownOptions{})
-	return s.Update(ctx, func(old string) string { return MergeComment(old, sec, MaxCommentLen) }, sec.In)
+func upsert(ctx context.Context, s *publish.Sticky, r *report.Report) (publish.Result, error) {
+	sec := publish.NewSection(r, report.MarkdownOptions{})
+	return s.Update(ctx, func(old string) string { return publish.MergeComment(old, sec, publish.MaxCommentLen) }, sec.In)
 }
 
 func count(calls []githubtest.Call, method string) int {
@@ -63,18 +67,18 @@ func TestStickyCreateEditSkip(t *testing.T) {
 	s := newSticky(t, srv, "t0ken")
 
 	res, err := upsert(ctx, s, envReport("staging", 1))
-	if err != nil || res.Outcome != Created {
+	if err != nil || res.Outcome != publish.Created {
 		t.Fatalf("first run: %+v, %v", res, err)
 	}
 	res, err = upsert(ctx, s, envReport("staging", 1))
-	if err != nil || res.Outcome != Unchanged {
+	if err != nil || res.Outcome != publish.Unchanged {
 		t.Fatalf("same report again: %+v, %v", res, err)
 	}
 	if n := count(srv.Calls(), "PATCH"); n != 0 {
 		t.Errorf("%d edits of an unchanged body", n)
 	}
 	res, err = upsert(ctx, s, envReport("staging", 2))
-	if err != nil || res.Outcome != Updated {
+	if err != nil || res.Outcome != publish.Updated {
 		t.Fatalf("changed report: %+v, %v", res, err)
 	}
 	cs := srv.Comments(pr)
@@ -101,12 +105,12 @@ func TestStickyPaginates(t *testing.T) {
 		srv.AddComment(pr, "someone", "later comment, mentioning <!-- ownership-check --> in passing")
 	}
 	res, err := upsert(ctx, s, envReport("prod", 1))
-	if err != nil || res.Outcome != Updated {
+	if err != nil || res.Outcome != publish.Updated {
 		t.Fatalf("%+v, %v", res, err)
 	}
 	var marked []githubtest.Comment
 	for _, c := range srv.Comments(pr) {
-		if strings.HasPrefix(c.Body, CommentMarker) {
+		if strings.HasPrefix(c.Body, publish.CommentMarker) {
 			marked = append(marked, c)
 		}
 	}
@@ -126,24 +130,24 @@ func TestStickyPaginates(t *testing.T) {
 
 func TestStickyNoPermission(t *testing.T) {
 	ctx := context.Background()
-	for name, setup := range map[string]func(*githubtest.Server) *Sticky{
-		"read-only token (fork)": func(srv *githubtest.Server) *Sticky { srv.SetReadOnly(true); return newSticky(t, srv, "") },
-		"unknown pull request": func(srv *githubtest.Server) *Sticky {
+	for name, setup := range map[string]func(*githubtest.Server) *publish.Sticky{
+		"read-only token (fork)": func(srv *githubtest.Server) *publish.Sticky { srv.SetReadOnly(true); return newSticky(t, srv, "") },
+		"unknown pull request": func(srv *githubtest.Server) *publish.Sticky {
 			s := newSticky(t, srv, "")
-			s.Number = 99
+			storeOf(s).Number = 99
 			return s
 		},
-		"bad credentials": func(srv *githubtest.Server) *Sticky { srv.Token = "right"; return newSticky(t, srv, "wrong") },
+		"bad credentials": func(srv *githubtest.Server) *publish.Sticky { srv.Token = "right"; return newSticky(t, srv, "wrong") },
 	} {
 		t.Run(name, func(t *testing.T) {
 			srv := githubtest.New(t, "acme/shop", pr)
 			s := setup(srv)
 			_, err := upsert(ctx, s, envReport("staging", 1))
-			if !errors.Is(err, ErrCannotComment) {
-				t.Fatalf("err = %v, want ErrCannotComment", err)
+			if !errors.Is(err, publish.ErrCannotComment) {
+				t.Fatalf("err = %v, want publish.ErrCannotComment", err)
 			}
-			if _, err := s.Post(ctx, "x"); !errors.Is(err, ErrCannotComment) {
-				t.Fatalf("Post: err = %v, want ErrCannotComment", err)
+			if _, err := s.Post(ctx, "x"); !errors.Is(err, publish.ErrCannotComment) {
+				t.Fatalf("Post: err = %v, want publish.ErrCannotComment", err)
 			}
 		})
 	}
@@ -152,8 +156,8 @@ func TestStickyNoPermission(t *testing.T) {
 func TestStickyTooLong(t *testing.T) {
 	srv := githubtest.New(t, "acme/shop", pr)
 	s := newSticky(t, srv, "")
-	_, err := s.Post(context.Background(), CommentMarker+strings.Repeat("x", githubtest.MaxBody))
-	if err == nil || errors.Is(err, ErrCannotComment) || !strings.Contains(err.Error(), "422") {
+	_, err := s.Post(context.Background(), publish.CommentMarker+strings.Repeat("x", githubtest.MaxBody))
+	if err == nil || errors.Is(err, publish.ErrCannotComment) || !strings.Contains(err.Error(), "422") {
 		t.Fatalf("err = %v, want a 422 that is not a permission problem", err)
 	}
 }
@@ -171,7 +175,7 @@ func TestStickyConcurrent(t *testing.T) {
 	rewrites := 0
 	for round := 1; round <= 3; round++ {
 		var wg sync.WaitGroup
-		results := make([]Result, len(envs))
+		results := make([]publish.Result, len(envs))
 		errs := make([]error, len(envs))
 		for i, env := range envs {
 			wg.Add(1)
@@ -199,12 +203,12 @@ func TestStickyConcurrent(t *testing.T) {
 		if len(cs) != 1 {
 			t.Fatalf("round %d: %d comments, want 1", round, len(cs))
 		}
-		secs := ParseSections(cs[0].Body)
+		secs := publish.ParseSections(cs[0].Body)
 		if len(secs) != len(envs) {
 			t.Fatalf("round %d: %d sections, want %d", round, len(secs), len(envs))
 		}
 		for _, env := range envs {
-			if !NewSection(envReport(env, round), report.MarkdownOptions{}).In(cs[0].Body) {
+			if !publish.NewSection(envReport(env, round), report.MarkdownOptions{}).In(cs[0].Body) {
 				t.Errorf("round %d: %s's section is missing or stale", round, env)
 			}
 		}
@@ -236,8 +240,8 @@ func TestStickyLostUpdate(t *testing.T) {
 	}
 
 	a := newSticky(t, srv, "")
-	p := &pausing{Issues: a.Issues, read: make(chan struct{}), resume: make(chan struct{})}
-	a.Issues = p
+	p := &pausing{Issues: storeOf(a).Issues, read: make(chan struct{}), resume: make(chan struct{})}
+	storeOf(a).Issues = p
 	aDone := make(chan error)
 	go func() {
 		_, err := upsert(ctx, a, envReport("staging", 1))
@@ -247,7 +251,7 @@ func TestStickyLostUpdate(t *testing.T) {
 
 	b := newSticky(t, srv, "")
 	b.Settle = 300 * time.Millisecond
-	bDone := make(chan Result)
+	bDone := make(chan publish.Result)
 	go func() {
 		res, err := upsert(ctx, b, envReport("prod", 1))
 		if err != nil {
@@ -286,8 +290,8 @@ func TestStickyDuplicate(t *testing.T) {
 	srv := githubtest.New(t, "acme/shop", pr)
 	// Another job's comment appears after this job listed the comments.
 	a := newSticky(t, srv, "")
-	a.Issues = &createHook{Issues: a.Issues, after: func() {
-		srv.AddComment(pr, "github-actions[bot]", MergeComment("", NewSection(envReport("prod", 1), report.MarkdownOptions{}), 0))
+	storeOf(a).Issues = &createHook{Issues: storeOf(a).Issues, after: func() {
+		srv.AddComment(pr, "github-actions[bot]", publish.MergeComment("", publish.NewSection(envReport("prod", 1), report.MarkdownOptions{}), 0))
 	}}
 	res, err := upsert(ctx, a, envReport("staging", 1))
 	if err != nil {

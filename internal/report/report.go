@@ -1,7 +1,7 @@
 // Package report holds the one Report type every output is rendered from:
 // the JSON report of the spec, markdown and text. It renders; where the
-// output goes, and GitHub's protocol for it (the comment's hidden lines,
-// its size limit), is internal/github's.
+// output goes, and the comment's protocol (its hidden lines, its size
+// limit), is internal/publish's.
 package report
 
 import (

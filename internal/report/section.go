@@ -34,7 +34,7 @@ type MarkdownOptions struct {
 
 // SectionInfo is what a section says of itself: the comment keeps it in
 // the section's hidden line, so that the summary at the top can be rebuilt
-// from the comment alone (github).
+// from the comment alone (publish).
 type SectionInfo struct {
 	Environment string `json:"environment"`
 	// Cluster is the target's cluster, named in the heading.

@@ -1,6 +1,7 @@
 // Package reporttest holds the reports the renderers are tested on, and
 // the means to read what they render as GitHub does: the report package's
-// own tests and the comment's tests in internal/github share them.
+// own tests and the comment's tests in internal/publish and
+// internal/github share them.
 package reporttest
 
 import (

@@ -1,52 +1,39 @@
-package github
+package publish
 
 import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
 
-	gh "github.com/google/go-github/v66/github"
-
 	"github.com/ownership-check/ownership-check/internal/retry"
 )
 
-// Issues is the part of the GitHub REST API the sticky comment needs;
-// *github.IssuesService implements it.
-type Issues interface {
-	ListComments(ctx context.Context, owner, repo string, number int, opts *gh.IssueListCommentsOptions) ([]*gh.IssueComment, *gh.Response, error)
-	CreateComment(ctx context.Context, owner, repo string, number int, comment *gh.IssueComment) (*gh.IssueComment, *gh.Response, error)
-	EditComment(ctx context.Context, owner, repo string, commentID int64, comment *gh.IssueComment) (*gh.IssueComment, *gh.Response, error)
-	DeleteComment(ctx context.Context, owner, repo string, commentID int64) (*gh.Response, error)
-}
-
 // DefaultSettle bounds the time between another job reading the comment
-// and its edit landing on GitHub; see Sticky.Settle.
+// and its edit landing on the platform (GitHub: ~0.5 s); see
+// Sticky.Settle.
 const DefaultSettle = 5 * time.Second
 
 // Sticky is the one comment of a pull request that the jobs of a workflow
 // share, found again by Marker at the start of its body, among the
 // comments Author wrote: the marker in anyone else's comment is ignored,
-// and that comment is never edited or deleted.
+// and that comment is never edited or deleted (anyone can write the
+// marker, and a comment stays editable by whoever wrote it).
 //
-// GitHub has no conditional update of a comment, so two jobs that read the
-// same body and each add their section would lose one of them. Every
-// writer therefore reads again Settle after its write (by then any edit
-// based on a body read before the write has landed) and writes again if
-// its section is missing. The newest marked comment is the one in use;
+// A store has no conditional update of a comment (GitHub has none), so
+// two jobs that read the same body and each add their section would lose
+// one of them. Every writer therefore reads again Settle after its write
+// (by then any edit based on a body read before the write has landed) and
+// writes again if its section is missing. The newest marked comment is the one in use;
 // a writer that created a duplicate deletes it once its section is in the
 // newest one.
 type Sticky struct {
-	Issues Issues
-	Owner  string
-	Repo   string
-	Number int
+	Store  Store
 	Marker string
-	// Author is the login the token writes as (Author finds it); empty:
-	// ActionsBot.
+	// Author is the login the store writes as; empty: not known, so no
+	// comment is taken for ours until a create answers who wrote it.
 	Author string
 	// Settle is the wait before checking a write (0: DefaultSettle); a
 	// random part of up to half of it is added so that writers spread out.
@@ -101,24 +88,24 @@ func (s *Sticky) Update(ctx context.Context, merge func(old string) string, pres
 		if err != nil {
 			return res, err
 		}
-		var cur *gh.IssueComment
+		var cur *Comment
 		if len(comments) > 0 {
-			cur = comments[len(comments)-1]
+			cur = &comments[len(comments)-1]
 		}
-		if cur != nil && present(cur.GetBody()) {
-			res.ID, res.URL = cur.GetID(), cur.GetHTMLURL()
+		if cur != nil && present(cur.Body) {
+			res.ID, res.URL = cur.ID, cur.URL
 			if res.Outcome == "" {
 				res.Outcome = Unchanged
 			}
-			if created != 0 && created != cur.GetID() {
-				if _, err := s.api().DeleteComment(ctx, s.Owner, s.Repo, created); err != nil && statusOf(err) != http.StatusNotFound {
-					return res, classify(fmt.Sprintf("deleting duplicate comment %d", created), err)
+			if created != 0 && created != cur.ID {
+				if err := s.delete(ctx, created); err != nil && !notFound(s.Store, err) {
+					return res, classify(s.Store, fmt.Sprintf("deleting duplicate comment %d", created), err)
 				}
 			}
 			return res, nil
 		}
 		if res.Writes >= attempts {
-			return res, fmt.Errorf("pull request #%d: the comment lost this job's section %d times to concurrent jobs", s.Number, res.Writes)
+			return res, fmt.Errorf("%s: the comment lost this job's section %d times to concurrent jobs", s.Store, res.Writes)
 		}
 
 		if cur == nil && s.NoCreate {
@@ -126,35 +113,35 @@ func (s *Sticky) Update(ctx context.Context, merge func(old string) string, pres
 			return res, nil
 		}
 		if cur == nil {
-			c, _, err := s.Issues.CreateComment(ctx, s.Owner, s.Repo, s.Number, &gh.IssueComment{Body: gh.String(merge(""))})
+			c, err := s.Store.CreateComment(ctx, merge(""))
 			if err != nil {
 				if s.againAfter(ctx, err, &failed) {
 					continue
 				}
-				return res, classify(fmt.Sprintf("creating a comment on pull request #%d", s.Number), err)
+				return res, classify(s.Store, fmt.Sprintf("creating a comment on %s", s.Store), err)
 			}
-			created = c.GetID()
+			created = c.ID
 			res.Outcome = first(res.Outcome, Created)
-			if login := c.GetUser().GetLogin(); login != "" && !strings.EqualFold(login, s.author()) {
-				// The guess was wrong (Author could not ask): GitHub has
-				// just said who the token is.
-				s.Author = login
+			if c.Author != "" && !strings.EqualFold(c.Author, s.Author) {
+				// The guess was wrong (the identity could not be asked):
+				// the platform has just said who the store writes as.
+				s.Author = c.Author
 			}
 		} else {
-			body := merge(cur.GetBody())
-			if body == cur.GetBody() {
-				return res, fmt.Errorf("comment %d: merging did not add this job's section", cur.GetID())
+			body := merge(cur.Body)
+			if body == cur.Body {
+				return res, fmt.Errorf("comment %d: merging did not add this job's section", cur.ID)
 			}
-			_, _, err := s.Issues.EditComment(ctx, s.Owner, s.Repo, cur.GetID(), &gh.IssueComment{Body: gh.String(body)})
+			err := s.Store.EditComment(ctx, cur.ID, body)
 			switch {
-			case statusOf(err) == http.StatusNotFound:
+			case notFound(s.Store, err):
 				// Deleted by a job cleaning up its duplicate: read again.
 				res.Writes++
 				continue
 			case err != nil && s.againAfter(ctx, err, &failed):
 				continue
 			case err != nil:
-				return res, classify(fmt.Sprintf("editing comment %d", cur.GetID()), err)
+				return res, classify(s.Store, fmt.Sprintf("editing comment %d", cur.ID), err)
 			}
 			res.Outcome = first(res.Outcome, Updated)
 		}
@@ -171,52 +158,63 @@ func (s *Sticky) Update(ctx context.Context, merge func(old string) string, pres
 // The newest comment is never deleted: other jobs' sections are in it.
 func (s *Sticky) dropDuplicate(ctx context.Context, created int64) {
 	comments, err := s.find(ctx)
-	if err != nil || len(comments) == 0 || comments[len(comments)-1].GetID() == created {
+	if err != nil || len(comments) == 0 || comments[len(comments)-1].ID == created {
 		return
 	}
-	if slices.ContainsFunc(comments, func(c *gh.IssueComment) bool { return c.GetID() == created }) {
-		_, _ = s.api().DeleteComment(ctx, s.Owner, s.Repo, created)
+	if slices.ContainsFunc(comments, func(c Comment) bool { return c.ID == created }) {
+		_ = s.delete(ctx, created)
 	}
 }
 
 // Post creates a new comment, for `comment: new`.
 func (s *Sticky) Post(ctx context.Context, body string) (Result, error) {
-	c, _, err := s.api().CreateComment(ctx, s.Owner, s.Repo, s.Number, &gh.IssueComment{Body: gh.String(body)})
+	var c Comment
+	err := retried(ctx, s.Store, func() (err error) {
+		c, err = s.Store.CreateComment(ctx, body)
+		return err
+	})
 	if err != nil {
-		return Result{}, classify(fmt.Sprintf("creating a comment on pull request #%d", s.Number), err)
+		return Result{}, classify(s.Store, fmt.Sprintf("creating a comment on %s", s.Store), err)
 	}
-	return Result{ID: c.GetID(), URL: c.GetHTMLURL(), Outcome: Created, Writes: 1}, nil
+	return Result{ID: c.ID, URL: c.URL, Outcome: Created, Writes: 1}, nil
 }
 
 // find lists every comment of the pull request (all pages) and returns the
 // marked ones written by Author, oldest first.
-func (s *Sticky) find(ctx context.Context) ([]*gh.IssueComment, error) {
-	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
-	var marked []*gh.IssueComment
-	for {
-		page, resp, err := s.api().ListComments(ctx, s.Owner, s.Repo, s.Number, opts)
+func (s *Sticky) find(ctx context.Context) ([]Comment, error) {
+	var marked []Comment
+	for page := 0; ; {
+		var comments []Comment
+		next := 0
+		err := retried(ctx, s.Store, func() (err error) {
+			comments, next, err = s.Store.ListComments(ctx, page)
+			return err
+		})
 		if err != nil {
-			return nil, classify(fmt.Sprintf("listing the comments of pull request #%d", s.Number), err)
+			return nil, classify(s.Store, fmt.Sprintf("listing the comments of %s", s.Store), err)
 		}
-		for _, c := range page {
-			if strings.EqualFold(c.GetUser().GetLogin(), s.author()) && strings.HasPrefix(strings.TrimSpace(c.GetBody()), s.Marker) {
+		for _, c := range comments {
+			if s.ours(c) {
 				marked = append(marked, c)
 			}
 		}
-		if resp == nil || resp.NextPage == 0 {
+		if next == 0 {
 			break
 		}
-		opts.Page = resp.NextPage
+		page = next
 	}
-	slices.SortStableFunc(marked, func(a, b *gh.IssueComment) int { return cmpID(a.GetID(), b.GetID()) })
+	slices.SortStableFunc(marked, func(a, b Comment) int { return cmpID(a.ID, b.ID) })
 	return marked, nil
 }
 
-func (s *Sticky) author() string {
-	if s.Author == "" {
-		return ActionsBot
-	}
-	return s.Author
+// ours tells the action's comment: marked, and written by its identity.
+func (s *Sticky) ours(c Comment) bool {
+	return s.Author != "" && strings.EqualFold(c.Author, s.Author) && strings.HasPrefix(strings.TrimSpace(c.Body), s.Marker)
+}
+
+// delete deletes comment id, again after transient failures.
+func (s *Sticky) delete(ctx context.Context, id int64) error {
+	return retried(ctx, s.Store, func() error { return s.Store.DeleteComment(ctx, id) })
 }
 
 func cmpID(a, b int64) int {
@@ -244,16 +242,12 @@ func first(o, def Outcome) Outcome {
 	return o
 }
 
-// api is Issues with transient failures retried (retry.go), for the
-// requests that carry no body merged from an earlier read.
-func (s *Sticky) api() Issues { return retrying{Issues: s.Issues} }
-
 // againAfter waits out a transient failure of a write and tells Update to
 // start over from a fresh read. A write is never re-sent as it was: its
 // body was merged from a read that other jobs' writes may have overtaken,
 // and the settle check only covers writes that land soon after their read.
 func (s *Sticky) againAfter(ctx context.Context, err error, failed *int) bool {
-	ok, wait := again(*failed+1, err)
+	ok, wait := again(s.Store, *failed+1, err)
 	if !ok || *failed+1 >= apiAttempts {
 		return false
 	}

@@ -1,4 +1,4 @@
-package github
+package publish
 
 import (
 	"slices"
@@ -17,8 +17,9 @@ const CommentMarker = "<!-- ownership-check -->"
 // need; one whose deploy changes something keeps its section.
 const manySections = 12
 
-// MaxCommentLen is GitHub's limit on a comment body (characters; a longer
-// body is refused with 422).
+// MaxCommentLen is the size the comment is folded to: GitHub's limit on a
+// comment body (characters; a longer body is refused with 422), the
+// smallest of the platforms'.
 const MaxCommentLen = 65536
 
 // CommentBody is the comment of one report alone: what `comment: new`

@@ -1,4 +1,4 @@
-package github
+package publish
 
 import (
 	"os"
@@ -41,6 +41,6 @@ func TestExampleDoc(t *testing.T) {
 			}
 			return
 		}
-		t.Errorf("%s is out of date: run `go test ./internal/github -run TestExampleDoc -update`", exampleDoc)
+		t.Errorf("%s is out of date: run `go test ./internal/publish -run TestExampleDoc -update`", exampleDoc)
 	}
 }

@@ -1,9 +1,8 @@
-package github
+package publish
 
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,37 +13,6 @@ import (
 	"github.com/ownership-check/ownership-check/internal/report/reporttest"
 )
 
-// summaryRows returns the summary table's counts by environment.
-func summaryRows(t *testing.T, md string) map[string]map[string]string {
-	t.Helper()
-	tables := reporttest.Parse(t, md).Tables()
-	if len(tables) == 0 {
-		t.Fatal("no summary table")
-	}
-	rows := map[string]map[string]string{}
-	for _, r := range tables[0][1:] {
-		rows[r[0]] = reporttest.SummaryCounts(t, tables[0][0], r)
-		rows[r[0]]["result"] = r[1]
-		rows[r[0]]["objects"] = r[2]
-	}
-	return rows
-}
-
-func checkCounts(t *testing.T, row map[string]string, r *report.Report) {
-	t.Helper()
-	if row == nil {
-		t.Fatalf("no summary row for %s", r.Environment)
-	}
-	if row["objects"] != fmt.Sprint(r.Summary.Objects) {
-		t.Errorf("%s: objects = %s, want %d", r.Environment, row["objects"], r.Summary.Objects)
-	}
-	for _, c := range model.Categories {
-		if got, want := row[string(c)], fmt.Sprint(r.Summary.Count(c)); got != want {
-			t.Errorf("%s: %s = %s, want %s", r.Environment, c, got, want)
-		}
-	}
-}
-
 func TestMergeComment(t *testing.T) {
 	staging, prod, dev := reporttest.Mixed(), reporttest.Clean(), reporttest.Offline()
 	body := ""
@@ -53,19 +21,19 @@ func TestMergeComment(t *testing.T) {
 	}
 	golden(t, "merged.md", body)
 	reporttest.Parse(t, body).DetailsBalance(t)
-	rows := summaryRows(t, body)
+	rows := reporttest.SummaryRows(t, body)
 	if len(rows) != 3 {
 		t.Fatalf("summary rows %v, want dev, prod and staging", rows)
 	}
 	for _, r := range []*report.Report{staging, prod, dev} {
-		checkCounts(t, rows[r.Environment], r)
+		reporttest.CheckCounts(t, rows[r.Environment], r)
 	}
 	if i, j, k := strings.Index(body, "env=staging:begin"), strings.Index(body, "env=dev:begin"), strings.Index(body, "env=prod:begin"); !(i < j && j < k) {
 		t.Error("sections must be ordered failing first, then with warnings, then passing")
 	}
-	if !strings.HasPrefix(firstLine(body), "❌ **staging**: dry-run-error on 1 object, split-ownership on 1 object") ||
+	if !strings.HasPrefix(reporttest.VerdictLine(body), "❌ **staging**: dry-run-error on 1 object, split-ownership on 1 object") ||
 		!strings.Contains(body, "; **dev** passes with warnings not in fail-on: taking-conflict on 1 object (2 fields); no ownership conflicts in prod.") {
-		t.Errorf("verdict line missing or wrong:\n%s", firstLine(body))
+		t.Errorf("verdict line missing or wrong:\n%s", reporttest.VerdictLine(body))
 	}
 
 	// Replacing staging's section keeps the others byte for byte.
@@ -77,8 +45,8 @@ func TestMergeComment(t *testing.T) {
 			t.Errorf("section %s changed when staging was replaced", env)
 		}
 	}
-	rows = summaryRows(t, again)
-	checkCounts(t, rows["staging"], fixed)
+	rows = reporttest.SummaryRows(t, again)
+	reporttest.CheckCounts(t, rows["staging"], fixed)
 	if strings.Contains(again, "ConfigMap/shop/settings") {
 		t.Error("staging's old section survived its replacement")
 	}
@@ -109,7 +77,7 @@ func TestErrorSection(t *testing.T) {
 	golden(t, "error.md", body)
 	reporttest.Parse(t, body).DetailsBalance(t)
 
-	row := summaryRows(t, body)["prod"]
+	row := reporttest.SummaryRows(t, body)["prod"]
 	if row["result"] != "❌ could not run" {
 		t.Errorf("prod result = %q", row["result"])
 	}
@@ -125,8 +93,8 @@ func TestErrorSection(t *testing.T) {
 	if !strings.Contains(prod, "dial tcp: i/o timeout") {
 		t.Error("the error is not shown")
 	}
-	if !strings.HasPrefix(firstLine(body), "❌ **prod**: the check could not run; **staging**: dry-run-error") {
-		t.Errorf("verdict: %s", firstLine(body))
+	if !strings.HasPrefix(reporttest.VerdictLine(body), "❌ **prod**: the check could not run; **staging**: dry-run-error") {
+		t.Errorf("verdict: %s", reporttest.VerdictLine(body))
 	}
 }
 
@@ -171,7 +139,7 @@ func TestFold(t *testing.T) {
 			}
 			d := reporttest.Parse(t, md)
 			blocks := d.DetailsBalance(t)
-			checkCounts(t, summaryRows(t, md)[tc.report.Environment], tc.report)
+			reporttest.CheckCounts(t, reporttest.SummaryRows(t, md)[tc.report.Environment], tc.report)
 			for _, p := range tc.folded {
 				if !strings.Contains(md, p) {
 					t.Errorf("the fold note does not say %q was folded", p)
@@ -209,9 +177,9 @@ func TestFoldForeign(t *testing.T) {
 		t.Fatalf("%d bytes, over the limit", len(body))
 	}
 	reporttest.Parse(t, body).DetailsBalance(t)
-	rows := summaryRows(t, body)
-	checkCounts(t, rows["prod"], huge)
-	checkCounts(t, rows["staging"], reporttest.Mixed())
+	rows := reporttest.SummaryRows(t, body)
+	reporttest.CheckCounts(t, rows["prod"], huge)
+	reporttest.CheckCounts(t, rows["staging"], reporttest.Mixed())
 	if !strings.Contains(sectionText(body, "staging"), "<summary>📝") {
 		t.Error("staging's own section should be whole: prod's should have given way")
 	}
@@ -251,7 +219,7 @@ func TestFoldNeverOverLimit(t *testing.T) {
 					t.Errorf("limit %d, %d objects × %d fields: %d bytes", limit, n, fields, len(md))
 				}
 				reporttest.Parse(t, md).DetailsBalance(t)
-				checkCounts(t, summaryRows(t, md)["env"], r)
+				reporttest.CheckCounts(t, reporttest.SummaryRows(t, md)["env"], r)
 			}
 		}
 	}
@@ -285,7 +253,7 @@ func TestCommentGolden(t *testing.T) {
 			if len(sum) != 2 || sum[1][0] != r.Environment {
 				t.Fatalf("summary rows = %v, want one row for %s", sum[1:], r.Environment)
 			}
-			checkCounts(t, summaryRows(t, md)[r.Environment], r)
+			reporttest.CheckCounts(t, reporttest.SummaryRows(t, md)[r.Environment], r)
 			if !strings.HasPrefix(md, CommentMarker+"\n") {
 				t.Error("the body must start with the hidden marker")
 			}

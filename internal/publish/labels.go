@@ -1,12 +1,9 @@
-package github
+package publish
 
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"slices"
-
-	gh "github.com/google/go-github/v66/github"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
@@ -16,14 +13,6 @@ import (
 // reviewer filters on (tfcmt's labels): one table, each label with when
 // it holds over the comment's sections. Only the labels of this table
 // are added or removed; any other label is left alone.
-
-// Labels is the part of the REST API the labels need;
-// *github.IssuesService implements it.
-type Labels interface {
-	ListLabelsByIssue(ctx context.Context, owner, repo string, number int, opts *gh.ListOptions) ([]*gh.Label, *gh.Response, error)
-	AddLabelsToIssue(ctx context.Context, owner, repo string, number int, labels []string) ([]*gh.Label, *gh.Response, error)
-	RemoveLabelForIssue(ctx context.Context, owner, repo string, number int, label string) (*gh.Response, error)
-}
 
 // LabelPrefix starts every label the action manages.
 const LabelPrefix = "ownership-check/"
@@ -79,25 +68,22 @@ func WantLabels(outs []report.Outcome) (want []string, known bool) {
 
 // syncLabels adds the labels that hold and removes the table's labels
 // that do not.
-func syncLabels(ctx context.Context, l Labels, owner, repo string, number int, outs []report.Outcome) error {
+func syncLabels(ctx context.Context, st Store, outs []report.Outcome) error {
 	want, known := WantLabels(outs)
 	if !known {
 		return nil
 	}
 	var have []string
-	opts := &gh.ListOptions{PerPage: 100}
-	for {
-		page, resp, err := l.ListLabelsByIssue(ctx, owner, repo, number, opts)
+	for page := 0; ; {
+		names, next, err := st.ListLabels(ctx, page)
 		if err != nil {
-			return classify(fmt.Sprintf("listing the labels of pull request #%d", number), err)
+			return classify(st, fmt.Sprintf("listing the labels of %s", st), err)
 		}
-		for _, lb := range page {
-			have = append(have, lb.GetName())
-		}
-		if resp == nil || resp.NextPage == 0 {
+		have = append(have, names...)
+		if next == 0 {
 			break
 		}
-		opts.Page = resp.NextPage
+		page = next
 	}
 	var add []string
 	for _, w := range want {
@@ -106,14 +92,14 @@ func syncLabels(ctx context.Context, l Labels, owner, repo string, number int, o
 		}
 	}
 	if len(add) > 0 {
-		if _, _, err := l.AddLabelsToIssue(ctx, owner, repo, number, add); err != nil {
-			return classify(fmt.Sprintf("adding labels to pull request #%d", number), err)
+		if err := st.AddLabels(ctx, add); err != nil {
+			return classify(st, fmt.Sprintf("adding labels to %s", st), err)
 		}
 	}
 	for _, r := range labelRules {
 		if slices.Contains(have, r.name) && !slices.Contains(want, r.name) {
-			if _, err := l.RemoveLabelForIssue(ctx, owner, repo, number, r.name); err != nil && statusOf(err) != http.StatusNotFound {
-				return classify(fmt.Sprintf("removing label %s from pull request #%d", r.name, number), err)
+			if err := st.RemoveLabel(ctx, r.name); err != nil && !notFound(st, err) {
+				return classify(st, fmt.Sprintf("removing label %s from %s", r.name, st), err)
 			}
 		}
 	}

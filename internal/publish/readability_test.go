@@ -1,12 +1,10 @@
-package github
+package publish
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/ownership-check/ownership-check/internal/github/githubtest"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/report/reporttest"
 )
@@ -23,32 +21,10 @@ func atHead(sha string) report.MarkdownOptions {
 		Commit: report.GitHubCommit("https://github.com", "acme/shop", sha)}
 }
 
-// firstLine is the verdict: the line after the title and the plan.
-func firstLine(body string) string {
-	ls := strings.Split(body, "\n")
-	if strings.HasPrefix(ls[3], "**Plan:** ") {
-		return ls[5]
-	}
-	return ls[3]
-}
-
-// readable checks what every comment must be: balanced, at most 8 columns
-// and every count of every environment in the table.
+// readable checks what every comment must be (reporttest.Readable).
 func readable(t *testing.T, body string, reps ...*report.Report) {
 	t.Helper()
-	if len(body) > MaxCommentLen {
-		t.Fatalf("%d characters, over GitHub's limit", len(body))
-	}
-	d := reporttest.Parse(t, body)
-	d.DetailsBalance(t)
-	rows := summaryRows(t, body)
-	for _, r := range reps {
-		checkCounts(t, rows[r.Environment], r)
-	}
-	if strings.Contains(d.PlainText(), `\`) {
-		t.Error("a backslash shows in the rendered text")
-	}
-	reporttest.NoSecrets(t, body)
+	reporttest.Readable(t, MaxCommentLen, body, reps...)
 }
 
 func TestCommentZeroFindings(t *testing.T) {
@@ -56,7 +32,7 @@ func TestCommentZeroFindings(t *testing.T) {
 	body := MergeComment("", NewSection(r, atHead(headSHA)), MaxCommentLen)
 	golden(t, "zero.md", body)
 	readable(t, body, r)
-	if got := firstLine(body); got != "✅ **prod**: no ownership conflicts in 3 objects." {
+	if got := reporttest.VerdictLine(body); got != "✅ **prod**: no ownership conflicts in 3 objects." {
 		t.Errorf("verdict = %q", got)
 	}
 	if h := reporttest.Parse(t, body).Tables()[0][0]; len(h) != 3 {
@@ -74,7 +50,7 @@ func TestCommentFailingAndPassing(t *testing.T) {
 	body = MergeComment(body, NewSection(zeta, atHead(headSHA)), MaxCommentLen)
 	golden(t, "fail-pass.md", body)
 	readable(t, body, alpha, zeta)
-	if got, want := firstLine(body), "❌ **zeta**: drift on 3 objects (`.data.mode`, kubectl-edit); no ownership conflicts in alpha."; got != want {
+	if got, want := reporttest.VerdictLine(body), "❌ **zeta**: drift on 3 objects (`.data.mode`, kubectl-edit); no ownership conflicts in alpha."; got != want {
 		t.Errorf("verdict = %q, want %q", got, want)
 	}
 	if strings.Index(body, "env=zeta:begin") > strings.Index(body, "env=alpha:begin") {
@@ -115,10 +91,10 @@ func TestCommentStale(t *testing.T) {
 	body = MergeComment(body, NewSection(alpha, atHead(headSHA)), MaxCommentLen)
 	golden(t, "stale.md", body)
 	readable(t, body, alpha, beta)
-	if got, want := firstLine(body), "✅ **alpha**: no ownership conflicts in 3 objects; not checked at the head commit: beta."; got != want {
+	if got, want := reporttest.VerdictLine(body), "✅ **alpha**: no ownership conflicts in 3 objects; not checked at the head commit: beta."; got != want {
 		t.Errorf("verdict = %q, want %q", got, want)
 	}
-	if row := summaryRows(t, body)["beta"]; row["result"] != "⏳ stale (0123456)" {
+	if row := reporttest.SummaryRows(t, body)["beta"]; row["result"] != "⏳ stale (0123456)" {
 		t.Errorf("beta's result = %q", row["result"])
 	}
 	if strings.Contains(sectionText(body, "beta"), "<details") {
@@ -126,8 +102,8 @@ func TestCommentStale(t *testing.T) {
 	}
 	// beta's job runs for the head commit: fresh again.
 	body = MergeComment(body, NewSection(beta, atHead(headSHA)), MaxCommentLen)
-	if !strings.HasPrefix(firstLine(body), "❌ **beta**:") {
-		t.Errorf("verdict once beta is checked again = %q", firstLine(body))
+	if !strings.HasPrefix(reporttest.VerdictLine(body), "❌ **beta**:") {
+		t.Errorf("verdict once beta is checked again = %q", reporttest.VerdictLine(body))
 	}
 }
 
@@ -140,40 +116,7 @@ func TestCommentFoldKeepsCounts(t *testing.T) {
 		body = MergeComment(body, NewSection(r, atHead(headSHA)), MaxCommentLen)
 	}
 	readable(t, body, prod, staging, zeta)
-	if !strings.Contains(firstLine(body), "; **zeta**: drift on 3000 objects (`.data.mode`, kubectl-edit).") {
-		t.Errorf("verdict = %q", firstLine(body))
-	}
-}
-
-// TestPublishMatrix runs the action's publishing of two environments
-// against the GitHub fake, as a matrix does.
-func TestPublishMatrix(t *testing.T) {
-	srv := githubtest.New(t, "Codertocat/Hello-World", 2)
-	alpha, zeta := reporttest.Clean(), reporttest.Repeated("zeta", 120)
-	alpha.Environment = "alpha"
-	for _, r := range []*report.Report{zeta, alpha} {
-		p, _ := publisher(t, srv, "pull_request.synchronize.json")
-		p.Environment = r.Environment
-		p.Now = func() time.Time { return checkedAt }
-		p.Publish(context.Background(), r)
-	}
-	cs := srv.Comments(2)
-	if len(cs) != 1 {
-		t.Fatalf("%d comments, want one for the matrix", len(cs))
-	}
-	body := cs[0].Body
-	readable(t, body, alpha, zeta)
-	if got, want := firstLine(body), "❌ **zeta**: drift on 120 objects (`.data.mode`, kubectl-edit); no ownership conflicts in alpha."; got != want {
-		t.Errorf("verdict = %q, want %q", got, want)
-	}
-	if strings.Index(body, "env=zeta:begin") > strings.Index(body, "env=alpha:begin") {
-		t.Error("the failing environment must come first")
-	}
-	link := "(https://github.com/Codertocat/Hello-World/blob/" + headSHA + "/deploy/base/flags.yaml#L1)"
-	if !strings.Contains(body, link) {
-		t.Errorf("no link %s to the source at the pull request's head", link)
-	}
-	if strings.Count(body, "head commit [`ec26c3e`](https://github.com/Codertocat/Hello-World/commit/"+headSHA+")") != 2 {
-		t.Error("each section's footer must name the head commit")
+	if !strings.Contains(reporttest.VerdictLine(body), "; **zeta**: drift on 3000 objects (`.data.mode`, kubectl-edit).") {
+		t.Errorf("verdict = %q", reporttest.VerdictLine(body))
 	}
 }
