@@ -34,6 +34,13 @@ type Deployer struct {
 	// tree, as for a source that pins none. A pinned one renders from its
 	// own tree (Revision.Pinned).
 	Revision *Revision
+	// RenderedValues are the ConfigMaps and Secrets that the render which
+	// applies the object makes (a Flux parent Kustomization's, at the
+	// revision the object was read at): where its valuesFrom and
+	// substituteFrom are read first, before the repository's files as
+	// written and the cluster (docs/gitops.md). Shared by every object of
+	// that render: never changed.
+	RenderedValues []ValuesSource
 }
 
 // The controllers whose objects make targets.
