@@ -28,6 +28,10 @@ type document struct {
 	// rev is the revision of the tree it was read from (a pinned
 	// parent's), nil for the working tree.
 	rev *model.Revision
+	// values are the ConfigMaps and Secrets of the render that made it
+	// (model.Deployer.RenderedValues); nil for a document read as
+	// written.
+	values []model.ValuesSource
 }
 
 func (d document) where() string { return fmt.Sprintf("%s:%d", d.file, d.line) }
