@@ -5,7 +5,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -107,19 +109,37 @@ func TestParentGeneratedValuesFrom(t *testing.T) {
 	if !strings.HasPrefix(suffixed, "flux-kube-state-metrics-config-") {
 		t.Fatalf("valuesFrom names %q, want the generated ConfigMap's suffixed name", suffixed)
 	}
+	ksmFile := "monitoring/controllers/kube-prometheus-stack/kube-state-metrics-config.yaml"
+	if !slices.Contains(s.Inputs, ksmFile) {
+		t.Errorf("inputs %v, want the generated ConfigMap's file", s.Inputs)
+	}
+	baseCommit := strings.TrimSpace(r.Git("rev-parse", "HEAD"))
 	got := render(s)
 	if got["extraArgs"] != `["--custom-resource-state-only=true"]` || got["retention"] != "24h" {
 		t.Errorf("rendered values %v, want the generated ConfigMap's extraArgs and spec.values' retention", got)
 	}
 
 	// The pull request edits the generated ConfigMap's file.
-	ksm := filepath.Join(r.Dir, "monitoring/controllers/kube-prometheus-stack/kube-state-metrics-config.yaml")
+	ksm := filepath.Join(r.Dir, filepath.FromSlash(ksmFile))
 	data, err := os.ReadFile(ksm)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(ksm, []byte(strings.Replace(string(data), "--custom-resource-state-only=true", "--custom-resource-state-only=false", 1)), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	// No record yet, in a snapshot repository of its own (the fork's
+	// origin is not reachable).
+	snapshots := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", snapshots).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v: %s", err, out)
+	}
+	sel, err := targets.Select(ctx, cfg, targets.SelectOptions{ChangedFrom: baseCommit, SnapshotRepo: snapshots, SnapshotBranch: "ownership-snapshots", Charts: locator})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(sel.Targets, func(s targets.Selected) bool { return s.Name == monitoringRelease && strings.Contains(s.Why, ksmFile) }) {
+		t.Errorf("selected %+v, want the release, as its values changed", sel.Targets)
 	}
 	s = find()
 	if name := valuesFromName(t, s.Deployer); name == suffixed {
