@@ -1,5 +1,7 @@
 package delivery
 
+import "github.com/ownership-check/ownership-check/internal/model"
+
 // Deployer is a GitOps controller's own object, which says how that
 // controller renders and applies a target: a Flux Kustomization, or an Argo
 // CD Application (after its ApplicationSet's templating). render reads it
@@ -34,6 +36,13 @@ type Deployer struct {
 	// tree, as for a source that pins none. A pinned one renders from its
 	// own tree (Revision.Pinned).
 	Revision *Revision
+	// RenderedValues are the ConfigMaps and Secrets that the render which
+	// applies the object makes (a Flux parent Kustomization's, at the
+	// revision the object was read at): where its valuesFrom and
+	// substituteFrom are read first, before the repository's files as
+	// written and the cluster (docs/gitops.md). Shared by every object of
+	// that render: never changed.
+	RenderedValues []model.ValuesSource
 }
 
 // The controllers whose objects make targets.

@@ -102,12 +102,13 @@ func (s *discovery) parentDocuments(ctx context.Context, t *Target, what string,
 		}
 	}
 	docs := make([]document, 0, len(r.Objects))
+	values := renderedValues(r)
 	for _, o := range r.Objects {
 		inputs := shared[:len(shared):len(shared)]
 		if o.File != "" {
 			inputs = append(inputs, o.File)
 		}
-		docs = append(docs, document{file: o.File, line: o.Line, obj: o.Object, inputs: inputs, rev: s.rev})
+		docs = append(docs, document{file: o.File, line: o.Line, obj: o.Object, inputs: inputs, rev: s.rev, values: values})
 	}
 	if len(r.NotRendered) > 0 {
 		// What rendered read its files: a file it read and made nothing

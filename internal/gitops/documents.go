@@ -13,6 +13,7 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 	"github.com/ownership-check/ownership-check/internal/yamldoc"
 )
@@ -28,6 +29,10 @@ type document struct {
 	// rev is the revision of the tree it was read from (a pinned
 	// parent's), nil for the working tree.
 	rev *delivery.Revision
+	// values are the ConfigMaps and Secrets of the render that made it
+	// (delivery.Deployer.RenderedValues); nil for a document read as
+	// written.
+	values []model.ValuesSource
 }
 
 func (d document) where() string { return fmt.Sprintf("%s:%d", d.file, d.line) }

@@ -154,7 +154,7 @@ func fluxTarget(d document, e config.Discover, manager string) (Target, error) {
 		Object:       d.file,
 		FieldManager: or(e.FieldManager, manager),
 		Context:      config.KubeContext(e.Context),
-		Deployer:     &delivery.Deployer{Controller: delivery.ControllerFlux, Object: d.obj, File: d.file},
+		Deployer:     &delivery.Deployer{Controller: delivery.ControllerFlux, Object: d.obj, File: d.file, RenderedValues: d.values},
 		Inputs:       append([]string{d.file}, d.inputs...),
 	}, nil
 }

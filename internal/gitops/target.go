@@ -108,6 +108,9 @@ type Rendered struct {
 	Files []string
 	// NotRendered says what of the paths was not rendered, and why.
 	NotRendered []string
+	// Encrypted are the Secrets the render left out as SOPS encrypted
+	// them: keys, no value (render.Discovered.Encrypted).
+	Encrypted []model.ValuesSource
 }
 
 // RenderedObject is one object of a render, and where it came from.

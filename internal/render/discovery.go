@@ -22,6 +22,10 @@ type Discovered struct {
 	Objects     []model.Object // Source relative to the top, "" for none there
 	Files       []string
 	NotRendered []string
+	// Encrypted are the Secrets left out as SOPS encrypted them, as
+	// sources of values (keys, no value; File relative to the top): a
+	// child may take values from one (delivery.Deployer.RenderedValues).
+	Encrypted []model.ValuesSource
 }
 
 // ForDiscovery renders paths (relative to the repository's top root) as
@@ -55,18 +59,27 @@ func ForDiscovery(ctx context.Context, cfg *config.Config, charts delivery.Chart
 	if err != nil {
 		return Discovered{}, err
 	}
-	for _, o := range res.Objects {
-		src := o.Source
+	relative := func(src string) string {
 		if src != "" && !filepath.IsAbs(src) {
 			src = filepath.Join(wd, src)
 		}
-		o.Source = ""
 		if src != "" {
 			if r, err := filepath.Rel(abs, src); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-				o.Source = filepath.ToSlash(r)
+				return filepath.ToSlash(r)
 			}
 		}
+		return ""
+	}
+	for _, o := range res.Objects {
+		o.Source = relative(o.Source)
 		out.Objects = append(out.Objects, o)
+	}
+	for _, n := range res.NotRendered {
+		if n.Encrypted != nil {
+			e := *n.Encrypted
+			e.File = relative(e.File)
+			out.Encrypted = append(out.Encrypted, e)
+		}
 	}
 	for _, n := range res.NotRendered {
 		// Named as the repository names it, not by where it is checked

@@ -27,8 +27,10 @@
 // the controller's settings (builtin plugins only, files anywhere in the
 // repository, remote bases only as the repository config allows); the
 // library's SubstituteVariables runs on each object with the values of
-// postBuild.substitute and substituteFrom, read through Options.Values
-// (fluxsubst.go); then what the controller does at apply (fluxapply.go):
+// postBuild.substitute and substituteFrom, read from the ConfigMaps and
+// Secrets of the render that made the Kustomization
+// (delivery.Deployer.RenderedValues, fluxrendered.go), else through
+// Options.Values (fluxsubst.go); then what the controller does at apply (fluxapply.go):
 // its owner labels kustomize.toolkit.fluxcd.io/name and /namespace,
 // fluxcd/pkg/ssa's normalization, commonMetadata, and its annotations:
 // ssa: Ignore and reconcile: disabled leave the object out (NotRendered,

@@ -48,8 +48,10 @@ type Options struct {
 	Deployer *delivery.Deployer
 	// Values answers a controller's reads of values that are not in the
 	// paths (Flux's postBuild.substituteFrom ConfigMaps and Secrets): the
-	// repository's objects first, else the cluster's. nil: none can be
-	// read, and a render that needs one is not rendered, with the reason.
+	// repository's objects first, else the cluster's. What the render that
+	// made the Deployer made (Deployer.RenderedValues) is read before it.
+	// nil: none can be read, and a render that needs one is not rendered,
+	// with the reason.
 	Values source.ValueReader
 	// KeepUnresolved is for discovery, which needs paths, not values: a
 	// substitution source that cannot be read (encrypted, in the cluster

@@ -27,6 +27,8 @@ func parentRenderer(cfg *config.Config, charts delivery.ChartLocator) gitops.Par
 		if err != nil {
 			return gitops.Rendered{}, err
 		}
-		return gitops.RenderedOf(r.Objects, r.Files, r.NotRendered), nil
+		out := gitops.RenderedOf(r.Objects, r.Files, r.NotRendered)
+		out.Encrypted = r.Encrypted
+		return out, nil
 	}
 }

@@ -2,6 +2,7 @@ package flux
 
 import (
 	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render/kustomize"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 
@@ -71,7 +72,7 @@ func (s *fluxSource) Prepare(ctx context.Context, p source.Path) (source.Build, 
 	if pb, ok, _ := unstructured.NestedFieldNoCopy(d.Object, "spec", "postBuild"); ok && pb != nil {
 		var reason string
 		var err error
-		subst, reason, err = newFluxSubstitution(ctx, d, s.in.Values, s.in.StandIns, s.in.KeepUnresolved)
+		subst, reason, err = newFluxSubstitution(ctx, d, valuesFor(d, s.in.Values), s.in.StandIns, s.in.KeepUnresolved)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)
 		}
@@ -147,9 +148,12 @@ func (b *fluxBuild) Run(ctx context.Context) (source.Output, error) {
 			// keys with placeholders, and compares their ownership.
 			r.Obj = b.s.in.StandIns.Secret(withoutSops(r.Obj))
 		} else if SopsEncrypted(r.Obj) && !decryptionDisabled(r.Obj) {
+			u := unstructured.Unstructured{Object: r.Obj}
 			out.NotRendered = append(out.NotRendered, source.NotRendered{
 				Source: r.Where(),
 				Reason: fmt.Sprintf("Secret %s: encrypted: values not checked (SOPS; never decrypted here; keys: %s)", source.NameOf(r.Obj), strings.Join(secretKeys(r.Obj), ", ")),
+				Encrypted: &model.ValuesSource{Kind: "Secret", Namespace: u.GetNamespace(), Name: u.GetName(), File: r.Source,
+					Encrypted: true, Keys: secretKeys(r.Obj)},
 			})
 			continue
 		}

@@ -45,7 +45,7 @@ func (s *fluxSource) prepareHelmRelease(ctx context.Context, p source.Path) (sou
 	} else if !p.Dir {
 		return nil, fmt.Errorf("%s: the chart of %s must be a directory", p.Given, where)
 	}
-	r, err := ResolveFluxHelmRelease(ctx, d.Object, FluxHelmInputs{Chart: chart, ReadSource: readSource, Values: s.in.Values, StandIns: s.in.StandIns})
+	r, err := ResolveFluxHelmRelease(ctx, d.Object, FluxHelmInputs{Chart: chart, ReadSource: readSource, Values: valuesFor(d, s.in.Values), StandIns: s.in.StandIns})
 	for _, f := range r.files {
 		s.in.ReadRepositoryFile(f)
 	}

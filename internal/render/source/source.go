@@ -67,6 +67,10 @@ type Output struct {
 type NotRendered struct {
 	Source string // the file (and line) that refers to it, as users see it
 	Reason string // why it is not rendered, e.g. "source in another repository"
+	// Encrypted, for a Secret left out because SOPS encrypted it, is that
+	// Secret as a source of values (its keys, no value): a controller may
+	// still take values from it (delivery.Deployer.RenderedValues).
+	Encrypted *model.ValuesSource
 }
 
 // NotRenderedBuild is a path its source does not render, and why: what
