@@ -72,9 +72,9 @@ func newFluxSubstitution(ctx context.Context, d *model.Deployer, vr source.Value
 		var (
 			data  map[string]string
 			found bool
+			where string
 		)
 		if vr != nil {
-			var where string
 			data, where, found, err = vr.Values(ctx, r.Kind, ns, r.Name, standIns)
 			var withheld *model.ValuesWithheld
 			if errors.As(err, &withheld) && keep {
@@ -104,7 +104,7 @@ func newFluxSubstitution(ctx context.Context, d *model.Deployer, vr source.Value
 		case vr == nil:
 			return s, what + ": cannot be read: no source of values was given", nil
 		default:
-			return s, what + ": not found in the repository or the cluster", nil
+			return s, what + ": " + model.ValuesNotFound(where), nil
 		}
 		if r.Kind == "Secret" {
 			// Add keeps them as substituted too: the controller drops
