@@ -39,7 +39,11 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 	var warnings []error
 	opts.Namespace, scope, err = renderTarget(t)
 	if err != nil && t.ClusterOptional {
-		warnings = append(warnings, fmt.Errorf("render: the target's cluster is not available here (%w); rendering without it", err))
+		cluster := "the target's cluster"
+		if t.Context == "" {
+			cluster = "the target's cluster, the kubeconfig's current context,"
+		}
+		warnings = append(warnings, fmt.Errorf("render: %s is not available here (%w); rendering without it", cluster, err))
 		t.Kubeconfig, t.Context = "", ""
 		opts.Namespace, scope, err = t.Namespace, nil, nil
 		if opts.Namespace == "" {
@@ -76,11 +80,13 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 
 // renderTarget gives the default namespace and the scope resolver: from
 // the kubeconfig when one loads, else the namespace or "default" and the
-// built-in list (a nil resolver).
+// built-in list (a nil resolver). A discovered target always names its
+// cluster (a discover entry's `context: current` names the current one on
+// purpose), so its render without one is said, never silent.
 func renderTarget(t Target) (string, *kube.BestEffort, error) {
 	restCfg, ns, err := kube.LoadConfig(kube.LoadOptions{Kubeconfig: t.Kubeconfig, Context: t.Context, Namespace: t.Namespace})
 	if err != nil {
-		if t.Kubeconfig != "" || t.Context != "" {
+		if t.Kubeconfig != "" || t.Context != "" || (t.ClusterOptional && t.Deployer != nil) {
 			return "", nil, err
 		}
 		if t.Namespace != "" {

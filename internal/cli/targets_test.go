@@ -162,3 +162,30 @@ func TestTargetsRender(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetsRenderCurrentContextMissing: a discover entry's `context:
+// current` names the kubeconfig's current context on purpose; when there
+// is none, `targets --render` says its targets render without a cluster,
+// as it does for a named context the kubeconfig lacks.
+func TestTargetsRenderCurrentContextMissing(t *testing.T) {
+	targetsRepo(t)
+	ks := map[string]any{
+		"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization",
+		"metadata": map[string]any{"name": "web", "namespace": "flux-system"},
+		"spec":     map[string]any{"path": "./apps/web"},
+	}
+	t.Cleanup(targets.UseDiscovery(func(context.Context, gitops.Repository, []config.Discover) ([]gitops.Target, error) {
+		return []gitops.Target{
+			{Name: "flux-system/web", Source: delivery.ControllerFlux, Object: "clusters/prod/web.yaml", Paths: []string{"apps/web"},
+				FieldManager: "kustomize-controller", Inputs: []string{"clusters/prod/web.yaml"},
+				Deployer: &delivery.Deployer{Controller: delivery.ControllerFlux, Object: ks, File: "clusters/prod/web.yaml"}},
+		}, nil
+	}))
+	code, out, errOut := runCLI("targets", "--render")
+	if code != ExitOK || !strings.Contains(out, "yes: 1 object") {
+		t.Fatalf("targets --render: exit %d\n%s%s", code, out, errOut)
+	}
+	if strings.Count(errOut, "the kubeconfig's current context, is not available here") != 1 || !strings.Contains(errOut, "rendering without it") {
+		t.Errorf("targets --render: stderr does not say, once, that the current context is missing:\n%s", errOut)
+	}
+}

@@ -60,3 +60,19 @@ const (
 type ValuesWithheld struct{ Reason string }
 
 func (e *ValuesWithheld) Error() string { return e.Reason }
+
+// ValuesRepositoryOnly is where a value reader says it looked for an
+// object it did not find when it had no cluster to read (the run is
+// offline, or no kubeconfig context of the target's cluster is available):
+// the repository alone, so the object may well exist in the cluster.
+const ValuesRepositoryOnly = "repository only"
+
+// ValuesNotFound is why a values source that is not optional stops a
+// render, given where the reader looked for it: a reason must not say the
+// cluster lacks what no one asked it for.
+func ValuesNotFound(where string) string {
+	if where == ValuesRepositoryOnly {
+		return "not in the repository, and no cluster was read for it here (no kubeconfig context of its cluster is available, or the run is offline): its controller reads it from the cluster"
+	}
+	return "not found in the repository or the cluster"
+}

@@ -416,6 +416,29 @@ func TestFluxSubstituteFromMissing(t *testing.T) {
 	}
 }
 
+// TestFluxSubstituteFromNoCluster: a source neither the repository nor
+// (with no cluster to read) anything else has is not called absent from
+// the cluster: the reason says no cluster was read.
+func TestFluxSubstituteFromNoCluster(t *testing.T) {
+	ks := fluxKustomizations(t)["apps"]
+	res := renderFlux(t, ks, "apps/prod", repositoryOnlyValues{}, nil)
+	want := []source.NotRendered{{Source: "testdata/flux/clusters/prod/apps.yaml", Reason: "postBuild.substituteFrom ConfigMap flux-system/cluster-vars: " + delivery.ValuesNotFound(delivery.ValuesRepositoryOnly)}}
+	if len(res.Objects) != 0 || !reflect.DeepEqual(res.NotRendered, want) {
+		t.Errorf("rendered %d objects, not rendered %v, want %v", len(res.Objects), res.NotRendered, want)
+	}
+	if strings.Contains(res.NotRendered[0].Reason, "or the cluster") {
+		t.Errorf("the reason says the cluster lacks it: %s", res.NotRendered[0].Reason)
+	}
+}
+
+// repositoryOnlyValues is a value reader with no cluster whose repository
+// has nothing.
+type repositoryOnlyValues struct{}
+
+func (repositoryOnlyValues) Values(context.Context, string, string, string, *model.StandIns) (map[string]string, string, bool, error) {
+	return nil, delivery.ValuesRepositoryOnly, false, nil
+}
+
 // TestFluxReadsRecordedNothingWritten: the render records every file it
 // read, the folder whose kustomization is generated included, and leaves
 // the source tree as it was.

@@ -28,6 +28,10 @@ func (f helmValues) Values(_ context.Context, kind, namespace, name string, _ *m
 	if kind == "Secret" && name == "sops" {
 		return nil, "values.yaml", true, &delivery.ValuesWithheld{Reason: "sops is encrypted with SOPS"}
 	}
+	if name == "in-cluster-only" {
+		// Read with no cluster: only the repository was looked in.
+		return nil, delivery.ValuesRepositoryOnly, false, nil
+	}
 	data, ok := f[kind+"/"+namespace+"/"+name]
 	if !ok {
 		return nil, "", false, nil
@@ -95,6 +99,8 @@ func TestFluxHelmValuesLayering(t *testing.T) {
 			want: "a: 1"},
 		{name: "a source that does not exist and is not optional",
 			spec: "  valuesFrom: [{kind: ConfigMap, name: missing}]\n", reason: "spec.valuesFrom ConfigMap apps/missing: not found"},
+		{name: "a source only the cluster could have, and no cluster read",
+			spec: "  valuesFrom: [{kind: Secret, name: in-cluster-only}]\n", reason: "spec.valuesFrom Secret apps/in-cluster-only: not in the repository, and no cluster was read for it here"},
 		{name: "a key that does not exist and is not optional",
 			spec: "  valuesFrom: [{kind: ConfigMap, name: base, valuesKey: nokey}]\n", reason: "spec.valuesFrom ConfigMap apps/base: no key nokey"},
 		{name: "an encrypted Secret",

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -54,6 +55,8 @@ func TestReasonKind(t *testing.T) {
 		"apps/x: render fails; and at the base: render fails too":                                                                                                                                            "error",
 		"not a target of its own: Kustomization flux-system/x, which would apply it, does not render: remote base apps/x":                                                                                    "remote",
 		"GitRepository apps/dev-team spec.ref.branch: no branch dev-team among the remote's":                                                                                                                 "revision",
+		"kubernetes/apps/network/x/ks.yaml: postBuild.substituteFrom Secret network/x-secret: " + delivery.ValuesNotFound(delivery.ValuesRepositoryOnly):                                                     "no cluster",
+		"kubernetes/apps/network/x/ks.yaml: postBuild.substituteFrom Secret network/x-secret: " + delivery.ValuesNotFound("cluster"):                                                                         "substitution",
 		"metadata.name \"${APP}\" depends on APP, which flux-system/apps's postBuild substitutes from a source discovery cannot read (encrypted, or only in the cluster): it is not known what this deploys": "substitution",
 	} {
 		if got := ReasonKind(reason); got != want {

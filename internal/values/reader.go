@@ -80,7 +80,7 @@ func (v *Reader) Values(ctx context.Context, kind, namespace, name string, stand
 		return rv.data, rv.file, true, nil
 	}
 	if v.client == nil {
-		return nil, "", false, nil
+		return nil, delivery.ValuesRepositoryOnly, false, nil
 	}
 	res, err := v.client.Resource(schema.GroupVersionKind{Version: "v1", Kind: kind}, namespace)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
 
@@ -75,8 +76,10 @@ sops:
 	if data, _, _, _ := v.Values(ctx, "Secret", "flux-system", "cluster-secrets", standIns); data["token"] != "sekret-token" {
 		t.Errorf("a repository Secret with stand-ins: %v", data)
 	}
-	if _, _, found, err := v.Values(ctx, "Secret", "flux-system", "in-cluster-only", nil); found || err != nil {
-		t.Errorf("offline, the repository's lack: %v %v", found, err)
+	// Offline, the repository's lack says that only the repository was
+	// read: the cluster may well have it.
+	if _, where, found, err := v.Values(ctx, "Secret", "flux-system", "in-cluster-only", nil); found || err != nil || where != delivery.ValuesRepositoryOnly {
+		t.Errorf("offline, the repository's lack: %q %v %v", where, found, err)
 	}
 	// Each value and its base64 form; nothing of the ConfigMaps.
 	if got := v.Hidden(); !got.Holds("sekret-token") || !got.Holds("hunter22") || got.Len() != 4 {

@@ -267,6 +267,7 @@ func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string
 	type source struct {
 		data  map[string]string
 		found bool
+		where string
 	}
 	read := map[string]source{}
 	result := map[string]any{}
@@ -299,14 +300,14 @@ func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string
 			if found && where != "cluster" {
 				out.files = append(out.files, where)
 			}
-			src = source{data: data, found: found}
+			src = source{data: data, found: found, where: where}
 			read[key] = src
 		}
 		if !src.found {
 			if ref.Optional {
 				continue
 			}
-			out.Reason = what + ": not found in the repository or the cluster"
+			out.Reason = what + ": " + delivery.ValuesNotFound(src.where)
 			return nil
 		}
 		text, ok := src.data[ref.key()]

@@ -73,9 +73,9 @@ func newFluxSubstitution(ctx context.Context, d *delivery.Deployer, vr source.Va
 		var (
 			data  map[string]string
 			found bool
+			where string
 		)
 		if vr != nil {
-			var where string
 			data, where, found, err = vr.Values(ctx, r.Kind, ns, r.Name, standIns)
 			var withheld *delivery.ValuesWithheld
 			if errors.As(err, &withheld) && keep {
@@ -105,7 +105,7 @@ func newFluxSubstitution(ctx context.Context, d *delivery.Deployer, vr source.Va
 		case vr == nil:
 			return s, what + ": cannot be read: no source of values was given", nil
 		default:
-			return s, what + ": not found in the repository or the cluster", nil
+			return s, what + ": " + delivery.ValuesNotFound(where), nil
 		}
 		if r.Kind == "Secret" {
 			// Add keeps them as substituted too: the controller drops
