@@ -34,6 +34,13 @@ type Deployer struct {
 	// tree, as for a source that pins none. A pinned one renders from its
 	// own tree (Revision.Pinned).
 	Revision *Revision
+	// StandIns are the fields of Object that hold a placeholder of a
+	// Secret value (StandIns) and the keys it stands for: what the
+	// parent's substitution, which discovery rendered with placeholders,
+	// put there. A render with stand-ins gives each key the same
+	// placeholder, and its second render another, so that what the child
+	// makes of them is marked like what it reads itself.
+	StandIns []SecretField
 }
 
 // The controllers whose objects make targets.
