@@ -28,6 +28,9 @@ type document struct {
 	// rev is the revision of the tree it was read from (a pinned
 	// parent's), nil for the working tree.
 	rev *model.Revision
+	// fromSecret are the fields a parent's substitution set from a
+	// Secret's placeholder (RenderedObject.FromSecret).
+	fromSecret []model.SecretField
 }
 
 func (d document) where() string { return fmt.Sprintf("%s:%d", d.file, d.line) }

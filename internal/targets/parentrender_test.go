@@ -7,16 +7,19 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/gitops"
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // TestDiscoveryThroughAnEncryptedSubstitution: cluster-template's
 // cluster-apps substitutes from a plain ConfigMap and a SOPS-encrypted
-// Secret. Discovery needs paths, not values: every child is discovered,
-// a variable of the ConfigMap is resolved, and only the child whose path
-// uses a variable only the Secret sets is not checked, naming it and the
-// parent.
+// Secret. Every child is discovered, a variable of the ConfigMap is
+// resolved, and one of the Secret stands as its placeholder: a child that
+// only holds it in a value is checked with it, and only the child whose
+// path uses it is not checked, naming the Secret, the key and the parent.
 func TestDiscoveryThroughAnEncryptedSubstitution(t *testing.T) {
 	ks := func(name, path string) string {
 		return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: " + name + ", namespace: default}\n" +
@@ -65,22 +68,24 @@ spec:
 	if g, ok := got["default/per-cluster"]; !ok || !g.Checked() || strings.Join(g.Paths, ",") != "kubernetes/home" {
 		t.Errorf("default/per-cluster: %+v, want checked with path kubernetes/home (its variable is the ConfigMap's)", g)
 	}
-	// A value that depends on the secret would render as the text
-	// "${SECRET_DOMAIN}": listed, not checked, rather than a false diff.
+	// A value made from the secret is its placeholder, which the child's
+	// render substitutes and marks: checked.
 	echo, ok := got["default/echo"]
-	if !ok || echo.Checked() {
-		t.Fatalf("default/echo: %+v, want listed, not checked", echo)
+	if !ok || !echo.Checked() {
+		t.Fatalf("default/echo: %+v, want checked with the Secret's placeholder", echo)
 	}
-	for _, want := range []string{"spec.postBuild.substitute.HOST", "${SECRET_DOMAIN}", "flux-system/cluster-apps", "values it deploys"} {
-		if !strings.Contains(echo.Reason, want) {
-			t.Errorf("default/echo: reason %q does not name %s", echo.Reason, want)
-		}
+	if len(echo.Deployer.StandIns) != 1 || model.SecretKeys(echo.Deployer.StandIns[0].Keys) != "Secret flux-system/cluster-secrets key SECRET_DOMAIN" {
+		t.Errorf("default/echo: stand-ins %+v, want spec.postBuild.substitute.HOST from cluster-secrets' SECRET_DOMAIN", echo.Deployer.StandIns)
+	}
+	host, _, _ := unstructured.NestedString(echo.Deployer.Object, "spec", "postBuild", "substitute", "HOST")
+	if strings.Contains(host, "${") || !strings.HasPrefix(host, "echo.s") {
+		t.Errorf("default/echo: HOST %q, want echo.<placeholder>", host)
 	}
 	site, ok := got["default/site"]
 	if !ok || site.Checked() {
 		t.Fatalf("default/site: %+v, want listed, not checked", site)
 	}
-	for _, want := range []string{"spec.path", "${SECRET_DOMAIN}", "flux-system/cluster-apps"} {
+	for _, want := range []string{"spec.path", "Secret flux-system/cluster-secrets key SECRET_DOMAIN", "flux-system/cluster-apps"} {
 		if !strings.Contains(site.Reason, want) {
 			t.Errorf("default/site: reason %q does not name %s", site.Reason, want)
 		}
