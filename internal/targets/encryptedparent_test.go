@@ -38,14 +38,16 @@ var placeholder = regexp.MustCompile(`s[0-9a-f]{31}`)
 
 // TestEncryptedParentOverTheFleet: bjw-s-labs/home-ops as it was while
 // cluster-apps substituted from the SOPS-encrypted cluster-secrets, over
-// eleven apps, each a Kustomization and a HelmRelease that take the
-// domain from that Secret. Discovery renders the parents with the
+// thirteen apps, each a Kustomization and a HelmRelease that take the
+// domain from that Secret (26 children; 23 of them targets). Discovery renders the parents with the
 // Secret's placeholders: every Kustomization and HelmRelease is a target
-// and checked, none "encrypted", no ${VAR} left in any of them, and only
-// wallabag's HelmRelease, named after a key of the Secret, is listed
-// under its Kustomization as not checked, naming the Secret and the key.
-// The check's render of a child puts the placeholder where the Secret's
-// value goes, marked as the Secret's, and never the encrypted text.
+// and checked, none "encrypted", no ${VAR} left in any of them, but for
+// those named after a key of the Secret: wallabag's HelmRelease, listed
+// under its Kustomization, and vikunja's Kustomization, listed under
+// cluster-apps with what it would apply, each not checked, naming the
+// Secret and the key. The check's render of a child puts the placeholder
+// where the Secret's value goes, marked as the Secret's, and never the
+// encrypted text.
 func TestEncryptedParentOverTheFleet(t *testing.T) {
 	_, cfg := publicCheckout(t, "bjw-s-home-ops-sops")
 	plan, err := homeops.NewPlan(4, 4)
@@ -58,7 +60,7 @@ func TestEncryptedParentOverTheFleet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	apps := []string{"actual", "atuin", "it-tools", "manyfold", "miniflux", "node-red", "ocis", "paperless", "searxng", "vikunja", "wallabag"}
+	apps := []string{"actual", "atuin", "it-tools", "manyfold", "miniflux", "node-red", "ocis", "paperless", "searxng", "vikunja", "wallabag", "echo-server", "openspeedtest"}
 	byName := map[string]targets.Target{}
 	for _, g := range ts {
 		byName[g.Name] = g
@@ -71,9 +73,15 @@ func TestEncryptedParentOverTheFleet(t *testing.T) {
 	}
 	var children []string
 	for _, app := range apps {
-		children = append(children, "flux-system/"+app)
-		if app != "wallabag" {
-			children = append(children, "HelmRelease/"+app+".selfhosted")
+		if app != "vikunja" {
+			children = append(children, "flux-system/"+app)
+		}
+		if app != "wallabag" && app != "vikunja" {
+			ns := "selfhosted"
+			if app == "echo-server" || app == "openspeedtest" {
+				ns = "network"
+			}
+			children = append(children, "HelmRelease/"+app+"."+ns)
 		}
 	}
 	for _, c := range children {
@@ -84,10 +92,21 @@ func TestEncryptedParentOverTheFleet(t *testing.T) {
 	if want := len(children) + 2; len(ts) != want {
 		t.Errorf("%d targets, want %d: cluster, cluster-apps and %d children", len(ts), want, len(children))
 	}
+	const key = "Secret flux-system/cluster-secrets key SECRET_INSTANCE"
 	under := byName["flux-system/wallabag"].NotTargets
 	if len(under) != 1 || under[0].Kind != "HelmRelease" || under[0].File != "kubernetes/main/apps/selfhosted/wallabag/app/helmrelease.yaml" ||
-		!strings.Contains(under[0].Reason, "Secret flux-system/cluster-secrets key SECRET_WALLABAG_INSTANCE") || !strings.Contains(under[0].Reason, "not checked") {
+		!strings.Contains(under[0].Reason, key) || !strings.Contains(under[0].Reason, "not checked") {
 		t.Errorf("under flux-system/wallabag: %+v, want its HelmRelease, not checked, naming the Secret and key", under)
+	}
+	under = byName["flux-system/cluster-apps"].NotTargets
+	if len(under) != 2 || under[0].Kind != "Kustomization" || under[0].File != "kubernetes/main/apps/selfhosted/vikunja/ks.yaml" ||
+		under[1].Kind != "HelmRelease" || under[1].File != "kubernetes/main/apps/selfhosted/vikunja/app/helmrelease.yaml" {
+		t.Fatalf("under flux-system/cluster-apps: %+v, want vikunja's Kustomization and its HelmRelease", under)
+	}
+	for _, n := range under {
+		if !strings.Contains(n.Reason, key) || !strings.Contains(n.Reason, "not checked") || placeholder.MatchString(n.Name+n.Reason) {
+			t.Errorf("under flux-system/cluster-apps: %s: %q, want not checked, naming the Secret and key, and no placeholder", n.Display(), n.Reason)
+		}
 	}
 
 	// it-tools' own substitute takes the domain from the parent's: the
