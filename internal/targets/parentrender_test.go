@@ -94,3 +94,63 @@ spec:
 		t.Errorf("%d targets, want cluster-apps and its three children", len(found))
 	}
 }
+
+// TestDiscoveryThroughAClusterSecret: a substituteFrom Secret that is
+// only in the cluster, which discovery never reads, stands as the
+// placeholders of the variables nothing else sets, as one encrypted in
+// the repository does: its child that takes a value from it is checked,
+// naming that Secret's key, while what the parent sets itself stays.
+func TestDiscoveryThroughAClusterSecret(t *testing.T) {
+	ks := func(name, host string) string {
+		return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: " + name + ", namespace: default}\n" +
+			"spec:\n  path: ./kubernetes/echo\n  sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}\n" +
+			"  postBuild:\n    substitute:\n      HOST: " + host + "\n"
+	}
+	root := t.TempDir()
+	for p, content := range map[string]string{
+		"kubernetes/flux/cluster/ks.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: cluster-apps, namespace: flux-system}
+spec:
+  path: ./kubernetes/apps
+  sourceRef: {kind: GitRepository, name: flux-system}
+  postBuild:
+    substitute: {ZONE: home}
+    substituteFrom:
+    - {kind: ConfigMap, name: cluster-settings}
+    - {kind: Secret, name: cluster-secrets}
+`,
+		"kubernetes/apps/kustomization.yaml": "resources: [echo.yaml]\n",
+		"kubernetes/apps/echo.yaml":          ks("echo", "echo.${SECRET_DOMAIN}.${ZONE}"),
+		"kubernetes/echo/kustomization.yaml": "resources: []\n",
+	} {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	found, err := gitops.Discover(context.Background(), gitops.Repository{Root: root, RenderParent: parentRenderer(nil, nil)},
+		[]config.Discover{{Flux: "kubernetes/flux", Context: "home"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var echo gitops.Target
+	for _, g := range found {
+		if g.Name == "default/echo" {
+			echo = g
+		}
+	}
+	if !echo.Checked() || echo.Deployer == nil {
+		t.Fatalf("default/echo: %+v, want checked with the cluster Secret's placeholder", echo)
+	}
+	if len(echo.Deployer.StandIns) != 1 || model.SecretKeys(echo.Deployer.StandIns[0].Keys) != "Secret flux-system/cluster-secrets key SECRET_DOMAIN" {
+		t.Errorf("default/echo: stand-ins %+v, want HOST from the cluster's cluster-secrets SECRET_DOMAIN", echo.Deployer.StandIns)
+	}
+	host, _, _ := unstructured.NestedString(echo.Deployer.Object, "spec", "postBuild", "substitute", "HOST")
+	if strings.Contains(host, "${") || !strings.HasPrefix(host, "echo.s") || !strings.HasSuffix(host, ".home") {
+		t.Errorf("default/echo: HOST %q, want echo.<placeholder>.home", host)
+	}
+}
