@@ -43,6 +43,13 @@ type Deployer struct {
 	// written and the cluster (docs/gitops.md). Shared by every object of
 	// that render: never changed.
 	RenderedValues []model.ValuesSource
+	// StandIns are the fields of Object that hold a placeholder of a
+	// Secret value (StandIns) and the keys it stands for: what the
+	// parent's substitution, which discovery rendered with placeholders,
+	// put there. A render with stand-ins gives each key the same
+	// placeholder, and its second render another, so that what the child
+	// makes of them is marked like what it reads itself.
+	StandIns []model.SecretField
 }
 
 // The controllers whose objects make targets.

@@ -108,7 +108,7 @@ func (s *discovery) parentDocuments(ctx context.Context, t *Target, what string,
 		if o.File != "" {
 			inputs = append(inputs, o.File)
 		}
-		docs = append(docs, document{file: o.File, line: o.Line, obj: o.Object, inputs: inputs, rev: s.rev, values: values})
+		docs = append(docs, document{file: o.File, line: o.Line, obj: o.Object, inputs: inputs, rev: s.rev, values: values, fromSecret: o.FromSecret})
 	}
 	if len(r.NotRendered) > 0 {
 		// What rendered read its files: a file it read and made nothing

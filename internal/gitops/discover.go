@@ -38,6 +38,9 @@ type discovery struct {
 	rev   *delivery.Revision
 	top   *discovery
 	trees map[string]*discovery
+	// unmadePaths are the paths of Kustomizations that are no targets
+	// already listed (unmadeBelow).
+	unmadePaths map[string]bool
 }
 
 // found is a target and the entry that found it.

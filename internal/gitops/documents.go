@@ -33,6 +33,9 @@ type document struct {
 	// (delivery.Deployer.RenderedValues); nil for a document read as
 	// written.
 	values []model.ValuesSource
+	// fromSecret are the fields a parent's substitution set from a
+	// Secret's placeholder (RenderedObject.FromSecret).
+	fromSecret []model.SecretField
 }
 
 func (d document) where() string { return fmt.Sprintf("%s:%d", d.file, d.line) }

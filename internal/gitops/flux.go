@@ -102,6 +102,10 @@ func (s *discovery) fluxObjects(ctx context.Context, entry int, e config.Discove
 		}
 		if reason := unresolvedPlace(d, parent); reason != "" {
 			t.Name, t.Paths, t.Reason = withoutVariables(t.Name), nil, reason
+		} else if reason := standInPlace(d, parent); reason != "" {
+			t.Paths, t.Reason = nil, reason
+		} else if len(d.fromSecret) > 0 {
+			t.Deployer.StandIns = d.fromSecret
 		}
 		var children []document
 		switch {

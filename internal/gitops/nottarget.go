@@ -105,7 +105,7 @@ func (s *discovery) listUnmade(t *Target, kinds childKinds, made []document, rea
 				return nil
 			}
 			seen[rel] = true
-			return s.unmadeIn(t, kinds, f, rel, why)
+			return s.unmadeIn(t, kinds, f, rel, why, read == nil)
 		})
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
@@ -114,8 +114,9 @@ func (s *discovery) listUnmade(t *Target, kinds childKinds, made []document, rea
 	return nil
 }
 
-// unmadeIn lists the objects of kinds in one file under t.
-func (s *discovery) unmadeIn(t *Target, kinds childKinds, abs, rel, why string) error {
+// unmadeIn lists the objects of kinds in one file under t; all says
+// every file under t's paths is being listed.
+func (s *discovery) unmadeIn(t *Target, kinds childKinds, abs, rel, why string, all bool) error {
 	docs, perr := s.file(abs)
 	if perr == nil && !s.inChartTemplates(rel) {
 		for _, d := range docs {
@@ -127,6 +128,11 @@ func (s *discovery) unmadeIn(t *Target, kinds childKinds, abs, rel, why string) 
 				name = namespacedName(ns, name)
 			}
 			t.NotTargets = append(t.NotTargets, NotTarget{Kind: d.kind(), Name: name, File: d.file, Line: d.line, Reason: why})
+			if d.is(groupFluxKustomize, "Kustomization") {
+				if err := s.unmadeBelow(t, kinds, d, name, why, all); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	}
@@ -137,6 +143,35 @@ func (s *discovery) unmadeIn(t *Target, kinds childKinds, abs, rel, why string) 
 	if kinds.mention.Match(data) {
 		t.NotTargets = append(t.NotTargets, NotTarget{Kind: kinds.word(data), File: rel, Reason: why})
 	}
+	return nil
+}
+
+// unmadeBelow lists under t what a Flux Kustomization that is no target
+// (d, listed under t) would apply from its path, with why: that path is
+// read for no target (a Kustomization whose name is made from a Secret's
+// value, left out of its parent's render), and what is there would
+// otherwise be absent. A path that depends on a variable, or that is no
+// folder of the repository, has nothing known to list, nor one under t's
+// paths when all of them are listed (all); each path is listed once.
+func (s *discovery) unmadeBelow(t *Target, kinds childKinds, d document, name, why string, all bool) error {
+	p, _ := d.str("spec", "path")
+	if p == "" || unresolvedVariable.MatchString(p) {
+		return nil
+	}
+	rp, err := s.repoPath(p)
+	if err != nil || rp == "" || s.unmadePaths[rp] || all && slices.ContainsFunc(t.Paths, func(p string) bool { return rp == p || strings.HasPrefix(rp, p+"/") || p == "." }) {
+		return nil
+	}
+	if s.unmadePaths == nil {
+		s.unmadePaths = map[string]bool{}
+	}
+	s.unmadePaths[rp] = true
+	below := Target{Paths: []string{rp}}
+	inner := fmt.Sprintf("not a target of its own: Kustomization %s, which would apply it, is no target either (%s)", name, strings.TrimPrefix(why, "not a target of its own: "))
+	if err := s.listUnmade(&below, kinds, nil, nil, inner); err != nil {
+		return err
+	}
+	t.NotTargets = append(t.NotTargets, below.NotTargets...)
 	return nil
 }
 

@@ -118,6 +118,9 @@ type RenderedObject struct {
 	File   string // relative to the root; a chart's template for a chart
 	Line   int
 	Object map[string]any
+	// FromSecret are its fields that hold a Secret's placeholder, which
+	// the parent's substitution put there (model.Object.FromSecret).
+	FromSecret []model.SecretField
 }
 
 // Discover finds the targets of the config's discover entries in repo,
@@ -139,7 +142,7 @@ func Discover(ctx context.Context, repo Repository, entries []config.Discover) (
 func RenderedOf(objs []model.Object, files, notRendered []string) Rendered {
 	out := Rendered{Files: files, NotRendered: notRendered}
 	for _, o := range objs {
-		out.Objects = append(out.Objects, RenderedObject{File: o.Source, Line: o.Line, Object: o.Object.Object})
+		out.Objects = append(out.Objects, RenderedObject{File: o.Source, Line: o.Line, Object: o.Object.Object, FromSecret: o.FromSecret})
 	}
 	return out
 }

@@ -23,6 +23,7 @@ var placeFields = [][]string{
 	{"spec", "sourceRef", "name"},
 	{"spec", "sourceRef", "namespace"},
 	{"spec", "chart", "spec", "chart"},
+	{"spec", "chart", "spec", "version"},
 	{"spec", "chart", "spec", "sourceRef", "name"},
 	{"spec", "chart", "spec", "sourceRef", "namespace"},
 	{"spec", "chartRef", "name"},

@@ -203,3 +203,26 @@ func SecretKeys(keys []SecretKey) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// Register hands out the keys' placeholders, as if the render had read
+// them itself: a placeholder a parent's substitution wrote into the
+// object a target is rendered with (Deployer.StandIns) is known as one.
+func (s *StandIns) Register(keys []SecretKey) {
+	if s == nil {
+		return
+	}
+	for _, k := range keys {
+		s.Value(k)
+	}
+}
+
+// Swap is text with each key's placeholder of s written as other's, as
+// it is and in upper case (what a substitution's case change leaves).
+func (s *StandIns) Swap(text string, keys []SecretKey, other *StandIns) string {
+	for _, k := range keys {
+		from, to := s.Value(k), other.Value(k)
+		text = strings.ReplaceAll(text, from, to)
+		text = strings.ReplaceAll(text, strings.ToUpper(from), strings.ToUpper(to))
+	}
+	return text
+}

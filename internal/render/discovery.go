@@ -33,9 +33,16 @@ type Discovered struct {
 // needs of an app-of-apps whose path is a kustomization or a chart, to
 // find the Applications it makes. charts locates a chart it names by
 // reference (nil: the repository's own only). values reads what a Flux
-// Kustomization substitutes (nil: nothing can be read); a variable whose
-// value cannot be read is left in place, ${VAR}, for discovery needs
-// paths, not values.
+// Kustomization substitutes (nil: nothing can be read). A Secret's value
+// stands as its placeholder, as in a check's render, and the run's
+// placeholders are the same in every render: a SOPS-encrypted Secret's
+// keys, and a variable only a Secret discovery cannot read (the
+// cluster's) may set, give the children their placeholders, marked on
+// each object (FromSecret), and a child whose name or namespace is made
+// from one is not rendered, with the Secret and key. A variable whose
+// value cannot be read otherwise (a ConfigMap only in the cluster) is left
+// in place, ${VAR}, for discovery needs paths, not values. No value of
+// the cluster's reaches this render.
 func ForDiscovery(ctx context.Context, cfg *config.Config, charts delivery.ChartLocator, values ValueReader, root string, paths []string, d *delivery.Deployer) (Discovered, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -49,7 +56,7 @@ func ForDiscovery(ctx context.Context, cfg *config.Config, charts delivery.Chart
 		full[i] = filepath.Join(abs, filepath.FromSlash(p))
 	}
 	reads := source.NewReads()
-	res, err := RenderAll(ctx, full, Options{Root: abs, Config: cfg, Deployer: d, Reads: reads, Charts: charts, Values: values, KeepUnresolved: true})
+	res, err := RenderAll(ctx, full, Options{Root: abs, Config: cfg, Deployer: d, Reads: reads, Charts: charts, Values: values, KeepUnresolved: true, StandInSecrets: true})
 	if err != nil {
 		return Discovered{}, err
 	}

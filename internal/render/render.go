@@ -124,6 +124,7 @@ type Result struct {
 func RenderAll(ctx context.Context, paths []string, opts Options) (Result, error) {
 	if opts.StandInSecrets {
 		opts.standIns = model.NewStandIns()
+		registerDeployerStandIns(opts.Deployer, opts.standIns)
 	}
 	// Both renders of a check with stand-ins share one bound.
 	return timeBound(ctx, source.MaxRenderTime, paths, func(ctx context.Context) (Result, error) {

@@ -6,6 +6,7 @@ import (
 
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 )
@@ -22,6 +23,7 @@ import (
 func renderAgainWithOtherStandIns(ctx context.Context, paths []string, opts Options, first Result) (Result, error) {
 	other := opts
 	other.standIns = opts.standIns.Other()
+	other.Deployer = deployerWithOtherStandIns(opts.Deployer, opts.standIns, other.standIns)
 	// The first render recorded every file; the second reads the same.
 	other.Reads = nil
 	second, err := renderOnce(ctx, paths, other)
@@ -128,4 +130,66 @@ func itemElement(x, y any, i int) fieldpath.PathElement {
 		return fieldpath.PathElement{Key: fieldpath.KeyByFields("name", name)}
 	}
 	return fieldpath.PathElement{Index: &i}
+}
+
+// A child a parent's render made (discovery) may hold placeholders its
+// parent substituted (Deployer.StandIns): the render registers their keys
+// as handed out (registerDeployerStandIns), so that the second render
+// happens and names them, and renders the second time with the object's
+// placeholders written as the second set's.
+
+// registerDeployerStandIns hands out the placeholders d's object holds.
+func registerDeployerStandIns(d *delivery.Deployer, s *model.StandIns) {
+	if d == nil || s == nil {
+		return
+	}
+	for _, f := range d.StandIns {
+		s.Register(f.Keys)
+	}
+}
+
+// deployerWithOtherStandIns is d with each placeholder its object holds
+// written as other's. A field whose placeholder the parent's substitution
+// transformed beyond recognition (a substring) is other's placeholder
+// whole: it differs all the same.
+func deployerWithOtherStandIns(d *delivery.Deployer, first, other *model.StandIns) *delivery.Deployer {
+	if d == nil || len(d.StandIns) == 0 {
+		return d
+	}
+	var keys []model.SecretKey
+	for _, f := range d.StandIns {
+		keys = append(keys, f.Keys...)
+	}
+	out := *d
+	obj, _ := copySwapping(d.Object, func(s string) string { return first.Swap(s, keys, other) }).(map[string]any)
+	for _, f := range d.StandIns {
+		was, _, _ := model.ValueAt(d.Object, f.Path)
+		now, _, _ := model.ValueAt(obj, f.Path)
+		if s, ok := was.(string); ok && s == now && len(f.Keys) > 0 {
+			model.SetValueAt(obj, f.Path, other.Value(f.Keys[0]))
+		}
+	}
+	out.Object = obj
+	return &out
+}
+
+// copySwapping is a copy of v with swap applied to every string in it.
+func copySwapping(v any, swap func(string) string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = copySwapping(e, swap)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = copySwapping(e, swap)
+		}
+		return l
+	case string:
+		return swap(x)
+	}
+	return v
 }

@@ -58,6 +58,8 @@ func TestReasonKind(t *testing.T) {
 		"kubernetes/apps/network/x/ks.yaml: postBuild.substituteFrom Secret network/x-secret: " + delivery.ValuesNotFound(delivery.ValuesRepositoryOnly):                                                     "no cluster",
 		"kubernetes/apps/network/x/ks.yaml: postBuild.substituteFrom Secret network/x-secret: " + delivery.ValuesNotFound("cluster"):                                                                         "substitution",
 		"metadata.name \"${APP}\" depends on APP, which flux-system/apps's postBuild substitutes from a source discovery cannot read (encrypted, or only in the cluster): it is not known what this deploys": "substitution",
+		"not a target of its own: what renders of Kustomization flux-system/wallabag, which would apply it, leaves it out: apps/wallabag/helmrelease.yaml:3: a HelmRelease whose name or namespace is made from Secret flux-system/cluster-secrets key SECRET_INSTANCE, whose value a check never reads: not checked": "secret name",
+		"spec.path depends on Secret flux-system/cluster-secrets key SECRET_DOMAIN, which flux-system/cluster-apps's postBuild substitutes and a check never reads: it is not known what this deploys":                                                                                                                "substitution",
 	} {
 		if got := ReasonKind(reason); got != want {
 			t.Errorf("ReasonKind(%q) = %q, want %q", reason, got, want)

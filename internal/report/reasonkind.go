@@ -25,6 +25,9 @@ var reasonKinds = []struct {
 	{"plugin", []string{"config management plugin", "plugin service", "exec plugin", "krm function"}},
 	{"generator", []string{"scm provider", "decision resource", "clusters registered in argo cd", "clusters generator"}},
 	{"hook", []string{"hook"}},
+	// An object named after a Secret's value, which stands as a
+	// placeholder in every render of a check and of discovery.
+	{"secret name", []string{"name or namespace is made from secret"}},
 	{"encrypted", []string{"sops"}},
 	{"substitution", []string{"depends on", "postbuild substitutes"}},
 	{"encrypted", []string{"encrypted"}},

@@ -41,6 +41,13 @@ type fluxSubstitution struct {
 	// placeholders are what each unresolved source answers for the object
 	// being substituted (fluxunresolved.go).
 	placeholders map[string]string
+	// standIns are the render's placeholders for Secret values; with them,
+	// a variable only an unresolved Secret may set stands as its
+	// placeholder (lastSecret's key), not as ${VAR}.
+	standIns *model.StandIns
+	// lastSecret is the last unresolved Secret of substituteFrom: the one
+	// whose value wins where several set a variable.
+	lastSecret string
 }
 
 // substituteRef is an entry of spec.postBuild.substituteFrom.
@@ -58,7 +65,7 @@ type substituteRef struct {
 func newFluxSubstitution(ctx context.Context, d *delivery.Deployer, vr source.ValueReader, standIns *model.StandIns, keep bool) (*fluxSubstitution, string, error) {
 	ks := d.Object
 	u := unstructured.Unstructured{Object: ks}
-	s := &fluxSubstitution{ks: u, strict: d.StrictSubstitution, values: map[string]map[string]string{}, hidden: &model.Hidden{}}
+	s := &fluxSubstitution{ks: u, strict: d.StrictSubstitution, values: map[string]map[string]string{}, hidden: &model.Hidden{}, standIns: standIns}
 	refs, err := substituteFrom(ks)
 	if err != nil {
 		return nil, "", err

@@ -5,6 +5,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/resource"
+
+	"github.com/ownership-check/ownership-check/internal/model"
 )
 
 // variable is a ${VAR} (or ${VAR:=default}) of Flux's substitution, the
@@ -17,6 +19,9 @@ func (s *fluxSubstitution) unresolve(r substituteRef) {
 		s.unresolved = map[string]bool{}
 	}
 	s.unresolved[valuesKey(r.Kind, fluxNamespace(s.ks), r.Name)] = true
+	if r.Kind == "Secret" {
+		s.lastSecret = r.Name
+	}
 }
 
 // placeholdersFor sets what an unresolved source answers for res: each
@@ -24,7 +29,12 @@ func (s *fluxSubstitution) unresolve(r substituteRef) {
 // sets is set to itself, ${VAR}, so that the substitution leaves it in
 // place (its default too is not known to apply) where the controller
 // would set the value only that source has. Discovery reads the objects
-// through it: what depends on such a variable is known to.
+// through it: what depends on such a variable is known to. With
+// stand-ins, and a Secret among those sources (one only in the cluster,
+// which discovery never reads), the variable is the placeholder of the
+// last such Secret's key of its name instead, as the check's render of
+// the parent gives it: what the children make of it is checked, and
+// marked as a Secret's.
 func (s *fluxSubstitution) placeholdersFor(res *resource.Resource) error {
 	if len(s.unresolved) == 0 {
 		return nil
@@ -41,6 +51,9 @@ func (s *fluxSubstitution) placeholdersFor(res *resource.Resource) error {
 			continue
 		}
 		s.placeholders[name] = "${" + name + "}"
+		if s.standIns != nil && s.lastSecret != "" {
+			s.placeholders[name] = s.standIns.Value(model.SecretKey{Namespace: fluxNamespace(s.ks), Name: s.lastSecret, Key: name})
+		}
 	}
 	return nil
 }
