@@ -86,10 +86,3 @@ func previousManifest(m model.ApplyMethod, snap func() *snapshot.Snapshot) func(
 func snapshotOnce(ch <-chan snapshotResult) func() snapshotResult {
 	return sync.OnceValue(func() snapshotResult { return <-ch })
 }
-
-// applyReported is the method the report says: the default's words when
-// the target's deployer leaves it to the default.
-func (in analysis) applyReported() *model.ApplyMethod {
-	m := in.Apply.OrDefault()
-	return &m
-}

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/check/judge"
 	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -92,7 +93,7 @@ func renderBaseAsync(ctx context.Context, g *errgroup.Group, o Options, opts ren
 // that may fail the check, and whether the head renders exactly the base.
 // A base that could not be rendered leaves causes unknown, and says why;
 // a base that names no commit is an error.
-func (in analysis) withBase(read *baseRead, causes model.CausePolicy) (analysis, error) {
+func withBase(in judge.Input, read *baseRead, causes model.CausePolicy) (judge.Input, error) {
 	in.FailsCause = func(c model.Cause) bool { return causes[c] }
 	if read == nil {
 		return in, nil
@@ -112,7 +113,7 @@ func (in analysis) withBase(read *baseRead, causes model.CausePolicy) (analysis,
 // render (deployer.WithCreatedNamespace; none when ok is false) by what the base's
 // deployer creates: the pull request's when it turns CreateNamespace on
 // or changes the metadata, and no change when both create the same.
-func (in analysis) withCreated(created model.Object, ok bool, read *baseRead) analysis {
+func withCreated(in judge.Input, created model.Object, ok bool, read *baseRead) judge.Input {
 	if !ok || in.Base == nil || read == nil {
 		return in
 	}
@@ -120,7 +121,7 @@ func (in analysis) withCreated(created model.Object, ok bool, read *baseRead) an
 	if o, baseOK := deployer.CreatedNamespace(read.deployer); baseOK && o.ID == created.ID {
 		atBase = o.Object
 	}
-	in.created = map[model.ID]*unstructured.Unstructured{created.ID: atBase}
+	in.Created = map[model.ID]*unstructured.Unstructured{created.ID: atBase}
 	in.Unchanged = in.Unchanged && atBase != nil && model.EqualValues(atBase.Object, created.Object.Object)
 	return in
 }

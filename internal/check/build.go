@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
+	"github.com/ownership-check/ownership-check/internal/check/judge"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/deployer"
@@ -146,32 +147,32 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	srcs, renderedAs := controllers.SourcesOf(objs), apiVersions(objs)
 	// The dry-runs need no snapshot: they go out while it is still being
 	// read; only their analysis waits for it.
-	return run(ctx, engine, objs, waitingFor(client.Window.Limit()), func() (analysis, error) {
+	return run(ctx, engine, objs, waitingFor(client.Window.Limit()), func() (judge.Input, error) {
 		read := snapshotRead()
 		if read.err != nil {
-			return analysis{}, read.err
+			return judge.Input{}, read.err
 		}
 		snap := read.snap
 		hasher, err := snapshotHasher(snap)
 		if err != nil {
-			return analysis{}, err
+			return judge.Input{}, err
 		}
-		notes := append(withNote(withNote(nil, configNote), skipNote), unrendered...)
+		notes := append(judge.WithNote(judge.WithNote(nil, configNote), skipNote), unrendered...)
 		if snap == nil {
 			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
 		}
 		found := <-fightsRead
 		set := controllers.NewSet(srcs, found.Objs)
-		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.Notes).hideRendered(vr.Hidden(), objs)
+		in := withHistory(newInput(o, "cluster", snap, hasher, policy, cfg, notes), read.hist, set, o.Paths, found.Notes).HideRendered(vr.Hidden(), objs)
 		in.Charts, in.Apply = released, engineOpts.Apply
 		br := <-baseRead
-		in, err = in.withBase(br, causes)
+		in, err = withBase(in, br, causes)
 		if err != nil {
-			return analysis{}, err
+			return judge.Input{}, err
 		}
-		in = in.withCreated(created, createdOK, br)
-		pins, names := in.namedCharts()
-		in.Notes = withNote(withNote(slices.Clip(in.Notes), (<-clusterChartRead).Note(pins, names)), in.appliedReleaseNote())
+		in = withCreated(in, created, createdOK, br)
+		pins, names := in.NamedCharts()
+		in.Notes = judge.WithNote(judge.WithNote(slices.Clip(in.Notes), (<-clusterChartRead).Note(pins, names)), in.AppliedReleaseNote())
 		in.Types = types
 		in.ReadAs = engine.ReadAllAs(ctx, g, objs, func(obj model.Object) string {
 			if snap == nil || snap.Objects[obj.ID] == nil || snap.Objects[obj.ID].APIVersion == renderedAs[obj.ID] {
@@ -185,34 +186,27 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	})
 }
 
-// newAnalysis is what both engines' reports are built from.
-func newAnalysis(o Options, engine string, snap *snapshot.Snapshot, hasher secrets.Hasher, policy model.FailPolicy, cfg *config.Config, notes []string) analysis {
-	return analysis{
-		FieldManager: o.FieldManager,
-		Environment:  o.Environment,
-		ToolVersion:  o.ToolVersion,
-		Engine:       engine,
-		Snapshot:     snap,
-		Hasher:       hasher,
-		Fails:        func(c model.Category) bool { return policy[c] },
-		Ignored: func(id model.ID, p fieldpath.Path) bool {
-			return cfg.IsIgnored(id.Group, id.Kind, id.Namespace, id.Name, p)
+// newInput is the judging stage's input both engines start from.
+func newInput(o Options, engine string, snap *snapshot.Snapshot, hasher secrets.Hasher, policy model.FailPolicy, cfg *config.Config, notes []string) judge.Input {
+	return judge.Input{
+		Check: judge.Check{
+			FieldManager:       o.FieldManager,
+			Environment:        o.Environment,
+			ToolVersion:        o.ToolVersion,
+			Engine:             engine,
+			Deployer:           o.Deployer,
+			UpgradesClientSide: cfg.UpgradesClientSide(),
 		},
-		Notes:      notes,
-		Redaction:  cfg.Redaction(),
-		StaleAfter: cfg.StaleAfter(),
-		Deployer:   o.Deployer,
-
-		UpgradesClientSide: cfg.UpgradesClientSide(),
+		Policy: judge.Policy{Fails: func(c model.Category) bool { return policy[c] }},
+		Record: judge.Record{Snapshot: snap, Hasher: hasher, StaleAfter: cfg.StaleAfter()},
+		Rules: judge.Rules{
+			Ignored: func(id model.ID, p fieldpath.Path) bool {
+				return cfg.IsIgnored(id.Group, id.Kind, id.Namespace, id.Name, p)
+			},
+			Redaction: cfg.Redaction(),
+		},
+		Notes: notes,
 	}
-}
-
-// withNote appends a note unless it is empty.
-func withNote(notes []string, note string) []string {
-	if note == "" {
-		return notes
-	}
-	return append(notes, note)
 }
 
 // progressf writes a progress line, when the caller wants them.

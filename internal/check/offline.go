@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/check/judge"
 	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -64,20 +65,20 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		Apply:              apply, Original: previousManifest(apply, func() *snapshot.Snapshot { return snap }),
 	})
 	progressf(o.Progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, model.ShortCommit(snap.Commit), o.Environment)
-	notes := append(withNote(withNote(withNote(nil, configNote), skipNote), offlineNote(snap)), unrendered...)
+	notes := append(judge.WithNote(judge.WithNote(judge.WithNote(nil, configNote), skipNote), offlineNote(snap)), unrendered...)
 	// Before run, which lets go of the snapshot's objects.
 	set := controllers.NewSet(renderedObjects(objs), snapshotSources(snap))
-	return run(ctx, engine, objs, minWaiting, func() (analysis, error) {
-		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil).hideRendered(vr.Hidden(), objs)
+	return run(ctx, engine, objs, minWaiting, func() (judge.Input, error) {
+		in := withHistory(newInput(o, "offline", snap, hasher, policy, cfg, notes), hist, set, o.Paths, nil).HideRendered(vr.Hidden(), objs)
 		in.Charts, in.Apply = released, apply
-		in, err := in.withBase(<-baseRead, causes)
+		in, err := withBase(in, <-baseRead, causes)
 		if err != nil {
-			return analysis{}, err
+			return judge.Input{}, err
 		}
-		in.Notes = withNote(in.Notes, in.appliedReleaseNote())
+		in.Notes = judge.WithNote(in.Notes, in.AppliedReleaseNote())
 		in.Types = types
 		in.NotChecked, in.Skipped = offlineNotChecked, skipped
-		in.entries = shared.take
+		in.Entries = shared.take
 		return in, nil
 	})
 }

@@ -1,4 +1,4 @@
-package check
+package judge
 
 import (
 	"regexp"
@@ -26,14 +26,14 @@ type states struct {
 
 // statesOf gathers an object's states; head is the rendered object, nil
 // when the head does not render it; e is its snapshot record, nil without.
-func (in analysis) statesOf(id model.ID, head *unstructured.Unstructured, e *snapshot.Entry) states {
+func (in Input) statesOf(id model.ID, head *unstructured.Unstructured, e *snapshot.Entry) states {
 	var s states
 	if head != nil {
 		s.head = in.redact(head).Object
 	}
 	if in.Base != nil {
 		s.baseKnown = true
-		o, ok := in.created[id]
+		o, ok := in.Created[id]
 		if !ok {
 			o, ok = in.Base.Object(id, head)
 		}
@@ -56,7 +56,7 @@ func presence(obj map[string]any) model.Presence {
 }
 
 // setCauses gives every finding of the object its cause.
-func (in analysis) setCauses(ro *report.Object, s states) {
+func (in Input) setCauses(ro *report.Object, s states) {
 	for i := range ro.Findings {
 		ro.Findings[i].Cause = s.causeOf(ro.Findings[i])
 	}
@@ -126,7 +126,7 @@ func refusal(c model.Category) bool {
 
 // refusedReasons are the dry-run errors that are the server's judgement
 // of the object: invalid, or denied by admission; or the controller's, of
-// a target its head does not render (HeadFailed). Every other error (the
+// a target its head does not render (check's HeadFailed). Every other error (the
 // checker forbidden by RBAC, an unknown kind, a timeout, an unreadable
 // object) means the object was not checked at all.
 var refusedReasons = map[string]bool{"Invalid": true, "BadRequest": true, "RequestEntityTooLarge": true, ReasonRenderFailed: true}
