@@ -28,7 +28,7 @@ func renderHead(ctx context.Context, o Options, opts render.Options) ([]model.Ob
 		opts.Reads = render.NewReads()
 		head = &render.Head{Reads: opts.Reads}
 	}
-	done, err := o.State.RenderTurn(ctx)
+	done, err := o.Run.RenderTurn(ctx)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -78,7 +78,7 @@ func renderBaseAsync(ctx context.Context, g *errgroup.Group, o Options, opts ren
 			}
 		}
 		b, err := render.RenderBase(ctx, render.BaseOf{Rev: o.Base, Paths: o.Paths, Options: opts,
-			Trees: o.State.Trees(), DeployerAt: deployerAt, Head: head})
+			Trees: o.Run.Trees(), DeployerAt: deployerAt, Head: head})
 		r := &baseRead{base: b, err: err, deployer: atBase}
 		if err == nil {
 			r.unchanged = b.Compare(objs)

@@ -29,9 +29,6 @@ import (
 // means the check could not be done (the tool's exit status 2); findings
 // that fail the check show in Report.Failed.
 func Build(ctx context.Context, o Options) (*report.Report, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if err := o.requireTarget(); err != nil {
 		return nil, err
 	}
@@ -108,7 +105,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	if err != nil {
 		return nil, err
 	}
-	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client, Charts: charts, Trees: o.State.Trees(), StandInSecrets: true}
+	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client, Charts: charts, Trees: o.Run.Trees(), StandInSecrets: true}
 	objs, unrendered, head, released, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err
@@ -129,7 +126,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// The API server's schemas are read while the dry-runs run: only the
 	// analysis needs them, and the engine for an object whose client-side
 	// managers the deployer upgrades.
-	types := o.State.Types(client)
+	types := o.Run.Types(client)
 	engineOpts.UpgradesClientSide, engineOpts.Types = cfg.UpgradesClientSide(), types
 	if engineOpts.Apply, err = resolveApply(ctx, o.Target, client, engineOpts, objs); err != nil {
 		return nil, err

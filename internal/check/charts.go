@@ -33,5 +33,5 @@ func (t Target) chartLocator(cfg *config.Config) (model.ChartLocator, error) {
 	if t.ChartLocator != nil {
 		return t.ChartLocator, nil
 	}
-	return t.State.Charts(func() (model.ChartLocator, func(), error) { return OpenCharts(t.Charts, cfg) })
+	return t.Run.Charts(func() (model.ChartLocator, func(), error) { return OpenCharts(t.Charts, cfg) })
 }

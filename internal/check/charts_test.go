@@ -38,9 +38,9 @@ func TestChartsFromTheTrustedConfig(t *testing.T) {
 	run := runstate.New(context.Background(), "")
 	defer run.Close()
 	ambient := map[string]charts.Credential{"ghcr.io": {User: "x", Password: "token"}}
-	tg := Target{Config: head, BaseConfig: base, State: run, Charts: charts.Options{CacheDir: dir, Offline: true, Ambient: ambient}}
+	tg := Target{Config: head, BaseConfig: base, Run: run, Charts: charts.Options{CacheDir: dir, Offline: true, Ambient: ambient}}
 	for range 2 {
-		cfg, _, err := tg.State.Config(tg.loadConfigFile)
+		cfg, _, err := tg.Run.Config(tg.loadConfigFile)
 		if err != nil {
 			t.Fatal(err)
 		}

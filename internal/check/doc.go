@@ -21,7 +21,7 @@
 // The other commands start the same way (config → kube → render) and end
 // elsewhere: TakeSnapshot in the snapshot store, Migrate in migrate's plan,
 // Render in the objects themselves; History reads the recorded deploys.
-// What a check reads beyond its own target comes through its run's State
+// What a check reads beyond its own target comes through its Run
 // (package runstate): a check alone is a run of one; a run of many targets
 // is package targets', which makes the run and calls Build for each.
 // docs/architecture.md has the picture.

@@ -89,7 +89,7 @@ func judgeHead(ctx context.Context, o Options, head judge.AtHead) (*report.Repor
 	if err != nil {
 		return nil, "", err
 	}
-	cfg, _, err := o.State.Config(o.loadConfigFile)
+	cfg, _, err := o.Run.Config(o.loadConfigFile)
 	if err != nil {
 		return nil, "", err
 	}
@@ -113,7 +113,7 @@ func judgeHead(ctx context.Context, o Options, head judge.AtHead) (*report.Repor
 		// object file only says which repository it is in.
 		paths = []string{o.Deployer.File}
 	}
-	b, err := render.RenderBase(ctx, render.BaseOf{Rev: o.Base, Paths: paths, Options: opts, Trees: o.State.Trees(), DeployerAt: o.BaseDeployer})
+	b, err := render.RenderBase(ctx, render.BaseOf{Rev: o.Base, Paths: paths, Options: opts, Trees: o.Run.Trees(), DeployerAt: o.BaseDeployer})
 	var unresolved *render.UnresolvedError
 	if errors.As(err, &unresolved) {
 		return nil, "", fmt.Errorf("--%w", err)

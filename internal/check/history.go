@@ -102,7 +102,7 @@ func (t Target) discoverAsync(ctx context.Context, g *errgroup.Group, c *kube.Cl
 	// Now: run lets go of objs' objects.
 	namespaces := controllers.Namespaces(objs)
 	g.Go(func() error {
-		ch <- t.State.Controllers(ctx, c, namespaces, concurrency)
+		ch <- t.Run.Controllers(ctx, c, namespaces, concurrency)
 		return nil
 	})
 	return ch

@@ -41,9 +41,6 @@ type Migrated struct {
 // shown first. An object that could not be migrated is an error returned
 // with the result.
 func Migrate(ctx context.Context, o MigrateOptions, planned func(*migrate.Plan)) (*Migrated, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	ctx, cancel := context.WithTimeout(ctx, migrateDeadline)
 	defer cancel()
 	defer o.ownRun(ctx)()

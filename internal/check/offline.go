@@ -23,11 +23,11 @@ import (
 // buildOffline is check --offline: the snapshot's deployed objects stand
 // in for the cluster, and a local Server-Side Apply for its dry-run.
 func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy model.FailPolicy, causes model.CausePolicy) (rep *report.Report, err error) {
-	cfg, configNote, err := o.State.Config(o.loadConfigFile)
+	cfg, configNote, err := o.Run.Config(o.loadConfigFile)
 	if err != nil {
 		return nil, err
 	}
-	snap, hist, err := o.State.Snapshot(ctx, o.Branch(), o.Environment)
+	snap, hist, err := o.Run.Snapshot(ctx, o.Branch(), o.Environment)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	if err != nil {
 		return nil, err
 	}
-	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr, Charts: charts, Trees: o.State.Trees(), StandInSecrets: true}
+	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr, Charts: charts, Trees: o.Run.Trees(), StandInSecrets: true}
 	objs, unrendered, head, released, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err

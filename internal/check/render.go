@@ -24,11 +24,8 @@ const discoveryTimeout = 10 * time.Second
 // kinds are used. A kubeconfig or context named explicitly must load. The
 // warnings (discovery that failed midway) come back with an error too.
 func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []error, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	defer t.ownRun(ctx)()
-	cfg, _, err := t.State.Config(t.loadConfigFile)
+	cfg, _, err := t.Run.Config(t.loadConfigFile)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -37,7 +34,7 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 		return nil, nil, err
 	}
 	// Only a user asking to see the values reads them into the render.
-	opts := render.Options{Config: cfg, Deployer: t.Deployer, Charts: charts, Trees: t.State.Trees(), StandInSecrets: !t.ShowSecrets}
+	opts := render.Options{Config: cfg, Deployer: t.Deployer, Charts: charts, Trees: t.Run.Trees(), StandInSecrets: !t.ShowSecrets}
 	var scope *kube.BestEffort
 	var warnings []error
 	opts.Namespace, scope, err = renderTarget(t)

@@ -55,9 +55,6 @@ Exit status: 0 printed; 2 the history could not be read.`,
 }
 
 func runHistory(ctx context.Context, o *historyOptions, args []string, stdout io.Writer) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if err := printer.HistoryFormats.Check(o.Output); err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	// state goes.
 	st := runstate.New(ctx, r.top)
 	defer st.Close()
-	o.State = st
+	o.Run = st
 	parallel.For(len(sel), workers, func(i int) {
 		out[i].Selected = sel[i]
 		if !sel[i].Checked() && (o.Base == "" || sel[i].Deployer == nil) {
@@ -157,7 +157,7 @@ func Snapshot(ctx context.Context, o check.SnapshotOptions, sel []Selected) ([]*
 	r, runErr := newRun(ctx, o.Concurrency)
 	st := runstate.New(ctx, r.top)
 	defer st.Close()
-	o.State = st
+	o.Run = st
 	defer func() {
 		commit, err := st.Commit(ctx, o.Branch())
 		for i, rec := range recs {
