@@ -59,16 +59,23 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 // the check, whichever step fails first.
 func build(ctx context.Context, o Options, policy model.FailPolicy, causes model.CausePolicy) (*report.Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	var g errgroup.Group
+	defer cancel()
+	if o.Offline {
+		// Offline is offline for charts too: only the cache is read.
+		o.Charts.Offline = true
+	}
+	end, err := o.ownRun(ctx)
+	if err != nil {
+		return nil, err
+	}
 	// The run of one ends after everything started in g.
-	defer o.ownRun(ctx)()
+	defer end()
+	var g errgroup.Group
 	defer func() {
 		cancel()
 		g.Wait()
 	}()
 	if o.Offline {
-		// Offline is offline for charts too: only the cache is read.
-		o.Charts.Offline = true
 		return buildOffline(ctx, &g, o, policy, causes)
 	}
 	return buildCluster(ctx, &g, o, policy, causes)
@@ -101,11 +108,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		engineOpts.Concurrency = sess.limit
 	}
 	vr := values.New(o.ValueDirs, client)
-	charts, err := o.chartLocator(cfg)
-	if err != nil {
-		return nil, err
-	}
-	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client, Charts: charts, Trees: o.Run.Trees(), StandInSecrets: true}
+	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client, Charts: o.Run.Charts, Trees: o.Run.Trees(), StandInSecrets: true}
 	objs, unrendered, head, released, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err

@@ -80,7 +80,6 @@ func judgeHead(ctx context.Context, o Options, head judge.AtHead) (*report.Repor
 	if o.Base == "" || o.Deployer == nil {
 		return nil, why, nil
 	}
-	defer o.ownRun(ctx)()
 	policy, err := ParseFailOn(o.FailOn)
 	if err != nil {
 		return nil, "", err
@@ -89,18 +88,16 @@ func judgeHead(ctx context.Context, o Options, head judge.AtHead) (*report.Repor
 	if err != nil {
 		return nil, "", err
 	}
-	cfg, _, err := o.Run.Config(o.loadConfigFile)
-	if err != nil {
-		return nil, "", err
-	}
 	if o.Offline {
 		// Offline is offline for charts too: only the cache is read.
 		o.Charts.Offline = true
 	}
-	charts, err := o.chartLocator(cfg)
+	end, err := o.ownRun(ctx)
 	if err != nil {
 		return nil, "", err
 	}
+	defer end()
+	cfg, charts := o.Run.Config, o.Run.Charts
 	opts := render.Options{Namespace: offlineNamespace(o.Target), Config: cfg, Deployer: o.Deployer, Charts: charts, StandInSecrets: true}
 	if c := o.Client; c != nil && !o.Offline {
 		opts.Namespace, opts.Scope, opts.ChartCluster = c.Namespace, c, c

@@ -96,10 +96,7 @@ func (t *Target) open(ctx context.Context, reachWithin time.Duration) (*session,
 	if err := t.requireTarget(); err != nil {
 		return nil, err
 	}
-	cfg, note, err := t.Run.Config(t.loadConfigFile)
-	if err != nil {
-		return nil, err
-	}
+	cfg, note := t.Run.Config, t.Run.ConfigNote
 	client, err := t.cluster()
 	if err != nil {
 		return nil, err
@@ -136,10 +133,7 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 		return nil, err
 	}
 	cfg, client := sess.cfg, sess.client
-	charts, err := t.chartLocator(cfg)
-	if err != nil {
-		return nil, err
-	}
+	charts := t.Run.Charts
 	reads := render.NewReads()
 	done, err := t.Run.RenderTurn(ctx)
 	if err != nil {

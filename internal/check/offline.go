@@ -23,10 +23,7 @@ import (
 // buildOffline is check --offline: the snapshot's deployed objects stand
 // in for the cluster, and a local Server-Side Apply for its dry-run.
 func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy model.FailPolicy, causes model.CausePolicy) (rep *report.Report, err error) {
-	cfg, configNote, err := o.Run.Config(o.loadConfigFile)
-	if err != nil {
-		return nil, err
-	}
+	cfg, configNote := o.Run.Config, o.Run.ConfigNote
 	snap, hist, err := o.Run.Snapshot(ctx, o.Branch(), o.Environment)
 	if err != nil {
 		return nil, err
@@ -43,11 +40,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// Offline, values come from the repository alone: a render that needs
 	// the cluster's is not rendered, and says so.
 	vr := values.New(o.ValueDirs, nil)
-	charts, err := o.chartLocator(cfg)
-	if err != nil {
-		return nil, err
-	}
-	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr, Charts: charts, Trees: o.Run.Trees(), StandInSecrets: true}
+	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr, Charts: o.Run.Charts, Trees: o.Run.Trees(), StandInSecrets: true}
 	objs, unrendered, head, released, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err

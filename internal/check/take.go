@@ -6,7 +6,6 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/render"
-	"github.com/ownership-check/ownership-check/internal/runstate"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
@@ -31,8 +30,14 @@ type SnapshotOptions struct {
 func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 	if o.Run == nil {
 		// A run of one, whose batch of one is committed at its end.
-		s := runstate.New(ctx, "")
-		defer s.Close()
+		if err := o.requireTarget(); err != nil {
+			return nil, err
+		}
+		s, end, err := NewRun(ctx, o.Target, "")
+		if err != nil {
+			return nil, err
+		}
+		defer end()
 		o.Run = s
 		rec, err := TakeSnapshot(ctx, o)
 		if err == nil && rec != nil && rec.Snapshot != nil {

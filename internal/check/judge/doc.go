@@ -8,8 +8,9 @@
 // (controllers' Set.Fights), history and remedies, and assembles the
 // report with its verdict (Input.Report).
 //
-// It runs nothing itself: no cluster, git or file read, no goroutine. A
-// change to what a finding says or how it is judged goes here; a change
-// to what is fetched or in which order goes to check. docs/architecture.md
-// has the picture.
+// It opens nothing itself and starts no goroutine: what it reads of the
+// cluster comes through Cluster.ReadAs, which check gives it. A change to
+// what a finding says or how it is judged goes here; a change to what is
+// fetched or in which order goes to check. docs/architecture.md has the
+// picture.
 package judge
