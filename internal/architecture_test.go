@@ -53,6 +53,7 @@ var packages = map[string]kind{
 	"gitops/appset":       stage,
 	"deployer":            stage,
 	"check":               pipeline,
+	"check/judge":         pipeline,
 	"cli":                 pipeline,
 	"printer":             pipeline,
 	"command":             pipeline,
@@ -139,6 +140,10 @@ func forbidden(pkg string, k kind, dep string) string {
 		return "only cli imports the action, to wire its command"
 	case pkg == "command" && dep == "github":
 		return "command runs what both front ends share; publishing to GitHub is the action's"
+	case pkg == "check/judge" && packages[dep] == pipeline:
+		return "judge decides what each object's answers mean; it runs nothing and knows nothing of the run (check hands it its input)"
+	case dep == "check/judge" && pkg != "check":
+		return "only check hands the judging stage its input"
 	case pkg == "check" && dep == "targets":
 		return "targets runs check for many targets; check runs one"
 	case pkg == "check" && dep == "gitops":

@@ -87,10 +87,3 @@ func previousManifest(m delivery.ApplyMethod, snap func() *snapshot.Snapshot) fu
 func snapshotOnce(ch <-chan snapshotResult) func() snapshotResult {
 	return sync.OnceValue(func() snapshotResult { return <-ch })
 }
-
-// applyReported is the method the report says: the default's words when
-// the target's deployer leaves it to the default.
-func (in analysis) applyReported() *delivery.ApplyMethod {
-	m := in.Apply.OrDefault()
-	return &m
-}

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/check/judge"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -28,7 +29,7 @@ func renderHead(ctx context.Context, o Options, opts render.Options) ([]model.Ob
 		opts.Reads = render.NewReads()
 		head = &render.Head{Reads: opts.Reads}
 	}
-	done, err := o.State.RenderTurn(ctx)
+	done, err := o.Run.RenderTurn(ctx)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -78,7 +79,7 @@ func renderBaseAsync(ctx context.Context, g *errgroup.Group, o Options, opts ren
 			}
 		}
 		b, err := render.RenderBase(ctx, render.BaseOf{Rev: o.Base, Paths: o.Paths, Options: opts,
-			Trees: o.State.Trees(), DeployerAt: deployerAt, Head: head})
+			Trees: o.Run.Trees(), DeployerAt: deployerAt, Head: head})
 		r := &baseRead{base: b, err: err, deployer: atBase}
 		if err == nil {
 			r.unchanged = b.Compare(objs)
@@ -93,7 +94,7 @@ func renderBaseAsync(ctx context.Context, g *errgroup.Group, o Options, opts ren
 // that may fail the check, and whether the head renders exactly the base.
 // A base that could not be rendered leaves causes unknown, and says why;
 // a base that names no commit is an error.
-func (in analysis) withBase(read *baseRead, causes model.CausePolicy) (analysis, error) {
+func withBase(in judge.Input, read *baseRead, causes model.CausePolicy) (judge.Input, error) {
 	in.FailsCause = func(c model.Cause) bool { return causes[c] }
 	if read == nil {
 		return in, nil
@@ -113,7 +114,7 @@ func (in analysis) withBase(read *baseRead, causes model.CausePolicy) (analysis,
 // render (deployer.WithCreatedNamespace; none when ok is false) by what the base's
 // deployer creates: the pull request's when it turns CreateNamespace on
 // or changes the metadata, and no change when both create the same.
-func (in analysis) withCreated(created model.Object, ok bool, read *baseRead) analysis {
+func withCreated(in judge.Input, created model.Object, ok bool, read *baseRead) judge.Input {
 	if !ok || in.Base == nil || read == nil {
 		return in
 	}
@@ -121,7 +122,7 @@ func (in analysis) withCreated(created model.Object, ok bool, read *baseRead) an
 	if o, baseOK := deployer.CreatedNamespace(read.deployer); baseOK && o.ID == created.ID {
 		atBase = o.Object
 	}
-	in.created = map[model.ID]*unstructured.Unstructured{created.ID: atBase}
+	in.Created = map[model.ID]*unstructured.Unstructured{created.ID: atBase}
 	in.Unchanged = in.Unchanged && atBase != nil && model.EqualValues(atBase.Object, created.Object.Object)
 	return in
 }

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
+	"github.com/ownership-check/ownership-check/internal/check/judge"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/deployer"
@@ -58,16 +59,23 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 // the check, whichever step fails first.
 func build(ctx context.Context, o Options, policy model.FailPolicy, causes model.CausePolicy) (*report.Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	var g errgroup.Group
+	defer cancel()
+	if o.Offline {
+		// Offline is offline for charts too: only the cache is read.
+		o.Charts.Offline = true
+	}
+	end, err := o.ownRun(ctx)
+	if err != nil {
+		return nil, err
+	}
 	// The run of one ends after everything started in g.
-	defer o.ownRun(ctx)()
+	defer end()
+	var g errgroup.Group
 	defer func() {
 		cancel()
 		g.Wait()
 	}()
 	if o.Offline {
-		// Offline is offline for charts too: only the cache is read.
-		o.Charts.Offline = true
 		return buildOffline(ctx, &g, o, policy, causes)
 	}
 	return buildCluster(ctx, &g, o, policy, causes)
@@ -100,11 +108,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		engineOpts.Concurrency = sess.limit
 	}
 	vr := values.New(o.ValueDirs, client)
-	charts, err := o.chartLocator(cfg)
-	if err != nil {
-		return nil, err
-	}
-	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client, Charts: charts, Trees: o.State.Trees(), StandInSecrets: true}
+	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client, Charts: o.Run.Charts, Trees: o.Run.Trees(), StandInSecrets: true}
 	objs, unrendered, head, released, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err
@@ -125,7 +129,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// The API server's schemas are read while the dry-runs run: only the
 	// analysis needs them, and the engine for an object whose client-side
 	// managers the deployer upgrades.
-	types := o.State.Types(client)
+	types := o.Run.Types(client)
 	engineOpts.UpgradesClientSide, engineOpts.Types = cfg.UpgradesClientSide(), types
 	if engineOpts.Apply, err = resolveApply(ctx, o.Target, client, engineOpts, objs); err != nil {
 		return nil, err
@@ -143,32 +147,32 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	srcs, renderedAs := controllers.SourcesOf(objs), apiVersions(objs)
 	// The dry-runs need no snapshot: they go out while it is still being
 	// read; only their analysis waits for it.
-	return run(ctx, engine, objs, waitingFor(client.Window.Limit()), func() (analysis, error) {
+	return run(ctx, engine, objs, waitingFor(client.Window.Limit()), func() (judge.Input, error) {
 		read := snapshotRead()
 		if read.err != nil {
-			return analysis{}, read.err
+			return judge.Input{}, read.err
 		}
 		snap := read.snap
 		hasher, err := snapshotHasher(snap)
 		if err != nil {
-			return analysis{}, err
+			return judge.Input{}, err
 		}
-		notes := append(withNote(withNote(nil, configNote), skipNote), unrendered...)
+		notes := append(judge.WithNote(judge.WithNote(nil, configNote), skipNote), unrendered...)
 		if snap == nil {
 			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
 		}
 		found := <-fightsRead
 		set := controllers.NewSet(srcs, found.Objs)
-		in := newAnalysis(o, "cluster", snap, hasher, policy, cfg, notes).withHistory(read.hist, set, o.Paths, found.Notes).hideRendered(vr.Hidden(), objs)
+		in := withHistory(newInput(o, "cluster", snap, hasher, policy, cfg, notes), read.hist, set, o.Paths, found.Notes).HideRendered(vr.Hidden(), objs)
 		in.Charts, in.Apply = released, engineOpts.Apply
 		br := <-baseRead
-		in, err = in.withBase(br, causes)
+		in, err = withBase(in, br, causes)
 		if err != nil {
-			return analysis{}, err
+			return judge.Input{}, err
 		}
-		in = in.withCreated(created, createdOK, br)
-		pins, names := in.namedCharts()
-		in.Notes = withNote(withNote(slices.Clip(in.Notes), (<-clusterChartRead).Note(pins, names)), in.appliedReleaseNote())
+		in = withCreated(in, created, createdOK, br)
+		pins, names := in.NamedCharts()
+		in.Notes = judge.WithNote(judge.WithNote(slices.Clip(in.Notes), (<-clusterChartRead).Note(pins, names)), in.AppliedReleaseNote())
 		in.Types = types
 		in.ReadAs = engine.ReadAllAs(ctx, g, objs, func(obj model.Object) string {
 			if snap == nil || snap.Objects[obj.ID] == nil || snap.Objects[obj.ID].APIVersion == renderedAs[obj.ID] {
@@ -182,34 +186,27 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	})
 }
 
-// newAnalysis is what both engines' reports are built from.
-func newAnalysis(o Options, engine string, snap *snapshot.Snapshot, hasher secrets.Hasher, policy model.FailPolicy, cfg *config.Config, notes []string) analysis {
-	return analysis{
-		FieldManager: o.FieldManager,
-		Environment:  o.Environment,
-		ToolVersion:  o.ToolVersion,
-		Engine:       engine,
-		Snapshot:     snap,
-		Hasher:       hasher,
-		Fails:        func(c model.Category) bool { return policy[c] },
-		Ignored: func(id model.ID, p fieldpath.Path) bool {
-			return cfg.IsIgnored(id.Group, id.Kind, id.Namespace, id.Name, p)
+// newInput is the judging stage's input both engines start from.
+func newInput(o Options, engine string, snap *snapshot.Snapshot, hasher secrets.Hasher, policy model.FailPolicy, cfg *config.Config, notes []string) judge.Input {
+	return judge.Input{
+		Check: judge.Check{
+			FieldManager:       o.FieldManager,
+			Environment:        o.Environment,
+			ToolVersion:        o.ToolVersion,
+			Engine:             engine,
+			Deployer:           o.Deployer,
+			UpgradesClientSide: cfg.UpgradesClientSide(),
 		},
-		Notes:      notes,
-		Redaction:  cfg.Redaction(),
-		StaleAfter: cfg.StaleAfter(),
-		Deployer:   o.Deployer,
-
-		UpgradesClientSide: cfg.UpgradesClientSide(),
+		Policy: judge.Policy{Fails: func(c model.Category) bool { return policy[c] }},
+		Record: judge.Record{Snapshot: snap, Hasher: hasher, StaleAfter: cfg.StaleAfter()},
+		Rules: judge.Rules{
+			Ignored: func(id model.ID, p fieldpath.Path) bool {
+				return cfg.IsIgnored(id.Group, id.Kind, id.Namespace, id.Name, p)
+			},
+			Redaction: cfg.Redaction(),
+		},
+		Notes: notes,
 	}
-}
-
-// withNote appends a note unless it is empty.
-func withNote(notes []string, note string) []string {
-	if note == "" {
-		return notes
-	}
-	return append(notes, note)
 }
 
 // progressf writes a progress line, when the caller wants them.

@@ -25,13 +25,3 @@ func OpenCharts(o charts.Options, cfg *config.Config) (l delivery.ChartLocator, 
 
 // newFetcher is charts.New; a test sees what a fetcher is opened with.
 var newFetcher = charts.New
-
-// chartLocator is the locator t's renders use: the run's (ChartLocator,
-// opened once by the command for all its targets), else one the run's
-// state opens from cfg for its checks and closes at its end.
-func (t Target) chartLocator(cfg *config.Config) (delivery.ChartLocator, error) {
-	if t.ChartLocator != nil {
-		return t.ChartLocator, nil
-	}
-	return t.State.Charts(func() (delivery.ChartLocator, func(), error) { return OpenCharts(t.Charts, cfg) })
-}

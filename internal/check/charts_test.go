@@ -9,7 +9,6 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/charts"
 	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/runstate"
 )
 
 // TestChartsFromTheTrustedConfig: a check run with the base commit's
@@ -35,18 +34,15 @@ func TestChartsFromTheTrustedConfig(t *testing.T) {
 		return old(o)
 	}
 
-	run := runstate.New(context.Background(), "")
-	defer run.Close()
 	ambient := map[string]charts.Credential{"ghcr.io": {User: "x", Password: "token"}}
-	tg := Target{Config: head, BaseConfig: base, State: run, Charts: charts.Options{CacheDir: dir, Offline: true, Ambient: ambient}}
-	for range 2 {
-		cfg, _, err := tg.State.Config(tg.loadConfigFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tg.chartLocator(cfg); err != nil {
-			t.Fatal(err)
-		}
+	tg := Target{Config: head, BaseConfig: base, Charts: charts.Options{CacheDir: dir, Offline: true, Ambient: ambient}}
+	run, end, err := NewRun(context.Background(), tg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer end()
+	if run.Config != base || run.Charts == nil {
+		t.Fatalf("the run's config %p and charts %v: want the base commit's config and a fetcher", run.Config, run.Charts)
 	}
 	if len(opened) != 1 {
 		t.Fatalf("opened %d fetchers, want one for the run", len(opened))
@@ -57,5 +53,15 @@ func TestChartsFromTheTrustedConfig(t *testing.T) {
 	}
 	if o.CacheDir != dir || !o.Offline || !reflect.DeepEqual(o.Ambient, ambient) {
 		t.Errorf("fetcher's settings %+v, want the command line's and the runner's", o)
+	}
+	// A fetcher the command opened for all its targets is the run's.
+	tg.ChartLocator = run.Charts
+	again, endAgain, err := NewRun(context.Background(), tg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	endAgain()
+	if again.Charts != run.Charts || len(opened) != 1 {
+		t.Errorf("a run given a fetcher opened another (%d opened)", len(opened))
 	}
 }

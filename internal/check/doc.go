@@ -9,18 +9,19 @@
 // (repository config, kubeconfig, the last-deploy snapshot and the
 // recorded deploy history, the controllers set up in the cluster, the kinds'
 // schemas: the API server's, read while the dry-runs run, or offline the
-// snapshot's), hands each stage its input and assembles the analysed
-// objects into one report, with the fights, persistence and remedies of
-// each object (fights.go). With Options.Record it appends the report's
-// findings to the history. The
+// snapshot's), hands each stage its input, and hands each object's answers
+// with one grouped input (judge.Input) to its judging stage, package
+// judge, which decides what they mean and assembles the report. With
+// Options.Record it appends the report's findings to the history. The
 // stages import none of each other; this package is where they meet. It
-// decides nothing about ownership (package ownership does), prints nothing
-// but progress lines, and knows nothing of GitHub.
+// decides nothing about ownership (package ownership does) nor what an
+// object's answers mean (package judge does), prints nothing but progress
+// lines, and knows nothing of GitHub.
 //
 // The other commands start the same way (config → kube → render) and end
 // elsewhere: TakeSnapshot in the snapshot store, Migrate in migrate's plan,
 // Render in the objects themselves; History reads the recorded deploys.
-// What a check reads beyond its own target comes through its run's State
+// What a check reads beyond its own target comes through its Run
 // (package runstate): a check alone is a run of one; a run of many targets
 // is package targets', which makes the run and calls Build for each.
 // docs/architecture.md has the picture.

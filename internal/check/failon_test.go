@@ -11,13 +11,13 @@ import (
 
 func TestFailPolicyFails(t *testing.T) {
 	p, _ := ParseFailOn("reset")
-	in := newAnalysis(Options{}, "cluster", nil, secrets.Hasher{}, p, nil, nil)
-	r := &report.Report{Objects: []report.Object{{Findings: []model.Finding{{Category: model.Drift}}}}}
-	if in.fails(r) {
+	in := newInput(Options{}, "cluster", nil, secrets.Hasher{}, p, nil, nil)
+	objs := []report.Object{{Findings: []model.Finding{{Category: model.Drift}}}}
+	if in.Report(objs, nil).Failed {
 		t.Fatal("drift failed a reset-only policy")
 	}
-	r.Objects = append(r.Objects, report.Object{Findings: []model.Finding{{Category: model.Reset}}})
-	if !in.fails(r) {
+	objs = append(objs, report.Object{Findings: []model.Finding{{Category: model.Reset}}})
+	if !in.Report(objs, nil).Failed {
 		t.Fatal("reset did not fail a reset policy")
 	}
 }

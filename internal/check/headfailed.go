@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/check/judge"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/ownership"
@@ -17,10 +18,8 @@ import (
 )
 
 // ReasonRenderFailed marks the finding of a target whose head does not
-// render while its base does: its controller would fail on the pull
-// request's head, so the deploy fails (a path it does not find, a patch
-// that does not apply, a chart version that does not exist).
-const ReasonRenderFailed = "RenderFailed"
+// render while its base does (judge.ReasonRenderFailed).
+const ReasonRenderFailed = judge.ReasonRenderFailed
 
 // RenderError is a head whose render failed (kustomize refused it, a file
 // it names is not there): with a base, a run of many targets asks
@@ -52,26 +51,36 @@ func renderFailed(ctx context.Context, err error) error {
 // base, leaves the target not checked, and the reason returned names
 // both.
 func HeadFailed(ctx context.Context, o Options, why string) (*report.Report, string, error) {
-	return judgeHead(ctx, o, atHead{why: why, controller: true})
+	return judgeHead(ctx, o, judge.HeadFails(why))
 }
 
 // HeadRenderFailed is HeadFailed for a head whose render fails (err: a
 // patch that does not apply, a file it names is not there): a base whose
 // render fails too leaves it not checked.
 func HeadRenderFailed(ctx context.Context, o Options, err error) (*report.Report, string, error) {
-	return judgeHead(ctx, o, atHead{why: err.Error(), controller: true, renderFails: true})
+	return judgeHead(ctx, o, judge.HeadRenderFails(err))
+}
+
+// NotCheckedAtHead judges a target of a GitOps controller that the head
+// does not check (why: its chart's host cannot be reached, a plugin renders
+// it, its source is another repository) by its base. It fails as the pull
+// request's, with one not-checked finding on the controller's object (the
+// report returned, with the reason), unless the base does not check it
+// either for the same kind of reason (report.ReasonKind): then, or with no
+// base, it is not checked, and the reason returned names both.
+func NotCheckedAtHead(ctx context.Context, o Options, why string) (*report.Report, string, error) {
+	return judgeHead(ctx, o, judge.HeadNotChecked(why))
 }
 
 // judgeHead judges a target its head does not check by its base
-// (judgeAtBase): the report of the pull request's finding, or the reason
+// (judge.ByBase): the report of the pull request's finding, or the reason
 // it stays not checked without one; with a report and a reason, a target
 // not checked that the report's finding judges.
-func judgeHead(ctx context.Context, o Options, head atHead) (*report.Report, string, error) {
-	why := head.why
+func judgeHead(ctx context.Context, o Options, head judge.AtHead) (*report.Report, string, error) {
+	why := head.Why()
 	if o.Base == "" || o.Deployer == nil {
 		return nil, why, nil
 	}
-	defer o.ownRun(ctx)()
 	policy, err := ParseFailOn(o.FailOn)
 	if err != nil {
 		return nil, "", err
@@ -80,18 +89,16 @@ func judgeHead(ctx context.Context, o Options, head atHead) (*report.Report, str
 	if err != nil {
 		return nil, "", err
 	}
-	cfg, _, err := o.State.Config(o.loadConfigFile)
-	if err != nil {
-		return nil, "", err
-	}
 	if o.Offline {
 		// Offline is offline for charts too: only the cache is read.
 		o.Charts.Offline = true
 	}
-	charts, err := o.chartLocator(cfg)
+	end, err := o.ownRun(ctx)
 	if err != nil {
 		return nil, "", err
 	}
+	defer end()
+	cfg, charts := o.Run.Config, o.Run.Charts
 	opts := render.Options{Namespace: offlineNamespace(o.Target), Config: cfg, Deployer: o.Deployer, Charts: charts, StandInSecrets: true}
 	if c := o.Client; c != nil && !o.Offline {
 		opts.Namespace, opts.Scope, opts.ChartCluster = c.Namespace, c, c
@@ -104,13 +111,12 @@ func judgeHead(ctx context.Context, o Options, head atHead) (*report.Report, str
 		// object file only says which repository it is in.
 		paths = []string{o.Deployer.File}
 	}
-	b, err := render.RenderBase(ctx, render.BaseOf{Rev: o.Base, Paths: paths, Options: opts, Trees: o.State.Trees(), DeployerAt: o.BaseDeployer})
+	b, err := render.RenderBase(ctx, render.BaseOf{Rev: o.Base, Paths: paths, Options: opts, Trees: o.Run.Trees(), DeployerAt: o.BaseDeployer})
 	var unresolved *render.UnresolvedError
 	if errors.As(err, &unresolved) {
 		return nil, "", fmt.Errorf("--%w", err)
 	}
-	at := baseStateOf(b, err)
-	fails, base := judgeAtBase(head, at)
+	fails, finding, base := judge.ByBase(head, b, err)
 	if !fails {
 		return nil, why + "; " + base, nil
 	}
@@ -118,16 +124,16 @@ func judgeHead(ctx context.Context, o Options, head atHead) (*report.Report, str
 	if o.Offline {
 		engine = "offline"
 	}
-	in := newAnalysis(o, engine, nil, secrets.Hasher{}, policy, cfg, nil).hideRendered(vr.Hidden(), nil)
+	in := newInput(o, engine, nil, secrets.Hasher{}, policy, cfg, nil).HideRendered(vr.Hidden(), nil)
 	// A base that does not render leaves a note, as a check's does: the
 	// finding is the pull request's.
-	if in, err = in.withBase(&baseRead{base: b, err: err}, causes); err != nil {
+	if in, err = withBase(in, &baseRead{base: b, err: err}, causes); err != nil {
 		return nil, "", err
 	}
 	ro := deployerObject(o.Deployer)
-	ro.Findings = []model.Finding{findingAtHead(head, at, base)}
-	rep := in.assemble([]report.Object{ro}, nil)
-	if head.controller {
+	ro.Findings = []model.Finding{finding}
+	rep := in.Report([]report.Object{ro}, nil)
+	if head.Controller() {
 		// Checked, as the pull request's failure.
 		return rep, "", nil
 	}

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/ownership-check/ownership-check/internal/check/judge"
 	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/history"
 	"github.com/ownership-check/ownership-check/internal/kube"
@@ -32,10 +33,10 @@ func History(ctx context.Context, t Target) (*history.Log, error) {
 }
 
 // withHistory adds the recorded deploys, the controllers' claims and the
-// rendered paths to a check's analysis; unreadable history files become
+// rendered paths to a check's input; unreadable history files become
 // notes (the history only adds escalations: the check goes on without
 // them).
-func (in analysis) withHistory(hist *history.Log, set *controllers.Set, paths []string, notes []string) analysis {
+func withHistory(in judge.Input, hist *history.Log, set *controllers.Set, paths []string, notes []string) judge.Input {
 	in.History = hist.Index()
 	in.Controllers = set
 	in.RenderPaths = paths
@@ -53,6 +54,20 @@ func apiVersions(objs []model.Object) map[model.ID]string {
 	out := make(map[model.ID]string, len(objs))
 	for _, o := range objs {
 		out[o.ID] = o.Object.GetAPIVersion()
+	}
+	return out
+}
+
+// groupVersions lists the group-versions of the rendered objects.
+func groupVersions(objs []model.Object) []schema.GroupVersion {
+	seen := map[schema.GroupVersion]bool{}
+	var out []schema.GroupVersion
+	for _, o := range objs {
+		gv := o.Object.GroupVersionKind().GroupVersion()
+		if !seen[gv] {
+			seen[gv] = true
+			out = append(out, gv)
+		}
 	}
 	return out
 }
@@ -87,7 +102,7 @@ func (t Target) discoverAsync(ctx context.Context, g *errgroup.Group, c *kube.Cl
 	// Now: run lets go of objs' objects.
 	namespaces := controllers.Namespaces(objs)
 	g.Go(func() error {
-		ch <- t.State.Controllers(ctx, c, namespaces, concurrency)
+		ch <- t.Run.Controllers(ctx, c, namespaces, concurrency)
 		return nil
 	})
 	return ch

@@ -96,10 +96,7 @@ func (t *Target) open(ctx context.Context, reachWithin time.Duration) (*session,
 	if err := t.requireTarget(); err != nil {
 		return nil, err
 	}
-	cfg, note, err := t.State.Config(t.loadConfigFile)
-	if err != nil {
-		return nil, err
-	}
+	cfg, note := t.Run.Config, t.Run.ConfigNote
 	client, err := t.cluster()
 	if err != nil {
 		return nil, err
@@ -109,7 +106,7 @@ func (t *Target) open(ctx context.Context, reachWithin time.Duration) (*session,
 		if s.rtt, err = reachTimed(ctx, client, reachWithin); err != nil {
 			return nil, err
 		}
-		s.limit = t.State.Window(client, s.rtt, t.Concurrency, t.MaxInFlight)
+		s.limit = t.Run.Window(client, s.rtt, t.Concurrency, t.MaxInFlight)
 	}
 	return s, nil
 }
@@ -136,18 +133,15 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 		return nil, err
 	}
 	cfg, client := sess.cfg, sess.client
-	charts, err := t.chartLocator(cfg)
-	if err != nil {
-		return nil, err
-	}
+	charts := t.Run.Charts
 	reads := render.NewReads()
-	done, err := t.State.RenderTurn(ctx)
+	done, err := t.Run.RenderTurn(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
 	objs, unrendered, _, err := renderChecked(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads,
-		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client), ChartCluster: client, Charts: charts, Trees: t.State.Trees()})
+		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client), ChartCluster: client, Charts: charts, Trees: t.Run.Trees()})
 	if err != nil {
 		return nil, err
 	}

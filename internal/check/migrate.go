@@ -43,7 +43,6 @@ type Migrated struct {
 func Migrate(ctx context.Context, o MigrateOptions, planned func(*migrate.Plan)) (*Migrated, error) {
 	ctx, cancel := context.WithTimeout(ctx, migrateDeadline)
 	defer cancel()
-	defer o.ownRun(ctx)()
 	if err := o.requireTarget(); err != nil {
 		return nil, err
 	}
@@ -60,6 +59,11 @@ func Migrate(ctx context.Context, o MigrateOptions, planned func(*migrate.Plan))
 		}
 		opts.Scope = &scope
 	}
+	end, err := o.ownRun(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer end()
 	r, err := o.renderForCluster(ctx, o.Paths, false)
 	if err != nil {
 		return nil, err

@@ -2,8 +2,8 @@ package check
 
 import (
 	"context"
-	"strings"
 
+	"github.com/ownership-check/ownership-check/internal/check/judge"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -23,13 +23,7 @@ func (e *NotCheckedError) Error() string {
 }
 
 // Reason says why in one line.
-func (e *NotCheckedError) Reason() string {
-	parts := make([]string, len(e.NotRendered))
-	for i, n := range e.NotRendered {
-		parts[i] = n.Source + ": " + n.Reason
-	}
-	return strings.Join(parts, "; ")
-}
+func (e *NotCheckedError) Reason() string { return judge.NotRenderedReason(e.NotRendered) }
 
 // renderChecked renders the paths and says what was not rendered: an
 // object a source could not render (a SOPS-encrypted Secret) is a note, so

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/ownership-check/ownership-check/internal/check/judge"
 	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -22,11 +23,8 @@ import (
 // buildOffline is check --offline: the snapshot's deployed objects stand
 // in for the cluster, and a local Server-Side Apply for its dry-run.
 func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy model.FailPolicy, causes model.CausePolicy) (rep *report.Report, err error) {
-	cfg, configNote, err := o.State.Config(o.loadConfigFile)
-	if err != nil {
-		return nil, err
-	}
-	snap, hist, err := o.State.Snapshot(ctx, o.Branch(), o.Environment)
+	cfg, configNote := o.Run.Config, o.Run.ConfigNote
+	snap, hist, err := o.Run.Snapshot(ctx, o.Branch(), o.Environment)
 	if err != nil {
 		return nil, err
 	}
@@ -42,11 +40,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// Offline, values come from the repository alone: a render that needs
 	// the cluster's is not rendered, and says so.
 	vr := values.New(o.ValueDirs, nil)
-	charts, err := o.chartLocator(cfg)
-	if err != nil {
-		return nil, err
-	}
-	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr, Charts: charts, Trees: o.State.Trees(), StandInSecrets: true}
+	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr, Charts: o.Run.Charts, Trees: o.Run.Trees(), StandInSecrets: true}
 	objs, unrendered, head, released, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err
@@ -64,20 +58,20 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		Apply:              apply, Original: previousManifest(apply, func() *snapshot.Snapshot { return snap }),
 	})
 	progressf(o.Progress, "checking %d objects as %s offline, against snapshot %s of %s", len(objs), o.FieldManager, model.ShortCommit(snap.Commit), o.Environment)
-	notes := append(withNote(withNote(withNote(nil, configNote), skipNote), offlineNote(snap)), unrendered...)
+	notes := append(judge.WithNote(judge.WithNote(judge.WithNote(nil, configNote), skipNote), offlineNote(snap)), unrendered...)
 	// Before run, which lets go of the snapshot's objects.
 	set := controllers.NewSet(renderedObjects(objs), snapshotSources(snap))
-	return run(ctx, engine, objs, minWaiting, func() (analysis, error) {
-		in := newAnalysis(o, "offline", snap, hasher, policy, cfg, notes).withHistory(hist, set, o.Paths, nil).hideRendered(vr.Hidden(), objs)
+	return run(ctx, engine, objs, minWaiting, func() (judge.Input, error) {
+		in := withHistory(newInput(o, "offline", snap, hasher, policy, cfg, notes), hist, set, o.Paths, nil).HideRendered(vr.Hidden(), objs)
 		in.Charts, in.Apply = released, apply
-		in, err := in.withBase(<-baseRead, causes)
+		in, err := withBase(in, <-baseRead, causes)
 		if err != nil {
-			return analysis{}, err
+			return judge.Input{}, err
 		}
-		in.Notes = withNote(in.Notes, in.appliedReleaseNote())
+		in.Notes = judge.WithNote(in.Notes, in.AppliedReleaseNote())
 		in.Types = types
 		in.NotChecked, in.Skipped = offlineNotChecked, skipped
-		in.entries = shared.take
+		in.Entries = shared.take
 		return in, nil
 	})
 }

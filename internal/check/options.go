@@ -8,6 +8,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 )
 
 // Target is what every command that renders for a cluster shares: where
@@ -42,9 +43,9 @@ type Target struct {
 	// Client, when set, is the cluster's client shared by the targets of
 	// one run (in place of Kubeconfig and Context).
 	Client *kube.Client
-	// State is what the checks of one run share (runstate.New); nil: the
-	// check is a run of its own.
-	State State
+	// Run is what the checks of one run share (runstate.New), made by
+	// whoever runs them; nil: the check is a run of its own.
+	Run *runstate.Run
 	// SnapshotRepo is the git repository (path or URL) holding
 	// SnapshotBranch; "" is the working directory's.
 	SnapshotRepo   string

@@ -2,11 +2,15 @@ package check
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
 
 // releaseWait bounds the read of the API server's release: one small
@@ -27,4 +31,24 @@ func releaseAsync(ctx context.Context, g *errgroup.Group, client *kube.Client) <
 		return nil
 	})
 	return out
+}
+
+// appliedRelease is what helm-controller applied of a target's Flux
+// HelmRelease, from its status in the cluster (deployer.ReadRelease), for
+// the snapshot: nil for a target of anything else. A HelmRelease the
+// cluster does not have, or that released nothing yet, records none, with
+// a warning saying the snapshot holds the branch's render alone.
+func appliedRelease(ctx context.Context, client *kube.Client, d *delivery.Deployer) (*snapshot.Release, error) {
+	ns, name, ok := deployer.HelmReleaseOf(d)
+	if !ok {
+		return nil, nil
+	}
+	r, err := deployer.ReadRelease(ctx, client, ns, name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w; the snapshot records the branch's render alone", d.File, err)
+	}
+	if r == nil {
+		return nil, fmt.Errorf("%s: HelmRelease %s/%s has released nothing in the cluster yet: the snapshot records the branch's render alone, not the chart version and values helm-controller applied", d.File, ns, name)
+	}
+	return r, nil
 }

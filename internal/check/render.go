@@ -24,17 +24,14 @@ const discoveryTimeout = 10 * time.Second
 // kinds are used. A kubeconfig or context named explicitly must load. The
 // warnings (discovery that failed midway) come back with an error too.
 func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []error, error) {
-	defer t.ownRun(ctx)()
-	cfg, _, err := t.State.Config(t.loadConfigFile)
+	end, err := t.ownRun(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	charts, err := t.chartLocator(cfg)
-	if err != nil {
-		return nil, nil, err
-	}
+	defer end()
+	cfg, charts := t.Run.Config, t.Run.Charts
 	// Only a user asking to see the values reads them into the render.
-	opts := render.Options{Config: cfg, Deployer: t.Deployer, Charts: charts, Trees: t.State.Trees(), StandInSecrets: !t.ShowSecrets}
+	opts := render.Options{Config: cfg, Deployer: t.Deployer, Charts: charts, Trees: t.Run.Trees(), StandInSecrets: !t.ShowSecrets}
 	var scope *kube.BestEffort
 	var warnings []error
 	opts.Namespace, scope, err = renderTarget(t)

@@ -18,12 +18,12 @@ type snapshotResult struct {
 }
 
 // readSnapshotAsync reads the snapshot and the recorded history in g
-// (State.Snapshot); the channel delivers exactly one result (cancel ctx to stop
+// (runstate.Run.Snapshot); the channel delivers exactly one result (cancel ctx to stop
 // git early).
 func readSnapshotAsync(ctx context.Context, g *errgroup.Group, t Target) <-chan snapshotResult {
 	ch := make(chan snapshotResult, 1)
 	g.Go(func() error {
-		snap, hist, err := t.State.Snapshot(ctx, t.Branch(), t.Environment)
+		snap, hist, err := t.Run.Snapshot(ctx, t.Branch(), t.Environment)
 		ch <- snapshotResult{snap, hist, err}
 		return nil
 	})

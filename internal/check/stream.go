@@ -8,6 +8,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/model"
 
+	"github.com/ownership-check/ownership-check/internal/check/judge"
 	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/report"
@@ -38,10 +39,10 @@ const minWaiting = 32
 // the analysis falls behind.
 func waitingFor(window int) int { return max(minWaiting, 2*window) }
 
-func run(ctx context.Context, engine predict.Engine, objs []model.Object, waiting int, input func() (analysis, error)) (*report.Report, error) {
+func run(ctx context.Context, engine predict.Engine, objs []model.Object, waiting int, input func() (judge.Input, error)) (*report.Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	getInput := sync.OnceValues(func() (analysis, error) {
+	getInput := sync.OnceValues(func() (judge.Input, error) {
 		in, err := input()
 		if err != nil {
 			cancel()
@@ -67,7 +68,7 @@ func run(ctx context.Context, engine predict.Engine, objs []model.Object, waitin
 		if err != nil {
 			return nil, err
 		}
-		return in.build(results), nil
+		return in.Results(results), nil
 	}
 	objects := make([]report.Object, len(objs))
 	// Some answers may wait for the analysis, so that the requests go at
@@ -81,7 +82,7 @@ func run(ctx context.Context, engine predict.Engine, objs []model.Object, waitin
 	err := s.PredictEach(ctx, engineObjs, func(i int, r predict.Result) {
 		pool.Go(func() {
 			if in, err := getInput(); err == nil {
-				objects[i] = in.object(r)
+				objects[i] = in.Object(r)
 			}
 		})
 	})
@@ -97,5 +98,5 @@ func run(ctx context.Context, engine predict.Engine, objs []model.Object, waitin
 	for _, o := range objs {
 		rendered[o.ID] = true
 	}
-	return in.assemble(objects, rendered), nil
+	return in.Report(objects, rendered), nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/check/judge"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -64,12 +65,12 @@ func streamObjects(n int) []model.Object {
 func TestRunPredictsBeforeInputIsReady(t *testing.T) {
 	engine := &streamer{emitted: make(chan struct{})}
 	objs := streamObjects(20)
-	rep, err := run(context.Background(), engine, objs, minWaiting, func() (analysis, error) {
+	rep, err := run(context.Background(), engine, objs, minWaiting, func() (judge.Input, error) {
 		select {
 		case <-engine.emitted:
-			return analysis{FieldManager: "deployer", Environment: "staging"}, nil
+			return judge.Input{Check: judge.Check{FieldManager: "deployer", Environment: "staging"}}, nil
 		case <-time.After(30 * time.Second):
-			return analysis{}, errors.New("Run waits for the input before the engine answers")
+			return judge.Input{}, errors.New("Run waits for the input before the engine answers")
 		}
 	})
 	if err != nil {
@@ -87,7 +88,7 @@ func TestRunInputErrorStopsEngine(t *testing.T) {
 	unreadable := errors.New("snapshot: staging/index.json: schemaVersion 2 is newer than this tool; upgrade")
 	done := make(chan error, 1)
 	go func() {
-		rep, err := run(context.Background(), engine, streamObjects(3), minWaiting, func() (analysis, error) { return analysis{}, unreadable })
+		rep, err := run(context.Background(), engine, streamObjects(3), minWaiting, func() (judge.Input, error) { return judge.Input{}, unreadable })
 		if rep != nil {
 			err = fmt.Errorf("a report came back: %v", err)
 		}
@@ -129,9 +130,9 @@ func TestRunBoundsWaitingAnswers(t *testing.T) {
 	var rep *report.Report
 	go func() {
 		var err error
-		rep, err = run(context.Background(), engine, streamObjects(40), waiting, func() (analysis, error) {
+		rep, err = run(context.Background(), engine, streamObjects(40), waiting, func() (judge.Input, error) {
 			<-release
-			return analysis{FieldManager: "deployer", Environment: "staging"}, nil
+			return judge.Input{Check: judge.Check{FieldManager: "deployer", Environment: "staging"}}, nil
 		})
 		done <- err
 	}()

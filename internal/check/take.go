@@ -6,7 +6,6 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/render"
-	"github.com/ownership-check/ownership-check/internal/runstate"
 	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
@@ -29,11 +28,17 @@ type SnapshotOptions struct {
 // object missing from the cluster fails it and commits nothing. The
 // warnings come back with an error too.
 func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
-	if o.State == nil {
+	if o.Run == nil {
 		// A run of one, whose batch of one is committed at its end.
-		s := runstate.New(ctx, "")
-		defer s.Close()
-		o.State = s
+		if err := o.requireTarget(); err != nil {
+			return nil, err
+		}
+		s, end, err := NewRun(ctx, o.Target, "")
+		if err != nil {
+			return nil, err
+		}
+		defer end()
+		o.Run = s
 		rec, err := TakeSnapshot(ctx, o)
 		if err == nil && rec != nil && rec.Snapshot != nil {
 			rec.Snapshot.Commit, err = s.Commit(ctx, o.Branch())
@@ -51,14 +56,14 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 		ToolVersion:  o.ToolVersion,
 		DeployedBy:   o.DeployedBy,
 		SecretKey:    secrets.KeyFromEnv(),
-		Inputs:       inputsOf(ctx, o.State.Trees().Top, o.Paths, r.reads),
-		Types:        o.State.Types(client),
-		Recorded:     o.State.Schemas(client),
-		SourceCommit: o.State.SourceCommit(ctx, o.SourceCommit),
+		Inputs:       inputsOf(ctx, o.Run.Trees().Top, o.Paths, r.reads),
+		Types:        o.Run.Types(client),
+		Recorded:     o.Run.Schemas(client),
+		SourceCommit: o.Run.SourceCommit(ctx, o.SourceCommit),
 	}
 	released, releaseWarning := appliedRelease(ctx, client, o.Deployer)
 	take.Release = released
-	rec, err := o.State.Take(ctx, o.Branch(), client, objs, take)
+	rec, err := o.Run.Take(ctx, o.Branch(), client, objs, take)
 	if rec == nil {
 		return nil, err
 	}

@@ -7,8 +7,9 @@
 //
 // Each controller is one entry of Rules. The package reads the objects
 // that set controllers up (from the cluster, the snapshot or the render)
-// and answers which paths of an object are claimed, by whom and why; the
-// check decides whether the deploy sends them.
+// and answers which paths of an object are claimed, by whom and why, and
+// which of them the deploy sends: the fight findings (Set.Fights), which
+// check's judging stage adds to the object's findings.
 package controllers
 
 import (

@@ -28,8 +28,20 @@ import (
 )
 
 // Run is the state of one run: made by New, for one target by its check
-// and for many by targets, and closed by whoever made it.
+// and for many by targets, and closed by whoever made it. What its maker
+// gives it is plain fields, set before its first check; the rest it reads
+// once for all its checks.
 type Run struct {
+	// Config is the repository config the run checks with, and
+	// ConfigNote what a pull request changes in it: loaded once by the
+	// run's maker (it lists every target).
+	Config     *config.Config
+	ConfigNote string
+	// Charts is the run's chart locator, opened once by the run's maker
+	// for every check of the run (a chart several releases use is
+	// fetched once), and closed by it after Close.
+	Charts delivery.ChartLocator
+
 	// ctx bounds what outlives each check: the schemas' reads, the
 	// batch's git process.
 	ctx   context.Context
@@ -38,19 +50,12 @@ type Run struct {
 	// CPU-bound, and its decoded objects are the most a check holds.
 	renders chan struct{}
 
-	config     parallel.Keyed[struct{}, loadedConfig]
 	source     parallel.Keyed[struct{}, string]
 	types      parallel.Keyed[*kube.Client, *typing.Cache]
 	recorded   parallel.Keyed[*kube.Client, *snapshot.RecordedSchemas]
 	windows    parallel.Keyed[*kube.Client, int]
 	discovered parallel.Keyed[discoveryKey, Discovered]
 	branches   parallel.Keyed[Branch, *branch]
-	charts     parallel.Keyed[struct{}, openedCharts]
-}
-
-type loadedConfig struct {
-	cfg  *config.Config
-	note string
 }
 
 // Discovered are a listing of the controllers' objects, and its notes.
@@ -83,25 +88,10 @@ func (s *Run) Close() {
 		}
 	})
 	s.trees.Close()
-	s.charts.Each(func(_ struct{}, c openedCharts) {
-		if c.close != nil {
-			c.close()
-		}
-	})
 }
 
 // Trees are the run's git trees: the base's, read once for all.
 func (s *Run) Trees() *gitexec.Trees { return s.trees }
-
-// Config is the repository config the run checks with, loaded once (it
-// lists every target), and the note on what a pull request changes in it.
-func (s *Run) Config(load func() (*config.Config, string, error)) (*config.Config, string, error) {
-	c, err := s.config.Get(s.ctx, struct{}{}, func(context.Context) (loadedConfig, error) {
-		cfg, note, err := load()
-		return loadedConfig{cfg, note}, err
-	})
-	return c.cfg, c.note, err
-}
 
 // SourceCommit is the commit the run deploys: given, else the working
 // directory's HEAD, resolved once; "" when none is known.
@@ -177,21 +167,4 @@ func (s *Run) Window(c *kube.Client, rtt time.Duration, concurrency, maxFlight i
 		return c.Window.SizeTo(concurrency, rtt, maxFlight), nil
 	})
 	return limit
-}
-
-// openedCharts is the run's chart locator and its end.
-type openedCharts struct {
-	locator delivery.ChartLocator
-	close   func()
-}
-
-// Charts is the run's chart locator, opened once (open) for every check of
-// the run: a chart several releases use is fetched once. It is closed with
-// the run.
-func (s *Run) Charts(open func() (delivery.ChartLocator, func(), error)) (delivery.ChartLocator, error) {
-	c, err := s.charts.Get(s.ctx, struct{}{}, func(context.Context) (openedCharts, error) {
-		l, close, err := open()
-		return openedCharts{l, close}, err
-	})
-	return c.locator, err
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/report"
-	"github.com/ownership-check/ownership-check/internal/runstate"
 )
 
 // workers is how many targets are checked (or snapshotted) at once. A
@@ -42,11 +41,18 @@ type Result struct {
 func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 	out := make([]Result, len(sel))
 	r, runErr := newRun(ctx, o.Concurrency)
-	// Every check has returned, its base render with it, before the run's
-	// state goes.
-	st := runstate.New(ctx, r.top)
-	defer st.Close()
-	o.State = st
+	if o.Offline {
+		// Offline is offline for charts too: only the cache is read.
+		o.Charts.Offline = true
+	}
+	if runErr == nil {
+		// Every check has returned, its base render with it, before the
+		// run's state goes.
+		var end func()
+		if o.Run, end, runErr = check.NewRun(ctx, o.Target, r.top); runErr == nil {
+			defer end()
+		}
+	}
 	parallel.For(len(sel), workers, func(i int) {
 		out[i].Selected = sel[i]
 		if !sel[i].Checked() && (o.Base == "" || sel[i].Deployer == nil) {
@@ -155,11 +161,18 @@ func Snapshot(ctx context.Context, o check.SnapshotOptions, sel []Selected) ([]*
 	recs := make([]*check.Recorded, len(sel))
 	errs := make([]error, len(sel))
 	r, runErr := newRun(ctx, o.Concurrency)
-	st := runstate.New(ctx, r.top)
-	defer st.Close()
-	o.State = st
+	if runErr == nil {
+		var end func()
+		if o.Run, end, runErr = check.NewRun(ctx, o.Target, r.top); runErr == nil {
+			// After the commit below.
+			defer end()
+		}
+	}
 	defer func() {
-		commit, err := st.Commit(ctx, o.Branch())
+		if o.Run == nil {
+			return
+		}
+		commit, err := o.Run.Commit(ctx, o.Branch())
 		for i, rec := range recs {
 			if rec == nil || rec.Snapshot == nil || errs[i] != nil {
 				continue

@@ -1,9 +1,6 @@
-package check
+package judge
 
 import (
-	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/predict"
 )
@@ -14,7 +11,7 @@ import (
 // deploy moves the object to another. It returns the object's note when
 // the kind's structure is deduced for want of a schema; "" when a schema
 // types it.
-func (in analysis) typeInput(ai *ownership.Input, res predict.Result) string {
+func (in Input) typeInput(ai *ownership.Input, res predict.Result) string {
 	if in.Types == nil {
 		return ""
 	}
@@ -34,18 +31,4 @@ func (in analysis) typeInput(ai *ownership.Input, res predict.Result) string {
 		return ""
 	}
 	return "schema deduced: " + k.Deduced + ", so its structure is deduced from the values, and keyed lists are owned whole rather than item by item as the API server does"
-}
-
-// groupVersions lists the group-versions of the rendered objects.
-func groupVersions(objs []model.Object) []schema.GroupVersion {
-	seen := map[schema.GroupVersion]bool{}
-	var out []schema.GroupVersion
-	for _, o := range objs {
-		gv := o.Object.GroupVersionKind().GroupVersion()
-		if !seen[gv] {
-			seen[gv] = true
-			out = append(out, gv)
-		}
-	}
-	return out
 }

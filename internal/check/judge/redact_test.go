@@ -1,4 +1,4 @@
-package check
+package judge
 
 import (
 	"encoding/json"
@@ -12,7 +12,6 @@ import (
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/predict"
-	"github.com/ownership-check/ownership-check/internal/secrets"
 )
 
 // TestPublicDryRunError: an API server's error text loses the secret-like
@@ -29,7 +28,7 @@ func TestPublicDryRunError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := analysis{Redaction: cfg.Redaction(), Public: kube.PublicFor(&rest.Config{Host: "https://10.1.2.3:6443"})}
+	in := Input{Rules: Rules{Redaction: cfg.Redaction()}, Cluster: Cluster{Public: kube.PublicFor(&rest.Config{Host: "https://10.1.2.3:6443"})}}
 	res := predict.Result{Object: model.Object{ID: model.IDOf(u), Object: u}}
 	msg := in.public(`Deployment.apps "web" is invalid: env[0].value: "k-31337", args: "--dsn=https://user:pw-9f1@db", mode "fast"; Patch "https://10.1.2.3:6443/apis/apps/v1": EOF`, res)
 	for _, gone := range []string{"k-31337", "pw-9f1", "10.1.2.3"} {
@@ -64,7 +63,7 @@ func TestSubstitutedSecretValueHidden(t *testing.T) {
 	live := cm("https://old.example.com/?token=old-"+token, managed("kustomize-controller", "Apply"))
 	predicted := cm("https://api.example.com/?token="+token, managed("kustomize-controller", "Apply"))
 	obj := model.Object{ID: model.IDOf(desired), Object: desired, HiddenValues: model.NewHidden(token)}
-	in := newAnalysis(Options{Target: Target{FieldManager: "kustomize-controller"}}, "cluster", nil, secrets.Hasher{}, model.FailPolicy{}, nil, nil).hideRendered(nil, []model.Object{obj})
+	in := Input{Check: Check{FieldManager: "kustomize-controller", Engine: "cluster"}, Rules: Rules{Redaction: (*config.Config)(nil).Redaction()}}.HideRendered(nil, []model.Object{obj})
 	ro := in.analyse(predict.Result{Object: obj, Live: live, Predicted: predicted}, nil)
 	out, err := json.Marshal(ro)
 	if err != nil {

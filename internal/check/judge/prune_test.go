@@ -1,4 +1,4 @@
-package check
+package judge
 
 import (
 	"strings"
@@ -26,19 +26,19 @@ func TestDeleteOrKeep(t *testing.T) {
 	helm := &delivery.Deployer{Controller: delivery.ControllerHelm}
 
 	ro := removed()
-	analysis{}.deleteOrKeep(ro, cm(nil), e)
+	Input{}.deleteOrKeep(ro, cm(nil), e)
 	if ro.Change != model.ChangeDelete || len(ro.Findings) != 1 || ro.Findings[0].Category != model.Delete {
 		t.Errorf("a pipeline's: %+v", ro)
 	}
 	ro = removed()
-	analysis{Deployer: helm}.deleteOrKeep(ro, cm(map[string]any{delivery.HelmResourcePolicy: "keep"}), e)
+	Input{Check: Check{Deployer: helm}}.deleteOrKeep(ro, cm(map[string]any{delivery.HelmResourcePolicy: "keep"}), e)
 	if ro.Change != model.ChangeNone || len(ro.Findings) != 1 || ro.Findings[0].Category != model.Removed ||
 		!strings.HasSuffix(ro.Findings[0].Message, "; it stays in the cluster: Helm never deletes an object annotated helm.sh/resource-policy: keep") {
 		t.Errorf("kept by Helm: %+v", ro)
 	}
 	// Not read from the cluster (offline): what the last deploy left says.
 	ro = removed()
-	analysis{Deployer: helm}.deleteOrKeep(ro, nil, &snapshot.Entry{Deployed: cm(map[string]any{delivery.HelmResourcePolicy: "keep"})})
+	Input{Check: Check{Deployer: helm}}.deleteOrKeep(ro, nil, &snapshot.Entry{Deployed: cm(map[string]any{delivery.HelmResourcePolicy: "keep"})})
 	if ro.Change != model.ChangeNone {
 		t.Errorf("kept by Helm offline: %+v", ro)
 	}

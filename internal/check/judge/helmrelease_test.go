@@ -1,4 +1,4 @@
-package check
+package judge
 
 import (
 	"testing"
@@ -17,25 +17,28 @@ func TestAppliedReleaseNote(t *testing.T) {
 		r.HelmRelease = "apps/podinfo"
 		return &snapshot.Snapshot{Index: snapshot.Index{Release: &r}}
 	}
+	in := func(snap *snapshot.Snapshot, base *render.Base, charts []delivery.ChartPin) Input {
+		return Input{Record: Record{Snapshot: snap}, PullRequest: PullRequest{Base: base, Charts: charts}}
+	}
 	for _, c := range []struct {
 		name string
-		in   analysis
+		in   Input
 		want string
 	}{
-		{"base names a newer version", analysis{Snapshot: applied(snapshot.Release{ChartName: "podinfo", ChartVersion: "6.7.0", Status: "deployed"}),
-			Base: &render.Base{Charts: podinfo("6.7.1")}, Charts: podinfo("6.8.0")},
+		{"base names a newer version", in(applied(snapshot.Release{ChartName: "podinfo", ChartVersion: "6.7.0", Status: "deployed"}),
+			&render.Base{Charts: podinfo("6.7.1")}, podinfo("6.8.0")),
 			"helm-controller last applied podinfo 6.7.0 (HelmRelease apps/podinfo, as the snapshot recorded it), the base names podinfo 6.7.1: the last upgrade may have failed, or it is not deployed yet; the cluster runs the release applied last"},
-		{"the last attempt failed", analysis{Snapshot: applied(snapshot.Release{ChartName: "podinfo", ChartVersion: "6.7.0", LastAttemptedRevision: "6.7.1"}),
-			Base: &render.Base{Charts: podinfo("6.7.1")}},
+		{"the last attempt failed", in(applied(snapshot.Release{ChartName: "podinfo", ChartVersion: "6.7.0", LastAttemptedRevision: "6.7.1"}),
+			&render.Base{Charts: podinfo("6.7.1")}, nil),
 			"helm-controller last applied podinfo 6.7.0 (HelmRelease apps/podinfo, as the snapshot recorded it), the base names podinfo 6.7.1: helm-controller's last attempt failed; the cluster runs the release applied last"},
-		{"no base: the head's", analysis{Snapshot: applied(snapshot.Release{ChartVersion: "6.7.0"}), Charts: podinfo("6.8.0")},
+		{"no base: the head's", in(applied(snapshot.Release{ChartVersion: "6.7.0"}), nil, podinfo("6.8.0")),
 			"helm-controller last applied 6.7.0 (HelmRelease apps/podinfo, as the snapshot recorded it), the head names podinfo 6.8.0: the last upgrade may have failed, or it is not deployed yet; the cluster runs the release applied last"},
-		{"agrees", analysis{Snapshot: applied(snapshot.Release{ChartName: "podinfo", ChartVersion: "6.7.1"}), Base: &render.Base{Charts: podinfo("6.7.1")}}, ""},
-		{"no release recorded", analysis{Snapshot: &snapshot.Snapshot{}, Base: &render.Base{Charts: podinfo("6.7.1")}}, ""},
-		{"no snapshot", analysis{Base: &render.Base{Charts: podinfo("6.7.1")}}, ""},
-		{"no chart", analysis{Snapshot: applied(snapshot.Release{ChartVersion: "6.7.0"})}, ""},
+		{"agrees", in(applied(snapshot.Release{ChartName: "podinfo", ChartVersion: "6.7.1"}), &render.Base{Charts: podinfo("6.7.1")}, nil), ""},
+		{"no release recorded", in(&snapshot.Snapshot{}, &render.Base{Charts: podinfo("6.7.1")}, nil), ""},
+		{"no snapshot", in(nil, &render.Base{Charts: podinfo("6.7.1")}, nil), ""},
+		{"no chart", in(applied(snapshot.Release{ChartVersion: "6.7.0"}), nil, nil), ""},
 	} {
-		if got := c.in.appliedReleaseNote(); got != c.want {
+		if got := c.in.AppliedReleaseNote(); got != c.want {
 			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package check
+package judge
 
 import (
 	"slices"
@@ -16,7 +16,7 @@ import (
 // prunes it (delivery.Kept), else a note that it stays and why, and no
 // change. Its annotations are read from live, else from what the last
 // deploy left.
-func (in analysis) deleteOrKeep(ro *report.Object, live *unstructured.Unstructured, e *snapshot.Entry) {
+func (in Input) deleteOrKeep(ro *report.Object, live *unstructured.Unstructured, e *snapshot.Entry) {
 	obj := map[string]any(nil)
 	for _, u := range []*unstructured.Unstructured{live, e.Deployed, e.Applied} {
 		if u != nil {

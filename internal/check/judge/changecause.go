@@ -1,4 +1,4 @@
-package check
+package judge
 
 import "github.com/ownership-check/ownership-check/internal/model"
 

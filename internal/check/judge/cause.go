@@ -1,4 +1,4 @@
-package check
+package judge
 
 import (
 	"regexp"
@@ -27,14 +27,14 @@ type states struct {
 
 // statesOf gathers an object's states; head is the rendered object, nil
 // when the head does not render it; e is its snapshot record, nil without.
-func (in analysis) statesOf(id model.ID, head *unstructured.Unstructured, e *snapshot.Entry) states {
+func (in Input) statesOf(id model.ID, head *unstructured.Unstructured, e *snapshot.Entry) states {
 	var s states
 	if head != nil {
 		s.head = in.redact(head).Object
 	}
 	if in.Base != nil {
 		s.baseKnown = true
-		o, ok := in.created[id]
+		o, ok := in.Created[id]
 		if !ok {
 			o, ok = in.Base.Object(id, head)
 		}
@@ -57,7 +57,7 @@ func presence(obj map[string]any) model.Presence {
 }
 
 // setCauses gives every finding of the object its cause.
-func (in analysis) setCauses(ro *report.Object, s states) {
+func (in Input) setCauses(ro *report.Object, s states) {
 	for i := range ro.Findings {
 		ro.Findings[i].Cause = s.causeOf(ro.Findings[i])
 	}
@@ -152,7 +152,7 @@ func refusal(c model.Category) bool {
 // of the object: invalid, or denied by admission; a kind it does not
 // serve (its CustomResourceDefinition not installed: the cluster's
 // answer, judged by whether the pull request brings it, onKind); or the
-// controller's, of a target its head does not render (HeadFailed). Every
+// controller's, of a target its head does not render (check's HeadFailed). Every
 // other error (the checker forbidden by RBAC, a timeout, a group whose
 // discovery failed, an unreadable object) means the object was not
 // checked at all.

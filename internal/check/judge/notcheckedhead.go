@@ -1,8 +1,8 @@
-package check
+package judge
 
 import (
-	"context"
 	"fmt"
+	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -12,18 +12,7 @@ import (
 // A pull request cannot take its own change out of the check by making it
 // uncheckable (docs/gitops.md, "Targets that are not checked"): a target
 // its head does not check is judged by its base, as one whose head does
-// not render is (HeadFailed).
-
-// NotCheckedAtHead judges a target of a GitOps controller that the head
-// does not check (why: its chart's host cannot be reached, a plugin renders
-// it, its source is another repository) by its base. It fails as the pull
-// request's, with one not-checked finding on the controller's object (the
-// report returned, with the reason), unless the base does not check it
-// either for the same kind of reason (report.ReasonKind): then, or with no
-// base, it is not checked, and the reason returned names both.
-func NotCheckedAtHead(ctx context.Context, o Options, why string) (*report.Report, string, error) {
-	return judgeHead(ctx, o, atHead{why: why})
-}
+// not render is (check's HeadFailed).
 
 // atHead is why the head does not check a target.
 type atHead struct {
@@ -83,7 +72,7 @@ func baseStateOf(b *render.Base, err error) atBase {
 		at.absent = true
 	case len(b.NotRendered) > 0 && b.Compare(nil):
 		// Nothing of it renders there, as a head that is not checked.
-		at.reason = (&NotCheckedError{NotRendered: b.NotRendered}).Reason()
+		at.reason = NotRenderedReason(b.NotRendered)
 	}
 	return at
 }
@@ -136,4 +125,56 @@ func findingAtHead(head atHead, at atBase, base string) model.Finding {
 		f.Message = fmt.Sprintf("this pull request makes the target uncheckable: its head is not checked (%s), while %s", head.why, base)
 	}
 	return f
+}
+
+// ReasonRenderFailed marks the finding of a target whose head does not
+// render while its base does: its controller would fail on the pull
+// request's head, so the deploy fails (a path it does not find, a patch
+// that does not apply, a chart version that does not exist).
+const ReasonRenderFailed = "RenderFailed"
+
+// AtHead is why the head does not check a target, as check's
+// NotCheckedAtHead (HeadNotChecked), HeadFailed (HeadFails) and
+// HeadRenderFailed (HeadRenderFails) say it.
+type AtHead struct{ h atHead }
+
+// HeadNotChecked: the head is not checked, for a reason the listing of
+// targets gives.
+func HeadNotChecked(why string) AtHead { return AtHead{atHead{why: why}} }
+
+// HeadFails: its controller fails on the head, for why.
+func HeadFails(why string) AtHead { return AtHead{atHead{why: why, controller: true}} }
+
+// HeadRenderFails: the head's render fails with err.
+func HeadRenderFails(err error) AtHead {
+	return AtHead{atHead{why: err.Error(), controller: true, renderFails: true}}
+}
+
+// Why is why the head does not check the target.
+func (h AtHead) Why() string { return h.h.why }
+
+// Controller: its controller would fail on the head, a failure of the
+// deploy.
+func (h AtHead) Controller() bool { return h.h.controller }
+
+// ByBase judges a target its head does not check by what a render of its
+// base (render.RenderBase: b, or its error) made of it (judgeAtBase):
+// fails, with the pull request's finding f; base says what the base did,
+// as a clause.
+func ByBase(head AtHead, b *render.Base, err error) (fails bool, f model.Finding, base string) {
+	at := baseStateOf(b, err)
+	fails, base = judgeAtBase(head.h, at)
+	if fails {
+		f = findingAtHead(head.h, at, base)
+	}
+	return fails, f, base
+}
+
+// NotRenderedReason says in one line why nothing of a target renders.
+func NotRenderedReason(nr []render.NotRendered) string {
+	parts := make([]string, len(nr))
+	for i, n := range nr {
+		parts[i] = n.Source + ": " + n.Reason
+	}
+	return strings.Join(parts, "; ")
 }

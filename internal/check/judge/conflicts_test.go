@@ -1,4 +1,4 @@
-package check
+package judge
 
 import (
 	"strings"
@@ -20,7 +20,7 @@ func TestConflictRefusal(t *testing.T) {
 	res := predict.Result{Object: model.Object{ID: model.IDOf(web), Object: web}, Live: web,
 		Err: &predict.DryRunError{Op: predict.OpDryRun, Reason: "Conflict", Code: 409, Conflicts: []predict.Conflict{
 			{Path: ".spec.replicas", Manager: "kubectl-scale"}, {Path: ".spec.paused", Manager: "kubectl-edit"}, {Path: ".spec.minReadySeconds", Manager: "kubectl-edit"}}}}
-	in := analysis{FieldManager: "helm"}
+	in := Input{Check: Check{FieldManager: "helm"}}
 	f, ok := in.conflictRefusal(res)
 	if !ok {
 		t.Fatal("not read as a conflict refusal")
@@ -45,7 +45,7 @@ func TestConflictRefusal(t *testing.T) {
 	if f, _ := in.conflictRefusal(res); !strings.HasPrefix(f.Message, "the install fails: Helm 4 does not force conflicts") {
 		t.Errorf("install: %q", f.Message)
 	}
-	if f, _ := (analysis{FieldManager: "deployer"}).conflictRefusal(res); !strings.HasPrefix(f.Message, "the apply fails: a Server-Side Apply without --force-conflicts stops at a conflict: ") {
+	if f, _ := (Input{Check: Check{FieldManager: "deployer"}}).conflictRefusal(res); !strings.HasPrefix(f.Message, "the apply fails: a Server-Side Apply without --force-conflicts stops at a conflict: ") {
 		t.Errorf("pipeline: %q", f.Message)
 	}
 	if _, ok := in.conflictRefusal(predict.Result{Err: &predict.DryRunError{Reason: "Invalid"}}); ok {

@@ -1,4 +1,4 @@
-package check
+package judge
 
 import (
 	"slices"
@@ -20,64 +20,34 @@ import (
 	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
-// analysis is everything one check of one environment knows besides the
-// engine's answers.
-type analysis struct {
+// Input is everything one check of one environment knows besides the
+// engine's answers, grouped by where it comes from: the check itself, its
+// policy, the last deploy's record, the pull request's base, the cluster
+// and the repository config's rules. The groups' fields are promoted, so
+// the judgements read in.FieldManager, in.Snapshot, in.Base.
+type Input struct {
+	Check
+	Policy
+	Record
+	PullRequest
+	Cluster
+	Rules
+	// Notes are report-wide caveats from the caller.
+	Notes []string
+}
+
+// Check is what is checked, and how its deploy applies.
+type Check struct {
 	FieldManager string
 	Environment  string
 	ToolVersion  string
 	// Engine names the prediction engine: "cluster" or "offline".
 	Engine string
-	// Snapshot is the last deploy's record; nil when there is none.
-	Snapshot *snapshot.Snapshot
-	// Hasher redacts Secrets the way the snapshot did, so hashed values compare.
-	Hasher secrets.Hasher
-	// Fails tells whether a finding's category fails the check;
-	// FailsCause whether findings of a cause may fail it.
-	Fails      func(model.Category) bool
-	FailsCause func(model.Cause) bool
-	// Base is the pull request's base rendered, for causes; nil without
-	// --base or when it could not be rendered (causes unknown).
-	Base *render.Base
-	// Unchanged says the head renders exactly what the base renders.
-	Unchanged bool
-	// created holds the base's version of each object the deployer
-	// creates beside the head's render (nil: the base's creates none),
-	// which the base's render does not hold (withCreated).
-	created map[model.ID]*unstructured.Unstructured
-	// Charts are the charts the head released; the base's are Base's.
-	Charts []delivery.ChartPin
-	// StaleAfter is the age past which the snapshot is called stale; 0:
-	// never.
-	StaleAfter time.Duration
-	// Ignored tells whether the repository config's ignore rules cover a
-	// path of an object; it only words release messages. May be nil.
-	Ignored func(id model.ID, p fieldpath.Path) bool
-	// Notes are report-wide caveats from the caller.
-	Notes []string
-	// Types types every kind with the run's schemas (the API server's, or
-	// the snapshot's offline); nil: client-go's built-in schemas, and
-	// deduced ones.
-	Types *typing.Cache
-	// ReadAs reads an object as the cluster serves it in another
-	// apiVersion (nil when it does not exist); nil offline.
-	ReadAs func(o model.Object, apiVersion string) (*unstructured.Unstructured, error)
-
-	// Controllers are the claims of the controllers set up in the cluster
-	// (fights); nil knows only what objects say of themselves.
-	Controllers *controllers.Set
-	// History is the environment's recorded deploys (persistence); nil
-	// when none are recorded.
-	History *history.Index
 	// RenderPaths are the paths rendered, as given, for remedies to quote.
 	RenderPaths []string
 	// Deployer is the GitOps controller's object that deploys the target
 	// (nil: a pipeline): remedies speak its language.
 	Deployer *delivery.Deployer
-	// NotChecked are the categories the engine cannot see.
-	NotChecked []model.Category
-	// Redaction hides secret-like values that are not in a Secret.
-	Redaction *model.Redaction
 	// UpgradesClientSide: the deployer merges live's client-side managers
 	// into its own before it applies (the config's deployer settings);
 	// the engine predicted so.
@@ -85,33 +55,99 @@ type analysis struct {
 	// Apply is how the deploy applies, resolved as the engine predicted
 	// it (the zero value: a forced Server-Side Apply).
 	Apply delivery.ApplyMethod
+}
+
+// Policy is what fails the check, and what it did not see.
+type Policy struct {
+	// Fails tells whether a finding's category fails the check;
+	// FailsCause whether findings of a cause may fail it.
+	Fails      func(model.Category) bool
+	FailsCause func(model.Cause) bool
+	// NotChecked are the categories the engine cannot see.
+	NotChecked []model.Category
+	// Skipped are rendered objects left unchecked on purpose (secrets.skip):
+	// not "removed" because the engine did not see them.
+	Skipped map[model.ID]bool
+}
+
+// Record is what the environment's last deploys left.
+type Record struct {
+	// Snapshot is the last deploy's record; nil when there is none.
+	Snapshot *snapshot.Snapshot
+	// Hasher redacts Secrets the way the snapshot did, so hashed values compare.
+	Hasher secrets.Hasher
+	// StaleAfter is the age past which the snapshot is called stale; 0:
+	// never.
+	StaleAfter time.Duration
+	// History is the environment's recorded deploys (persistence); nil
+	// when none are recorded.
+	History *history.Index
+	// Entries gives an object's snapshot record when the engine has
+	// decoded it already; nil: decoded from the snapshot.
+	Entries func(model.ID) (*snapshot.Entry, error)
+}
+
+// PullRequest is the pull request's base, which causes are judged by,
+// and what its head released.
+type PullRequest struct {
+	// Base is the pull request's base rendered, for causes; nil without
+	// --base or when it could not be rendered (causes unknown).
+	Base *render.Base
+	// Unchanged says the head renders exactly what the base renders.
+	Unchanged bool
+	// Created holds the base's version of each object the deployer
+	// creates beside the head's render (nil: the base's creates none),
+	// which the base's render does not hold.
+	Created map[model.ID]*unstructured.Unstructured
+	// Charts are the charts the head released; the base's are Base's.
+	Charts []delivery.ChartPin
+}
+
+// Cluster is what the cluster says beside the dry-runs (offline, what
+// the snapshot says of it).
+type Cluster struct {
+	// Types types every kind with the run's schemas (the API server's, or
+	// the snapshot's offline); nil: client-go's built-in schemas, and
+	// deduced ones.
+	Types *typing.Cache
+	// ReadAs reads an object as the cluster serves it in another
+	// apiVersion (nil when it does not exist); nil offline.
+	ReadAs func(o model.Object, apiVersion string) (*unstructured.Unstructured, error)
+	// Controllers are the claims of the controllers set up in the cluster
+	// (fights); nil knows only what objects say of themselves.
+	Controllers *controllers.Set
 	// Release is the API server's release, that removal notes compare
 	// with; zero offline or when it could not be read.
 	Release kube.Release
 	// Public hides the API server's address in messages; nil offline.
 	Public *kube.Public
-	// Skipped are rendered objects left unchecked on purpose (secrets.skip):
-	// not "removed" because the engine did not see them.
-	Skipped map[model.ID]bool
-	// entries gives an object's snapshot record when the engine has decoded
-	// it already; nil: decoded from the snapshot.
-	entries func(model.ID) (*snapshot.Entry, error)
 }
 
-// build analyses every object the engine answered for and returns the
+// Rules are the repository config's rules the findings are made under.
+type Rules struct {
+	// Ignored tells whether the repository config's ignore rules cover a
+	// path of an object; it only words release messages. May be nil.
+	Ignored func(id model.ID, p fieldpath.Path) bool
+	// Redaction hides secret-like values that are not in a Secret.
+	Redaction *model.Redaction
+}
+
+// Results judges every object the engine answered for and returns the
 // report, objects in ID order.
-func (in analysis) build(results []predict.Result) *report.Report {
+func (in Input) Results(results []predict.Result) *report.Report {
 	objects := make([]report.Object, 0, len(results))
 	rendered := make(map[model.ID]bool, len(results))
 	for _, res := range results {
 		rendered[res.Object.ID] = true
-		objects = append(objects, in.object(res))
+		objects = append(objects, in.Object(res))
 	}
-	return in.assemble(objects, rendered)
+	return in.Report(objects, rendered)
 }
 
-// assemble completes the report from the analysed rendered objects.
-func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool) *report.Report {
+// Report completes the report from the judged rendered objects (Object),
+// rendered the ids the render gave: the snapshot's objects it no longer
+// gives are judged as removed.
+func (in Input) Report(objects []report.Object, rendered map[model.ID]bool) *report.Report {
 	rep := &report.Report{
 		SchemaVersion: report.SchemaVersion,
 		Tool:          report.Tool{Name: "ownership-check", Version: in.ToolVersion},
@@ -149,7 +185,7 @@ func (in analysis) assemble(objects []report.Object, rendered map[model.ID]bool)
 // fails tells whether the report fails the check: a finding the policy
 // fails, of a cause the policy fails; an object that could not be checked
 // fails whatever its cause (the check is incomplete).
-func (in analysis) fails(rep *report.Report) bool {
+func (in Input) fails(rep *report.Report) bool {
 	if in.Fails == nil {
 		return false
 	}
@@ -180,12 +216,12 @@ func snapshotInfo(s *snapshot.Snapshot, staleAfter time.Duration, now time.Time)
 // entry decodes the snapshot's record of an object; nil when there is
 // none. Each call decodes anew (the snapshot holds files): call it once
 // per object.
-func (in analysis) entry(id model.ID) (*snapshot.Entry, error) {
+func (in Input) entry(id model.ID) (*snapshot.Entry, error) {
 	if in.Snapshot == nil {
 		return nil, nil
 	}
-	if in.entries != nil {
-		return in.entries(id)
+	if in.Entries != nil {
+		return in.Entries(id)
 	}
 	return in.Snapshot.Entry(id)
 }
@@ -194,7 +230,7 @@ func (in analysis) entry(id model.ID) (*snapshot.Entry, error) {
 // values taken from Secrets wherever they are (Redaction.Hidden), as the
 // snapshot stores them; other objects pass through untouched (hashing
 // copies, so it is skipped for them).
-func (in analysis) redact(u *unstructured.Unstructured) *unstructured.Unstructured {
+func (in Input) redact(u *unstructured.Unstructured) *unstructured.Unstructured {
 	if u == nil {
 		return u
 	}
@@ -205,4 +241,11 @@ func (in analysis) redact(u *unstructured.Unstructured) *unstructured.Unstructur
 		return u
 	}
 	return in.Hasher.HashSecretValues(u)
+}
+
+// applyReported is the method the report says: the default's words when
+// the target's deployer leaves it to the default.
+func (in Input) applyReported() *delivery.ApplyMethod {
+	m := in.Apply.OrDefault()
+	return &m
 }

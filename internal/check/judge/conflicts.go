@@ -1,4 +1,4 @@
-package check
+package judge
 
 import (
 	"slices"
@@ -15,7 +15,7 @@ import (
 // fields another manager owns: one dry-run-error naming each field and its
 // manager in the deployer's words, its Owners the fields by manager (the
 // remedy and the cause read them). False when the refusal is not one.
-func (in analysis) conflictRefusal(res predict.Result) (model.Finding, bool) {
+func (in Input) conflictRefusal(res predict.Result) (model.Finding, bool) {
 	e := res.Err
 	if e == nil || len(e.Conflicts) == 0 {
 		return model.Finding{}, false

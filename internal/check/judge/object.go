@@ -1,4 +1,4 @@
-package check
+package judge
 
 import (
 	"fmt"
@@ -27,9 +27,9 @@ import (
 // analysis could not read: it was not checked, so it fails like a refusal.
 const ReasonCheckFailed = "CheckFailed"
 
-// object analyses one rendered object with what the engine said about it,
+// Object judges one rendered object with what the engine said about it,
 // and gives each finding its cause.
-func (in analysis) object(res predict.Result) report.Object {
+func (in Input) Object(res predict.Result) report.Object {
 	e, err := in.entry(res.Object.ID)
 	// Causes compare what the render sent at head and base, placeholders
 	// and all: both renders of a run give a Secret key the same one.
@@ -52,11 +52,11 @@ func (in analysis) object(res predict.Result) report.Object {
 }
 
 // analyse classifies one object; e is its snapshot record, nil without.
-func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object {
+func (in Input) analyse(res predict.Result, e *snapshot.Entry) report.Object {
 	ro := reportObject(res.Object.Object, res.Object.Source, res.Object.Line)
 	ro.Notes = in.warned(res.Object.Notes, res)
 	if res.Err == nil || res.Err.Reason != predict.ReasonNoMatch {
-		ro.Notes = withNote(slices.Clip(ro.Notes), kube.RemovalNote(res.Object.Object.GroupVersionKind(), in.Release, true))
+		ro.Notes = WithNote(slices.Clip(ro.Notes), kube.RemovalNote(res.Object.Object.GroupVersionKind(), in.Release, true))
 	}
 	ro.Baseline = ownership.BaselineLive
 	if e != nil {
@@ -73,7 +73,7 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 		if e.Unserved != "" {
 			// No change is stated, so the plan would be silent about it.
 			ro.Notes = append(slices.Clip(ro.Notes), notServed+e.Unserved)
-			ro.Notes = withNote(ro.Notes, kube.RemovalNote(res.Object.Object.GroupVersionKind(), in.Release, false))
+			ro.Notes = WithNote(ro.Notes, kube.RemovalNote(res.Object.Object.GroupVersionKind(), in.Release, false))
 		}
 		return ro
 	}
@@ -158,7 +158,7 @@ func (in analysis) analyse(res predict.Result, e *snapshot.Entry) report.Object 
 // warned adds the API server's warnings on the object's dry-run to its
 // notes, each once: a deprecation is for the reader to act on before an
 // upgrade removes it, never a reason to fail.
-func (in analysis) warned(notes []string, res predict.Result) []string {
+func (in Input) warned(notes []string, res predict.Result) []string {
 	for _, w := range res.Warnings {
 		note := in.public("the API server warns: "+w, res)
 		if !slices.Contains(notes, note) {
@@ -171,7 +171,7 @@ func (in analysis) warned(notes []string, res predict.Result) []string {
 // recreateRefused is changes' RecreateRefused when the engine's create
 // dry-run was refused, made fit to show; false when it passed or was not
 // asked.
-func (in analysis) recreateRefused(res predict.Result) (model.Finding, bool) {
+func (in Input) recreateRefused(res predict.Result) (model.Finding, bool) {
 	if res.CreateErr == nil {
 		return model.Finding{}, false
 	}
@@ -186,7 +186,7 @@ const notServed = "not checked: the cluster does not serve "
 
 // dryRunFinding words a refusal, and when the object has split-owned
 // items blames them (ownership.SplitBlame).
-func (in analysis) dryRunFinding(res predict.Result, e *predict.DryRunError, findings []model.Finding) model.Finding {
+func (in Input) dryRunFinding(res predict.Result, e *predict.DryRunError, findings []model.Finding) model.Finding {
 	f := model.Finding{Category: model.DryRunError, Reason: e.Reason, Message: in.public(dryRunMessage(e), res)}
 	if res.Object.ID.IsSecret() && e.Reason == "Forbidden" {
 		f.Message += "; the checker may not read or dry-run Secrets (deploy/rbac, the default): grant it Secrets (deploy/rbac/with-secrets), " +
@@ -215,7 +215,7 @@ func dryRunMessage(e *predict.DryRunError) string {
 // removed reports the snapshot's objects that the render no longer
 // produces: the deploy leaves them in the cluster (an apply never deletes)
 // unless its deployer prunes them (deleteOrKeep).
-func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
+func (in Input) removed(rendered map[model.ID]bool) []report.Object {
 	if in.Snapshot == nil {
 		return nil
 	}
@@ -279,7 +279,7 @@ func (in analysis) removed(rendered map[model.ID]bool) []report.Object {
 // cluster: gone is true when it is not there any more (nothing to
 // delete). Offline, or when it cannot be read, the snapshot's word is
 // taken that it exists, and the note says so.
-func (in analysis) stillLive(id model.ID, e *snapshot.Entry) (live *unstructured.Unstructured, gone bool, note string) {
+func (in Input) stillLive(id model.ID, e *snapshot.Entry) (live *unstructured.Unstructured, gone bool, note string) {
 	obj := e.Deployed
 	if obj == nil {
 		obj = e.Applied
@@ -308,4 +308,12 @@ func reportObject(u *unstructured.Unstructured, source string, line int) report.
 
 func sortObjects(objs []report.Object) {
 	sort.SliceStable(objs, func(i, j int) bool { return objs[i].ID().Less(objs[j].ID()) })
+}
+
+// WithNote appends a note unless it is empty.
+func WithNote(notes []string, note string) []string {
+	if note == "" {
+		return notes
+	}
+	return append(notes, note)
 }
