@@ -79,20 +79,31 @@ func ValuesSourceOf(obj map[string]any, file string) (ValuesSource, bool, error)
 // those, else the one of that name that sets no namespace (the
 // Kustomization that applies it gives it one).
 func FindValuesSource(sources []ValuesSource, kind, namespace, name string) (ValuesSource, bool) {
-	var bare []ValuesSource
+	var named []ValuesSource
 	for _, s := range sources {
-		if s.Kind != kind || s.Name != name {
-			continue
+		if s.Kind == kind && s.Name == name {
+			named = append(named, s)
 		}
-		if s.Namespace == namespace {
-			return s, true
-		}
-		if s.Namespace == "" {
-			bare = append(bare, s)
+	}
+	return PickNamespaced(named, func(s ValuesSource) string { return s.Namespace }, namespace)
+}
+
+// PickNamespaced is the one of cands (objects of one kind and name) in
+// namespace, else the one alone that sets no namespace: the Kustomization
+// that applies it gives it one, as it gives the object that reads it.
+func PickNamespaced[T any](cands []T, namespaceOf func(T) string, namespace string) (T, bool) {
+	var bare []T
+	for _, c := range cands {
+		switch namespaceOf(c) {
+		case namespace:
+			return c, true
+		case "":
+			bare = append(bare, c)
 		}
 	}
 	if len(bare) == 1 {
 		return bare[0], true
 	}
-	return ValuesSource{}, false
+	var none T
+	return none, false
 }

@@ -132,19 +132,7 @@ func (v *Reader) Hidden() *model.Hidden {
 // name that sets no namespace (the Kustomization that applies it gives
 // it one).
 func pickRepoValue(cands []repoValue, namespace string) (repoValue, bool) {
-	var bare []repoValue
-	for _, c := range cands {
-		if c.namespace == namespace {
-			return c, true
-		}
-		if c.namespace == "" {
-			bare = append(bare, c)
-		}
-	}
-	if len(bare) == 1 {
-		return bare[0], true
-	}
-	return repoValue{}, false
+	return model.PickNamespaced(cands, func(c repoValue) string { return c.namespace }, namespace)
 }
 
 // dataOf is a ConfigMap's data, or a Secret's data decoded over its
