@@ -79,7 +79,7 @@ func TestActionConfigRefUnreadable(t *testing.T) {
 	if code != ExitError || len(e.opts) != 0 {
 		t.Fatalf("exit %d, checks run %d", code, len(e.opts))
 	}
-	for _, want := range []string{"cannot read .ownership-check.yaml at the base commit", "from the checkout: git rev-parse", "through the GitHub API: reading .ownership-check.yaml at commit", "401 Bad credentials"} {
+	for _, want := range []string{"cannot read .ownership-check.yaml at the base commit", "from the checkout: .: not in a git repository", "through the GitHub API: reading .ownership-check.yaml at commit", "401 Bad credentials"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %q", want)
 		}
