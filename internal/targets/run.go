@@ -40,12 +40,15 @@ type Result struct {
 // of them render for one cluster is noted on each (noteSharedObjects); one target's
 // failure never hides another's result.
 func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
-	out := make([]Result, len(sel))
-	r, runErr := newRun(ctx, o.Concurrency)
+	s := Share(ctx, o.Concurrency)
 	// Every check has returned, its base render with it, before the run's
 	// state goes.
-	st := runstate.New(ctx, r.top)
-	defer st.Close()
+	defer s.Close()
+	return s.Build(ctx, o, sel)
+}
+
+func build(ctx context.Context, o check.Options, sel []Selected, r run, runErr error, st *runstate.Run) []Result {
+	out := make([]Result, len(sel))
 	o.State = st
 	parallel.For(len(sel), workers, func(i int) {
 		out[i].Selected = sel[i]
