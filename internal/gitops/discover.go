@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -38,6 +39,8 @@ type discovery struct {
 	rev   *model.Revision
 	top   *discovery
 	trees map[string]*discovery
+	// wantRE finds the name of the object repo.Want names (want.go).
+	wantRE *regexp.Regexp
 }
 
 // found is a target and the entry that found it.
