@@ -2,6 +2,7 @@ package gitexec
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -94,5 +95,36 @@ func TestTreesSparseAndChanges(t *testing.T) {
 		if got := ts.Unchanged(ctx, dir, commit, c.files, c.dirs); got != c.want {
 			t.Errorf("Unchanged(%q, %q) = %v, want %v", c.files, c.dirs, got, c.want)
 		}
+	}
+}
+
+// TestCatFiles: files read by path at a commit, one there (its name with
+// a space), one not, in the order asked.
+func TestCatFiles(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	env := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"}
+	if err := os.MkdirAll(filepath.Join(dir, "my env"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "my env", "index.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-q", "-m", "first"}} {
+		if _, err := Run(ctx, Where{Dir: dir, Env: env}, nil, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	head, err := Head(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	err = CatFiles(ctx, Where{Dir: dir}, []string{head + ":gone/index.json", head + ":my env/index.json", head + ":none"}, func(i int, data []byte, found bool) error {
+		got = append(got, fmt.Sprintf("%d %q %v", i, data, found))
+		return nil
+	})
+	if want := []string{`0 "" false`, `1 "{}" true`, `2 "" false`}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("CatFiles: %q, %v; want %q", got, err, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	"github.com/ownership-check/ownership-check/internal/parallel"
@@ -223,7 +224,7 @@ func (s *Store) ReadIndex(ctx context.Context, env, commit string) (*Index, stri
 }
 
 // ReadIndexes reads the index.json of many environments at once (one
-// ls-tree, one cat-file): choosing a monorepo's affected targets reads
+// cat-file): choosing a monorepo's affected targets reads
 // hundreds. An environment with no snapshot is missing from the map.
 func (s *Store) ReadIndexes(ctx context.Context, envs []string, commit string) (map[string]*Index, error) {
 	out := map[string]*Index{}
@@ -244,24 +245,25 @@ func (s *Store) ReadIndexes(ctx context.Context, envs []string, commit string) (
 	if len(files) == 0 {
 		return out, nil
 	}
-	entries, err := s.git.lsTree(ctx, c, true, files...)
-	if err != nil {
-		return nil, err
+	// Each by its path at the commit: listing thousands of paths in the
+	// tree first cost git more than reading them.
+	specs := make([]string, len(files))
+	for i, f := range files {
+		specs[i] = c + ":" + f
 	}
-	oids := make([]string, len(entries))
-	for i, e := range entries {
-		oids[i] = e.oid
-	}
-	blobs, err := s.git.catBlobs(ctx, oids)
-	if err != nil {
-		return nil, err
-	}
-	for i, e := range entries {
-		ix, err := decodeIndex(blobs[i])
+	err = gitexec.CatFiles(ctx, s.git.where(), specs, func(i int, b []byte, found bool) error {
+		if !found {
+			return nil
+		}
+		ix, err := decodeIndex(b)
 		if err != nil {
-			return nil, &FileError{Branch: s.branch, Commit: c, File: e.path, Err: err}
+			return &FileError{Branch: s.branch, Commit: c, File: files[i], Err: err}
 		}
 		out[ix.Environment] = ix
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
