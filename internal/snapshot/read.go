@@ -245,12 +245,30 @@ func (s *Store) ReadIndexes(ctx context.Context, envs []string, commit string) (
 	if len(files) == 0 {
 		return out, nil
 	}
-	// Each by its path at the commit: listing thousands of paths in the
-	// tree first cost git more than reading them.
-	specs := make([]string, len(files))
-	for i, f := range files {
-		specs[i] = c + ":" + f
+	// Each by its path in its top folder's tree: listing thousands of
+	// paths in the whole tree cost git more than reading them, and a path
+	// from the commit has git search its top tree of thousands of folders
+	// once for each.
+	top, err := s.git.lsTree(ctx, c, false)
+	if err != nil {
+		return nil, err
 	}
+	trees := make(map[string]string, len(top))
+	for _, e := range top {
+		if e.typ == "tree" {
+			trees[e.path] = e.oid
+		}
+	}
+	var specs []string
+	var asked []string
+	for _, f := range files {
+		first, rest, _ := strings.Cut(f, "/")
+		if oid, ok := trees[first]; ok {
+			specs = append(specs, oid+":"+rest)
+			asked = append(asked, f)
+		}
+	}
+	files = asked
 	err = gitexec.CatFiles(ctx, s.git.where(), specs, func(i int, b []byte, found bool) error {
 		if !found {
 			return nil
