@@ -19,6 +19,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
+	"github.com/ownership-check/ownership-check/internal/history"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/parallel"
@@ -46,6 +47,9 @@ type Run struct {
 	discovered parallel.Keyed[discoveryKey, Discovered]
 	branches   parallel.Keyed[Branch, *branch]
 	charts     parallel.Keyed[struct{}, openedCharts]
+	// reads are the environments whose snapshots the run reads, when it
+	// said so before reading any (Reads); nil: any.
+	reads []string
 }
 
 type loadedConfig struct {
@@ -88,6 +92,29 @@ func (s *Run) Close() {
 			c.close()
 		}
 	})
+}
+
+// maxReadFolders is the most environments a run lists the snapshot
+// branch's folders of one by one; more list the whole tree, which costs
+// git no more.
+const maxReadFolders = 256
+
+// Reads says, before the run reads a snapshot, that it reads those of envs
+// alone: a run of 3 targets among 3,000 then lists their folders of the
+// snapshot branch (and their histories'), not the whole branch's tree.
+func (s *Run) Reads(envs []string) { s.reads = slices.Clone(envs) }
+
+// readFolders are the snapshot branch's folders the run reads, nil for
+// the whole tree.
+func (s *Run) readFolders() []string {
+	if s.reads == nil || len(s.reads) > maxReadFolders {
+		return nil
+	}
+	folders := make([]string, 0, 2*len(s.reads))
+	for _, env := range s.reads {
+		folders = append(folders, env, history.Folder(env))
+	}
+	return folders
 }
 
 // Trees are the run's git trees: the base's, read once for all.

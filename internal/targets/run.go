@@ -50,6 +50,13 @@ func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
 func build(ctx context.Context, o check.Options, sel []Selected, r run, runErr error, st *runstate.Run) []Result {
 	out := make([]Result, len(sel))
 	o.State = st
+	// Each check reads its own environment's snapshot and history: a few
+	// targets of thousands list only their folders of the branch.
+	envs := make([]string, len(sel))
+	for i, s := range sel {
+		envs[i] = s.Name
+	}
+	st.Reads(envs)
 	parallel.For(len(sel), workers, func(i int) {
 		out[i].Selected = sel[i]
 		if !sel[i].Checked() && (o.Base == "" || sel[i].Deployer == nil) {
