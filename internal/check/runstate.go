@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 
+	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/runstate"
 )
 
@@ -26,6 +27,13 @@ func NewRun(ctx context.Context, t Target, top string) (run *runstate.Run, end f
 	if err != nil {
 		return nil, nil, err
 	}
+	return NewRunWith(ctx, t, top, cfg, note)
+}
+
+// NewRunWith is NewRun with the config already loaded (and note, what a
+// pull request changes in it): a run of many targets reads the config
+// that lists them once, for the selection and the checks.
+func NewRunWith(ctx context.Context, t Target, top string, cfg *config.Config, note string) (run *runstate.Run, end func(), err error) {
 	run = runstate.New(ctx, top)
 	run.Config, run.ConfigNote, run.Charts = cfg, note, t.ChartLocator
 	closeCharts := func() {}

@@ -154,7 +154,12 @@ func RenderTarget(ctx context.Context, t check.Target, name string) ([]model.Obj
 		return nil, nil, err
 	}
 	defer done()
-	ts, err := list(ctx, t)
+	cfg, err := configOf(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Only the chain of GitOps objects that leads to it is discovered.
+	ts, err := targets.ListOne(ctx, cfg, t.ChartLocator, name)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
@@ -42,6 +43,20 @@ func Select(ctx context.Context, t check.Target, s Selector) (targets.Selection,
 	})
 }
 
+// selectIn is Select within the run its targets are checked in: the
+// config and the working tree's changes are read once for both.
+func selectIn(ctx context.Context, run *targets.Shared, cfg *config.Config, t check.Target, s Selector) (targets.Selection, error) {
+	shard, err := targets.ParseShard(s.Shard)
+	if err != nil {
+		return targets.Selection{}, err
+	}
+	return targets.Select(ctx, cfg, targets.SelectOptions{
+		Names: s.Names, ChangedFrom: s.ChangedFrom, Shard: shard, ConfigFile: t.Config,
+		SnapshotRepo: t.SnapshotRepo, SnapshotBranch: t.SnapshotBranch, Charts: t.ChartLocator,
+		Shared: run,
+	})
+}
+
 // CheckTargets selects the targets and checks them, with one chart
 // fetcher for the listing and every check.
 func CheckTargets(ctx context.Context, o check.Options, s Selector) (targets.Selection, []targets.Result, error) {
@@ -49,19 +64,28 @@ func CheckTargets(ctx context.Context, o check.Options, s Selector) (targets.Sel
 		// Offline is offline for charts too: only the cache is read.
 		o.Charts.Offline = true
 	}
-	done, err := openCharts(&o.Target)
+	// The config lists every target: read once, for the charts, the
+	// selection and the checks.
+	cfg, err := configOf(o.Target)
+	if err != nil {
+		return targets.Selection{}, nil, err
+	}
+	done, err := openChartsWith(&o.Target, cfg)
 	if err != nil {
 		return targets.Selection{}, nil, err
 	}
 	defer done()
-	sel, err := Select(ctx, o.Target, s)
+	run := targets.Share(ctx, o, cfg)
+	// Every check has returned before the run's state goes.
+	defer run.Close()
+	sel, err := selectIn(ctx, run, cfg, o.Target, s)
 	if err == nil {
 		err = RequireFieldManagers(sel, o.FieldManager)
 	}
 	if err != nil {
 		return sel, nil, err
 	}
-	results := targets.Build(ctx, o, sel.Targets)
+	results := run.Build(ctx, o, sel.Targets)
 	sel.Ran(results)
 	return sel, results, nil
 }

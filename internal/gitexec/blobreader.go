@@ -56,7 +56,7 @@ func (r *BlobReader) Read(oids []string, each func(i int, data []byte) error) er
 	}()
 	var readErr error
 	for i, oid := range oids {
-		if readErr = readBlob(r.out, oid, func(b []byte) error { return each(i, b) }); readErr != nil {
+		if readErr = readBlob(r.out, oid, false, func(b []byte, _ bool) error { return each(i, b) }); readErr != nil {
 			break
 		}
 	}

@@ -16,36 +16,60 @@ type Changes struct {
 }
 
 // Changes are the working tree's changes at top since commit, read once
-// for the run (one git diff, one ls-files, one ls-tree).
+// for the run (one git diff, two ls-files).
 func (ts *Trees) Changes(ctx context.Context, top, commit string) (*Changes, error) {
 	key := top + "\x00" + commit
-	return ts.changes.Get(ctx, key, func(ctx context.Context) (*Changes, error) { return readChanges(ctx, top, commit) })
+	return ts.changes.Get(ctx, key, func(ctx context.Context) (*Changes, error) {
+		changed, err := ts.Changed(ctx, top, commit)
+		if err != nil {
+			return nil, err
+		}
+		c := &Changes{Changed: make(map[string]byte, len(changed)), Tracked: map[string]bool{}}
+		for _, x := range changed {
+			c.Changed[x.Path] = x.Status
+		}
+		// What the commit tracks is what the index does, but for what the
+		// diff from the commit says was added (not at the commit) or
+		// deleted (at the commit, not in the index): the index is one
+		// file, where listing the commit's tree reads every folder's.
+		indexed, err := paths(ctx, top, "ls-files", "-z", "--full-name", "--cached")
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range indexed {
+			c.Tracked[p] = true
+		}
+		for _, x := range changed {
+			switch x.Status {
+			case 'A':
+				delete(c.Tracked, x.Path)
+			case 'D':
+				c.Tracked[x.Path] = true
+			}
+		}
+		return c, nil
+	})
 }
 
-func readChanges(ctx context.Context, top, commit string) (*Changes, error) {
-	c := &Changes{Changed: map[string]byte{}, Tracked: map[string]bool{}}
-	changed, err := ChangedSince(ctx, top, commit)
-	if err != nil {
-		return nil, fmt.Errorf("changes since %s: %w", commit, err)
-	}
-	for _, x := range changed {
-		c.Changed[x.Path] = x.Status
-	}
-	untracked, err := Untracked(ctx, top)
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range untracked {
-		c.Changed[p] = 'A'
-	}
-	tracked, err := paths(ctx, top, "ls-tree", "-r", "-z", "--name-only", "--full-tree", commit)
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range tracked {
-		c.Tracked[p] = true
-	}
-	return c, nil
+// Changed are the paths of the working tree at top changed since commit,
+// as git's diff orders them, then the untracked files (as 'A'), read once
+// for the run: the selection of a run's targets and their base renders
+// ask the same, and each is a walk of the whole working tree.
+func (ts *Trees) Changed(ctx context.Context, top, commit string) ([]PathStatus, error) {
+	return ts.changed.Get(ctx, top+"\x00"+commit, func(ctx context.Context) ([]PathStatus, error) {
+		changed, err := ChangedSince(ctx, top, commit)
+		if err != nil {
+			return nil, fmt.Errorf("changes since %s: %w", commit, err)
+		}
+		untracked, err := Untracked(ctx, top)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range untracked {
+			changed = append(changed, PathStatus{Status: 'A', Path: p})
+		}
+		return changed, nil
+	})
 }
 
 // Unchanged tells whether files and the listings of dirs (slash-separated,

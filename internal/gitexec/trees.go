@@ -29,6 +29,7 @@ type Trees struct {
 	resolved parallel.Keyed[string, string]
 	// changes are the working trees' changes since a commit (Changes).
 	changes parallel.Keyed[string, *Changes]
+	changed parallel.Keyed[string, []PathStatus]
 
 	mu     sync.Mutex
 	closed bool
@@ -47,7 +48,7 @@ var errClosed = errors.New("the run's git trees are removed already")
 // it must refuse a symlink that leaves it); submodules are left out. The
 // directory lives until Close.
 func (ts *Trees) Tree(ctx context.Context, top, commit string) (string, error) {
-	return ts.read(ctx, top+"\x00"+commit, func(dir string) error { return extractTree(ctx, top, commit, dir, nil) })
+	return ts.read(ctx, top+"\x00"+commit, func(dir string) error { return extractTree(ctx, top, commit, dir, nil, nil) })
 }
 
 // Sparse is the part of commit's tree in dirs (slash-separated, relative
@@ -62,7 +63,7 @@ func (ts *Trees) Sparse(ctx context.Context, top, commit string, dirs []string) 
 	}
 	sorted := slices.Sorted(maps.Keys(in))
 	return ts.read(ctx, top+"\x00"+commit+"\x00"+strings.Join(sorted, "\x00"), func(dir string) error {
-		return extractTree(ctx, top, commit, dir, func(p string) bool { return in[path.Dir(p)] })
+		return extractTree(ctx, top, commit, dir, listedUnder(sorted), func(p string) bool { return in[path.Dir(p)] })
 	})
 }
 
@@ -102,10 +103,28 @@ func (ts *Trees) Close() error {
 	return errors.Join(errs...)
 }
 
-// extractTree writes commit's files into dir.
-func extractTree(ctx context.Context, top, commit, dir string, keep func(slashPath string) bool) error {
+// listedUnder are the pathspecs that list no more of a tree than the
+// folders dirs hold: the folders themselves, or nil (the whole tree) when
+// one is the top or could read as a pattern. A monorepo's tree is
+// thousands of entries where a target's folders are a few.
+func listedUnder(dirs []string) []string {
+	for _, d := range dirs {
+		if d == "." || d == "" || strings.ContainsAny(d, "*?[\\:") {
+			return nil
+		}
+	}
+	return dirs
+}
+
+// extractTree writes commit's files into dir: those under the folders of
+// under (all when nil) that keep keeps.
+func extractTree(ctx context.Context, top, commit, dir string, under []string, keep func(slashPath string) bool) error {
 	where := Where{Dir: top}
-	list, err := Run(ctx, where, nil, "ls-tree", "-r", "-z", "--full-tree", commit)
+	args := []string{"ls-tree", "-r", "-z", "--full-tree", commit}
+	if len(under) > 0 {
+		args = append(append(args, "--"), under...)
+	}
+	list, err := Run(ctx, where, nil, args...)
 	if err != nil {
 		return err
 	}

@@ -47,6 +47,9 @@ func (s *discovery) renderedChildren(ctx context.Context, t *Target) ([]document
 		t.Notes = append(t.Notes, fmt.Sprintf("%s makes Argo CD Applications through a kustomization or a chart: the Applications it makes are not discovered here; list their files under an argocd discover directory", strings.Join(t.Paths, ", ")))
 		return nil, s.listUnmade(t, argoChildKinds, nil, nil, fmt.Sprintf("not a target of its own: %s, which would apply it, is not rendered for discovery here", t.objectName()))
 	}
+	if lead, err := s.leadsToWanted(ctx, t); err != nil || !lead {
+		return nil, err
+	}
 	rendered, err := s.parentDocuments(ctx, t, "the Applications %s makes", argoChildKinds)
 	if err != nil {
 		return nil, err

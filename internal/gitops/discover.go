@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -41,6 +42,8 @@ type discovery struct {
 	// unmadePaths are the paths of Kustomizations that are no targets
 	// already listed (unmadeBelow).
 	unmadePaths map[string]bool
+	// wantRE finds the name of the object repo.Want names (want.go).
+	wantRE *regexp.Regexp
 }
 
 // found is a target and the entry that found it.

@@ -54,6 +54,9 @@ func (s *discovery) fluxChildrenHere(ctx context.Context, entry int, e config.Di
 	if s.repo.RenderParent == nil {
 		return nil, s.listUnmade(t, fluxChildKinds, nil, nil, fmt.Sprintf("not a target of its own: %s, which would apply it, is not rendered for discovery here", t.objectName()))
 	}
+	if lead, err := s.leadsToWanted(ctx, t); err != nil || !lead {
+		return nil, err
+	}
 	rendered, err := s.parentDocuments(ctx, t, "the Kustomizations and HelmReleases %s applies", fluxChildKinds)
 	if err != nil {
 		return nil, err

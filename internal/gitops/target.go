@@ -90,6 +90,13 @@ type Repository struct {
 	// TreeOf reads the tree a pinned revision holds; nil: every path is
 	// read in the working tree.
 	TreeOf TreeReader
+	// Want, when set, is the one target the caller needs (`render
+	// --target`): a parent is rendered for its children only when its
+	// files mention the wanted object's name, so that only the chain that
+	// leads to it is rendered. The other targets found are then not all
+	// there are, nor each as a whole discovery finds it; the wanted one
+	// is, when it is found.
+	Want string
 	// clusters are the Argo CD entry's registered clusters, for an
 	// ApplicationSet's clusters generator (applicationSet sets them).
 	clusters []appset.Cluster

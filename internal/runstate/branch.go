@@ -64,7 +64,11 @@ func (s *Run) branch(ctx context.Context, b Branch) (*branch, error) {
 	return s.branches.Get(ctx, b, func(context.Context) (*branch, error) {
 		br := &branch{}
 		if br.store, br.openErr = snapshot.Open(s.ctx, b.Repo, b.Name); br.openErr == nil {
-			br.listed, br.listErr = br.store.List(s.ctx)
+			if folders := s.readFolders(); folders != nil {
+				br.listed, br.listErr = br.store.ListFolders(s.ctx, folders)
+			} else {
+				br.listed, br.listErr = br.store.List(s.ctx)
+			}
 		}
 		return br, nil
 	})
@@ -117,9 +121,20 @@ func (s *Run) Take(ctx context.Context, b Branch, client *kube.Client, objs []mo
 	case br.listErr != nil:
 		return nil, br.listErr
 	}
-	batch, _ := br.batch.Get(s.ctx, struct{}{}, func(ctx context.Context) (*snapshot.Batch, error) {
-		return br.store.Batch(ctx, br.listed), nil
+	batch, err := br.batch.Get(s.ctx, struct{}{}, func(ctx context.Context) (*snapshot.Batch, error) {
+		listed := br.listed
+		if listed.Partial() {
+			// A batch writes the whole tree again.
+			var err error
+			if listed, err = br.store.List(ctx); err != nil {
+				return nil, err
+			}
+		}
+		return br.store.Batch(ctx, listed), nil
 	})
+	if err != nil {
+		return nil, err
+	}
 	rec := &Recorded{Branch: br.store.Branch(), Remote: br.store.Remote()}
 	snap, warnings, err := batch.Take(ctx, client, objs, o)
 	rec.Warnings = warnings

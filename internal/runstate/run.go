@@ -20,6 +20,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/controllers"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
+	"github.com/ownership-check/ownership-check/internal/history"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/predict"
@@ -56,6 +57,9 @@ type Run struct {
 	windows    parallel.Keyed[*kube.Client, int]
 	discovered parallel.Keyed[discoveryKey, Discovered]
 	branches   parallel.Keyed[Branch, *branch]
+	// reads are the environments whose snapshots the run reads, when it
+	// said so before reading any (Reads); nil: any.
+	reads []string
 }
 
 // Discovered are a listing of the controllers' objects, and its notes.
@@ -88,6 +92,29 @@ func (s *Run) Close() {
 		}
 	})
 	s.trees.Close()
+}
+
+// maxReadFolders is the most environments a run lists the snapshot
+// branch's folders of one by one; more list the whole tree, which costs
+// git no more.
+const maxReadFolders = 256
+
+// Reads says, before the run reads a snapshot, that it reads those of envs
+// alone: a run of 3 targets among 3,000 then lists their folders of the
+// snapshot branch (and their histories'), not the whole branch's tree.
+func (s *Run) Reads(envs []string) { s.reads = slices.Clone(envs) }
+
+// readFolders are the snapshot branch's folders the run reads, nil for
+// the whole tree.
+func (s *Run) readFolders() []string {
+	if s.reads == nil || len(s.reads) > maxReadFolders {
+		return nil
+	}
+	folders := make([]string, 0, 2*len(s.reads))
+	for _, env := range s.reads {
+		folders = append(folders, env, history.Folder(env))
+	}
+	return folders
 }
 
 // Trees are the run's git trees: the base's, read once for all.

@@ -138,16 +138,26 @@ func checkHeader(version *int, id model.ID) error {
 }
 
 func decodeIndex(b []byte) (*Index, error) {
-	if err := checkVersion(b); err != nil {
-		return nil, err
-	}
 	// Unknown fields are ignored: a compatible addition does not bump the
-	// schema version, and older readers must still read the file.
-	var ix Index
-	if err := json.Unmarshal(b, &ix); err != nil {
+	// schema version, and older readers must still read the file. One
+	// parse, as for an object file: a selection reads thousands of
+	// indexes.
+	var f struct {
+		Index
+		Version *int `json:"schemaVersion"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		// A newer tool's file may not fit this one's shape: say so first.
+		if verr := checkVersion(b); verr != nil {
+			return nil, verr
+		}
 		return nil, err
 	}
-	return &ix, nil
+	if err := versionError(f.Version); err != nil {
+		return nil, err
+	}
+	f.Index.SchemaVersion = *f.Version
+	return &f.Index, nil
 }
 
 // decodeEntry parses an object file once: a snapshot holds thousands, and

@@ -21,6 +21,8 @@ type Listed struct {
 	commit string
 	// entries are every file of the commit's tree, by path.
 	entries []treeEntry
+	// partial: entries are the files of some folders only (ListFolders).
+	partial bool
 }
 
 // List fetches the branch's tip (as Tip does) and lists its tree; a
@@ -39,6 +41,37 @@ func (s *Store) List(ctx context.Context) (*Listed, error) {
 	sort.Slice(entries, func(i, j int) bool { return entries[i].path < entries[j].path })
 	return &Listed{store: s, commit: tip, entries: entries}, nil
 }
+
+// ListFolders is List of the files below folders alone: what a run that
+// reads a few environments' snapshots and histories needs of a branch of
+// thousands. It takes no Batch (Partial). A folder that could read as a
+// pattern lists the whole tree.
+func (s *Store) ListFolders(ctx context.Context, folders []string) (*Listed, error) {
+	specs := make([]string, len(folders))
+	for i, f := range folders {
+		if strings.ContainsAny(f, "*?[\\:") || f == "" || f == "." {
+			return s.List(ctx)
+		}
+		specs[i] = f + "/"
+	}
+	tip, err := s.fetchTip(ctx)
+	if err != nil || tip == "" {
+		return &Listed{store: s, partial: true}, err
+	}
+	var entries []treeEntry
+	if len(specs) > 0 {
+		if entries, err = s.git.lsTree(ctx, tip, true, specs...); err != nil {
+			return nil, err
+		}
+	}
+	s.reader = gitexec.NewBlobReader(ctx, s.git.where())
+	sort.Slice(entries, func(i, j int) bool { return entries[i].path < entries[j].path })
+	return &Listed{store: s, commit: tip, entries: entries, partial: true}, nil
+}
+
+// Partial says whether only some folders were listed (ListFolders): a
+// batch needs the whole tree.
+func (l *Listed) Partial() bool { return l.partial }
 
 // Commit is the commit listed; "" when the branch does not exist.
 func (l *Listed) Commit() string { return l.commit }

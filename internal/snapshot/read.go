@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	"github.com/ownership-check/ownership-check/internal/parallel"
@@ -223,7 +224,7 @@ func (s *Store) ReadIndex(ctx context.Context, env, commit string) (*Index, stri
 }
 
 // ReadIndexes reads the index.json of many environments at once (one
-// ls-tree, one cat-file): choosing a monorepo's affected targets reads
+// cat-file): choosing a monorepo's affected targets reads
 // hundreds. An environment with no snapshot is missing from the map.
 func (s *Store) ReadIndexes(ctx context.Context, envs []string, commit string) (map[string]*Index, error) {
 	out := map[string]*Index{}
@@ -244,24 +245,43 @@ func (s *Store) ReadIndexes(ctx context.Context, envs []string, commit string) (
 	if len(files) == 0 {
 		return out, nil
 	}
-	entries, err := s.git.lsTree(ctx, c, true, files...)
+	// Each by its path in its top folder's tree: listing thousands of
+	// paths in the whole tree cost git more than reading them, and a path
+	// from the commit has git search its top tree of thousands of folders
+	// once for each.
+	top, err := s.git.lsTree(ctx, c, false)
 	if err != nil {
 		return nil, err
 	}
-	oids := make([]string, len(entries))
-	for i, e := range entries {
-		oids[i] = e.oid
+	trees := make(map[string]string, len(top))
+	for _, e := range top {
+		if e.typ == "tree" {
+			trees[e.path] = e.oid
+		}
 	}
-	blobs, err := s.git.catBlobs(ctx, oids)
-	if err != nil {
-		return nil, err
+	var specs []string
+	var asked []string
+	for _, f := range files {
+		first, rest, _ := strings.Cut(f, "/")
+		if oid, ok := trees[first]; ok {
+			specs = append(specs, oid+":"+rest)
+			asked = append(asked, f)
+		}
 	}
-	for i, e := range entries {
-		ix, err := decodeIndex(blobs[i])
+	files = asked
+	err = gitexec.CatFiles(ctx, s.git.where(), specs, func(i int, b []byte, found bool) error {
+		if !found {
+			return nil
+		}
+		ix, err := decodeIndex(b)
 		if err != nil {
-			return nil, &FileError{Branch: s.branch, Commit: c, File: e.path, Err: err}
+			return &FileError{Branch: s.branch, Commit: c, File: files[i], Err: err}
 		}
 		out[ix.Environment] = ix
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -416,4 +416,19 @@ func TestNamespacedEnvironment(t *testing.T) {
 	if got, err := s.Read(ctx, "flux-system/apps", ""); err != nil || len(got.Objects) != len(all) {
 		t.Errorf("the environment after its history: %v", err)
 	}
+
+	// A run of one of them lists its folders alone, and reads the same.
+	l, err := s.ListFolders(ctx, []string{"flux-system/apps", "_history/flux-system/apps"})
+	if err != nil || !l.Partial() {
+		t.Fatalf("ListFolders: %v", err)
+	}
+	if got, err := l.Read(ctx, "flux-system/apps"); err != nil || len(got.Objects) != len(all) {
+		t.Errorf("flux-system/apps as listed alone: %v", err)
+	}
+	if files, err := l.ReadLog(ctx, "_history/flux-system/apps", 0); err != nil || len(files) != 1 {
+		t.Errorf("its history as listed alone: %v %v", files, err)
+	}
+	if _, err := l.Read(ctx, "flux-system/infra"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a folder not listed: %v, want ErrNotFound", err)
+	}
 }

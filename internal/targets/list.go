@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -136,6 +137,37 @@ func List(ctx context.Context, cfg *config.Config) ([]Target, error) {
 // and a target whose chart it cannot give (a host that does not answer,
 // a version that does not exist) is not checked, with its reason.
 func ListLocated(ctx context.Context, cfg *config.Config, charts delivery.ChartLocator) ([]Target, error) {
+	return listLocated(ctx, cfg, charts, "")
+}
+
+// ListOne is the target of the repository named name, as ListLocated
+// finds it, and any other of that name (a clash ListLocated would name),
+// or none: discovery renders only the chain of objects that leads to it
+// (gitops.Repository.Want), and the whole repository only when that
+// finds nothing of the name.
+func ListOne(ctx context.Context, cfg *config.Config, charts delivery.ChartLocator, name string) ([]Target, error) {
+	if len(cfg.Discover) > 0 {
+		if ts, err := listLocated(ctx, cfg, charts, name); err != nil || len(ts) > 0 {
+			return ts, err
+		}
+	}
+	all, err := listLocated(ctx, cfg, charts, "")
+	if err != nil {
+		return nil, err
+	}
+	var out []Target
+	for _, t := range all {
+		if t.Name == name {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// listLocated is ListLocated; with want, only the targets named so (all
+// of the config's and the discovered that are), discovered along the
+// chain that leads to them.
+func listLocated(ctx context.Context, cfg *config.Config, charts delivery.ChartLocator, want string) ([]Target, error) {
 	out := make([]Target, 0, len(cfg.Targets))
 	for _, t := range cfg.Targets {
 		if t.Helm != nil {
@@ -154,9 +186,12 @@ func ListLocated(ctx context.Context, cfg *config.Config, charts delivery.ChartL
 		// its Applications through its controller's render.
 		parents := parentRenderer(cfg, charts)
 		pinned := &pins{top: top}
-		found, err := discoverAt(ctx, gitops.Repository{Root: top, URLs: urls, RenderParent: parents}, cfg.Discover, pinned)
+		found, err := discoverAt(ctx, gitops.Repository{Root: top, URLs: urls, RenderParent: parents, Want: want}, cfg.Discover, pinned)
 		if err != nil {
 			return nil, fmt.Errorf("discovering targets: %w", err)
+		}
+		if want != "" {
+			found = slices.DeleteFunc(found, func(g gitops.Target) bool { return g.Name != want })
 		}
 		atBase := &baseDiscovery{urls: urls, entries: cfg.Discover, parents: parents, pins: pinned}
 		for _, g := range found {
@@ -175,6 +210,9 @@ func ListLocated(ctx context.Context, cfg *config.Config, charts delivery.ChartL
 				atBase:    atBase.of(g.Name),
 			})
 		}
+	}
+	if want != "" {
+		out = slices.DeleteFunc(out, func(t Target) bool { return t.Name != want })
 	}
 	if err := chartsNotRendered(ctx, out, charts); err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/parallel"
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 )
 
 // workers is how many targets are checked (or snapshotted) at once. A
@@ -39,19 +40,24 @@ type Result struct {
 // of them render for one cluster is noted on each (noteSharedObjects); one target's
 // failure never hides another's result.
 func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
+	s := Share(ctx, o, nil)
+	// Every check has returned, its base render with it, before the run's
+	// state goes.
+	defer s.Close()
+	return s.Build(ctx, o, sel)
+}
+
+func build(ctx context.Context, o check.Options, sel []Selected, r run, runErr error, st *runstate.Run) []Result {
 	out := make([]Result, len(sel))
-	r, runErr := newRun(ctx, o.Concurrency)
-	if o.Offline {
-		// Offline is offline for charts too: only the cache is read.
-		o.Charts.Offline = true
-	}
-	if runErr == nil {
-		// Every check has returned, its base render with it, before the
-		// run's state goes.
-		var end func()
-		if o.Run, end, runErr = check.NewRun(ctx, o.Target, r.top); runErr == nil {
-			defer end()
+	o.Run = st
+	if st != nil {
+		// Each check reads its own environment's snapshot and history: a
+		// few targets of thousands list only their folders of the branch.
+		envs := make([]string, len(sel))
+		for i, s := range sel {
+			envs[i] = s.Name
 		}
+		st.Reads(envs)
 	}
 	parallel.For(len(sel), workers, func(i int) {
 		out[i].Selected = sel[i]

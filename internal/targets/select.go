@@ -139,6 +139,9 @@ type SelectOptions struct {
 	// Charts is the run's chart locator the targets are listed with
 	// (ListLocated); nil: the repository's own charts.
 	Charts delivery.ChartLocator
+	// Shared, when set, is the run the selected targets are checked in:
+	// the working tree's changes are read once for both.
+	Shared *Shared
 }
 
 // Select chooses the targets to check. With ChangedFrom, a target is
@@ -228,7 +231,7 @@ func affected(ctx context.Context, targets []Target, o SelectOptions) ([]Selecte
 	if err := gitexec.EnsureCommit(ctx, top, "origin", o.ChangedFrom); err != nil {
 		return nil, &check.InputError{Input: "changed-from", Problem: err.Error()}
 	}
-	changes, err := changedSince(ctx, top, o.ChangedFrom, true)
+	changes, err := o.changed(ctx, top)
 	if err != nil {
 		return nil, err
 	}
@@ -380,6 +383,28 @@ func touches(in *snapshot.Inputs, changes []change) string {
 		}
 	}
 	return ""
+}
+
+// changed lists the paths the working tree changed since ChangedFrom,
+// new files not yet added as added: read once for the run when it is
+// shared, where the base renders of the targets ask the same.
+func (o SelectOptions) changed(ctx context.Context, top string) ([]change, error) {
+	if o.Shared == nil || o.Shared.st == nil {
+		return changedSince(ctx, top, o.ChangedFrom, true)
+	}
+	commit, err := gitexec.CommitOf(ctx, top, o.ChangedFrom)
+	if err != nil {
+		return nil, fmt.Errorf("changes since %s: %w", o.ChangedFrom, err)
+	}
+	changed, err := o.Shared.st.Trees().Changed(ctx, top, commit)
+	if err != nil {
+		return nil, err
+	}
+	cs := make([]change, len(changed))
+	for i, x := range changed {
+		cs[i] = change{status: x.Status, path: x.Path}
+	}
+	return cs, nil
 }
 
 // changedSince lists the paths changed in rng (a revision, compared with
