@@ -21,6 +21,9 @@ type ValuesSource struct {
 	// decrypted here; Keys are its keys, which SOPS leaves in the clear.
 	Encrypted bool
 	Keys      []string
+	// StandIns are the Secret keys whose placeholders Data holds: a
+	// parent's render with placeholders (discovery's) made it from them.
+	StandIns []SecretKey
 }
 
 // ValuesSourceOf is obj as a source of values when it is a core ConfigMap

@@ -50,6 +50,17 @@ func (r renderedFirst) Values(ctx context.Context, kind, namespace, name string,
 		return standIns.Data(namespace, name, v.Keys), v.File, true, nil
 	case v.Encrypted:
 		return nil, v.File, true, &delivery.ValuesWithheld{Reason: fmt.Sprintf("%s is encrypted with SOPS (%s): its values are never decrypted here, so what it gives is not checked", name, path.Base(v.File))}
+	case len(v.StandIns) > 0 && standIns != nil:
+		// Discovery's placeholders (the run's first set) become this
+		// render's, known as handed out, so that its second render marks
+		// what depends on them.
+		standIns.Register(v.StandIns)
+		first := model.NewStandIns()
+		data := make(map[string]string, len(v.Data))
+		for k, text := range v.Data {
+			data[k] = first.Swap(text, v.StandIns, standIns)
+		}
+		return data, v.File, true, nil
 	}
 	return v.Data, v.File, true, nil
 }
