@@ -37,7 +37,7 @@ func chartInput(t *testing.T, reads *source.Reads, cl source.ChartCluster, paths
 	}
 	fs := source.NewGuardFS(b)
 	fs.Reads = reads
-	return &source.Input{Fs: fs, Cfg: config.Default(), ChartCluster: cl, Namespace: "default"}
+	return &source.Input{Fs: fs, Cfg: config.Default(), ChartCluster: cl, Helm: helm.NewEngine(), Namespace: "default"}
 }
 
 func realPath(t *testing.T, p string) string {

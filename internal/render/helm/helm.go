@@ -1,19 +1,13 @@
 package helm
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 
-	"helm.sh/helm/v3/pkg/chart"
-	"helm.sh/helm/v3/pkg/chartutil"
-	"helm.sh/helm/v3/pkg/engine"
-	"helm.sh/helm/v3/pkg/releaseutil"
-
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // HelmRelease is one release of a chart as its deployer renders it: the
@@ -134,14 +128,20 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 	notRendered := func(reason string) source.Output {
 		return source.Output{NotRendered: []source.NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: %s", name, reason)}}}
 	}
+	e := EngineOf(in)
 	budget := r.Chart.Budget
 	if budget == nil {
-		budget = source.NewChartBudget()
+		budget = source.NewChartBudget(e)
 	}
-	c := r.Chart.Loaded
-	if c == nil {
+	var c Chart
+	if r.Chart.Loaded != nil {
+		var ok bool
+		if c, ok = r.Chart.Loaded.(Chart); !ok {
+			return source.Output{}, fmt.Errorf("%s: chart %s: loaded as %T, not by the render's Helm engine", r.Source, name, r.Chart.Loaded)
+		}
+	} else {
 		var err error
-		if c, err = loadChart(in, r.Chart.Dir, budget); err != nil {
+		if c, err = loadChart(in, e, r.Chart.Dir, budget); err != nil {
 			if _, ok := source.AsBound(err); ok {
 				return notRendered(err.Error()), nil
 			}
@@ -149,9 +149,9 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 		}
 	}
 	if r.ChartValues != nil {
-		c.Values = r.ChartValues
+		c.SetValues(r.ChartValues)
 	}
-	reason, err := attachDependencies(ctx, in, c, r.Chart, budget)
+	reason, err := attachDependencies(ctx, in, e, c, r.Chart, budget)
 	if _, ok := source.AsBound(err); ok {
 		reason, err = err.Error(), nil
 	}
@@ -172,7 +172,7 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 		return source.Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, name, err)
 	}
 	secrets := &model.Hidden{}
-	files, err := renderTemplates(ctx, in, c, r, secrets)
+	files, err := renderTemplates(ctx, in, e, c, r, secrets)
 	var refused *schemaRefusal
 	if errors.As(err, &refused) {
 		return source.Output{NotRendered: []source.NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: %s", name, refused)}}}, nil
@@ -187,7 +187,7 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 	if n := renderedBytes(files); n > source.MaxRenderedBytes {
 		return notRendered(source.OverRendered(n).Bound), nil
 	}
-	hooks, manifests, err := releaseutil.SortManifests(files, nil, releaseutil.InstallOrder)
+	hooks, manifests, err := e.Sort(files)
 	if err != nil {
 		return source.Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, name, err)
 	}
@@ -216,8 +216,8 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 		if r.Template == nil && r.Cluster == HelmClusterLive && !r.CRDsUpgraded {
 			note = []string{HelmCRDNote}
 		}
-		for _, crd := range c.CRDObjects() {
-			if err := add(chartFile(in, r, crd.Filename), string(crd.File.Data), note...); err != nil {
+		for _, crd := range c.CRDs() {
+			if err := add(chartFile(in, r, crd.Name), string(crd.Data), note...); err != nil {
 				return source.Output{}, err
 			}
 		}
@@ -263,50 +263,25 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 	return out, nil
 }
 
-// renderTemplates runs Helm's engine on c with r's values, release and
+// renderTemplates runs the engine on c with r's values, release and
 // capabilities: what Helm's install or upgrade renders.
-func renderTemplates(ctx context.Context, in *source.Input, c *chart.Chart, r HelmRelease, secrets *model.Hidden) (map[string]string, error) {
-	vals := chartutil.Values(r.Values)
-	if vals == nil {
-		vals = chartutil.Values{}
-	}
-	if err := chartutil.ProcessDependenciesWithMerge(c, vals); err != nil {
-		return nil, err
-	}
-	caps, lookup, err := capabilities(ctx, in, r, secrets)
-	if err != nil {
-		return nil, err
-	}
-	if c.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(c.Metadata.KubeVersion, caps.KubeVersion.String()) {
-		return nil, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", c.Metadata.KubeVersion, caps.KubeVersion.String())
-	}
+func renderTemplates(ctx context.Context, in *source.Input, e Engine, c Chart, r HelmRelease, secrets *model.Hidden) (map[string]string, error) {
 	// An upgrade is what a check predicts: the release is deployed, and
 	// the pull request changes it. Helm's upgrade gives the next revision,
 	// which only the release's history (a Secret) knows: 2 stands for it.
-	opts := chartutil.ReleaseOptions{Name: r.Name, Namespace: r.Namespace, Revision: 1, IsInstall: true}
+	opts := ReleaseOptions{Name: r.Name, Namespace: r.Namespace, Revision: 1, IsInstall: true}
 	if r.Cluster == HelmClusterLive && r.Template == nil && !r.Install {
-		opts = chartutil.ReleaseOptions{Name: r.Name, Namespace: r.Namespace, Revision: 2, IsUpgrade: true}
+		opts = ReleaseOptions{Name: r.Name, Namespace: r.Namespace, Revision: 2, IsUpgrade: true}
 	}
-	// Helm's own validation would read a schema's $refs itself, from
-	// any file of the runner and any address: validateValues reads them
-	// only from the chart and through the chart locator.
-	top, err := chartutil.ToRenderValuesWithSchemaValidation(c, vals, opts, caps, true)
-	if err != nil {
-		return nil, err
-	}
-	values, ok := top["Values"].(chartutil.Values)
-	if !ok {
-		return nil, fmt.Errorf("values coalesced as %T, not a map", top["Values"])
-	}
-	if err := validateValues(ctx, in, c, values); err != nil {
-		return nil, err
-	}
-	var files map[string]string
-	if lookup != nil {
-		files, err = engine.RenderWithClientProvider(c, top, lookup)
-	} else {
-		files, err = engine.Render(c, top)
-	}
+	files, err := e.Render(c, Request{
+		Values:       r.Values,
+		Release:      opts,
+		Capabilities: func() (Capabilities, error) { return capabilities(ctx, in, r, secrets) },
+		// Helm's own validation would read a schema's $refs itself, from
+		// any file of the runner and any address: validateValues reads
+		// them only from the chart and through the chart locator.
+		Validate: func(values map[string]any) error { return validateValues(ctx, in, c, values) },
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@ func chartRepo(t *testing.T, files map[string]string, charts delivery.ChartLocat
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &source.Input{Fs: source.NewGuardFS(b), Cfg: config.Default(), Charts: charts, Namespace: "default"}, dir
+	return &source.Input{Fs: source.NewGuardFS(b), Cfg: config.Default(), Charts: charts, Helm: Helm3{}, Namespace: "default"}, dir
 }
 
 // archive is a chart's .tgz: its files under name/, as `helm package`

@@ -1,17 +1,14 @@
 package helm
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 
-	"helm.sh/helm/v3/pkg/chartutil"
-
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // HelmSource renders the config's helm target (delivery.ControllerHelm): the
@@ -79,7 +76,7 @@ func (s *HelmSource) values(files []string) (map[string]any, source.NotRenderedB
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: helm values %s: %w", in.Deployer.File, f, err)
 		}
-		v, err := chartutil.ReadValues(data)
+		v, err := EngineOf(in).ReadValues(data)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", filepath.ToSlash(f), err)
 		}

@@ -1,10 +1,6 @@
 package kustomize
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/helm"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,11 +11,14 @@ import (
 	"strings"
 	"sync"
 
-	"helm.sh/helm/v3/pkg/chartutil"
 	"sigs.k8s.io/kustomize/api/types"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/kustomize/kyaml/yaml/merge2"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // helmChartsFile is the resource file, beside a kustomization, that its
@@ -234,6 +233,7 @@ func (ci *ChartInflater) withoutHelmCharts(file string, withFile bool) ([]byte, 
 // then additionalValuesFiles layered on, as helm layers -f files.
 func (ci *ChartInflater) values(dir string, chart source.Chart, h types.HelmChart) (map[string]any, error) {
 	in := ci.In
+	e := helm.EngineOf(in)
 	read := func(f string) ([]byte, error) {
 		if source.IsRemote(f) {
 			return nil, fmt.Errorf("%s is remote: it is never fetched", f)
@@ -249,9 +249,9 @@ func (ci *ChartInflater) values(dir string, chart source.Chart, h types.HelmChar
 	case h.ValuesFile != "":
 		data, err = read(h.ValuesFile)
 	case chart.Fetched():
-		data, _ = chart.File(chartutil.ValuesfileName)
+		data, _ = chart.File(helm.ValuesFile)
 	default:
-		if data, err = read(filepath.Join(chart.Dir, chartutil.ValuesfileName)); os.IsNotExist(err) {
+		if data, err = read(filepath.Join(chart.Dir, helm.ValuesFile)); os.IsNotExist(err) {
 			data, err = nil, nil
 		}
 	}
@@ -261,7 +261,7 @@ func (ci *ChartInflater) values(dir string, chart source.Chart, h types.HelmChar
 	var vals map[string]any
 	switch {
 	case len(h.ValuesInline) == 0:
-		vals, err = chartutil.ReadValues(data)
+		vals, err = e.ReadValues(data)
 	case h.ValuesMerge == "replace":
 		vals = h.ValuesInline
 	default:
@@ -275,7 +275,7 @@ func (ci *ChartInflater) values(dir string, chart source.Chart, h types.HelmChar
 		if err != nil {
 			return nil, err
 		}
-		v, err := chartutil.ReadValues(data)
+		v, err := e.ReadValues(data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}

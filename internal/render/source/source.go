@@ -121,6 +121,10 @@ type Input struct {
 	// Charts locates the charts deployers name by reference
 	// (Options.Charts); nil: the repository's own.
 	Charts delivery.ChartLocator
+	// Helm is the engine charts load and render with (render/helm's
+	// Engine, Options.HelmEngine); nil: render/helm's default, Helm 3,
+	// and no fetched chart loads.
+	Helm ArchiveLoader
 	// Pins records the charts the render released (Result.Charts); nil:
 	// none is recorded.
 	Pins *ChartPins
