@@ -40,7 +40,7 @@ func TestChartDependencyRepositories(t *testing.T) {
 			writeFile(t, filepath.Join(root, "db/templates/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\n")
 			t.Chdir(root)
 			reads := source.NewReads()
-			out, err := helm.RenderChart(context.Background(), chartInput(t, reads, nil, "app"), helm.HelmRelease{Chart: source.Chart{Dir: realPath(t, "app")}, Name: "c", Namespace: "x", Source: "cfg"})
+			out, err := helm.RenderChart(context.Background(), chartInput(t, reads, nil, "app"), helm.Release{Chart: source.Chart{Dir: realPath(t, "app")}, Name: "c", Namespace: "x", Source: "cfg"})
 			if err != nil {
 				t.Fatal(err)
 			}

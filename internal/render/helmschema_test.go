@@ -51,7 +51,7 @@ func renderSchemaChart(t *testing.T, dir string, charts delivery.ChartLocator, v
 	t.Helper()
 	in := chartInput(t, nil, nil, ".")
 	in.Charts = charts
-	return helm.RenderChart(context.Background(), in, helm.HelmRelease{Chart: source.Chart{Dir: dir}, Name: "c", Namespace: "x", Values: values, Source: "cfg"})
+	return helm.RenderChart(context.Background(), in, helm.Release{Chart: source.Chart{Dir: dir}, Name: "c", Namespace: "x", Values: values, Source: "cfg"})
 }
 
 // refusedReason is the one reason the chart in dir is not rendered

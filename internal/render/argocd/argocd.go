@@ -220,7 +220,7 @@ func (s *ArgoSource) kustomize(ctx context.Context, p source.Path, src argoAppSo
 		in := *s.In
 		in.Fs = fs
 		k.Charts = &kustomize.ChartInflater{In: &in, Controller: &kustomize.ControllerHelm{
-			Cluster: helm.HelmClusterArgoCD, KubeVersion: o.KubeVersion, APIVersions: o.APIVersions,
+			Cluster: helm.ClusterArgoCD, KubeVersion: o.KubeVersion, APIVersions: o.APIVersions,
 		}}
 	}
 	b, err := k.PrepareDir(ctx, p.Real)

@@ -66,19 +66,19 @@ type ArgoHelmInputs struct {
 // valuesObject, which wins) as one more file, then the parameters as
 // --set, those with forceString as --set-string, then fileParameters as
 // --set-file. The reason says why it is not rendered ("" when it is).
-func ResolveArgoHelm(app *ArgoApplication, src argoAppSource, in ArgoHelmInputs) (helm.HelmRelease, string, error) {
+func ResolveArgoHelm(app *ArgoApplication, src argoAppSource, in ArgoHelmInputs) (helm.Release, string, error) {
 	e := helm.Or(in.Helm)
 	var h argoHelm
 	if present(src.Helm) {
 		if err := json.Unmarshal(src.Helm, &h); err != nil {
-			return helm.HelmRelease{}, "", fmt.Errorf("source.helm: %w", err)
+			return helm.Release{}, "", fmt.Errorf("source.helm: %w", err)
 		}
 	}
-	r := helm.HelmRelease{
+	r := helm.Release{
 		Chart:     in.Chart,
 		Name:      source.Or(h.ReleaseName, app.Metadata.Name),
 		Namespace: source.Or(h.Namespace, app.Spec.Destination.Namespace),
-		Cluster:   helm.HelmClusterArgoCD,
+		Cluster:   helm.ClusterArgoCD,
 		SkipCRDs:  h.SkipCrds,
 		// GetKubeVersionOrDefault, GetAPIVersionsOrDefault: the source's
 		// own, else the cluster's.

@@ -110,7 +110,7 @@ type FluxHelmInputs struct {
 
 // fluxResolved is a HelmRelease resolved into the release it makes.
 type fluxResolved struct {
-	Release helm.HelmRelease
+	Release helm.Release
 	// Reason says why it is not rendered ("" when it is).
 	Reason string
 	// Hidden are the values read from Secrets, as they land in objects.
@@ -144,11 +144,11 @@ func ResolveFluxHelmRelease(ctx context.Context, obj map[string]any, in FluxHelm
 		out.Reason = "spec.kubeConfig: helm-controller releases it to another cluster, not the discover entry's"
 		return out, nil
 	}
-	out.Release = helm.HelmRelease{
+	out.Release = helm.Release{
 		Chart:     in.Chart,
 		Name:      ShortenReleaseName(fluxReleaseName(hr)),
 		Namespace: source.Or(hr.Spec.TargetNamespace, ns),
-		Cluster:   helm.HelmClusterLive,
+		Cluster:   helm.ClusterLive,
 	}
 	// The release is predicted as an upgrade, so spec.upgrade.crds is the
 	// policy (helm-controller: Skip by default; Create installs only what

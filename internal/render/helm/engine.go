@@ -167,4 +167,3 @@ func EngineOf(in *source.Input) Engine {
 	}
 	return NewEngine()
 }
-

@@ -10,13 +10,13 @@ import (
 	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
-// HelmRelease is one release of a chart as its deployer renders it: the
+// Release is one release of a chart as its deployer renders it: the
 // config's helm target, a Flux HelmRelease, an Argo CD Helm source or
 // kustomize's helmCharts. Each deployer's source resolves its own form
-// (its values layered as that deployer layers them) into a HelmRelease;
+// (its values layered as that deployer layers them) into a Release;
 // renderChart makes the objects the deployer would apply, with Helm's own
 // chart loader and template engine, so that every form renders alike.
-type HelmRelease struct {
+type Release struct {
 	// Chart is the chart: a directory of the repository, resolved (as
 	// Path.Real), or one a locator fetched, loaded.
 	Chart source.Chart
@@ -31,7 +31,7 @@ type HelmRelease struct {
 	// packages the chart with their merge as its values.yaml).
 	ChartValues map[string]any
 	// Cluster says how .Capabilities and lookup answer for this deployer.
-	Cluster HelmCluster
+	Cluster Cluster
 	// Source is the file that asks for the release, as users see it:
 	// each object's Source, and the first word of errors.
 	Source string
@@ -51,7 +51,7 @@ type HelmRelease struct {
 
 	// Install renders the release's first install (.Release.IsInstall,
 	// revision 1) rather than an upgrade of a deployed one. Only
-	// HelmClusterLive upgrades: `helm template` (Argo CD, kustomize)
+	// ClusterLive upgrades: `helm template` (Argo CD, kustomize)
 	// always renders an install.
 	Install bool
 	// Template, when set, is `helm template`'s output as kustomize's
@@ -59,7 +59,7 @@ type HelmRelease struct {
 	// others unless skipped, crds/ only when included, no namespace and no
 	// Helm metadata added. nil: the deployer installs or upgrades the
 	// release (see renderChart).
-	Template *HelmTemplate
+	Template *Template
 	// SkipCRDs leaves crds/ out (Argo CD's skipCrds, Flux's install.crds
 	// Skip).
 	SkipCRDs bool
@@ -76,24 +76,24 @@ type HelmRelease struct {
 	KubeVersion string
 }
 
-// HelmTemplate is how `helm template` was asked to print a release.
-type HelmTemplate struct {
+// Template is how `helm template` was asked to print a release.
+type Template struct {
 	IncludeCRDs, SkipHooks, SkipTests bool
 }
 
-// HelmCluster is how a deployer's render sees the cluster.
-type HelmCluster int
+// Cluster is how a deployer's render sees the cluster.
+type Cluster int
 
 const (
-	// HelmClusterLive: `helm upgrade` and Flux; .Capabilities from the
+	// ClusterLive: `helm upgrade` and Flux; .Capabilities from the
 	// cluster's discovery, lookup reads the live objects.
-	HelmClusterLive HelmCluster = iota
-	// HelmClusterArgoCD: Argo CD's repo server; Helm's built-in API
+	ClusterLive Cluster = iota
+	// ClusterArgoCD: Argo CD's repo server; Helm's built-in API
 	// versions plus the cluster's, lookup finds nothing.
-	HelmClusterArgoCD
-	// HelmClusterNone: `helm template` (kustomize's helmCharts); Helm's
+	ClusterArgoCD
+	// ClusterNone: `helm template` (kustomize's helmCharts); Helm's
 	// defaults, no cluster.
-	HelmClusterNone
+	ClusterNone
 )
 
 // Annotations and label Helm sets on every object it installs or upgrades
@@ -105,17 +105,17 @@ const (
 	helmReleaseNSAnnotation   = "meta.helm.sh/release-namespace"
 )
 
-// helmCRDNote is on every object of a chart's crds/ its deployer installs
+// CRDNote is on every object of a chart's crds/ its deployer installs
 // (Helm, Flux): Helm creates a CRD from crds/ only when it does not exist
 // and never changes it afterwards, so what the chart changes in it is
 // never applied.
-const HelmCRDNote = "helm crds/: installed only when absent, never upgraded: a change to it is not applied by the release"
+const CRDNote = "helm crds/: installed only when absent, never upgraded: a change to it is not applied by the release"
 
 // RenderChart renders r as its deployer does. A deploy (Template nil),
 // as Helm's upgrade: test hooks left out, other hooks listed as run and
 // not applied (NotRendered), crds/ among the objects with a note (Helm:
 // installed only when absent) unless SkipCRDs, namespaced objects
-// without a namespace in the release's, and for HelmClusterLive Helm's
+// without a namespace in the release's, and for ClusterLive Helm's
 // release label and annotations added. A template (kustomize's
 // helmCharts): what `helm template` prints. A dependency Chart.yaml
 // lists that is not vendored is located as `helm dependency build` finds
@@ -123,7 +123,7 @@ const HelmCRDNote = "helm crds/: installed only when absent, never upgraded: a c
 // the reason; so is a chart whose values schema names a schema that
 // cannot be read (validateValues). The chart released is recorded
 // (Input.Pins).
-func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.Output, error) {
+func RenderChart(ctx context.Context, in *source.Input, r Release) (source.Output, error) {
 	name := chartName(in, r.Chart)
 	notRendered := func(reason string) source.Output {
 		return source.Output{NotRendered: []source.NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: %s", name, reason)}}}
@@ -213,8 +213,8 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 	}
 	if !r.SkipCRDs && (r.Template == nil || r.Template.IncludeCRDs) {
 		var note []string
-		if r.Template == nil && r.Cluster == HelmClusterLive && !r.CRDsUpgraded {
-			note = []string{HelmCRDNote}
+		if r.Template == nil && r.Cluster == ClusterLive && !r.CRDsUpgraded {
+			note = []string{CRDNote}
 		}
 		for _, crd := range c.CRDs() {
 			if err := add(chartFile(in, r, crd.Name), string(crd.Data), note...); err != nil {
@@ -265,12 +265,12 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 
 // renderTemplates runs the engine on c with r's values, release and
 // capabilities: what Helm's install or upgrade renders.
-func renderTemplates(ctx context.Context, in *source.Input, e Engine, c Chart, r HelmRelease, secrets *model.Hidden) (map[string]string, error) {
+func renderTemplates(ctx context.Context, in *source.Input, e Engine, c Chart, r Release, secrets *model.Hidden) (map[string]string, error) {
 	// An upgrade is what a check predicts: the release is deployed, and
 	// the pull request changes it. Helm's upgrade gives the next revision,
 	// which only the release's history (a Secret) knows: 2 stands for it.
 	opts := ReleaseOptions{Name: r.Name, Namespace: r.Namespace, Revision: 1, IsInstall: true}
-	if r.Cluster == HelmClusterLive && r.Template == nil && !r.Install {
+	if r.Cluster == ClusterLive && r.Template == nil && !r.Install {
 		opts = ReleaseOptions{Name: r.Name, Namespace: r.Namespace, Revision: 2, IsUpgrade: true}
 	}
 	files, err := e.Render(c, Request{
@@ -309,13 +309,13 @@ func renderedBytes(files map[string]string) int64 {
 // none (render drops it again from cluster-scoped kinds), Helm's release
 // label and annotations (not on crds/, which Helm creates apart), and the
 // deployer's own.
-func decorateChartObject(in *source.Input, o model.Object, r HelmRelease, crd bool) {
+func decorateChartObject(in *source.Input, o model.Object, r Release, crd bool) {
 	u := o.Object
 	if u.GetNamespace() == "" && r.Namespace != "" {
 		u.SetNamespace(r.Namespace)
 	}
 	labels, annotations := map[string]string{}, map[string]string{}
-	if r.Cluster == HelmClusterLive && !crd {
+	if r.Cluster == ClusterLive && !crd {
 		labels[helmManagedByLabel] = "Helm"
 		annotations[helmReleaseNameAnnotation] = r.Name
 		annotations[helmReleaseNSAnnotation] = r.Namespace

@@ -16,18 +16,18 @@ import (
 
 // capabilities are .Capabilities for r's deployer, and lookup's reader of
 // the cluster (none: lookup finds nothing, as `helm template` does):
-//   - HelmClusterLive: the cluster's version and API versions, lookup
+//   - ClusterLive: the cluster's version and API versions, lookup
 //     live; without a cluster, Helm's defaults and an empty lookup;
-//   - HelmClusterArgoCD: Helm's built-in API versions plus the cluster's,
+//   - ClusterArgoCD: Helm's built-in API versions plus the cluster's,
 //     the cluster's version, lookup empty (Argo CD runs `helm template`
 //     with --api-versions and --kube-version);
-//   - HelmClusterNone: Helm's defaults (`helm template`).
+//   - ClusterNone: Helm's defaults (`helm template`).
 //
 // The deployer's own APIVersions are added, its KubeVersion replaces the
 // cluster's.
-func capabilities(ctx context.Context, in *source.Input, r HelmRelease, secrets *model.Hidden) (Capabilities, error) {
+func capabilities(ctx context.Context, in *source.Input, r Release, secrets *model.Hidden) (Capabilities, error) {
 	caps := Capabilities{BuiltIn: true}
-	if cl := in.ChartCluster; cl != nil && r.Cluster != HelmClusterNone {
+	if cl := in.ChartCluster; cl != nil && r.Cluster != ClusterNone {
 		v, err := cl.ServerVersion(ctx)
 		if err != nil {
 			return Capabilities{}, fmt.Errorf("the cluster's version, for .Capabilities: %w", err)
@@ -39,7 +39,7 @@ func capabilities(ctx context.Context, in *source.Input, r HelmRelease, secrets 
 			}
 			caps.KubeVersion = &KubeVersion{Version: v.GitVersion, Major: v.Major, Minor: v.Minor}
 			caps.APIVersions = versions
-			if r.Cluster == HelmClusterLive {
+			if r.Cluster == ClusterLive {
 				caps.BuiltIn = false
 				caps.Lookup = lookupProvider{ctx: ctx, cl: cl, secrets: secrets, standIns: in.StandIns}
 			}

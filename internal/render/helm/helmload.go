@@ -115,7 +115,7 @@ var errNotChart = errors.New("not a chart: no Chart.yaml")
 // directory (a template of a .tgz subchart is named inside the archive).
 // A fetched chart's templates are no file of the repository: its objects
 // are the file's that asks for the release.
-func chartFile(in *source.Input, r HelmRelease, name string) string {
+func chartFile(in *source.Input, r Release, name string) string {
 	if r.Chart.Fetched() {
 		return source.Or(r.File, r.Source)
 	}

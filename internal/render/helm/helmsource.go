@@ -11,20 +11,20 @@ import (
 	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
-// HelmSource renders the config's helm target (delivery.ControllerHelm): the
+// Source renders the config's helm target (delivery.ControllerHelm): the
 // path is the chart's directory (for a chart fetched from a repository or
 // a registry, the config's file, which names it), the Deployer's object
 // the target's helm settings (config.HelmTarget), and the render is `helm
 // upgrade`'s.
-type HelmSource struct {
+type Source struct {
 	In *source.Input
 }
 
-func HelmClaims(_ source.Path, d *delivery.Deployer) bool {
+func Claims(_ source.Path, d *delivery.Deployer) bool {
 	return d != nil && d.Controller == delivery.ControllerHelm
 }
 
-func (s *HelmSource) Prepare(ctx context.Context, p source.Path) (source.Build, error) {
+func (s *Source) Prepare(ctx context.Context, p source.Path) (source.Build, error) {
 	in := s.In
 	d := in.Deployer
 	var h config.HelmTarget
@@ -56,16 +56,16 @@ func (s *HelmSource) Prepare(ctx context.Context, p source.Path) (source.Build, 
 	if ns == "" {
 		ns = in.Namespace
 	}
-	return &ChartBuild{In: in, R: HelmRelease{
+	return &ChartBuild{In: in, R: Release{
 		Chart: chart, Name: h.Release, Namespace: ns, Values: vals,
-		Cluster: HelmClusterLive, Source: d.File,
+		Cluster: ClusterLive, Source: d.File,
 	}}, nil
 }
 
 // values reads the values files (relative to the repository's top) and
 // layers them as `helm upgrade -f a -f b` does: maps merged key by key,
 // the later file's value winning.
-func (s *HelmSource) values(files []string) (map[string]any, source.NotRenderedBuild, error) {
+func (s *Source) values(files []string) (map[string]any, source.NotRenderedBuild, error) {
 	in := s.In
 	vals := map[string]any{}
 	for _, f := range files {
@@ -115,7 +115,7 @@ func DecodeDeployer(obj map[string]any, into any) error {
 // ChartBuild is a release ready to render.
 type ChartBuild struct {
 	In *source.Input
-	R  HelmRelease
+	R  Release
 }
 
 func (b *ChartBuild) Size() int { return 0 }

@@ -28,7 +28,7 @@ const helmChartsFile = "helmcharts.rendered.yaml"
 
 // ChartInflater renders kustomize's helmCharts in process, as `helm
 // template` prints them, with the engine every Helm form uses (renderChart,
-// HelmClusterNone; or as a controller's kustomize runs it, Controller), so
+// helm.ClusterNone; or as a controller's kustomize runs it, Controller), so
 // no helm binary runs and nothing is fetched but through the chart
 // locator. The kustomization is then built as if its helmCharts were that
 // resource file: kustomize's own transformers (namespace, labels,
@@ -58,7 +58,7 @@ type chartSources struct {
 // apiVersions), which replace each entry's own; it never leaves a chart
 // to a helm binary here, whatever kustomize.allowHelm says.
 type ControllerHelm struct {
-	Cluster     helm.HelmCluster
+	Cluster     helm.Cluster
 	KubeVersion string
 	APIVersions []string
 }
@@ -152,10 +152,10 @@ func (ci *ChartInflater) inflate(ctx context.Context, dir, file string, k *types
 		if ns == "" {
 			ns = "default"
 		}
-		r := helm.HelmRelease{
+		r := helm.Release{
 			Chart: chart, Name: h.ReleaseName, Namespace: ns, Values: vals,
-			Cluster: helm.HelmClusterNone, Source: field, File: display,
-			Template:    &helm.HelmTemplate{IncludeCRDs: h.IncludeCRDs, SkipHooks: h.SkipHooks, SkipTests: h.SkipTests},
+			Cluster: helm.ClusterNone, Source: field, File: display,
+			Template:    &helm.Template{IncludeCRDs: h.IncludeCRDs, SkipHooks: h.SkipHooks, SkipTests: h.SkipTests},
 			APIVersions: h.ApiVersions, KubeVersion: h.KubeVersion,
 		}
 		if c := ci.Controller; c != nil {

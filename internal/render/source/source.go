@@ -190,7 +190,7 @@ func ObjectsOf(raws []RawObject) []model.Object {
 const MaxObjects = 100_000
 
 // ChartCluster is what a chart's render reads of the cluster, as the
-// deployer's Helm does (HelmClusterLive: .Capabilities from discovery,
+// deployer's Helm does (helm.ClusterLive: .Capabilities from discovery,
 // lookup of live objects). It only reads.
 type ChartCluster interface {
 	// ServerVersion is the API server's version; nil (and no error) when
