@@ -122,8 +122,9 @@ type Input struct {
 	// (Options.Charts); nil: the repository's own.
 	Charts delivery.ChartLocator
 	// Helm is the engine charts load and render with (render/helm's
-	// Engine, Options.HelmEngine); nil: render/helm's default, Helm 3,
-	// and no fetched chart loads.
+	// Engine, render.Options.HelmEngine). Render always sets it; nil (an
+	// Input made by hand): render/helm renders with its default engine,
+	// and a fetched chart does not load.
 	Helm ArchiveLoader
 	// Pins records the charts the render released (Result.Charts); nil:
 	// none is recorded.
