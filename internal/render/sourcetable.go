@@ -1,14 +1,14 @@
 package render
 
 import (
+	"path/filepath"
+
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/argocd"
 	"github.com/ownership-check/ownership-check/internal/render/flux"
 	"github.com/ownership-check/ownership-check/internal/render/helm"
 	"github.com/ownership-check/ownership-check/internal/render/kustomize"
 	"github.com/ownership-check/ownership-check/internal/render/source"
-
-	"path/filepath"
 )
 
 // sourceRow is one form of path: which paths it claims, and its source.

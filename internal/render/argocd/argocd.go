@@ -1,10 +1,6 @@
 package argocd
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/helm"
-	"github.com/ownership-check/ownership-check/internal/render/kustomize"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,9 +11,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/kustomize"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // ArgoSource renders a path of an Argo CD Application (Input.Deployer) as
