@@ -362,3 +362,42 @@ func stripParens(s string) string {
 	}
 	return strings.TrimSpace(b.String())
 }
+
+// TestOnlyTheHelmEngineImportsHelm: render's families reach Helm's SDK
+// only through render/helm's Engine, so that a second Helm is one more
+// implementation (docs/architecture.md, "Add Helm 4 as a renderer"):
+// outside tests, the one file of render that imports Helm's packages is
+// the engine's.
+func TestOnlyTheHelmEngineImportsHelm(t *testing.T) {
+	engines := []string{"render/helm/helm3.go"}
+	fset := token.NewFileSet()
+	var importers []string
+	err := filepath.WalkDir("render", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); strings.HasPrefix(p, "helm.sh/helm/") {
+				path = filepath.ToSlash(path)
+				if !slices.Contains(engines, path) {
+					t.Errorf("%s imports %s: reach Helm through render/helm's Engine", path, p)
+				}
+				importers = append(importers, path)
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range engines {
+		if !slices.Contains(importers, e) {
+			t.Errorf("%s imports no Helm package: is it still the engine?", e)
+		}
+	}
+}

@@ -105,7 +105,7 @@ func TestArgoHelmValuesLayering(t *testing.T) {
 			}
 			assertValues(t, r.Values, tc.want)
 			release, namespace := source.Or(tc.release, "web"), source.Or(tc.namespace, "web-prod")
-			if r.Name != release || r.Namespace != namespace || r.Cluster != helm.HelmClusterArgoCD || r.Chart != in.Chart {
+			if r.Name != release || r.Namespace != namespace || r.Cluster != helm.ClusterArgoCD || r.Chart != in.Chart {
 				t.Errorf("release %q in %q (%v, %v), want %q in %q", r.Name, r.Namespace, r.Cluster, r.Chart, release, namespace)
 			}
 		})

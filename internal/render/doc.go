@@ -74,12 +74,13 @@
 // overrides that use the revision a sync resolves, are NotRendered with
 // the reason.
 //
-// Charts render in process with Helm's own chart loader and template
-// engine, one engine for every Helm form (helm.go: HelmRelease,
-// RenderChart): the chart read through the recording file system
-// (helmload.go), or one the chart locator fetched (Options.Charts:
-// source.Chart, its archive loaded with Helm's archive loader and its
-// bounds, chartarchive.go), a dependency that is not vendored located as
+// Charts render in process through render/helm's Engine (engine.go;
+// Helm 3's SDK in helm3.go, the one file that imports Helm's packages;
+// Options.HelmEngine picks another), one for every Helm form (helm.go:
+// Release, RenderChart): the chart read through the recording file
+// system (helmload.go), or one the chart locator fetched
+// (Options.Charts: source.Chart, its archive loaded by the engine within
+// its bounds, chartarchive.go), a dependency that is not vendored located as
 // `helm dependency build` finds it (helmdeps.go), every chart released
 // named in Result.Charts and Base.Charts (source.ChartPins); a target
 // whose chart is fetched renders for the file of the object that names

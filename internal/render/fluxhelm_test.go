@@ -224,7 +224,7 @@ func TestFluxHelmReleaseNameAndLabels(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := r.Release
-			if got.Name != tc.release || got.Namespace != tc.namespace || got.Cluster != helm.HelmClusterLive {
+			if got.Name != tc.release || got.Namespace != tc.namespace || got.Cluster != helm.ClusterLive {
 				t.Errorf("release %q in %q (%v), want %q in %q", got.Name, got.Namespace, got.Cluster, tc.release, tc.namespace)
 			}
 			want := map[string]string{"helm.toolkit.fluxcd.io/name": "podinfo", "helm.toolkit.fluxcd.io/namespace": "apps"}

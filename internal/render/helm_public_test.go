@@ -51,9 +51,9 @@ func TestPublicChartsAreHelmTemplate(t *testing.T) {
 	for _, c := range publicCharts {
 		t.Run(c.name, func(t *testing.T) {
 			vals := valuesOf(t, c.values)
-			out, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, c.chart), helm.HelmRelease{
+			out, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, c.chart), helm.Release{
 				Chart: source.Chart{Dir: realPath(t, c.chart)}, Name: "edge", Namespace: "web", Values: maps.Clone(vals),
-				Cluster: helm.HelmClusterNone, Source: "kustomization.yaml", Template: &helm.HelmTemplate{IncludeCRDs: true, SkipTests: true},
+				Cluster: helm.ClusterNone, Source: "kustomization.yaml", Template: &helm.Template{IncludeCRDs: true, SkipTests: true},
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -37,7 +37,7 @@ func chartInput(t *testing.T, reads *source.Reads, cl source.ChartCluster, paths
 	}
 	fs := source.NewGuardFS(b)
 	fs.Reads = reads
-	return &source.Input{Fs: fs, Cfg: config.Default(), ChartCluster: cl, Namespace: "default"}
+	return &source.Input{Fs: fs, Cfg: config.Default(), ChartCluster: cl, Helm: helm.NewEngine(), Namespace: "default"}
 }
 
 func realPath(t *testing.T, p string) string {
@@ -91,15 +91,15 @@ var appValues = map[string]any{"apiKey": "k", "image": map[string]any{"tag": "9"
 func TestRenderChartIsHelmTemplate(t *testing.T) {
 	inRepoRoot(t)
 	for name, tc := range map[string]struct {
-		tmpl helm.HelmTemplate
+		tmpl helm.Template
 		o    oracleOptions
 		api  []string
 		kube string
 	}{
-		"defaults":       {tmpl: helm.HelmTemplate{}, o: oracleOptions{}},
-		"crds, no tests": {tmpl: helm.HelmTemplate{IncludeCRDs: true, SkipTests: true}, o: oracleOptions{includeCRDs: true, noTests: true}},
-		"api versions":   {tmpl: helm.HelmTemplate{}, api: []string{"monitoring.coreos.com/v1/ServiceMonitor"}, kube: "v1.31.2", o: oracleOptions{apiVersions: []string{"monitoring.coreos.com/v1/ServiceMonitor"}, kubeVersion: "v1.31.2"}},
-		"db off":         {tmpl: helm.HelmTemplate{}, o: oracleOptions{}},
+		"defaults":       {tmpl: helm.Template{}, o: oracleOptions{}},
+		"crds, no tests": {tmpl: helm.Template{IncludeCRDs: true, SkipTests: true}, o: oracleOptions{includeCRDs: true, noTests: true}},
+		"api versions":   {tmpl: helm.Template{}, api: []string{"monitoring.coreos.com/v1/ServiceMonitor"}, kube: "v1.31.2", o: oracleOptions{apiVersions: []string{"monitoring.coreos.com/v1/ServiceMonitor"}, kubeVersion: "v1.31.2"}},
+		"db off":         {tmpl: helm.Template{}, o: oracleOptions{}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			vals := appValues
@@ -108,9 +108,9 @@ func TestRenderChartIsHelmTemplate(t *testing.T) {
 			}
 			in := chartInput(t, nil, nil, helmApp)
 			tmpl := tc.tmpl
-			out, err := helm.RenderChart(context.Background(), in, helm.HelmRelease{
+			out, err := helm.RenderChart(context.Background(), in, helm.Release{
 				Chart: source.Chart{Dir: realPath(t, helmApp)}, Name: "web", Namespace: "shop", Values: vals,
-				Cluster: helm.HelmClusterNone, Source: "kustomization.yaml", Template: &tmpl,
+				Cluster: helm.ClusterNone, Source: "kustomization.yaml", Template: &tmpl,
 				APIVersions: tc.api, KubeVersion: tc.kube,
 			})
 			if err != nil {
@@ -155,9 +155,9 @@ func TestRenderChartPerDeployer(t *testing.T) {
 	inRepoRoot(t)
 	var lookups []string
 	cl := fakeChartCluster{lookups: &lookups}
-	render := func(t *testing.T, mode helm.HelmCluster, cl source.ChartCluster) source.Output {
+	render := func(t *testing.T, mode helm.Cluster, cl source.ChartCluster) source.Output {
 		t.Helper()
-		out, err := helm.RenderChart(context.Background(), chartInput(t, nil, cl, helmApp), helm.HelmRelease{
+		out, err := helm.RenderChart(context.Background(), chartInput(t, nil, cl, helmApp), helm.Release{
 			Chart: source.Chart{Dir: realPath(t, helmApp)}, Name: "web", Namespace: "shop", Values: appValues,
 			Cluster: mode, Source: ".ownership-check.yaml", Labels: map[string]string{"team": "a"},
 		})
@@ -168,7 +168,7 @@ func TestRenderChartPerDeployer(t *testing.T) {
 	}
 	t.Run("live", func(t *testing.T) {
 		lookups = nil
-		out := render(t, helm.HelmClusterLive, cl)
+		out := render(t, helm.ClusterLive, cl)
 		got := renderedByKindName(t, out)
 		token := got["ConfigMap/shop/web-app-token"]
 		if token == nil || token["data"].(map[string]any)["token"] != "live" {
@@ -214,7 +214,7 @@ func TestRenderChartPerDeployer(t *testing.T) {
 		for _, o := range out.Objects {
 			switch o.Object.GetKind() {
 			case "CustomResourceDefinition":
-				if !slices.Contains(o.Notes, helm.HelmCRDNote) || o.Object.GetLabels()["app.kubernetes.io/managed-by"] != "" {
+				if !slices.Contains(o.Notes, helm.CRDNote) || o.Object.GetLabels()["app.kubernetes.io/managed-by"] != "" {
 					t.Errorf("crds/: notes %v, labels %v", o.Notes, o.Object.GetLabels())
 				}
 				if o.Source != helmApp+"/crds/widgets.yaml" {
@@ -228,14 +228,14 @@ func TestRenderChartPerDeployer(t *testing.T) {
 		}
 	})
 	t.Run("live without a cluster", func(t *testing.T) {
-		got := renderedByKindName(t, render(t, helm.HelmClusterLive, nil))
+		got := renderedByKindName(t, render(t, helm.ClusterLive, nil))
 		if got["ConfigMap/shop/web-app-token"]["data"].(map[string]any)["token"] != "generated" || got["ConfigMap/shop/web-app-scrape"] == nil {
 			t.Errorf("without a cluster, lookup is empty and the capabilities Helm's defaults: %v", slices.Collect(mapsKeys(got)))
 		}
 	})
 	t.Run("argocd", func(t *testing.T) {
 		lookups = nil
-		out := render(t, helm.HelmClusterArgoCD, cl)
+		out := render(t, helm.ClusterArgoCD, cl)
 		got := renderedByKindName(t, out)
 		if got["ConfigMap/shop/web-app-token"]["data"].(map[string]any)["token"] != "generated" || len(lookups) > 0 {
 			t.Errorf("Argo CD's lookup finds nothing: %v", lookups)
@@ -249,7 +249,7 @@ func TestRenderChartPerDeployer(t *testing.T) {
 		}
 	})
 	t.Run("none", func(t *testing.T) {
-		got := renderedByKindName(t, render(t, helm.HelmClusterNone, cl))
+		got := renderedByKindName(t, render(t, helm.ClusterNone, cl))
 		cm := got["ConfigMap/shop/web-app-scrape"]
 		if cm == nil || cm["data"].(map[string]any)["kube"] != "v1.33.0" {
 			t.Errorf("helm template's defaults: %v", cm)
@@ -284,7 +284,7 @@ func TestRenderChartMissingDependency(t *testing.T) {
 	write("Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\ndependencies:\n  - name: redis\n    version: 1.x\n    repository: https://charts.example.com\n")
 	write("templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
 	t.Chdir(dir)
-	out, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, "."), helm.HelmRelease{Chart: source.Chart{Dir: realPath(t, ".")}, Name: "c", Namespace: "x", Source: "cfg"})
+	out, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, "."), helm.Release{Chart: source.Chart{Dir: realPath(t, ".")}, Name: "c", Namespace: "x", Source: "cfg"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -470,8 +470,8 @@ func TestRemoteChartsNotFetched(t *testing.T) {
 // naming the release's source, the chart and the template.
 func TestRenderChartErrors(t *testing.T) {
 	inRepoRoot(t)
-	_, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, helmApp), helm.HelmRelease{
-		Chart: source.Chart{Dir: realPath(t, helmApp)}, Name: "web", Namespace: "shop", Cluster: helm.HelmClusterNone, Source: ".ownership-check.yaml",
+	_, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, helmApp), helm.Release{
+		Chart: source.Chart{Dir: realPath(t, helmApp)}, Name: "web", Namespace: "shop", Cluster: helm.ClusterNone, Source: ".ownership-check.yaml",
 	})
 	if err == nil || !strings.Contains(err.Error(), ".ownership-check.yaml: chart "+helmApp) || !strings.Contains(err.Error(), "apiKey is required") || !strings.Contains(err.Error(), "deployment.yaml") {
 		t.Errorf("error %v", err)
@@ -496,7 +496,7 @@ func TestRenderChartStaysInTheRepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	_, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, "."), helm.HelmRelease{Chart: source.Chart{Dir: realPath(t, ".")}, Name: "c", Namespace: "x", Source: "cfg"})
+	_, err := helm.RenderChart(context.Background(), chartInput(t, nil, nil, "."), helm.Release{Chart: source.Chart{Dir: realPath(t, ".")}, Name: "c", Namespace: "x", Source: "cfg"})
 	if err == nil || !strings.Contains(err.Error(), "outside") {
 		t.Errorf("error %v, want the symlink refused", err)
 	}

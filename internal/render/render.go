@@ -1,10 +1,6 @@
 package render
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/flux"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"errors"
 	"fmt"
@@ -15,8 +11,12 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/flux"
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
@@ -68,6 +68,9 @@ type Options struct {
 	// repository's own charts, and any other is not rendered, with the
 	// reason.
 	Charts delivery.ChartLocator
+	// HelmEngine is the Helm that loads and renders charts; nil:
+	// helm.NewEngine's (Helm 3).
+	HelmEngine helm.Engine
 	// Trees are the run's git trees, which a deployer pinned to a
 	// revision (Deployer.Revision.Pinned) renders from; Trees.Top, when
 	// set, is the repository's top. nil: a pinned deployer is an error.
@@ -171,7 +174,7 @@ func renderWith(ctx context.Context, paths []string, opts Options, rows []source
 	fs := source.NewGuardFS(b)
 	fs.Reads = opts.Reads
 	pins := &source.ChartPins{}
-	raws, skipped, err := newLoader(&source.Input{Fs: fs, Cfg: cfg, Deployer: opts.Deployer, Values: opts.Values, KeepUnresolved: opts.KeepUnresolved, ChartCluster: opts.ChartCluster, Charts: opts.Charts, Pins: pins, Namespace: defaultNamespace(opts), StandIns: opts.standIns}, rows).loadAll(ctx, paths)
+	raws, skipped, err := newLoader(&source.Input{Fs: fs, Cfg: cfg, Deployer: opts.Deployer, Values: opts.Values, KeepUnresolved: opts.KeepUnresolved, ChartCluster: opts.ChartCluster, Charts: opts.Charts, Helm: helm.Or(opts.HelmEngine), Pins: pins, Namespace: defaultNamespace(opts), StandIns: opts.standIns}, rows).loadAll(ctx, paths)
 	if err != nil {
 		return Result{}, err
 	}

@@ -1,14 +1,14 @@
 package render
 
 import (
+	"path/filepath"
+
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/argocd"
 	"github.com/ownership-check/ownership-check/internal/render/flux"
 	"github.com/ownership-check/ownership-check/internal/render/helm"
 	"github.com/ownership-check/ownership-check/internal/render/kustomize"
 	"github.com/ownership-check/ownership-check/internal/render/source"
-
-	"path/filepath"
 )
 
 // sourceRow is one form of path: which paths it claims, and its source.
@@ -33,7 +33,7 @@ var sourceTable = []sourceRow{
 	{name: "argocd", claims: func(_ source.Path, d *delivery.Deployer) bool {
 		return d != nil && d.Controller == delivery.ControllerArgoCD
 	}, source: func(in *source.Input) source.Source { return &argocd.ArgoSource{In: in} }},
-	{name: "helm", claims: helm.HelmClaims, source: func(in *source.Input) source.Source { return &helm.HelmSource{In: in} }},
+	{name: "helm", claims: helm.Claims, source: func(in *source.Input) source.Source { return &helm.Source{In: in} }},
 	{name: "kustomize", claims: func(p source.Path, d *delivery.Deployer) bool { return d == nil && isKustomization(p) }, source: func(in *source.Input) source.Source {
 		k := kustomize.NewKustomizer(in.Fs, in.Cfg.Kustomize)
 		k.Charts = &kustomize.ChartInflater{In: in}

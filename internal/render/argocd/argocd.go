@@ -1,10 +1,6 @@
 package argocd
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/helm"
-	"github.com/ownership-check/ownership-check/internal/render/kustomize"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,9 +11,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/kustomize"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // ArgoSource renders a path of an Argo CD Application (Input.Deployer) as
@@ -220,7 +220,7 @@ func (s *ArgoSource) kustomize(ctx context.Context, p source.Path, src argoAppSo
 		in := *s.In
 		in.Fs = fs
 		k.Charts = &kustomize.ChartInflater{In: &in, Controller: &kustomize.ControllerHelm{
-			Cluster: helm.HelmClusterArgoCD, KubeVersion: o.KubeVersion, APIVersions: o.APIVersions,
+			Cluster: helm.ClusterArgoCD, KubeVersion: o.KubeVersion, APIVersions: o.APIVersions,
 		}}
 	}
 	b, err := k.PrepareDir(ctx, p.Real)

@@ -1,9 +1,6 @@
 package argocd
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/helm"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,10 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"helm.sh/helm/v3/pkg/chartutil"
-	"helm.sh/helm/v3/pkg/strvals"
 	"sigs.k8s.io/yaml"
 
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
@@ -57,6 +54,8 @@ type ArgoHelmInputs struct {
 	// fs.ErrNotExist.
 	Read func(abs string) ([]byte, error)
 	Env  *ArgoEnv
+	// Helm reads and sets the values; nil: helm.NewEngine's.
+	Helm helm.Engine
 }
 
 // ResolveArgoHelm is the release Argo CD's repo server templates from a
@@ -67,18 +66,19 @@ type ArgoHelmInputs struct {
 // valuesObject, which wins) as one more file, then the parameters as
 // --set, those with forceString as --set-string, then fileParameters as
 // --set-file. The reason says why it is not rendered ("" when it is).
-func ResolveArgoHelm(app *ArgoApplication, src argoAppSource, in ArgoHelmInputs) (helm.HelmRelease, string, error) {
+func ResolveArgoHelm(app *ArgoApplication, src argoAppSource, in ArgoHelmInputs) (helm.Release, string, error) {
+	e := helm.Or(in.Helm)
 	var h argoHelm
 	if present(src.Helm) {
 		if err := json.Unmarshal(src.Helm, &h); err != nil {
-			return helm.HelmRelease{}, "", fmt.Errorf("source.helm: %w", err)
+			return helm.Release{}, "", fmt.Errorf("source.helm: %w", err)
 		}
 	}
-	r := helm.HelmRelease{
+	r := helm.Release{
 		Chart:     in.Chart,
 		Name:      source.Or(h.ReleaseName, app.Metadata.Name),
 		Namespace: source.Or(h.Namespace, app.Spec.Destination.Namespace),
-		Cluster:   helm.HelmClusterArgoCD,
+		Cluster:   helm.ClusterArgoCD,
 		SkipCRDs:  h.SkipCrds,
 		// GetKubeVersionOrDefault, GetAPIVersionsOrDefault: the source's
 		// own, else the cluster's.
@@ -101,14 +101,14 @@ func ResolveArgoHelm(app *ArgoApplication, src argoAppSource, in ArgoHelmInputs)
 		if err != nil {
 			return r, "", fmt.Errorf("source.helm.valueFiles: %w", err)
 		}
-		v, err := chartutil.ReadValues(data)
+		v, err := e.ReadValues(data)
 		if err != nil {
 			return r, "", fmt.Errorf("source.helm.valueFiles: %s: %w", raw, err)
 		}
 		base = helm.MergeValues(base, v)
 	}
 	if inline := h.valuesYAML(); len(inline) > 0 {
-		v, err := chartutil.ReadValues(inline)
+		v, err := e.ReadValues(inline)
 		if err != nil {
 			return r, "", fmt.Errorf("source.helm.values: %w", err)
 		}
@@ -126,12 +126,12 @@ func ResolveArgoHelm(app *ArgoApplication, src argoAppSource, in ArgoHelmInputs)
 		}
 	}
 	for _, name := range sortedKeys(set) {
-		if err := strvals.ParseInto(name+"="+argoCleanSetParameter(set[name]), base); err != nil {
+		if err := e.ParseSet(helm.Set, name+"="+argoCleanSetParameter(set[name]), base, nil); err != nil {
 			return r, "", fmt.Errorf("source.helm.parameters %s: failed parsing --set data: %w", name, err)
 		}
 	}
 	for _, name := range sortedKeys(setString) {
-		if err := strvals.ParseIntoString(name+"="+argoCleanSetParameter(setString[name]), base); err != nil {
+		if err := e.ParseSet(helm.SetString, name+"="+argoCleanSetParameter(setString[name]), base, nil); err != nil {
 			return r, "", fmt.Errorf("source.helm.parameters %s: failed parsing --set-string data: %w", name, err)
 		}
 	}
@@ -148,7 +148,7 @@ func ResolveArgoHelm(app *ArgoApplication, src argoAppSource, in ArgoHelmInputs)
 			return r, "", fmt.Errorf("source.helm.fileParameters %s: %w", name, err)
 		}
 		reader := func([]rune) (any, error) { return string(data), nil }
-		if err := strvals.ParseIntoFile(name+"="+argoCleanSetParameter(files[name]), base, reader); err != nil {
+		if err := e.ParseSet(helm.SetFile, name+"="+argoCleanSetParameter(files[name]), base, reader); err != nil {
 			return r, "", fmt.Errorf("source.helm.fileParameters %s: failed parsing --set-file data: %w", name, err)
 		}
 	}
@@ -267,7 +267,7 @@ func (s *ArgoSource) helm(chart source.Chart, app *ArgoApplication, src argoAppS
 		}
 		return s.In.Fs.ReadFile(abs)
 	}
-	r, reason, err := ResolveArgoHelm(app, src, ArgoHelmInputs{Chart: chart, Root: root, Read: read, Env: env})
+	r, reason, err := ResolveArgoHelm(app, src, ArgoHelmInputs{Chart: chart, Root: root, Read: read, Env: env, Helm: helm.EngineOf(s.In)})
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", s.where(), err)
 	}

@@ -1,10 +1,6 @@
 package flux
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/helm"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -15,10 +11,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/model"
-	"helm.sh/helm/v3/pkg/chartutil"
-	"helm.sh/helm/v3/pkg/strvals"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // Flux helm-controller's names (v1.6; the labels are its origin labels,
@@ -106,11 +104,13 @@ type FluxHelmInputs struct {
 	// StandIns stand for the values of Secrets the render must not see
 	// (source.Input.StandIns).
 	StandIns *model.StandIns
+	// Helm reads and sets the values; nil: helm.NewEngine's.
+	Helm helm.Engine
 }
 
 // fluxResolved is a HelmRelease resolved into the release it makes.
 type fluxResolved struct {
-	Release helm.HelmRelease
+	Release helm.Release
 	// Reason says why it is not rendered ("" when it is).
 	Reason string
 	// Hidden are the values read from Secrets, as they land in objects.
@@ -144,11 +144,11 @@ func ResolveFluxHelmRelease(ctx context.Context, obj map[string]any, in FluxHelm
 		out.Reason = "spec.kubeConfig: helm-controller releases it to another cluster, not the discover entry's"
 		return out, nil
 	}
-	out.Release = helm.HelmRelease{
+	out.Release = helm.Release{
 		Chart:     in.Chart,
 		Name:      ShortenReleaseName(fluxReleaseName(hr)),
 		Namespace: source.Or(hr.Spec.TargetNamespace, ns),
-		Cluster:   helm.HelmClusterLive,
+		Cluster:   helm.ClusterLive,
 	}
 	// The release is predicted as an upgrade, so spec.upgrade.crds is the
 	// policy (helm-controller: Skip by default; Create installs only what
@@ -180,7 +180,7 @@ func ResolveFluxHelmRelease(ctx context.Context, obj map[string]any, in FluxHelm
 			return out, fmt.Errorf("spec.values: %w", err)
 		}
 	}
-	if err := out.layer(ctx, ns, values, hr.Spec.ValuesFrom, in.Values, in.StandIns); err != nil || out.Reason != "" {
+	if err := out.layer(ctx, helm.Or(in.Helm), ns, values, hr.Spec.ValuesFrom, in.Values, in.StandIns); err != nil || out.Reason != "" {
 		return out, err
 	}
 	out.Release.Labels, out.Release.Annotations = fluxHelmMetadata(hr, ns)
@@ -233,7 +233,7 @@ func fluxHelmMetadata(hr fluxHelmRelease, ns string) (labels, annotations map[st
 // order, replace the chart's values.yaml; nil when there are none (a list
 // of just values.yaml is none: BuildOptions.GetValuesFiles).
 func fluxChartValues(files []string, ignoreMissing bool, read func(rel string) ([]byte, error)) (map[string]any, error) {
-	if len(files) == 0 || len(files) == 1 && filepath.Clean(files[0]) == chartutil.ValuesfileName {
+	if len(files) == 0 || len(files) == 1 && filepath.Clean(files[0]) == helm.ValuesFile {
 		return nil, nil
 	}
 	merged := map[string]any{}
@@ -263,7 +263,7 @@ func fluxChartValues(files []string, ignoreMissing bool, read func(rel string) (
 // release it either. The order of merges and the maps they share are the
 // library's (its MergeMaps is Helm's, mergeValues), so that a targetPath
 // set under a key of spec.values lands as it does there.
-func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string]any, refs []fluxValuesRef, vr source.ValueReader, standIns *model.StandIns) error {
+func (out *fluxResolved) layer(ctx context.Context, e helm.Engine, ns string, values map[string]any, refs []fluxValuesRef, vr source.ValueReader, standIns *model.StandIns) error {
 	type source struct {
 		data  map[string]string
 		found bool
@@ -320,7 +320,7 @@ func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string
 		}
 		if ref.TargetPath != "" {
 			result = helm.MergeValues(result, values)
-			if err := fluxReplacePathValue(result, ref.TargetPath, text, ref.Literal); err != nil {
+			if err := fluxReplacePathValue(e, result, ref.TargetPath, text, ref.Literal); err != nil {
 				out.Reason = fmt.Sprintf("%s: targetPath %s: %v", what, ref.TargetPath, err)
 				return nil
 			}
@@ -335,13 +335,13 @@ func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string
 			out.Reason = fmt.Sprintf("%s: key %s is a whole values document from a Secret, which a check never reads (docs/security.md): not checked", what, ref.key())
 			return nil
 		}
-		v, err := chartutil.ReadValues([]byte(text))
+		v, err := e.ReadValues([]byte(text))
 		if err != nil {
 			out.Reason = fmt.Sprintf("%s: key %s is not YAML values: %v", what, ref.key(), model.NewHidden(text).HideIn(err.Error()))
 			return nil
 		}
 		if ref.Kind == "Secret" {
-			addLeaves(hidden, v.AsMap())
+			addLeaves(hidden, v)
 		}
 		result = helm.MergeValues(result, v)
 	}
@@ -353,17 +353,17 @@ func (out *fluxResolved) layer(ctx context.Context, ns string, values map[string
 // fluxReplacePathValue is ReplacePathValue (a quoted value is set as a
 // string) and, for a literal reference, ReplacePathLiteralValue (the value
 // verbatim, strvals' syntax escaped).
-func fluxReplacePathValue(values map[string]any, path, value string, literal bool) error {
+func fluxReplacePathValue(e helm.Engine, values map[string]any, path, value string, literal bool) error {
 	if literal {
 		esc := strings.NewReplacer(`\`, `\\`, `,`, `\,`, `[`, `\[`, `]`, `\]`, `{`, `\{`, `}`, `\}`)
-		return strvals.ParseIntoString(path+"="+esc.Replace(value), values)
+		return e.ParseSet(helm.SetString, path+"="+esc.Replace(value), values, nil)
 	}
 	single := strings.HasPrefix(value, "'") && strings.HasSuffix(value, "'")
 	double := strings.HasPrefix(value, `"`) && strings.HasSuffix(value, `"`)
 	if single || double {
-		return strvals.ParseIntoString(path+"="+strings.Trim(value, `'"`), values)
+		return e.ParseSet(helm.SetString, path+"="+strings.Trim(value, `'"`), values, nil)
 	}
-	return strvals.ParseInto(path+"="+value, values)
+	return e.ParseSet(helm.Set, path+"="+value, values, nil)
 }
 
 // addLeaves adds the text of every string leaf of v: what a Secret's

@@ -1,28 +1,22 @@
 package helm
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 
-	"helm.sh/helm/v3/pkg/chart"
-	"helm.sh/helm/v3/pkg/chartutil"
-	"helm.sh/helm/v3/pkg/engine"
-	"helm.sh/helm/v3/pkg/releaseutil"
-
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
-// HelmRelease is one release of a chart as its deployer renders it: the
+// Release is one release of a chart as its deployer renders it: the
 // config's helm target, a Flux HelmRelease, an Argo CD Helm source or
 // kustomize's helmCharts. Each deployer's source resolves its own form
-// (its values layered as that deployer layers them) into a HelmRelease;
+// (its values layered as that deployer layers them) into a Release;
 // renderChart makes the objects the deployer would apply, with Helm's own
 // chart loader and template engine, so that every form renders alike.
-type HelmRelease struct {
+type Release struct {
 	// Chart is the chart: a directory of the repository, resolved (as
 	// Path.Real), or one a locator fetched, loaded.
 	Chart source.Chart
@@ -37,7 +31,7 @@ type HelmRelease struct {
 	// packages the chart with their merge as its values.yaml).
 	ChartValues map[string]any
 	// Cluster says how .Capabilities and lookup answer for this deployer.
-	Cluster HelmCluster
+	Cluster Cluster
 	// Source is the file that asks for the release, as users see it:
 	// each object's Source, and the first word of errors.
 	Source string
@@ -57,7 +51,7 @@ type HelmRelease struct {
 
 	// Install renders the release's first install (.Release.IsInstall,
 	// revision 1) rather than an upgrade of a deployed one. Only
-	// HelmClusterLive upgrades: `helm template` (Argo CD, kustomize)
+	// ClusterLive upgrades: `helm template` (Argo CD, kustomize)
 	// always renders an install.
 	Install bool
 	// Template, when set, is `helm template`'s output as kustomize's
@@ -65,7 +59,7 @@ type HelmRelease struct {
 	// others unless skipped, crds/ only when included, no namespace and no
 	// Helm metadata added. nil: the deployer installs or upgrades the
 	// release (see renderChart).
-	Template *HelmTemplate
+	Template *Template
 	// SkipCRDs leaves crds/ out (Argo CD's skipCrds, Flux's install.crds
 	// Skip).
 	SkipCRDs bool
@@ -82,24 +76,24 @@ type HelmRelease struct {
 	KubeVersion string
 }
 
-// HelmTemplate is how `helm template` was asked to print a release.
-type HelmTemplate struct {
+// Template is how `helm template` was asked to print a release.
+type Template struct {
 	IncludeCRDs, SkipHooks, SkipTests bool
 }
 
-// HelmCluster is how a deployer's render sees the cluster.
-type HelmCluster int
+// Cluster is how a deployer's render sees the cluster.
+type Cluster int
 
 const (
-	// HelmClusterLive: `helm upgrade` and Flux; .Capabilities from the
+	// ClusterLive: `helm upgrade` and Flux; .Capabilities from the
 	// cluster's discovery, lookup reads the live objects.
-	HelmClusterLive HelmCluster = iota
-	// HelmClusterArgoCD: Argo CD's repo server; Helm's built-in API
+	ClusterLive Cluster = iota
+	// ClusterArgoCD: Argo CD's repo server; Helm's built-in API
 	// versions plus the cluster's, lookup finds nothing.
-	HelmClusterArgoCD
-	// HelmClusterNone: `helm template` (kustomize's helmCharts); Helm's
+	ClusterArgoCD
+	// ClusterNone: `helm template` (kustomize's helmCharts); Helm's
 	// defaults, no cluster.
-	HelmClusterNone
+	ClusterNone
 )
 
 // Annotations and label Helm sets on every object it installs or upgrades
@@ -111,17 +105,17 @@ const (
 	helmReleaseNSAnnotation   = "meta.helm.sh/release-namespace"
 )
 
-// helmCRDNote is on every object of a chart's crds/ its deployer installs
+// CRDNote is on every object of a chart's crds/ its deployer installs
 // (Helm, Flux): Helm creates a CRD from crds/ only when it does not exist
 // and never changes it afterwards, so what the chart changes in it is
 // never applied.
-const HelmCRDNote = "helm crds/: installed only when absent, never upgraded: a change to it is not applied by the release"
+const CRDNote = "helm crds/: installed only when absent, never upgraded: a change to it is not applied by the release"
 
 // RenderChart renders r as its deployer does. A deploy (Template nil),
 // as Helm's upgrade: test hooks left out, other hooks listed as run and
 // not applied (NotRendered), crds/ among the objects with a note (Helm:
 // installed only when absent) unless SkipCRDs, namespaced objects
-// without a namespace in the release's, and for HelmClusterLive Helm's
+// without a namespace in the release's, and for ClusterLive Helm's
 // release label and annotations added. A template (kustomize's
 // helmCharts): what `helm template` prints. A dependency Chart.yaml
 // lists that is not vendored is located as `helm dependency build` finds
@@ -129,19 +123,25 @@ const HelmCRDNote = "helm crds/: installed only when absent, never upgraded: a c
 // the reason; so is a chart whose values schema names a schema that
 // cannot be read (validateValues). The chart released is recorded
 // (Input.Pins).
-func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.Output, error) {
+func RenderChart(ctx context.Context, in *source.Input, r Release) (source.Output, error) {
 	name := chartName(in, r.Chart)
 	notRendered := func(reason string) source.Output {
 		return source.Output{NotRendered: []source.NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: %s", name, reason)}}}
 	}
+	e := EngineOf(in)
 	budget := r.Chart.Budget
 	if budget == nil {
-		budget = source.NewChartBudget()
+		budget = source.NewChartBudget(e)
 	}
-	c := r.Chart.Loaded
-	if c == nil {
+	var c Chart
+	if r.Chart.Loaded != nil {
+		var ok bool
+		if c, ok = r.Chart.Loaded.(Chart); !ok {
+			return source.Output{}, fmt.Errorf("%s: chart %s: loaded as %T, not by the render's Helm engine", r.Source, name, r.Chart.Loaded)
+		}
+	} else {
 		var err error
-		if c, err = loadChart(in, r.Chart.Dir, budget); err != nil {
+		if c, err = loadChart(in, e, r.Chart.Dir, budget); err != nil {
 			if _, ok := source.AsBound(err); ok {
 				return notRendered(err.Error()), nil
 			}
@@ -149,9 +149,9 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 		}
 	}
 	if r.ChartValues != nil {
-		c.Values = r.ChartValues
+		c.SetValues(r.ChartValues)
 	}
-	reason, err := attachDependencies(ctx, in, c, r.Chart, budget)
+	reason, err := attachDependencies(ctx, in, e, c, r.Chart, budget)
 	if _, ok := source.AsBound(err); ok {
 		reason, err = err.Error(), nil
 	}
@@ -172,7 +172,7 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 		return source.Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, name, err)
 	}
 	secrets := &model.Hidden{}
-	files, err := renderTemplates(ctx, in, c, r, secrets)
+	files, err := renderTemplates(ctx, in, e, c, r, secrets)
 	var refused *schemaRefusal
 	if errors.As(err, &refused) {
 		return source.Output{NotRendered: []source.NotRendered{{Source: r.Source, Reason: fmt.Sprintf("chart %s: %s", name, refused)}}}, nil
@@ -187,7 +187,7 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 	if n := renderedBytes(files); n > source.MaxRenderedBytes {
 		return notRendered(source.OverRendered(n).Bound), nil
 	}
-	hooks, manifests, err := releaseutil.SortManifests(files, nil, releaseutil.InstallOrder)
+	hooks, manifests, err := e.Sort(files)
 	if err != nil {
 		return source.Output{}, fmt.Errorf("%s: chart %s: %w", r.Source, name, err)
 	}
@@ -213,11 +213,11 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 	}
 	if !r.SkipCRDs && (r.Template == nil || r.Template.IncludeCRDs) {
 		var note []string
-		if r.Template == nil && r.Cluster == HelmClusterLive && !r.CRDsUpgraded {
-			note = []string{HelmCRDNote}
+		if r.Template == nil && r.Cluster == ClusterLive && !r.CRDsUpgraded {
+			note = []string{CRDNote}
 		}
-		for _, crd := range c.CRDObjects() {
-			if err := add(chartFile(in, r, crd.Filename), string(crd.File.Data), note...); err != nil {
+		for _, crd := range c.CRDs() {
+			if err := add(chartFile(in, r, crd.Name), string(crd.Data), note...); err != nil {
 				return source.Output{}, err
 			}
 		}
@@ -263,50 +263,25 @@ func RenderChart(ctx context.Context, in *source.Input, r HelmRelease) (source.O
 	return out, nil
 }
 
-// renderTemplates runs Helm's engine on c with r's values, release and
+// renderTemplates runs the engine on c with r's values, release and
 // capabilities: what Helm's install or upgrade renders.
-func renderTemplates(ctx context.Context, in *source.Input, c *chart.Chart, r HelmRelease, secrets *model.Hidden) (map[string]string, error) {
-	vals := chartutil.Values(r.Values)
-	if vals == nil {
-		vals = chartutil.Values{}
-	}
-	if err := chartutil.ProcessDependenciesWithMerge(c, vals); err != nil {
-		return nil, err
-	}
-	caps, lookup, err := capabilities(ctx, in, r, secrets)
-	if err != nil {
-		return nil, err
-	}
-	if c.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(c.Metadata.KubeVersion, caps.KubeVersion.String()) {
-		return nil, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", c.Metadata.KubeVersion, caps.KubeVersion.String())
-	}
+func renderTemplates(ctx context.Context, in *source.Input, e Engine, c Chart, r Release, secrets *model.Hidden) (map[string]string, error) {
 	// An upgrade is what a check predicts: the release is deployed, and
 	// the pull request changes it. Helm's upgrade gives the next revision,
 	// which only the release's history (a Secret) knows: 2 stands for it.
-	opts := chartutil.ReleaseOptions{Name: r.Name, Namespace: r.Namespace, Revision: 1, IsInstall: true}
-	if r.Cluster == HelmClusterLive && r.Template == nil && !r.Install {
-		opts = chartutil.ReleaseOptions{Name: r.Name, Namespace: r.Namespace, Revision: 2, IsUpgrade: true}
+	opts := ReleaseOptions{Name: r.Name, Namespace: r.Namespace, Revision: 1, IsInstall: true}
+	if r.Cluster == ClusterLive && r.Template == nil && !r.Install {
+		opts = ReleaseOptions{Name: r.Name, Namespace: r.Namespace, Revision: 2, IsUpgrade: true}
 	}
-	// Helm's own validation would read a schema's $refs itself, from
-	// any file of the runner and any address: validateValues reads them
-	// only from the chart and through the chart locator.
-	top, err := chartutil.ToRenderValuesWithSchemaValidation(c, vals, opts, caps, true)
-	if err != nil {
-		return nil, err
-	}
-	values, ok := top["Values"].(chartutil.Values)
-	if !ok {
-		return nil, fmt.Errorf("values coalesced as %T, not a map", top["Values"])
-	}
-	if err := validateValues(ctx, in, c, values); err != nil {
-		return nil, err
-	}
-	var files map[string]string
-	if lookup != nil {
-		files, err = engine.RenderWithClientProvider(c, top, lookup)
-	} else {
-		files, err = engine.Render(c, top)
-	}
+	files, err := e.Render(c, Request{
+		Values:       r.Values,
+		Release:      opts,
+		Capabilities: func() (Capabilities, error) { return capabilities(ctx, in, r, secrets) },
+		// Helm's own validation would read a schema's $refs itself, from
+		// any file of the runner and any address: validateValues reads
+		// them only from the chart and through the chart locator.
+		Validate: func(values map[string]any) error { return validateValues(ctx, in, c, values) },
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -334,13 +309,13 @@ func renderedBytes(files map[string]string) int64 {
 // none (render drops it again from cluster-scoped kinds), Helm's release
 // label and annotations (not on crds/, which Helm creates apart), and the
 // deployer's own.
-func decorateChartObject(in *source.Input, o model.Object, r HelmRelease, crd bool) {
+func decorateChartObject(in *source.Input, o model.Object, r Release, crd bool) {
 	u := o.Object
 	if u.GetNamespace() == "" && r.Namespace != "" {
 		u.SetNamespace(r.Namespace)
 	}
 	labels, annotations := map[string]string{}, map[string]string{}
-	if r.Cluster == HelmClusterLive && !crd {
+	if r.Cluster == ClusterLive && !crd {
 		labels[helmManagedByLabel] = "Helm"
 		annotations[helmReleaseNameAnnotation] = r.Name
 		annotations[helmReleaseNSAnnotation] = r.Namespace

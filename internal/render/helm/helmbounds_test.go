@@ -42,7 +42,7 @@ func chartRepo(t *testing.T, files map[string]string, charts delivery.ChartLocat
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &source.Input{Fs: source.NewGuardFS(b), Cfg: config.Default(), Charts: charts, Namespace: "default"}, dir
+	return &source.Input{Fs: source.NewGuardFS(b), Cfg: config.Default(), Charts: charts, Helm: Helm3{}, Namespace: "default"}, dir
 }
 
 // archive is a chart's .tgz: its files under name/, as `helm package`
@@ -69,8 +69,8 @@ func (a archives) Locate(_ context.Context, ref delivery.ChartRef) (delivery.Loc
 
 const cmTemplate = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n"
 
-func release(dir string) HelmRelease {
-	return HelmRelease{Chart: source.Chart{Dir: dir}, Name: "web", Namespace: "apps", Cluster: HelmClusterNone, Source: "cfg"}
+func release(dir string) Release {
+	return Release{Chart: source.Chart{Dir: dir}, Name: "web", Namespace: "apps", Cluster: ClusterNone, Source: "cfg"}
 }
 
 // TestChartDirectoryLinkLoop: a link in a chart to a folder that holds it

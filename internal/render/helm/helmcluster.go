@@ -1,77 +1,53 @@
 package helm
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"fmt"
 
-	"github.com/ownership-check/ownership-check/internal/model"
-
-	"helm.sh/helm/v3/pkg/chartutil"
-	"helm.sh/helm/v3/pkg/engine"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-)
 
-// The helm binary's defaults, which `helm template` renders with: its
-// build sets the Kubernetes version to its client-go's (Helm's Makefile),
-// where the SDK's own default is v1.20.0, too old for many charts'
-// kubeVersion. They follow the SDK version in go.mod.
-var (
-	helmBinaryKubeVersion = chartutil.KubeVersion{Version: "v1.33.0", Major: "1", Minor: "33"}
-	helmBinaryVersion     = "v3.18.6"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // capabilities are .Capabilities for r's deployer, and lookup's reader of
-// the cluster (nil: lookup finds nothing, as `helm template` does):
-//   - HelmClusterLive: the cluster's version and API versions, lookup
+// the cluster (none: lookup finds nothing, as `helm template` does):
+//   - ClusterLive: the cluster's version and API versions, lookup
 //     live; without a cluster, Helm's defaults and an empty lookup;
-//   - HelmClusterArgoCD: Helm's built-in API versions plus the cluster's,
+//   - ClusterArgoCD: Helm's built-in API versions plus the cluster's,
 //     the cluster's version, lookup empty (Argo CD runs `helm template`
 //     with --api-versions and --kube-version);
-//   - HelmClusterNone: Helm's defaults (`helm template`).
+//   - ClusterNone: Helm's defaults (`helm template`).
 //
 // The deployer's own APIVersions are added, its KubeVersion replaces the
 // cluster's.
-func capabilities(ctx context.Context, in *source.Input, r HelmRelease, secrets *model.Hidden) (*chartutil.Capabilities, engine.ClientProvider, error) {
-	caps := chartutil.DefaultCapabilities.Copy()
-	caps.KubeVersion = helmBinaryKubeVersion
-	caps.HelmVersion.Version = helmBinaryVersion
-	var lookup engine.ClientProvider
-	if cl := in.ChartCluster; cl != nil && r.Cluster != HelmClusterNone {
+func capabilities(ctx context.Context, in *source.Input, r Release, secrets *model.Hidden) (Capabilities, error) {
+	caps := Capabilities{BuiltIn: true}
+	if cl := in.ChartCluster; cl != nil && r.Cluster != ClusterNone {
 		v, err := cl.ServerVersion(ctx)
 		if err != nil {
-			return nil, nil, fmt.Errorf("the cluster's version, for .Capabilities: %w", err)
+			return Capabilities{}, fmt.Errorf("the cluster's version, for .Capabilities: %w", err)
 		}
 		if v != nil {
 			versions, err := cl.APIVersions(ctx)
 			if err != nil {
-				return nil, nil, fmt.Errorf("the cluster's API versions, for .Capabilities: %w", err)
+				return Capabilities{}, fmt.Errorf("the cluster's API versions, for .Capabilities: %w", err)
 			}
-			caps.KubeVersion = chartutil.KubeVersion{Version: v.GitVersion, Major: v.Major, Minor: v.Minor}
-			if r.Cluster == HelmClusterLive {
-				caps.APIVersions = chartutil.VersionSet(versions)
-				lookup = lookupProvider{ctx: ctx, cl: cl, secrets: secrets, standIns: in.StandIns}
-			} else {
-				caps.APIVersions = append(append(chartutil.VersionSet{}, caps.APIVersions...), versions...)
+			caps.KubeVersion = &KubeVersion{Version: v.GitVersion, Major: v.Major, Minor: v.Minor}
+			caps.APIVersions = versions
+			if r.Cluster == ClusterLive {
+				caps.BuiltIn = false
+				caps.Lookup = lookupProvider{ctx: ctx, cl: cl, secrets: secrets, standIns: in.StandIns}
 			}
 		}
 	}
-	if len(r.APIVersions) > 0 {
-		caps.APIVersions = append(append(chartutil.VersionSet{}, caps.APIVersions...), r.APIVersions...)
-	}
-	if r.KubeVersion != "" {
-		kv, err := chartutil.ParseKubeVersion(r.KubeVersion)
-		if err != nil {
-			return nil, nil, fmt.Errorf("kubeVersion %q: %w", r.KubeVersion, err)
-		}
-		caps.KubeVersion = *kv
-	}
-	return caps, lookup, nil
+	caps.APIVersions = append(append([]string(nil), caps.APIVersions...), r.APIVersions...)
+	caps.KubeVersionFlag = r.KubeVersion
+	return caps, nil
 }
 
 // lookupProvider answers Helm's lookup from a ChartCluster: Helm asks a

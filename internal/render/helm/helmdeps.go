@@ -1,16 +1,13 @@
 package helm
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 
-	"helm.sh/helm/v3/pkg/chart"
-	"helm.sh/helm/v3/pkg/chartutil"
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // attachDependencies is `helm dependency build` for the dependencies
@@ -23,26 +20,26 @@ import (
 // left for missingDependencies to name. The reason says which dependency
 // could not be located, and why. Each counts against b, the budget the
 // chart shares with all its dependencies.
-func attachDependencies(ctx context.Context, in *source.Input, c *chart.Chart, located source.Chart, b *source.ChartBudget) (string, error) {
-	for _, d := range c.Metadata.Dependencies {
+func attachDependencies(ctx context.Context, in *source.Input, e Engine, c Chart, located source.Chart, b *source.ChartBudget) (string, error) {
+	for _, d := range c.Dependencies() {
 		if d.Repository == "" || vendored(c, d.Name) {
 			continue
 		}
-		sub, reason, err := locateDependency(ctx, in, d, located, b)
+		sub, reason, err := locateDependency(ctx, in, e, d, located, b)
 		if err != nil {
 			return "", fmt.Errorf("dependency %s: %w", d.Name, err)
 		}
 		if reason != "" {
 			return fmt.Sprintf("dependency %s: %s", d.Name, reason), nil
 		}
-		c.AddDependency(sub)
+		c.AddSubchart(sub)
 	}
 	return "", nil
 }
 
 // vendored: a subchart of that name is under charts/.
-func vendored(c *chart.Chart, name string) bool {
-	for _, sc := range c.Dependencies() {
+func vendored(c Chart, name string) bool {
+	for _, sc := range c.Subcharts() {
 		if sc.Name() == name {
 			return true
 		}
@@ -55,7 +52,7 @@ func vendored(c *chart.Chart, name string) bool {
 // directory to be relative to), or a chart of an https:// or oci://
 // repository, asked of the locator. A repository named by `helm repo add`
 // ("@name", "alias:name") is known only where that ran.
-func locateDependency(ctx context.Context, in *source.Input, d *chart.Dependency, located source.Chart, b *source.ChartBudget) (*chart.Chart, string, error) {
+func locateDependency(ctx context.Context, in *source.Input, e Engine, d Dependency, located source.Chart, b *source.ChartBudget) (Chart, string, error) {
 	repo := d.Repository
 	switch {
 	case strings.HasPrefix(repo, "@"), strings.HasPrefix(repo, "alias:"):
@@ -68,11 +65,11 @@ func locateDependency(ctx context.Context, in *source.Input, d *chart.Dependency
 		if err != nil {
 			return nil, "", fmt.Errorf("repository %s: %w", repo, err)
 		}
-		sub, err := loadChart(in, dir, b)
+		sub, err := loadChart(in, e, dir, b)
 		if err != nil {
 			return nil, "", err
 		}
-		return sub, versionMismatch(sub, d.Version), nil
+		return sub, versionMismatch(e, sub, d.Version), nil
 	case !strings.Contains(repo, "://"):
 		return nil, fmt.Sprintf("repository %s is neither a URL nor file://", repo), nil
 	}
@@ -81,18 +78,22 @@ func locateDependency(ctx context.Context, in *source.Input, d *chart.Dependency
 		return nil, reason, err
 	}
 	if ch.Fetched() {
-		return ch.Loaded, "", nil
+		sub, ok := ch.Loaded.(Chart)
+		if !ok {
+			return nil, "", fmt.Errorf("loaded as %T, not by the render's Helm engine", ch.Loaded)
+		}
+		return sub, "", nil
 	}
-	sub, err := loadChart(in, ch.Dir, b)
+	sub, err := loadChart(in, e, ch.Dir, b)
 	return sub, "", err
 }
 
 // versionMismatch is why a file:// dependency's chart is not the one
 // Chart.yaml asks for, as `helm dependency build` refuses it: its
 // version outside the range; "" when it is in it (or none is asked).
-func versionMismatch(c *chart.Chart, want string) string {
-	if want == "" || chartutil.IsCompatibleRange(want, c.Metadata.Version) {
+func versionMismatch(e Engine, c Chart, want string) string {
+	if want == "" || e.InRange(want, c.Version()) {
 		return ""
 	}
-	return fmt.Sprintf("its chart is version %s, not in %s", c.Metadata.Version, want)
+	return fmt.Sprintf("its chart is version %s, not in %s", c.Version(), want)
 }

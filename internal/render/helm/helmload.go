@@ -1,9 +1,6 @@
 package helm
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"bytes"
 	"errors"
 	"fmt"
@@ -11,10 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"helm.sh/helm/v3/pkg/chart"
-	chartloader "helm.sh/helm/v3/pkg/chart/loader"
-	"helm.sh/helm/v3/pkg/ignore"
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
+
+// helmIgnore is the file a chart lists what its loader leaves out in.
+const helmIgnore = ".helmignore"
 
 // loadChart reads the chart in dir (resolved) as Helm's loader.LoadDir
 // does (.helmignore and its defaults, the byte order mark dropped,
@@ -25,21 +24,23 @@ import (
 // directory link loop is an error naming the link (GuardFS.WalkLinks);
 // every file and folder, and what each vendored archive holds, counts
 // against b, the budget the chart shares with its dependencies.
-func loadChart(in *source.Input, dir string, b *source.ChartBudget) (*chart.Chart, error) {
-	rules := ignore.Empty()
-	ifile := filepath.Join(dir, ignore.HelmIgnore)
+func loadChart(in *source.Input, eng Engine, dir string, b *source.ChartBudget) (Chart, error) {
+	var ignored []byte
+	ifile := filepath.Join(dir, helmIgnore)
 	if _, err := in.Fs.Boundary.Lstat(ifile); err == nil {
-		data, err := in.Fs.ReadIgnoreFile(ifile)
-		if err != nil {
+		if ignored, err = in.Fs.ReadIgnoreFile(ifile); err != nil {
 			return nil, err
 		}
-		if rules, err = ignore.Parse(bytes.NewReader(data)); err != nil {
-			return nil, fmt.Errorf("%s: %w", in.Rel(ifile), err)
+		if ignored == nil {
+			ignored = []byte{}
 		}
 	}
-	rules.AddDefaults()
-	var files []*chartloader.BufferedFile
-	err := in.Fs.WalkLinks(dir, func(e source.LinkEntry) error {
+	rules, err := eng.Ignore(ignored)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.Rel(ifile), err)
+	}
+	var files []File
+	err = in.Fs.WalkLinks(dir, func(e source.LinkEntry) error {
 		switch {
 		case e.Rel == "":
 			in.ReadDir(e.Real)
@@ -59,13 +60,13 @@ func loadChart(in *source.Input, dir string, b *source.ChartBudget) (*chart.Char
 		if err := b.TakeFile(e.Rel, data); err != nil {
 			return err
 		}
-		files = append(files, &chartloader.BufferedFile{Name: e.Rel, Data: bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})})
+		files = append(files, File{Name: e.Rel, Data: bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})})
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	c, err := chartloader.LoadFiles(files)
+	c, err := eng.LoadFiles(files)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.Rel(dir), err)
 	}
@@ -83,11 +84,11 @@ func readChartFile(in *source.Input, real string) ([]byte, error) {
 // missingDependencies names the dependencies Chart.yaml lists (of the
 // chart and of its subcharts) that are not vendored under charts/: Helm
 // would fetch them (`helm dependency build`), which a check never does.
-func missingDependencies(c *chart.Chart) []string {
+func missingDependencies(c Chart) []string {
 	var missing []string
-	for _, d := range c.Metadata.Dependencies {
+	for _, d := range c.Dependencies() {
 		found := false
-		for _, sc := range c.Dependencies() {
+		for _, sc := range c.Subcharts() {
 			if sc.Name() == d.Name {
 				found = true
 				break
@@ -97,7 +98,7 @@ func missingDependencies(c *chart.Chart) []string {
 			missing = append(missing, d.Name)
 		}
 	}
-	for _, sc := range c.Dependencies() {
+	for _, sc := range c.Subcharts() {
 		for _, m := range missingDependencies(sc) {
 			missing = append(missing, sc.Name()+"/"+m)
 		}
@@ -114,7 +115,7 @@ var errNotChart = errors.New("not a chart: no Chart.yaml")
 // directory (a template of a .tgz subchart is named inside the archive).
 // A fetched chart's templates are no file of the repository: its objects
 // are the file's that asks for the release.
-func chartFile(in *source.Input, r HelmRelease, name string) string {
+func chartFile(in *source.Input, r Release, name string) string {
 	if r.Chart.Fetched() {
 		return source.Or(r.File, r.Source)
 	}
@@ -137,8 +138,8 @@ func chartName(in *source.Input, c source.Chart) string {
 // chartPin names the chart released: a fetched one as its locator pinned
 // it, with the name and version its Chart.yaml gives; one of the
 // repository by name and version alone.
-func chartPin(c *chart.Chart, located source.Chart) delivery.ChartPin {
+func chartPin(c Chart, located source.Chart) delivery.ChartPin {
 	pin := located.Pin
-	pin.Name, pin.Version = c.Metadata.Name, c.Metadata.Version
+	pin.Name, pin.Version = c.Name(), c.Version()
 	return pin
 }

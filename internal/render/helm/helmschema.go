@@ -1,8 +1,6 @@
 package helm
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"bytes"
 	"context"
 	"errors"
@@ -12,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"helm.sh/helm/v3/pkg/chart"
-	"helm.sh/helm/v3/pkg/chartutil"
+
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // schemaBase is where Helm puts a chart's values.schema.json, so that a
@@ -34,7 +32,7 @@ const maxSchemaFetches = 64
 // is fetched through the chart locator, never by Helm's own client. A
 // schema that cannot be read is a *schemaRefusal: the release is not
 // rendered, rather than validated in part.
-func validateValues(ctx context.Context, in *source.Input, c *chart.Chart, values chartutil.Values) error {
+func validateValues(ctx context.Context, in *source.Input, c Chart, values map[string]any) error {
 	v := &schemaValidation{ctx: ctx, in: in, fetched: map[string][]byte{}}
 	err := v.chart(c, values, "")
 	switch {
@@ -78,9 +76,9 @@ type schemaValidation struct {
 }
 
 // chart is ValidateAgainstSchema for c, named by prefix.
-func (v *schemaValidation) chart(c *chart.Chart, values map[string]any, prefix string) error {
+func (v *schemaValidation) chart(c Chart, values map[string]any, prefix string) error {
 	var sb strings.Builder
-	if c.Schema != nil {
+	if c.Schema() != nil {
 		if err := v.single(c, values, prefix); err != nil {
 			if v.stopped() {
 				return err
@@ -89,7 +87,7 @@ func (v *schemaValidation) chart(c *chart.Chart, values map[string]any, prefix s
 			sb.WriteString(err.Error())
 		}
 	}
-	for _, sub := range c.Dependencies() {
+	for _, sub := range c.Subcharts() {
 		// Coalescing made every enabled subchart's values a map.
 		subValues, _ := values[sub.Name()].(map[string]any)
 		subPrefix := "subchart " + sub.Name() + ": "
@@ -112,13 +110,13 @@ func (v *schemaValidation) chart(c *chart.Chart, values map[string]any, prefix s
 func (v *schemaValidation) stopped() bool { return v.refused != nil || v.operator != nil }
 
 // single is ValidateAgainstSingleSchema with the chart's loaders.
-func (v *schemaValidation) single(c *chart.Chart, values chartutil.Values, prefix string) (reterr error) {
+func (v *schemaValidation) single(c Chart, values map[string]any, prefix string) (reterr error) {
 	defer func() {
 		if r := recover(); r != nil {
 			reterr = fmt.Errorf("unable to validate schema: %s", r)
 		}
 	}()
-	schema, err := jsonschema.UnmarshalJSON(bytes.NewReader(c.Schema))
+	schema, err := jsonschema.UnmarshalJSON(bytes.NewReader(c.Schema()))
 	if err != nil {
 		return err
 	}
@@ -136,7 +134,7 @@ func (v *schemaValidation) single(c *chart.Chart, values chartutil.Values, prefi
 	if err != nil {
 		return err
 	}
-	if err := validator.Validate(values.AsMap()); err != nil {
+	if err := validator.Validate(asMap(values)); err != nil {
 		return schemaValidationError{err}
 	}
 	return nil
@@ -155,7 +153,7 @@ func (v *schemaValidation) refuse(prefix, u, reason string) error {
 // from the chart's top.
 type chartSchemas struct {
 	v      *schemaValidation
-	c      *chart.Chart
+	c      Chart
 	prefix string
 }
 
@@ -170,7 +168,7 @@ func (l chartSchemas) Load(u string) (any, error) {
 // chartFileOf is the file of c that the file: URL u names, and whether
 // there is one. The path is taken from the chart's top, so that no
 // "../" leaves it; a URL naming a host is no file of it.
-func chartFileOf(c *chart.Chart, u string) ([]byte, bool) {
+func chartFileOf(c Chart, u string) ([]byte, bool) {
 	parsed, err := url.Parse(u)
 	if err != nil || parsed.Scheme != "file" || parsed.Host != "" || parsed.Path == "" {
 		return nil, false
@@ -179,15 +177,11 @@ func chartFileOf(c *chart.Chart, u string) ([]byte, bool) {
 	if name == "" {
 		return nil, false
 	}
-	for _, files := range [][]*chart.File{c.Raw, c.Files, c.Templates} {
-		for _, f := range files {
-			if f != nil && f.Name == name {
-				return f.Data, true
-			}
-		}
+	if data, ok := c.File(name); ok {
+		return data, true
 	}
-	if name == "values.schema.json" && c.Schema != nil {
-		return c.Schema, true
+	if name == "values.schema.json" && c.Schema() != nil {
+		return c.Schema(), true
 	}
 	return nil, false
 }
@@ -220,6 +214,15 @@ func (l remoteSchemas) Load(u string) (any, error) {
 		v.fetched[u] = data
 	}
 	return jsonschema.UnmarshalJSON(bytes.NewReader(data))
+}
+
+// asMap is Helm's Values.AsMap: a subchart's values left nil by
+// coalescing validate as an empty map.
+func asMap(values map[string]any) map[string]any {
+	if len(values) == 0 {
+		return map[string]any{}
+	}
+	return values
 }
 
 // schemaValidationError is chartutil.JSONSchemaValidationError's text.

@@ -1,33 +1,30 @@
 package helm
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 
-	"helm.sh/helm/v3/pkg/chartutil"
-
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
-// HelmSource renders the config's helm target (delivery.ControllerHelm): the
+// Source renders the config's helm target (delivery.ControllerHelm): the
 // path is the chart's directory (for a chart fetched from a repository or
 // a registry, the config's file, which names it), the Deployer's object
 // the target's helm settings (config.HelmTarget), and the render is `helm
 // upgrade`'s.
-type HelmSource struct {
+type Source struct {
 	In *source.Input
 }
 
-func HelmClaims(_ source.Path, d *delivery.Deployer) bool {
+func Claims(_ source.Path, d *delivery.Deployer) bool {
 	return d != nil && d.Controller == delivery.ControllerHelm
 }
 
-func (s *HelmSource) Prepare(ctx context.Context, p source.Path) (source.Build, error) {
+func (s *Source) Prepare(ctx context.Context, p source.Path) (source.Build, error) {
 	in := s.In
 	d := in.Deployer
 	var h config.HelmTarget
@@ -59,16 +56,16 @@ func (s *HelmSource) Prepare(ctx context.Context, p source.Path) (source.Build, 
 	if ns == "" {
 		ns = in.Namespace
 	}
-	return &ChartBuild{In: in, R: HelmRelease{
+	return &ChartBuild{In: in, R: Release{
 		Chart: chart, Name: h.Release, Namespace: ns, Values: vals,
-		Cluster: HelmClusterLive, Source: d.File,
+		Cluster: ClusterLive, Source: d.File,
 	}}, nil
 }
 
 // values reads the values files (relative to the repository's top) and
 // layers them as `helm upgrade -f a -f b` does: maps merged key by key,
 // the later file's value winning.
-func (s *HelmSource) values(files []string) (map[string]any, source.NotRenderedBuild, error) {
+func (s *Source) values(files []string) (map[string]any, source.NotRenderedBuild, error) {
 	in := s.In
 	vals := map[string]any{}
 	for _, f := range files {
@@ -79,7 +76,7 @@ func (s *HelmSource) values(files []string) (map[string]any, source.NotRenderedB
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: helm values %s: %w", in.Deployer.File, f, err)
 		}
-		v, err := chartutil.ReadValues(data)
+		v, err := EngineOf(in).ReadValues(data)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", filepath.ToSlash(f), err)
 		}
@@ -118,7 +115,7 @@ func DecodeDeployer(obj map[string]any, into any) error {
 // ChartBuild is a release ready to render.
 type ChartBuild struct {
 	In *source.Input
-	R  HelmRelease
+	R  Release
 }
 
 func (b *ChartBuild) Size() int { return 0 }

@@ -1,10 +1,6 @@
 package kustomize
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/helm"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,11 +11,14 @@ import (
 	"strings"
 	"sync"
 
-	"helm.sh/helm/v3/pkg/chartutil"
 	"sigs.k8s.io/kustomize/api/types"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/kustomize/kyaml/yaml/merge2"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // helmChartsFile is the resource file, beside a kustomization, that its
@@ -29,7 +28,7 @@ const helmChartsFile = "helmcharts.rendered.yaml"
 
 // ChartInflater renders kustomize's helmCharts in process, as `helm
 // template` prints them, with the engine every Helm form uses (renderChart,
-// HelmClusterNone; or as a controller's kustomize runs it, Controller), so
+// helm.ClusterNone; or as a controller's kustomize runs it, Controller), so
 // no helm binary runs and nothing is fetched but through the chart
 // locator. The kustomization is then built as if its helmCharts were that
 // resource file: kustomize's own transformers (namespace, labels,
@@ -59,7 +58,7 @@ type chartSources struct {
 // apiVersions), which replace each entry's own; it never leaves a chart
 // to a helm binary here, whatever kustomize.allowHelm says.
 type ControllerHelm struct {
-	Cluster     helm.HelmCluster
+	Cluster     helm.Cluster
 	KubeVersion string
 	APIVersions []string
 }
@@ -153,10 +152,10 @@ func (ci *ChartInflater) inflate(ctx context.Context, dir, file string, k *types
 		if ns == "" {
 			ns = "default"
 		}
-		r := helm.HelmRelease{
+		r := helm.Release{
 			Chart: chart, Name: h.ReleaseName, Namespace: ns, Values: vals,
-			Cluster: helm.HelmClusterNone, Source: field, File: display,
-			Template:    &helm.HelmTemplate{IncludeCRDs: h.IncludeCRDs, SkipHooks: h.SkipHooks, SkipTests: h.SkipTests},
+			Cluster: helm.ClusterNone, Source: field, File: display,
+			Template:    &helm.Template{IncludeCRDs: h.IncludeCRDs, SkipHooks: h.SkipHooks, SkipTests: h.SkipTests},
 			APIVersions: h.ApiVersions, KubeVersion: h.KubeVersion,
 		}
 		if c := ci.Controller; c != nil {
@@ -234,6 +233,7 @@ func (ci *ChartInflater) withoutHelmCharts(file string, withFile bool) ([]byte, 
 // then additionalValuesFiles layered on, as helm layers -f files.
 func (ci *ChartInflater) values(dir string, chart source.Chart, h types.HelmChart) (map[string]any, error) {
 	in := ci.In
+	e := helm.EngineOf(in)
 	read := func(f string) ([]byte, error) {
 		if source.IsRemote(f) {
 			return nil, fmt.Errorf("%s is remote: it is never fetched", f)
@@ -249,9 +249,9 @@ func (ci *ChartInflater) values(dir string, chart source.Chart, h types.HelmChar
 	case h.ValuesFile != "":
 		data, err = read(h.ValuesFile)
 	case chart.Fetched():
-		data, _ = chart.File(chartutil.ValuesfileName)
+		data, _ = chart.File(helm.ValuesFile)
 	default:
-		if data, err = read(filepath.Join(chart.Dir, chartutil.ValuesfileName)); os.IsNotExist(err) {
+		if data, err = read(filepath.Join(chart.Dir, helm.ValuesFile)); os.IsNotExist(err) {
 			data, err = nil, nil
 		}
 	}
@@ -261,7 +261,7 @@ func (ci *ChartInflater) values(dir string, chart source.Chart, h types.HelmChar
 	var vals map[string]any
 	switch {
 	case len(h.ValuesInline) == 0:
-		vals, err = chartutil.ReadValues(data)
+		vals, err = e.ReadValues(data)
 	case h.ValuesMerge == "replace":
 		vals = h.ValuesInline
 	default:
@@ -275,7 +275,7 @@ func (ci *ChartInflater) values(dir string, chart source.Chart, h types.HelmChar
 		if err != nil {
 			return nil, err
 		}
-		v, err := chartutil.ReadValues(data)
+		v, err := e.ReadValues(data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}

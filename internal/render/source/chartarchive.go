@@ -1,11 +1,8 @@
 package source
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
-
-	"helm.sh/helm/v3/pkg/chart"
-	"helm.sh/helm/v3/pkg/chart/loader"
 )
 
 // MaxChartArchive bounds a fetched chart's archive, as source-controller
@@ -13,11 +10,12 @@ import (
 // before, and a locator that does not is refused here.
 const MaxChartArchive = 10 << 20
 
-// LoadChartArchive loads a fetched chart's .tgz as Helm's
-// loader.LoadArchive does (its path checks, 5 MiB a file, 100 MiB
-// decompressed), within a budget of its own (LoadChartArchiveWithin).
-func LoadChartArchive(data []byte) (*chart.Chart, error) {
-	return LoadChartArchiveWithin(data, NewChartBudget())
+// LoadChartArchive loads a fetched chart's .tgz with the render's Helm
+// engine (for Helm 3, as its loader.LoadArchive does: its path checks,
+// 5 MiB a file, 100 MiB decompressed), within a budget of its own
+// (LoadChartArchiveWithin).
+func (in *Input) LoadChartArchive(data []byte) (LoadedChart, error) {
+	return in.LoadChartArchiveWithin(data, NewChartBudget(in.Helm))
 }
 
 // LoadChartArchiveWithin is LoadChartArchive with the bounds Helm leaves
@@ -25,28 +23,15 @@ func LoadChartArchive(data []byte) (*chart.Chart, error) {
 // archives under charts/ (which Helm decompresses each with a budget of
 // its own) opened and counted, against b, the one budget the chart shares
 // with all its dependencies.
-func LoadChartArchiveWithin(data []byte, b *ChartBudget) (*chart.Chart, error) {
+func (in *Input) LoadChartArchiveWithin(data []byte, b *ChartBudget) (LoadedChart, error) {
 	if len(data) > MaxChartArchive {
 		return nil, fmt.Errorf("chart archive is %d bytes, more than the limit of %d", len(data), MaxChartArchive)
 	}
-	files, err := b.archive(data)
-	if err != nil {
-		return nil, err
+	if in.Helm == nil {
+		return nil, errNoEngine
 	}
-	return loader.LoadFiles(files)
+	return in.Helm.LoadArchive(data, b.TakeFile)
 }
 
-// archive is loader.LoadArchiveFiles, each file counted against b, and
-// each subchart's archive opened and counted the same way first.
-func (b *ChartBudget) archive(data []byte) ([]*loader.BufferedFile, error) {
-	files, err := loader.LoadArchiveFiles(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range files {
-		if err := b.TakeFile(f.Name, f.Data); err != nil {
-			return nil, err
-		}
-	}
-	return files, nil
-}
+// errNoEngine is an Input made without its Helm engine (render sets it).
+var errNoEngine = errors.New("no Helm engine to load the chart with")

@@ -27,11 +27,14 @@ type ChartBudget struct {
 	mu    sync.Mutex
 	size  int64
 	files int
+	// helm opens the vendored archives counted.
+	helm ArchiveLoader
 }
 
-// NewChartBudget is a whole budget, for one chart and its dependencies.
-func NewChartBudget() *ChartBudget {
-	return &ChartBudget{size: MaxChartDecompressed, files: MaxChartFiles}
+// NewChartBudget is a whole budget, for one chart and its dependencies,
+// whose vendored archives helm opens (Input.Helm).
+func NewChartBudget(helm ArchiveLoader) *ChartBudget {
+	return &ChartBudget{size: MaxChartDecompressed, files: MaxChartFiles, helm: helm}
 }
 
 // Take counts one file of n bytes, or a folder (n 0).
@@ -59,7 +62,10 @@ func (b *ChartBudget) TakeFile(name string, data []byte) error {
 	if !isSubchartArchive(name) {
 		return nil
 	}
-	if _, err := b.archive(data); err != nil {
+	if b.helm == nil {
+		return fmt.Errorf("%s: %w", name, errNoEngine)
+	}
+	if err := b.helm.ArchiveFiles(data, b.TakeFile); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil

@@ -14,19 +14,20 @@ func TestChartBudgetIsShared(t *testing.T) {
 	chartYAML := func(name string) []byte { return []byte("apiVersion: v2\nname: " + name + "\nversion: 1.0.0\n") }
 	big := bytes.Repeat([]byte("x"), 4000)
 	dep := tgz(t, "db", map[string][]byte{"Chart.yaml": chartYAML("db"), "files/big": big})
-	b := &ChartBudget{size: 10_000, files: 100}
+	in := &Input{Helm: tarCharts{}}
+	b := &ChartBudget{size: 10_000, files: 100, helm: tarCharts{}}
 	for i := range 2 {
-		if _, err := LoadChartArchiveWithin(dep, b); err != nil {
+		if _, err := in.LoadChartArchiveWithin(dep, b); err != nil {
 			t.Fatalf("dependency %d: %v", i, err)
 		}
 	}
-	_, err := LoadChartArchiveWithin(dep, b)
+	_, err := in.LoadChartArchiveWithin(dep, b)
 	bound, ok := AsBound(err)
 	if !ok || !strings.Contains(bound.Bound, "the chart and its dependencies are larger than 100 MiB decompressed, the bound they share") {
 		t.Fatalf("third dependency: %v, want the shared bound", err)
 	}
 
-	vendored := &ChartBudget{size: 5000, files: 100}
+	vendored := &ChartBudget{size: 5000, files: 100, helm: tarCharts{}}
 	if err := vendored.TakeFile("charts/db-1.0.0.tgz", dep); err != nil {
 		t.Fatalf("one vendored archive: %v", err)
 	}
@@ -34,7 +35,7 @@ func TestChartBudgetIsShared(t *testing.T) {
 		t.Errorf("a second vendored archive: %v, want the bound named with the archive", err)
 	}
 	// An archive that Helm does not read as a subchart is a file.
-	other := &ChartBudget{size: 5000, files: 100}
+	other := &ChartBudget{size: 5000, files: 100, helm: tarCharts{}}
 	for range 2 {
 		if err := other.TakeFile("files/db.tgz", dep); err != nil {
 			t.Errorf("a .tgz outside charts/: %v", err)

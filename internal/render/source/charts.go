@@ -6,7 +6,6 @@ import (
 	"path"
 
 	"github.com/ownership-check/ownership-check/internal/delivery"
-	"helm.sh/helm/v3/pkg/chart"
 )
 
 // RepositoryCharts is the default locator: the repository's own charts,
@@ -57,7 +56,7 @@ type Chart struct {
 	// Loaded is a fetched chart, loaded from its archive with its bounds
 	// (LoadChartArchive); each LocateChart loads it anew, because a
 	// render changes the chart it renders (values, dependencies).
-	Loaded *chart.Chart
+	Loaded LoadedChart
 	// Pin names a fetched chart: its digest and where it came from.
 	Pin delivery.ChartPin
 	// Budget is what is left of the bounds the chart shares with its
@@ -74,13 +73,25 @@ func (c Chart) File(name string) ([]byte, bool) {
 	if c.Loaded == nil {
 		return nil, false
 	}
-	name = path.Clean(name)
-	for _, f := range c.Loaded.Raw {
-		if f.Name == name {
-			return f.Data, true
-		}
-	}
-	return nil, false
+	return c.Loaded.File(path.Clean(name))
+}
+
+// LoadedChart is a fetched chart as the render's Helm engine loaded it
+// (render/helm's Chart): a family reads its files; render/helm renders
+// it.
+type LoadedChart interface {
+	// File is a file of the chart by its name from the chart's top.
+	File(name string) ([]byte, bool)
+}
+
+// ArchiveLoader loads a fetched chart's archive, handing each file it
+// holds to take first: the render's Helm engine (render/helm's Engine,
+// which sits above this package).
+type ArchiveLoader interface {
+	// ArchiveFiles hands each file of a chart archive to each, as the
+	// engine's loader reads them.
+	ArchiveFiles(data []byte, each func(name string, data []byte) error) error
+	LoadArchive(data []byte, take func(name string, data []byte) error) (LoadedChart, error)
 }
 
 // FetchSchema is the schema at url (http or https), fetched through the
@@ -92,7 +103,7 @@ func (in *Input) FetchSchema(ctx context.Context, url string) (delivery.FetchedS
 // LocateChart is where the render reads the chart ref names: its
 // directory, resolved, or the chart fetched, or why it is not rendered.
 func (in *Input) LocateChart(ctx context.Context, ref delivery.ChartRef) (c Chart, notRendered string, err error) {
-	return in.LocateChartWithin(ctx, ref, NewChartBudget())
+	return in.LocateChartWithin(ctx, ref, NewChartBudget(in.Helm))
 }
 
 // LocateChartWithin is LocateChart for a chart that counts against b: a
@@ -106,7 +117,7 @@ func (in *Input) LocateChartWithin(ctx context.Context, ref delivery.ChartRef, b
 		// What was fetched is no file of the repository: a chart that
 		// is not one, or passes the bounds, leaves its target not
 		// checked, as a chart too large to fetch does.
-		loaded, err := LoadChartArchiveWithin(loc.Archive, b)
+		loaded, err := in.LoadChartArchiveWithin(loc.Archive, b)
 		if err != nil {
 			return Chart{}, fmt.Sprintf("%s (%s): %v", ref, loc.Pin, err), nil
 		}

@@ -6,11 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/version"
+
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/version"
 )
 
 // Source renders one form of path given to Render: a kustomization, YAML
@@ -121,6 +122,11 @@ type Input struct {
 	// Charts locates the charts deployers name by reference
 	// (Options.Charts); nil: the repository's own.
 	Charts delivery.ChartLocator
+	// Helm is the engine charts load and render with (render/helm's
+	// Engine, render.Options.HelmEngine). Render always sets it; nil (an
+	// Input made by hand): render/helm renders with its default engine,
+	// and a fetched chart does not load.
+	Helm ArchiveLoader
 	// Pins records the charts the render released (Result.Charts); nil:
 	// none is recorded.
 	Pins *ChartPins
@@ -186,7 +192,7 @@ func ObjectsOf(raws []RawObject) []model.Object {
 const MaxObjects = 100_000
 
 // ChartCluster is what a chart's render reads of the cluster, as the
-// deployer's Helm does (HelmClusterLive: .Capabilities from discovery,
+// deployer's Helm does (helm.ClusterLive: .Capabilities from discovery,
 // lookup of live objects). It only reads.
 type ChartCluster interface {
 	// ServerVersion is the API server's version; nil (and no error) when

@@ -1,10 +1,6 @@
-package render
+package helm
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/helm"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"os"
 	"path/filepath"
@@ -13,6 +9,9 @@ import (
 
 	chartloader "helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
+
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // schemaChart writes a chart (path → content) in a new directory, makes
@@ -32,7 +31,7 @@ func schemaChart(t *testing.T, files map[string]string) string {
 // schemaDocs is a chart locator that serves schemas by URL, as the
 // fetching one would, and records what it is asked.
 type schemaDocs struct {
-	RepositoryCharts
+	source.RepositoryCharts
 	docs  map[string]string
 	asked []string
 }
@@ -51,7 +50,7 @@ func renderSchemaChart(t *testing.T, dir string, charts delivery.ChartLocator, v
 	t.Helper()
 	in := chartInput(t, nil, nil, ".")
 	in.Charts = charts
-	return helm.RenderChart(context.Background(), in, helm.HelmRelease{Chart: source.Chart{Dir: dir}, Name: "c", Namespace: "x", Values: values, Source: "cfg"})
+	return RenderChart(context.Background(), in, Release{Chart: source.Chart{Dir: dir}, Name: "c", Namespace: "x", Values: values, Source: "cfg"})
 }
 
 // refusedReason is the one reason the chart in dir is not rendered

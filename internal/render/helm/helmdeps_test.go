@@ -1,14 +1,13 @@
-package render
+package helm
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/helm"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // TestChartDependencyRepositories: a dependency that is not vendored is
@@ -40,7 +39,7 @@ func TestChartDependencyRepositories(t *testing.T) {
 			writeFile(t, filepath.Join(root, "db/templates/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\n")
 			t.Chdir(root)
 			reads := source.NewReads()
-			out, err := helm.RenderChart(context.Background(), chartInput(t, reads, nil, "app"), helm.HelmRelease{Chart: source.Chart{Dir: realPath(t, "app")}, Name: "c", Namespace: "x", Source: "cfg"})
+			out, err := RenderChart(context.Background(), chartInput(t, reads, nil, "app"), Release{Chart: source.Chart{Dir: realPath(t, "app")}, Name: "c", Namespace: "x", Source: "cfg"})
 			if err != nil {
 				t.Fatal(err)
 			}
