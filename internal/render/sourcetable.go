@@ -32,7 +32,7 @@ var sourceTable = []sourceRow{
 	{name: "flux", claims: flux.FluxClaims, source: func(in *source.Input) source.Source { return flux.NewFluxSource(in) }},
 	{name: "argocd", claims: func(_ source.Path, d *delivery.Deployer) bool {
 		return d != nil && d.Controller == delivery.ControllerArgoCD
-	}, source: func(in *source.Input) source.Source { return &argocd.ArgoSource{In: in} }},
+	}, source: func(in *source.Input) source.Source { return &argocd.Source{In: in} }},
 	{name: "helm", claims: helm.HelmClaims, source: func(in *source.Input) source.Source { return &helm.HelmSource{In: in} }},
 	{name: "kustomize", claims: func(p source.Path, d *delivery.Deployer) bool { return d == nil && isKustomization(p) }, source: func(in *source.Input) source.Source {
 		k := kustomize.NewKustomizer(in.Fs, in.Cfg.Kustomize)
