@@ -1,10 +1,6 @@
 package render
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/flux"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"errors"
 	"fmt"
@@ -15,8 +11,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/flux"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
@@ -220,7 +219,7 @@ func finish(raws []source.RawObject, opts Options, cfg *config.Config) ([]model.
 			continue
 		}
 		switch {
-		case namespaced && u.GetNamespace() == "" && !guessed && flux.FluxRender(opts.Deployer):
+		case namespaced && u.GetNamespace() == "" && !guessed && flux.Renders(opts.Deployer):
 			// The controller applies what it built as it is, and refuses
 			// the whole Kustomization for an object it cannot place.
 			fail(fmt.Errorf("%s: %s %s: namespace not specified: kustomize-controller refuses to apply the Kustomization; set spec.targetNamespace or the object's metadata.namespace", r.Where(), gvk.Kind, u.GetName()))

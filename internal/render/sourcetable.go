@@ -1,14 +1,14 @@
 package render
 
 import (
+	"path/filepath"
+
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/argocd"
 	"github.com/ownership-check/ownership-check/internal/render/flux"
 	"github.com/ownership-check/ownership-check/internal/render/helm"
 	"github.com/ownership-check/ownership-check/internal/render/kustomize"
 	"github.com/ownership-check/ownership-check/internal/render/source"
-
-	"path/filepath"
 )
 
 // sourceRow is one form of path: which paths it claims, and its source.
@@ -29,7 +29,7 @@ type sourceRow struct {
 // path, so it comes last. A render for a controller no row claims is an
 // error, never a render of another kind.
 var sourceTable = []sourceRow{
-	{name: "flux", claims: flux.FluxClaims, source: func(in *source.Input) source.Source { return flux.NewFluxSource(in) }},
+	{name: "flux", claims: flux.Claims, source: func(in *source.Input) source.Source { return flux.NewSource(in) }},
 	{name: "argocd", claims: func(_ source.Path, d *delivery.Deployer) bool {
 		return d != nil && d.Controller == delivery.ControllerArgoCD
 	}, source: func(in *source.Input) source.Source { return &argocd.Source{In: in} }},

@@ -1,9 +1,6 @@
 package flux
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/helm"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // prepareHelmRelease is fluxSource's Prepare for a HelmRelease: its chart
@@ -45,7 +44,7 @@ func (s *fluxSource) prepareHelmRelease(ctx context.Context, p source.Path) (sou
 	} else if !p.Dir {
 		return nil, fmt.Errorf("%s: the chart of %s must be a directory", p.Given, where)
 	}
-	r, err := ResolveFluxHelmRelease(ctx, d.Object, FluxHelmInputs{Chart: chart, ReadSource: readSource, Values: valuesFor(d, s.in.Values), StandIns: s.in.StandIns})
+	r, err := resolveHelmRelease(ctx, d.Object, helmInputs{Chart: chart, ReadSource: readSource, Values: valuesFor(d, s.in.Values), StandIns: s.in.StandIns})
 	for _, f := range r.files {
 		s.in.ReadRepositoryFile(f)
 	}
