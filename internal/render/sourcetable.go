@@ -35,7 +35,7 @@ var sourceTable = []sourceRow{
 	}, source: func(in *source.Input) source.Source { return &argocd.Source{In: in} }},
 	{name: "helm", claims: helm.HelmClaims, source: func(in *source.Input) source.Source { return &helm.HelmSource{In: in} }},
 	{name: "kustomize", claims: func(p source.Path, d *delivery.Deployer) bool { return d == nil && isKustomization(p) }, source: func(in *source.Input) source.Source {
-		k := kustomize.NewKustomizer(in.Fs, in.Cfg.Kustomize)
+		k := kustomize.NewBuilder(in.Fs, in.Cfg.Kustomize)
 		k.Charts = &kustomize.ChartInflater{In: in}
 		return k
 	}},

@@ -215,7 +215,7 @@ func (s *Source) kustomize(ctx context.Context, p source.Path, src argoAppSource
 		}
 		fs = fs.WithEdits(map[string][]byte{file: data})
 	}
-	k := kustomize.NewKustomizer(fs, build.kustomizeOptions(s.In.Cfg.Kustomize))
+	k := kustomize.NewBuilder(fs, build.kustomizeOptions(s.In.Cfg.Kustomize))
 	if build.enableHelm {
 		in := *s.In
 		in.Fs = fs
@@ -234,7 +234,7 @@ func (s *Source) kustomize(ctx context.Context, p source.Path, src argoAppSource
 	if err != nil {
 		return nil, err
 	}
-	return &kustomize.KustomizeBuild{K: k, B: b}, nil
+	return &kustomize.Build{K: k, B: b}, nil
 }
 
 // buildEnv is Argo CD's build environment (repository newEnv), which it

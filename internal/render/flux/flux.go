@@ -31,7 +31,7 @@ import (
 // than compared with values that would always differ.
 type fluxSource struct {
 	in *source.Input
-	k  *kustomize.Kustomizer
+	k  *kustomize.Builder
 }
 
 func NewSource(in *source.Input) *fluxSource {
@@ -49,7 +49,7 @@ func NewSource(in *source.Input) *fluxSource {
 		a := newFluxArtifact(in.Fs.Boundary.Top(), d.SourceIgnore, in.Fs.Reads.File, in.Fs.ReadBounded)
 		in.Fs.Excluded = a.excludes
 	}
-	return &fluxSource{in: in, k: kustomize.NewKustomizer(in.Fs, opts)}
+	return &fluxSource{in: in, k: kustomize.NewBuilder(in.Fs, opts)}
 }
 
 func (s *fluxSource) Prepare(ctx context.Context, p source.Path) (source.Build, error) {
