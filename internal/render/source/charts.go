@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/ownership-check/ownership-check/internal/delivery"
 	"helm.sh/helm/v3/pkg/chart"
+
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // RepositoryCharts is the default locator: the repository's own charts,
