@@ -1,10 +1,6 @@
 package render
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/argocd"
-	"github.com/ownership-check/ownership-check/internal/render/helm"
-
 	"context"
 	"os"
 	"path/filepath"
@@ -15,7 +11,10 @@ import (
 	"helm.sh/helm/v3/pkg/strvals"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitops"
+	"github.com/ownership-check/ownership-check/internal/render/argocd"
+	"github.com/ownership-check/ownership-check/internal/render/helm"
 )
 
 // argoExample is argoproj/argocd-example-apps, trimmed, with Applications
@@ -117,7 +116,7 @@ func TestArgoCDRenderOfPublicExample(t *testing.T) {
 			for _, o := range res.Objects {
 				u := o.Object.DeepCopy()
 				ann := u.GetAnnotations()
-				delete(ann, argocd.ArgoTrackingIDAnnotation)
+				delete(ann, argocd.TrackingIDAnnotation)
 				if len(ann) == 0 {
 					ann = nil
 				}
@@ -176,10 +175,10 @@ func sameLessHooks(t *testing.T, res Result, file string, d *delivery.Deployer) 
 	for _, o := range res.Objects {
 		u := o.Object.DeepCopy()
 		ann := u.GetAnnotations()
-		if ann[argocd.ArgoTrackingIDAnnotation] == "" {
+		if ann[argocd.TrackingIDAnnotation] == "" {
 			t.Errorf("%s: no tracking annotation", o.ID)
 		}
-		delete(ann, argocd.ArgoTrackingIDAnnotation)
+		delete(ann, argocd.TrackingIDAnnotation)
 		if len(ann) == 0 {
 			ann = nil
 		}

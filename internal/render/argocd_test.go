@@ -1,10 +1,6 @@
 package render
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/argocd"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -16,9 +12,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/argocd"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // The fixtures under testdata/argocd are repositories: each application*.yaml
@@ -184,7 +184,7 @@ func checkOverlayWith(t *testing.T, got []model.Object, overlay string, d *deliv
 	for i, o := range got {
 		u := o.Object.DeepCopy()
 		ann := u.GetAnnotations()
-		delete(ann, argocd.ArgoTrackingIDAnnotation)
+		delete(ann, argocd.TrackingIDAnnotation)
 		if len(ann) == 0 {
 			ann = nil
 		}

@@ -1,10 +1,6 @@
 package render
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/argocd"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"bytes"
 	"context"
 	"os"
@@ -18,6 +14,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/render/argocd"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // argoHelmChartsKustomization names the test chart with an entry's own
@@ -145,7 +144,7 @@ func TestArgoCDKustomizeHelmCharts(t *testing.T) {
 				t.Errorf("no %s: the capabilities are not %v", tc.monitor, tc.oracle)
 			}
 			for _, o := range r.Objects {
-				if o.Object.GetAnnotations()[argocd.ArgoTrackingIDAnnotation] == "" && o.Object.GetKind() != "CustomResourceDefinition" {
+				if o.Object.GetAnnotations()[argocd.TrackingIDAnnotation] == "" && o.Object.GetKind() != "CustomResourceDefinition" {
 					t.Errorf("%s: no tracking annotation", o.ID)
 				}
 				if !strings.HasPrefix(o.Source, "charts/app/") {

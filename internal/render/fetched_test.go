@@ -326,7 +326,7 @@ func withoutTracking(r Result) map[string]map[string]any {
 	for _, obj := range out {
 		meta := obj["metadata"].(map[string]any)
 		ann, _ := meta["annotations"].(map[string]any)
-		delete(ann, argocd.ArgoTrackingIDAnnotation)
+		delete(ann, argocd.TrackingIDAnnotation)
 		if len(ann) == 0 {
 			delete(meta, "annotations")
 		}

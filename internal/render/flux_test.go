@@ -1,15 +1,9 @@
 package render
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/flux"
-	"github.com/ownership-check/ownership-check/internal/render/kustomize"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -21,8 +15,6 @@ import (
 
 	fluxkustomize "github.com/fluxcd/pkg/kustomize"
 	"github.com/fluxcd/pkg/sourceignore"
-	"github.com/ownership-check/ownership-check/internal/config"
-	"github.com/ownership-check/ownership-check/internal/model"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -31,6 +23,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/flux"
+	"github.com/ownership-check/ownership-check/internal/render/kustomize"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // The Flux fixtures: a repository's Kustomizations (clusters/prod) over
@@ -103,7 +102,7 @@ func renderFlux(t *testing.T, ks map[string]any, dir string, values source.Value
 // TestFluxRenderIsTheControllersLibrary: render's objects are, object for
 // object, what fluxcd/pkg/kustomize's generator, build and substitution
 // make of a copy of the source, as kustomize-controller runs them, then
-// the controller's apply step (fluxApply, tested on its own below).
+// the controller's apply step (flux.Apply, tested on its own in render/flux).
 func TestFluxRenderIsTheControllersLibrary(t *testing.T) {
 	kss := fluxKustomizations(t)
 	for _, c := range fluxCases {
@@ -214,7 +213,7 @@ func libraryRenderIn(t *testing.T, src string, ks map[string]any, dir string, va
 			encrypted = append(encrypted, source.NameOf(obj))
 			continue
 		}
-		a, err := flux.FluxApply(u, obj)
+		a, err := flux.Apply(u, obj)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -296,7 +295,7 @@ func TestFluxRender(t *testing.T) {
 	res := renderFlux(t, ks, "apps/prod", fluxValues, nil)
 	web := find(t, res.Objects, "Deployment.apps/shop/prod-web-v1")
 	labels := web.Object.GetLabels()
-	if labels[flux.FluxNameLabel] != "apps" || labels[flux.FluxNamespaceLabel] != "flux-system" || labels["team"] != "shop" {
+	if labels[flux.NameLabel] != "apps" || labels[flux.NamespaceLabel] != "flux-system" || labels["team"] != "shop" {
 		t.Errorf("labels: %v", labels)
 	}
 	if web.Object.GetAnnotations()["owner"] != "shop-team" || web.Object.GetAnnotations()["overlay"] != "prod" {
@@ -537,67 +536,6 @@ func TestFluxEncodeHidesSecretValues(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), secretToken) {
 		t.Errorf("--show-secrets does not print the value")
-	}
-}
-
-// TestFluxApply: what the controller does at apply, kind by kind.
-func TestFluxApply(t *testing.T) {
-	ks := unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "apps", "namespace": "flux-system"},
-		"spec": map[string]any{"commonMetadata": map[string]any{"labels": map[string]any{flux.FluxNameLabel: "overridden"}}}}}
-	parse := func(s string) map[string]any {
-		var m map[string]any
-		if err := yaml.Unmarshal([]byte(s), &m); err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
-	cases := []struct {
-		name, in string
-		check    func(a flux.FluxApplied) string
-	}{
-		{"stringData goes into data", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {a: b}\n", func(a flux.FluxApplied) string {
-			if d, _, _ := unstructured.NestedString(a.Obj, "data", "a"); d != "Yg==" {
-				return "data.a " + d
-			}
-			if _, ok := a.Obj["stringData"]; ok {
-				return "stringData kept"
-			}
-			return ""
-		}},
-		{"a Role is left as it is", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r}\nrules: [{verbs: [get], resources: [pods], apiGroups: ['']}]\nextra: kept\n", func(a flux.FluxApplied) string {
-			if a.Obj["extra"] != "kept" {
-				return "normalized"
-			}
-			return ""
-		}},
-		{"commonMetadata after the owner labels", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", func(a flux.FluxApplied) string {
-			l := (&unstructured.Unstructured{Object: a.Obj}).GetLabels()
-			if l[flux.FluxNameLabel] != "overridden" || l[flux.FluxNamespaceLabel] != "flux-system" {
-				return fmt.Sprint(l)
-			}
-			return ""
-		}},
-		{"reconcile disabled", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, annotations: {kustomize.toolkit.fluxcd.io/reconcile: Disabled}}\n", func(a flux.FluxApplied) string {
-			if a.Skip == "" {
-				return "applied"
-			}
-			return ""
-		}},
-		{"a custom kind keeps its fields and status goes", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {x: 1}\nstatus: {ready: true}\n", func(a flux.FluxApplied) string {
-			if _, ok := a.Obj["status"]; ok || a.Obj["spec"] == nil {
-				return fmt.Sprint(a.Obj)
-			}
-			return ""
-		}},
-	}
-	for _, c := range cases {
-		a, err := flux.FluxApply(ks, parse(c.in))
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		if msg := c.check(a); msg != "" {
-			t.Errorf("%s: %s", c.name, msg)
-		}
 	}
 }
 

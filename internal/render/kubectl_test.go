@@ -1,9 +1,6 @@
 package render
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/kustomize"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"bytes"
 	"context"
 	"fmt"
@@ -15,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/render/kustomize"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
@@ -78,7 +77,7 @@ func buildRaw(t testing.TB, dir string, opts config.KustomizeOptions) []source.R
 		t.Fatal(err)
 	}
 	abs, _ := filepath.Abs(real)
-	objs, err := kustomize.NewKustomizer(source.NewGuardFS(b), opts).Build(context.Background(), abs)
+	objs, err := kustomize.NewBuilder(source.NewGuardFS(b), opts).Build(context.Background(), abs)
 	if err != nil {
 		t.Fatal(err)
 	}

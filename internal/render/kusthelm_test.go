@@ -1,13 +1,13 @@
 package render
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/kustomize"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/render/kustomize"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // TestKustomizeHelmChartsTakeTheCallersContext: the charts of a
@@ -18,7 +18,7 @@ func TestKustomizeHelmChartsTakeTheCallersContext(t *testing.T) {
 	const overlay = "internal/render/testdata/helm/kustomize/overlay"
 	prepare := func(ctx context.Context) error {
 		in := chartInput(t, source.NewReads(), nil, overlay)
-		k := kustomize.NewKustomizer(in.Fs, in.Cfg.Kustomize)
+		k := kustomize.NewBuilder(in.Fs, in.Cfg.Kustomize)
 		k.Charts = &kustomize.ChartInflater{In: in}
 		_, err := k.PrepareDir(ctx, realPath(t, overlay))
 		return err

@@ -1,15 +1,14 @@
 package render
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/kustomize"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"fmt"
 	"path/filepath"
 	"runtime"
 
 	"github.com/ownership-check/ownership-check/internal/parallel"
+	"github.com/ownership-check/ownership-check/internal/render/kustomize"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // loader reads the paths of one Render, each through the source the

@@ -223,7 +223,7 @@ func finish(raws []source.RawObject, opts Options, cfg *config.Config) ([]model.
 			continue
 		}
 		switch {
-		case namespaced && u.GetNamespace() == "" && !guessed && flux.FluxRender(opts.Deployer):
+		case namespaced && u.GetNamespace() == "" && !guessed && flux.Renders(opts.Deployer):
 			// The controller applies what it built as it is, and refuses
 			// the whole Kustomization for an object it cannot place.
 			fail(fmt.Errorf("%s: %s %s: namespace not specified: kustomize-controller refuses to apply the Kustomization; set spec.targetNamespace or the object's metadata.namespace", r.Where(), gvk.Kind, u.GetName()))

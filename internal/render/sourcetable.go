@@ -29,13 +29,13 @@ type sourceRow struct {
 // path, so it comes last. A render for a controller no row claims is an
 // error, never a render of another kind.
 var sourceTable = []sourceRow{
-	{name: "flux", claims: flux.FluxClaims, source: func(in *source.Input) source.Source { return flux.NewFluxSource(in) }},
+	{name: "flux", claims: flux.Claims, source: func(in *source.Input) source.Source { return flux.NewSource(in) }},
 	{name: "argocd", claims: func(_ source.Path, d *delivery.Deployer) bool {
 		return d != nil && d.Controller == delivery.ControllerArgoCD
-	}, source: func(in *source.Input) source.Source { return &argocd.ArgoSource{In: in} }},
+	}, source: func(in *source.Input) source.Source { return &argocd.Source{In: in} }},
 	{name: "helm", claims: helm.Claims, source: func(in *source.Input) source.Source { return &helm.Source{In: in} }},
 	{name: "kustomize", claims: func(p source.Path, d *delivery.Deployer) bool { return d == nil && isKustomization(p) }, source: func(in *source.Input) source.Source {
-		k := kustomize.NewKustomizer(in.Fs, in.Cfg.Kustomize)
+		k := kustomize.NewBuilder(in.Fs, in.Cfg.Kustomize)
 		k.Charts = &kustomize.ChartInflater{In: in}
 		return k
 	}},

@@ -14,8 +14,8 @@ import (
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
-// ArgoApplication is what Argo CD reads of an Application to render it.
-type ArgoApplication struct {
+// Application is what Argo CD reads of an Application to render it.
+type Application struct {
 	Metadata struct {
 		Name        string            `json:"name"`
 		Namespace   string            `json:"namespace"`
@@ -95,12 +95,12 @@ type argoDirectory struct {
 	Jsonnet argoJsonnet `json:"jsonnet"`
 }
 
-func ParseApplication(d *delivery.Deployer) (*ArgoApplication, error) {
+func ParseApplication(d *delivery.Deployer) (*Application, error) {
 	j, err := json.Marshal(d.Object)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.File, err)
 	}
-	var app ArgoApplication
+	var app Application
 	if err := json.Unmarshal(j, &app); err != nil {
 		return nil, fmt.Errorf("%s: not an Argo CD Application: %w", d.File, err)
 	}
@@ -112,7 +112,7 @@ func ParseApplication(d *delivery.Deployer) (*ArgoApplication, error) {
 
 // Sources are the Application's sources: spec.sources when it has any
 // (Application.Spec.HasMultipleSources), else spec.source.
-func (a *ArgoApplication) Sources() []argoAppSource {
+func (a *Application) Sources() []argoAppSource {
 	if len(a.Spec.Sources) > 0 {
 		return a.Spec.Sources
 	}
@@ -124,7 +124,7 @@ func (a *ArgoApplication) Sources() []argoAppSource {
 
 // sourceAt is the source whose path, in the repository at root
 // (resolved), is dir (resolved).
-func (a *ArgoApplication) sourceAt(root, dir string) (argoAppSource, bool) {
+func (a *Application) sourceAt(root, dir string) (argoAppSource, bool) {
 	for _, s := range a.Sources() {
 		if s.Chart != "" {
 			continue
@@ -142,7 +142,7 @@ func (a *ArgoApplication) sourceAt(root, dir string) (argoAppSource, bool) {
 
 // instanceName is Application.InstanceName: the name tracking and
 // ARGOCD_APP_NAME carry.
-func (a *ArgoApplication) instanceName() string {
+func (a *Application) instanceName() string {
 	ns := a.Metadata.Namespace
 	ctrl, ok := a.Metadata.Annotations[delivery.ArgoControllerNamespaceKey]
 	if ns == "" || !ok || ns == ctrl {

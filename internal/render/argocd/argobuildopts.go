@@ -23,7 +23,7 @@ type argoBuildOptions struct {
 	loadRestrictorNone bool
 }
 
-func (a *ArgoApplication) buildOptions() argoBuildOptions {
+func (a *Application) buildOptions() argoBuildOptions {
 	ann := a.Metadata.Annotations
 	o := argoBuildOptions{raw: ann[delivery.ArgoKustomizeBuildOptionsKey], from: ann[delivery.ArgoKustomizeBuildOptionsFromKey]}
 	o.enableHelm = strings.Contains(o.raw, "--enable-helm")

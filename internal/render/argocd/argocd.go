@@ -20,7 +20,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
-// ArgoSource renders a path of an Argo CD Application (Input.Deployer) as
+// Source renders a path of an Argo CD Application (Input.Deployer) as
 // Argo CD does: its repo server renders the source whose path it is
 // (reposerver/repository GenerateManifests: the kustomize overrides by
 // kustomize edit, or the directory's manifests) and writes its tracking
@@ -30,11 +30,11 @@ import (
 // repository or a registry (chart:) have no path here, and render for the
 // Application's own file (argochart.go). A plugin source is not rendered,
 // with the reason.
-type ArgoSource struct {
+type Source struct {
 	In *source.Input
 }
 
-func (s *ArgoSource) Prepare(ctx context.Context, p source.Path) (source.Build, error) {
+func (s *Source) Prepare(ctx context.Context, p source.Path) (source.Build, error) {
 	d := s.In.Deployer
 	app, err := ParseApplication(d)
 	if err != nil {
@@ -87,7 +87,7 @@ func (s *ArgoSource) Prepare(ctx context.Context, p source.Path) (source.Build, 
 }
 
 // where is the Application's file as users see it.
-func (s *ArgoSource) where() string {
+func (s *Source) where() string {
 	d := s.In.Deployer
 	if d.File == "" {
 		return "the Argo CD Application"
@@ -95,7 +95,7 @@ func (s *ArgoSource) where() string {
 	return s.In.Rel(filepath.Join(s.In.Fs.Boundary.Top(), filepath.FromSlash(d.File)))
 }
 
-func (s *ArgoSource) notRendered(reason string) source.Build {
+func (s *Source) notRendered(reason string) source.Build {
 	return source.NotRenderedBuild{{Source: s.where(), Reason: reason}}
 }
 
@@ -104,7 +104,7 @@ func (s *ArgoSource) notRendered(reason string) source.Build {
 // else it is a directory of manifests. (Argo CD asks its config management
 // plugins' discovery rules first; a plugin that claims a directory of
 // manifests is not seen here.)
-func (s *ArgoSource) detectType(dir string) string {
+func (s *Source) detectType(dir string) string {
 	s.In.ReadDir(dir)
 	entries, err := s.In.Fs.Boundary.ReadDir(dir)
 	if err != nil {
@@ -129,7 +129,7 @@ func (s *ArgoSource) detectType(dir string) string {
 // .argocd-source-<app>.yaml, in the source's directory (dir, resolved), are
 // JSON merge patches on the source (Argo CD Image Updater writes them);
 // the source's repository, path, revision and chart stay as they are.
-func (s *ArgoSource) mergeParameterFiles(src argoAppSource, dir, app string) (argoAppSource, error) {
+func (s *Source) mergeParameterFiles(src argoAppSource, dir, app string) (argoAppSource, error) {
 	s.In.ReadDir(dir)
 	merged := src
 	for _, name := range []string{".argocd-source.yaml", ".argocd-source-" + app + ".yaml"} {
@@ -195,7 +195,7 @@ func mergePatch(doc, patch any) any {
 // helmCharts render in process as its kustomize's `helm template` renders
 // them (the cluster's version and API versions, or the source's); without
 // it, a kustomization with helmCharts fails as it fails in Argo CD.
-func (s *ArgoSource) kustomize(ctx context.Context, p source.Path, src argoAppSource, env *ArgoEnv, app *ArgoApplication) (source.Build, error) {
+func (s *Source) kustomize(ctx context.Context, p source.Path, src argoAppSource, env *buildEnv, app *Application) (source.Build, error) {
 	build := app.buildOptions()
 	var o argoKustomize
 	if present(src.Kustomize) {
@@ -204,7 +204,7 @@ func (s *ArgoSource) kustomize(ctx context.Context, p source.Path, src argoAppSo
 		}
 	}
 	fs := s.In.Fs
-	edits, err := argoKustomizeEdits(o, p.Real, env, EditFiles{FS: s.In.Fs.Boundary, Read: s.In.ReadDir})
+	edits, err := argoKustomizeEdits(o, p.Real, env, editFiles{FS: s.In.Fs.Boundary, Read: s.In.ReadDir})
 	if err != nil {
 		return nil, fmt.Errorf("%s: source.kustomize: %w", s.where(), err)
 	}
@@ -215,7 +215,7 @@ func (s *ArgoSource) kustomize(ctx context.Context, p source.Path, src argoAppSo
 		}
 		fs = fs.WithEdits(map[string][]byte{file: data})
 	}
-	k := kustomize.NewKustomizer(fs, build.kustomizeOptions(s.In.Cfg.Kustomize))
+	k := kustomize.NewBuilder(fs, build.kustomizeOptions(s.In.Cfg.Kustomize))
 	if build.enableHelm {
 		in := *s.In
 		in.Fs = fs
@@ -234,21 +234,21 @@ func (s *ArgoSource) kustomize(ctx context.Context, p source.Path, src argoAppSo
 	if err != nil {
 		return nil, err
 	}
-	return &kustomize.KustomizeBuild{K: k, B: b}, nil
+	return &kustomize.Build{K: k, B: b}, nil
 }
 
-// ArgoEnv is Argo CD's build environment (repository newEnv), which it
+// buildEnv is Argo CD's build environment (repository newEnv), which it
 // substitutes into images and commonLabels (and commonAnnotations with
 // commonAnnotationsEnvsubst).
-type ArgoEnv struct {
+type buildEnv struct {
 	Vars map[string]string
 	// Unknown are the variables used whose value only a sync knows (the
 	// revision).
 	Unknown []string
 }
 
-func (a *ArgoApplication) Env(s argoAppSource) *ArgoEnv {
-	return &ArgoEnv{Vars: map[string]string{
+func (a *Application) Env(s argoAppSource) *buildEnv {
+	return &buildEnv{Vars: map[string]string{
 		"ARGOCD_APP_NAME":                   a.instanceName(),
 		"ARGOCD_APP_NAMESPACE":              a.Spec.Destination.Namespace,
 		"ARGOCD_APP_PROJECT_NAME":           a.Spec.Project,
@@ -260,7 +260,7 @@ func (a *ArgoApplication) Env(s argoAppSource) *ArgoEnv {
 
 // Subst is Env.Envsubst: $VAR and ${VAR} from the environment, a variable
 // it does not set is empty, and $$ is a $.
-func (e *ArgoEnv) Subst(s string) string {
+func (e *buildEnv) Subst(s string) string {
 	return os.Expand(s, func(v string) string {
 		switch v {
 		case "$":

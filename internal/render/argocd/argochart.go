@@ -1,18 +1,18 @@
 package argocd
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // isApplicationFile: the path is the Application's own file, which stands
 // for its sources that name a chart (chart: and repoURL) and have no path
 // in the repository.
-func (s *ArgoSource) isApplicationFile(p source.Path) bool {
+func (s *Source) isApplicationFile(p source.Path) bool {
 	d := s.In.Deployer
 	if d.File == "" {
 		return false
@@ -29,7 +29,7 @@ func (s *ArgoSource) isApplicationFile(p source.Path) bool {
 // repository through a `$ref` source or from the chart's own archive. The
 // first that is not located makes the whole Application not rendered,
 // as Argo CD syncs none of it then.
-func (s *ArgoSource) chartSources(ctx context.Context, app *ArgoApplication) (source.Build, error) {
+func (s *Source) chartSources(ctx context.Context, app *Application) (source.Build, error) {
 	s.In.ReadRepositoryFile(s.In.Deployer.File)
 	var builds chartBuilds
 	for _, src := range app.Sources() {

@@ -1,8 +1,6 @@
 package argocd
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"bytes"
 	"context"
 	"encoding/json"
@@ -16,6 +14,7 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/ownership-check/ownership-check/internal/render/source"
 	"github.com/ownership-check/ownership-check/internal/yamldoc"
 )
 
@@ -30,7 +29,7 @@ var argoManifestFile = regexp.MustCompile(`^.*\.(yaml|yml|json|jsonnet)$`)
 // relative to the directory. A YAML file that is not a manifest is
 // skipped, unless it reads partly as one or looks like one; a jsonnet file
 // is evaluated with directory.jsonnet's arguments (argojsonnet.go).
-func (s *ArgoSource) directory(ctx context.Context, p source.Path, src argoAppSource, env *ArgoEnv) (source.Build, error) {
+func (s *Source) directory(ctx context.Context, p source.Path, src argoAppSource, env *buildEnv) (source.Build, error) {
 	var o argoDirectory
 	if present(src.Directory) {
 		if err := json.Unmarshal(src.Directory, &o); err != nil {
@@ -67,10 +66,10 @@ func (s *ArgoSource) directory(ctx context.Context, p source.Path, src argoAppSo
 			return nil // Argo CD skips a link to a missing or non-regular file
 		}
 		relSlash := filepath.ToSlash(rel)
-		if o.Exclude != "" && ArgoGlobMatch(o.Exclude, relSlash) {
+		if o.Exclude != "" && globMatch(o.Exclude, relSlash) {
 			return nil
 		}
-		if o.Include != "" && !ArgoGlobMatch(o.Include, relSlash) {
+		if o.Include != "" && !globMatch(o.Include, relSlash) {
 			return nil
 		}
 		display := s.In.Rel(filepath.Join(p.Abs, rel))

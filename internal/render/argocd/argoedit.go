@@ -1,8 +1,6 @@
 package argocd
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -16,6 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/yaml"
 
+	"github.com/ownership-check/ownership-check/internal/render/source"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
@@ -38,7 +37,7 @@ type kustomizeEdit struct {
 // environment.
 // files asks about the repository and records a directory whose listing
 // an edit depends on.
-func argoKustomizeEdits(o argoKustomize, dir string, env *ArgoEnv, files EditFiles) ([]kustomizeEdit, error) {
+func argoKustomizeEdits(o argoKustomize, dir string, env *buildEnv, files editFiles) ([]kustomizeEdit, error) {
 	var edits []kustomizeEdit
 	add := func(args string, run func(k *types.Kustomization) error) {
 		edits = append(edits, kustomizeEdit{args: args, run: run})
@@ -55,7 +54,7 @@ func argoKustomizeEdits(o argoKustomize, dir string, env *ArgoEnv, files EditFil
 		for i, im := range o.Images {
 			args[i] = env.Subst(im)
 		}
-		add("set image "+strings.Join(args, " "), func(k *types.Kustomization) error { return SetImages(k, args) })
+		add("set image "+strings.Join(args, " "), func(k *types.Kustomization) error { return setImages(k, args) })
 	}
 	if len(o.Replicas) > 0 {
 		args := make([]string, len(o.Replicas))
@@ -66,14 +65,14 @@ func argoKustomizeEdits(o argoKustomize, dir string, env *ArgoEnv, files EditFil
 			}
 			args[i] = fmt.Sprintf("%s=%d", r.Name, n)
 		}
-		add("set replicas "+strings.Join(args, " "), func(k *types.Kustomization) error { return SetReplicas(k, args) })
+		add("set replicas "+strings.Join(args, " "), func(k *types.Kustomization) error { return setReplicas(k, args) })
 	}
 	if len(o.CommonLabels) > 0 {
 		values := map[string]string{}
 		for name, v := range o.CommonLabels {
 			values[name] = env.Subst(v)
 		}
-		m := MetadataEdit{Force: o.ForceCommonLabels, WithoutSelector: o.LabelWithoutSelector, IncludeTemplates: o.LabelIncludeTemplates, Kind: "label"}
+		m := metadataEdit{Force: o.ForceCommonLabels, WithoutSelector: o.LabelWithoutSelector, IncludeTemplates: o.LabelIncludeTemplates, Kind: "label"}
 		add("add label", func(k *types.Kustomization) error { return m.AddLabels(k, editArgs(values)) })
 	}
 	if len(o.CommonAnnotations) > 0 {
@@ -84,7 +83,7 @@ func argoKustomizeEdits(o argoKustomize, dir string, env *ArgoEnv, files EditFil
 				values[name] = env.Subst(v)
 			}
 		}
-		m := MetadataEdit{Force: o.ForceCommonAnnotations, Kind: "annotation"}
+		m := metadataEdit{Force: o.ForceCommonAnnotations, Kind: "annotation"}
 		add("add annotation", func(k *types.Kustomization) error { return m.addAnnotations(k, editArgs(values)) })
 	}
 	if o.Namespace != "" {
@@ -98,16 +97,16 @@ func argoKustomizeEdits(o argoKustomize, dir string, env *ArgoEnv, files EditFil
 	if len(o.Components) > 0 {
 		components := o.Components
 		if o.IgnoreMissingComponents {
-			components = ExistingComponents(dir, o.Components, files)
+			components = existingComponents(dir, o.Components, files)
 		}
-		add("add component "+strings.Join(components, " "), func(k *types.Kustomization) error { return AddComponents(k, dir, components, files) })
+		add("add component "+strings.Join(components, " "), func(k *types.Kustomization) error { return addComponents(k, dir, components, files) })
 	}
 	return edits, nil
 }
 
 // editKustomization is the kustomization in dir (resolved) after edits:
 // what kustomize build reads in Argo CD's checkout.
-func (s *ArgoSource) editKustomization(dir string, edits []kustomizeEdit) (file string, data []byte, err error) {
+func (s *Source) editKustomization(dir string, edits []kustomizeEdit) (file string, data []byte, err error) {
 	var found []string
 	for _, name := range konfig.RecognizedKustomizationFileNames() {
 		if s.In.Fs.IsFile(filepath.Join(dir, name)) {
@@ -144,8 +143,8 @@ func (s *ArgoSource) editKustomization(dir string, edits []kustomizeEdit) (file 
 	return file, data, nil
 }
 
-// SetImages is `kustomize edit set image ARGS...`.
-func SetImages(k *types.Kustomization, args []string) error {
+// setImages is `kustomize edit set image ARGS...`.
+func setImages(k *types.Kustomization, args []string) error {
 	const preserve = "*"
 	byName := map[string]types.Image{}
 	for _, arg := range args {
@@ -219,8 +218,8 @@ func parseImageArg(arg string) (types.Image, error) {
 	return im, nil
 }
 
-// SetReplicas is `kustomize edit set replicas NAME=COUNT...`.
-func SetReplicas(k *types.Kustomization, args []string) error {
+// setReplicas is `kustomize edit set replicas NAME=COUNT...`.
+func setReplicas(k *types.Kustomization, args []string) error {
 	byName := map[string]types.Replica{}
 	for _, arg := range args {
 		s := strings.Split(arg, "=")
@@ -257,15 +256,15 @@ func editArgs(m map[string]string) []string {
 	return args
 }
 
-// MetadataEdit is `kustomize edit add label|annotation`.
-type MetadataEdit struct {
+// metadataEdit is `kustomize edit add label|annotation`.
+type metadataEdit struct {
 	Force, WithoutSelector, IncludeTemplates bool
 	Kind                                     string
 }
 
 // parse is the CLI's ConvertSliceToMap: key up to the first colon, the
 // value with surrounding double quotes removed.
-func (m MetadataEdit) parse(args []string) (map[string]string, error) {
+func (m metadataEdit) parse(args []string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, a := range args {
 		c := strings.Index(a, ":")
@@ -285,7 +284,7 @@ func (m MetadataEdit) parse(args []string) (map[string]string, error) {
 	return out, nil
 }
 
-func (m MetadataEdit) addAnnotations(k *types.Kustomization, args []string) error {
+func (m metadataEdit) addAnnotations(k *types.Kustomization, args []string) error {
 	values, err := m.parse(args)
 	if err != nil {
 		return err
@@ -296,7 +295,7 @@ func (m MetadataEdit) addAnnotations(k *types.Kustomization, args []string) erro
 	return m.writeAll(k.CommonAnnotations, values)
 }
 
-func (m MetadataEdit) AddLabels(k *types.Kustomization, args []string) error {
+func (m metadataEdit) AddLabels(k *types.Kustomization, args []string) error {
 	if !m.WithoutSelector && m.IncludeTemplates {
 		return errors.New("--without-selector flag must be specified for --include-templates to work")
 	}
@@ -315,7 +314,7 @@ func (m MetadataEdit) AddLabels(k *types.Kustomization, args []string) error {
 	return m.writeLabels(k, values)
 }
 
-func (m MetadataEdit) writeAll(into, values map[string]string) error {
+func (m metadataEdit) writeAll(into, values map[string]string) error {
 	for _, key := range sortedKeys(values) {
 		if err := m.write(into, key, values[key]); err != nil {
 			return err
@@ -324,7 +323,7 @@ func (m MetadataEdit) writeAll(into, values map[string]string) error {
 	return nil
 }
 
-func (m MetadataEdit) write(into map[string]string, key, value string) error {
+func (m metadataEdit) write(into map[string]string, key, value string) error {
 	if _, ok := into[key]; ok && !m.Force {
 		return fmt.Errorf("%s %s already in kustomization file; use --force to override", m.Kind, key)
 	}
@@ -337,7 +336,7 @@ func (m MetadataEdit) write(into map[string]string, key, value string) error {
 // key writes every key into a new entry, so a second key is found there
 // and, without --force, refused as already present. Argo CD fails the
 // same way.
-func (m MetadataEdit) writeLabels(k *types.Kustomization, values map[string]string) error {
+func (m metadataEdit) writeLabels(k *types.Kustomization, values map[string]string) error {
 	lbl := types.Label{Pairs: map[string]string{}, IncludeTemplates: m.IncludeTemplates}
 	same := func() (int, bool) {
 		for i, l := range k.Labels {
@@ -371,18 +370,18 @@ func sortedKeys(m map[string]string) []string {
 	return keys
 }
 
-// EditFiles is how an edit asks about the repository: through its
+// editFiles is how an edit asks about the repository: through its
 // reader, recording each directory whose listing it depends on.
-type EditFiles struct {
+type editFiles struct {
 	*repofs.FS
 	Read func(dir string)
 }
 
-// ExistingComponents keeps the components that exist, as Argo CD checks
+// existingComponents keeps the components that exist, as Argo CD checks
 // them with ignoreMissingComponents: joined to the source directory
 // securely (securejoin), so a path cannot climb out of it, and
 // "../components/x" is looked for below the source directory.
-func ExistingComponents(dir string, components []string, files EditFiles) []string {
+func existingComponents(dir string, components []string, files editFiles) []string {
 	var out []string
 	for _, c := range components {
 		inside := filepath.Join(dir, filepath.Clean(string(filepath.Separator)+filepath.FromSlash(c)))
@@ -394,11 +393,11 @@ func ExistingComponents(dir string, components []string, files EditFiles) []stri
 	return out
 }
 
-// AddComponents is `kustomize edit add component PATHS...` run in dir:
+// addComponents is `kustomize edit add component PATHS...` run in dir:
 // each argument is a glob in dir; one that matches nothing must be a
 // kustomization kustomize can load (here: a remote one, which the scan
 // then refuses unless the config allows remote content).
-func AddComponents(k *types.Kustomization, dir string, patterns []string, files EditFiles) error {
+func addComponents(k *types.Kustomization, dir string, patterns []string, files editFiles) error {
 	if len(patterns) == 0 {
 		return errors.New("must specify a component file")
 	}
@@ -458,7 +457,7 @@ func globBase(pattern string) string {
 
 // readExisting records the listing of dir, or of its nearest existing
 // parent: what says whether the path exists.
-func readExisting(dir string, files EditFiles) {
+func readExisting(dir string, files editFiles) {
 	for d := dir; ; d = filepath.Dir(d) {
 		if real, err := files.Resolve(d); err == nil {
 			files.Read(real)

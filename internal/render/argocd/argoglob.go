@@ -6,11 +6,11 @@ import (
 	"strings"
 )
 
-// ArgoGlobMatch is Argo CD's glob.Match (github.com/gobwas/glob with no
+// globMatch is Argo CD's glob.Match (github.com/gobwas/glob with no
 // separators): * and ** match any characters, / included; ? one
 // character; [abc], [a-z] and [!abc] a class; {a,b} alternatives; \ quotes
 // the next character. A pattern that does not compile matches nothing.
-func ArgoGlobMatch(pattern, text string) bool {
+func globMatch(pattern, text string) bool {
 	re, err := argoGlob(pattern)
 	if err != nil {
 		return false

@@ -43,9 +43,9 @@ type argoHelmFileArg struct {
 	Path string `json:"path"`
 }
 
-// ArgoHelmInputs is what resolving a Helm source reads beside the
+// helmInputs is what resolving a Helm source reads beside the
 // Application.
-type ArgoHelmInputs struct {
+type helmInputs struct {
 	// Chart is the chart located: its directory (resolved), or fetched
 	// from a Helm repository or a registry.
 	Chart source.Chart
@@ -53,12 +53,12 @@ type ArgoHelmInputs struct {
 	// Read reads a file by its absolute path; an absent one is
 	// fs.ErrNotExist.
 	Read func(abs string) ([]byte, error)
-	Env  *ArgoEnv
+	Env  *buildEnv
 	// Helm reads and sets the values; nil: helm.NewEngine's.
 	Helm helm.Engine
 }
 
-// ResolveArgoHelm is the release Argo CD's repo server templates from a
+// resolveHelm is the release Argo CD's repo server templates from a
 // Helm source (helmTemplate): the release named helm.releaseName, else the
 // Application's name; in helm.namespace, else the destination's; its
 // values as the `helm template` command line it builds gives them to Helm
@@ -66,7 +66,7 @@ type ArgoHelmInputs struct {
 // valuesObject, which wins) as one more file, then the parameters as
 // --set, those with forceString as --set-string, then fileParameters as
 // --set-file. The reason says why it is not rendered ("" when it is).
-func ResolveArgoHelm(app *ArgoApplication, src argoAppSource, in ArgoHelmInputs) (helm.Release, string, error) {
+func resolveHelm(app *Application, src argoAppSource, in helmInputs) (helm.Release, string, error) {
 	e := helm.Or(in.Helm)
 	var h argoHelm
 	if present(src.Helm) {
@@ -174,7 +174,7 @@ func (h argoHelm) valuesYAML() []byte {
 // from a Helm repository or a registry, a path not `$<ref>/…` from the
 // chart's archive, whose top Argo CD's repo server takes for the
 // repository's. An absent file is fs.ErrNotExist.
-func (in ArgoHelmInputs) readValueFile(raw string, refs map[string]bool) ([]byte, string, error) {
+func (in helmInputs) readValueFile(raw string, refs map[string]bool) ([]byte, string, error) {
 	file, inChart, reason, err := argoValueFile(raw, refs, in)
 	if reason != "" || err != nil {
 		return nil, reason, err
@@ -196,7 +196,7 @@ func (in ArgoHelmInputs) readValueFile(raw string, refs map[string]bool) ([]byte
 // from the chart's directory; never outside the repository. A URL is
 // fetched by Argo CD, and not here. inChart: the path is one inside a
 // fetched chart, not resolved against the repository.
-func argoValueFile(raw string, refs map[string]bool, in ArgoHelmInputs) (file string, inChart bool, reason string, err error) {
+func argoValueFile(raw string, refs map[string]bool, in helmInputs) (file string, inChart bool, reason string, err error) {
 	dir, p := in.Chart.Dir, raw
 	ref := false
 	if strings.HasPrefix(raw, "$") {
@@ -225,7 +225,7 @@ func argoValueFile(raw string, refs map[string]bool, in ArgoHelmInputs) (file st
 
 // refSources are the refs of the Application's sources that name a
 // repository only (spec.sources[].ref), by name.
-func (a *ArgoApplication) refSources() map[string]bool {
+func (a *Application) refSources() map[string]bool {
 	out := map[string]bool{}
 	for _, s := range a.Spec.Sources {
 		if s.Ref != "" {
@@ -256,7 +256,7 @@ func argoCleanSetParameter(val string) string {
 // its chart:) released as the repo server templates it
 // (resolveArgoHelm). Its files are read through the render's file system,
 // which records them.
-func (s *ArgoSource) helm(chart source.Chart, app *ArgoApplication, src argoAppSource, env *ArgoEnv) (source.Build, string, error) {
+func (s *Source) helm(chart source.Chart, app *Application, src argoAppSource, env *buildEnv) (source.Build, string, error) {
 	root := s.In.Fs.Boundary.Top()
 	read := func(abs string) ([]byte, error) {
 		if _, err := s.In.Fs.Boundary.Stat(abs); err != nil && !errors.Is(err, repofs.ErrOutside) {
@@ -267,7 +267,7 @@ func (s *ArgoSource) helm(chart source.Chart, app *ArgoApplication, src argoAppS
 		}
 		return s.In.Fs.ReadFile(abs)
 	}
-	r, reason, err := ResolveArgoHelm(app, src, ArgoHelmInputs{Chart: chart, Root: root, Read: read, Env: env, Helm: helm.EngineOf(s.In)})
+	r, reason, err := resolveHelm(app, src, helmInputs{Chart: chart, Root: root, Read: read, Env: env, Helm: helm.EngineOf(s.In)})
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", s.where(), err)
 	}

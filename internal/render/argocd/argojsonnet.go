@@ -1,8 +1,6 @@
 package argocd
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +11,7 @@ import (
 	"github.com/google/go-jsonnet"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
+	"github.com/ownership-check/ownership-check/internal/render/source"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
@@ -44,7 +43,7 @@ const jsonnetMaxStack = 500
 // link out of it, is refused by name, where Argo CD would read it from the
 // repo server's own files. The output is an array of objects or one
 // object, as Argo CD unmarshals it; its Lists are taken apart by argoBuild.
-func (s *ArgoSource) jsonnet(file, appDir, display string, j argoJsonnet, env *ArgoEnv) ([]source.RawObject, error) {
+func (s *Source) jsonnet(file, appDir, display string, j argoJsonnet, env *buildEnv) ([]source.RawObject, error) {
 	top := s.In.Fs.Boundary.Top()
 	rel := func(abs string) (string, error) {
 		r, err := filepath.Rel(top, abs)

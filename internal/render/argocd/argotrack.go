@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/ownership-check/ownership-check/internal/delivery"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ownership-check/ownership-check/internal/delivery"
 )
 
 // Argo CD's tracking (util/argo resource_tracking.go, util/kube).
 const (
-	ArgoTrackingIDAnnotation       = "argocd.argoproj.io/tracking-id"
+	TrackingIDAnnotation           = "argocd.argoproj.io/tracking-id"
 	argoInstallationIDAnnotation   = "argocd.argoproj.io/installation-id"
 	argoDefaultInstanceLabel       = "app.kubernetes.io/instance"
 	argoLegacyInstanceLabel        = "applications.argoproj.io/app-name"
@@ -31,7 +32,7 @@ type argoTracking struct {
 	namespace      string // spec.destination.namespace
 }
 
-func (a *ArgoApplication) tracking() argoTracking {
+func (a *Application) tracking() argoTracking {
 	ann := a.Metadata.Annotations
 	t := argoTracking{
 		method:         ann[delivery.ArgoTrackingMethodKey],
@@ -95,7 +96,7 @@ func (t argoTracking) setAnnotation(u *unstructured.Unstructured) error {
 	} else {
 		delete(ann, argoInstallationIDAnnotation)
 	}
-	ann[ArgoTrackingIDAnnotation] = id
+	ann[TrackingIDAnnotation] = id
 	u.SetAnnotations(ann)
 	return nil
 }

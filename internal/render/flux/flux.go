@@ -1,11 +1,6 @@
 package flux
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/model"
-	"github.com/ownership-check/ownership-check/internal/render/kustomize"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +8,11 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/resource"
+
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/kustomize"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // fluxSource renders the path of a Flux object (Options.Deployer): a
@@ -31,10 +31,10 @@ import (
 // than compared with values that would always differ.
 type fluxSource struct {
 	in *source.Input
-	k  *kustomize.Kustomizer
+	k  *kustomize.Builder
 }
 
-func NewFluxSource(in *source.Input) *fluxSource {
+func NewSource(in *source.Input) *fluxSource {
 	opts := in.Cfg.Kustomize
 	// The controller builds with kustomize's builtin plugins only, and
 	// loads files from anywhere in the source (the repository, which the
@@ -45,11 +45,11 @@ func NewFluxSource(in *source.Input) *fluxSource {
 	opts.AllowLoadOutsideRoot = true
 	// The controller reads the GitRepository's artifact, not the
 	// repository: what it leaves out does not exist for this render.
-	if d := in.Deployer; FluxRender(d) {
+	if d := in.Deployer; Renders(d) {
 		a := newFluxArtifact(in.Fs.Boundary.Top(), d.SourceIgnore, in.Fs.Reads.File, in.Fs.ReadBounded)
 		in.Fs.Excluded = a.excludes
 	}
-	return &fluxSource{in: in, k: kustomize.NewKustomizer(in.Fs, opts)}
+	return &fluxSource{in: in, k: kustomize.NewBuilder(in.Fs, opts)}
 }
 
 func (s *fluxSource) Prepare(ctx context.Context, p source.Path) (source.Build, error) {
@@ -158,7 +158,7 @@ func (b *fluxBuild) Run(ctx context.Context) (source.Output, error) {
 			continue
 		}
 		substituted := b.subst != nil && !substitutionDisabled(r.Obj)
-		a, err := FluxApply(b.ks, r.Obj)
+		a, err := Apply(b.ks, r.Obj)
 		if err != nil {
 			return source.Output{}, fmt.Errorf("%s: %w", r.Where(), err)
 		}
@@ -190,9 +190,11 @@ func kindOf(obj map[string]any) string {
 	return k
 }
 
-// FluxClaims: the paths of a render for a Flux Kustomization.
-func FluxClaims(_ source.Path, d *delivery.Deployer) bool { return FluxRender(d) }
+// Claims: the paths of a render for a Flux Kustomization.
+func Claims(_ source.Path, d *delivery.Deployer) bool { return Renders(d) }
 
-func FluxRender(d *delivery.Deployer) bool {
+// Renders: the target's deployer is a Flux controller, whose render this
+// package is.
+func Renders(d *delivery.Deployer) bool {
 	return d != nil && d.Controller == delivery.ControllerFlux
 }

@@ -6,13 +6,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ownership-check/ownership-check/internal/typing"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
 // What kustomize-controller does to the built objects before and while it
@@ -25,16 +26,16 @@ import (
 const fluxGroup = "kustomize.toolkit.fluxcd.io"
 
 const (
-	FluxNameLabel      = fluxGroup + "/name"
-	FluxNamespaceLabel = fluxGroup + "/namespace"
-	fluxSSA            = fluxGroup + "/ssa"
-	fluxReconcile      = fluxGroup + "/reconcile"
-	fluxDecrypt        = fluxGroup + "/decrypt"
+	NameLabel      = fluxGroup + "/name"
+	NamespaceLabel = fluxGroup + "/namespace"
+	fluxSSA        = fluxGroup + "/ssa"
+	fluxReconcile  = fluxGroup + "/reconcile"
+	fluxDecrypt    = fluxGroup + "/decrypt"
 )
 
-// FluxApplied is one object as the controller applies it, or why it does
+// Applied is one object as the controller applies it, or why it does
 // not apply it.
-type FluxApplied struct {
+type Applied struct {
 	Obj map[string]any
 	// Skip: the controller leaves the object out of its apply, and why.
 	Skip string
@@ -42,34 +43,34 @@ type FluxApplied struct {
 	note string
 }
 
-// FluxApply does to obj what the controller does after the build: its
+// Apply does to obj what the controller does after the build: its
 // owner labels, the normalization of fluxcd/pkg/ssa, the Kustomization's
 // commonMetadata, in the controller's order; then its exclusion and
 // if-not-present selectors.
-func FluxApply(ks unstructured.Unstructured, obj map[string]any) (FluxApplied, error) {
+func Apply(ks unstructured.Unstructured, obj map[string]any) (Applied, error) {
 	u := &unstructured.Unstructured{Object: obj}
 	labels := u.GetLabels()
 	if labels == nil {
 		labels = map[string]string{}
 	}
-	labels[FluxNameLabel] = ks.GetName()
-	labels[FluxNamespaceLabel] = fluxNamespace(ks)
+	labels[NameLabel] = ks.GetName()
+	labels[NamespaceLabel] = fluxNamespace(ks)
 	u.SetLabels(labels)
 	if err := fluxNormalize(u); err != nil {
-		return FluxApplied{}, err
+		return Applied{}, err
 	}
 	if err := fluxCommonMetadata(ks, u); err != nil {
-		return FluxApplied{}, err
+		return Applied{}, err
 	}
 	switch {
 	case anyInMetadata(u, fluxReconcile, "disabled"):
-		return FluxApplied{Obj: u.Object, Skip: fluxReconcile + ": disabled: kustomize-controller does not apply it"}, nil
+		return Applied{Obj: u.Object, Skip: fluxReconcile + ": disabled: kustomize-controller does not apply it"}, nil
 	case anyInMetadata(u, fluxSSA, "Ignore"):
-		return FluxApplied{Obj: u.Object, Skip: fluxSSA + ": Ignore: kustomize-controller does not apply it"}, nil
+		return Applied{Obj: u.Object, Skip: fluxSSA + ": Ignore: kustomize-controller does not apply it"}, nil
 	case anyInMetadata(u, fluxSSA, "IfNotPresent"):
-		return FluxApplied{Obj: u.Object, note: fluxSSA + ": IfNotPresent: kustomize-controller applies it only when it does not exist"}, nil
+		return Applied{Obj: u.Object, note: fluxSSA + ": IfNotPresent: kustomize-controller applies it only when it does not exist"}, nil
 	}
-	return FluxApplied{Obj: u.Object}, nil
+	return Applied{Obj: u.Object}, nil
 }
 
 // anyInMetadata is the controller's selector match: a label or an

@@ -1,8 +1,6 @@
 package flux
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"bytes"
 	"errors"
 	"fmt"
@@ -16,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/konfig"
 
+	"github.com/ownership-check/ownership-check/internal/render/source"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 

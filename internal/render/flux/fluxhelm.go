@@ -91,8 +91,8 @@ func isHelmRelease(obj map[string]any) bool {
 	return kindOf(obj) == "HelmRelease" && strings.HasPrefix(apiVersion, fluxHelmGroup+"/")
 }
 
-// FluxHelmInputs is what resolving a HelmRelease reads beside the object.
-type FluxHelmInputs struct {
+// helmInputs is what resolving a HelmRelease reads beside the object.
+type helmInputs struct {
 	// Chart is the chart located: its directory (resolved), or fetched.
 	Chart source.Chart
 	// ReadSource reads a file of the chart's source by its path there
@@ -119,13 +119,13 @@ type fluxResolved struct {
 	files []string
 }
 
-// ResolveFluxHelmRelease is the release helm-controller makes of a
+// resolveHelmRelease is the release helm-controller makes of a
 // HelmRelease: its name and namespace, the chart's defaults as
 // source-controller packages them (spec.chart.spec.valuesFiles), the values
 // as ChartValuesFromReferences layers them (valuesFrom in order, then
 // spec.values), its kustomize post-renderers, and the labels and
 // annotations helm-controller's own post-renderers add.
-func ResolveFluxHelmRelease(ctx context.Context, obj map[string]any, in FluxHelmInputs) (fluxResolved, error) {
+func resolveHelmRelease(ctx context.Context, obj map[string]any, in helmInputs) (fluxResolved, error) {
 	var hr fluxHelmRelease
 	if err := helm.DecodeDeployer(obj, &hr); err != nil {
 		return fluxResolved{}, fmt.Errorf("not a Flux HelmRelease: %w", err)
@@ -146,7 +146,7 @@ func ResolveFluxHelmRelease(ctx context.Context, obj map[string]any, in FluxHelm
 	}
 	out.Release = helm.Release{
 		Chart:     in.Chart,
-		Name:      ShortenReleaseName(fluxReleaseName(hr)),
+		Name:      shortenReleaseName(fluxReleaseName(hr)),
 		Namespace: source.Or(hr.Spec.TargetNamespace, ns),
 		Cluster:   helm.ClusterLive,
 	}
@@ -201,10 +201,10 @@ func fluxReleaseName(hr fluxHelmRelease) string {
 	return hr.Metadata.Name
 }
 
-// ShortenReleaseName is helm-controller's release.ShortenName: a name
+// shortenReleaseName is helm-controller's release.ShortenName: a name
 // longer than 53 characters is cut to 40, a hyphen, and the first 12 hex
 // digits of its SHA-256.
-func ShortenReleaseName(name string) string {
+func shortenReleaseName(name string) string {
 	if len(name) <= helmReleaseNameMax {
 		return name
 	}

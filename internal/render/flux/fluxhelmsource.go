@@ -44,7 +44,7 @@ func (s *fluxSource) prepareHelmRelease(ctx context.Context, p source.Path) (sou
 	} else if !p.Dir {
 		return nil, fmt.Errorf("%s: the chart of %s must be a directory", p.Given, where)
 	}
-	r, err := ResolveFluxHelmRelease(ctx, d.Object, FluxHelmInputs{Chart: chart, ReadSource: readSource, Values: valuesFor(d, s.in.Values), StandIns: s.in.StandIns, Helm: helm.EngineOf(s.in)})
+	r, err := resolveHelmRelease(ctx, d.Object, helmInputs{Chart: chart, ReadSource: readSource, Values: valuesFor(d, s.in.Values), StandIns: s.in.StandIns, Helm: helm.EngineOf(s.in)})
 	for _, f := range r.files {
 		s.in.ReadRepositoryFile(f)
 	}

@@ -1,18 +1,18 @@
 package flux
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/kustomize"
-
 	"encoding/json"
 	"fmt"
 
-	"github.com/ownership-check/ownership-check/internal/model"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resmap"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/kustomize"
 )
 
 // fluxPostRenderer is an entry of spec.postRenderers (v2's PostRenderer:

@@ -1,21 +1,21 @@
 package flux
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"errors"
 	"fmt"
 
 	fluxkustomize "github.com/fluxcd/pkg/kustomize"
-	"github.com/ownership-check/ownership-check/internal/model"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/kustomize/api/resource"
+
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // fluxSubstitution is Flux's postBuild for one Kustomization: the values

@@ -1,8 +1,6 @@
 package kustomize
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,6 +21,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 )
 
@@ -34,23 +33,23 @@ const (
 	internalAnnotationPrefix  = "internal.config.kubernetes.io/"
 )
 
-// Kustomizer builds kustomizations in-process with krusty, through the
+// Builder builds kustomizations in-process with krusty, through the
 // guarded file system, after the scanner has checked what they reach.
 // Builds of one Render may run side by side (see krustyLock).
-type Kustomizer struct {
+type Builder struct {
 	fs    *source.GuardFS
 	opts  config.KustomizeOptions
 	lines *source.LineIndex
-	// OriginBuilds counts the builds run again for sources (originsOf).
-	OriginBuilds atomic.Int32
+	// originBuilds counts the builds run again for sources (originsOf).
+	originBuilds atomic.Int32
 	// Charts renders helmCharts in process; nil for a controller's
 	// kustomize that does not inflate them (Flux's, Argo CD's without
 	// --enable-helm).
 	Charts *ChartInflater
 }
 
-func NewKustomizer(fs *source.GuardFS, opts config.KustomizeOptions) *Kustomizer {
-	k := &Kustomizer{fs: fs, opts: opts, lines: source.NewLineIndex(fs)}
+func NewBuilder(fs *source.GuardFS, opts config.KustomizeOptions) *Builder {
+	k := &Builder{fs: fs, opts: opts, lines: source.NewLineIndex(fs)}
 	if opts.AllowRemote {
 		// kustomize clones into os.MkdirTemp("", "kustomize-") and reads
 		// the clone through this file system.
@@ -61,7 +60,7 @@ func NewKustomizer(fs *source.GuardFS, opts config.KustomizeOptions) *Kustomizer
 	return k
 }
 
-func (k *Kustomizer) krustyOptions() *krusty.Options {
+func (k *Builder) krustyOptions() *krusty.Options {
 	o := krusty.MakeDefaultOptions()
 	// Unspecified, not None: with None, a kustomization's own sortOptions
 	// makes kustomize log a warning. Render sorts by identity anyway.
@@ -91,7 +90,7 @@ type PreparedBuild struct {
 
 // Prepare scans the kustomization the path names (its directory or its
 // file) and everything it reaches: the Source for kustomizations.
-func (k *Kustomizer) Prepare(ctx context.Context, p source.Path) (source.Build, error) {
+func (k *Builder) Prepare(ctx context.Context, p source.Path) (source.Build, error) {
 	dir := p.Real
 	if !p.Dir {
 		dir = filepath.Dir(p.Real)
@@ -104,18 +103,18 @@ func (k *Kustomizer) Prepare(ctx context.Context, p source.Path) (source.Build, 
 	if err != nil {
 		return nil, err
 	}
-	return &KustomizeBuild{K: k, B: b}, nil
+	return &Build{K: k, B: b}, nil
 }
 
-// KustomizeBuild is a prepared kustomization of a path given to Render.
-type KustomizeBuild struct {
-	K *Kustomizer
+// Build is a prepared kustomization of a path given to Render.
+type Build struct {
+	K *Builder
 	B *PreparedBuild
 }
 
-func (b *KustomizeBuild) Size() int { return b.B.Objects }
+func (b *Build) Size() int { return b.B.Objects }
 
-func (b *KustomizeBuild) Run(context.Context) (source.Output, error) {
+func (b *Build) Run(context.Context) (source.Output, error) {
 	raws, err := b.K.run(b.B)
 	if err != nil {
 		return source.Output{}, err
@@ -124,7 +123,7 @@ func (b *KustomizeBuild) Run(context.Context) (source.Output, error) {
 }
 
 // Build renders the kustomization in dir (resolved, absolute).
-func (k *Kustomizer) Build(ctx context.Context, dir string) ([]source.RawObject, error) {
+func (k *Builder) Build(ctx context.Context, dir string) ([]source.RawObject, error) {
 	b, err := k.PrepareDir(ctx, dir)
 	if err != nil {
 		return nil, err
@@ -133,7 +132,7 @@ func (k *Kustomizer) Build(ctx context.Context, dir string) ([]source.RawObject,
 }
 
 // PrepareDir scans the kustomization in dir and everything it reaches.
-func (k *Kustomizer) PrepareDir(ctx context.Context, dir string) (*PreparedBuild, error) {
+func (k *Builder) PrepareDir(ctx context.Context, dir string) (*PreparedBuild, error) {
 	pluginDir := func(dir string) ([]source.RawObject, error) { return k.Build(ctx, dir) }
 	s := &scanner{ctx: ctx, fs: k.fs, opts: k.opts, counts: map[string]int{}, lines: k.lines, pluginDir: pluginDir, sources: newBuildSources(), charts: k.Charts}
 	n, err := s.scanDir(dir)
@@ -145,14 +144,14 @@ func (k *Kustomizer) PrepareDir(ctx context.Context, dir string) (*PreparedBuild
 
 // run builds a prepared kustomization with krusty, as kubectl kustomize
 // does (no origin annotations), and finds each object's source.
-func (k *Kustomizer) run(b *PreparedBuild) ([]source.RawObject, error) {
+func (k *Builder) run(b *PreparedBuild) ([]source.RawObject, error) {
 	return k.RunWith(b, nil)
 }
 
 // RunWith is run, with each built object changed by transform first: what
 // a controller does to each object of the build before it applies it
 // (Flux's substitution), on the build's own YAML, as the controller does.
-func (k *Kustomizer) RunWith(b *PreparedBuild, transform func(*resource.Resource) error) ([]source.RawObject, error) {
+func (k *Builder) RunWith(b *PreparedBuild, transform func(*resource.Resource) error) ([]source.RawObject, error) {
 	m, err := k.krusty(b.customSchema, k.fs, b.dir)
 	if err != nil {
 		return nil, err
@@ -223,7 +222,7 @@ func (k *Kustomizer) RunWith(b *PreparedBuild, transform func(*resource.Resource
 }
 
 // krusty runs kustomize on dir through fs.
-func (k *Kustomizer) krusty(customSchema bool, fs filesys.FileSystem, dir string) (resmap.ResMap, error) {
+func (k *Builder) krusty(customSchema bool, fs filesys.FileSystem, dir string) (resmap.ResMap, error) {
 	m, err := RunKrusty(customSchema, func() (resmap.ResMap, error) {
 		return krusty.MakeKustomizer(k.krustyOptions()).Run(fs, dir)
 	})
@@ -253,8 +252,8 @@ func ResourceObject(res *resource.Resource) (map[string]any, error) {
 // used for nothing else: origin annotations are bookkeeping that a
 // replacement can copy into an object, and the output is what kubectl
 // kustomize builds.
-func (k *Kustomizer) originsOf(b *PreparedBuild, out []source.RawObject, ids []resid.ResId, which []int) error {
-	k.OriginBuilds.Add(1)
+func (k *Builder) originsOf(b *PreparedBuild, out []source.RawObject, ids []resid.ResId, which []int) error {
+	k.originBuilds.Add(1)
 	fs, err := k.withOrigins(k.fs.KustomizationFile(b.dir))
 	if err != nil {
 		return err
@@ -280,7 +279,7 @@ func (k *Kustomizer) originsOf(b *PreparedBuild, out []source.RawObject, ids []r
 // withOrigins makes kustomize record each object's source file: the
 // top-level kustomization is read with originAnnotations added to its
 // buildMetadata (only in this build's view of the file system).
-func (k *Kustomizer) withOrigins(file string) (*source.BuildFS, error) {
+func (k *Builder) withOrigins(file string) (*source.BuildFS, error) {
 	doc, err := kustomizationDoc(k.fs, file)
 	if err != nil {
 		return nil, err
@@ -307,7 +306,7 @@ func (k *Kustomizer) withOrigins(file string) (*source.BuildFS, error) {
 
 // locate sets the source file (and line, when it can be found) from the
 // origin kustomize recorded.
-func (k *Kustomizer) locate(r *source.RawObject, dir string, o *resource.Origin) {
+func (k *Builder) locate(r *source.RawObject, dir string, o *resource.Origin) {
 	if o == nil || o.Repo != "" {
 		return
 	}
@@ -325,7 +324,7 @@ func (k *Kustomizer) locate(r *source.RawObject, dir string, o *resource.Origin)
 }
 
 // place sets the source file and line from a location the scan knows.
-func (k *Kustomizer) place(r *source.RawObject, loc location) {
+func (k *Builder) place(r *source.RawObject, loc location) {
 	r.Source = k.fs.Boundary.Rel(loc.file)
 	if loc.generator != "" {
 		r.Line = k.lines.GeneratorLine(loc.file, loc.generator, source.NameOf(r.Obj))
@@ -336,7 +335,7 @@ func (k *Kustomizer) place(r *source.RawObject, loc location) {
 
 // explain turns kustomize's refusals (the backstop behind the scanner) into
 // messages that say how to allow what was refused.
-func (k *Kustomizer) explain(dir string, err error) error {
+func (k *Builder) explain(dir string, err error) error {
 	msg := err.Error()
 	where := k.fs.Boundary.Rel(dir)
 	hint := func(what, option string) error {

@@ -1,8 +1,6 @@
 package kustomize
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,6 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 	"github.com/ownership-check/ownership-check/internal/repofs"
 	"github.com/ownership-check/ownership-check/internal/yamldoc"
 )

@@ -1,11 +1,11 @@
 package kustomize
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/types"
+
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // buildSources is what the scan saw of one build, enough to tell which

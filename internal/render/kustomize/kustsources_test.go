@@ -1,9 +1,6 @@
-package render
+package kustomize
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/kustomize"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"os"
 	"path/filepath"
@@ -11,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // buildSourced builds dir as Render does and returns each object's
@@ -31,7 +29,7 @@ func buildSourced(t *testing.T, dir string) (map[string]string, int32) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := kustomize.NewKustomizer(source.NewGuardFS(b), config.KustomizeOptions{})
+	k := NewBuilder(source.NewGuardFS(b), config.KustomizeOptions{})
 	objs, err := k.Build(context.Background(), real)
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +40,7 @@ func buildSourced(t *testing.T, dir string) (map[string]string, int32) {
 		ns, _ := meta["namespace"].(string)
 		out[o.Obj["kind"].(string)+"/"+ns+"/"+source.NameOf(o.Obj)] = o.Source + ":" + strconv.Itoa(o.Line)
 	}
-	return out, k.OriginBuilds.Load()
+	return out, k.originBuilds.Load()
 }
 
 func checkSources(t *testing.T, got, want map[string]string) {

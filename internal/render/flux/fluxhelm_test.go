@@ -1,24 +1,20 @@
-package render
+package flux
 
 import (
-	"github.com/ownership-check/ownership-check/internal/delivery"
-	"github.com/ownership-check/ownership-check/internal/render/flux"
-	"github.com/ownership-check/ownership-check/internal/render/helm"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"context"
 	"encoding/json"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/model"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // helmValues is a ValueReader of fixed objects, by kind/namespace/name.
@@ -111,7 +107,7 @@ func TestFluxHelmValuesLayering(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			obj := helmReleaseObject(t, gitChart+tc.spec)
-			r, err := flux.ResolveFluxHelmRelease(context.Background(), obj, flux.FluxHelmInputs{Chart: source.Chart{Dir: "/repo/charts/podinfo"}, Values: sources})
+			r, err := resolveHelmRelease(context.Background(), obj, helmInputs{Chart: source.Chart{Dir: "/repo/charts/podinfo"}, Values: sources})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -182,7 +178,7 @@ func TestFluxHelmChartValues(t *testing.T) {
 			if tc.files != "" {
 				spec += "      valuesFiles: " + tc.files + "\n"
 			}
-			r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, spec), flux.FluxHelmInputs{Chart: source.Chart{Dir: "/repo/charts/podinfo"}, ReadSource: read})
+			r, err := resolveHelmRelease(context.Background(), helmReleaseObject(t, spec), helmInputs{Chart: source.Chart{Dir: "/repo/charts/podinfo"}, ReadSource: read})
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want %q", err, tc.err)
@@ -219,7 +215,7 @@ func TestFluxHelmReleaseNameAndLabels(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+tc.spec), flux.FluxHelmInputs{Chart: source.Chart{Dir: "/c"}})
+			r, err := resolveHelmRelease(context.Background(), helmReleaseObject(t, gitChart+tc.spec), helmInputs{Chart: source.Chart{Dir: "/c"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,11 +229,11 @@ func TestFluxHelmReleaseNameAndLabels(t *testing.T) {
 			}
 		})
 	}
-	if got := flux.ShortenReleaseName(long + "-" + long); len(got) != 53 || !strings.HasPrefix(got, long+"-"+long[:9]+"-") {
+	if got := shortenReleaseName(long + "-" + long); len(got) != 53 || !strings.HasPrefix(got, long+"-"+long[:9]+"-") {
 		t.Errorf("shortened %q", got)
 	}
 
-	r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+"  commonMetadata:\n    labels: {team: web, helm.toolkit.fluxcd.io/name: other}\n    annotations: {owner: web}\n"), flux.FluxHelmInputs{Chart: source.Chart{Dir: "/c"}})
+	r, err := resolveHelmRelease(context.Background(), helmReleaseObject(t, gitChart+"  commonMetadata:\n    labels: {team: web, helm.toolkit.fluxcd.io/name: other}\n    annotations: {owner: web}\n"), helmInputs{Chart: source.Chart{Dir: "/c"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +254,7 @@ func TestFluxHelmCRDPolicy(t *testing.T) {
 		{"  upgrade: {crds: Skip}\n", true, false},
 		{"  upgrade: {crds: CreateReplace}\n", false, true},
 	} {
-		r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, gitChart+tc.spec), flux.FluxHelmInputs{Chart: source.Chart{Dir: "/c"}})
+		r, err := resolveHelmRelease(context.Background(), helmReleaseObject(t, gitChart+tc.spec), helmInputs{Chart: source.Chart{Dir: "/c"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -277,76 +273,9 @@ func TestFluxHelmNotRendered(t *testing.T) {
 		gitChart + "  postRenderers: [{kustomize: {patchesStrategicMerge: [{kind: Deployment}]}}]\n": "spec.postRenderers[0].kustomize: patchesStrategicMerge",
 	}
 	for spec, want := range cases {
-		r, err := flux.ResolveFluxHelmRelease(context.Background(), helmReleaseObject(t, spec), flux.FluxHelmInputs{Chart: source.Chart{Dir: "/c"}})
+		r, err := resolveHelmRelease(context.Background(), helmReleaseObject(t, spec), helmInputs{Chart: source.Chart{Dir: "/c"}})
 		if err != nil || !strings.HasPrefix(r.Reason, want) {
 			t.Errorf("%s: reason %q (%v), want %q", spec, r.Reason, err, want)
-		}
-	}
-}
-
-// TestFluxHelmReleaseRender: a HelmRelease renders its chart in this
-// repository through the chart engine: the values from a Secret land in
-// the objects and are carried as hidden values, the chart's defaults are
-// replaced by spec.chart.spec.valuesFiles, the objects carry
-// helm-controller's labels, and the HelmRelease's file and the values
-// files are among what the render read; files the artifact leaves out
-// (cloudbuild.yaml, .github/) are not loaded, as the controller never sees
-// them.
-func TestFluxHelmReleaseRender(t *testing.T) {
-	root := t.TempDir()
-	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(root, "charts/app/Chart.yaml"), "apiVersion: v2\nname: app\nversion: 1.0.0\n")
-	writeFile(t, filepath.Join(root, "charts/app/values.yaml"), "greeting: from-chart\nlevel: debug\n")
-	writeFile(t, filepath.Join(root, "envs/prod.yaml"), "greeting: from-valuesFiles\n")
-	// Left out of the artifact by source-controller's defaults, as
-	// ingress-nginx's chart holds them: the chart loads without them.
-	writeFile(t, filepath.Join(root, "charts/app/cloudbuild.yaml"), "steps: []\n")
-	writeFile(t, filepath.Join(root, "charts/app/.github/workflows/ci.yaml"), "on: push\n")
-	writeFile(t, filepath.Join(root, "charts/app/templates/config.yaml"),
-		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-config\ndata:\n  greeting: {{ .Values.greeting }}\n  level: {{ .Values.level | default \"unset\" }}\n  dsn: {{ .Values.db.password | quote }}\n")
-	writeFile(t, filepath.Join(root, "clusters/prod/app.yaml"), "apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: app, namespace: apps}\nspec:\n"+
-		"  chart:\n    spec:\n      chart: ./charts/app\n      valuesFiles: [envs/prod.yaml]\n      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}\n"+
-		"  valuesFrom: [{kind: Secret, name: db}]\n"+
-		"  postRenderers:\n  - kustomize:\n      patches:\n      - target: {kind: ConfigMap}\n        patch: '[{\"op\": \"add\", \"path\": \"/data/patched\", \"value\": \"yes\"}]'\n")
-	t.Chdir(root)
-	var obj map[string]any
-	data, _ := os.ReadFile(filepath.Join(root, "clusters/prod/app.yaml"))
-	if err := yaml.Unmarshal(data, &obj); err != nil {
-		t.Fatal(err)
-	}
-	reads := source.NewReads()
-	res, err := RenderAll(context.Background(), []string{"charts/app"}, Options{
-		Deployer: &delivery.Deployer{Controller: delivery.ControllerFlux, Object: obj, File: "clusters/prod/app.yaml"},
-		Values:   helmValues{"Secret/apps/db": {"values.yaml": "db: {password: hunter2-pw}\n"}},
-		Reads:    reads,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.NotRendered) > 0 || len(res.Objects) != 1 {
-		t.Fatalf("objects %d, not rendered %v", len(res.Objects), res.NotRendered)
-	}
-	o := res.Objects[0]
-	if o.ID.String() != "ConfigMap/apps/app-config" {
-		t.Errorf("object %s, want the release app's ConfigMap in apps", o.ID)
-	}
-	d, _, _ := unstructured.NestedStringMap(o.Object.Object, "data")
-	if d["greeting"] != "from-valuesFiles" || d["level"] != "unset" || d["dsn"] != "hunter2-pw" || d["patched"] != "yes" {
-		t.Errorf("data %v, want valuesFiles over (and in place of) the chart's values, the Secret's password, and the post-renderer's patch", d)
-	}
-	if !o.HiddenValues.Holds("hunter2-pw") {
-		t.Errorf("hidden %q, want the Secret's password", o.HiddenValues.List())
-	}
-	if l := o.Object.GetLabels(); l["helm.toolkit.fluxcd.io/name"] != "app" || l["helm.toolkit.fluxcd.io/namespace"] != "apps" {
-		t.Errorf("labels %v, want helm-controller's", l)
-	}
-	files, _, _ := reads.Relative(root)
-	read := strings.Join(files, " ")
-	for _, f := range []string{"clusters/prod/app.yaml", "envs/prod.yaml", "charts/app/templates/config.yaml"} {
-		if !strings.Contains(read, f) {
-			t.Errorf("reads %s, want %s among them", read, f)
 		}
 	}
 }

@@ -1,10 +1,6 @@
-package render
+package argocd
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/argocd"
-	"github.com/ownership-check/ownership-check/internal/render/helm"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"encoding/json"
 	"io/fs"
 	"path/filepath"
@@ -12,6 +8,9 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
 // TestArgoHelmValuesLayering: a Helm source's values as the `helm
@@ -80,13 +79,13 @@ func TestArgoHelmValuesLayering(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var app argocd.ArgoApplication
+			var app Application
 			if err := json.Unmarshal(j, &app); err != nil {
 				t.Fatal(err)
 			}
 			appSource := app.Sources()[0]
-			in := argocd.ArgoHelmInputs{Chart: source.Chart{Dir: filepath.Join(root, "charts", "web")}, Root: root, Read: read, Env: app.Env(appSource)}
-			r, reason, err := argocd.ResolveArgoHelm(&app, appSource, in)
+			in := helmInputs{Chart: source.Chart{Dir: filepath.Join(root, "charts", "web")}, Root: root, Read: read, Env: app.Env(appSource)}
+			r, reason, err := resolveHelm(&app, appSource, in)
 			switch {
 			case tc.err != "":
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
@@ -109,5 +108,19 @@ func TestArgoHelmValuesLayering(t *testing.T) {
 				t.Errorf("release %q in %q (%v, %v), want %q in %q", r.Name, r.Namespace, r.Cluster, r.Chart, release, namespace)
 			}
 		})
+	}
+}
+
+// assertValues: got holds the values want writes as YAML (compared as JSON).
+func assertValues(t *testing.T, got map[string]any, want string) {
+	t.Helper()
+	var w map[string]any
+	if err := yaml.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	gj, _ := json.Marshal(got)
+	wj, _ := json.Marshal(w)
+	if string(gj) != string(wj) {
+		t.Errorf("values\n got %s\nwant %s", gj, wj)
 	}
 }

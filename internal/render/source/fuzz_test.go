@@ -1,8 +1,6 @@
-package render
+package source
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
 	"strings"
 	"testing"
 )
@@ -11,7 +9,7 @@ import (
 // reader. It must never panic or hang; what it returns must be objects
 // (mappings) with the file named in every error.
 //
-//	go test ./internal/render -run '^$' -fuzz FuzzParseManifests -fuzztime 3m
+//	go test ./internal/render/source -run '^$' -fuzz FuzzParseManifests -fuzztime 3m
 func FuzzParseManifests(f *testing.F) {
 	for _, seed := range []string{
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v\n",
@@ -27,7 +25,7 @@ func FuzzParseManifests(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		objs, err := source.ParseManifests("fuzz.yaml", data)
+		objs, err := ParseManifests("fuzz.yaml", data)
 		if err != nil {
 			if !strings.Contains(err.Error(), "fuzz.yaml") {
 				t.Fatalf("error does not name the file: %v", err)

@@ -1,19 +1,14 @@
 //lint:file-ignore SA1019 commonLabels is deprecated, but kustomize edit add label writes it, and Argo CD runs that
 
-package render
+package argocd
 
 import (
-	"github.com/ownership-check/ownership-check/internal/render/argocd"
-	"github.com/ownership-check/ownership-check/internal/render/source"
-
-	"context"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/types"
 
 	"github.com/ownership-check/ownership-check/internal/repofs"
@@ -53,7 +48,7 @@ func TestSetImagesAsKustomizeEdit(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			k := &types.Kustomization{Images: tc.existing}
-			if err := argocd.SetImages(k, tc.args); err != nil {
+			if err := setImages(k, tc.args); err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(k.Images, tc.want) {
@@ -61,14 +56,14 @@ func TestSetImagesAsKustomizeEdit(t *testing.T) {
 			}
 		})
 	}
-	if err := argocd.SetImages(&types.Kustomization{}, []string{"alpine"}); err == nil {
+	if err := setImages(&types.Kustomization{}, []string{"alpine"}); err == nil {
 		t.Error("an image with nothing to set: no error; kustomize refuses it")
 	}
 }
 
 func TestSetReplicasMergesByName(t *testing.T) {
 	k := &types.Kustomization{Replicas: []types.Replica{{Name: "web", Count: 1}, {Name: "api", Count: 2}}}
-	if err := argocd.SetReplicas(k, []string{"web=3", "worker=4"}); err != nil {
+	if err := setReplicas(k, []string{"web=3", "worker=4"}); err != nil {
 		t.Fatal(err)
 	}
 	want := []types.Replica{{Name: "api", Count: 2}, {Name: "web", Count: 3}, {Name: "worker", Count: 4}}
@@ -80,10 +75,10 @@ func TestSetReplicasMergesByName(t *testing.T) {
 func TestAddLabelsAsKustomizeEdit(t *testing.T) {
 	t.Run("commonLabels refuses a label already there unless forced", func(t *testing.T) {
 		k := &types.Kustomization{CommonLabels: map[string]string{"team": "a"}}
-		if err := (argocd.MetadataEdit{Kind: "label"}).AddLabels(k, []string{"team:b"}); err == nil || !strings.Contains(err.Error(), "already in kustomization file") {
+		if err := (metadataEdit{Kind: "label"}).AddLabels(k, []string{"team:b"}); err == nil || !strings.Contains(err.Error(), "already in kustomization file") {
 			t.Errorf("err = %v", err)
 		}
-		if err := (argocd.MetadataEdit{Kind: "label", Force: true}).AddLabels(k, []string{"team:b", `tier:"web"`}); err != nil {
+		if err := (metadataEdit{Kind: "label", Force: true}).AddLabels(k, []string{"team:b", `tier:"web"`}); err != nil {
 			t.Fatal(err)
 		}
 		if want := map[string]string{"team": "b", "tier": "web"}; !reflect.DeepEqual(k.CommonLabels, want) {
@@ -92,7 +87,7 @@ func TestAddLabelsAsKustomizeEdit(t *testing.T) {
 	})
 	t.Run("without selector: one label, a new labels entry", func(t *testing.T) {
 		k := &types.Kustomization{}
-		if err := (argocd.MetadataEdit{Kind: "label", WithoutSelector: true, IncludeTemplates: true}).AddLabels(k, []string{"team:web"}); err != nil {
+		if err := (metadataEdit{Kind: "label", WithoutSelector: true, IncludeTemplates: true}).AddLabels(k, []string{"team:web"}); err != nil {
 			t.Fatal(err)
 		}
 		want := []types.Label{{Pairs: map[string]string{"team": "web"}, IncludeTemplates: true}}
@@ -102,11 +97,11 @@ func TestAddLabelsAsKustomizeEdit(t *testing.T) {
 	})
 	t.Run("without selector: two labels and no entry fail as in kustomize 5.6, unless forced", func(t *testing.T) {
 		k := &types.Kustomization{}
-		if err := (argocd.MetadataEdit{Kind: "label", WithoutSelector: true}).AddLabels(k, []string{"a:1", "b:2"}); err == nil {
+		if err := (metadataEdit{Kind: "label", WithoutSelector: true}).AddLabels(k, []string{"a:1", "b:2"}); err == nil {
 			t.Error("no error")
 		}
 		k = &types.Kustomization{}
-		if err := (argocd.MetadataEdit{Kind: "label", WithoutSelector: true, Force: true}).AddLabels(k, []string{"a:1", "b:2"}); err != nil {
+		if err := (metadataEdit{Kind: "label", WithoutSelector: true, Force: true}).AddLabels(k, []string{"a:1", "b:2"}); err != nil {
 			t.Fatal(err)
 		}
 		if want := []types.Label{{Pairs: map[string]string{"a": "1", "b": "2"}}}; !reflect.DeepEqual(k.Labels, want) {
@@ -114,14 +109,17 @@ func TestAddLabelsAsKustomizeEdit(t *testing.T) {
 		}
 	})
 	t.Run("include templates needs without selector", func(t *testing.T) {
-		if err := (argocd.MetadataEdit{Kind: "label", IncludeTemplates: true}).AddLabels(&types.Kustomization{}, []string{"a:1"}); err == nil {
+		if err := (metadataEdit{Kind: "label", IncludeTemplates: true}).AddLabels(&types.Kustomization{}, []string{"a:1"}); err == nil {
 			t.Error("no error")
 		}
 	})
 }
 
 func TestComponentsAsKustomizeEdit(t *testing.T) {
-	root := argoRepo(t, "kustomize-overrides")
+	root, err := filepath.Abs("../testdata/argocd/kustomize-overrides")
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := filepath.Join(root, "apps", "with-components")
 	var read []string
 	record := func(d string) { read = append(read, d) }
@@ -130,17 +128,17 @@ func TestComponentsAsKustomizeEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer files.Close()
-	edit := argocd.EditFiles{FS: files, Read: record}
+	edit := editFiles{FS: files, Read: record}
 	// ignoreMissingComponents joins securely: ../../components/ha is
 	// looked for below the source's directory, where it is not.
-	if got := argocd.ExistingComponents(dir, []string{"../../components/ha", "missing"}, edit); len(got) != 0 {
+	if got := existingComponents(dir, []string{"../../components/ha", "missing"}, edit); len(got) != 0 {
 		t.Errorf("existing: %q; want none", got)
 	}
-	if err := argocd.AddComponents(&types.Kustomization{}, dir, nil, edit); err == nil {
+	if err := addComponents(&types.Kustomization{}, dir, nil, edit); err == nil {
 		t.Error("no component left: no error; kustomize edit add component refuses no argument")
 	}
 	k := &types.Kustomization{Components: []string{"../../components/ha"}}
-	if err := argocd.AddComponents(k, dir, []string{"../../components/*"}, edit); err != nil {
+	if err := addComponents(k, dir, []string{"../../components/*"}, edit); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"../../components/ha", "../../components/monitoring"}; !slices.Equal(k.Components, want) {
@@ -149,7 +147,7 @@ func TestComponentsAsKustomizeEdit(t *testing.T) {
 	if !slices.Contains(read, filepath.Join(root, "components")) {
 		t.Errorf("the glob's directory is not recorded: %q", read)
 	}
-	if err := argocd.AddComponents(&types.Kustomization{}, dir, []string{"../../components/none"}, edit); err == nil {
+	if err := addComponents(&types.Kustomization{}, dir, []string{"../../components/none"}, edit); err == nil {
 		t.Error("a missing component: no error")
 	}
 }
@@ -173,53 +171,18 @@ func TestArgoGlob(t *testing.T) {
 		{"{a,b", "a", false}, // does not compile: matches nothing
 	}
 	for _, tc := range cases {
-		if got := argocd.ArgoGlobMatch(tc.pattern, tc.text); got != tc.match {
+		if got := globMatch(tc.pattern, tc.text); got != tc.match {
 			t.Errorf("%q matches %q: %v; want %v", tc.pattern, tc.text, got, tc.match)
 		}
 	}
 }
 
 func TestArgoEnvsubst(t *testing.T) {
-	e := &argocd.ArgoEnv{Vars: map[string]string{"ARGOCD_APP_NAME": "web"}}
+	e := &buildEnv{Vars: map[string]string{"ARGOCD_APP_NAME": "web"}}
 	if got := e.Subst("$ARGOCD_APP_NAME-${ARGOCD_APP_NAME}-$$-$UNSET."); got != "web-web-$-." {
 		t.Errorf("subst = %q", got)
 	}
 	if e.Subst("v-$ARGOCD_APP_REVISION"); !slices.Equal(e.Unknown, []string{"ARGOCD_APP_REVISION"}) {
 		t.Errorf("unknown = %q", e.Unknown)
-	}
-}
-
-// Argo CD Image Updater writes .argocd-source-<app>.yaml beside the
-// kustomization; the repo server merges it into the source.
-func TestArgoCDSourceParameterFiles(t *testing.T) {
-	root := argoRepo(t, "kustomize-overrides")
-	writeFile(t, filepath.Join(root, "apps", "guestbook", ".argocd-source-guestbook.yaml"), `kustomize:
-  images:
-    - gcr.io/heptio-images/ks-guestbook-demo:0.3
-  namePrefix: null
-`)
-	t.Chdir(root)
-	reads := source.NewReads()
-	objs, err := Render(context.Background(), []string{"apps/guestbook"}, Options{Deployer: argoDeployer(t, root, "application.yaml"), Reads: reads})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names, images []string
-	for _, o := range objs {
-		names = append(names, o.ID.Name)
-		if o.ID.Kind == "Deployment" {
-			c, _, _ := unstructured.NestedSlice(o.Object.Object, "spec", "template", "spec", "containers")
-			images = append(images, c[0].(map[string]any)["image"].(string))
-		}
-	}
-	if want := []string{"guestbook-ui-v2", "guestbook-ui-v2", "redis-v2"}; !slices.Equal(names, want) {
-		t.Errorf("names: %q; want %q (the file removes namePrefix)", names, want)
-	}
-	if want := []string{"gcr.io/heptio-images/ks-guestbook-demo:0.3"}; !slices.Equal(images, want) {
-		t.Errorf("images: %q; want %q (the file's list replaces the Application's)", images, want)
-	}
-	files, _, _ := reads.Relative(root)
-	if !slices.Contains(files, "apps/guestbook/.argocd-source-guestbook.yaml") {
-		t.Errorf("the parameter file is not recorded: %q", files)
 	}
 }
