@@ -23,6 +23,8 @@ type recordingEngine struct {
 	caps     []helm.Capabilities
 }
 
+var _ helm.Engine = (*recordingEngine)(nil)
+
 func (e *recordingEngine) record(call string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

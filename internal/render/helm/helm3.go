@@ -19,6 +19,8 @@ import (
 // imports Helm's packages (internal/architecture_test.go).
 type Helm3 struct{}
 
+var _ Engine = Helm3{}
+
 // The helm binary's defaults, which `helm template` renders with: its
 // build sets the Kubernetes version to its client-go's (Helm's Makefile),
 // where the SDK's own default is v1.20.0, too old for many charts'
