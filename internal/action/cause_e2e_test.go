@@ -3,7 +3,7 @@ package action
 import (
 	"context"
 	"encoding/json"
-	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +22,7 @@ import (
 func TestActionCausesEndToEnd(t *testing.T) {
 	testcluster.Require(t, cluster)
 	e := newActionEnv(t, "push.json", nil, nil)
-	checkRunner = check.Build
+	checkRunner = command.Check
 	const ns = "action-cause"
 	ws := actionWorkspaceIn(t, ns)
 	_, client := deployedStaging(t)

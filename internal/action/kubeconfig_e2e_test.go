@@ -3,7 +3,7 @@ package action
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +33,7 @@ JSON
 func TestActionKubeconfigFromEarlierStep(t *testing.T) {
 	testcluster.Require(t, cluster)
 	e := newActionEnv(t, "push.json", nil, nil)
-	checkRunner = check.Build
+	checkRunner = command.Check
 	const ns = "action-exec-plugin"
 	actionWorkspaceIn(t, ns)
 	client, err := kube.New(cluster.Config(), "default", 4)

@@ -25,7 +25,7 @@ import (
 // migration, the environment as the runner sets it, and a short settle
 // time.
 var (
-	checkRunner   = check.Build
+	checkRunner   = command.Check
 	migrateRunner = command.Migrate
 	actionGetenv  = os.Getenv
 	commentSettle = publish.DefaultSettle

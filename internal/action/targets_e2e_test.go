@@ -2,7 +2,7 @@ package action
 
 import (
 	"context"
-	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +23,7 @@ import (
 func TestActionTargetsEndToEnd(t *testing.T) {
 	testcluster.Require(t, cluster)
 	e := newActionEnv(t, "push.json", nil, nil)
-	checkRunner = check.Build
+	checkRunner = command.Check
 	const ns = "action-targets"
 	ws := t.TempDir()
 	if err := monorepo.Write(ws, 30, ns, "deployer"); err != nil {

@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/publish"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
@@ -274,7 +275,7 @@ func exampleReport(rep *report.Report) *report.Report {
 // 2 with the error when it could not run.
 func (s *scenario) checkBuilt(kubeconfig, manifests, env string) (int, *report.Report, string) {
 	s.t.Helper()
-	rep, err := check.Build(ctxTimeout(s.t), check.Options{
+	rep, err := command.Check(ctxTimeout(s.t), check.Options{
 		Target: check.Target{FieldManager: deployer, Environment: env, Kubeconfig: kubeconfig, SnapshotRepo: s.repo, SnapshotBranch: model.DefaultSnapshotBranch, ToolVersion: "test"},
 		Paths:  []string{s.path(manifests)}, FailOn: model.DefaultFailOn(), FailOnCause: model.DefaultFailOnCause(),
 	})

@@ -24,16 +24,15 @@ const discoveryTimeout = 10 * time.Second
 // kinds are used. A kubeconfig or context named explicitly must load. The
 // warnings (discovery that failed midway) come back with an error too.
 func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []error, error) {
-	end, err := t.ownRun(ctx)
-	if err != nil {
+	if err := t.requireRun(); err != nil {
 		return nil, nil, err
 	}
-	defer end()
 	cfg, charts := t.Run.Config, t.Run.Charts
 	// Only a user asking to see the values reads them into the render.
 	opts := render.Options{Config: cfg, Deployer: t.Deployer, Charts: charts, Trees: t.Run.Trees(), StandInSecrets: !t.ShowSecrets}
 	var scope *kube.BestEffort
 	var warnings []error
+	var err error
 	opts.Namespace, scope, err = renderTarget(t)
 	if err != nil && t.ClusterOptional {
 		cluster := "the target's cluster"

@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"errors"
 
 	"github.com/ownership-check/ownership-check/internal/runstate"
 )
@@ -41,14 +42,12 @@ func NewRun(ctx context.Context, t Target, top string) (run *runstate.Run, end f
 	}, nil
 }
 
-// ownRun makes t a run of one when no run was given, and returns its end.
-// One target is a run of one, so every check reads its config, snapshot,
-// schemas and controllers the same way, whether it is alone or one of
-// many (runstate.Run says what is shared and how).
-func (t *Target) ownRun(ctx context.Context) (end func(), err error) {
-	if t.Run != nil {
-		return func() {}, nil
+// requireRun refuses a target without a run: the front end makes every
+// run, a run of one included (NewRun), so that what the checks share is
+// one run's plain fields and no check opens or reads anything for others.
+func (t Target) requireRun() error {
+	if t.Run == nil {
+		return errors.New("check: the target has no run: its caller makes one with check.NewRun and sets Target.Run")
 	}
-	t.Run, end, err = NewRun(ctx, *t, "")
-	return end, err
+	return nil
 }

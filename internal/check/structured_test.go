@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
@@ -62,7 +63,7 @@ func TestBuildLeavesNothingRunning(t *testing.T) {
 	}
 	for range 5 {
 		before := runtime.NumGoroutine()
-		_, err := check.Build(context.Background(), opts)
+		_, err := command.Check(context.Background(), opts)
 		if err == nil || !strings.Contains(err.Error(), "settings.yaml") || strings.Contains(err.Error(), "base ") {
 			t.Fatalf("Build: %v, want the head's render to fail", err)
 		}

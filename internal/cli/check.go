@@ -63,7 +63,7 @@ func checkCommand(ctx context.Context, o *checkOptions, paths []string, stdout, 
 	return nil
 }
 
-// runCheck is check.Build with the flags. An error means the tool could
+// runCheck is command.Check with the flags. An error means the tool could
 // not do its job (exit 2); findings that fail the check show in
 // Report.Failed.
 func runCheck(ctx context.Context, o *checkOptions, paths []string, progress io.Writer) (*report.Report, error) {
@@ -72,7 +72,7 @@ func runCheck(ctx context.Context, o *checkOptions, paths []string, progress io.
 	if command.IsTerminal(progress) {
 		opts.Progress = progress
 	}
-	return check.Build(ctx, opts)
+	return command.Check(ctx, opts)
 }
 
 func (o *checkOptions) checkOptions(paths []string) check.Options {

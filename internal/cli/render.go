@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/printer"
@@ -77,7 +76,7 @@ func runRender(ctx context.Context, o *commonOptions, paths []string, target str
 	if target != "" {
 		objs, warnings, err = command.RenderTarget(ctx, t, target)
 	} else {
-		objs, warnings, err = check.Render(ctx, t, paths)
+		objs, warnings, err = command.Render(ctx, t, paths)
 	}
 	printer.Warnings(stderr, "ownership-check: ", warnings)
 	if err == nil {

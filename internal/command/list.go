@@ -134,7 +134,7 @@ func renderOne(ctx context.Context, t check.Target, x targets.Target) ([]model.O
 		return nil, nil, err
 	}
 	rt.ClusterOptional = true
-	return check.Render(ctx, rt, paths)
+	return Render(ctx, rt, paths)
 }
 
 // NotCheckedError is a target render cannot render as its controller

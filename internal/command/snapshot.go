@@ -14,7 +14,19 @@ import (
 
 // Snapshot takes the snapshot and prints what it recorded.
 func Snapshot(ctx context.Context, o check.SnapshotOptions, stdout, stderr io.Writer) (*snapshot.Snapshot, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	end, err := runOf(ctx, &o.Target, false)
+	if err != nil {
+		return nil, err
+	}
+	defer end()
+	// A run of one: its batch of one is committed here, at its end.
 	rec, err := check.TakeSnapshot(ctx, o)
+	if err == nil && rec != nil && rec.Snapshot != nil {
+		rec.Snapshot.Commit, err = o.Run.Commit(ctx, o.Branch())
+	}
 	if rec != nil {
 		printer.Warnings(stderr, "", rec.Warnings)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -96,7 +97,7 @@ func (r *gitopsRepo) render(s targets.Target) *renderedTarget {
 		r.t.Fatal(err)
 	}
 	rt.ClusterOptional = true
-	objs, warnings, err := check.Render(context.Background(), rt, paths)
+	objs, warnings, err := command.Render(context.Background(), rt, paths)
 	out := &renderedTarget{byID: map[string]map[string]any{}, err: err}
 	for _, o := range objs {
 		out.byID[o.ID.String()] = o.Object.Object

@@ -16,6 +16,7 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -84,7 +85,7 @@ func TestParentGeneratedValuesFrom(t *testing.T) {
 			t.Fatal(err)
 		}
 		rt.ClusterOptional = true
-		objs, _, err := check.Render(ctx, rt, paths)
+		objs, _, err := command.Render(ctx, rt, paths)
 		if err != nil {
 			t.Fatalf("%s: %v", s.Name, err)
 		}
@@ -282,7 +283,7 @@ data:
 			t.Fatal(err)
 		}
 		rt.ClusterOptional = true
-		objs, _, err := check.Render(ctx, rt, paths)
+		objs, _, err := command.Render(ctx, rt, paths)
 		return objs, err
 	}
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/targets"
@@ -114,7 +115,7 @@ func testPinnedRevisions(t *testing.T, shallow bool) {
 			t.Fatal(err)
 		}
 		ct.ClusterOptional = true // no cluster production here
-		objs, _, err := check.Render(ctx, ct, paths)
+		objs, _, err := command.Render(ctx, ct, paths)
 		if err != nil {
 			t.Fatalf("%s: render: %v", name, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
@@ -72,7 +73,7 @@ func TestArgoShortCommit(t *testing.T) {
 				t.Fatal(err)
 			}
 			ct.ClusterOptional = true
-			objs, _, err := check.Render(ctx, ct, paths)
+			objs, _, err := command.Render(ctx, ct, paths)
 			if err != nil {
 				t.Fatal(err)
 			}

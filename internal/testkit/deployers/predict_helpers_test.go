@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -40,7 +41,7 @@ type prediction struct {
 func (e *env) predict(path, fieldManager string, apply delivery.ApplyMethod, original string) prediction {
 	e.t.Helper()
 	ctx := context.Background()
-	rep, err := check.Build(ctx, check.Options{
+	rep, err := command.Check(ctx, check.Options{
 		Target: check.Target{FieldManager: fieldManager, Environment: e.ns, Kubeconfig: e.kubeconfig,
 			Namespace: e.ns, SnapshotRepo: e.repo, Apply: apply},
 		Paths:  []string{path},
