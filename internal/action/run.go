@@ -19,6 +19,7 @@ import (
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/publish"
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 )
 
 // Seams for the tests: a fixed report instead of a cluster, a recorded
@@ -103,6 +104,12 @@ func (run *actionRun) target() check.Target {
 		SnapshotRepo: in.SnapshotRepo, SnapshotBranch: in.SnapshotBranch, Concurrency: check.DefaultConcurrency,
 		Charts: run.charts(),
 	}
+}
+
+// runOptions are what the run takes from the runner's environment, read
+// here, once, for the pipeline (check reads none).
+func (run *actionRun) runOptions() check.RunOptions {
+	return check.RunOptions{Env: runstate.ReadEnv()}
 }
 
 // useKubeconfigInput writes the kubeconfig input (file content, token

@@ -162,7 +162,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 			return judge.Input{}, read.err
 		}
 		snap := read.snap
-		hasher, err := snapshotHasher(snap)
+		hasher, err := snapshotHasher(snap, o.Run.Env.SecretKey)
 		if err != nil {
 			return judge.Input{}, err
 		}

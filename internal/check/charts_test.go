@@ -36,7 +36,7 @@ func TestChartsFromTheTrustedConfig(t *testing.T) {
 
 	ambient := map[string]charts.Credential{"ghcr.io": {User: "x", Password: "token"}}
 	tg := Target{Config: head, BaseConfig: base, Charts: charts.Options{CacheDir: dir, Offline: true, Ambient: ambient}}
-	run, end, err := NewRun(context.Background(), tg, "")
+	run, end, err := NewRun(context.Background(), tg, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestChartsFromTheTrustedConfig(t *testing.T) {
 	}
 	// A fetcher the command opened for all its targets is the run's.
 	tg.ChartLocator = run.Charts
-	again, endAgain, err := NewRun(context.Background(), tg, "")
+	again, endAgain, err := NewRun(context.Background(), tg, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

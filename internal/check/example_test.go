@@ -278,7 +278,7 @@ func (s *scenario) checkBuilt(kubeconfig, manifests, env string) (int, *report.R
 	rep, err := command.Check(ctxTimeout(s.t), check.Options{
 		Target: check.Target{FieldManager: deployer, Environment: env, Kubeconfig: kubeconfig, SnapshotRepo: s.repo, SnapshotBranch: model.DefaultSnapshotBranch, ToolVersion: "test"},
 		Paths:  []string{s.path(manifests)}, FailOn: model.DefaultFailOn(), FailOnCause: model.DefaultFailOnCause(),
-	})
+	}, check.RunOptions{})
 	switch {
 	case err != nil:
 		return 2, nil, err.Error()

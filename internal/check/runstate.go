@@ -15,20 +15,30 @@ func (t Target) Branch() runstate.Branch {
 	return runstate.Branch{Repo: t.SnapshotRepo, Name: t.SnapshotBranch}
 }
 
+// RunOptions are what a run's maker gives NewRun beside the targets'
+// config.
+type RunOptions struct {
+	// Top, when known, is the top of the repository holding every
+	// target's paths.
+	Top string
+	// Env is what the run takes from the process's environment, read
+	// once by the front end (runstate.ReadEnv): check reads none.
+	Env runstate.Env
+}
+
 // NewRun makes the state of a run of t's checks, one or many
-// (runstate.New; top, when known, the top of the repository holding every
-// target's paths): the repository config they check with, loaded once,
-// and the note on what a pull request changes in it; and the chart
-// fetcher their renders share, t.ChartLocator, else one opened from that
-// config with t.Charts. end lets go of the run and what it opened, once
+// (runstate.New): the repository config they check with, loaded once,
+// and the note on what a pull request changes in it; the chart fetcher
+// their renders share, t.ChartLocator, else one opened from that config
+// with t.Charts; and o's. end lets go of the run and what it opened, once
 // every check of the run has returned.
-func NewRun(ctx context.Context, t Target, top string) (run *runstate.Run, end func(), err error) {
+func NewRun(ctx context.Context, t Target, o RunOptions) (run *runstate.Run, end func(), err error) {
 	cfg, note, err := t.loadConfigFile()
 	if err != nil {
 		return nil, nil, err
 	}
-	run = runstate.New(ctx, top)
-	run.Config, run.ConfigNote, run.Charts = cfg, note, t.ChartLocator
+	run = runstate.New(ctx, o.Top)
+	run.Config, run.ConfigNote, run.Charts, run.Env = cfg, note, t.ChartLocator, o.Env
 	closeCharts := func() {}
 	if run.Charts == nil {
 		if run.Charts, closeCharts, err = OpenCharts(t.Charts, cfg); err != nil {

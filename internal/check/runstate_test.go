@@ -2,6 +2,9 @@ package check
 
 import (
 	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -10,7 +13,7 @@ import (
 // the test.
 func inRun(tb testing.TB, t Target) Target {
 	tb.Helper()
-	run, end, err := NewRun(context.Background(), t, "")
+	run, end, err := NewRun(context.Background(), t, RunOptions{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -35,5 +38,30 @@ func TestNoRunIsAnError(t *testing.T) {
 	}
 	if _, err := Migrate(ctx, MigrateOptions{Target: o.Target}, nil); err == nil || !strings.Contains(err.Error(), "check.NewRun") {
 		t.Errorf("Migrate: %v", err)
+	}
+}
+
+// TestCheckReadsNoEnvironment: what a check takes from the environment
+// the front end read into its run (runstate.Env), so that a check runs
+// as its maker says (docs/architecture.md).
+func TestCheckReadsNoEnvironment(t *testing.T) {
+	reads := []string{"os.Getenv", "os.LookupEnv", "os.Environ", "KeyFromEnv", "EnvLimits(", "ReadEnv("}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, r := range reads {
+			if strings.Contains(string(src), r) {
+				t.Errorf("%s reads the environment (%s): the front end reads it into the run", path, r)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -63,7 +63,7 @@ func TestBuildLeavesNothingRunning(t *testing.T) {
 	}
 	for range 5 {
 		before := runtime.NumGoroutine()
-		_, err := command.Check(context.Background(), opts)
+		_, err := command.Check(context.Background(), opts, check.RunOptions{})
 		if err == nil || !strings.Contains(err.Error(), "settings.yaml") || strings.Contains(err.Error(), "base ") {
 			t.Fatalf("Build: %v, want the head's render to fail", err)
 		}

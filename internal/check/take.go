@@ -6,7 +6,6 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/render"
-	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
 
@@ -42,7 +41,7 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 		FieldManager: o.FieldManager,
 		ToolVersion:  o.ToolVersion,
 		DeployedBy:   o.DeployedBy,
-		SecretKey:    secrets.KeyFromEnv(),
+		SecretKey:    o.Run.Env.SecretKey,
 		Inputs:       inputsOf(ctx, o.Run.Trees().Top, o.Paths, r.reads),
 		Types:        o.Run.Types(client),
 		Recorded:     o.Run.Schemas(client),

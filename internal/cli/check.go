@@ -72,7 +72,7 @@ func runCheck(ctx context.Context, o *checkOptions, paths []string, progress io.
 	if command.IsTerminal(progress) {
 		opts.Progress = progress
 	}
-	return command.Check(ctx, opts)
+	return command.Check(ctx, opts, runOptions())
 }
 
 func (o *checkOptions) checkOptions(paths []string) check.Options {

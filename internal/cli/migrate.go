@@ -45,7 +45,7 @@ object could not be migrated.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, err := command.Migrate(cmd.Context(), check.MigrateOptions{
 				Target: o.target(""), Paths: args, Scope: o.Scope, FromManagers: o.FromManagers, Apply: o.Apply,
-			}, cmd.OutOrStdout())
+			}, runOptions(), cmd.OutOrStdout())
 			return err
 		},
 	}

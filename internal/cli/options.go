@@ -10,6 +10,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 )
 
 // commonOptions are the flags shared by the commands that render and talk to
@@ -158,4 +159,10 @@ func judgedCauses() string {
 		}
 	}
 	return strings.Join(words, ", ")
+}
+
+// runOptions are what a run takes from the process's environment, read
+// here, once, for the pipeline (check reads none).
+func runOptions() check.RunOptions {
+	return check.RunOptions{Env: runstate.ReadEnv()}
 }

@@ -74,9 +74,9 @@ func runRender(ctx context.Context, o *commonOptions, paths []string, target str
 	var warnings []error
 	var err error
 	if target != "" {
-		objs, warnings, err = command.RenderTarget(ctx, t, target)
+		objs, warnings, err = command.RenderTarget(ctx, t, runOptions(), target)
 	} else {
-		objs, warnings, err = command.Render(ctx, t, paths)
+		objs, warnings, err = command.Render(ctx, t, runOptions(), paths)
 	}
 	printer.Warnings(stderr, "ownership-check: ", warnings)
 	if err == nil {

@@ -28,10 +28,10 @@ A rendered object missing from the cluster fails the run and commits nothing.`,
 				if err := o.targetsWithoutPaths(args); err != nil {
 					return err
 				}
-				_, err := command.SnapshotTargets(cmd.Context(), o.snapshotOptions(nil), o.selector(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+				_, err := command.SnapshotTargets(cmd.Context(), o.snapshotOptions(nil), runOptions(), o.selector(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 				return err
 			}
-			_, err := command.Snapshot(cmd.Context(), o.snapshotOptions(args), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			_, err := command.Snapshot(cmd.Context(), o.snapshotOptions(args), runOptions(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return err
 		},
 	}

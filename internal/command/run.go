@@ -8,25 +8,25 @@ import (
 	"github.com/ownership-check/ownership-check/internal/report"
 )
 
-// runOf makes t's run of one (check.NewRun), which end lets go of: the
+// runOf makes t's run of one with ro (check.NewRun), which end lets go of: the
 // front end makes every run, so that a check reads what its run holds and
 // opens nothing for itself. Offline, only the chart cache is read.
-func runOf(ctx context.Context, t *check.Target, offline bool) (end func(), err error) {
+func runOf(ctx context.Context, t *check.Target, ro check.RunOptions, offline bool) (end func(), err error) {
 	if offline {
 		t.Charts.Offline = true
 	}
-	t.Run, end, err = check.NewRun(ctx, *t, "")
+	t.Run, end, err = check.NewRun(ctx, *t, ro)
 	return end, err
 }
 
 // Check is one check (check.Build) in a run of its own; its inputs are
 // checked before the run is made, so that a wrong input is named before
 // the config or the charts are read.
-func Check(ctx context.Context, o check.Options) (*report.Report, error) {
+func Check(ctx context.Context, o check.Options, ro check.RunOptions) (*report.Report, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	end, err := runOf(ctx, &o.Target, o.Offline)
+	end, err := runOf(ctx, &o.Target, ro, o.Offline)
 	if err != nil {
 		return nil, err
 	}
@@ -35,8 +35,8 @@ func Check(ctx context.Context, o check.Options) (*report.Report, error) {
 }
 
 // Render is check.Render in a run of its own.
-func Render(ctx context.Context, t check.Target, paths []string) ([]model.Object, []error, error) {
-	end, err := runOf(ctx, &t, false)
+func Render(ctx context.Context, t check.Target, ro check.RunOptions, paths []string) ([]model.Object, []error, error) {
+	end, err := runOf(ctx, &t, ro, false)
 	if err != nil {
 		return nil, nil, err
 	}

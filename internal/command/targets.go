@@ -44,7 +44,7 @@ func Select(ctx context.Context, t check.Target, s Selector) (targets.Selection,
 
 // CheckTargets selects the targets and checks them, with one chart
 // fetcher for the listing and every check.
-func CheckTargets(ctx context.Context, o check.Options, s Selector) (targets.Selection, []targets.Result, error) {
+func CheckTargets(ctx context.Context, o check.Options, ro check.RunOptions, s Selector) (targets.Selection, []targets.Result, error) {
 	if o.Offline {
 		// Offline is offline for charts too: only the cache is read.
 		o.Charts.Offline = true
@@ -61,7 +61,7 @@ func CheckTargets(ctx context.Context, o check.Options, s Selector) (targets.Sel
 	if err != nil {
 		return sel, nil, err
 	}
-	results := targets.Build(ctx, o, sel.Targets)
+	results := targets.Build(ctx, o, ro, sel.Targets)
 	sel.Ran(results)
 	return sel, results, nil
 }

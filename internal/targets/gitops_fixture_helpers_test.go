@@ -97,7 +97,7 @@ func (r *gitopsRepo) render(s targets.Target) *renderedTarget {
 		r.t.Fatal(err)
 	}
 	rt.ClusterOptional = true
-	objs, warnings, err := command.Render(context.Background(), rt, paths)
+	objs, warnings, err := command.Render(context.Background(), rt, check.RunOptions{}, paths)
 	out := &renderedTarget{byID: map[string]map[string]any{}, err: err}
 	for _, o := range objs {
 		out.byID[o.ID.String()] = o.Object.Object

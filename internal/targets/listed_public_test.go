@@ -134,7 +134,7 @@ func TestTenantSourceBesideIt(t *testing.T) {
 		"apps/dev-team":            {"HelmRelease", "HelmRepository"},
 		"HelmRelease/podinfo.apps": {"Deployment", "Service"},
 	} {
-		objs, _, err := command.RenderTarget(ctx, run, name)
+		objs, _, err := command.RenderTarget(ctx, run, check.RunOptions{}, name)
 		if err != nil {
 			t.Errorf("render --target %s: %v", name, err)
 			continue
@@ -162,10 +162,10 @@ func TestCoverageCountsEqualReasons(t *testing.T) {
 	run := check.Target{Charts: charts.Options{Offline: true, CacheDir: t.TempDir()}}
 	var text, js bytes.Buffer
 	ctx := context.Background()
-	if err := command.Targets(ctx, run, "text", true, &text, &bytes.Buffer{}); err != nil {
+	if err := command.Targets(ctx, run, check.RunOptions{}, "text", true, &text, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := command.Targets(ctx, run, "json", true, &js, &bytes.Buffer{}); err != nil {
+	if err := command.Targets(ctx, run, check.RunOptions{}, "json", true, &js, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	var rows []printer.TargetRow

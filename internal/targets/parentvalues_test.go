@@ -85,7 +85,7 @@ func TestParentGeneratedValuesFrom(t *testing.T) {
 			t.Fatal(err)
 		}
 		rt.ClusterOptional = true
-		objs, _, err := command.Render(ctx, rt, paths)
+		objs, _, err := command.Render(ctx, rt, check.RunOptions{}, paths)
 		if err != nil {
 			t.Fatalf("%s: %v", s.Name, err)
 		}
@@ -283,7 +283,7 @@ data:
 			t.Fatal(err)
 		}
 		rt.ClusterOptional = true
-		objs, _, err := command.Render(ctx, rt, paths)
+		objs, _, err := command.Render(ctx, rt, check.RunOptions{}, paths)
 		return objs, err
 	}
 

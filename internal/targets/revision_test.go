@@ -115,7 +115,7 @@ func testPinnedRevisions(t *testing.T, shallow bool) {
 			t.Fatal(err)
 		}
 		ct.ClusterOptional = true // no cluster production here
-		objs, _, err := command.Render(ctx, ct, paths)
+		objs, _, err := command.Render(ctx, ct, check.RunOptions{}, paths)
 		if err != nil {
 			t.Fatalf("%s: render: %v", name, err)
 		}
@@ -195,7 +195,7 @@ func TestPinnedCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := strings.TrimSpace(runGit(t, dir, "rev-parse", "HEAD"))
-	res := targets.Build(ctx, check.Options{Target: check.Target{FieldManager: "kustomize-controller", SnapshotRepo: dir}, Base: base, FailOn: model.DefaultFailOn()}, sel.Targets)
+	res := targets.Build(ctx, check.Options{Target: check.Target{FieldManager: "kustomize-controller", SnapshotRepo: dir}, Base: base, FailOn: model.DefaultFailOn()}, check.RunOptions{}, sel.Targets)
 	for _, r := range res {
 		if r.Err != nil || r.Report == nil {
 			t.Fatalf("%s: %v", r.Name, r.Err)

@@ -73,7 +73,7 @@ func TestArgoShortCommit(t *testing.T) {
 				t.Fatal(err)
 			}
 			ct.ClusterOptional = true
-			objs, _, err := command.Render(ctx, ct, paths)
+			objs, _, err := command.Render(ctx, ct, check.RunOptions{}, paths)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -46,7 +46,7 @@ func (e *env) predict(path, fieldManager string, apply delivery.ApplyMethod, ori
 			Namespace: e.ns, SnapshotRepo: e.repo, Apply: apply},
 		Paths:  []string{path},
 		FailOn: model.DefaultFailOn(),
-	})
+	}, check.RunOptions{})
 	if err != nil {
 		e.t.Fatalf("check: %v", err)
 	}
