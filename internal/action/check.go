@@ -65,7 +65,6 @@ func (run *actionRun) checkOptions(ctx context.Context) (check.Options, func(), 
 	in := run.in
 	o := check.Options{Target: run.target(), Paths: in.Paths, FailOn: in.FailOn, FailOnCause: in.FailOnCause, Record: in.Record,
 		SourceCommit: run.a.Getenv("GITHUB_SHA")}
-	o.ToolVersion = run.version
 	if o.FailOn == "" {
 		o.FailOn = model.DefaultFailOn()
 	}

@@ -102,14 +102,14 @@ func (run *actionRun) target() check.Target {
 	return check.Target{
 		FieldManager: in.FieldManager, Environment: in.Environment, Config: in.Config,
 		SnapshotRepo: in.SnapshotRepo, SnapshotBranch: in.SnapshotBranch, Concurrency: check.DefaultConcurrency,
-		Charts: run.charts(),
 	}
 }
 
-// runOptions are what the run takes from the runner's environment, read
-// here, once, for the pipeline (check reads none).
+// runOptions are what the run takes of the runner: its part of the chart
+// fetcher, the tool's version, and the environment, read here, once, for
+// the pipeline (check reads none).
 func (run *actionRun) runOptions() check.RunOptions {
-	return check.RunOptions{Env: runstate.ReadEnv()}
+	return check.RunOptions{Env: runstate.ReadEnv(), Charts: run.charts(), ToolVersion: run.version}
 }
 
 // useKubeconfigInput writes the kubeconfig input (file content, token

@@ -15,7 +15,6 @@ func (run *actionRun) snapshot(ctx context.Context) error {
 	// The workflow's commit and actor: check reads no environment.
 	o := check.SnapshotOptions{Target: run.target(), Paths: in.Paths,
 		SourceCommit: run.a.Getenv("GITHUB_SHA"), DeployedBy: run.a.Getenv("GITHUB_ACTOR")}
-	o.ToolVersion = run.version
 	cleanup, err := run.useKubeconfigInput(&o.Target)
 	defer cleanup()
 	if err != nil {

@@ -201,7 +201,7 @@ func newInput(o Options, engine string, snap *snapshot.Snapshot, hasher secrets.
 		Check: judge.Check{
 			FieldManager:       o.FieldManager,
 			Environment:        o.Environment,
-			ToolVersion:        o.ToolVersion,
+			ToolVersion:        o.Run.ToolVersion,
 			Engine:             engine,
 			Deployer:           o.Deployer,
 			UpgradesClientSide: cfg.UpgradesClientSide(),

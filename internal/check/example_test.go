@@ -276,9 +276,9 @@ func exampleReport(rep *report.Report) *report.Report {
 func (s *scenario) checkBuilt(kubeconfig, manifests, env string) (int, *report.Report, string) {
 	s.t.Helper()
 	rep, err := command.Check(ctxTimeout(s.t), check.Options{
-		Target: check.Target{FieldManager: deployer, Environment: env, Kubeconfig: kubeconfig, SnapshotRepo: s.repo, SnapshotBranch: model.DefaultSnapshotBranch, ToolVersion: "test"},
+		Target: check.Target{FieldManager: deployer, Environment: env, Kubeconfig: kubeconfig, SnapshotRepo: s.repo, SnapshotBranch: model.DefaultSnapshotBranch},
 		Paths:  []string{s.path(manifests)}, FailOn: model.DefaultFailOn(), FailOnCause: model.DefaultFailOnCause(),
-	}, check.RunOptions{})
+	}, check.RunOptions{ToolVersion: "test"})
 	switch {
 	case err != nil:
 		return 2, nil, err.Error()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 
-	"github.com/ownership-check/ownership-check/internal/charts"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/kube"
@@ -50,8 +49,6 @@ type Target struct {
 	// SnapshotBranch; "" is the working directory's.
 	SnapshotRepo   string
 	SnapshotBranch string
-	// ToolVersion goes into the report and the snapshot's index.
-	ToolVersion string
 	// Deployer, when set, is the GitOps controller's object the paths are
 	// rendered with (head and base), as that controller renders them.
 	Deployer *delivery.Deployer
@@ -75,16 +72,6 @@ type Target struct {
 	// warning: render --target in a job without that cluster's
 	// credentials.
 	ClusterOptional bool
-	// Charts are the command line's and the runner's settings of the
-	// run's chart fetcher (--chart-cache, --offline, the action's
-	// GITHUB_TOKEN for ghcr.io); its hosts and mirrors come from the
-	// trusted config (OpenCharts).
-	Charts charts.Options
-	// ChartLocator, when set, is the run's chart fetcher, opened once by
-	// whoever runs its targets (OpenCharts) and shared by their renders:
-	// a chart is fetched once however many releases use it. nil: the
-	// check's run opens one.
-	ChartLocator delivery.ChartLocator
 	// ShowSecrets, for render alone, leaves the values read from Secrets
 	// in the objects it returns (render --show-secrets).
 	ShowSecrets bool

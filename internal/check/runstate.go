@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 
+	"github.com/ownership-check/ownership-check/internal/charts"
+	"github.com/ownership-check/ownership-check/internal/delivery"
+
 	"github.com/ownership-check/ownership-check/internal/runstate"
 )
 
@@ -24,13 +27,25 @@ type RunOptions struct {
 	// Env is what the run takes from the process's environment, read
 	// once by the front end (runstate.ReadEnv): check reads none.
 	Env runstate.Env
+	// Charts are the command line's and the runner's settings of the
+	// run's chart fetcher (--chart-cache, --offline, the action's
+	// GITHUB_TOKEN for ghcr.io); its hosts and mirrors come from the
+	// trusted config (OpenCharts).
+	Charts charts.Options
+	// ChartLocator, when set, is the run's chart fetcher, opened once by
+	// whoever runs its targets (OpenCharts) and shared by their renders,
+	// the listing's included: a chart is fetched once however many
+	// releases use it. nil: NewRun opens one with Charts.
+	ChartLocator delivery.ChartLocator
+	// ToolVersion goes into the report and the snapshot's index.
+	ToolVersion string
 }
 
 // NewRun makes the state of a run of t's checks, one or many
 // (runstate.New): the repository config they check with, loaded once,
 // and the note on what a pull request changes in it; the chart fetcher
-// their renders share, t.ChartLocator, else one opened from that config
-// with t.Charts; and o's. end lets go of the run and what it opened, once
+// their renders share, o.ChartLocator, else one opened from that config
+// with o.Charts; and the rest of o. end lets go of the run and what it opened, once
 // every check of the run has returned.
 func NewRun(ctx context.Context, t Target, o RunOptions) (run *runstate.Run, end func(), err error) {
 	cfg, note, err := t.loadConfigFile()
@@ -38,10 +53,11 @@ func NewRun(ctx context.Context, t Target, o RunOptions) (run *runstate.Run, end
 		return nil, nil, err
 	}
 	run = runstate.New(ctx, o.Top)
-	run.Config, run.ConfigNote, run.Charts, run.Env = cfg, note, t.ChartLocator, o.Env
+	run.Config, run.ConfigNote, run.Charts = cfg, note, o.ChartLocator
+	run.Env, run.ToolVersion = o.Env, o.ToolVersion
 	closeCharts := func() {}
 	if run.Charts == nil {
-		if run.Charts, closeCharts, err = OpenCharts(t.Charts, cfg); err != nil {
+		if run.Charts, closeCharts, err = OpenCharts(o.Charts, cfg); err != nil {
 			run.Close()
 			return nil, nil, err
 		}

@@ -39,7 +39,7 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 	take := snapshot.TakeOptions{
 		Environment:  o.Environment,
 		FieldManager: o.FieldManager,
-		ToolVersion:  o.ToolVersion,
+		ToolVersion:  o.Run.ToolVersion,
 		DeployedBy:   o.DeployedBy,
 		SecretKey:    o.Run.Env.SecretKey,
 		Inputs:       inputsOf(ctx, o.Run.Trees().Top, o.Paths, r.reads),

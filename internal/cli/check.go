@@ -72,11 +72,11 @@ func runCheck(ctx context.Context, o *checkOptions, paths []string, progress io.
 	if command.IsTerminal(progress) {
 		opts.Progress = progress
 	}
-	return command.Check(ctx, opts, runOptions())
+	return command.Check(ctx, opts, o.runOptions(o.ToolVersion))
 }
 
 func (o *checkOptions) checkOptions(paths []string) check.Options {
-	return check.Options{Target: o.target(o.ToolVersion), Paths: paths, Offline: o.Offline, FailOn: o.FailOn,
+	return check.Options{Target: o.target(), Paths: paths, Offline: o.Offline, FailOn: o.FailOn,
 		Base: o.Base, FailOnCause: o.FailOnCause, Record: o.Record, SourceCommit: sourceCommit(o.SourceCommit)}
 }
 

@@ -108,12 +108,11 @@ func (o *commonOptions) selector() command.Selector {
 }
 
 // target is what the pipeline needs of the shared flags.
-func (o *commonOptions) target(toolVersion string) check.Target {
+func (o *commonOptions) target() check.Target {
 	return check.Target{
 		FieldManager: o.FieldManager, Environment: o.Environment, Config: o.Config,
 		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency, MaxInFlight: o.MaxInFlight,
-		SnapshotRepo: o.SnapshotRepo, SnapshotBranch: o.SnapshotBranch, ToolVersion: toolVersion,
-		Charts: charts.Options{CacheDir: o.ChartCache, Offline: o.OfflineCharts},
+		SnapshotRepo: o.SnapshotRepo, SnapshotBranch: o.SnapshotBranch,
 	}
 }
 
@@ -161,8 +160,12 @@ func judgedCauses() string {
 	return strings.Join(words, ", ")
 }
 
-// runOptions are what a run takes from the process's environment, read
+// runOptions are what the run takes of the shared flags (its chart
+// fetcher's), the tool's version, and the process's environment, read
 // here, once, for the pipeline (check reads none).
-func runOptions() check.RunOptions {
-	return check.RunOptions{Env: runstate.ReadEnv()}
+func (o *commonOptions) runOptions(toolVersion string) check.RunOptions {
+	return check.RunOptions{
+		Env: runstate.ReadEnv(), ToolVersion: toolVersion,
+		Charts: charts.Options{CacheDir: o.ChartCache, Offline: o.OfflineCharts},
+	}
 }

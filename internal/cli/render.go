@@ -68,15 +68,15 @@ charts: section (docs/remote-charts.md); --offline reads the cache alone.`,
 }
 
 func runRender(ctx context.Context, o *commonOptions, paths []string, target string, showSecrets bool, stdout, stderr io.Writer) error {
-	t := o.target("")
+	t := o.target()
 	t.ShowSecrets = showSecrets
 	var objs []model.Object
 	var warnings []error
 	var err error
 	if target != "" {
-		objs, warnings, err = command.RenderTarget(ctx, t, runOptions(), target)
+		objs, warnings, err = command.RenderTarget(ctx, t, o.runOptions(""), target)
 	} else {
-		objs, warnings, err = command.Render(ctx, t, runOptions(), paths)
+		objs, warnings, err = command.Render(ctx, t, o.runOptions(""), paths)
 	}
 	printer.Warnings(stderr, "ownership-check: ", warnings)
 	if err == nil {

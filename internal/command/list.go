@@ -18,22 +18,22 @@ import (
 // List lists the repository's targets, the config's and the discovered,
 // the config being t's trusted one (BaseConfig) when set, else its file;
 // their charts located by the run's fetcher.
-func List(ctx context.Context, t check.Target) ([]targets.Target, error) {
-	done, err := openCharts(&t)
+func List(ctx context.Context, t check.Target, ro check.RunOptions) ([]targets.Target, error) {
+	done, err := openCharts(t, &ro)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	return list(ctx, t)
+	return list(ctx, t, ro)
 }
 
 // list is List with the run's fetcher open.
-func list(ctx context.Context, t check.Target) ([]targets.Target, error) {
+func list(ctx context.Context, t check.Target, ro check.RunOptions) ([]targets.Target, error) {
 	cfg, err := configOf(t)
 	if err != nil {
 		return nil, err
 	}
-	return targets.ListLocated(ctx, cfg, t.ChartLocator)
+	return targets.ListLocated(ctx, cfg, ro.ChartLocator)
 }
 
 // configOf is the repository config a run over targets reads.
@@ -55,12 +55,12 @@ func Targets(ctx context.Context, t check.Target, ro check.RunOptions, format st
 	if printer.TargetsFormats.Check(format) != nil {
 		return &check.InputError{Input: "output", Problem: fmt.Sprintf("%q: targets prints %s", format, printer.TargetsFormats.Choice())}
 	}
-	done, err := openCharts(&t)
+	done, err := openCharts(t, &ro)
 	if err != nil {
 		return err
 	}
 	defer done()
-	ts, err := list(ctx, t)
+	ts, err := list(ctx, t, ro)
 	if err != nil {
 		return err
 	}
@@ -149,12 +149,12 @@ func (e *NotCheckedError) Error() string {
 // with its controller's object when it is discovered (what the controller
 // would apply). A target that is not checked is an *NotCheckedError.
 func RenderTarget(ctx context.Context, t check.Target, ro check.RunOptions, name string) ([]model.Object, []error, error) {
-	done, err := openCharts(&t)
+	done, err := openCharts(t, &ro)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer done()
-	ts, err := list(ctx, t)
+	ts, err := list(ctx, t, ro)
 	if err != nil {
 		return nil, nil, err
 	}

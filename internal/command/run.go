@@ -13,7 +13,7 @@ import (
 // opens nothing for itself. Offline, only the chart cache is read.
 func runOf(ctx context.Context, t *check.Target, ro check.RunOptions, offline bool) (end func(), err error) {
 	if offline {
-		t.Charts.Offline = true
+		ro.Charts.Offline = true
 	}
 	t.Run, end, err = check.NewRun(ctx, *t, ro)
 	return end, err

@@ -22,8 +22,8 @@ type Selector struct {
 
 // Select picks the config's targets s names; the config is t's trusted
 // one (BaseConfig) when set, else its file.
-func Select(ctx context.Context, t check.Target, s Selector) (targets.Selection, error) {
-	done, err := openCharts(&t)
+func Select(ctx context.Context, t check.Target, ro check.RunOptions, s Selector) (targets.Selection, error) {
+	done, err := openCharts(t, &ro)
 	if err != nil {
 		return targets.Selection{}, err
 	}
@@ -38,7 +38,7 @@ func Select(ctx context.Context, t check.Target, s Selector) (targets.Selection,
 	}
 	return targets.Select(ctx, cfg, targets.SelectOptions{
 		Names: s.Names, ChangedFrom: s.ChangedFrom, Shard: shard, ConfigFile: t.Config,
-		SnapshotRepo: t.SnapshotRepo, SnapshotBranch: t.SnapshotBranch, Charts: t.ChartLocator,
+		SnapshotRepo: t.SnapshotRepo, SnapshotBranch: t.SnapshotBranch, Charts: ro.ChartLocator,
 	})
 }
 
@@ -47,14 +47,14 @@ func Select(ctx context.Context, t check.Target, s Selector) (targets.Selection,
 func CheckTargets(ctx context.Context, o check.Options, ro check.RunOptions, s Selector) (targets.Selection, []targets.Result, error) {
 	if o.Offline {
 		// Offline is offline for charts too: only the cache is read.
-		o.Charts.Offline = true
+		ro.Charts.Offline = true
 	}
-	done, err := openCharts(&o.Target)
+	done, err := openCharts(o.Target, &ro)
 	if err != nil {
 		return targets.Selection{}, nil, err
 	}
 	defer done()
-	sel, err := Select(ctx, o.Target, s)
+	sel, err := Select(ctx, o.Target, ro, s)
 	if err == nil {
 		err = RequireFieldManagers(sel, o.FieldManager)
 	}

@@ -45,6 +45,9 @@ type Run struct {
 	// Env is what the run takes from the process's environment, read
 	// once by the front end (ReadEnv).
 	Env Env
+	// ToolVersion is the version of the tool that runs, for the reports
+	// and snapshots of the run.
+	ToolVersion string
 
 	// ctx bounds what outlives each check: the schemas' reads, the
 	// batch's git process.

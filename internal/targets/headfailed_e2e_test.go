@@ -153,7 +153,7 @@ func TestHeadFailsOnAChartVersionItsRepositoryLacks(t *testing.T) {
 	if len(sel) != 1 || sel[0].Checked() {
 		t.Fatalf("apps/redis: %+v, want it not checked at the head", sel)
 	}
-	res := targets.Build(ctx, check.Options{Target: check.Target{ChartLocator: l, SnapshotRepo: r.snapshots}, Base: r.base, FailOn: model.DefaultFailOn()}, check.RunOptions{}, sel)
+	res := targets.Build(ctx, check.Options{Target: check.Target{SnapshotRepo: r.snapshots}, Base: r.base, FailOn: model.DefaultFailOn()}, check.RunOptions{ChartLocator: l}, sel)
 	if res[0].Err != nil || res[0].Report == nil || !res[0].Report.Failed {
 		t.Fatalf("apps/redis: %+v, want its report failed", res[0])
 	}

@@ -80,12 +80,12 @@ func TestParentGeneratedValuesFrom(t *testing.T) {
 	}
 	render := func(s targets.Target) map[string]string {
 		t.Helper()
-		rt, paths, err := targets.Resolve(ctx, check.Target{ChartLocator: locator}, s)
+		rt, paths, err := targets.Resolve(ctx, check.Target{}, s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rt.ClusterOptional = true
-		objs, _, err := command.Render(ctx, rt, check.RunOptions{}, paths)
+		objs, _, err := command.Render(ctx, rt, check.RunOptions{ChartLocator: locator}, paths)
 		if err != nil {
 			t.Fatalf("%s: %v", s.Name, err)
 		}
@@ -150,7 +150,7 @@ func TestParentGeneratedValuesFrom(t *testing.T) {
 	if got := render(s); got["extraArgs"] != `["--custom-resource-state-only=false"]` {
 		t.Errorf("head renders extraArgs %s, want the pull request's edit", got["extraArgs"])
 	}
-	rt, _, err := targets.Resolve(ctx, check.Target{ChartLocator: locator}, s)
+	rt, _, err := targets.Resolve(ctx, check.Target{}, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,12 +278,12 @@ data:
 		if !ok || !s.Checked() {
 			t.Fatalf("%s: listed %v, reason %q", name, ok, s.Reason)
 		}
-		rt, paths, err := targets.Resolve(ctx, check.Target{ChartLocator: locator}, s)
+		rt, paths, err := targets.Resolve(ctx, check.Target{}, s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rt.ClusterOptional = true
-		objs, _, err := command.Render(ctx, rt, check.RunOptions{}, paths)
+		objs, _, err := command.Render(ctx, rt, check.RunOptions{ChartLocator: locator}, paths)
 		return objs, err
 	}
 

@@ -43,7 +43,7 @@ func Build(ctx context.Context, o check.Options, ro check.RunOptions, sel []Sele
 	r, runErr := newRun(ctx, o.Concurrency)
 	if o.Offline {
 		// Offline is offline for charts too: only the cache is read.
-		o.Charts.Offline = true
+		ro.Charts.Offline = true
 	}
 	if runErr == nil {
 		// Every check has returned, its base render with it, before the
