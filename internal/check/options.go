@@ -67,14 +67,6 @@ type Target struct {
 	// written that the Deployer's render may read values from (Flux's
 	// substituteFrom), before the cluster's: the discover directories.
 	ValueDirs []string
-	// ClusterOptional, for render alone, renders without a cluster when
-	// the one named (a target's context) cannot be loaded here, with a
-	// warning: render --target in a job without that cluster's
-	// credentials.
-	ClusterOptional bool
-	// ShowSecrets, for render alone, leaves the values read from Secrets
-	// in the objects it returns (render --show-secrets).
-	ShowSecrets bool
 }
 
 // Options are one check's settings.

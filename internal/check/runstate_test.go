@@ -30,7 +30,7 @@ func TestNoRunIsAnError(t *testing.T) {
 	if _, err := Build(ctx, o); err == nil || !strings.Contains(err.Error(), "check.NewRun") {
 		t.Errorf("Build: %v", err)
 	}
-	if _, _, err := Render(ctx, o.Target, o.Paths); err == nil || !strings.Contains(err.Error(), "check.NewRun") {
+	if _, _, err := Render(ctx, o.Target, o.Paths, RenderOptions{}); err == nil || !strings.Contains(err.Error(), "check.NewRun") {
 		t.Errorf("Render: %v", err)
 	}
 	if _, err := TakeSnapshot(ctx, SnapshotOptions{Target: o.Target}); err == nil || !strings.Contains(err.Error(), "check.NewRun") {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/printer"
@@ -69,14 +70,13 @@ charts: section (docs/remote-charts.md); --offline reads the cache alone.`,
 
 func runRender(ctx context.Context, o *commonOptions, paths []string, target string, showSecrets bool, stdout, stderr io.Writer) error {
 	t := o.target()
-	t.ShowSecrets = showSecrets
 	var objs []model.Object
 	var warnings []error
 	var err error
 	if target != "" {
-		objs, warnings, err = command.RenderTarget(ctx, t, o.runOptions(""), target)
+		objs, warnings, err = command.RenderTarget(ctx, t, o.runOptions(""), target, showSecrets)
 	} else {
-		objs, warnings, err = command.Render(ctx, t, o.runOptions(""), paths)
+		objs, warnings, err = command.Render(ctx, t, o.runOptions(""), paths, check.RenderOptions{ShowSecrets: showSecrets})
 	}
 	printer.Warnings(stderr, "ownership-check: ", warnings)
 	if err == nil {

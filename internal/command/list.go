@@ -102,7 +102,7 @@ func renderRow(ctx context.Context, t check.Target, ro check.RunOptions, x targe
 		return
 	}
 	row.Rendered = true
-	objs, ws, err := renderOne(ctx, t, ro, x)
+	objs, ws, err := renderOne(ctx, t, ro, x, false)
 	warned.add(ws)
 	var nc *check.NotCheckedError
 	switch {
@@ -127,14 +127,13 @@ func renderRow(ctx context.Context, t check.Target, ro check.RunOptions, x targe
 
 // renderOne renders a target that discovery found checked, with the
 // run's chart fetcher open, as its deploy does; its cluster only when it
-// can be reached.
-func renderOne(ctx context.Context, t check.Target, ro check.RunOptions, x targets.Target) ([]model.Object, []error, error) {
+// can be reached; show, its values read from Secrets shown.
+func renderOne(ctx context.Context, t check.Target, ro check.RunOptions, x targets.Target, show bool) ([]model.Object, []error, error) {
 	rt, paths, err := targets.Resolve(ctx, t, x)
 	if err != nil {
 		return nil, nil, err
 	}
-	rt.ClusterOptional = true
-	return Render(ctx, rt, ro, paths)
+	return Render(ctx, rt, ro, paths, check.RenderOptions{ClusterOptional: true, ShowSecrets: show})
 }
 
 // NotCheckedError is a target render cannot render as its controller
@@ -148,7 +147,7 @@ func (e *NotCheckedError) Error() string {
 // RenderTarget renders the named target as its deploy does: its paths,
 // with its controller's object when it is discovered (what the controller
 // would apply). A target that is not checked is an *NotCheckedError.
-func RenderTarget(ctx context.Context, t check.Target, ro check.RunOptions, name string) ([]model.Object, []error, error) {
+func RenderTarget(ctx context.Context, t check.Target, ro check.RunOptions, name string, showSecrets bool) ([]model.Object, []error, error) {
 	done, err := openCharts(t, &ro)
 	if err != nil {
 		return nil, nil, err
@@ -165,7 +164,7 @@ func RenderTarget(ctx context.Context, t check.Target, ro check.RunOptions, name
 		if !x.Checked() {
 			return nil, nil, &NotCheckedError{Name: x.Name, Reason: x.Reason}
 		}
-		return renderOne(ctx, t, ro, x)
+		return renderOne(ctx, t, ro, x, showSecrets)
 	}
 	return nil, nil, &check.InputError{Input: "target", Problem: fmt.Sprintf("%q: no such target in the repository config or discovered (ownership-check targets lists them)", name)}
 }

@@ -35,11 +35,11 @@ func Check(ctx context.Context, o check.Options, ro check.RunOptions) (*report.R
 }
 
 // Render is check.Render in a run of its own.
-func Render(ctx context.Context, t check.Target, ro check.RunOptions, paths []string) ([]model.Object, []error, error) {
+func Render(ctx context.Context, t check.Target, ro check.RunOptions, paths []string, o check.RenderOptions) ([]model.Object, []error, error) {
 	end, err := runOf(ctx, &t, ro, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer end()
-	return check.Render(ctx, t, paths)
+	return check.Render(ctx, t, paths, o)
 }

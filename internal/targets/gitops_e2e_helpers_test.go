@@ -104,7 +104,7 @@ func (c *gitopsCluster) deploy(s targets.Target) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs, warnings, err := command.Render(ctx, rt, check.RunOptions{}, paths)
+	objs, warnings, err := command.Render(ctx, rt, check.RunOptions{}, paths, check.RenderOptions{})
 	if err != nil || len(warnings) > 0 {
 		t.Fatalf("%s: %v %q", s.Name, err, warnings)
 	}

@@ -96,8 +96,7 @@ func (r *gitopsRepo) render(s targets.Target) *renderedTarget {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	rt.ClusterOptional = true
-	objs, warnings, err := command.Render(context.Background(), rt, check.RunOptions{}, paths)
+	objs, warnings, err := command.Render(context.Background(), rt, check.RunOptions{}, paths, check.RenderOptions{ClusterOptional: true})
 	out := &renderedTarget{byID: map[string]map[string]any{}, err: err}
 	for _, o := range objs {
 		out.byID[o.ID.String()] = o.Object.Object

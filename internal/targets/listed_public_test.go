@@ -134,7 +134,7 @@ func TestTenantSourceBesideIt(t *testing.T) {
 		"apps/dev-team":            {"HelmRelease", "HelmRepository"},
 		"HelmRelease/podinfo.apps": {"Deployment", "Service"},
 	} {
-		objs, _, err := command.RenderTarget(ctx, run, ro, name)
+		objs, _, err := command.RenderTarget(ctx, run, ro, name, false)
 		if err != nil {
 			t.Errorf("render --target %s: %v", name, err)
 			continue

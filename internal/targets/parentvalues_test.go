@@ -84,8 +84,7 @@ func TestParentGeneratedValuesFrom(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rt.ClusterOptional = true
-		objs, _, err := command.Render(ctx, rt, check.RunOptions{ChartLocator: locator}, paths)
+		objs, _, err := command.Render(ctx, rt, check.RunOptions{ChartLocator: locator}, paths, check.RenderOptions{ClusterOptional: true})
 		if err != nil {
 			t.Fatalf("%s: %v", s.Name, err)
 		}
@@ -282,8 +281,7 @@ data:
 		if err != nil {
 			t.Fatal(err)
 		}
-		rt.ClusterOptional = true
-		objs, _, err := command.Render(ctx, rt, check.RunOptions{ChartLocator: locator}, paths)
+		objs, _, err := command.Render(ctx, rt, check.RunOptions{ChartLocator: locator}, paths, check.RenderOptions{ClusterOptional: true})
 		return objs, err
 	}
 

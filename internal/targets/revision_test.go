@@ -114,8 +114,7 @@ func testPinnedRevisions(t *testing.T, shallow bool) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ct.ClusterOptional = true // no cluster production here
-		objs, _, err := command.Render(ctx, ct, check.RunOptions{}, paths)
+		objs, _, err := command.Render(ctx, ct, check.RunOptions{}, paths, check.RenderOptions{ClusterOptional: true})
 		if err != nil {
 			t.Fatalf("%s: render: %v", name, err)
 		}

@@ -72,8 +72,7 @@ func TestArgoShortCommit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ct.ClusterOptional = true
-			objs, _, err := command.Render(ctx, ct, check.RunOptions{}, paths)
+			objs, _, err := command.Render(ctx, ct, check.RunOptions{}, paths, check.RenderOptions{ClusterOptional: true})
 			if err != nil {
 				t.Fatal(err)
 			}

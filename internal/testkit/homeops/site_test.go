@@ -397,7 +397,7 @@ func (s *site) deployKustomizations() {
 		if err != nil {
 			t.Fatal(err)
 		}
-		objs, warnings, err := command.Render(ctx, rt, check.RunOptions{}, paths)
+		objs, warnings, err := command.Render(ctx, rt, check.RunOptions{}, paths, check.RenderOptions{})
 		if err != nil || len(warnings) > 0 {
 			t.Fatalf("%s: %v %q", target.Name, err, warnings)
 		}
