@@ -100,8 +100,8 @@ func Run(ctx context.Context, version string, stdout, stderr io.Writer) error {
 func (run *actionRun) target() check.Target {
 	in := run.in
 	return check.Target{
-		FieldManager: in.FieldManager, Environment: in.Environment, Config: in.Config,
-		SnapshotRepo: in.SnapshotRepo, SnapshotBranch: in.SnapshotBranch, Concurrency: check.DefaultConcurrency,
+		FieldManager: in.FieldManager, Environment: in.Environment, RepoConfig: check.RepoConfig{Config: in.Config},
+		Snapshot: runstate.Branch{Repo: in.SnapshotRepo, Name: in.SnapshotBranch}, Cluster: check.Cluster{Concurrency: check.DefaultConcurrency},
 	}
 }
 

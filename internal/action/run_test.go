@@ -416,7 +416,7 @@ func TestActionPullRequest(t *testing.T) {
 
 	o := e.opts[0]
 	if o.FieldManager != "deployer" || o.Environment != "staging" || o.FailOn != model.DefaultFailOn() ||
-		o.SnapshotBranch != "ownership-snapshots" || o.SnapshotRepo != "" || o.Offline || o.Kubeconfig != "" || o.BaseConfig == nil {
+		o.Snapshot.Name != "ownership-snapshots" || o.Snapshot.Repo != "" || o.Offline || o.Kubeconfig != "" || o.BaseConfig == nil {
 		t.Errorf("check options %+v", o)
 	}
 	if strings.Join(e.paths[0], "|") != "deploy/overlays/staging|deploy/base" {

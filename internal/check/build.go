@@ -168,7 +168,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		}
 		notes := append(judge.WithNote(judge.WithNote(nil, configNote), skipNote), unrendered...)
 		if snap == nil {
-			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
+			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.Snapshot.Name))
 		}
 		found := <-fightsRead
 		set := controllers.NewSet(srcs, found.Objs)

@@ -35,7 +35,7 @@ func TestChartsFromTheTrustedConfig(t *testing.T) {
 	}
 
 	ambient := map[string]charts.Credential{"ghcr.io": {User: "x", Password: "token"}}
-	tg := Target{Config: head, BaseConfig: base}
+	tg := Target{RepoConfig: RepoConfig{Config: head, BaseConfig: base}}
 	ro := RunOptions{Charts: charts.Options{CacheDir: dir, Offline: true, Ambient: ambient}}
 	run, end, err := NewRun(context.Background(), tg, ro)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -276,7 +277,7 @@ func exampleReport(rep *report.Report) *report.Report {
 func (s *scenario) checkBuilt(kubeconfig, manifests, env string) (int, *report.Report, string) {
 	s.t.Helper()
 	rep, err := command.Check(ctxTimeout(s.t), check.Options{
-		Target: check.Target{FieldManager: deployer, Environment: env, Kubeconfig: kubeconfig, SnapshotRepo: s.repo, SnapshotBranch: model.DefaultSnapshotBranch},
+		Target: check.Target{FieldManager: deployer, Environment: env, Cluster: check.Cluster{Kubeconfig: kubeconfig}, Snapshot: runstate.Branch{Repo: s.repo, Name: model.DefaultSnapshotBranch}},
 		Paths:  []string{s.path(manifests)}, FailOn: model.DefaultFailOn(), FailOnCause: model.DefaultFailOnCause(),
 	}, check.RunOptions{ToolVersion: "test"})
 	switch {

@@ -14,9 +14,7 @@ import (
 type Recorded = runstate.Recorded
 
 // Branch is the snapshot branch t reads and records on.
-func (t Target) Branch() runstate.Branch {
-	return runstate.Branch{Repo: t.SnapshotRepo, Name: t.SnapshotBranch}
-}
+func (t Target) Branch() runstate.Branch { return t.Snapshot }
 
 // RunOptions are what a run's maker gives NewRun beside the targets'
 // config.

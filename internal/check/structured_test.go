@@ -13,6 +13,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
@@ -57,7 +58,7 @@ func TestBuildLeavesNothingRunning(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	opts := check.Options{
-		Target: check.Target{FieldManager: deployer, Environment: demoEnvironment, Namespace: "shop", SnapshotRepo: bundle},
+		Target: check.Target{FieldManager: deployer, Environment: demoEnvironment, Cluster: check.Cluster{Namespace: "shop"}, Snapshot: runstate.Branch{Repo: bundle}},
 		Paths:  []string{filepath.Join(repo, "app")}, Offline: true, Base: base,
 		FailOn: model.DefaultFailOn(),
 	}

@@ -110,9 +110,11 @@ func (o *commonOptions) selector() command.Selector {
 // target is what the pipeline needs of the shared flags.
 func (o *commonOptions) target() check.Target {
 	return check.Target{
-		FieldManager: o.FieldManager, Environment: o.Environment, Config: o.Config,
-		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency, MaxInFlight: o.MaxInFlight,
-		SnapshotRepo: o.SnapshotRepo, SnapshotBranch: o.SnapshotBranch,
+		FieldManager: o.FieldManager, Environment: o.Environment, RepoConfig: check.RepoConfig{Config: o.Config},
+		Cluster: check.Cluster{
+			Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency, MaxInFlight: o.MaxInFlight,
+		},
+		Snapshot: runstate.Branch{Repo: o.SnapshotRepo, Name: o.SnapshotBranch},
 	}
 }
 

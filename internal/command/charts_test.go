@@ -19,7 +19,7 @@ func TestOpenChartsReadsTheTrustedConfig(t *testing.T) {
 	if err := os.WriteFile(broken, []byte("charts: [not, a, mapping]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tg := check.Target{Config: broken, BaseConfig: config.Default()}
+	tg := check.Target{RepoConfig: check.RepoConfig{Config: broken, BaseConfig: config.Default()}}
 	ro := check.RunOptions{Charts: charts.Options{CacheDir: t.TempDir()}}
 	done, err := openCharts(tg, &ro)
 	if err != nil {

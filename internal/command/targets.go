@@ -38,7 +38,7 @@ func Select(ctx context.Context, t check.Target, ro check.RunOptions, s Selector
 	}
 	return targets.Select(ctx, cfg, targets.SelectOptions{
 		Names: s.Names, ChangedFrom: s.ChangedFrom, Shard: shard, ConfigFile: t.Config,
-		SnapshotRepo: t.SnapshotRepo, SnapshotBranch: t.SnapshotBranch, Charts: ro.ChartLocator,
+		SnapshotRepo: t.Snapshot.Repo, SnapshotBranch: t.Snapshot.Name, Charts: ro.ChartLocator,
 	})
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 )
 
 // prediction is what the check says the deploy does (its report) and what
@@ -42,8 +43,8 @@ func (e *env) predict(path, fieldManager string, apply delivery.ApplyMethod, ori
 	e.t.Helper()
 	ctx := context.Background()
 	rep, err := command.Check(ctx, check.Options{
-		Target: check.Target{FieldManager: fieldManager, Environment: e.ns, Kubeconfig: e.kubeconfig,
-			Namespace: e.ns, SnapshotRepo: e.repo, Apply: apply},
+		Target: check.Target{FieldManager: fieldManager, Environment: e.ns, Cluster: check.Cluster{Kubeconfig: e.kubeconfig, Namespace: e.ns},
+			Snapshot: runstate.Branch{Repo: e.repo}, Apply: apply},
 		Paths:  []string{path},
 		FailOn: model.DefaultFailOn(),
 	}, check.RunOptions{})
