@@ -3,11 +3,12 @@ package action
 import (
 	"context"
 	"encoding/json"
-	"github.com/ownership-check/ownership-check/internal/check"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/command"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -22,7 +23,7 @@ import (
 func TestActionCausesEndToEnd(t *testing.T) {
 	testcluster.Require(t, cluster)
 	e := newActionEnv(t, "push.json", nil, nil)
-	checkRunner = check.Build
+	checkRunner = command.Check
 	const ns = "action-cause"
 	ws := actionWorkspaceIn(t, ns)
 	_, client := deployedStaging(t)

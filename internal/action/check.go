@@ -36,7 +36,7 @@ func (run *actionRun) check(ctx context.Context) error {
 	run.a.Group("ownership-check: checking " + run.in.Environment)
 	start := time.Now()
 	o.Progress = run.progress()
-	rep, err := checkRunner(ctx, o)
+	rep, err := checkRunner(ctx, o, run.runOptions())
 	if err == nil {
 		run.a.Infof("checked %d objects in %.1f s: %s", rep.Summary.Objects, time.Since(start).Seconds(), rep.Status().Verdict())
 	}
@@ -65,7 +65,6 @@ func (run *actionRun) checkOptions(ctx context.Context) (check.Options, func(), 
 	in := run.in
 	o := check.Options{Target: run.target(), Paths: in.Paths, FailOn: in.FailOn, FailOnCause: in.FailOnCause, Record: in.Record,
 		SourceCommit: run.a.Getenv("GITHUB_SHA")}
-	o.ToolVersion = run.version
 	if o.FailOn == "" {
 		o.FailOn = model.DefaultFailOn()
 	}
@@ -156,7 +155,7 @@ func (run *actionRun) checkTargets(ctx context.Context, o check.Options) error {
 			s.Names = []string{"all"}
 		}
 	}
-	sel, results, err := command.CheckTargets(ctx, o, s)
+	sel, results, err := command.CheckTargets(ctx, o, run.runOptions(), s)
 	if err != nil {
 		return run.checkFailed(ctx, err)
 	}

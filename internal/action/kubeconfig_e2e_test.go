@@ -3,11 +3,12 @@ package action
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/ownership-check/ownership-check/internal/check"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/command"
 
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -33,7 +34,7 @@ JSON
 func TestActionKubeconfigFromEarlierStep(t *testing.T) {
 	testcluster.Require(t, cluster)
 	e := newActionEnv(t, "push.json", nil, nil)
-	checkRunner = check.Build
+	checkRunner = command.Check
 	const ns = "action-exec-plugin"
 	actionWorkspaceIn(t, ns)
 	client, err := kube.New(cluster.Config(), "default", 4)

@@ -22,7 +22,7 @@ func (run *actionRun) migrate(ctx context.Context) error {
 		return run.toolError(err)
 	}
 	var out strings.Builder
-	_, err = migrateRunner(ctx, o, io.MultiWriter(run.stdout, &out))
+	_, err = migrateRunner(ctx, o, run.runOptions(), io.MultiWriter(run.stdout, &out))
 	title := "### ownership-check migrate: " + in.Environment + "\n\n"
 	if err != nil {
 		ghaction.AddSummary(run.a, title+"```\n"+out.String()+"```\n\n**Failed:** "+err.Error()+"\n")

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ownership-check/ownership-check/internal/check"
 	"io"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/check"
 
 	"github.com/ownership-check/ownership-check/internal/migrate"
 )
@@ -20,7 +21,7 @@ func stubMigrate(t *testing.T, out string, err error) *[]check.MigrateOptions {
 	var seen []check.MigrateOptions
 	old := migrateRunner
 	t.Cleanup(func() { migrateRunner = old })
-	migrateRunner = func(_ context.Context, o check.MigrateOptions, w io.Writer) (*migrate.Plan, error) {
+	migrateRunner = func(_ context.Context, o check.MigrateOptions, _ check.RunOptions, w io.Writer) (*migrate.Plan, error) {
 		seen = append(seen, o)
 		if _, statErr := os.Stat(o.Kubeconfig); o.Kubeconfig != "" && statErr != nil {
 			t.Errorf("kubeconfig file %s missing while migrating", o.Kubeconfig)

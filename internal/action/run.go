@@ -19,13 +19,14 @@ import (
 	ghaction "github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/publish"
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 )
 
 // Seams for the tests: a fixed report instead of a cluster, a recorded
 // migration, the environment as the runner sets it, and a short settle
 // time.
 var (
-	checkRunner   = check.Build
+	checkRunner   = command.Check
 	migrateRunner = command.Migrate
 	actionGetenv  = os.Getenv
 	commentSettle = publish.DefaultSettle
@@ -99,10 +100,16 @@ func Run(ctx context.Context, version string, stdout, stderr io.Writer) error {
 func (run *actionRun) target() check.Target {
 	in := run.in
 	return check.Target{
-		FieldManager: in.FieldManager, Environment: in.Environment, Config: in.Config,
-		SnapshotRepo: in.SnapshotRepo, SnapshotBranch: in.SnapshotBranch, Concurrency: check.DefaultConcurrency,
-		Charts: run.charts(),
+		FieldManager: in.FieldManager, Environment: in.Environment, RepoConfig: check.RepoConfig{Config: in.Config},
+		Snapshot: runstate.Branch{Repo: in.SnapshotRepo, Name: in.SnapshotBranch}, Cluster: check.Cluster{Concurrency: check.DefaultConcurrency},
 	}
+}
+
+// runOptions are what the run takes of the runner: its part of the chart
+// fetcher, the tool's version, and the environment, read here, once, for
+// the pipeline (check reads none).
+func (run *actionRun) runOptions() check.RunOptions {
+	return check.RunOptions{Env: runstate.ReadEnv(), Charts: run.charts(), ToolVersion: run.version}
 }
 
 // useKubeconfigInput writes the kubeconfig input (file content, token

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -129,7 +129,7 @@ func TestActionEndToEnd(t *testing.T) {
 	testcluster.Require(t, cluster)
 	// newActionEnv reads action.yml from the module: before the chdir.
 	e := newActionEnv(t, "push.json", nil, nil)
-	checkRunner = check.Build
+	checkRunner = command.Check
 	ws := actionWorkspace(t)
 	kubeconfig, client := deployedStaging(t)
 

@@ -154,7 +154,7 @@ func newActionEnv(t *testing.T, event string, rep *report.Report, checkErr error
 	oldRunner, oldSettle := checkRunner, commentSettle
 	t.Cleanup(func() { checkRunner, commentSettle = oldRunner, oldSettle })
 	commentSettle = 5 * time.Millisecond
-	checkRunner = func(_ context.Context, o check.Options) (*report.Report, error) {
+	checkRunner = func(_ context.Context, o check.Options, _ check.RunOptions) (*report.Report, error) {
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		e.opts = append(e.opts, o)
@@ -416,7 +416,7 @@ func TestActionPullRequest(t *testing.T) {
 
 	o := e.opts[0]
 	if o.FieldManager != "deployer" || o.Environment != "staging" || o.FailOn != model.DefaultFailOn() ||
-		o.SnapshotBranch != "ownership-snapshots" || o.SnapshotRepo != "" || o.Offline || o.Kubeconfig != "" || o.BaseConfig == nil {
+		o.Snapshot.Name != "ownership-snapshots" || o.Snapshot.Repo != "" || o.Offline || o.Kubeconfig != "" || o.BaseConfig == nil {
 		t.Errorf("check options %+v", o)
 	}
 	if strings.Join(e.paths[0], "|") != "deploy/overlays/staging|deploy/base" {
@@ -515,7 +515,7 @@ func TestActionPullRequest(t *testing.T) {
 
 // checkRunnerReport makes the fake check return rep from now on.
 func checkRunnerReport(e *actionEnv, rep *report.Report) {
-	checkRunner = func(_ context.Context, o check.Options) (*report.Report, error) {
+	checkRunner = func(_ context.Context, o check.Options, _ check.RunOptions) (*report.Report, error) {
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		e.opts = append(e.opts, o)
@@ -571,7 +571,7 @@ func TestActionCheckError(t *testing.T) {
 	if !strings.Contains(e.comment(), "no ownership conflicts") {
 		t.Fatal("the first run's comment does not claim a clean result")
 	}
-	checkRunner = func(context.Context, check.Options) (*report.Report, error) {
+	checkRunner = func(context.Context, check.Options, check.RunOptions) (*report.Report, error) {
 		return nil, errors.New(`Deployment/shop/web: dry-run failed: Post "https://10.0.0.1:6443/apis/apps/v1": dial tcp 10.0.0.1:6443: connect: connection refused`)
 	}
 	code, log := e.run()

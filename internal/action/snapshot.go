@@ -15,7 +15,6 @@ func (run *actionRun) snapshot(ctx context.Context) error {
 	// The workflow's commit and actor: check reads no environment.
 	o := check.SnapshotOptions{Target: run.target(), Paths: in.Paths,
 		SourceCommit: run.a.Getenv("GITHUB_SHA"), DeployedBy: run.a.Getenv("GITHUB_ACTOR")}
-	o.ToolVersion = run.version
 	cleanup, err := run.useKubeconfigInput(&o.Target)
 	defer cleanup()
 	if err != nil {
@@ -29,14 +28,14 @@ func (run *actionRun) snapshot(ctx context.Context) error {
 			// After a deploy every target's record is refreshed.
 			s.Names = []string{"all"}
 		}
-		n, err := command.SnapshotTargets(ctx, o, s, run.stdout, run.stderr)
+		n, err := command.SnapshotTargets(ctx, o, run.runOptions(), s, run.stdout, run.stderr)
 		ghaction.AddSummary(run.a, fmt.Sprintf("### ownership-check snapshot\n\nRecorded %d targets on the snapshot branch `%s`.\n", n, in.SnapshotBranch))
 		if err != nil {
 			return run.toolError(err)
 		}
 		return nil
 	}
-	snap, err := command.Snapshot(ctx, o, run.stdout, run.stderr)
+	snap, err := command.Snapshot(ctx, o, run.runOptions(), run.stdout, run.stderr)
 	if err != nil {
 		return run.toolError(err)
 	}

@@ -9,7 +9,7 @@ func TestActionSnapshotRepo(t *testing.T) {
 	if code, _ := e.run(); code != ExitOK {
 		t.Fatalf("check: exit %d", code)
 	}
-	if got := e.opts[0].SnapshotRepo; got != "https://github.example/platform/snapshots.git" {
+	if got := e.opts[0].Snapshot.Repo; got != "https://github.example/platform/snapshots.git" {
 		t.Errorf("check: snapshot repo %q", got)
 	}
 	t.Setenv("INPUT_MODE", "migrate")
@@ -17,7 +17,7 @@ func TestActionSnapshotRepo(t *testing.T) {
 	if code, _ := e.run(); code != ExitOK {
 		t.Fatalf("migrate: exit %d", code)
 	}
-	if got := (*seen)[0].SnapshotRepo; got != "https://github.example/platform/snapshots.git" {
+	if got := (*seen)[0].Snapshot.Repo; got != "https://github.example/platform/snapshots.git" {
 		t.Errorf("migrate: snapshot repo %q", got)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -28,7 +28,7 @@ const trustNamespace = "action-trust"
 func TestActionTrustEndToEnd(t *testing.T) {
 	testcluster.Require(t, cluster)
 	e := newActionEnv(t, "push.json", nil, nil)
-	checkRunner = check.Build
+	checkRunner = command.Check
 	ws := actionWorkspaceIn(t, trustNamespace)
 	base := gitIn(t, ws, "rev-parse", "HEAD")
 	// The runner is no pod: its only way to the cluster is the input.

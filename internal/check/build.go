@@ -29,19 +29,9 @@ import (
 // means the check could not be done (the tool's exit status 2); findings
 // that fail the check show in Report.Failed.
 func Build(ctx context.Context, o Options) (*report.Report, error) {
-	if err := o.requireTarget(); err != nil {
-		return nil, err
-	}
-	policy, err := ParseFailOn(o.FailOn)
+	policy, causes, err := o.policies()
 	if err != nil {
 		return nil, err
-	}
-	causes, err := ParseFailOnCause(o.FailOnCause)
-	if err != nil {
-		return nil, err
-	}
-	if o.Record && o.Offline {
-		return nil, inputError("record", "needs the cluster engine: offline, changes made since the last deploy cannot be seen, so the findings are no record of what the deploy fights")
 	}
 	rep, err := build(ctx, o, policy, causes)
 	if err == nil && o.Record {
@@ -53,6 +43,32 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 	return rep, nil
 }
 
+// Validate gives the error Build gives for what o says alone, before any
+// run: the front end validates before it makes the run (NewRun).
+func (o Options) Validate() error {
+	_, _, err := o.policies()
+	return err
+}
+
+// policies checks o's inputs and reads its policies.
+func (o *Options) policies() (model.FailPolicy, model.CausePolicy, error) {
+	if err := o.requireTarget(); err != nil {
+		return nil, nil, err
+	}
+	policy, err := ParseFailOn(o.FailOn)
+	if err != nil {
+		return nil, nil, err
+	}
+	causes, err := ParseFailOnCause(o.FailOnCause)
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.Record && o.Offline {
+		return nil, nil, inputError("record", "needs the cluster engine: offline, changes made since the last deploy cannot be seen, so the findings are no record of what the deploy fights")
+	}
+	return policy, causes, nil
+}
+
 // build runs the engine's check. What it starts beside the render and the
 // dry-runs (the snapshot read, the base render, discovery) runs in one
 // group that is cancelled and waited for on every return: nothing outlives
@@ -60,16 +76,9 @@ func Build(ctx context.Context, o Options) (*report.Report, error) {
 func build(ctx context.Context, o Options, policy model.FailPolicy, causes model.CausePolicy) (*report.Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if o.Offline {
-		// Offline is offline for charts too: only the cache is read.
-		o.Charts.Offline = true
-	}
-	end, err := o.ownRun(ctx)
-	if err != nil {
+	if err := o.requireRun(); err != nil {
 		return nil, err
 	}
-	// The run of one ends after everything started in g.
-	defer end()
 	var g errgroup.Group
 	defer func() {
 		cancel()
@@ -153,13 +162,13 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 			return judge.Input{}, read.err
 		}
 		snap := read.snap
-		hasher, err := snapshotHasher(snap)
+		hasher, err := snapshotHasher(snap, o.Run.Env.SecretKey)
 		if err != nil {
 			return judge.Input{}, err
 		}
 		notes := append(judge.WithNote(judge.WithNote(nil, configNote), skipNote), unrendered...)
 		if snap == nil {
-			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.SnapshotBranch))
+			notes = append(notes, fmt.Sprintf("no snapshot of environment %s on branch %s: compared against live (baseline: live); run `ownership-check snapshot` after each deploy", o.Environment, o.Snapshot.Name))
 		}
 		found := <-fightsRead
 		set := controllers.NewSet(srcs, found.Objs)
@@ -192,7 +201,7 @@ func newInput(o Options, engine string, snap *snapshot.Snapshot, hasher secrets.
 		Check: judge.Check{
 			FieldManager:       o.FieldManager,
 			Environment:        o.Environment,
-			ToolVersion:        o.ToolVersion,
+			ToolVersion:        o.Run.ToolVersion,
 			Engine:             engine,
 			Deployer:           o.Deployer,
 			UpgradesClientSide: cfg.UpgradesClientSide(),

@@ -35,8 +35,9 @@ func TestChartsFromTheTrustedConfig(t *testing.T) {
 	}
 
 	ambient := map[string]charts.Credential{"ghcr.io": {User: "x", Password: "token"}}
-	tg := Target{Config: head, BaseConfig: base, Charts: charts.Options{CacheDir: dir, Offline: true, Ambient: ambient}}
-	run, end, err := NewRun(context.Background(), tg, "")
+	tg := Target{RepoConfig: RepoConfig{Config: head, BaseConfig: base}}
+	ro := RunOptions{Charts: charts.Options{CacheDir: dir, Offline: true, Ambient: ambient}}
+	run, end, err := NewRun(context.Background(), tg, ro)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +56,8 @@ func TestChartsFromTheTrustedConfig(t *testing.T) {
 		t.Errorf("fetcher's settings %+v, want the command line's and the runner's", o)
 	}
 	// A fetcher the command opened for all its targets is the run's.
-	tg.ChartLocator = run.Charts
-	again, endAgain, err := NewRun(context.Background(), tg, "")
+	ro.ChartLocator = run.Charts
+	again, endAgain, err := NewRun(context.Background(), tg, ro)
 	if err != nil {
 		t.Fatal(err)
 	}

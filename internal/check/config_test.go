@@ -23,7 +23,7 @@ func TestBaseConfigRules(t *testing.T) {
 		}
 	}
 	write("ignore:\n- path: .metadata.labels\n- path: .spec.replicas\n  kind: Deployment\nkustomize:\n  allowHelm: true\n")
-	cfg, note, err := Target{BaseConfig: base}.loadConfigFile()
+	cfg, note, err := Target{RepoConfig: RepoConfig{BaseConfig: base}}.loadConfigFile()
 	if err != nil || cfg != base {
 		t.Fatalf("config %+v, err %v: want the base's", cfg, err)
 	}
@@ -32,23 +32,23 @@ func TestBaseConfigRules(t *testing.T) {
 		t.Errorf("note:\n%s\nwant:\n%s", note, want)
 	}
 
-	if _, note, _ := (Target{BaseConfig: base, ChangedBy: "the merge group"}).loadConfigFile(); !strings.HasPrefix(note, "the merge group changes the repository config") {
+	if _, note, _ := (Target{RepoConfig: RepoConfig{BaseConfig: base, ChangedBy: "the merge group"}}).loadConfigFile(); !strings.HasPrefix(note, "the merge group changes the repository config") {
 		t.Errorf("in a merge queue: note %q", note)
 	}
 
 	write("ignore:\n- path: .metadata.labels\n")
-	if _, note, _ := (Target{BaseConfig: base}).loadConfigFile(); note != "" {
+	if _, note, _ := (Target{RepoConfig: RepoConfig{BaseConfig: base}}).loadConfigFile(); note != "" {
 		t.Errorf("an unchanged config: note %q", note)
 	}
 	write("ignore: [{path: kind}]\n")
-	if cfg, note, err := (Target{BaseConfig: base}).loadConfigFile(); err != nil || cfg != base || !strings.Contains(note, "does not load") {
+	if cfg, note, err := (Target{RepoConfig: RepoConfig{BaseConfig: base}}).loadConfigFile(); err != nil || cfg != base || !strings.Contains(note, "does not load") {
 		t.Errorf("a broken config in the pull request: %v %q", err, note)
 	}
-	if _, _, err := (Target{BaseConfig: config.Default(), Config: "ci/x.yaml"}).loadConfigFile(); err == nil || !strings.Contains(err.Error(), "in neither") {
+	if _, _, err := (Target{RepoConfig: RepoConfig{BaseConfig: config.Default(), Config: "ci/x.yaml"}}).loadConfigFile(); err == nil || !strings.Contains(err.Error(), "in neither") {
 		t.Errorf("an explicit config nowhere: %v", err)
 	}
 	os.Remove(config.DefaultFile)
-	if _, note, _ := (Target{BaseConfig: base}).loadConfigFile(); !strings.Contains(note, "removes from ignore: path .metadata.labels") {
+	if _, note, _ := (Target{RepoConfig: RepoConfig{BaseConfig: base}}).loadConfigFile(); !strings.Contains(note, "removes from ignore: path .metadata.labels") {
 		t.Errorf("a pull request that deletes the config: %q", note)
 	}
 }

@@ -22,7 +22,9 @@
 // elsewhere: TakeSnapshot in the snapshot store, Migrate in migrate's plan,
 // Render in the objects themselves; History reads the recorded deploys.
 // What a check reads beyond its own target comes through its Run
-// (package runstate): a check alone is a run of one; a run of many targets
-// is package targets', which makes the run and calls Build for each.
+// (package runstate), plain fields its maker set (NewRun): a check alone
+// is a run of one the front end makes; a run of many targets is package
+// targets', which makes the run and calls Build for each. check reads no
+// environment: the front end reads it into the run.
 // docs/architecture.md has the picture.
 package check

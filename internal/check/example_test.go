@@ -9,10 +9,12 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/publish"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
@@ -274,10 +276,10 @@ func exampleReport(rep *report.Report) *report.Report {
 // 2 with the error when it could not run.
 func (s *scenario) checkBuilt(kubeconfig, manifests, env string) (int, *report.Report, string) {
 	s.t.Helper()
-	rep, err := check.Build(ctxTimeout(s.t), check.Options{
-		Target: check.Target{FieldManager: deployer, Environment: env, Kubeconfig: kubeconfig, SnapshotRepo: s.repo, SnapshotBranch: model.DefaultSnapshotBranch, ToolVersion: "test"},
+	rep, err := command.Check(ctxTimeout(s.t), check.Options{
+		Target: check.Target{FieldManager: deployer, Environment: env, Cluster: check.Cluster{Kubeconfig: kubeconfig}, Snapshot: runstate.Branch{Repo: s.repo, Name: model.DefaultSnapshotBranch}},
 		Paths:  []string{s.path(manifests)}, FailOn: model.DefaultFailOn(), FailOnCause: model.DefaultFailOnCause(),
-	})
+	}, check.RunOptions{ToolVersion: "test"})
 	switch {
 	case err != nil:
 		return 2, nil, err.Error()

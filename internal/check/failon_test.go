@@ -7,11 +7,12 @@ import (
 	"github.com/ownership-check/ownership-check/internal/secrets"
 
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 )
 
 func TestFailPolicyFails(t *testing.T) {
 	p, _ := ParseFailOn("reset")
-	in := newInput(Options{}, "cluster", nil, secrets.Hasher{}, p, nil, nil)
+	in := newInput(Options{Target: Target{Run: &runstate.Run{}}}, "cluster", nil, secrets.Hasher{}, p, nil, nil)
 	objs := []report.Object{{Findings: []model.Finding{{Category: model.Drift}}}}
 	if in.Report(objs, nil).Failed {
 		t.Fatal("drift failed a reset-only policy")

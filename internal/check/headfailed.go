@@ -89,15 +89,9 @@ func judgeHead(ctx context.Context, o Options, head judge.AtHead) (*report.Repor
 	if err != nil {
 		return nil, "", err
 	}
-	if o.Offline {
-		// Offline is offline for charts too: only the cache is read.
-		o.Charts.Offline = true
-	}
-	end, err := o.ownRun(ctx)
-	if err != nil {
+	if err := o.requireRun(); err != nil {
 		return nil, "", err
 	}
-	defer end()
 	cfg, charts := o.Run.Config, o.Run.Charts
 	opts := render.Options{Namespace: offlineNamespace(o.Target), Config: cfg, Deployer: o.Deployer, Charts: charts, StandInSecrets: true}
 	if c := o.Client; c != nil && !o.Offline {

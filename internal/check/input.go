@@ -61,6 +61,10 @@ func inputErrors(err error) []*InputError {
 	return nil
 }
 
+// Validate gives the error a snapshot gives for what t says alone, before
+// any run: the front end validates before it makes the run (NewRun).
+func (t Target) Validate() error { return t.requireTarget() }
+
 // requireTarget checks the inputs every command of the pipeline needs:
 // the deploy's field manager and an environment name that can name files
 // on the snapshot branch ("" is "default").

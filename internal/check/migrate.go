@@ -28,6 +28,34 @@ type MigrateOptions struct {
 	Apply bool
 }
 
+// Validate gives the error Migrate gives for what o says alone, before
+// any run: the front end validates before it makes the run (NewRun).
+func (o MigrateOptions) Validate() error {
+	_, err := o.plan()
+	return err
+}
+
+// plan checks o's inputs and gives the plan's options.
+func (o *MigrateOptions) plan() (migrate.Options, error) {
+	if err := o.requireTarget(); err != nil {
+		return migrate.Options{}, err
+	}
+	opts := migrate.Options{FieldManager: o.FieldManager}
+	for _, m := range o.FromManagers {
+		if m = strings.TrimSpace(m); m != "" {
+			opts.FromManagers = append(opts.FromManagers, m)
+		}
+	}
+	if o.Scope != "" {
+		scope, err := config.ParsePath(o.Scope)
+		if err != nil {
+			return opts, &InputError{Input: "scope", Problem: err.Error()}
+		}
+		opts.Scope = &scope
+	}
+	return opts, nil
+}
+
 // Migrated is what Migrate planned and, when Applied, did.
 type Migrated struct {
 	Plan     *migrate.Plan
@@ -43,27 +71,13 @@ type Migrated struct {
 func Migrate(ctx context.Context, o MigrateOptions, planned func(*migrate.Plan)) (*Migrated, error) {
 	ctx, cancel := context.WithTimeout(ctx, migrateDeadline)
 	defer cancel()
-	if err := o.requireTarget(); err != nil {
-		return nil, err
-	}
-	opts := migrate.Options{FieldManager: o.FieldManager}
-	for _, m := range o.FromManagers {
-		if m = strings.TrimSpace(m); m != "" {
-			opts.FromManagers = append(opts.FromManagers, m)
-		}
-	}
-	if o.Scope != "" {
-		scope, err := config.ParsePath(o.Scope)
-		if err != nil {
-			return nil, &InputError{Input: "scope", Problem: err.Error()}
-		}
-		opts.Scope = &scope
-	}
-	end, err := o.ownRun(ctx)
+	opts, err := o.plan()
 	if err != nil {
 		return nil, err
 	}
-	defer end()
+	if err := o.requireRun(); err != nil {
+		return nil, err
+	}
 	r, err := o.renderForCluster(ctx, o.Paths, false)
 	if err != nil {
 		return nil, err

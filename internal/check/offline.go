@@ -31,9 +31,9 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	if snap == nil {
 		// Without a snapshot there is nothing to predict from: every object
 		// would look new, and a clean report would claim what was not checked.
-		return nil, inputError("offline", "no snapshot of environment %s on branch %s (repository %q); the offline engine predicts from the last deploy's snapshot: run `ownership-check snapshot` after a deploy, or check against the cluster", o.Environment, o.SnapshotBranch, o.SnapshotRepo)
+		return nil, inputError("offline", "no snapshot of environment %s on branch %s (repository %q); the offline engine predicts from the last deploy's snapshot: run `ownership-check snapshot` after a deploy, or check against the cluster", o.Environment, o.Snapshot.Name, o.Snapshot.Repo)
 	}
-	hasher, err := snapshotHasher(snap)
+	hasher, err := snapshotHasher(snap, o.Run.Env.SecretKey)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 
-	"github.com/ownership-check/ownership-check/internal/charts"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/kube"
@@ -19,39 +18,17 @@ type Target struct {
 	FieldManager string
 	// Environment names the snapshot; "" is "default".
 	Environment string
-	// Config is the repository config file; "" is .ownership-check.yaml
-	// when present, else the defaults.
-	Config string
-	// BaseConfig, when set, is the repository config to run with, read
-	// from a trusted revision: the pull request's base commit (the
-	// action's config-ref: base), so that a pull request cannot loosen its
-	// own check. Config then names the pull request's own copy, read only
-	// to say in the report what the pull request changes.
-	BaseConfig *config.Config
-	// ChangedBy names what carries the unmerged config, for the report's
-	// note: "" is "this pull request" ("the merge group" in a merge queue).
-	ChangedBy string
-	// Kubeconfig, Context and Namespace select the cluster as kubectl does.
-	Kubeconfig string
-	Context    string
-	Namespace  string
-	// Concurrency is the parallel requests the API server works on; the
-	// requests in flight grow with the round trip up to MaxInFlight (0:
-	// DefaultMaxInFlight).
-	Concurrency int
-	MaxInFlight int
-	// Client, when set, is the cluster's client shared by the targets of
-	// one run (in place of Kubeconfig and Context).
-	Client *kube.Client
-	// Run is what the checks of one run share (runstate.New), made by
-	// whoever runs them; nil: the check is a run of its own.
+	// RepoConfig is where the repository config comes from.
+	RepoConfig
+	// Cluster selects the cluster the objects go to.
+	Cluster
+	// Run is what the checks of one run share (check.NewRun), made by
+	// whoever runs them, the front end for a run of one; required.
 	Run *runstate.Run
-	// SnapshotRepo is the git repository (path or URL) holding
-	// SnapshotBranch; "" is the working directory's.
-	SnapshotRepo   string
-	SnapshotBranch string
-	// ToolVersion goes into the report and the snapshot's index.
-	ToolVersion string
+	// Snapshot is the snapshot branch the target's record is kept on:
+	// its repository (path or URL; "" is the working directory's) and
+	// name.
+	Snapshot runstate.Branch
 	// Deployer, when set, is the GitOps controller's object the paths are
 	// rendered with (head and base), as that controller renders them.
 	Deployer *delivery.Deployer
@@ -70,24 +47,39 @@ type Target struct {
 	// written that the Deployer's render may read values from (Flux's
 	// substituteFrom), before the cluster's: the discover directories.
 	ValueDirs []string
-	// ClusterOptional, for render alone, renders without a cluster when
-	// the one named (a target's context) cannot be loaded here, with a
-	// warning: render --target in a job without that cluster's
-	// credentials.
-	ClusterOptional bool
-	// Charts are the command line's and the runner's settings of the
-	// run's chart fetcher (--chart-cache, --offline, the action's
-	// GITHUB_TOKEN for ghcr.io); its hosts and mirrors come from the
-	// trusted config (OpenCharts).
-	Charts charts.Options
-	// ChartLocator, when set, is the run's chart fetcher, opened once by
-	// whoever runs its targets (OpenCharts) and shared by their renders:
-	// a chart is fetched once however many releases use it. nil: the
-	// check's run opens one.
-	ChartLocator delivery.ChartLocator
-	// ShowSecrets, for render alone, leaves the values read from Secrets
-	// in the objects it returns (render --show-secrets).
-	ShowSecrets bool
+}
+
+// RepoConfig is where a target's repository config comes from.
+type RepoConfig struct {
+	// Config is the repository config file; "" is .ownership-check.yaml
+	// when present, else the defaults.
+	Config string
+	// BaseConfig, when set, is the repository config to run with, read
+	// from a trusted revision: the pull request's base commit (the
+	// action's config-ref: base), so that a pull request cannot loosen its
+	// own check. Config then names the pull request's own copy, read only
+	// to say in the report what the pull request changes.
+	BaseConfig *config.Config
+	// ChangedBy names what carries the unmerged config, for the report's
+	// note: "" is "this pull request" ("the merge group" in a merge queue).
+	ChangedBy string
+}
+
+// Cluster selects a target's cluster as kubectl does, and bounds what is
+// asked of it.
+type Cluster struct {
+	// Kubeconfig, Context and Namespace select the cluster as kubectl does.
+	Kubeconfig string
+	Context    string
+	Namespace  string
+	// Concurrency is the parallel requests the API server works on; the
+	// requests in flight grow with the round trip up to MaxInFlight (0:
+	// DefaultMaxInFlight).
+	Concurrency int
+	MaxInFlight int
+	// Client, when set, is the cluster's client shared by the targets of
+	// one run (in place of Kubeconfig and Context).
+	Client *kube.Client
 }
 
 // Options are one check's settings.

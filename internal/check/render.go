@@ -17,25 +17,35 @@ import (
 // unreachable one.
 const discoveryTimeout = 10 * time.Second
 
+// RenderOptions are what render alone asks of Render.
+type RenderOptions struct {
+	// ClusterOptional renders without a cluster when the one named (a
+	// target's context) cannot be loaded here, with a warning: render
+	// --target in a job without that cluster's credentials.
+	ClusterOptional bool
+	// ShowSecrets leaves the values read from Secrets in the objects
+	// Render returns (render --show-secrets).
+	ShowSecrets bool
+}
+
 // Render returns the objects as check and snapshot see them, with a
 // cluster when there is one: the kubeconfig's context gives the default
 // namespace and discovery tells which kinds are namespaced; otherwise the
 // target's namespace or "default" and the built-in list of cluster-scoped
 // kinds are used. A kubeconfig or context named explicitly must load. The
 // warnings (discovery that failed midway) come back with an error too.
-func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []error, error) {
-	end, err := t.ownRun(ctx)
-	if err != nil {
+func Render(ctx context.Context, t Target, paths []string, o RenderOptions) ([]model.Object, []error, error) {
+	if err := t.requireRun(); err != nil {
 		return nil, nil, err
 	}
-	defer end()
 	cfg, charts := t.Run.Config, t.Run.Charts
 	// Only a user asking to see the values reads them into the render.
-	opts := render.Options{Config: cfg, Deployer: t.Deployer, Charts: charts, Trees: t.Run.Trees(), StandInSecrets: !t.ShowSecrets}
+	opts := render.Options{Config: cfg, Deployer: t.Deployer, Charts: charts, Trees: t.Run.Trees(), StandInSecrets: !o.ShowSecrets}
 	var scope *kube.BestEffort
 	var warnings []error
-	opts.Namespace, scope, err = renderTarget(t)
-	if err != nil && t.ClusterOptional {
+	var err error
+	opts.Namespace, scope, err = renderTarget(t, o.ClusterOptional)
+	if err != nil && o.ClusterOptional {
 		cluster := "the target's cluster"
 		if t.Context == "" {
 			cluster = "the target's cluster, the kubeconfig's current context,"
@@ -62,7 +72,7 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 	for _, n := range unrendered {
 		warnings = append(warnings, errors.New(n))
 	}
-	if hidden := vr.Hidden(); err == nil && !t.ShowSecrets && hidden.Len() > 0 {
+	if hidden := vr.Hidden(); err == nil && !o.ShowSecrets && hidden.Len() > 0 {
 		for _, o := range objs {
 			if o.Object != nil {
 				o.Object.Object = hidden.HideWithin(o.Object.Object).(map[string]any)
@@ -80,10 +90,10 @@ func Render(ctx context.Context, t Target, paths []string) ([]model.Object, []er
 // built-in list (a nil resolver). A discovered target always names its
 // cluster (a discover entry's `context: current` names the current one on
 // purpose), so its render without one is said, never silent.
-func renderTarget(t Target) (string, *kube.BestEffort, error) {
+func renderTarget(t Target, clusterOptional bool) (string, *kube.BestEffort, error) {
 	restCfg, ns, err := kube.LoadConfig(kube.LoadOptions{Kubeconfig: t.Kubeconfig, Context: t.Context, Namespace: t.Namespace})
 	if err != nil {
-		if t.Kubeconfig != "" || t.Context != "" || (t.ClusterOptional && t.Deployer != nil) {
+		if t.Kubeconfig != "" || t.Context != "" || (clusterOptional && t.Deployer != nil) {
 			return "", nil, err
 		}
 		if t.Namespace != "" {

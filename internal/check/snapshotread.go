@@ -31,14 +31,15 @@ func readSnapshotAsync(ctx context.Context, g *errgroup.Group, t Target) <-chan 
 }
 
 // snapshotHasher is the hasher the snapshot's Secret values were made
-// with, or a fresh one when there is no snapshot (nothing to compare with).
-func snapshotHasher(snap *snapshot.Snapshot) (secrets.Hasher, error) {
+// with, or a fresh one when there is no snapshot (nothing to compare with);
+// key is the run's (runstate.Env).
+func snapshotHasher(snap *snapshot.Snapshot, key []byte) (secrets.Hasher, error) {
 	if snap != nil {
-		h, err := snap.Index.Hasher(secrets.KeyFromEnv())
+		h, err := snap.Index.Hasher(key)
 		if err != nil {
 			return secrets.Hasher{}, fmt.Errorf("snapshot: %w", err)
 		}
 		return h, nil
 	}
-	return secrets.New(secrets.NewSalt(), secrets.KeyFromEnv())
+	return secrets.New(secrets.NewSalt(), key)
 }

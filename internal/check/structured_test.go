@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
@@ -56,13 +58,13 @@ func TestBuildLeavesNothingRunning(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	opts := check.Options{
-		Target: check.Target{FieldManager: deployer, Environment: demoEnvironment, Namespace: "shop", SnapshotRepo: bundle},
+		Target: check.Target{FieldManager: deployer, Environment: demoEnvironment, Cluster: check.Cluster{Namespace: "shop"}, Snapshot: runstate.Branch{Repo: bundle}},
 		Paths:  []string{filepath.Join(repo, "app")}, Offline: true, Base: base,
 		FailOn: model.DefaultFailOn(),
 	}
 	for range 5 {
 		before := runtime.NumGoroutine()
-		_, err := check.Build(context.Background(), opts)
+		_, err := command.Check(context.Background(), opts, check.RunOptions{})
 		if err == nil || !strings.Contains(err.Error(), "settings.yaml") || strings.Contains(err.Error(), "base ") {
 			t.Fatalf("Build: %v, want the head's render to fail", err)
 		}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/gitexec"
 	"github.com/ownership-check/ownership-check/internal/render"
-	"github.com/ownership-check/ownership-check/internal/secrets"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
 
@@ -24,26 +23,13 @@ type SnapshotOptions struct {
 }
 
 // TakeSnapshot renders the paths as check does, reads every rendered object
-// back from the cluster and commits the environment's snapshot. A rendered
-// object missing from the cluster fails it and commits nothing. The
-// warnings come back with an error too.
+// back from the cluster and takes the environment's snapshot into the
+// run's batch, which the run's maker commits (runstate.Run.Commit). A
+// rendered object missing from the cluster fails it and takes nothing.
+// The warnings come back with an error too.
 func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
-	if o.Run == nil {
-		// A run of one, whose batch of one is committed at its end.
-		if err := o.requireTarget(); err != nil {
-			return nil, err
-		}
-		s, end, err := NewRun(ctx, o.Target, "")
-		if err != nil {
-			return nil, err
-		}
-		defer end()
-		o.Run = s
-		rec, err := TakeSnapshot(ctx, o)
-		if err == nil && rec != nil && rec.Snapshot != nil {
-			rec.Snapshot.Commit, err = s.Commit(ctx, o.Branch())
-		}
-		return rec, err
+	if err := o.requireRun(); err != nil {
+		return nil, err
 	}
 	r, err := o.renderForCluster(ctx, o.Paths, true)
 	if err != nil {
@@ -53,9 +39,9 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 	take := snapshot.TakeOptions{
 		Environment:  o.Environment,
 		FieldManager: o.FieldManager,
-		ToolVersion:  o.ToolVersion,
+		ToolVersion:  o.Run.ToolVersion,
 		DeployedBy:   o.DeployedBy,
-		SecretKey:    secrets.KeyFromEnv(),
+		SecretKey:    o.Run.Env.SecretKey,
 		Inputs:       inputsOf(ctx, o.Run.Trees().Top, o.Paths, r.reads),
 		Types:        o.Run.Types(client),
 		Recorded:     o.Run.Schemas(client),

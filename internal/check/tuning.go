@@ -12,9 +12,10 @@ import (
 const checkDeadline = 10 * time.Minute
 
 // clusterOptions are the engine's options for a check: the target, the
-// check's deadline, and the environment's overrides (fault tests').
+// check's deadline, and the environment's overrides (fault tests'), which
+// the front end read into the run.
 func clusterOptions(o Target) (predict.ClusterOptions, error) {
-	return predict.WithEnvLimits(predict.ClusterOptions{
+	return o.Run.Env.Limits.Apply(predict.ClusterOptions{
 		FieldManager: o.FieldManager, Concurrency: o.Concurrency, Deadline: checkDeadline,
 	})
 }

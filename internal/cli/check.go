@@ -63,7 +63,7 @@ func checkCommand(ctx context.Context, o *checkOptions, paths []string, stdout, 
 	return nil
 }
 
-// runCheck is check.Build with the flags. An error means the tool could
+// runCheck is command.Check with the flags. An error means the tool could
 // not do its job (exit 2); findings that fail the check show in
 // Report.Failed.
 func runCheck(ctx context.Context, o *checkOptions, paths []string, progress io.Writer) (*report.Report, error) {
@@ -72,11 +72,11 @@ func runCheck(ctx context.Context, o *checkOptions, paths []string, progress io.
 	if command.IsTerminal(progress) {
 		opts.Progress = progress
 	}
-	return check.Build(ctx, opts)
+	return command.Check(ctx, opts, o.runOptions(o.ToolVersion))
 }
 
 func (o *checkOptions) checkOptions(paths []string) check.Options {
-	return check.Options{Target: o.target(o.ToolVersion), Paths: paths, Offline: o.Offline, FailOn: o.FailOn,
+	return check.Options{Target: o.target(), Paths: paths, Offline: o.Offline, FailOn: o.FailOn,
 		Base: o.Base, FailOnCause: o.FailOnCause, Record: o.Record, SourceCommit: sourceCommit(o.SourceCommit)}
 }
 

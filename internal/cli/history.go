@@ -11,6 +11,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/history"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/printer"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 )
 
 // historyOptions are the flags of `history`: it reads the snapshot branch
@@ -68,7 +69,7 @@ func runHistory(ctx context.Context, o *historyOptions, args []string, stdout io
 	if len(args) > 1 {
 		filter.Path = args[1]
 	}
-	l, err := check.History(ctx, check.Target{Environment: o.Environment, SnapshotRepo: o.SnapshotRepo, SnapshotBranch: o.SnapshotBranch})
+	l, err := check.History(ctx, check.Target{Environment: o.Environment, Snapshot: runstate.Branch{Repo: o.SnapshotRepo, Name: o.SnapshotBranch}})
 	if err != nil {
 		return err
 	}

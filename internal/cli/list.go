@@ -45,7 +45,7 @@ target ("└"), with why.
 "notTargets": [{"kind", "name", "object", "line", "reason"}].`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return command.Targets(cmd.Context(), o.target(""), output, render, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return command.Targets(cmd.Context(), o.target(), o.runOptions(""), output, render, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	fs := cmd.Flags()

@@ -44,8 +44,8 @@ Exit status: 0 done (or planned); 2 the tool could not do its job, or an
 object could not be migrated.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, err := command.Migrate(cmd.Context(), check.MigrateOptions{
-				Target: o.target(""), Paths: args, Scope: o.Scope, FromManagers: o.FromManagers, Apply: o.Apply,
-			}, cmd.OutOrStdout())
+				Target: o.target(), Paths: args, Scope: o.Scope, FromManagers: o.FromManagers, Apply: o.Apply,
+			}, o.runOptions(""), cmd.OutOrStdout())
 			return err
 		},
 	}

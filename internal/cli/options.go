@@ -10,6 +10,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 )
 
 // commonOptions are the flags shared by the commands that render and talk to
@@ -107,12 +108,13 @@ func (o *commonOptions) selector() command.Selector {
 }
 
 // target is what the pipeline needs of the shared flags.
-func (o *commonOptions) target(toolVersion string) check.Target {
+func (o *commonOptions) target() check.Target {
 	return check.Target{
-		FieldManager: o.FieldManager, Environment: o.Environment, Config: o.Config,
-		Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency, MaxInFlight: o.MaxInFlight,
-		SnapshotRepo: o.SnapshotRepo, SnapshotBranch: o.SnapshotBranch, ToolVersion: toolVersion,
-		Charts: charts.Options{CacheDir: o.ChartCache, Offline: o.OfflineCharts},
+		FieldManager: o.FieldManager, Environment: o.Environment, RepoConfig: check.RepoConfig{Config: o.Config},
+		Cluster: check.Cluster{
+			Kubeconfig: o.Kubeconfig, Context: o.Context, Namespace: o.Namespace, Concurrency: o.Concurrency, MaxInFlight: o.MaxInFlight,
+		},
+		Snapshot: runstate.Branch{Repo: o.SnapshotRepo, Name: o.SnapshotBranch},
 	}
 }
 
@@ -158,4 +160,14 @@ func judgedCauses() string {
 		}
 	}
 	return strings.Join(words, ", ")
+}
+
+// runOptions are what the run takes of the shared flags (its chart
+// fetcher's), the tool's version, and the process's environment, read
+// here, once, for the pipeline (check reads none).
+func (o *commonOptions) runOptions(toolVersion string) check.RunOptions {
+	return check.RunOptions{
+		Env: runstate.ReadEnv(), ToolVersion: toolVersion,
+		Charts: charts.Options{CacheDir: o.ChartCache, Offline: o.OfflineCharts},
+	}
 }

@@ -69,15 +69,14 @@ charts: section (docs/remote-charts.md); --offline reads the cache alone.`,
 }
 
 func runRender(ctx context.Context, o *commonOptions, paths []string, target string, showSecrets bool, stdout, stderr io.Writer) error {
-	t := o.target("")
-	t.ShowSecrets = showSecrets
+	t := o.target()
 	var objs []model.Object
 	var warnings []error
 	var err error
 	if target != "" {
-		objs, warnings, err = command.RenderTarget(ctx, t, target)
+		objs, warnings, err = command.RenderTarget(ctx, t, o.runOptions(""), target, showSecrets)
 	} else {
-		objs, warnings, err = check.Render(ctx, t, paths)
+		objs, warnings, err = command.Render(ctx, t, o.runOptions(""), paths, check.RenderOptions{ShowSecrets: showSecrets})
 	}
 	printer.Warnings(stderr, "ownership-check: ", warnings)
 	if err == nil {

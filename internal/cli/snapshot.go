@@ -28,10 +28,10 @@ A rendered object missing from the cluster fails the run and commits nothing.`,
 				if err := o.targetsWithoutPaths(args); err != nil {
 					return err
 				}
-				_, err := command.SnapshotTargets(cmd.Context(), o.snapshotOptions(nil), o.selector(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+				_, err := command.SnapshotTargets(cmd.Context(), o.snapshotOptions(nil), o.runOptions(o.ToolVersion), o.selector(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 				return err
 			}
-			_, err := command.Snapshot(cmd.Context(), o.snapshotOptions(args), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			_, err := command.Snapshot(cmd.Context(), o.snapshotOptions(args), o.runOptions(o.ToolVersion), cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return err
 		},
 	}
@@ -42,5 +42,5 @@ A rendered object missing from the cluster fails the run and commits nothing.`,
 }
 
 func (o *snapshotOptions) snapshotOptions(paths []string) check.SnapshotOptions {
-	return check.SnapshotOptions{Target: o.target(o.ToolVersion), Paths: paths, SourceCommit: sourceCommit(o.SourceCommit), DeployedBy: deployedBy()}
+	return check.SnapshotOptions{Target: o.target(), Paths: paths, SourceCommit: sourceCommit(o.SourceCommit), DeployedBy: deployedBy()}
 }

@@ -15,7 +15,7 @@ import (
 // prints their reports in the --output format (report.WriteMany). The
 // exit status is the worst of them.
 func checkTargetsCommand(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) error {
-	sel, results, err := command.CheckTargets(ctx, o.checkOptions(nil), o.selector())
+	sel, results, err := command.CheckTargets(ctx, o.checkOptions(nil), o.runOptions(o.ToolVersion), o.selector())
 	if err != nil {
 		return err
 	}

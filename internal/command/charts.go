@@ -5,33 +5,33 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 )
 
-// openCharts opens the run's chart fetcher, from t's trusted config (the
-// one its targets are listed with), unless the run has one: every target
-// of the command, its listing included, then shares it, and a chart many
-// releases use is fetched once. done ends it.
-func openCharts(t *check.Target) (done func(), err error) {
-	if t.ChartLocator != nil {
+// openCharts opens the run's chart fetcher into ro, from t's trusted
+// config (the one its targets are listed with), unless ro has one: every
+// target of the command, its listing included, then shares it, and a
+// chart many releases use is fetched once. done ends it.
+func openCharts(t check.Target, ro *check.RunOptions) (done func(), err error) {
+	if ro.ChartLocator != nil {
 		return func() {}, nil
 	}
-	cfg, err := configOf(*t)
+	cfg, err := configOf(t)
 	if err != nil {
 		return nil, err
 	}
-	return openChartsWith(t, cfg)
+	return openChartsWith(ro, cfg)
 }
 
 // openChartsWith is openCharts with t's config already loaded.
-func openChartsWith(t *check.Target, cfg *config.Config) (done func(), err error) {
-	if t.ChartLocator != nil {
+func openChartsWith(ro *check.RunOptions, cfg *config.Config) (done func(), err error) {
+	if ro.ChartLocator != nil {
 		return func() {}, nil
 	}
-	l, closeCharts, err := check.OpenCharts(t.Charts, cfg)
+	l, closeCharts, err := check.OpenCharts(ro.Charts, cfg)
 	if err != nil {
 		return nil, err
 	}
-	t.ChartLocator = l
+	ro.ChartLocator = l
 	return func() {
 		closeCharts()
-		t.ChartLocator = nil
+		ro.ChartLocator = nil
 	}, nil
 }

@@ -19,29 +19,30 @@ func TestOpenChartsReadsTheTrustedConfig(t *testing.T) {
 	if err := os.WriteFile(broken, []byte("charts: [not, a, mapping]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tg := check.Target{Config: broken, BaseConfig: config.Default(), Charts: charts.Options{CacheDir: t.TempDir()}}
-	done, err := openCharts(&tg)
+	tg := check.Target{RepoConfig: check.RepoConfig{Config: broken, BaseConfig: config.Default()}}
+	ro := check.RunOptions{Charts: charts.Options{CacheDir: t.TempDir()}}
+	done, err := openCharts(tg, &ro)
 	if err != nil {
 		t.Fatalf("with the base's config: %v", err)
 	}
-	opened := tg.ChartLocator
+	opened := ro.ChartLocator
 	if opened == nil {
 		t.Fatal("no fetcher opened")
 	}
-	again, err := openCharts(&tg)
-	if err != nil || tg.ChartLocator != opened {
+	again, err := openCharts(tg, &ro)
+	if err != nil || ro.ChartLocator != opened {
 		t.Errorf("a second open replaced the run's fetcher (%v)", err)
 	}
 	again()
-	if tg.ChartLocator != opened {
+	if ro.ChartLocator != opened {
 		t.Error("the second open's end closed the run's fetcher")
 	}
 	done()
-	if tg.ChartLocator != nil {
+	if ro.ChartLocator != nil {
 		t.Error("the fetcher outlives its run")
 	}
 	tg.BaseConfig = nil
-	if _, err := openCharts(&tg); err == nil {
+	if _, err := openCharts(tg, &ro); err == nil {
 		t.Error("without a base config, the broken file opened a fetcher")
 	}
 }

@@ -18,22 +18,22 @@ import (
 // List lists the repository's targets, the config's and the discovered,
 // the config being t's trusted one (BaseConfig) when set, else its file;
 // their charts located by the run's fetcher.
-func List(ctx context.Context, t check.Target) ([]targets.Target, error) {
-	done, err := openCharts(&t)
+func List(ctx context.Context, t check.Target, ro check.RunOptions) ([]targets.Target, error) {
+	done, err := openCharts(t, &ro)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	return list(ctx, t)
+	return list(ctx, t, ro)
 }
 
 // list is List with the run's fetcher open.
-func list(ctx context.Context, t check.Target) ([]targets.Target, error) {
+func list(ctx context.Context, t check.Target, ro check.RunOptions) ([]targets.Target, error) {
 	cfg, err := configOf(t)
 	if err != nil {
 		return nil, err
 	}
-	return targets.ListLocated(ctx, cfg, t.ChartLocator)
+	return targets.ListLocated(ctx, cfg, ro.ChartLocator)
 }
 
 // configOf is the repository config a run over targets reads.
@@ -51,16 +51,16 @@ func configOf(t check.Target) (*config.Config, error) {
 // --target` renders it, so that the listing says what check will check
 // and ends with the coverage line check prints; what a render warns of (a
 // cluster not in the kubeconfig, rendered without) goes to stderr, once.
-func Targets(ctx context.Context, t check.Target, format string, render bool, stdout, stderr io.Writer) error {
+func Targets(ctx context.Context, t check.Target, ro check.RunOptions, format string, render bool, stdout, stderr io.Writer) error {
 	if printer.TargetsFormats.Check(format) != nil {
 		return &check.InputError{Input: "output", Problem: fmt.Sprintf("%q: targets prints %s", format, printer.TargetsFormats.Choice())}
 	}
-	done, err := openCharts(&t)
+	done, err := openCharts(t, &ro)
 	if err != nil {
 		return err
 	}
 	defer done()
-	ts, err := list(ctx, t)
+	ts, err := list(ctx, t, ro)
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func Targets(ctx context.Context, t check.Target, format string, render bool, st
 			row.FieldManager = t.FieldManager
 		}
 		if render {
-			renderRow(ctx, t, x, &row, l.Coverage, &warned)
+			renderRow(ctx, t, ro, x, &row, l.Coverage, &warned)
 		}
 		l.Rows[i] = row
 	}
@@ -95,14 +95,14 @@ func Targets(ctx context.Context, t check.Target, format string, render bool, st
 // renderRow renders one target for the listing and counts it: a target
 // nothing of which renders as its controller would is not checked with
 // the reasons check gives; one whose render fails could not be checked.
-func renderRow(ctx context.Context, t check.Target, x targets.Target, row *printer.TargetRow, cov *report.Coverage, warned *warnings) {
+func renderRow(ctx context.Context, t check.Target, ro check.RunOptions, x targets.Target, row *printer.TargetRow, cov *report.Coverage, warned *warnings) {
 	cov.AddNotTargets(x.ReportNotTargets())
 	if !x.Checked() {
 		cov.AddNotChecked(x.Unit(), x.Reason)
 		return
 	}
 	row.Rendered = true
-	objs, ws, err := renderOne(ctx, t, x)
+	objs, ws, err := renderOne(ctx, t, ro, x, false)
 	warned.add(ws)
 	var nc *check.NotCheckedError
 	switch {
@@ -127,14 +127,13 @@ func renderRow(ctx context.Context, t check.Target, x targets.Target, row *print
 
 // renderOne renders a target that discovery found checked, with the
 // run's chart fetcher open, as its deploy does; its cluster only when it
-// can be reached.
-func renderOne(ctx context.Context, t check.Target, x targets.Target) ([]model.Object, []error, error) {
+// can be reached; show, its values read from Secrets shown.
+func renderOne(ctx context.Context, t check.Target, ro check.RunOptions, x targets.Target, show bool) ([]model.Object, []error, error) {
 	rt, paths, err := targets.Resolve(ctx, t, x)
 	if err != nil {
 		return nil, nil, err
 	}
-	rt.ClusterOptional = true
-	return check.Render(ctx, rt, paths)
+	return Render(ctx, rt, ro, paths, check.RenderOptions{ClusterOptional: true, ShowSecrets: show})
 }
 
 // NotCheckedError is a target render cannot render as its controller
@@ -148,8 +147,8 @@ func (e *NotCheckedError) Error() string {
 // RenderTarget renders the named target as its deploy does: its paths,
 // with its controller's object when it is discovered (what the controller
 // would apply). A target that is not checked is an *NotCheckedError.
-func RenderTarget(ctx context.Context, t check.Target, name string) ([]model.Object, []error, error) {
-	done, err := openCharts(&t)
+func RenderTarget(ctx context.Context, t check.Target, ro check.RunOptions, name string, showSecrets bool) ([]model.Object, []error, error) {
+	done, err := openCharts(t, &ro)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -159,7 +158,7 @@ func RenderTarget(ctx context.Context, t check.Target, name string) ([]model.Obj
 		return nil, nil, err
 	}
 	// Only the chain of GitOps objects that leads to it is discovered.
-	ts, err := targets.ListOne(ctx, cfg, t.ChartLocator, name)
+	ts, err := targets.ListOne(ctx, cfg, ro.ChartLocator, name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -170,7 +169,7 @@ func RenderTarget(ctx context.Context, t check.Target, name string) ([]model.Obj
 		if !x.Checked() {
 			return nil, nil, &NotCheckedError{Name: x.Name, Reason: x.Reason}
 		}
-		return renderOne(ctx, t, x)
+		return renderOne(ctx, t, ro, x, showSecrets)
 	}
 	return nil, nil, &check.InputError{Input: "target", Problem: fmt.Sprintf("%q: no such target in the repository config or discovered (ownership-check targets lists them)", name)}
 }

@@ -11,7 +11,15 @@ import (
 
 // Migrate plans, prints and (with Apply) carries out the migration. The
 // plan comes back with an error too when there was one.
-func Migrate(ctx context.Context, o check.MigrateOptions, stdout io.Writer) (*migrate.Plan, error) {
+func Migrate(ctx context.Context, o check.MigrateOptions, ro check.RunOptions, stdout io.Writer) (*migrate.Plan, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	end, err := runOf(ctx, &o.Target, ro, false)
+	if err != nil {
+		return nil, err
+	}
+	defer end()
 	res, err := check.Migrate(ctx, o, func(plan *migrate.Plan) { printer.Plan(stdout, plan) })
 	if res == nil {
 		return nil, err

@@ -13,8 +13,20 @@ import (
 )
 
 // Snapshot takes the snapshot and prints what it recorded.
-func Snapshot(ctx context.Context, o check.SnapshotOptions, stdout, stderr io.Writer) (*snapshot.Snapshot, error) {
+func Snapshot(ctx context.Context, o check.SnapshotOptions, ro check.RunOptions, stdout, stderr io.Writer) (*snapshot.Snapshot, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	end, err := runOf(ctx, &o.Target, ro, false)
+	if err != nil {
+		return nil, err
+	}
+	defer end()
+	// A run of one: its batch of one is committed here, at its end.
 	rec, err := check.TakeSnapshot(ctx, o)
+	if err == nil && rec != nil && rec.Snapshot != nil {
+		rec.Snapshot.Commit, err = o.Run.Commit(ctx, o.Branch())
+	}
 	if rec != nil {
 		printer.Warnings(stderr, "", rec.Warnings)
 	}
@@ -29,13 +41,13 @@ func Snapshot(ctx context.Context, o check.SnapshotOptions, stdout, stderr io.Wr
 // other; one that fails does not stop the rest, and fails the run; one
 // that is not checked is named with its reason, and has none. It returns
 // how many were recorded.
-func SnapshotTargets(ctx context.Context, o check.SnapshotOptions, s Selector, stdout, stderr io.Writer) (int, error) {
-	done, err := openCharts(&o.Target)
+func SnapshotTargets(ctx context.Context, o check.SnapshotOptions, ro check.RunOptions, s Selector, stdout, stderr io.Writer) (int, error) {
+	done, err := openCharts(o.Target, &ro)
 	if err != nil {
 		return 0, err
 	}
 	defer done()
-	sel, err := Select(ctx, o.Target, s)
+	sel, err := Select(ctx, o.Target, ro, s)
 	if err == nil {
 		err = RequireFieldManagers(sel, o.FieldManager)
 	}
@@ -44,7 +56,7 @@ func SnapshotTargets(ctx context.Context, o check.SnapshotOptions, s Selector, s
 	}
 	fmt.Fprintln(stderr, "ownership-check: "+sel.Line())
 	o.Paths = nil
-	recs, errs := targets.Snapshot(ctx, o, sel.Targets)
+	recs, errs := targets.Snapshot(ctx, o, ro, sel.Targets)
 	failed, recorded := 0, 0
 	for i, rec := range recs {
 		if s := sel.Targets[i]; !s.Checked() {

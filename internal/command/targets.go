@@ -23,8 +23,8 @@ type Selector struct {
 
 // Select picks the config's targets s names; the config is t's trusted
 // one (BaseConfig) when set, else its file.
-func Select(ctx context.Context, t check.Target, s Selector) (targets.Selection, error) {
-	done, err := openCharts(&t)
+func Select(ctx context.Context, t check.Target, ro check.RunOptions, s Selector) (targets.Selection, error) {
+	done, err := openCharts(t, &ro)
 	if err != nil {
 		return targets.Selection{}, err
 	}
@@ -39,30 +39,30 @@ func Select(ctx context.Context, t check.Target, s Selector) (targets.Selection,
 	}
 	return targets.Select(ctx, cfg, targets.SelectOptions{
 		Names: s.Names, ChangedFrom: s.ChangedFrom, Shard: shard, ConfigFile: t.Config,
-		SnapshotRepo: t.SnapshotRepo, SnapshotBranch: t.SnapshotBranch, Charts: t.ChartLocator,
+		SnapshotRepo: t.Snapshot.Repo, SnapshotBranch: t.Snapshot.Name, Charts: ro.ChartLocator,
 	})
 }
 
 // selectIn is Select within the run its targets are checked in: the
 // config and the working tree's changes are read once for both.
-func selectIn(ctx context.Context, run *targets.Shared, cfg *config.Config, t check.Target, s Selector) (targets.Selection, error) {
+func selectIn(ctx context.Context, run *targets.Shared, cfg *config.Config, t check.Target, ro check.RunOptions, s Selector) (targets.Selection, error) {
 	shard, err := targets.ParseShard(s.Shard)
 	if err != nil {
 		return targets.Selection{}, err
 	}
 	return targets.Select(ctx, cfg, targets.SelectOptions{
 		Names: s.Names, ChangedFrom: s.ChangedFrom, Shard: shard, ConfigFile: t.Config,
-		SnapshotRepo: t.SnapshotRepo, SnapshotBranch: t.SnapshotBranch, Charts: t.ChartLocator,
+		SnapshotRepo: t.Snapshot.Repo, SnapshotBranch: t.Snapshot.Name, Charts: ro.ChartLocator,
 		Shared: run,
 	})
 }
 
 // CheckTargets selects the targets and checks them, with one chart
 // fetcher for the listing and every check.
-func CheckTargets(ctx context.Context, o check.Options, s Selector) (targets.Selection, []targets.Result, error) {
+func CheckTargets(ctx context.Context, o check.Options, ro check.RunOptions, s Selector) (targets.Selection, []targets.Result, error) {
 	if o.Offline {
 		// Offline is offline for charts too: only the cache is read.
-		o.Charts.Offline = true
+		ro.Charts.Offline = true
 	}
 	// The config lists every target: read once, for the charts, the
 	// selection and the checks.
@@ -70,15 +70,15 @@ func CheckTargets(ctx context.Context, o check.Options, s Selector) (targets.Sel
 	if err != nil {
 		return targets.Selection{}, nil, err
 	}
-	done, err := openChartsWith(&o.Target, cfg)
+	done, err := openChartsWith(&ro, cfg)
 	if err != nil {
 		return targets.Selection{}, nil, err
 	}
 	defer done()
-	run := targets.Share(ctx, o, cfg)
+	run := targets.Share(ctx, o, ro, cfg)
 	// Every check has returned before the run's state goes.
 	defer run.Close()
-	sel, err := selectIn(ctx, run, cfg, o.Target, s)
+	sel, err := selectIn(ctx, run, cfg, o.Target, ro, s)
 	if err == nil {
 		err = RequireFieldManagers(sel, o.FieldManager)
 	}

@@ -17,25 +17,56 @@ const (
 	envMaxRetries     = "OWNERSHIP_CHECK_MAX_RETRIES"     // retries of a transient failure
 )
 
-// WithEnvLimits is o with the limits the environment overrides.
-func WithEnvLimits(o ClusterOptions) (ClusterOptions, error) {
-	var err error
-	if o.RequestTimeout, err = envDuration(envRequestTimeout, o.RequestTimeout); err != nil {
-		return o, err
+// Limits are the environment's overrides of the engine's limits, read
+// once by whoever starts a run (EnvLimits) and applied to each check's
+// options (Apply); a zero field keeps the engine's default.
+type Limits struct {
+	RequestTimeout time.Duration
+	Deadline       time.Duration
+	// MaxRetries set is never 0: the engine reads 0 as "default" and a
+	// negative value as "none".
+	MaxRetries int
+	// Err is the first override that could not be read: a check that
+	// talks to a cluster fails with it, one that does not never sees it.
+	Err error
+}
+
+// EnvLimits reads the overrides from the environment.
+func EnvLimits() Limits {
+	var l Limits
+	if l.RequestTimeout, l.Err = envDuration(envRequestTimeout, 0); l.Err != nil {
+		return l
 	}
-	if o.Deadline, err = envDuration(envDeadline, o.Deadline); err != nil {
-		return o, err
+	if l.Deadline, l.Err = envDuration(envDeadline, 0); l.Err != nil {
+		return l
 	}
 	if s := os.Getenv(envMaxRetries); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil {
-			return o, fmt.Errorf("%s=%q: not a number", envMaxRetries, s)
+			l.Err = fmt.Errorf("%s=%q: not a number", envMaxRetries, s)
+			return l
 		}
-		// The engine reads 0 as "default" and a negative value as "none".
 		if n == 0 {
 			n = -1
 		}
-		o.MaxRetries = n
+		l.MaxRetries = n
+	}
+	return l
+}
+
+// Apply is o with the limits l overrides, or l's error.
+func (l Limits) Apply(o ClusterOptions) (ClusterOptions, error) {
+	if l.Err != nil {
+		return o, l.Err
+	}
+	if l.RequestTimeout > 0 {
+		o.RequestTimeout = l.RequestTimeout
+	}
+	if l.Deadline > 0 {
+		o.Deadline = l.Deadline
+	}
+	if l.MaxRetries != 0 {
+		o.MaxRetries = l.MaxRetries
 	}
 	return o, nil
 }

@@ -3,8 +3,9 @@
 // the schemas, recorded schemas, windows and controllers of each cluster,
 // the turns to render, the git trees, and the snapshot branches read and
 // the batches taken on them. A repository of thousands of targets then
-// costs about what one environment of all their paths does. check runs a
-// target alone as a run of one; targets makes the run of many.
+// costs about what one environment of all their paths does. The front end
+// makes a target's run of one (check.NewRun); targets makes the run of
+// many; check reads what it is given and makes none.
 package runstate
 
 import (
@@ -28,8 +29,8 @@ import (
 	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
-// Run is the state of one run: made by New, for one target by its check
-// and for many by targets, and closed by whoever made it. What its maker
+// Run is the state of one run: made by New, for one target by the front
+// end and for many by targets, and closed by whoever made it. What its maker
 // gives it is plain fields, set before its first check; the rest it reads
 // once for all its checks.
 type Run struct {
@@ -42,6 +43,12 @@ type Run struct {
 	// for every check of the run (a chart several releases use is
 	// fetched once), and closed by it after Close.
 	Charts delivery.ChartLocator
+	// Env is what the run takes from the process's environment, read
+	// once by the front end (ReadEnv).
+	Env Env
+	// ToolVersion is the version of the tool that runs, for the reports
+	// and snapshots of the run.
+	ToolVersion string
 
 	// ctx bounds what outlives each check: the schemas' reads, the
 	// batch's git process.

@@ -28,13 +28,13 @@ func (l *askedLocator) Locate(_ context.Context, ref delivery.ChartRef) (deliver
 }
 
 // TestRunsChartLocatorReachesListingAndRender: the run's chart locator
-// (check.Target.ChartLocator) is what the listing and render --target
+// (check.RunOptions.ChartLocator) is what the listing and render --target
 // ask of a remote chart, not the repository-only default.
 func TestRunsChartLocatorReachesListingAndRender(t *testing.T) {
 	newGitOpsRepo(t)
 	l := &askedLocator{}
-	tg := check.Target{ChartLocator: l}
-	ts, err := command.List(context.Background(), tg)
+	tg, ro := check.Target{}, check.RunOptions{ChartLocator: l}
+	ts, err := command.List(context.Background(), tg, ro)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestRunsChartLocatorReachesListingAndRender(t *testing.T) {
 	if !strings.HasSuffix(reason, "answered by the run's locator") || l.asked == 0 {
 		t.Errorf("HelmRelease/redis.apps: reason %q (locator asked %d times), want the run's locator's", reason, l.asked)
 	}
-	_, _, err = command.RenderTarget(context.Background(), tg, "HelmRelease/redis.apps")
+	_, _, err = command.RenderTarget(context.Background(), tg, ro, "HelmRelease/redis.apps", false)
 	var nc *command.NotCheckedError
 	if !errors.As(err, &nc) || !strings.Contains(nc.Reason, "answered by the run's locator") {
 		t.Errorf("render --target HelmRelease/redis.apps: %v, want not checked with the run's locator's reason", err)

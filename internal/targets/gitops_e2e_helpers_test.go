@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
@@ -103,7 +104,7 @@ func (c *gitopsCluster) deploy(s targets.Target) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs, warnings, err := check.Render(ctx, rt, paths)
+	objs, warnings, err := command.Render(ctx, rt, check.RunOptions{}, paths, check.RenderOptions{})
 	if err != nil || len(warnings) > 0 {
 		t.Fatalf("%s: %v %q", s.Name, err, warnings)
 	}

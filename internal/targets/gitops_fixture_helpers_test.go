@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -95,8 +96,7 @@ func (r *gitopsRepo) render(s targets.Target) *renderedTarget {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	rt.ClusterOptional = true
-	objs, warnings, err := check.Render(context.Background(), rt, paths)
+	objs, warnings, err := command.Render(context.Background(), rt, check.RunOptions{}, paths, check.RenderOptions{ClusterOptional: true})
 	out := &renderedTarget{byID: map[string]map[string]any{}, err: err}
 	for _, o := range objs {
 		out.byID[o.ID.String()] = o.Object.Object

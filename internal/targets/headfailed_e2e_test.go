@@ -13,6 +13,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/cli"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 	"github.com/ownership-check/ownership-check/internal/targets"
 	"github.com/ownership-check/ownership-check/internal/testkit/chartserver"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
@@ -153,7 +154,7 @@ func TestHeadFailsOnAChartVersionItsRepositoryLacks(t *testing.T) {
 	if len(sel) != 1 || sel[0].Checked() {
 		t.Fatalf("apps/redis: %+v, want it not checked at the head", sel)
 	}
-	res := targets.Build(ctx, check.Options{Target: check.Target{ChartLocator: l, SnapshotRepo: r.snapshots}, Base: r.base, FailOn: model.DefaultFailOn()}, sel)
+	res := targets.Build(ctx, check.Options{Target: check.Target{Snapshot: runstate.Branch{Repo: r.snapshots}}, Base: r.base, FailOn: model.DefaultFailOn()}, check.RunOptions{ChartLocator: l}, sel)
 	if res[0].Err != nil || res[0].Report == nil || !res[0].Report.Failed {
 		t.Fatalf("apps/redis: %+v, want its report failed", res[0])
 	}

@@ -129,12 +129,12 @@ func TestTenantSourceBesideIt(t *testing.T) {
 	if p := byName["apps/dev-team"].Paths; len(p) != 1 || p[0] != "staging" {
 		t.Errorf("apps/dev-team: paths %v, want staging", p)
 	}
-	run := check.Target{ChartLocator: locator}
+	run, ro := check.Target{}, check.RunOptions{ChartLocator: locator}
 	for name, kinds := range map[string][]string{
 		"apps/dev-team":            {"HelmRelease", "HelmRepository"},
 		"HelmRelease/podinfo.apps": {"Deployment", "Service"},
 	} {
-		objs, _, err := command.RenderTarget(ctx, run, name)
+		objs, _, err := command.RenderTarget(ctx, run, ro, name, false)
 		if err != nil {
 			t.Errorf("render --target %s: %v", name, err)
 			continue
@@ -159,13 +159,13 @@ func TestTenantSourceBesideIt(t *testing.T) {
 // the listing gives, row by row.
 func TestCoverageCountsEqualReasons(t *testing.T) {
 	_, _ = publicCheckout(t, "bjw-s-home-ops")
-	run := check.Target{Charts: charts.Options{Offline: true, CacheDir: t.TempDir()}}
+	run, ro := check.Target{}, check.RunOptions{Charts: charts.Options{Offline: true, CacheDir: t.TempDir()}}
 	var text, js bytes.Buffer
 	ctx := context.Background()
-	if err := command.Targets(ctx, run, "text", true, &text, &bytes.Buffer{}); err != nil {
+	if err := command.Targets(ctx, run, ro, "text", true, &text, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := command.Targets(ctx, run, "json", true, &js, &bytes.Buffer{}); err != nil {
+	if err := command.Targets(ctx, run, ro, "json", true, &js, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	var rows []printer.TargetRow

@@ -16,6 +16,7 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -79,12 +80,11 @@ func TestParentGeneratedValuesFrom(t *testing.T) {
 	}
 	render := func(s targets.Target) map[string]string {
 		t.Helper()
-		rt, paths, err := targets.Resolve(ctx, check.Target{ChartLocator: locator}, s)
+		rt, paths, err := targets.Resolve(ctx, check.Target{}, s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rt.ClusterOptional = true
-		objs, _, err := check.Render(ctx, rt, paths)
+		objs, _, err := command.Render(ctx, rt, check.RunOptions{ChartLocator: locator}, paths, check.RenderOptions{ClusterOptional: true})
 		if err != nil {
 			t.Fatalf("%s: %v", s.Name, err)
 		}
@@ -149,7 +149,7 @@ func TestParentGeneratedValuesFrom(t *testing.T) {
 	if got := render(s); got["extraArgs"] != `["--custom-resource-state-only=false"]` {
 		t.Errorf("head renders extraArgs %s, want the pull request's edit", got["extraArgs"])
 	}
-	rt, _, err := targets.Resolve(ctx, check.Target{ChartLocator: locator}, s)
+	rt, _, err := targets.Resolve(ctx, check.Target{}, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,12 +277,11 @@ data:
 		if !ok || !s.Checked() {
 			t.Fatalf("%s: listed %v, reason %q", name, ok, s.Reason)
 		}
-		rt, paths, err := targets.Resolve(ctx, check.Target{ChartLocator: locator}, s)
+		rt, paths, err := targets.Resolve(ctx, check.Target{}, s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rt.ClusterOptional = true
-		objs, _, err := check.Render(ctx, rt, paths)
+		objs, _, err := command.Render(ctx, rt, check.RunOptions{ChartLocator: locator}, paths, check.RenderOptions{ClusterOptional: true})
 		return objs, err
 	}
 

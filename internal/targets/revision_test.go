@@ -9,8 +9,10 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
@@ -113,8 +115,7 @@ func testPinnedRevisions(t *testing.T, shallow bool) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ct.ClusterOptional = true // no cluster production here
-		objs, _, err := check.Render(ctx, ct, paths)
+		objs, _, err := command.Render(ctx, ct, check.RunOptions{}, paths, check.RenderOptions{ClusterOptional: true})
 		if err != nil {
 			t.Fatalf("%s: render: %v", name, err)
 		}
@@ -194,7 +195,7 @@ func TestPinnedCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := strings.TrimSpace(runGit(t, dir, "rev-parse", "HEAD"))
-	res := targets.Build(ctx, check.Options{Target: check.Target{FieldManager: "kustomize-controller", SnapshotRepo: dir}, Base: base, FailOn: model.DefaultFailOn()}, sel.Targets)
+	res := targets.Build(ctx, check.Options{Target: check.Target{FieldManager: "kustomize-controller", Snapshot: runstate.Branch{Repo: dir}}, Base: base, FailOn: model.DefaultFailOn()}, check.RunOptions{}, sel.Targets)
 	for _, r := range res {
 		if r.Err != nil || r.Report == nil {
 			t.Fatalf("%s: %v", r.Name, r.Err)

@@ -31,7 +31,7 @@ type Result struct {
 }
 
 // Build checks the selected targets in one process, as check.Build checks
-// one: the same options, each target's name as the environment, its paths
+// one, in one run made with ro (check.NewRun): the same options, each target's name as the environment, its paths
 // (relative to the repository's top), field manager, cluster and deployer's
 // object; its notes join its report's. A target that is not checked is
 // not run: its Result has its reason alone. Targets
@@ -39,8 +39,8 @@ type Result struct {
 // (o.Concurrency), and the base's tree is read once for all; an object two
 // of them render for one cluster is noted on each (noteSharedObjects); one target's
 // failure never hides another's result.
-func Build(ctx context.Context, o check.Options, sel []Selected) []Result {
-	s := Share(ctx, o, nil)
+func Build(ctx context.Context, o check.Options, ro check.RunOptions, sel []Selected) []Result {
+	s := Share(ctx, o, ro, nil)
 	// Every check has returned, its base render with it, before the run's
 	// state goes.
 	defer s.Close()
@@ -158,18 +158,18 @@ func (r *Result) judged(rep *report.Report, reason string, err error) {
 	}
 }
 
-// Snapshot records each selected target's snapshot, as many at once as
-// Build checks, as one commit on the branch for the run: each target's
+// Snapshot records each selected target's snapshot in one run made with
+// ro, as many at once as Build checks, as one commit on the branch for the run: each target's
 // files are written as it is taken, and only its index and object ids
 // kept; a target that is not checked has no snapshot, nor an error. When
 // the commit fails, every target taken fails with it.
-func Snapshot(ctx context.Context, o check.SnapshotOptions, sel []Selected) ([]*check.Recorded, []error) {
+func Snapshot(ctx context.Context, o check.SnapshotOptions, ro check.RunOptions, sel []Selected) ([]*check.Recorded, []error) {
 	recs := make([]*check.Recorded, len(sel))
 	errs := make([]error, len(sel))
 	r, runErr := newRun(ctx, o.Concurrency)
 	if runErr == nil {
 		var end func()
-		if o.Run, end, runErr = check.NewRun(ctx, o.Target, r.top); runErr == nil {
+		if o.Run, end, runErr = check.NewRun(ctx, o.Target, r.runOptions(ro)); runErr == nil {
 			// After the commit below.
 			defer end()
 		}
@@ -221,6 +221,12 @@ type run struct {
 func newRun(ctx context.Context, concurrency int) (run, error) {
 	top, err := repository(ctx)
 	return run{top: top, clients: &clientPool{concurrency: concurrency}}, err
+}
+
+// runOptions are the front end's for the run, with the repository's top.
+func (r run) runOptions(ro check.RunOptions) check.RunOptions {
+	ro.Top = r.top
+	return ro
 }
 
 // options are the run's check options for one configured target.

@@ -20,15 +20,15 @@ type Shared struct {
 	end func()
 }
 
-// Share starts a run of a selection and its checks (check.NewRun): o's
-// concurrency bounds the requests in flight per cluster. cfg, when set, is
+// Share starts a run of a selection and its checks (check.NewRun, with
+// ro): o's concurrency bounds the requests in flight per cluster. cfg, when set, is
 // the config the selection was read with, taken as the run's when it is
 // what a check would load itself (the config file, no trusted base
 // config, beside which a check reads the pull request's copy).
-func Share(ctx context.Context, o check.Options, cfg *config.Config) *Shared {
+func Share(ctx context.Context, o check.Options, ro check.RunOptions, cfg *config.Config) *Shared {
 	if o.Offline {
 		// Offline is offline for charts too: only the cache is read.
-		o.Charts.Offline = true
+		ro.Charts.Offline = true
 	}
 	s := &Shared{end: func() {}}
 	s.r, s.err = newRun(ctx, o.Concurrency)
@@ -36,9 +36,9 @@ func Share(ctx context.Context, o check.Options, cfg *config.Config) *Shared {
 		return s
 	}
 	if cfg != nil && o.BaseConfig == nil {
-		s.st, s.end, s.err = check.NewRunWith(ctx, o.Target, s.r.top, cfg, "")
+		s.st, s.end, s.err = check.NewRunWith(ctx, s.r.runOptions(ro), cfg, "")
 	} else {
-		s.st, s.end, s.err = check.NewRun(ctx, o.Target, s.r.top)
+		s.st, s.end, s.err = check.NewRun(ctx, o.Target, s.r.runOptions(ro))
 	}
 	return s
 }

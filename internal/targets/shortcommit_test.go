@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
@@ -71,8 +72,7 @@ func TestArgoShortCommit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ct.ClusterOptional = true
-			objs, _, err := check.Render(ctx, ct, paths)
+			objs, _, err := command.Render(ctx, ct, check.RunOptions{}, paths, check.RenderOptions{ClusterOptional: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,12 +14,14 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/check"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/predict"
 	"github.com/ownership-check/ownership-check/internal/render"
 	"github.com/ownership-check/ownership-check/internal/report"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 )
 
 // prediction is what the check says the deploy does (its report) and what
@@ -40,12 +42,12 @@ type prediction struct {
 func (e *env) predict(path, fieldManager string, apply delivery.ApplyMethod, original string) prediction {
 	e.t.Helper()
 	ctx := context.Background()
-	rep, err := check.Build(ctx, check.Options{
-		Target: check.Target{FieldManager: fieldManager, Environment: e.ns, Kubeconfig: e.kubeconfig,
-			Namespace: e.ns, SnapshotRepo: e.repo, Apply: apply},
+	rep, err := command.Check(ctx, check.Options{
+		Target: check.Target{FieldManager: fieldManager, Environment: e.ns, Cluster: check.Cluster{Kubeconfig: e.kubeconfig, Namespace: e.ns},
+			Snapshot: runstate.Branch{Repo: e.repo}, Apply: apply},
 		Paths:  []string{path},
 		FailOn: model.DefaultFailOn(),
-	})
+	}, check.RunOptions{})
 	if err != nil {
 		e.t.Fatalf("check: %v", err)
 	}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/cli"
+	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/targets"
@@ -396,7 +397,7 @@ func (s *site) deployKustomizations() {
 		if err != nil {
 			t.Fatal(err)
 		}
-		objs, warnings, err := check.Render(ctx, rt, paths)
+		objs, warnings, err := command.Render(ctx, rt, check.RunOptions{}, paths, check.RenderOptions{})
 		if err != nil || len(warnings) > 0 {
 			t.Fatalf("%s: %v %q", target.Name, err, warnings)
 		}
