@@ -33,18 +33,11 @@ func Select(ctx context.Context, t check.Target, ro check.RunOptions, s Selector
 	if err != nil {
 		return targets.Selection{}, err
 	}
-	shard, err := targets.ParseShard(s.Shard)
-	if err != nil {
-		return targets.Selection{}, err
-	}
-	return targets.Select(ctx, cfg, targets.SelectOptions{
-		Names: s.Names, ChangedFrom: s.ChangedFrom, Shard: shard, ConfigFile: t.Config,
-		SnapshotRepo: t.Snapshot.Repo, SnapshotBranch: t.Snapshot.Name, Charts: ro.ChartLocator,
-	})
+	return selectIn(ctx, nil, cfg, t, ro, s)
 }
 
-// selectIn is Select within the run its targets are checked in: the
-// config and the working tree's changes are read once for both.
+// selectIn is Select within the run its targets are checked in (nil: none
+// yet): the config and the working tree's changes are read once for both.
 func selectIn(ctx context.Context, run *targets.Shared, cfg *config.Config, t check.Target, ro check.RunOptions, s Selector) (targets.Selection, error) {
 	shard, err := targets.ParseShard(s.Shard)
 	if err != nil {
