@@ -12,10 +12,7 @@ import (
 // Migrate plans, prints and (with Apply) carries out the migration. The
 // plan comes back with an error too when there was one.
 func Migrate(ctx context.Context, o check.MigrateOptions, ro check.RunOptions, stdout io.Writer) (*migrate.Plan, error) {
-	if err := o.Validate(); err != nil {
-		return nil, err
-	}
-	end, err := runOf(ctx, &o.Target, ro, false)
+	end, err := runOf(ctx, o.Validate(), &o.Target, ro, false)
 	if err != nil {
 		return nil, err
 	}

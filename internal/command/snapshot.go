@@ -14,10 +14,7 @@ import (
 
 // Snapshot takes the snapshot and prints what it recorded.
 func Snapshot(ctx context.Context, o check.SnapshotOptions, ro check.RunOptions, stdout, stderr io.Writer) (*snapshot.Snapshot, error) {
-	if err := o.Validate(); err != nil {
-		return nil, err
-	}
-	end, err := runOf(ctx, &o.Target, ro, false)
+	end, err := runOf(ctx, o.Validate(), &o.Target, ro, false)
 	if err != nil {
 		return nil, err
 	}
