@@ -5,32 +5,24 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 )
 
-// openCharts opens the run's chart fetcher into ro, from t's trusted
-// config (the one its targets are listed with), unless ro has one: every
-// target of the command, its listing included, then shares it, and a
-// chart many releases use is fetched once. done ends it.
-func openCharts(t check.Target, ro *check.RunOptions) (done func(), err error) {
-	if ro.ChartLocator != nil {
-		return func() {}, nil
+// openCharts reads t's trusted config (the one its targets are listed
+// with), once for the command, and opens the run's chart fetcher into ro
+// from it, unless ro has one: every target of the command, its listing
+// included, then shares it, and a chart many releases use is fetched once.
+// done ends it.
+func openCharts(t check.Target, ro *check.RunOptions) (cfg *config.Config, done func(), err error) {
+	if cfg, err = configOf(t); err != nil {
+		return nil, nil, err
 	}
-	cfg, err := configOf(t)
-	if err != nil {
-		return nil, err
-	}
-	return openChartsWith(ro, cfg)
-}
-
-// openChartsWith is openCharts with t's config already loaded.
-func openChartsWith(ro *check.RunOptions, cfg *config.Config) (done func(), err error) {
 	if ro.ChartLocator != nil {
-		return func() {}, nil
+		return cfg, func() {}, nil
 	}
 	l, closeCharts, err := check.OpenCharts(ro.Charts, cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ro.ChartLocator = l
-	return func() {
+	return cfg, func() {
 		closeCharts()
 		ro.ChartLocator = nil
 	}, nil

@@ -21,7 +21,7 @@ func TestOpenChartsReadsTheTrustedConfig(t *testing.T) {
 	}
 	tg := check.Target{RepoConfig: check.RepoConfig{Config: broken, BaseConfig: config.Default()}}
 	ro := check.RunOptions{Charts: charts.Options{CacheDir: t.TempDir()}}
-	done, err := openCharts(tg, &ro)
+	_, done, err := openCharts(tg, &ro)
 	if err != nil {
 		t.Fatalf("with the base's config: %v", err)
 	}
@@ -29,7 +29,7 @@ func TestOpenChartsReadsTheTrustedConfig(t *testing.T) {
 	if opened == nil {
 		t.Fatal("no fetcher opened")
 	}
-	again, err := openCharts(tg, &ro)
+	_, again, err := openCharts(tg, &ro)
 	if err != nil || ro.ChartLocator != opened {
 		t.Errorf("a second open replaced the run's fetcher (%v)", err)
 	}
@@ -42,7 +42,7 @@ func TestOpenChartsReadsTheTrustedConfig(t *testing.T) {
 		t.Error("the fetcher outlives its run")
 	}
 	tg.BaseConfig = nil
-	if _, err := openCharts(tg, &ro); err == nil {
+	if _, _, err := openCharts(tg, &ro); err == nil {
 		t.Error("without a base config, the broken file opened a fetcher")
 	}
 }

@@ -19,20 +19,11 @@ import (
 // the config being t's trusted one (BaseConfig) when set, else its file;
 // their charts located by the run's fetcher.
 func List(ctx context.Context, t check.Target, ro check.RunOptions) ([]targets.Target, error) {
-	done, err := openCharts(t, &ro)
+	cfg, done, err := openCharts(t, &ro)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	return list(ctx, t, ro)
-}
-
-// list is List with the run's fetcher open.
-func list(ctx context.Context, t check.Target, ro check.RunOptions) ([]targets.Target, error) {
-	cfg, err := configOf(t)
-	if err != nil {
-		return nil, err
-	}
 	return targets.ListLocated(ctx, cfg, ro.ChartLocator)
 }
 
@@ -55,12 +46,12 @@ func Targets(ctx context.Context, t check.Target, ro check.RunOptions, format st
 	if printer.TargetsFormats.Check(format) != nil {
 		return &check.InputError{Input: "output", Problem: fmt.Sprintf("%q: targets prints %s", format, printer.TargetsFormats.Choice())}
 	}
-	done, err := openCharts(t, &ro)
+	cfg, done, err := openCharts(t, &ro)
 	if err != nil {
 		return err
 	}
 	defer done()
-	ts, err := list(ctx, t, ro)
+	ts, err := targets.ListLocated(ctx, cfg, ro.ChartLocator)
 	if err != nil {
 		return err
 	}
@@ -148,15 +139,11 @@ func (e *NotCheckedError) Error() string {
 // with its controller's object when it is discovered (what the controller
 // would apply). A target that is not checked is an *NotCheckedError.
 func RenderTarget(ctx context.Context, t check.Target, ro check.RunOptions, name string, showSecrets bool) ([]model.Object, []error, error) {
-	done, err := openCharts(t, &ro)
+	cfg, done, err := openCharts(t, &ro)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer done()
-	cfg, err := configOf(t)
-	if err != nil {
-		return nil, nil, err
-	}
 	// Only the chain of GitOps objects that leads to it is discovered.
 	ts, err := targets.ListOne(ctx, cfg, ro.ChartLocator, name)
 	if err != nil {

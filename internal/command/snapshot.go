@@ -39,12 +39,12 @@ func Snapshot(ctx context.Context, o check.SnapshotOptions, ro check.RunOptions,
 // that is not checked is named with its reason, and has none. It returns
 // how many were recorded.
 func SnapshotTargets(ctx context.Context, o check.SnapshotOptions, ro check.RunOptions, s Selector, stdout, stderr io.Writer) (int, error) {
-	done, err := openCharts(o.Target, &ro)
+	cfg, done, err := openCharts(o.Target, &ro)
 	if err != nil {
 		return 0, err
 	}
 	defer done()
-	sel, err := Select(ctx, o.Target, ro, s)
+	sel, err := selectIn(ctx, nil, cfg, o.Target, ro, s)
 	if err == nil {
 		err = RequireFieldManagers(sel, o.FieldManager)
 	}

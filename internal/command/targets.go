@@ -24,15 +24,11 @@ type Selector struct {
 // Select picks the config's targets s names; the config is t's trusted
 // one (BaseConfig) when set, else its file.
 func Select(ctx context.Context, t check.Target, ro check.RunOptions, s Selector) (targets.Selection, error) {
-	done, err := openCharts(t, &ro)
+	cfg, done, err := openCharts(t, &ro)
 	if err != nil {
 		return targets.Selection{}, err
 	}
 	defer done()
-	cfg, err := configOf(t)
-	if err != nil {
-		return targets.Selection{}, err
-	}
 	return selectIn(ctx, nil, cfg, t, ro, s)
 }
 
@@ -59,11 +55,7 @@ func CheckTargets(ctx context.Context, o check.Options, ro check.RunOptions, s S
 	}
 	// The config lists every target: read once, for the charts, the
 	// selection and the checks.
-	cfg, err := configOf(o.Target)
-	if err != nil {
-		return targets.Selection{}, nil, err
-	}
-	done, err := openChartsWith(&ro, cfg)
+	cfg, done, err := openCharts(o.Target, &ro)
 	if err != nil {
 		return targets.Selection{}, nil, err
 	}
