@@ -64,6 +64,7 @@ var packages = map[string]kind{
 	"kube":                infra,
 	"secrets":             infra,
 	"parallel":            infra,
+	"shell":               infra,
 	"retry":               infra,
 	"typing":              infra,
 	"gitexec":             infra,

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/check"
-	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/shell"
 )
 
 // reproduce is the command line that runs a section's check on a laptop:
@@ -39,7 +39,7 @@ func (run *actionRun) reproduce(o check.Options, targets bool) func(name string)
 			args = append(args, "--offline")
 		}
 		for i, a := range args {
-			args[i] = model.ShellWord(a)
+			args[i] = shell.Word(a)
 		}
 		return strings.Join(args, " ")
 	}

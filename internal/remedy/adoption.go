@@ -6,6 +6,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/shell"
 )
 
 // previousTool is one kind of writer a first deploy finds on objects it
@@ -71,14 +72,14 @@ func gitOpsNote(tool, release string) func(m, fix string) string {
 // the report says once, naming the objects.
 func AdoptionNote(a model.Adoption, c Context) string {
 	m := a.Manager.Manager
-	fix := fmt.Sprintf("ownership-check migrate %s --field-manager %s", shellWords(c.Paths, "."), model.ShellWord(nonEmpty(c.FieldManager, "FIELD_MANAGER")))
+	fix := fmt.Sprintf("ownership-check migrate %s --field-manager %s", shellWords(c.Paths, "."), shell.Word(nonEmpty(c.FieldManager, "FIELD_MANAGER")))
 	if !a.ClientSideApply {
 		if a.Manager.Operation == "Apply" {
 			// migrate merges Update managers only (csaupgrade); a manager
 			// that applied releases its fields by applying none of them.
-			fix = fmt.Sprintf("`kubectl apply --server-side --field-manager %s -f OBJECT.yaml`, where OBJECT.yaml holds only each object's apiVersion, kind, metadata.name and metadata.namespace (once the deploy has applied, so that no field is left without an owner)", model.ShellWord(m))
+			fix = fmt.Sprintf("`kubectl apply --server-side --field-manager %s -f OBJECT.yaml`, where OBJECT.yaml holds only each object's apiVersion, kind, metadata.name and metadata.namespace (once the deploy has applied, so that no field is left without an owner)", shell.Word(m))
 		} else {
-			fix = "`" + fix + " --from-manager " + model.ShellWord(m) + "`"
+			fix = "`" + fix + " --from-manager " + shell.Word(m) + "`"
 		}
 	} else {
 		fix = "`" + fix + "`"

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/shell"
 )
 
 // recreate is the way through an immutable field: delete the object
@@ -29,7 +30,7 @@ func recreate(id model.ID, c Context) string {
 	// The render is what the deploy applies: a kustomized object's own
 	// file is not.
 	apply := fmt.Sprintf("ownership-check render --show-secrets %s | kubectl apply --server-side --field-manager %s -f -",
-		shellWords(c.Paths, "."), model.ShellWord(nonEmpty(c.FieldManager, "FIELD_MANAGER")))
+		shellWords(c.Paths, "."), shell.Word(nonEmpty(c.FieldManager, "FIELD_MANAGER")))
 	return fmt.Sprintf("Delete it, then apply as the deploy does (or let the next deploy create it again):\n\n%s", indent(del+"\n"+apply))
 }
 

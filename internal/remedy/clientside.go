@@ -6,6 +6,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/shell"
 )
 
 // keptByClientSide is the remedy of a field a client-side manager keeps
@@ -13,10 +14,10 @@ import (
 // it after all, or to say the deployer does upgrade.
 func keptByClientSide(f model.Finding, c Context) string {
 	who := "the client-side manager"
-	fix := fmt.Sprintf("ownership-check migrate %s --field-manager %s", shellWords(c.Paths, "."), model.ShellWord(nonEmpty(c.FieldManager, "FIELD_MANAGER")))
+	fix := fmt.Sprintf("ownership-check migrate %s --field-manager %s", shellWords(c.Paths, "."), shell.Word(nonEmpty(c.FieldManager, "FIELD_MANAGER")))
 	if len(f.Managers) > 0 {
 		who = f.Managers[0].Manager
-		fix += " --from-manager " + model.ShellWord(who)
+		fix += " --from-manager " + shell.Word(who)
 	}
 	// One text per manager, not per field: the report shows it once for
 	// all the fields the manager keeps on the object.

@@ -19,6 +19,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/shell"
 )
 
 // Context is what a remedy may quote besides the finding: how the check
@@ -120,7 +121,7 @@ func letGo(id model.ID, path, reason string, c Context) string {
 	b.WriteString(indent(IgnoreRule(id, path, reason)))
 	b.WriteString("\n\nand deploy what ownership-check render prints, so that the deploy stops sending the field, e.g.\n\n")
 	b.WriteString(indent(fmt.Sprintf("ownership-check render --show-secrets %s | kubectl apply --server-side --field-manager %s -f -",
-		shellWords(c.Paths, "."), model.ShellWord(nonEmpty(c.FieldManager, "FIELD_MANAGER")))))
+		shellWords(c.Paths, "."), shell.Word(nonEmpty(c.FieldManager, "FIELD_MANAGER")))))
 	return b.String()
 }
 
@@ -187,7 +188,7 @@ func oneOff(id model.ID, source string, f model.Finding, hidden bool, c Context)
 func migrate(path string, c Context) string {
 	return "Before deploying, give the deploy whole ownership of the item (this prints the plan; add --apply to carry it out):\n\n" +
 		indent(fmt.Sprintf("ownership-check migrate %s --field-manager %s --scope %s",
-			shellWords(c.Paths, "."), model.ShellWord(nonEmpty(c.FieldManager, "FIELD_MANAGER")), model.ShellWord(path)))
+			shellWords(c.Paths, "."), shell.Word(nonEmpty(c.FieldManager, "FIELD_MANAGER")), shell.Word(path)))
 }
 
 // show writes a value as the report does: compact JSON, "(unset)" when
@@ -217,7 +218,7 @@ func shellWords(ws []string, def string) string {
 	}
 	out := make([]string, len(ws))
 	for i, w := range ws {
-		out[i] = model.ShellWord(w)
+		out[i] = shell.Word(w)
 	}
 	return strings.Join(out, " ")
 }

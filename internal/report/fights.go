@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/shell"
 )
 
 // How the report shows what looks beyond one deploy: the history of a
@@ -41,12 +42,12 @@ func groupPersistent(g Group) bool {
 // HistoryCommand is the command that prints the timeline of one field,
 // ready to paste into a shell.
 func HistoryCommand(env string, id model.ID, path string) string {
-	args := []string{"ownership-check", "history", model.ShellWord(id.String())}
+	args := []string{"ownership-check", "history", shell.Word(id.String())}
 	if path != "" {
-		args = append(args, model.ShellWord(path))
+		args = append(args, shell.Word(path))
 	}
 	if env != "" {
-		args = append(args, "--environment", model.ShellWord(env))
+		args = append(args, "--environment", shell.Word(env))
 	}
 	return strings.Join(args, " ")
 }

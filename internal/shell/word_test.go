@@ -1,8 +1,8 @@
-package model
+package shell
 
 import "testing"
 
-func TestShellWord(t *testing.T) {
+func TestWord(t *testing.T) {
 	for in, want := range map[string]string{
 		"deploy/prod":            "deploy/prod",
 		`.spec.items[name="b"]`:  `'.spec.items[name="b"]'`,
@@ -10,8 +10,8 @@ func TestShellWord(t *testing.T) {
 		"":                       "''",
 		"Deployment.apps/ns/web": "Deployment.apps/ns/web",
 	} {
-		if got := ShellWord(in); got != want {
-			t.Errorf("ShellWord(%q) = %s, want %s", in, got, want)
+		if got := Word(in); got != want {
+			t.Errorf("Word(%q) = %s, want %s", in, got, want)
 		}
 	}
 }
