@@ -22,9 +22,10 @@
 // elsewhere: TakeSnapshot in the snapshot store, Migrate in migrate's plan,
 // Render in the objects themselves; History reads the recorded deploys.
 // What a check reads beyond its own target comes through its Run
-// (package runstate), plain fields its maker set (NewRun): a check alone
-// is a run of one the front end makes; a run of many targets is package
-// targets', which makes the run and calls Build for each. check reads no
-// environment: the front end reads it into the run.
+// (package runstate), plain fields its maker set (NewRun): the front end
+// makes every run, a check alone as a run of one, the targets of a
+// repository as a run of many that package targets calls Build in for
+// each; the clients of its clusters are the run's. check reads no
+// environment and opens no cluster of its own.
 // docs/architecture.md has the picture.
 package check

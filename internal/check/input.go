@@ -101,7 +101,7 @@ func (t *Target) open(ctx context.Context, reachWithin time.Duration) (*session,
 		return nil, err
 	}
 	cfg, note := t.Run.Config, t.Run.ConfigNote
-	client, err := t.cluster()
+	client, err := t.cluster(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -110,13 +110,12 @@ type Options struct {
 	SourceCommit string
 }
 
-// cluster connects to the cluster the target names, as kubectl would, or
-// gives the client the run shares among its targets.
-func (t Target) cluster() (*kube.Client, error) {
+// cluster is the client the run's maker gave the target (shared among the
+// targets of a run of many), else the run's client of the cluster the
+// target names, read as kubectl reads its kubeconfig.
+func (t Target) cluster(ctx context.Context) (*kube.Client, error) {
 	if t.Client != nil {
 		return t.Client, nil
 	}
-	return kube.Load(kube.LoadOptions{
-		Kubeconfig: t.Kubeconfig, Context: t.Context, Namespace: t.Namespace, Concurrency: t.Concurrency,
-	})
+	return t.Run.Clients.Get(ctx, kube.LoadOptions{Kubeconfig: t.Kubeconfig, Context: t.Context, Namespace: t.Namespace})
 }

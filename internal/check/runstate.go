@@ -36,6 +36,9 @@ type RunOptions struct {
 	// the listing's included: a chart is fetched once however many
 	// releases use it. nil: NewRun opens one with Charts.
 	ChartLocator delivery.ChartLocator
+	// Clients are the run's clients, one per cluster, made by the front
+	// end (runstate.NewClients); nil: the run reaches no cluster.
+	Clients *runstate.Clients
 	// ToolVersion goes into the report and the snapshot's index.
 	ToolVersion string
 }
@@ -60,7 +63,7 @@ func NewRun(ctx context.Context, t Target, o RunOptions) (run *runstate.Run, end
 func NewRunWith(ctx context.Context, o RunOptions, cfg *config.Config, note string) (run *runstate.Run, end func(), err error) {
 	run = runstate.New(ctx, o.Top)
 	run.Config, run.ConfigNote, run.Charts = cfg, note, o.ChartLocator
-	run.Env, run.ToolVersion = o.Env, o.ToolVersion
+	run.Env, run.ToolVersion, run.Clients = o.Env, o.ToolVersion, o.Clients
 	closeCharts := func() {}
 	if run.Charts == nil {
 		if run.Charts, closeCharts, err = OpenCharts(o.Charts, cfg); err != nil {

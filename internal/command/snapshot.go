@@ -53,7 +53,7 @@ func SnapshotTargets(ctx context.Context, o check.SnapshotOptions, ro check.RunO
 	}
 	fmt.Fprintln(stderr, "ownership-check: "+sel.Line())
 	o.Paths = nil
-	recs, errs := targets.Snapshot(ctx, o, ro, sel.Targets)
+	recs, errs := snapshotTargets(ctx, o, ro, sel.Targets)
 	failed, recorded := 0, 0
 	for i, rec := range recs {
 		if s := sel.Targets[i]; !s.Checked() {
@@ -83,4 +83,16 @@ func SnapshotTargets(ctx context.Context, o check.SnapshotOptions, ro check.RunO
 		return recorded - failed, fmt.Errorf("%d of %d targets could not be recorded", failed, recorded)
 	}
 	return recorded, nil
+}
+
+// snapshotTargets takes the selected targets' snapshots in one run made
+// for them (runOfMany), let go of after its commit; a run that cannot be
+// made fails each checked target, named.
+func snapshotTargets(ctx context.Context, o check.SnapshotOptions, ro check.RunOptions, sel []targets.Selected) ([]*check.Recorded, []error) {
+	run, end, err := runOfMany(ctx, o.Target, ro, nil, false)
+	if err != nil {
+		return make([]*check.Recorded, len(sel)), targets.SnapshotsFailed(sel, err)
+	}
+	defer end()
+	return targets.Snapshot(ctx, o, run, sel)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 	"github.com/ownership-check/ownership-check/internal/targets"
 )
 
@@ -34,7 +35,7 @@ func Select(ctx context.Context, t check.Target, ro check.RunOptions, s Selector
 
 // selectIn is Select within the run its targets are checked in (nil: none
 // yet): the config and the working tree's changes are read once for both.
-func selectIn(ctx context.Context, run *targets.Shared, cfg *config.Config, t check.Target, ro check.RunOptions, s Selector) (targets.Selection, error) {
+func selectIn(ctx context.Context, run *runstate.Run, cfg *config.Config, t check.Target, ro check.RunOptions, s Selector) (targets.Selection, error) {
 	shard, err := targets.ParseShard(s.Shard)
 	if err != nil {
 		return targets.Selection{}, err
@@ -42,7 +43,7 @@ func selectIn(ctx context.Context, run *targets.Shared, cfg *config.Config, t ch
 	return targets.Select(ctx, cfg, targets.SelectOptions{
 		Names: s.Names, ChangedFrom: s.ChangedFrom, Shard: shard, ConfigFile: t.Config,
 		SnapshotRepo: t.Snapshot.Repo, SnapshotBranch: t.Snapshot.Name, Charts: ro.ChartLocator,
-		Shared: run,
+		Run: run,
 	})
 }
 
@@ -60,9 +61,18 @@ func CheckTargets(ctx context.Context, o check.Options, ro check.RunOptions, s S
 		return targets.Selection{}, nil, err
 	}
 	defer done()
-	run := targets.Share(ctx, o, ro, cfg)
-	// Every check has returned before the run's state goes.
-	defer run.Close()
+	// The config the selection reads is the checks' unless a trusted base
+	// config stands in for it, beside which a check reads the pull
+	// request's copy.
+	reuse := cfg
+	if o.BaseConfig != nil {
+		reuse = nil
+	}
+	run, end, runErr := runOfMany(ctx, o.Target, ro, reuse, o.Offline)
+	if runErr == nil {
+		// Every check has returned before the run's state goes.
+		defer end()
+	}
 	sel, err := selectIn(ctx, run, cfg, o.Target, ro, s)
 	if err == nil {
 		err = RequireFieldManagers(sel, o.FieldManager)
@@ -70,7 +80,14 @@ func CheckTargets(ctx context.Context, o check.Options, ro check.RunOptions, s S
 	if err != nil {
 		return sel, nil, err
 	}
-	results := run.Build(ctx, o, sel.Targets)
+	var results []targets.Result
+	if runErr != nil {
+		// Each target the run would have checked fails, named; the
+		// others are still listed with their reasons.
+		results = targets.Failed(o, sel.Targets, runErr)
+	} else {
+		results = targets.Build(ctx, o, run, sel.Targets)
+	}
 	sel.Ran(results)
 	return sel, results, nil
 }

@@ -4,8 +4,8 @@
 // the turns to render, the git trees, and the snapshot branches read and
 // the batches taken on them. A repository of thousands of targets then
 // costs about what one environment of all their paths does. The front end
-// makes a target's run of one (check.NewRun); targets makes the run of
-// many; check reads what it is given and makes none.
+// makes every run, of one target or of many (check.NewRun), with the
+// clients of its clusters; check reads what it is given and makes none.
 package runstate
 
 import (
@@ -29,8 +29,8 @@ import (
 	"github.com/ownership-check/ownership-check/internal/typing"
 )
 
-// Run is the state of one run: made by New, for one target by the front
-// end and for many by targets, and closed by whoever made it. What its maker
+// Run is the state of one run: made by New, for one target or many by the
+// front end, and closed by it. What its maker
 // gives it is plain fields, set before its first check; the rest it reads
 // once for all its checks.
 type Run struct {
@@ -43,6 +43,9 @@ type Run struct {
 	// for every check of the run (a chart several releases use is
 	// fetched once), and closed by it after Close.
 	Charts delivery.ChartLocator
+	// Clients are the run's clients, one per cluster, made by the run's
+	// maker; nil: the run reaches no cluster (offline).
+	Clients *Clients
 	// Env is what the run takes from the process's environment, read
 	// once by the front end (ReadEnv).
 	Env Env
@@ -123,6 +126,10 @@ func (s *Run) readFolders() []string {
 	}
 	return folders
 }
+
+// Top is the top of the repository holding every target's paths, when
+// the run's maker knew it.
+func (s *Run) Top() string { return s.trees.Top }
 
 // Trees are the run's git trees: the base's, read once for all.
 func (s *Run) Trees() *gitexec.Trees { return s.trees }

@@ -123,11 +123,11 @@ func TestTargetsNotCheckedBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := targets.Build(ctx, check.Options{Target: check.Target{FieldManager: deployer}, Offline: true}, check.RunOptions{}, sel.Targets)
+	res := targets.Build(ctx, check.Options{Target: check.Target{FieldManager: deployer}, Offline: true}, runFor(t, ctx, check.Target{FieldManager: deployer}, check.RunOptions{}), sel.Targets)
 	if len(res) != 1 || res[0].Report != nil || res[0].Err != nil || !strings.Contains(res[0].Reason, "another repository") {
 		t.Errorf("result %+v", res)
 	}
-	recs, errs := targets.Snapshot(ctx, check.SnapshotOptions{Target: check.Target{FieldManager: deployer}}, check.RunOptions{}, sel.Targets)
+	recs, errs := targets.Snapshot(ctx, check.SnapshotOptions{Target: check.Target{FieldManager: deployer}}, runFor(t, ctx, check.Target{FieldManager: deployer}, check.RunOptions{}), sel.Targets)
 	if recs[0] != nil || errs[0] != nil {
 		t.Errorf("snapshot of a target not checked: %v %v", recs[0], errs[0])
 	}

@@ -154,7 +154,8 @@ func TestHeadFailsOnAChartVersionItsRepositoryLacks(t *testing.T) {
 	if len(sel) != 1 || sel[0].Checked() {
 		t.Fatalf("apps/redis: %+v, want it not checked at the head", sel)
 	}
-	res := targets.Build(ctx, check.Options{Target: check.Target{Snapshot: runstate.Branch{Repo: r.snapshots}}, Base: r.base, FailOn: model.DefaultFailOn()}, check.RunOptions{ChartLocator: l}, sel)
+	tg := check.Target{Snapshot: runstate.Branch{Repo: r.snapshots}}
+	res := targets.Build(ctx, check.Options{Target: tg, Base: r.base, FailOn: model.DefaultFailOn()}, runFor(t, ctx, tg, check.RunOptions{ChartLocator: l}), sel)
 	if res[0].Err != nil || res[0].Report == nil || !res[0].Report.Failed {
 		t.Fatalf("apps/redis: %+v, want its report failed", res[0])
 	}

@@ -11,10 +11,13 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/cli"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/render"
+	"github.com/ownership-check/ownership-check/internal/runstate"
+	"github.com/ownership-check/ownership-check/internal/targets"
 	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
 )
 
@@ -86,4 +89,22 @@ func (e *env) run(args ...string) (int, string, string) {
 	args = append(args, "--field-manager", deployer, "--kubeconfig", e.kubeconfig, "--snapshot-repo", e.repo)
 	code := cli.Run("test", args, &stdout, &stderr)
 	return code, stdout.String(), stderr.String()
+}
+
+// runFor makes the run of targets a front end makes for them (the
+// repository's top, one client per cluster, the config of t), let go of
+// when the test ends.
+func runFor(t *testing.T, ctx context.Context, tg check.Target, ro check.RunOptions) *runstate.Run {
+	t.Helper()
+	top, err := targets.Top(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro.Top, ro.Clients = top, runstate.NewClients(tg.Concurrency)
+	run, end, err := check.NewRun(ctx, tg, ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(end)
+	return run
 }

@@ -195,7 +195,8 @@ func TestPinnedCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := strings.TrimSpace(runGit(t, dir, "rev-parse", "HEAD"))
-	res := targets.Build(ctx, check.Options{Target: check.Target{FieldManager: "kustomize-controller", Snapshot: runstate.Branch{Repo: dir}}, Base: base, FailOn: model.DefaultFailOn()}, check.RunOptions{}, sel.Targets)
+	tg := check.Target{FieldManager: "kustomize-controller", Snapshot: runstate.Branch{Repo: dir}}
+	res := targets.Build(ctx, check.Options{Target: tg, Base: base, FailOn: model.DefaultFailOn()}, runFor(t, ctx, tg, check.RunOptions{}), sel.Targets)
 	for _, r := range res {
 		if r.Err != nil || r.Report == nil {
 			t.Fatalf("%s: %v", r.Name, r.Err)

@@ -31,42 +31,48 @@ type Result struct {
 }
 
 // Build checks the selected targets in one process, as check.Build checks
-// one, in one run made with ro (check.NewRun): the same options, each target's name as the environment, its paths
-// (relative to the repository's top), field manager, cluster and deployer's
-// object; its notes join its report's. A target that is not checked is
-// not run: its Result has its reason alone. Targets
-// on one cluster share one client and one bound on requests in flight
-// (o.Concurrency), and the base's tree is read once for all; an object two
-// of them render for one cluster is noted on each (noteSharedObjects); one target's
-// failure never hides another's result.
-func Build(ctx context.Context, o check.Options, ro check.RunOptions, sel []Selected) []Result {
-	s := Share(ctx, o, ro, nil)
-	// Every check has returned, its base render with it, before the run's
-	// state goes.
-	defer s.Close()
-	return s.Build(ctx, o, sel)
+// one, in the run the front end made for them (check.NewRun, with the
+// repository's top and the run's clients): the same options, each
+// target's name as the environment, its paths (relative to the
+// repository's top), field manager, cluster and deployer's object; its
+// notes join its report's. A target that is not checked is not run: its
+// Result has its reason alone. Targets on one cluster share one client and
+// one bound on requests in flight (o.Concurrency), and the base's tree is
+// read once for all; an object two of them render for one cluster is noted
+// on each (noteSharedObjects); one target's failure never hides another's
+// result. The run is closed by its maker, after Build returns.
+func Build(ctx context.Context, o check.Options, st *runstate.Run, sel []Selected) []Result {
+	return build(ctx, o, sel, runOf(st, o.Offline), st)
 }
 
-func build(ctx context.Context, o check.Options, sel []Selected, r run, runErr error, st *runstate.Run) []Result {
+// Failed are the results of the selected targets of a run that could not
+// be made (err): each that Build would run fails with err, and one not
+// checked keeps its reason.
+func Failed(o check.Options, sel []Selected, err error) []Result {
+	out := make([]Result, len(sel))
+	for i := range sel {
+		out[i].Selected = sel[i]
+		if sel[i].Checked() || (o.Base != "" && sel[i].Deployer != nil) {
+			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, err)
+		}
+	}
+	return out
+}
+
+func build(ctx context.Context, o check.Options, sel []Selected, r run, st *runstate.Run) []Result {
 	out := make([]Result, len(sel))
 	o.Run = st
-	if st != nil {
-		// Each check reads its own environment's snapshot and history: a
-		// few targets of thousands list only their folders of the branch.
-		envs := make([]string, len(sel))
-		for i, s := range sel {
-			envs[i] = s.Name
-		}
-		st.Reads(envs)
+	// Each check reads its own environment's snapshot and history: a few
+	// targets of thousands list only their folders of the branch.
+	envs := make([]string, len(sel))
+	for i, s := range sel {
+		envs[i] = s.Name
 	}
+	st.Reads(envs)
 	parallel.For(len(sel), workers, func(i int) {
 		out[i].Selected = sel[i]
 		if !sel[i].Checked() && (o.Base == "" || sel[i].Deployer == nil) {
 			// Nothing to judge it by: listed, with its reason.
-			return
-		}
-		if runErr != nil {
-			out[i].Err = fmt.Errorf("target %s: %w", sel[i].Name, runErr)
 			return
 		}
 		to, err := r.options(ctx, o, sel[i])
@@ -158,26 +164,19 @@ func (r *Result) judged(rep *report.Report, reason string, err error) {
 	}
 }
 
-// Snapshot records each selected target's snapshot in one run made with
-// ro, as many at once as Build checks, as one commit on the branch for the run: each target's
-// files are written as it is taken, and only its index and object ids
-// kept; a target that is not checked has no snapshot, nor an error. When
-// the commit fails, every target taken fails with it.
-func Snapshot(ctx context.Context, o check.SnapshotOptions, ro check.RunOptions, sel []Selected) ([]*check.Recorded, []error) {
+// Snapshot records each selected target's snapshot in the run the front
+// end made for them (as Build's), as many at once as Build checks, as one
+// commit on the branch for the run: each target's files are written as it
+// is taken, and only its index and object ids kept; a target that is not
+// checked has no snapshot, nor an error. When the commit fails, every
+// target taken fails with it. The run is closed by its maker, after
+// Snapshot returns (and so after the commit).
+func Snapshot(ctx context.Context, o check.SnapshotOptions, st *runstate.Run, sel []Selected) ([]*check.Recorded, []error) {
 	recs := make([]*check.Recorded, len(sel))
 	errs := make([]error, len(sel))
-	r, runErr := newRun(ctx, o.Concurrency)
-	if runErr == nil {
-		var end func()
-		if o.Run, end, runErr = check.NewRun(ctx, o.Target, r.runOptions(ro)); runErr == nil {
-			// After the commit below.
-			defer end()
-		}
-	}
+	o.Run = st
+	r := runOf(st, false)
 	defer func() {
-		if o.Run == nil {
-			return
-		}
 		commit, err := o.Run.Commit(ctx, o.Branch())
 		for i, rec := range recs {
 			if rec == nil || rec.Snapshot == nil || errs[i] != nil {
@@ -195,10 +194,7 @@ func Snapshot(ctx context.Context, o check.SnapshotOptions, ro check.RunOptions,
 		if !s.Checked() {
 			return
 		}
-		t, paths, err := check.Target{}, []string(nil), runErr
-		if err == nil {
-			t, paths, err = r.target(ctx, o.Target, s)
-		}
+		t, paths, err := r.target(ctx, o.Target, s)
 		if err == nil {
 			to := o
 			to.Target, to.Paths = t, paths
@@ -212,28 +208,23 @@ func Snapshot(ctx context.Context, o check.SnapshotOptions, ro check.RunOptions,
 }
 
 // run is what the targets of one run share: the repository's top, which
-// their paths are relative to, and one client per cluster.
+// their paths are relative to, and the run's clients, one per cluster.
 type run struct {
 	top     string
-	clients *clientPool
+	clients *runstate.Clients
 }
 
-func newRun(ctx context.Context, concurrency int) (run, error) {
-	top, err := repository(ctx)
-	return run{top: top, clients: &clientPool{concurrency: concurrency}}, err
-}
-
-// runOptions are the front end's for the run, with the repository's top.
-func (r run) runOptions(ro check.RunOptions) check.RunOptions {
-	ro.Top = r.top
-	return ro
+// runOf is st's share of its targets; offline, they reach no cluster.
+func runOf(st *runstate.Run, offline bool) run {
+	r := run{top: st.Top(), clients: st.Clients}
+	if offline {
+		r.clients = nil
+	}
+	return r
 }
 
 // options are the run's check options for one configured target.
 func (r run) options(ctx context.Context, o check.Options, s Selected) (check.Options, error) {
-	if o.Offline {
-		r.clients = nil // no cluster to connect to
-	}
 	t, paths, err := r.target(ctx, o.Target, s)
 	if err != nil {
 		return o, err
@@ -268,7 +259,7 @@ func (r run) target(ctx context.Context, t check.Target, s Selected) (check.Targ
 		t.Context = s.Context
 	}
 	if r.clients != nil {
-		c, err := r.clients.get(ctx, t)
+		c, err := r.clients.Get(ctx, kube.LoadOptions{Kubeconfig: t.Kubeconfig, Context: t.Context, Namespace: t.Namespace})
 		if err != nil {
 			return t, nil, err
 		}
@@ -276,6 +267,23 @@ func (r run) target(ctx context.Context, t check.Target, s Selected) (check.Targ
 	}
 	return t, paths, nil
 }
+
+// SnapshotsFailed are the errors of the selected targets of a snapshot
+// run that could not be made (err): each checked target fails with it.
+func SnapshotsFailed(sel []Selected, err error) []error {
+	errs := make([]error, len(sel))
+	for i, s := range sel {
+		if s.Checked() {
+			errs[i] = fmt.Errorf("target %s: %w", s.Name, err)
+		}
+	}
+	return errs
+}
+
+// Top is the top of the repository the working directory is in, which
+// the config's target paths are relative to: a run of targets is made
+// with it (check.RunOptions.Top).
+func Top(ctx context.Context) (string, error) { return repository(ctx) }
 
 // Resolve is one target's settings for a command that runs it alone
 // (render --target): t with the target's environment, deployer, field
@@ -286,23 +294,4 @@ func Resolve(ctx context.Context, t check.Target, s Target) (check.Target, []str
 		return t, nil, err
 	}
 	return run{top: top}.target(ctx, t, Selected{Target: s})
-}
-
-// clientPool holds one client per cluster of a run.
-type clientPool struct {
-	concurrency int
-	clients     parallel.Keyed[string, *kube.Client]
-}
-
-func (p *clientPool) get(ctx context.Context, t check.Target) (*kube.Client, error) {
-	key := t.Kubeconfig + "\x00" + t.Context + "\x00" + t.Namespace
-	return p.clients.Get(ctx, key, func(context.Context) (*kube.Client, error) {
-		cfg, ns, err := kube.LoadConfig(kube.LoadOptions{Kubeconfig: t.Kubeconfig, Context: t.Context, Namespace: t.Namespace})
-		if err != nil {
-			return nil, err
-		}
-		// One client per cluster: its window bounds the requests of all
-		// the targets on it together.
-		return kube.New(cfg, ns, p.concurrency)
-	})
 }

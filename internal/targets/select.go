@@ -20,6 +20,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/gitexec"
+	"github.com/ownership-check/ownership-check/internal/runstate"
 	"github.com/ownership-check/ownership-check/internal/snapshot"
 )
 
@@ -139,9 +140,9 @@ type SelectOptions struct {
 	// Charts is the run's chart locator the targets are listed with
 	// (ListLocated); nil: the repository's own charts.
 	Charts delivery.ChartLocator
-	// Shared, when set, is the run the selected targets are checked in:
-	// the working tree's changes are read once for both.
-	Shared *Shared
+	// Run, when set, is the run the selected targets are checked in: the
+	// working tree's changes are read once for both.
+	Run *runstate.Run
 }
 
 // Select chooses the targets to check. With ChangedFrom, a target is
@@ -389,14 +390,14 @@ func touches(in *snapshot.Inputs, changes []change) string {
 // new files not yet added as added: read once for the run when it is
 // shared, where the base renders of the targets ask the same.
 func (o SelectOptions) changed(ctx context.Context, top string) ([]change, error) {
-	if o.Shared == nil || o.Shared.st == nil {
+	if o.Run == nil {
 		return changedSince(ctx, top, o.ChangedFrom, true)
 	}
 	commit, err := gitexec.CommitOf(ctx, top, o.ChangedFrom)
 	if err != nil {
 		return nil, fmt.Errorf("changes since %s: %w", o.ChangedFrom, err)
 	}
-	changed, err := o.Shared.st.Trees().Changed(ctx, top, commit)
+	changed, err := o.Run.Trees().Changed(ctx, top, commit)
 	if err != nil {
 		return nil, err
 	}
