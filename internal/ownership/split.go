@@ -21,7 +21,9 @@ const maxListedFields = 6
 // resources), never a free-form map such as labels or annotations, whose
 // keys stand alone. Server-Side Apply removes only the fields no other
 // manager owns, so such a unit survives in part, which often fails
-// validation. Only the outermost such unit is reported.
+// validation. A client-side merge or a replace removes it whole or keeps
+// it whole, as the prediction shows (removedWhole). Only the outermost
+// such unit is reported.
 func (a *analysis) splitFindings() []model.Finding {
 	all := &fieldpath.Set{}
 	for _, o := range a.liveOwners {
