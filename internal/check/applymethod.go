@@ -27,7 +27,7 @@ import (
 // version where the checker may read its Deployment.
 func resolveApply(ctx context.Context, t Target, client *kube.Client, opts predict.ClusterOptions, objs []model.Object) (delivery.ApplyMethod, error) {
 	m := t.Apply
-	if m.Resolve == "" {
+	if !m.NeedsResolve() {
 		return m, nil
 	}
 	if opts.Deadline > 0 {
@@ -49,7 +49,7 @@ func resolveApply(ctx context.Context, t Target, client *kube.Client, opts predi
 // deployed objects: the cluster as the last deploy left it. Each record is
 // decoded for its managedFields and let go.
 func resolveApplyOffline(t Target, snap *snapshot.Snapshot, objs []model.Object) delivery.ApplyMethod {
-	if t.Apply.Resolve == "" {
+	if !t.Apply.NeedsResolve() {
 		return t.Apply
 	}
 	var entries [][]metav1.ManagedFieldsEntry

@@ -77,9 +77,11 @@ func TestResolveApplyAgainstAPIServer(t *testing.T) {
 		want  delivery.ApplyMethod
 		words string
 	}{
-		{"helm 3 release", rendered("helm3", "new"), delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalPreviousManifest}, "Update entries by helm"},
-		{"helm 4 release", rendered("helm4", "helm3"), delivery.ApplyMethod{Method: delivery.ApplyServerSide}, "an Apply entry by helm"},
-		{"install", rendered("new", "newer"), delivery.ApplyMethod{Method: delivery.ApplyServerSide}, "installs"},
+		// Helm merges client-side managers per release: not once the
+		// release was applied server-side (ReleaseServerSide).
+		{"helm 3 release", rendered("helm3", "new"), delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalPreviousManifest, PerRelease: true}, "Update entries by helm"},
+		{"helm 4 release", rendered("helm4", "helm3"), delivery.ApplyMethod{Method: delivery.ApplyServerSide, PerRelease: true, ReleaseServerSide: true}, "an Apply entry by helm"},
+		{"install", rendered("new", "newer"), delivery.ApplyMethod{Method: delivery.ApplyServerSide, PerRelease: true}, "installs"},
 	} {
 		got, err := check.ResolveApply(ctx, client, check.Target{FieldManager: "helm", Apply: helm}, c.objs)
 		if err != nil {

@@ -32,9 +32,11 @@ func TestResolveApplyOffline(t *testing.T) {
 		objs []model.Object
 		want delivery.ApplyMethod
 	}{
-		{[]model.Object{helm3, fresh}, delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalPreviousManifest}},
-		{[]model.Object{helm4, helm3}, delivery.ApplyMethod{Method: delivery.ApplyServerSide}},
-		{[]model.Object{fresh}, delivery.ApplyMethod{Method: delivery.ApplyServerSide}},
+		{[]model.Object{helm3, fresh}, delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalPreviousManifest, PerRelease: true}},
+		// An Apply entry on any object: the release was applied
+		// server-side, and Helm merges none of its objects.
+		{[]model.Object{helm4, helm3}, delivery.ApplyMethod{Method: delivery.ApplyServerSide, PerRelease: true, ReleaseServerSide: true}},
+		{[]model.Object{fresh}, delivery.ApplyMethod{Method: delivery.ApplyServerSide, PerRelease: true}},
 	} {
 		got := resolveApplyOffline(target, snap, c.objs)
 		got.Why, got.Resolve = "", ""

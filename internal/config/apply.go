@@ -48,11 +48,13 @@ func (c *ApplyConfig) validate() error {
 
 // ForHelm is m for a deployer that applies a Helm release: its
 // client-side merge starts from the previous release manifest, not from a
-// last-applied annotation Helm never writes.
+// last-applied annotation Helm never writes, and it merges client-side
+// managers per release (delivery.ApplyMethod.PerRelease).
 func ForHelm(m delivery.ApplyMethod) delivery.ApplyMethod {
 	if m.Method == delivery.ApplyClientSide {
 		m.Original = delivery.OriginalPreviousManifest
 	}
+	m.PerRelease = true
 	return m
 }
 
@@ -60,9 +62,10 @@ func ForHelm(m delivery.ApplyMethod) delivery.ApplyMethod {
 // `upgrade --install` decides at deploy time from the release, which the
 // check reads from its objects' managedFields; until then, an install.
 var helmApply = delivery.ApplyMethod{
-	Method:  delivery.ApplyServerSide,
-	Resolve: delivery.ResolveHelm,
-	Why:     "Helm 4's upgrade --install with --server-side=auto (its default) applies as the release was last applied",
+	Method:     delivery.ApplyServerSide,
+	Resolve:    delivery.ResolveHelm,
+	PerRelease: true,
+	Why:        "Helm 4's upgrade --install with --server-side=auto (its default) applies as the release was last applied",
 }
 
 // ApplyOf is how the target's deploy applies: its `apply:`, else Helm 4's

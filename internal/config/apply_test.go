@@ -64,11 +64,12 @@ discover:
 		t.Fatal(err)
 	}
 	want := map[string]delivery.ApplyMethod{
-		"plain":        {},
-		"chart":        {Method: delivery.ApplyServerSide, Resolve: delivery.ResolveHelm},
-		"chart-csa":    {Method: delivery.ApplyClientSide, Original: delivery.OriginalPreviousManifest},
-		"chart-ssa":    {Method: delivery.ApplyServerSide},
-		"chart-forced": {Method: delivery.ApplyServerSide, Force: true},
+		"plain": {},
+		// Helm merges client-side managers per release, whatever its method.
+		"chart":        {Method: delivery.ApplyServerSide, Resolve: delivery.ResolveHelm, PerRelease: true},
+		"chart-csa":    {Method: delivery.ApplyClientSide, Original: delivery.OriginalPreviousManifest, PerRelease: true},
+		"chart-ssa":    {Method: delivery.ApplyServerSide, PerRelease: true},
+		"chart-forced": {Method: delivery.ApplyServerSide, Force: true, PerRelease: true},
 		"pipeline":     {Method: delivery.ApplyServerSide},
 		"kubectl":      {Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied},
 	}

@@ -79,6 +79,16 @@ type ApplyMethod struct {
 	// ControllerVersion is the deployer's version where the cluster says
 	// it (helm-controller's image tag), for ResolveHelmController.
 	ControllerVersion string `json:"-"`
+	// PerRelease: the deployer decides its client-side merge for the
+	// whole release, from how the release was last applied, not per
+	// object (Helm 4, and helm-controller on its library: csaupgrade only
+	// at the first server-side upgrade of a release applied
+	// client-side). ReleaseServerSide, resolved from the objects'
+	// managedFields (ResolveApply), says the release was applied
+	// server-side before: then no object of it is merged, not even one
+	// that carries no Apply entry of the manager (MergesClientSide).
+	PerRelease        bool `json:"-"`
+	ReleaseServerSide bool `json:"-"`
 	// Why says what the method was chosen from, in the report's words:
 	// "Argo CD's default sync (no ServerSideApply=true in
 	// spec.syncPolicy.syncOptions)".
@@ -133,12 +143,19 @@ func (m ApplyMethod) String() string {
 func ResolveApply(m ApplyMethod, entries [][]metav1.ManagedFieldsEntry, fieldManager string) ApplyMethod {
 	switch m.Resolve {
 	case ResolveHelm:
-		return resolveHelm(m, entries, fieldManager)
+		m = resolveHelm(m, entries, fieldManager)
 	case ResolveHelmController:
-		return resolveHelmController(m, entries, fieldManager)
+		m = resolveHelmController(m, entries, fieldManager)
+	}
+	if m.PerRelease {
+		m.ReleaseServerSide = lastApplied(entries, fieldManager) == string(metav1.ManagedFieldsOperationApply)
 	}
 	return m
 }
+
+// NeedsResolve tells whether m is decided, in part, from the managedFields
+// of the target's live objects (ResolveApply).
+func (m ApplyMethod) NeedsResolve() bool { return m.Resolve != "" || m.PerRelease }
 
 // lastApplied says how fieldManager last wrote the objects: "Apply",
 // "Update", or "" when it owns nothing of them. An Apply anywhere wins:
@@ -161,7 +178,7 @@ func lastApplied(entries [][]metav1.ManagedFieldsEntry, fieldManager string) str
 }
 
 func resolveHelm(m ApplyMethod, entries [][]metav1.ManagedFieldsEntry, fieldManager string) ApplyMethod {
-	out := ApplyMethod{Resolve: m.Resolve}
+	out := ApplyMethod{Resolve: m.Resolve, PerRelease: true}
 	switch lastApplied(entries, fieldManager) {
 	case string(metav1.ManagedFieldsOperationApply):
 		out.Method, out.Why = ApplyServerSide,
@@ -177,7 +194,7 @@ func resolveHelm(m ApplyMethod, entries [][]metav1.ManagedFieldsEntry, fieldMana
 }
 
 func resolveHelmController(m ApplyMethod, entries [][]metav1.ManagedFieldsEntry, fieldManager string) ApplyMethod {
-	out := ApplyMethod{Resolve: m.Resolve, ControllerVersion: m.ControllerVersion}
+	out := ApplyMethod{Resolve: m.Resolve, ControllerVersion: m.ControllerVersion, PerRelease: true}
 	if v := m.ControllerVersion; v != "" && !HelmControllerAppliesServerSide(v) {
 		out.Method, out.Original, out.Why = ApplyClientSide, OriginalPreviousManifest,
 			fmt.Sprintf("helm-controller %s (before Flux 2.8, Helm 3) upgrades client-side", v)

@@ -51,6 +51,19 @@ func FirstServerSideDeploy(entries []metav1.ManagedFieldsEntry, fieldManager str
 	return true
 }
 
+// MergesClientSide tells whether the deployer, applying as m, merges the
+// client-side managers of an object with these managedFields into its own
+// Apply entry before it applies: at its first server-side deploy of the
+// object (FirstServerSideDeploy), and for a deployer that decides per
+// release (m.PerRelease: Helm 4) only while the release was never applied
+// server-side. Helm v4.0.0 created an object its upgrade added with a
+// plain create, an Update entry by helm (helm/helm#31516): in a release
+// applied server-side that entry is not merged, and helm's Apply conflicts
+// with it on every field whose value it changes.
+func (m ApplyMethod) MergesClientSide(entries []metav1.ManagedFieldsEntry, fieldManager string) bool {
+	return FirstServerSideDeploy(entries, fieldManager) && !(m.PerRelease && m.ReleaseServerSide)
+}
+
 func ownsLastApplied(e metav1.ManagedFieldsEntry) bool {
 	// Most entries do not name the annotation: they are not parsed.
 	return e.FieldsV1 != nil && bytes.Contains(e.FieldsV1.Raw, []byte(model.LastAppliedAnnotation)) && EntryOwns(e, model.LastAppliedPath)

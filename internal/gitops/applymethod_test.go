@@ -93,7 +93,7 @@ func TestDiscoverApplyEntryWins(t *testing.T) {
 		if g.Source == delivery.ControllerFlux {
 			want = delivery.ApplyMethod{Method: delivery.ApplyClientSide, Original: delivery.OriginalLastApplied}
 			if strings.HasPrefix(g.Name, "HelmRelease/") {
-				want.Original = delivery.OriginalPreviousManifest
+				want.Original, want.PerRelease = delivery.OriginalPreviousManifest, true
 			}
 		}
 		why := g.Apply.Why

@@ -78,9 +78,40 @@ func (a *analysis) setAgain(p fieldpath.Path) bool {
 	if a.fromClientSide == nil || !Covers(a.fromClientSide, p) || Covers(a.desiredSet, p) || Covers(a.predictedM, p) {
 		return false
 	}
+	if a.in.Predicted == nil {
+		return a.serverSet(p)
+	}
 	live, liveOK := valueAt(a.live, p)
 	after, afterOK := valueAt(a.predict, p)
 	return liveOK && afterOK && model.EqualValues(live, after)
+}
+
+// serverSet tells, with no prediction to show what the server sets again
+// (the apply is refused on a conflict the upgrade leaves: Helm 4's
+// --server-side=true over a hand edit), a field the upgrade made the
+// deploy's that the client-side deploys never sent: the server set it on
+// their writes (a default, a derived label). Such a field is no more the
+// deploy's news than after an apply that passes: the apply that passes
+// releases it and the server sets it again, and the refused one writes
+// nothing. What was sent is read from the snapshot's applied config, or
+// live's last-applied annotation; without either nothing is told apart,
+// and every such field is said released. The annotation itself is the
+// deploy's after the upgrade, and goes (docs/deployers-apply.md).
+func (a *analysis) serverSet(p fieldpath.Path) bool {
+	if _, ok := valueAt(a.live, p); !ok || p.Equals(model.LastAppliedPath) {
+		return false
+	}
+	if a.baseline == BaselineSnapshot {
+		_, sent := a.earlierAt(p)
+		return !sent
+	}
+	if _, ok := a.in.Live.GetAnnotations()[model.LastAppliedAnnotation]; !ok {
+		return false
+	}
+	if a.sentBefore == nil {
+		a.sentBefore = a.sentClientSide()
+	}
+	return !Covers(a.sentBefore, p)
 }
 
 // keptFindings states the fields of client-side managers the deployer does

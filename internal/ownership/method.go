@@ -150,6 +150,17 @@ func (a *analysis) removedMessage(v pathValues) string {
 	return msg + ": it was in " + originalWords(a.in.Apply) + ", and the config no longer sends it"
 }
 
+// removedWholeMessage words a unit the prediction no longer has although
+// other managers own fields of it (owners names them): the deploy takes
+// theirs away with its own.
+func (a *analysis) removedWholeMessage(owners string) string {
+	msg := a.rules.how + " removes it whole, with the fields other managers set in it (" + owners + ")"
+	if a.in.Apply.Method == delivery.ApplyReplace {
+		return msg + ": a replace keeps only what it sends"
+	}
+	return msg + ": it was in " + originalWords(a.in.Apply) + ", the config no longer sends it, and the three-way merge deletes it whole, whoever owns its fields"
+}
+
 // originalWords names what a client-side apply merges from.
 func originalWords(m delivery.ApplyMethod) string {
 	if m.Original == delivery.OriginalPreviousManifest {

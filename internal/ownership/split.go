@@ -21,7 +21,9 @@ const maxListedFields = 6
 // resources), never a free-form map such as labels or annotations, whose
 // keys stand alone. Server-Side Apply removes only the fields no other
 // manager owns, so such a unit survives in part, which often fails
-// validation. Only the outermost such unit is reported.
+// validation. A client-side merge or a replace removes it whole or keeps
+// it whole, as the prediction shows (removedWhole). Only the outermost
+// such unit is reported.
 func (a *analysis) splitFindings() []model.Finding {
 	all := &fieldpath.Set{}
 	for _, o := range a.liveOwners {
@@ -59,6 +61,9 @@ func WalkNodes(s *fieldpath.Set, prefix fieldpath.Path, visit func(fieldpath.Pat
 }
 
 func (a *analysis) splitFinding(unit fieldpath.Path) (model.Finding, bool) {
+	if f, decided, found := a.removedWhole(unit); decided {
+		return f, found
+	}
 	removed := false
 	var owners []model.FieldOwners
 	var others []model.Manager
@@ -97,6 +102,56 @@ func (a *analysis) splitFinding(unit fieldpath.Path) (model.Finding, bool) {
 		Owners:    owners,
 		Message:   a.splitMessage(unit, owners),
 	}, true
+}
+
+// removedWhole decides a unit under a method the prediction speaks for
+// (a client-side merge, a replace): the strategic merge's three-way patch
+// deletes an item of the original whole, and a replace keeps only what it
+// sends, whoever owns the fields; no partial item stays. A unit gone from
+// the prediction is the deploy removing it, named with the other managers
+// whose fields go with it (found); one the prediction keeps whole is not
+// removed, which the release of its fields says. decided is false where
+// the rows above must decide: another method, no prediction, or an item
+// the prediction keeps in part.
+func (a *analysis) removedWhole(unit fieldpath.Path) (f model.Finding, decided, found bool) {
+	if !a.rules.byPrediction || a.in.Predicted == nil {
+		return model.Finding{}, false, false
+	}
+	live, _ := valueAt(a.live, unit)
+	if after, ok := valueAt(a.predict, unit); ok {
+		return model.Finding{}, model.EqualValues(after, live), false
+	}
+	var owners []model.FieldOwners
+	var others []model.Manager
+	for _, o := range a.liveOwners {
+		rel := relativeLeaves(o.Fields, unit)
+		if len(rel) == 0 || a.rules.owns(o.Manager, a.in.FieldManager) {
+			continue
+		}
+		names := make([]string, len(rel))
+		for i, r := range rel {
+			names[i] = relString(r)
+		}
+		sort.Strings(names)
+		owners = append(owners, model.FieldOwners{Manager: o.Manager, Paths: names})
+		others = append(others, o.Manager)
+	}
+	if len(others) == 0 {
+		// The deploy's own fields alone: their releases say it.
+		return model.Finding{}, true, false
+	}
+	parts := make([]string, len(owners))
+	for i, o := range owners {
+		parts[i] = o.Manager.String() + " owns " + model.JoinAnd(o.Paths)
+	}
+	return model.Finding{
+		Category:  model.Reset,
+		Path:      unit.String(),
+		FieldPath: unit.Copy(),
+		Managers:  others,
+		Owners:    owners,
+		Message:   a.removedWholeMessage(strings.Join(parts, "; ")),
+	}, true, true
 }
 
 func (a *analysis) ownedByOthers(p fieldpath.Path) bool {

@@ -443,7 +443,7 @@ func (c *Cluster) upgrade(ctx context.Context, t *target, r *Result) {
 	if r.Predicted == nil {
 		return
 	}
-	p, err := upgradedPrediction(c.managers, c.opts.FieldManager, r.Live, r.Predicted)
+	p, err := upgradedPrediction(c.managers, c.opts.Apply, c.opts.FieldManager, r.Live, r.Predicted)
 	if err == nil && p != r.Predicted {
 		p, err = c.redefault(ctx, t, r.Predicted, p)
 	}

@@ -96,7 +96,7 @@ func (c *Cluster) applyRequest(t *target) func(context.Context) (*unstructured.U
 	if force || !c.opts.UpgradesClientSide || t.live == nil {
 		return func(ctx context.Context) (*unstructured.Unstructured, error) { return apply(ctx, force) }
 	}
-	upgraded := upgradedManagers(t.live, c.opts.FieldManager)
+	upgraded := upgradedManagers(c.opts.Apply, t.live, c.opts.FieldManager)
 	return func(ctx context.Context) (*unstructured.Unstructured, error) {
 		out, err := apply(ctx, false)
 		if err == nil || len(upgraded) == 0 {

@@ -225,7 +225,7 @@ func (e *Offline) predict(m *managers, o model.Object) Result {
 	if r.Live != nil {
 		live = r.Live.DeepCopy()
 		if e.opts.UpgradesClientSide && e.opts.Apply.ServerSide() {
-			if err := upgradeLive(live, e.opts.FieldManager); err != nil {
+			if err := upgradeLive(e.opts.Apply, live, e.opts.FieldManager); err != nil {
 				r.Err = &DryRunError{ID: o.ID, Op: OpDryRun, Reason: ReasonClientSideUpgrade, Message: err.Error(), Err: err}
 				return r
 			}

@@ -52,8 +52,8 @@ const ReasonClientSideUpgrade = "ClientSideUpgradeFailed"
 
 // upgradeLive merges live's client-side managers into fieldManager's
 // Apply entry, as the deployer does before it applies; live is changed.
-func upgradeLive(live *unstructured.Unstructured, fieldManager string) error {
-	names := upgradedManagers(live, fieldManager)
+func upgradeLive(m delivery.ApplyMethod, live *unstructured.Unstructured, fieldManager string) error {
+	names := upgradedManagers(m, live, fieldManager)
 	if len(names) == 0 {
 		return nil
 	}
@@ -67,11 +67,11 @@ func upgradeLive(live *unstructured.Unstructured, fieldManager string) error {
 // managedFields as they are, into the answer after the deployer's
 // client-side upgrade (see the comment at the top of this file). It
 // returns predicted itself when live has no client-side manager.
-func upgradedPrediction(m *managers, fieldManager string, live, predicted *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+func upgradedPrediction(m *managers, method delivery.ApplyMethod, fieldManager string, live, predicted *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	if live == nil || predicted == nil {
 		return predicted, nil
 	}
-	names := upgradedManagers(live, fieldManager)
+	names := upgradedManagers(method, live, fieldManager)
 	if len(names) == 0 {
 		return predicted, nil
 	}
@@ -107,10 +107,11 @@ func upgradedPrediction(m *managers, fieldManager string, live, predicted *unstr
 }
 
 // upgradedManagers are the client-side managers the deployer merges:
-// those of live, at the deploy's first server-side apply only.
-func upgradedManagers(live *unstructured.Unstructured, fieldManager string) []string {
+// those of live, at the deploy's first server-side apply only (of the
+// object, or for Helm of the release: delivery.ApplyMethod.MergesClientSide).
+func upgradedManagers(m delivery.ApplyMethod, live *unstructured.Unstructured, fieldManager string) []string {
 	entries := live.GetManagedFields()
-	if !delivery.FirstServerSideDeploy(entries, fieldManager) {
+	if !m.MergesClientSide(entries, fieldManager) {
 		return nil
 	}
 	return delivery.ClientSideManagers(entries, fieldManager)

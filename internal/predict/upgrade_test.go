@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/typing"
 )
@@ -83,12 +84,12 @@ func TestUpgradedPredictionIsUpgradeThenApply(t *testing.T) {
 	}
 	live := clientSideLive(t)
 	dryRun := apply(live)
-	got, err := upgradedPrediction(m, "deployer", live, dryRun)
+	got, err := upgradedPrediction(m, delivery.ApplyMethod{}, "deployer", live, dryRun)
 	if err != nil {
 		t.Fatal(err)
 	}
 	upgradedLive := live.DeepCopy()
-	if err := upgradeLive(upgradedLive, "deployer"); err != nil {
+	if err := upgradeLive(delivery.ApplyMethod{}, upgradedLive, "deployer"); err != nil {
 		t.Fatal(err)
 	}
 	want := apply(upgradedLive)
@@ -113,7 +114,7 @@ func TestUpgradedPredictionIsUpgradeThenApply(t *testing.T) {
 	// Without a client-side manager the answer is the dry-run's own.
 	plain := live.DeepCopy()
 	plain.SetManagedFields(plain.GetManagedFields()[1:])
-	if p, err := upgradedPrediction(m, "deployer", plain, dryRun); err != nil || p != dryRun {
+	if p, err := upgradedPrediction(m, delivery.ApplyMethod{}, "deployer", plain, dryRun); err != nil || p != dryRun {
 		t.Errorf("no client-side manager: %v, changed answer %v", err, p != dryRun)
 	}
 }

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/shell"
 )
 
 // A field another manager changed that the deploy sends with another
@@ -63,32 +66,50 @@ var appliers = []applier{
 	},
 }
 
-// writer is who changed the field, by its manager: what taking the field
-// back means for them.
+// writer is who changed the field, by its manager (and the deploy's,
+// in c): what taking the field back means for them.
 type writer struct {
-	match func(model.Manager) bool
+	match func(m model.Manager, c Context) bool
 	// advice weighs the two ways for this kind of writer; who is its name.
-	advice func(who string) string
+	advice func(who string, c Context) string
 }
 
 // writers are tried in order; the last matches any manager.
 var writers = []writer{
+	// The deploy's own name under Update: an earlier create or
+	// client-side write of the deployer itself, which the API server
+	// counts as another manager than its Apply. Helm v4.0.0 created the
+	// objects its upgrade added so (helm/helm#31516), and Helm merges it
+	// only at the first server-side upgrade of a client-side release.
+	{match: func(m model.Manager, c Context) bool {
+		return m.Manager == c.FieldManager && m.Operation == string(metav1.ManagedFieldsOperationUpdate) && m.Subresource == ""
+	},
+		advice: func(who string, c Context) string {
+			fix := fmt.Sprintf("ownership-check migrate %s --field-manager %s --from-manager %s",
+				shellWords(c.Paths, "."), shell.Word(c.FieldManager), shell.Word(c.FieldManager))
+			return "The deploy's own earlier write (" + who + "): its manager under Update, which the API server counts as another manager than its Apply " +
+				"(Helm v4.0.0 created the objects an upgrade added with a plain create, helm/helm#31516, and Helm does not merge it in a release applied server-side). " +
+				"Take it back, or merge that entry into the deploy's Apply entry once, after which it conflicts no more " +
+				"(this prints the plan; add --apply to carry it out):\n\n" + indent(fix)
+		}},
 	// The HorizontalPodAutoscaler writes through the scale subresource as
 	// the controller manager, which the next row would call a hand scale.
-	{match: func(m model.Manager) bool { return m.Manager == "kube-controller-manager" && m.Subresource == "scale" },
-		advice: func(who string) string {
+	{match: func(m model.Manager, _ Context) bool {
+		return m.Manager == "kube-controller-manager" && m.Subresource == "scale"
+	},
+		advice: func(who string, _ Context) string {
 			return "An autoscaler (" + who + ") sets the count again after every deploy that takes it: stop sending replicas, so that it alone owns them."
 		}},
-	{match: func(m model.Manager) bool { return m.Subresource == "scale" || m.Manager == "kubectl-scale" },
-		advice: func(who string) string {
+	{match: func(m model.Manager, _ Context) bool { return m.Subresource == "scale" || m.Manager == "kubectl-scale" },
+		advice: func(who string, _ Context) string {
 			return "A scale by hand (" + who + "): take it back if the count the deploy sends is the one to run; stop sending it if the count is scaled by hand or by an autoscaler."
 		}},
-	{match: func(m model.Manager) bool { return strings.HasPrefix(m.Manager, "kubectl") },
-		advice: func(who string) string {
+	{match: func(m model.Manager, _ Context) bool { return strings.HasPrefix(m.Manager, "kubectl") },
+		advice: func(who string, _ Context) string {
 			return "An edit by hand (" + who + "): take it back if the deploy's value is right; if the edit is, put its value into what the deploy sends instead (equal values are shared, not a conflict)."
 		}},
-	{match: func(model.Manager) bool { return true },
-		advice: func(who string) string {
+	{match: func(model.Manager, Context) bool { return true },
+		advice: func(who string, _ Context) string {
 			return "A controller or operator (" + who + ") writes the field again after every deploy that takes it: stop sending it, unless it should not manage the field at all."
 		}},
 }
@@ -105,7 +126,7 @@ func takeBackOrStop(id model.ID, source string, f model.Finding, hidden bool, c 
 		}
 		who = model.JoinAnd(names)
 	}
-	a, w := applierOf(c), writerOf(first)
+	a, w := applierOf(c), writerOf(first, c)
 	desired, live := "its own value", "the value"
 	if !hidden {
 		desired, live = show(f.DesiredValue), "the "+show(f.LiveValue)
@@ -124,7 +145,7 @@ func takeBackOrStop(id model.ID, source string, f model.Finding, hidden bool, c 
 	default:
 		b.WriteString(".\n\n")
 	}
-	b.WriteString(w.advice(who))
+	b.WriteString(w.advice(who, c))
 	return b.String()
 }
 
@@ -137,9 +158,9 @@ func applierOf(c Context) applier {
 	return appliers[len(appliers)-1]
 }
 
-func writerOf(m model.Manager) writer {
+func writerOf(m model.Manager, c Context) writer {
 	for _, x := range writers {
-		if x.match(m) {
+		if x.match(m, c) {
 			return x
 		}
 	}
@@ -186,7 +207,7 @@ func refusedConflicts(id model.ID, source string, f model.Finding, c Context) st
 	}
 	var advice []string
 	for _, o := range f.Owners {
-		advice = append(advice, writerOf(o.Manager).advice(o.Manager.String()))
+		advice = append(advice, writerOf(o.Manager, c).advice(o.Manager.String(), c))
 	}
 	return b.String() + strings.Join(advice, "\n\n")
 }

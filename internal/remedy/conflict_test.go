@@ -64,3 +64,26 @@ func TestKeptByClientSide(t *testing.T) {
 		t.Errorf("an ordinary retained note has no remedy: %s", got)
 	}
 }
+
+// A conflict with the deploy's own name under Update (Helm v4.0.0's plain
+// create, helm/helm#31516) is no operator's: its way out is to merge that
+// entry into the deploy's Apply entry once.
+func TestConflictWithOwnUpdate(t *testing.T) {
+	settings := model.ID{Kind: "ConfigMap", Namespace: "shop", Name: "settings"}
+	refused := model.Finding{Category: model.DryRunError, Reason: model.ReasonConflicts, Owners: []model.FieldOwners{
+		{Manager: model.Manager{Manager: "helm", Operation: "Update"}, Paths: []string{".data.mode"}}}}
+	r := For(settings, "", refused, Context{FieldManager: "helm", Paths: []string{"chart"}})
+	for _, want := range []string{"The deploy's own earlier write (helm (Update))", "helm/helm#31516",
+		"ownership-check migrate chart --field-manager helm --from-manager helm"} {
+		if !strings.Contains(r, want) {
+			t.Errorf("remedy lacks %q:\n%s", want, r)
+		}
+	}
+	if strings.Contains(r, "controller or operator") {
+		t.Errorf("the deploy's own Update is called an operator:\n%s", r)
+	}
+	// Another deploy's Update, or the same name on a subresource, is not.
+	if r := For(settings, "", refused, Context{FieldManager: "deployer"}); strings.Contains(r, "own earlier write") {
+		t.Errorf("another manager's Update read as the deploy's own:\n%s", r)
+	}
+}

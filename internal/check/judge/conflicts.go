@@ -22,15 +22,18 @@ func (in Input) conflictRefusal(res predict.Result) (model.Finding, bool) {
 	}
 	var owners []model.FieldOwners
 	var managers []model.Manager
-	index := map[string]int{}
+	index := map[model.Manager]int{}
 	parts := make([]string, len(e.Conflicts))
 	for i, c := range e.Conflicts {
 		parts[i] = c.Path + " (" + c.Manager + ")"
-		j, ok := index[c.Manager]
+		// The manager as the server named it, its operation with it: the
+		// deploy's own name under Update is another manager to the
+		// server than its Apply (helm/helm#31516), and its remedy too.
+		m := model.Manager{Manager: c.Manager, Operation: c.Operation, Subresource: c.Subresource}
+		j, ok := index[m]
 		if !ok {
 			j = len(owners)
-			index[c.Manager] = j
-			m := model.Manager{Manager: c.Manager}
+			index[m] = j
 			owners = append(owners, model.FieldOwners{Manager: m})
 			managers = append(managers, m)
 		}

@@ -87,3 +87,21 @@ func TestConflictRefusal(t *testing.T) {
 		}
 	}
 }
+
+// A refusal's owners are the managers as the server named them, operation
+// and subresource with the name: helm's own Update (helm/helm#31516) is
+// told from an operator, and its remedy merges it.
+func TestConflictRefusalOwnUpdate(t *testing.T) {
+	cm := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "settings", "namespace": "shop"}}}
+	res := predict.Result{Object: model.Object{ID: model.IDOf(cm), Object: cm}, Live: cm,
+		Err: &predict.DryRunError{Op: predict.OpDryRun, Reason: "Conflict", Code: 409, Conflicts: []predict.Conflict{
+			{Path: ".data.mode", Manager: "helm", Operation: "Update"}, {Path: ".data.level", Manager: "helm", Operation: "Apply"}}}}
+	f, ok := (Input{Check: Check{FieldManager: "helm"}}).conflictRefusal(res)
+	if !ok || len(f.Owners) != 2 {
+		t.Fatalf("owners %+v, want helm (Update) and helm (Apply) apart", f.Owners)
+	}
+	if m := f.Owners[0].Manager; m.Manager != "helm" || m.Operation != "Update" {
+		t.Errorf("first owner %+v, want helm (Update)", m)
+	}
+}

@@ -94,7 +94,7 @@ func (in Input) analyse(res predict.Result, e *snapshot.Entry) report.Object {
 	}
 	if res.Live != nil {
 		entries := res.Live.GetManagedFields()
-		first := delivery.FirstServerSideDeploy(entries, in.FieldManager)
+		first := ai.Apply.MergesClientSide(entries, in.FieldManager)
 		// A client-side deploy has no first server-side deploy to upgrade at.
 		upgrades := in.UpgradesClientSide && ai.Apply.ServerSide()
 		ai.ClientSide = ownership.ClientSide{

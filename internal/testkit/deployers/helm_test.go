@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 )
@@ -32,6 +34,19 @@ func helm3ReleaseWithDrift(e *env) (before, head string) {
 		e.t.Fatalf("after kubectl scale, .spec.replicas is owned by %v, want kubectl/Update", got)
 	}
 	return before, e.helmRender("v2.yaml", upgradeValues...)
+}
+
+// helm3ReleaseWithDriftRecorded is helm3ReleaseWithDrift with the
+// snapshot the pipeline records after Helm 3's install, before the
+// drift: the check compares with it. It returns the render of the
+// upgrade.
+func helm3ReleaseWithDriftRecorded(e *env) (head string) {
+	e.t.Helper()
+	e.helm3Install(map[string]any{})
+	e.snapshot(e.helmRender("v1.yaml"), "helm")
+	e.kubectl("scale", "deployment/web", "--replicas=5")
+	e.patch("ConfigMap", "settings", `{"data":{"mode":"slow","extra":"by hand"}}`, "kubectl-edit")
+	return e.helmRender("v2.yaml", upgradeValues...)
 }
 
 func (e *env) helm4Upgrade(args ...string) (string, error) {
@@ -105,8 +120,29 @@ func expectClientSideRelease(t *testing.T, m delivery.ApplyMethod) {
 // Apply entry, then applies without --force-conflicts: the hand scale and
 // the hand edit are conflicts that fail the upgrade.
 func TestHelm3ReleaseUpgradedByHelm4ServerSide(t *testing.T) {
-	e := newEnv(t, "helm4-ssa")
-	_, head := helm3ReleaseWithDrift(e)
+	for _, recorded := range []bool{false, true} {
+		name := "no snapshot"
+		if recorded {
+			name = "snapshot of Helm 3's deploy"
+		}
+		t.Run(name, func(t *testing.T) { helm3ReleaseUpgradedByHelm4ServerSide(t, recorded) })
+	}
+}
+
+// helm3ReleaseUpgradedByHelm4ServerSide is the scenario, with or without
+// a snapshot recorded after Helm 3's install.
+func helm3ReleaseUpgradedByHelm4ServerSide(t *testing.T, recorded bool) {
+	ns := "helm4-ssa"
+	if recorded {
+		ns += "-snap"
+	}
+	e := newEnv(t, ns)
+	var head string
+	if recorded {
+		head = helm3ReleaseWithDriftRecorded(e)
+	} else {
+		_, head = helm3ReleaseWithDrift(e)
+	}
 	p := e.predict(head, "helm", delivery.ApplyMethod{Method: delivery.ApplyServerSide,
 		Why: "helm upgrade --server-side=true, without --force-conflicts"}, "")
 
@@ -126,7 +162,32 @@ func TestHelm3ReleaseUpgradedByHelm4ServerSide(t *testing.T) {
 	if got := e.get("Deployment", "web").Object["spec"].(map[string]any)["replicas"]; got != int64(5) {
 		t.Errorf("replicas after the failed upgrade: %v, want the hand scale's 5", got)
 	}
-	t.Run("prediction", func(t *testing.T) { expectConflicts(t, p, met) })
+	dep := e.get("Deployment", "web")
+	if got, _, _ := unstructured.NestedString(dep.Object, "spec", "strategy", "type"); got != "RollingUpdate" {
+		t.Errorf("strategy after the failed upgrade: %q, want the server's default RollingUpdate", got)
+	}
+	t.Run("prediction", func(t *testing.T) {
+		expectConflicts(t, p, met)
+		// The fields the server defaulted on Helm 3's create (Helm 3's
+		// Update owned them, the merge makes them helm's Apply's) are
+		// no news: the refused upgrade writes none of them, and one
+		// that passes releases them and the server sets them again.
+		if got := findingsOf(p.report, model.Anomaly); len(got) > 0 {
+			t.Errorf("anomalies %v", got)
+		}
+		if !recorded {
+			// Without a record of what Helm 3 sent, the defaults are not
+			// told from the chart's fields (docs/deployers-apply.md).
+			return
+		}
+		want := []finding{
+			{"ConfigMap/settings", ".data.level", model.Release, ""},
+			{"ConfigMap/settings", ".data.level", model.Reset, ""},
+		}
+		if got := findingsOf(p.report, model.Release, model.Reset, model.Retained); !slices.Equal(got, want) {
+			t.Errorf("released %v, want only the key the chart stops sending %v", got, want)
+		}
+	})
 }
 
 // conflict is a field a non-forced apply fails on, and with whom.

@@ -53,7 +53,8 @@ func (e *env) predict(path, fieldManager string, apply delivery.ApplyMethod, ori
 	}
 	objs := e.render(path)
 	method := e.resolve(apply, fieldManager, objs)
-	opts := predict.ClusterOptions{FieldManager: fieldManager, Apply: method}
+	// As check predicts by default (deployer.upgradesClientSide: true).
+	opts := predict.ClusterOptions{FieldManager: fieldManager, Apply: method, UpgradesClientSide: true}
 	if original != "" {
 		before := map[model.ID]*unstructured.Unstructured{}
 		for _, o := range e.render(original) {
