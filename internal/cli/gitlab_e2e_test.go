@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -288,7 +289,7 @@ func TestGitLabEndToEnd(t *testing.T) {
 	var mu sync.Mutex
 	codes := map[string]int{}
 	for _, env := range []string{"staging", "prod"} {
-		e := mr2.with(gitlab.InputVariable("environment"), env)
+		e := mr2.with(gitlab.InputVariable("environment"), env, gitlab.InputVariable("labels"), "true")
 		if env == "prod" {
 			e = e.with(gitlab.InputVariable("fail-on"), "none")
 		}
@@ -322,6 +323,9 @@ func TestGitLabEndToEnd(t *testing.T) {
 		t.Errorf("matrix: sections %v, want staging and prod", envs)
 	}
 	glHoldStatuses(t, srv, head2, map[string]string{"ownership-check/staging": "failed", "ownership-check/prod": "success"})
+	if labels := srv.Labels(); !slices.Contains(labels, "ownership-check/drift") {
+		t.Errorf("matrix: labels %v, want ownership-check/drift", labels)
+	}
 
 	// Someone else's marked note is never edited.
 	for _, n := range srv.Notes() {

@@ -52,7 +52,8 @@ var severities = map[model.Level]string{
 // CodeQuality is an issue for each finding of the reports whose object has
 // a source line in the repository at root (the job's CI_PROJECT_DIR; a
 // relative source is the repository's already), values hidden as the
-// report's writers hide them. Never nil: an empty report says "nothing".
+// report's writers hide them: a Secret's by the Secret rule, and the run's
+// hidden values. Never nil: an empty report says "nothing".
 func CodeQuality(root string, reps []*report.Report) []Issue {
 	out := []Issue{}
 	for _, r := range reps {
@@ -64,7 +65,13 @@ func CodeQuality(root string, reps []*report.Report) []Issue {
 			if !ok || o.Line <= 0 {
 				continue
 			}
-			for _, f := range o.Findings {
+			// Groups' findings: redacted as every writer shows them (a
+			// Secret's values never), the repeats of a scale-down said once.
+			var fs []model.Finding
+			for _, g := range o.Groups() {
+				fs = append(fs, g.Findings...)
+			}
+			for _, f := range fs {
 				desc := fmt.Sprintf("%s (%s): %s", o.Display(), r.Environment, f.Category)
 				if f.Path != "" {
 					desc += " " + f.Path
