@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -44,7 +45,10 @@ func write(t *testing.T, st *Store, o publish.Options, reps ...*report.Report) p
 	if o.Comment == "" {
 		o.Comment = "update"
 	}
-	o.Settle, o.Limit = time.Millisecond, MaxNoteLen
+	if o.Settle == 0 {
+		o.Settle = time.Millisecond
+	}
+	o.Limit = MaxNoteLen
 	return publish.Write(context.Background(), st, o, secs, "")
 }
 
@@ -242,6 +246,43 @@ func TestFailure(t *testing.T) {
 		f := st.Failure(c.err)
 		if f.Transient != c.transient || f.RateLimited != c.rate || f.Wait != c.wait {
 			t.Errorf("%v: %+v", c.err, f)
+		}
+	}
+}
+
+// A parallel:matrix of six environments finishing at once: GitLab has no
+// conditional edit, so publish's settle-and-check keeps every section.
+func TestStoreConcurrentEnvironments(t *testing.T) {
+	srv, st := newStore(t)
+	envs := []string{"dev", "qa", "staging", "prod-eu", "prod-us", "prod-ap"}
+	var wg sync.WaitGroup
+	errs := make([]error, len(envs))
+	for i, env := range envs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := reporttest.Clean()
+			r.Environment = env
+			errs[i] = write(t, st, publish.Options{Author: botUser, Settle: 20 * time.Millisecond}, r).Err
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("%s: %v", envs[i], err)
+		}
+	}
+	notes := srv.NotesBy(botUser, publish.CommentMarker)
+	if len(notes) != 1 {
+		t.Fatalf("%d notes, want 1", len(notes))
+	}
+	got := map[string]bool{}
+	for _, s := range publish.ParseSections(notes[0].Body) {
+		got[s.Environment] = true
+	}
+	for _, env := range envs {
+		if !got[env] {
+			t.Errorf("the note lost %s's section: %v", env, got)
 		}
 	}
 }
