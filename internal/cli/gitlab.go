@@ -62,6 +62,9 @@ type gitlabJob struct {
 	// public hides the API server's address and the cluster credentials
 	// in what the merge request shows.
 	public func(string) string
+	// repro is the command line that reproduces a section's check; nil
+	// until the check's options are known.
+	repro func(name string) string
 }
 
 // gitlabRun is one run of `ownership-check gitlab` with the environment

@@ -235,6 +235,7 @@ func TestGitLabEndToEnd(t *testing.T) {
 		"| drift | `.spec.replicas` | `3` → `5` → `3` | kubectl (Update, scale) |",
 		"https://gitlab.example/shop/app/-/blob/" + head + "/deploy/staging/app.yaml#L",
 		"cluster engine · field manager `deployer`",
+		"ownership-check check deploy/staging --environment staging --field-manager deployer --fail-on-cause all --base " + base,
 	} {
 		if !strings.Contains(first.Body, want) {
 			t.Errorf("note lacks %q:\n%s", want, first.Body)

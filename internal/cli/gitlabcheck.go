@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/check"
@@ -29,8 +30,10 @@ func (g *gitlabJob) check(ctx context.Context) error {
 		return g.failed(ctx, err)
 	}
 	if targets {
+		g.repro = g.reproduce(o, true)
 		return g.checkTargets(ctx, o)
 	}
+	g.repro = g.reproduce(o, false)
 	var rep *report.Report
 	g.section("ownership_check_check", "ownership-check: checking "+g.job.Get("environment"), func() {
 		start := time.Now()
@@ -219,4 +222,42 @@ func (g *gitlabJob) hasClusterCredentials() bool {
 		}
 	}
 	return false
+}
+
+// reproduce is the command line that runs a section's check on a laptop:
+// the same paths (or target), field manager, environment, config, base
+// and engine as this job. The cluster credentials are the reader's own.
+func (g *gitlabJob) reproduce(o check.Options, targets bool) func(name string) string {
+	j := g.job
+	return func(name string) string {
+		args := []string{"ownership-check", "check"}
+		if targets {
+			args = append(args, "--target", name)
+		} else {
+			args = append(args, o.Paths...)
+			if env := j.Get("environment"); env != "" && env != "default" {
+				args = append(args, "--environment", env)
+			}
+		}
+		if fm := j.Get("field-manager"); fm != "" {
+			args = append(args, "--field-manager", fm)
+		}
+		for _, f := range []struct{ flag, value, def string }{
+			{"--config", j.Get("config"), ""},
+			{"--fail-on", o.FailOn, model.DefaultFailOn()},
+			{"--fail-on-cause", o.FailOnCause, model.DefaultFailOnCause()},
+			{"--base", o.Base, ""},
+		} {
+			if f.value != "" && f.value != f.def {
+				args = append(args, f.flag, f.value)
+			}
+		}
+		if o.Offline {
+			args = append(args, "--offline")
+		}
+		for i, a := range args {
+			args[i] = model.ShellWord(a)
+		}
+		return strings.Join(args, " ")
+	}
 }
