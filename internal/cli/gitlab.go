@@ -124,9 +124,38 @@ const chartCacheDir = ".ownership-check-charts"
 func (g *gitlabJob) runOptions() check.RunOptions {
 	o := check.RunOptions{Env: runstate.ReadEnv(), ToolVersion: g.version}
 	if g.job.Bool("chart-cache") {
-		o.Charts = charts.Options{CacheDir: filepath.Join(g.root(), chartCacheDir)}
+		if dir, err := cacheDir(filepath.Join(g.root(), chartCacheDir)); err != nil {
+			g.infof("chart-cache: %s: the charts are fetched without the job's cache", err)
+		} else {
+			o.Charts = charts.Options{CacheDir: dir}
+		}
 	}
 	return o
+}
+
+// cacheDir makes dir, the job's cache of charts in the checkout, and keeps
+// it out of git's view (its files are no change of the merge request's),
+// as the reports' folder is. A dir that is not a directory of its own (a
+// symlink committed to the repository) is refused: the cache must not
+// write where a merge request points it.
+func cacheDir(dir string) (string, error) {
+	if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
+		return "", err
+	}
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a directory (a symlink committed to the repository?)", dir)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err == nil {
+		_, err = f.WriteString("*\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil && !os.IsExist(err) {
+		return "", err
+	}
+	return dir, nil
 }
 
 // useKubeconfigInput writes the kubeconfig input (file content) to a file

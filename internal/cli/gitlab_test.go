@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +83,32 @@ func TestGitLabBadInputs(t *testing.T) {
 	err := gitlabRun(context.Background(), "v0", env.getenv, &log)
 	if exitCode(err) != ExitError || !strings.Contains(err.Error(), `OWNERSHIP_CHECK_OFFLINE (input offline): "sometimes" is not one of auto, true, false`) {
 		t.Errorf("%v", err)
+	}
+}
+
+// The chart cache in the checkout is ignored by git, and refused when a
+// merge request committed a symlink in its place.
+func TestGitLabChartCacheDir(t *testing.T) {
+	root := t.TempDir()
+	dir, err := cacheDir(filepath.Join(root, chartCacheDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err != nil || string(b) != "*\n" {
+		t.Errorf(".gitignore %q %v", b, err)
+	}
+	if _, err := cacheDir(dir); err != nil {
+		t.Errorf("a second job: %v", err)
+	}
+	elsewhere := t.TempDir()
+	link := filepath.Join(t.TempDir(), chartCacheDir)
+	if err := os.Symlink(elsewhere, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cacheDir(link); err == nil || !strings.Contains(err.Error(), "symlink") {
+		t.Errorf("a symlink: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(elsewhere, ".gitignore")); !os.IsNotExist(err) {
+		t.Error("wrote through the symlink")
 	}
 }
