@@ -27,7 +27,7 @@ func glMergeRequest(t *testing.T, srv *gitlabtest.Server) glEnv {
 	return glEnv{
 		"CI_API_V4_URL": srv.URL, "CI_PROJECT_ID": glProject, "CI_MERGE_REQUEST_PROJECT_ID": glProject, "CI_MERGE_REQUEST_SOURCE_PROJECT_ID": glProject,
 		"CI_MERGE_REQUEST_IID": "7", "CI_MERGE_REQUEST_DIFF_BASE_SHA": strings.Repeat("b", 40), "CI_COMMIT_SHA": strings.Repeat("c", 40),
-		"CI_PROJECT_DIR": ws, "CI_PROJECT_URL": "https://gitlab.example/shop/app", "HOME": ws,
+		"CI_PROJECT_DIR": ws, "CI_PROJECT_URL": "https://gitlab.example/shop/app", "HOME": ws, "CI_PIPELINE_ID": "314",
 		gitlab.TokenVariable: glToken, gitlab.InputVariable("field-manager"): "deployer", gitlab.InputVariable("environment"): "prod",
 		gitlab.InputVariable("status"): "true",
 	}
@@ -52,7 +52,7 @@ func TestGitLabCheckThatCannotRun(t *testing.T) {
 	if len(secs) != 1 || secs[0].Environment != "prod" || !secs[0].Status.Error || !strings.Contains(notes[0].Body, "nonsense") {
 		t.Errorf("sections %+v:\n%s", secs, notes[0].Body)
 	}
-	if sts := srv.Statuses(); len(sts) != 1 || sts[0].Name != "ownership-check/prod" || sts[0].State != "failed" || sts[0].SHA != strings.Repeat("c", 40) {
+	if sts := srv.Statuses(); len(sts) != 1 || sts[0].Name != "ownership-check/prod" || sts[0].State != "failed" || sts[0].SHA != strings.Repeat("c", 40) || sts[0].Pipeline != "314" {
 		t.Errorf("statuses %+v", sts)
 	}
 }

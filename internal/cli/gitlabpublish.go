@@ -100,6 +100,10 @@ func (g *gitlabJob) note(ctx context.Context, client *gitlab.Client, o publish.O
 func (g *gitlabJob) statuses(ctx context.Context, client *gitlab.Client, es []report.Entry) {
 	for _, e := range es {
 		st := gitlab.CommitStatus{State: "success", Environment: e.Name, TargetURL: g.job.JobURL}
+		if g.job.Head == g.job.Commit {
+			// Not a merged results pipeline, whose commit is not the head.
+			st.Pipeline = g.job.Pipeline
+		}
 		switch {
 		case e.Err != nil:
 			st.State, st.Description = "failed", fmt.Sprintf("%s: the check could not run", e.Name)

@@ -95,8 +95,9 @@ type Job struct {
 	Commit string
 	// User is GITLAB_USER_LOGIN, who started the pipeline.
 	User string
-	// JobURL is CI_JOB_URL, the job's log.
-	JobURL string
+	// JobURL is CI_JOB_URL, the job's log; Pipeline CI_PIPELINE_ID.
+	JobURL   string
+	Pipeline string
 	// Token is OWNERSHIP_CHECK_GITLAB_TOKEN; never printed.
 	Token string
 	// Values are the inputs by name, each given or its default.
@@ -116,6 +117,7 @@ func ReadJob(getenv func(string) string) (Job, error) {
 		Head:            first(getenv("CI_MERGE_REQUEST_SOURCE_BRANCH_SHA"), getenv("CI_COMMIT_SHA")),
 		User:            getenv("GITLAB_USER_LOGIN"),
 		JobURL:          getenv("CI_JOB_URL"),
+		Pipeline:        getenv("CI_PIPELINE_ID"),
 		Token:           strings.TrimSpace(getenv(TokenVariable)),
 		Values:          map[string]string{},
 	}

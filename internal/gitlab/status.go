@@ -21,6 +21,10 @@ type CommitStatus struct {
 	Description string
 	// TargetURL is the job's page.
 	TargetURL string
+	// Pipeline is the job's pipeline (CI_PIPELINE_ID) when it runs on the
+	// commit the status is for, so that the status joins it rather than an
+	// external pipeline of its own; "" for none.
+	Pipeline string
 }
 
 // SetCommitStatus sets st on commit sha of project
@@ -33,6 +37,9 @@ func (c *Client) SetCommitStatus(ctx context.Context, project, sha string, st Co
 	body := map[string]string{"state": st.State, "name": StatusPrefix + st.Environment, "description": string(desc)}
 	if st.TargetURL != "" {
 		body["target_url"] = st.TargetURL
+	}
+	if st.Pipeline != "" {
+		body["pipeline_id"] = st.Pipeline
 	}
 	_, err := c.do(ctx, http.MethodPost, fmt.Sprintf("%s/statuses/%s", projectPath(project), url.PathEscape(sha)), nil, body, nil)
 	return err

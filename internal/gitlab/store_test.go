@@ -220,12 +220,12 @@ func TestStoreLabels(t *testing.T) {
 
 func TestCommitStatus(t *testing.T) {
 	srv, st := newStore(t)
-	err := st.Client.SetCommitStatus(context.Background(), project, "0123abcd", CommitStatus{State: "failed", Environment: "prod/eu", Description: strings.Repeat("x", 300), TargetURL: "https://gitlab.example/job/1"})
+	err := st.Client.SetCommitStatus(context.Background(), project, "0123abcd", CommitStatus{State: "failed", Environment: "prod/eu", Description: strings.Repeat("x", 300), TargetURL: "https://gitlab.example/job/1", Pipeline: "314"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sts := srv.Statuses()
-	if len(sts) != 1 || sts[0].Name != "ownership-check/prod/eu" || sts[0].State != "failed" || len([]rune(sts[0].Description)) != 255 {
+	if len(sts) != 1 || sts[0].Name != "ownership-check/prod/eu" || sts[0].State != "failed" || len([]rune(sts[0].Description)) != 255 || sts[0].Pipeline != "314" {
 		t.Errorf("statuses %+v", sts)
 	}
 }

@@ -34,7 +34,7 @@ type Note struct {
 
 // Status is a commit status as it was set.
 type Status struct {
-	SHA, Name, State, Description, TargetURL string
+	SHA, Name, State, Description, TargetURL, Pipeline string
 }
 
 // Server is one project's merge request on an in-memory GitLab.
@@ -246,7 +246,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			answer(w, http.StatusBadRequest, map[string]string{"error": "state does not have a valid value"})
 			return
 		}
-		st := Status{SHA: m[2], Name: in["name"], State: in["state"], Description: in["description"], TargetURL: in["target_url"]}
+		st := Status{SHA: m[2], Name: in["name"], State: in["state"], Description: in["description"], TargetURL: in["target_url"], Pipeline: in["pipeline_id"]}
 		s.statuses = append(s.statuses, st)
 		answer(w, http.StatusCreated, map[string]any{"sha": st.SHA, "name": st.Name, "status": st.State})
 		return
