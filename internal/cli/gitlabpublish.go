@@ -62,17 +62,13 @@ func (g *gitlabJob) publish(ctx context.Context, es []report.Entry, lead string,
 	ctx, cancel := context.WithTimeout(ctx, gitlabTimeout)
 	defer cancel()
 	o := publish.Options{Comment: j.Get("comment"), Labels: j.Bool("labels"), Settle: gitlabSettle, Limit: gitlab.MaxNoteLen}
-	writesNote := j.MergeRequest > 0 && (o.Commenting() || o.Labels)
-	if !writesNote && !j.Bool("status") {
-		if j.MergeRequest == 0 {
-			g.infof("not a merge request pipeline: no note")
-		}
-		return
-	}
-	if writesNote {
-		g.note(ctx, client, o, es, lead)
-	} else if j.MergeRequest == 0 {
+	switch {
+	case j.MergeRequest == 0:
 		g.infof("not a merge request pipeline: no note")
+	case o.Commenting() || o.Labels:
+		g.note(ctx, client, o, es, lead)
+	default:
+		g.infof("merge request !%d: no note (comment: %s)", j.MergeRequest, o.Comment)
 	}
 	if j.Bool("status") {
 		g.statuses(ctx, client, es)
