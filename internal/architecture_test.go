@@ -44,6 +44,7 @@ var packages = map[string]kind{
 	"report":              stage,
 	"publish":             stage,
 	"github":              stage,
+	"gitlab":              stage,
 	"migrate":             stage,
 	"controllers":         stage,
 	"history":             stage,
@@ -75,6 +76,7 @@ var packages = map[string]kind{
 	"testkit/testcluster": testInfra,
 	"testkit/faultproxy":  testInfra,
 	"github/githubtest":   testInfra,
+	"gitlab/gitlabtest":   testInfra,
 	"report/reporttest":   testInfra,
 	"testkit/reliability": testInfra,
 	"testkit/release":     testInfra,
@@ -85,11 +87,13 @@ var packages = map[string]kind{
 }
 
 // stageImports are the only imports between stages: publish writes a
-// report's sections, github publishes a report and is publish's store on
-// GitHub, migrate reads managedFields with ownership's sets.
+// report's sections, github and gitlab publish a report and are publish's
+// stores on GitHub and GitLab, migrate reads managedFields with
+// ownership's sets.
 var stageImports = map[string][]string{
 	"publish": {"report"},
 	"github":  {"report", "publish"},
+	"gitlab":  {"report", "publish"},
 	"migrate": {"ownership"},
 }
 

@@ -28,11 +28,16 @@ var notRepositoryReaders = map[string]string{
 	"gitexec":  "git's own files and the trees it extracts into temporary directories",
 	// The action's event file, kubeconfig and workspace owner, and
 	// published report files: the runner's files, named by the workflow.
-	"github":            "the workflow's event file, kubeconfig and report files",
-	"action":            "the workflow's kubeconfig, workspace owner and report files",
-	"cli/check.go":      "writes the --report-file the operator names",
-	"report/reporttest": "golden files of tests",
-	"charts":            "the chart cache and the Docker config file the trusted config names",
+	"github":       "the workflow's event file, kubeconfig and report files",
+	"action":       "the workflow's kubeconfig, workspace owner and report files",
+	"cli/check.go": "writes the --report-file the operator names",
+	// The GitLab job's kubeconfig (input, KUBECONFIG, ~/.kube/config) and
+	// the report files it writes as artifacts: the runner's files.
+	"cli/gitlab.go":      "the job's kubeconfig input",
+	"cli/gitlabcheck.go": "the job's kubeconfig files, looked for as kubectl does",
+	"gitlab":             "the job's report files, written as artifacts",
+	"report/reporttest":  "golden files of tests",
+	"charts":             "the chart cache and the Docker config file the trusted config names",
 }
 
 // TestOneReaderOfRepositoryFiles fails when a package other than repofs

@@ -19,6 +19,12 @@ var seams = map[string]*regexp.Regexp{
 	"helm.Engine (Helm renderer)": regexp.MustCompile(`_\s+(helm\.)?Engine\s*=\s*\(?\*?(\w+)`),
 }
 
+// required are implementations a seam must keep: the platforms the
+// product publishes to.
+var required = map[string][]string{
+	"publish.Store (publisher)": {"github.Store", "gitlab.Store"},
+}
+
 // seamHome is where an unqualified assertion names the seam itself.
 var seamHome = map[string]string{
 	"publish.Store (publisher)":   "publish",
@@ -56,6 +62,11 @@ func TestSeamsHaveTwoImplementations(t *testing.T) {
 		t.Logf("%s: %v", seam, found[seam])
 		if len(found[seam]) < 2 {
 			t.Errorf("%s has %d implementations asserted (%v); want the real one and a recording fake at least", seam, len(found[seam]), found[seam])
+		}
+		for _, impl := range required[seam] {
+			if !found[seam][impl] {
+				t.Errorf("%s: %s is not asserted to implement it beside its code", seam, impl)
+			}
 		}
 	}
 }

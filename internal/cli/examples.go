@@ -53,6 +53,9 @@ var examples = map[string]string{
   ownership-check targets -o json`,
 	"action": `  # What action.yml runs on the runner; by hand, with the inputs as INPUT_* variables
   INPUT_FIELD-MANAGER=deployer ownership-check action`,
+	"gitlab": `  # What the CI/CD component runs in a merge request pipeline; by hand, with
+  # the inputs as OWNERSHIP_CHECK_* variables
+  OWNERSHIP_CHECK_FIELD_MANAGER=deployer OWNERSHIP_CHECK_ENVIRONMENT=prod ownership-check gitlab`,
 	"version": `  ownership-check version`,
 }
 

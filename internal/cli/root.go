@@ -60,6 +60,7 @@ manager, and reports drift, conflicts, releases and split ownership.`,
 		newHistoryCommand(),
 		newTargetsCommand(),
 		newActionCommand(version),
+		newGitLabCommand(version),
 		newVersionCommand(version),
 	)
 	addExamples(root)

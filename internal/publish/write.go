@@ -22,6 +22,17 @@ type Options struct {
 	Author string
 	// Settle: see Sticky.Settle.
 	Settle time.Duration
+	// Limit is the platform's limit on a comment's body, which the
+	// comment is folded to (0: MaxCommentLen, GitHub's and the smallest).
+	Limit int
+}
+
+// limit is the size the comment is folded to.
+func (o Options) limit() int {
+	if o.Limit > 0 {
+		return o.Limit
+	}
+	return MaxCommentLen
 }
 
 // Commenting tells whether the Comment input writes a comment.
@@ -87,7 +98,7 @@ func writeComment(ctx context.Context, st Store, o Options, secs []*Section, lea
 	sticky := &Sticky{Store: st, Marker: CommentMarker, Author: o.Author, Settle: o.Settle}
 	written := ""
 	merge := func(old string) string {
-		written = MergeSections(old, secs, lead, MaxCommentLen)
+		written = MergeSections(old, secs, lead, o.limit())
 		return written
 	}
 	if o.Comment == "on-findings" {
@@ -95,7 +106,7 @@ func writeComment(ctx context.Context, st Store, o Options, secs []*Section, lea
 		// all clear once nothing does.
 		sticky.NoCreate = allClear(secs)
 		merge = func(old string) string {
-			body := MergeSections(old, secs, lead, MaxCommentLen)
+			body := MergeSections(old, secs, lead, o.limit())
 			written = body
 			if all := ParseSections(body); allClear(all) {
 				return AllClearBody(all)
@@ -116,7 +127,7 @@ func writeComment(ctx context.Context, st Store, o Options, secs []*Section, lea
 	var err, hideErr error
 	switch o.Comment {
 	case "new":
-		written = RenderTargets(secs, lead, MaxCommentLen)
+		written = RenderTargets(secs, lead, o.limit())
 		res, err = sticky.Post(ctx, written)
 	case "hide-and-new":
 		res, err, hideErr = sticky.hideAndNew(ctx, merge, present)
