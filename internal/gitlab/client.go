@@ -33,7 +33,35 @@ func NewClient(baseURL, token string) (*Client, error) {
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		return nil, fmt.Errorf("CI_API_V4_URL %q is not the URL of GitLab's API", baseURL)
 	}
-	return &Client{BaseURL: strings.TrimRight(baseURL, "/"), token: token, HTTP: &http.Client{Timeout: time.Minute}}, nil
+	if u.Scheme == "http" && token != "" && !loopback(u.Hostname()) {
+		// A job's variables can be set by the pipeline a merge request
+		// writes: a token is never handed to a plain-http address.
+		return nil, fmt.Errorf("CI_API_V4_URL %q is plain http: the GitLab token is sent only over https (or to this machine)", baseURL)
+	}
+	return &Client{BaseURL: strings.TrimRight(baseURL, "/"), token: token, HTTP: &http.Client{Timeout: time.Minute, CheckRedirect: sameHost}}, nil
+}
+
+// loopback tells a host of this machine, which a token may reach over
+// plain http (a job talking to a proxy beside it, the tests' GitLab).
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// sameHost follows a redirect only to the host the call went to, over the
+// same or a safer scheme: the PRIVATE-TOKEN header goes with the request.
+func sameHost(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	first := via[0].URL
+	if req.URL.Host != first.Host || (first.Scheme == "https" && req.URL.Scheme != "https") {
+		return fmt.Errorf("GitLab API: a redirect to %s://%s, another address than the API's, is not followed with the token", req.URL.Scheme, req.URL.Host)
+	}
+	return nil
 }
 
 // maxAnswer bounds what is read of an answer: a page of 100 notes of up to
