@@ -241,6 +241,7 @@ func TestGitLabEndToEnd(t *testing.T) {
 			t.Errorf("note lacks %q:\n%s", want, first.Body)
 		}
 	}
+	glHoldWords(t, first.Body)
 	if secs := publish.ParseSections(first.Body); len(secs) != 1 || secs[0].Environment != "staging" || !secs[0].Status.Failed {
 		t.Errorf("note sections %+v", secs)
 	}
@@ -323,6 +324,7 @@ func TestGitLabEndToEnd(t *testing.T) {
 	if !envs["staging"] || !envs["prod"] || len(envs) != 2 {
 		t.Errorf("matrix: sections %v, want staging and prod", envs)
 	}
+	glHoldWords(t, ours[0].Body)
 	glHoldStatuses(t, srv, head2, map[string]string{"ownership-check/staging": "failed", "ownership-check/prod": "success"})
 	if labels := srv.Labels(); !slices.Contains(labels, "ownership-check/drift") {
 		t.Errorf("matrix: labels %v, want ownership-check/drift", labels)
@@ -355,6 +357,21 @@ func TestGitLabEndToEnd(t *testing.T) {
 	}
 	if r := glReport(t, ws, "staging"); r.Engine != "offline" {
 		t.Errorf("fork: engine %s", r.Engine)
+	}
+}
+
+// glHoldWords: the note speaks GitLab's words. The drift is the cluster's
+// (the base renders what the head does), which the note says is not the
+// merge request's, and a job wrote it; "pull request" is nowhere, hidden
+// status lines included (the cause value `pull-request` is data, not
+// prose).
+func glHoldWords(t *testing.T, body string) {
+	t.Helper()
+	if !strings.Contains(body, "Not caused by this merge request") || !strings.Contains(body, "none of this merge request") || !strings.Contains(body, "[job](https://gitlab.example/shop/app/-/jobs/99)") {
+		t.Errorf("the note does not say what is not the merge request's:\n%s", body)
+	}
+	if strings.Contains(strings.ToLower(body), "pull request") || strings.Contains(body, "workflow run") {
+		t.Errorf("the note says pull request:\n%s", body)
 	}
 }
 

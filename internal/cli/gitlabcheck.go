@@ -12,6 +12,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check"
 	"github.com/ownership-check/ownership-check/internal/command"
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/gitlab"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
@@ -40,14 +41,14 @@ func (g *gitlabJob) check(ctx context.Context) error {
 		start := time.Now()
 		rep, err = command.Check(ctx, o, g.runOptions())
 		if err == nil {
-			g.infof("checked %d objects in %.1f s: %s", rep.Summary.Objects, time.Since(start).Seconds(), rep.Status().Verdict())
+			g.infof("checked %d objects in %.1f s: %s", rep.Summary.Objects, time.Since(start).Seconds(), rep.Status().VerdictIn(gitlab.Terms))
 		}
 	})
 	if err != nil {
 		return g.failed(ctx, err)
 	}
 	g.section("ownership_check_report", "ownership-check: report of "+g.job.Get("environment"), func() {
-		err = report.WriteText(g.log, rep, report.TextOptions{Color: g.getenv("NO_COLOR") == ""})
+		err = report.WriteText(g.log, rep, report.TextOptions{Color: g.getenv("NO_COLOR") == "", Terms: gitlab.Terms})
 	})
 	if err != nil {
 		return g.failed(ctx, err)
@@ -87,7 +88,7 @@ func (g *gitlabJob) checkTargets(ctx context.Context, o check.Options) error {
 		}
 		reps = append(reps, r.Report)
 		g.section("ownership_check_target", r.Name, func() {
-			_ = report.WriteText(g.log, r.Report, report.TextOptions{Color: g.getenv("NO_COLOR") == ""})
+			_ = report.WriteText(g.log, r.Report, report.TextOptions{Color: g.getenv("NO_COLOR") == "", Terms: gitlab.Terms})
 		})
 	}
 	es := command.Entries(results)

@@ -85,7 +85,7 @@ func (g *gitlabJob) note(ctx context.Context, client *gitlab.Client, o publish.O
 	}
 	g.infof("the note is the one %s writes; a marked note of anyone else is left alone", author)
 	o.Author = author
-	md := report.MarkdownOptions{RunURL: g.job.JobURL, Limit: gitlab.MaxNoteLen, FullReport: g.fullReport(), Commit: g.job.HeadCommit(), At: time.Now()}
+	md := report.MarkdownOptions{Terms: gitlab.Terms, RunURL: g.job.JobURL, Limit: gitlab.MaxNoteLen, FullReport: g.fullReport(), Commit: g.job.HeadCommit(), At: time.Now()}
 	secs := command.Sections(es, md, g.tool(), g.publicErr, g.repro)
 	_, line := command.Publish(ctx, g.job.Store(client), o, secs, lead)
 	g.infof("%s", line)
@@ -107,7 +107,7 @@ func (g *gitlabJob) statuses(ctx context.Context, client *gitlab.Client, es []re
 			if e.Report.Failed {
 				st.State = "failed"
 			}
-			st.Description = report.VerdictText([]report.Outcome{report.OutcomeOf(e.Report)}, "")
+			st.Description = report.VerdictText([]report.Outcome{report.OutcomeOf(e.Report, gitlab.Terms)}, "", gitlab.Terms)
 		default:
 			st.Description = fmt.Sprintf("%s: not checked: %s", e.Name, e.Reason)
 		}

@@ -87,7 +87,7 @@ func (p *Publisher) Publish(ctx context.Context, rep *report.Report) {
 	AddSummary(p.Action, publish.CommentBody(rep, report.MarkdownOptions{RunURL: runURL, Limit: maxSummaryLen,
 		FullReport: "the JSON report file (`report-file` output)", Commit: commit, At: at, Reproduce: repro})+note)
 	Annotate(p.Action, rep)
-	p.headline = report.VerdictText([]report.Outcome{report.OutcomeOf(rep)}, "")
+	p.headline = report.VerdictText([]report.Outcome{report.OutcomeOf(rep, report.Terms{})}, "", report.Terms{})
 	p.setOutputs(rep, rep.Failed, reportFile)
 }
 

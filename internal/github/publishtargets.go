@@ -56,7 +56,7 @@ func (p *Publisher) PublishTargets(ctx context.Context, outs []report.Entry, lea
 	for i, s := range secs {
 		rows[i] = s.Outcome()
 	}
-	p.headline = report.VerdictText(rows, lead)
+	p.headline = report.VerdictText(rows, lead, report.Terms{})
 	p.setOutputs(sum(reps), failed, reportFile)
 }
 

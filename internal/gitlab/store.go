@@ -15,7 +15,13 @@ import (
 	"strings"
 
 	"github.com/ownership-check/ownership-check/internal/publish"
+	"github.com/ownership-check/ownership-check/internal/report"
 )
+
+// Terms are GitLab's words in the note's prose (and the job log's): the
+// change under review is a merge request, and a section was written by a
+// job.
+var Terms = report.Terms{Change: "merge request", Run: "job"}
 
 // MaxNoteLen is GitLab's limit on a note's body, in characters: a longer
 // one is refused with 400. publish folds to it in bytes, which holds for

@@ -63,9 +63,15 @@ func RenderComment(sections []*Section, limit int) string {
 func RenderTargets(sections []*Section, lead string, limit int) string {
 	secs := slices.Clone(sections)
 	head := ""
+	// The summary is worded as this run's sections are: one front end
+	// writes the comment, on one platform.
+	var terms report.Terms
 	for _, s := range secs {
 		if s.raw == "" && s.Head != "" {
 			head = s.Head
+		}
+		if s.own != nil {
+			terms = s.own.Terms()
 		}
 	}
 	outcome := func(s *Section) report.Outcome {
@@ -84,7 +90,7 @@ func RenderTargets(sections []*Section, lead string, limit int) string {
 			secs[i] = &c
 		}
 	}
-	top := CommentMarker + "\n" + report.Overview(outs, lead)
+	top := CommentMarker + "\n" + report.Overview(outs, lead, terms)
 	if len(secs) > manySections {
 		// The summary's one row says they have nothing to say; their sections keep only
 		// their hidden lines, which other jobs' merges read.

@@ -12,7 +12,7 @@ import (
 // the environment's section, folded to fit o.Limit.
 func Markdown(r *Report, o MarkdownOptions) string {
 	s := NewSection(r, o)
-	head := Overview([]Outcome{s.Outcome()}, "")
+	head := Overview([]Outcome{s.Outcome()}, "", o.Terms)
 	if o.Limit <= 0 {
 		return head + s.Render(0)
 	}
@@ -112,17 +112,17 @@ const maxRows = 12
 // of each environment's result and its non-zero counts. The counts are
 // never folded. lead, when set, is a line under the verdict (which of a
 // monorepo's targets were checked). With many environments the passing
-// ones share one row.
-func Overview(outs []Outcome, lead string) string {
+// ones share one row. t are the platform's words.
+func Overview(outs []Outcome, lead string, t Terms) string {
 	var b strings.Builder
 	b.WriteString("## ownership-check\n\n")
 	if pl := PlanLine(outs); pl != "" {
 		b.WriteString("**Plan:** " + pl + "\n\n")
 	}
-	if own := ownLine(outs); own != "" {
+	if own := ownLine(outs, t); own != "" {
 		b.WriteString(own + "\n\n")
 	}
-	b.WriteString(verdictLine(outs, lead) + "\n\n")
+	b.WriteString(verdictLine(outs, lead, t) + "\n\n")
 	if len(outs) == 0 && lead != "" {
 		return b.String()
 	}
@@ -253,15 +253,15 @@ func short7(sha string) string {
 
 // VerdictText is the comment's verdict line for chat and logs: the same
 // words, without the bold.
-func VerdictText(outs []Outcome, lead string) string {
-	return strings.ReplaceAll(verdictLine(outs, lead), "**", "")
+func VerdictText(outs []Outcome, lead string, t Terms) string {
+	return strings.ReplaceAll(verdictLine(outs, lead, t), "**", "")
 }
 
 // ownLine names the pull request's own changes over the environments,
 // before anything else says what each environment has: on a first run
 // every target has something to say, and the change under review must
 // be read first. "" when none is known.
-func ownLine(outs []Outcome) string {
+func ownLine(outs []Outcome, t Terms) string {
 	var parts []string
 	n := 0
 	for _, o := range outs {
@@ -278,19 +278,20 @@ func ownLine(outs []Outcome) string {
 	if n > verdictNames {
 		parts = append(parts, fmt.Sprintf("and %d more %s", n-verdictNames, model.Plural(n-verdictNames, "target", "targets")))
 	}
-	return "**This pull request:** " + strings.Join(parts, "; ")
+	return "**" + t.capThis() + ":** " + strings.Join(parts, "; ")
 }
 
-// OutcomeOf is a report's row of the summary table.
-func OutcomeOf(r *Report) Outcome {
-	return Outcome{Environment: r.Environment, Status: r.Status(), Headline: r.Headline(), Changes: r.OwnChanges()}
+// OutcomeOf is a report's row of the summary table, its headline in the
+// platform's words t.
+func OutcomeOf(r *Report, t Terms) Outcome {
+	return Outcome{Environment: r.Environment, Status: r.Status(), Headline: r.headline(t), Changes: r.OwnChanges()}
 }
 
 // verdictLine says in one line what fails and where, worst first; stale
 // environments are named but do not count. With no environment but a lead
 // (a monorepo's run that selected no target) it says there was nothing to
 // check.
-func verdictLine(outs []Outcome, lead string) string {
+func verdictLine(outs []Outcome, lead string, t Terms) string {
 	if len(outs) == 0 && lead != "" {
 		return "✅ " + mdProse(lead) + ": nothing to check."
 	}
@@ -327,7 +328,7 @@ func verdictLine(outs []Outcome, lead string) string {
 			parts = append(parts, env+": no objects were rendered, nothing was checked")
 		default:
 			if current == 1 {
-				parts = append(parts, env+": "+mdText(o.Status.Verdict()))
+				parts = append(parts, env+": "+mdText(o.Status.VerdictIn(t)))
 			} else {
 				passing = append(passing, mdText(o.Environment))
 			}

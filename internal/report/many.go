@@ -115,7 +115,7 @@ func MarkdownMany(es []Entry, lead string, tool Tool) string {
 		outs[i] = s.Outcome()
 	}
 	var b strings.Builder
-	b.WriteString(Overview(outs, RunLead(lead, es)))
+	b.WriteString(Overview(outs, RunLead(lead, es), Terms{}))
 	for i, s := range secs {
 		if len(secs) > maxRows && outs[i].Quiet() {
 			continue

@@ -32,7 +32,7 @@ func (s *Section) notCheckedBody() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Not checked: %s. Nothing of this target was rendered or compared; no result of an earlier run of it holds.\n\n", mdProse(s.Status.NotChecked))
 	if len(s.report.Objects) > 0 {
-		b.WriteString("**Verdict:** " + s.Outcome().SectionVerdict() + "\n\n")
+		b.WriteString("**Verdict:** " + s.Outcome().SectionVerdict(s.opts.Terms) + "\n\n")
 		for _, o := range s.report.Objects {
 			for _, f := range o.Findings {
 				fmt.Fprintf(&b, "- **%s** (%s, cause %s): %s\n", mdText(string(f.Category)), mdText(o.Display()), mdCode(string(f.Cause)), mdText(f.Message))

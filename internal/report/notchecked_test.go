@@ -65,7 +65,7 @@ func TestNotChecked(t *testing.T) {
 	// Many environments: once under the table.
 	r2 := *r
 	r2.Environment = "qa"
-	top := Overview([]Outcome{OutcomeOf(r), OutcomeOf(&r2)}, "")
+	top := Overview([]Outcome{OutcomeOf(r, Terms{}), OutcomeOf(&r2, Terms{})}, "", Terms{})
 	if strings.Count(strings.ToLower(top), "not checked") != 1 ||
 		!strings.Contains(top, "Not checked in any environment (the offline engine asks no cluster): dry-run-error, taking-conflict, update-conflict and drift.") {
 		t.Errorf("overview of two offline environments:\n%s", top)

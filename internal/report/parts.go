@@ -39,7 +39,7 @@ func split(objs []Object) (pullRequest, environment []Object) {
 
 // environmentHeading introduces the environment's part: what happened, in
 // the cause table's words, and whom it is for.
-func environmentHeading(env string, objs []Object) string {
+func environmentHeading(env string, objs []Object, t Terms) string {
 	found := map[model.Cause]bool{}
 	for _, o := range objs {
 		for _, f := range o.Findings {
@@ -52,5 +52,5 @@ func environmentHeading(env string, objs []Object) string {
 			what = append(what, strings.ReplaceAll(r.Heading, "{env}", env))
 		}
 	}
-	return fmt.Sprintf("Not caused by this pull request: %s. For whoever runs %s; any deploy meets these.", model.JoinAnd(what), env)
+	return fmt.Sprintf("Not caused by %s: %s. For whoever runs %s; any deploy meets these.", t.this(), model.JoinAnd(what), env)
 }

@@ -25,7 +25,7 @@ func mdLead(pl plan) string {
 // mdPlanBlock renders the folded changes within budget bytes (<= 0: no
 // limit): the repeated changes first, then object after object while they
 // fit, then a count of those left out.
-func mdPlanBlock(pl plan, budget int) string {
+func mdPlanBlock(pl plan, budget int, t Terms) string {
 	if pl.empty() {
 		return ""
 	}
@@ -55,7 +55,7 @@ func mdPlanBlock(pl plan, budget int) string {
 		b.WriteString(blk)
 	}
 	if len(counted) > 0 {
-		b.WriteString(createdKinds(counted, pl.baseKnown))
+		b.WriteString(createdKinds(counted, pl.baseKnown, t))
 	}
 	if left > 0 {
 		fmt.Fprintf(&b, "…and %d more changed %s (folded to fit; the JSON report has every diff).\n\n", left, model.Plural(left, "object", "objects"))
@@ -67,7 +67,7 @@ func mdPlanBlock(pl plan, budget int) string {
 // createdKinds is the one line of the created objects not shown whole:
 // "- creates 12 objects: 4 Deployment, 4 Service, 4 ConfigMap", most
 // first.
-func createdKinds(objs []Object, baseKnown bool) string {
+func createdKinds(objs []Object, baseKnown bool, t Terms) string {
 	n := map[string]int{}
 	var kinds []string
 	for _, o := range objs {
@@ -88,7 +88,7 @@ func createdKinds(objs []Object, baseKnown bool) string {
 	}
 	whose := ""
 	if baseKnown {
-		whose = " this pull request does not add"
+		whose = " " + t.this() + " does not add"
 	}
 	return fmt.Sprintf("- creates %d %s%s: %s\n\n", len(objs), model.Plural(len(objs), "object", "objects"), whose, strings.Join(parts, ", "))
 }

@@ -91,7 +91,10 @@ func entryPaths(groups []Group) []string {
 // It is what the first line of a comment names for an environment. It
 // names the pull request's findings, then says how many are the
 // environment owners' (undeployed, cluster).
-func (r *Report) Headline() string {
+func (r *Report) Headline() string { return r.headline(Terms{}) }
+
+// headline is Headline in the platform's words.
+func (r *Report) headline(t Terms) string {
 	mine, theirs := split(r.Objects)
 	_, env := r.Summary.Loud()
 	own := headlineOf(mine)
@@ -99,9 +102,9 @@ func (r *Report) Headline() string {
 	case env == 0:
 		return headlineOf(r.Objects)
 	case own == "" || !slices.ContainsFunc(mine, func(o Object) bool { return loud(o.Level()) }):
-		return fmt.Sprintf("none of this pull request; for the environment's owners: %s", headlineOf(theirs))
+		return fmt.Sprintf("none of %s; for the environment's owners: %s", t.this(), headlineOf(theirs))
 	}
-	return fmt.Sprintf("%s; and %d %s for the environment's owners, not caused by this pull request", own, env, model.Plural(env, "finding", "findings"))
+	return fmt.Sprintf("%s; and %d %s for the environment's owners, not caused by %s", own, env, model.Plural(env, "finding", "findings"), t.this())
 }
 
 // headlineOf is the headline of some objects' findings.

@@ -30,6 +30,8 @@ type MarkdownOptions struct {
 	// Cluster names the cluster of a section without a report (an error,
 	// a target not checked); a report names its own (Report.Cluster).
 	Cluster string
+	// Terms are the platform's words in the prose (zero: GitHub's).
+	Terms Terms
 }
 
 // SectionInfo is what a section says of itself: the comment keeps it in
@@ -77,10 +79,14 @@ type Section struct {
 
 // NewSection is the section of a finished check.
 func NewSection(r *Report, o MarkdownOptions) *Section {
-	s := &Section{SectionInfo: SectionInfo{Environment: envName(r.Environment), Cluster: r.Cluster, Status: r.Status(), RunURL: o.RunURL, Head: o.Commit.SHA, Headline: r.Headline(), Changes: r.OwnChanges()}, report: r.masked(), opts: o}
+	s := &Section{SectionInfo: SectionInfo{Environment: envName(r.Environment), Cluster: r.Cluster, Status: r.Status(), RunURL: o.RunURL, Head: o.Commit.SHA, Headline: r.headline(o.Terms), Changes: r.OwnChanges()}, report: r.masked(), opts: o}
 	s.Digest = s.digest()
 	return s
 }
+
+// Terms are the words the section's prose is written in: a comment of
+// several sections words its summary as they do.
+func (s *Section) Terms() Terms { return s.opts.Terms }
 
 // ErrorSection says that the check of env could not run, and why: nothing
 // may keep claiming an earlier result.

@@ -134,7 +134,7 @@ func (s *Section) layout() *layout {
 			if part == 1 && i == 0 {
 				// The environment's part, after the pull request's: for
 				// whoever runs it.
-				heading = "#### " + mdProse(environmentHeading(s.report.Environment, theirs)) + "\n\n"
+				heading = "#### " + mdProse(environmentHeading(s.report.Environment, theirs, s.opts.Terms)) + "\n\n"
 			}
 			if len(e.objs) == 1 {
 				l.full = append(l.full, heading+mdObjectBlock(c, e.objs[0], s.report.Environment, e.groups, open, true)+"\n")
@@ -212,10 +212,10 @@ func (s *Section) render(f fold, budget int) string {
 	}
 	l := s.layout()
 	if r.Unchanged {
-		fmt.Fprintf(&b, "This pull request changes nothing in %s: its head renders exactly what its base renders.\n\n", mdText(r.Environment))
+		fmt.Fprintf(&b, "%s changes nothing in %s: its head renders exactly what its base renders.\n\n", s.opts.Terms.capThis(), mdText(r.Environment))
 	}
 	b.WriteString(mdLead(l.plan))
-	b.WriteString("**Verdict:** " + s.Outcome().SectionVerdict() + "\n\n")
+	b.WriteString("**Verdict:** " + s.Outcome().SectionVerdict(s.opts.Terms) + "\n\n")
 	b.WriteString(mdCharts(r))
 	b.WriteString(mdApply(r))
 	for _, n := range s.caveats() {
@@ -268,7 +268,7 @@ func (s *Section) render(f fold, budget int) string {
 		if budget > 0 {
 			share = budget / planShare
 		}
-		planBlock = mdPlanBlock(l.plan, share)
+		planBlock = mdPlanBlock(l.plan, share, s.opts.Terms)
 	}
 	shown := 0
 	for i, blk := range blocks {
@@ -364,7 +364,7 @@ func (s *Section) footer() string {
 	}
 	parts = append(parts, mdText(strings.TrimSpace(nonEmpty(r.Tool.Name, "ownership-check")+" "+r.Tool.Version)))
 	if s.RunURL != "" {
-		parts = append(parts, fmt.Sprintf("[workflow run](%s)", s.RunURL))
+		parts = append(parts, fmt.Sprintf("[%s](%s)", s.opts.Terms.run(), s.RunURL))
 	}
 	return "<sub>" + strings.Join(parts, " · ") + "</sub>\n\n"
 }

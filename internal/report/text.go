@@ -15,6 +15,8 @@ type TextOptions struct {
 	// Color turns on ANSI colours; the CLI sets it only for a terminal
 	// without NO_COLOR.
 	Color bool
+	// Terms are the platform's words in the prose (zero: GitHub's).
+	Terms Terms
 }
 
 // ANSI escape sequences.
@@ -80,7 +82,7 @@ func writeText(w io.Writer, r *Report, o TextOptions) error {
 	}
 	fmt.Fprintln(bw)
 
-	word, color, verdict := "PASS", ansiGreen, st.Verdict()
+	word, color, verdict := "PASS", ansiGreen, st.VerdictIn(o.Terms)
 	lc := st.Summary.Levels()
 	if st.Failed {
 		word, color = "FAIL", ansiRed
@@ -102,7 +104,7 @@ func writeText(w io.Writer, r *Report, o TextOptions) error {
 	}
 	pl := r.plan()
 	if r.Unchanged {
-		fmt.Fprintf(bw, "this pull request changes nothing in %s: its head renders exactly what its base renders\n", r.Environment)
+		fmt.Fprintf(bw, "%s changes nothing in %s: its head renders exactly what its base renders\n", o.Terms.this(), r.Environment)
 	}
 	writeTextLead(bw, p, pl)
 	fmt.Fprintf(bw, "%s %s\n", p.paint(word, color, ansiBold), verdict)
@@ -110,7 +112,7 @@ func writeText(w io.Writer, r *Report, o TextOptions) error {
 	mine, theirs := split(r.Objects)
 	clean := writeTextObjects(bw, p, r, mine)
 	if len(theirs) > 0 {
-		fmt.Fprintf(bw, "\n%s\n", p.paint(environmentHeading(r.Environment, theirs), ansiBold))
+		fmt.Fprintf(bw, "\n%s\n", p.paint(environmentHeading(r.Environment, theirs, o.Terms), ansiBold))
 		writeTextObjects(bw, p, r, theirs)
 	}
 	if clean > 0 && clean < len(r.Objects) {

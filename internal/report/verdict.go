@@ -70,44 +70,47 @@ func (r *Report) Status() Status {
 // Verdict is the one line that says how a check came out, without markup,
 // and who must act: the pull request's author for its own findings, the
 // environment's owners for the rest.
-func (st Status) Verdict() string {
+func (st Status) Verdict() string { return st.VerdictIn(Terms{}) }
+
+// VerdictIn is Verdict in the platform's words.
+func (st Status) VerdictIn(t Terms) string {
 	if st.Error {
-		return st.verdict()
+		return st.verdict(t)
 	}
-	return st.verdict() + st.staleTail()
+	return st.verdict(t) + st.staleTail()
 }
 
-func (st Status) verdict() string {
+func (st Status) verdict(t Terms) string {
 	lc := st.Summary.Levels()
 	pr, env := st.Summary.Loud()
 	owners := ""
 	if env > 0 {
-		owners = fmt.Sprintf("%d %s for the environment's owners, not caused by this pull request", env, model.Plural(env, "finding", "findings"))
+		owners = fmt.Sprintf("%d %s for the environment's owners, not caused by %s", env, model.Plural(env, "finding", "findings"), t.this())
 	}
 	switch {
 	case st.Error:
 		return "the check could not run"
 	case st.NotChecked != "" && st.Failed:
-		return "fails: not checked, and this pull request made it so: " + st.NotChecked
+		return "fails: not checked, and " + t.this() + " made it so: " + st.NotChecked
 	case st.NotChecked != "" && lc.Errors+lc.Warnings > 0:
-		return "not checked, and this pull request made it so (not in fail-on): " + st.NotChecked
+		return "not checked, and " + t.this() + " made it so (not in fail-on): " + st.NotChecked
 	case st.NotChecked != "":
 		return "not checked: " + st.NotChecked
 	case st.Failed && env > 0:
-		return fmt.Sprintf("fails: %d %s for this pull request's author; %s", pr, model.Plural(pr, "finding", "findings"), owners)
+		return fmt.Sprintf("fails: %d %s for %s's author; %s", pr, model.Plural(pr, "finding", "findings"), t.this(), owners)
 	case st.Failed:
 		if s := lc.String(); s != "" {
 			return "fails: " + s
 		}
 		return "fails"
 	case st.Unchanged && env > 0:
-		return "passes: this pull request changes nothing here; " + owners + st.Summary.notCheckedTail()
+		return "passes: " + t.this() + " changes nothing here; " + owners + st.Summary.notCheckedTail()
 	case st.Unchanged:
-		return "passes: this pull request changes nothing here" + st.Summary.notCheckedTail()
+		return "passes: " + t.this() + " changes nothing here" + st.Summary.notCheckedTail()
 	case env > 0 && pr == 0:
-		return "passes: no finding of this pull request; " + owners
+		return "passes: no finding of " + t.this() + "; " + owners
 	case env > 0:
-		return fmt.Sprintf("passes with %d %s of this pull request (not in fail-on); %s", pr, model.Plural(pr, "finding", "findings"), owners)
+		return fmt.Sprintf("passes with %d %s of %s (not in fail-on); %s", pr, model.Plural(pr, "finding", "findings"), t.this(), owners)
 	case lc.Errors+lc.Warnings > 0:
 		return fmt.Sprintf("passes with %s (not in fail-on)", lc)
 	case st.Summary.Objects == 0:
@@ -154,12 +157,12 @@ func (st Status) staleTail() string {
 
 // SectionVerdict is a section's verdict in markdown, under its plan: what
 // fails or warns by its headline, else the status's verdict.
-func (o Outcome) SectionVerdict() string {
+func (o Outcome) SectionVerdict(t Terms) string {
 	switch o.Rank() {
 	case 1:
 		return "fails: " + nonEmpty(o.Headline, mdText(o.Status.Summary.Levels().String())) + mdText(o.Status.staleTail())
 	case 2:
 		return "passes with warnings not in fail-on: " + nonEmpty(o.Headline, mdText(o.Status.Summary.Levels().String()))
 	}
-	return mdText(o.Status.Verdict())
+	return mdText(o.Status.VerdictIn(t))
 }
