@@ -15,6 +15,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/gitlab"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
+	"github.com/ownership-check/ownership-check/internal/repofs"
 	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/shell"
 )
@@ -144,17 +145,26 @@ func (g *gitlabJob) checkOptions(ctx context.Context) (check.Options, func(), er
 
 // baseConfig reads the repository config as the merge request's base
 // commit has it, so that a merge request cannot loosen its own check: from
-// the checkout, fetching that one commit when the clone lacks it. A base
-// without the file means the defaults.
+// the checkout, fetching that one commit when the clone lacks it, else
+// (a shallow clone the fetch cannot deepen, a fork behind its parent)
+// through GitLab's repository files API. A base without the file means
+// the defaults.
 func (g *gitlabJob) baseConfig(ctx context.Context) (*config.Config, error) {
 	file := g.job.Get("config")
 	if file == "" {
 		file = config.DefaultFile
 	}
 	base := g.job.Base
-	data, found, err := config.ReadAtCommit(ctx, g.root(), base, file)
-	if err != nil {
-		return nil, fmt.Errorf("config-ref: base: cannot read %s at the base commit %s of merge request !%d: %w (a deeper clone, GIT_DEPTH, or config-ref: head)", file, model.ShortCommit(base), g.job.MergeRequest, err)
+	data, found, gitErr := config.ReadAtCommit(ctx, g.root(), base, file)
+	if gitErr != nil {
+		g.infof("config-ref: base: %s; reading %s through the GitLab API instead", gitErr, file)
+		var apiErr error
+		data, found, apiErr = g.fileThroughAPI(ctx, config.RepoPath(ctx, g.root(), file), base)
+		if apiErr != nil {
+			return nil, fmt.Errorf("config-ref: base: cannot read %s at the base commit %s of merge request !%d: from the clone: %w; through the GitLab API: %w "+
+				"(clone deeper, GIT_DEPTH: 0; give %s a token that can read project %s; or set config-ref: head)",
+				file, base, g.job.MergeRequest, gitErr, apiErr, gitlab.TokenVariable, g.job.Project)
+		}
 	}
 	if !found {
 		g.infof("config-ref: base: no %s at the base commit %s of merge request !%d: the defaults apply", file, model.ShortCommit(base), g.job.MergeRequest)
@@ -166,6 +176,23 @@ func (g *gitlabJob) baseConfig(ctx context.Context) (*config.Config, error) {
 	}
 	g.infof("config-ref: base: using %s as the base commit %s of merge request !%d has it", file, model.ShortCommit(base), g.job.MergeRequest)
 	return cfg, nil
+}
+
+// fileThroughAPI reads path (from the repository's root) as commit has
+// it in the merge request's target project, through GitLab's API with the
+// token when there is one (a public project needs none), at most the
+// config's limit.
+func (g *gitlabJob) fileThroughAPI(ctx context.Context, path, commit string) ([]byte, bool, error) {
+	if g.job.APIURL == "" || g.job.Project == "" {
+		return nil, false, errors.New("CI_API_V4_URL or CI_PROJECT_ID is not set")
+	}
+	client, err := gitlab.NewClient(g.job.APIURL, g.job.Token)
+	if err != nil {
+		return nil, false, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, gitlabTimeout)
+	defer cancel()
+	return client.FileAt(ctx, g.job.Project, path, commit, int64(repofs.ConfigFile))
 }
 
 // targetsOf tells whether the run is over the repository's targets: the

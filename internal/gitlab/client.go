@@ -94,6 +94,22 @@ type answer struct {
 // do sends method path (below BaseURL) with the query and a JSON body
 // (nil: none) and decodes a 2xx answer into out (nil: discarded).
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body, out any) (answer, error) {
+	data, ans, err := c.send(ctx, method, path, query, body, maxAnswer)
+	if err != nil {
+		return ans, err
+	}
+	if out != nil && len(data) > 0 {
+		if err := json.Unmarshal(data, out); err != nil {
+			return answer{}, fmt.Errorf("GitLab API %s %s: not the answer expected: %w", method, path, err)
+		}
+	}
+	return ans, nil
+}
+
+// send sends method path (below BaseURL) with the query and a JSON body
+// (nil: none) and returns the body of a 2xx answer, read up to limit
+// bytes (one more tells a caller it is over).
+func (c *Client) send(ctx context.Context, method, path string, query url.Values, body any, limit int64) ([]byte, answer, error) {
 	u := c.BaseURL + path
 	if len(query) > 0 {
 		u += "?" + query.Encode()
@@ -102,13 +118,13 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
-			return answer{}, err
+			return nil, answer{}, err
 		}
 		rd = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
-		return answer{}, err
+		return nil, answer{}, err
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -120,22 +136,17 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
 		// url.Error names the URL, which holds no token.
-		return answer{}, err
+		return nil, answer{}, err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		return answer{}, fmt.Errorf("GitLab API %s %s: reading the answer: %w", method, path, err)
+		return nil, answer{}, fmt.Errorf("GitLab API %s %s: reading the answer: %w", method, path, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return answer{}, apiError(method, path, resp, data)
+		return nil, answer{}, apiError(method, path, resp, data)
 	}
-	if out != nil && len(data) > 0 {
-		if err := json.Unmarshal(data, out); err != nil {
-			return answer{}, fmt.Errorf("GitLab API %s %s: not the answer expected: %w", method, path, err)
-		}
-	}
-	return answer{header: resp.Header}, nil
+	return data, answer{header: resp.Header}, nil
 }
 
 func apiError(method, path string, resp *http.Response, data []byte) *APIError {

@@ -1,7 +1,8 @@
 // Package gitlab is the GitLab side of publishing: publish's store over
 // GitLab's REST API v4 (a merge request's notes and labels), the user the
-// token writes as, a commit status per environment, the Code Quality
-// report, and what a GitLab CI job says of itself (its predefined
+// token writes as, a file at a commit (the base commit's config when the
+// clone lacks that commit), a commit status per environment, the Code
+// Quality report, and what a GitLab CI job says of itself (its predefined
 // variables and the OWNERSHIP_CHECK_<INPUT> variables). What the note says,
 // how sections merge and which note is ours are publish's.
 package gitlab

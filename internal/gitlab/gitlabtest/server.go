@@ -3,7 +3,9 @@
 // GitLab documents: a token in PRIVATE-TOKEN (401 without a known one),
 // pages of notes with X-Page, X-Next-Page, X-Total-Pages (per_page at most
 // 100), 400 for a note over 1,000,000 characters, 403 for an edit of
-// another user's note. It serves concurrent requests one at a time, as
+// another user's note; and a repository's files at a commit (the raw file,
+// 404 for a file or a commit that is not there, without a token for a
+// public project). It serves concurrent requests one at a time, as
 // the last write of a note wins on GitLab.
 package gitlabtest
 
@@ -12,6 +14,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -53,6 +56,9 @@ type Server struct {
 	statuses []Status
 	calls    []string
 	tooLong  int
+	// commits are the repository's commits: SHA → path → content.
+	commits map[string]map[string]string
+	public  bool
 }
 
 // New starts a server for merge request mr of project; it stops with the
@@ -70,6 +76,25 @@ func (s *Server) AddToken(token, username string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.tokens[token] = username
+}
+
+// AddCommit adds a commit of the project's repository with its files
+// (path from the root → content).
+func (s *Server) AddCommit(sha string, files map[string]string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.commits == nil {
+		s.commits = map[string]map[string]string{}
+	}
+	s.commits[sha] = files
+}
+
+// SetPublic makes the project public: its repository is read without a
+// token.
+func (s *Server) SetPublic(public bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.public = public
 }
 
 // AddNote adds a note as author wrote it (another job, a person).
@@ -144,6 +169,8 @@ var (
 	notePath    = regexp.MustCompile(`^/api/v4/projects/([^/]+)/merge_requests/(\d+)/notes/(\d+)$`)
 	mrPath      = regexp.MustCompile(`^/api/v4/projects/([^/]+)/merge_requests/(\d+)$`)
 	statusPath  = regexp.MustCompile(`^/api/v4/projects/([^/]+)/statuses/([0-9a-f]+)$`)
+	filePath    = regexp.MustCompile(`^/api/v4/projects/([^/]+)/repository/files/([^/]+)/raw$`)
+	commitPath  = regexp.MustCompile(`^/api/v4/projects/([^/]+)/repository/commits/([^/]+)$`)
 	errNotFound = map[string]string{"message": "404 Not found"}
 )
 
@@ -155,12 +182,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		call += "?" + r.URL.RawQuery
 	}
 	s.calls = append(s.calls, call)
+	if r.Header.Get("PRIVATE-TOKEN") == "" && s.public && s.repository(w, r) {
+		return
+	}
 	user, ok := s.tokens[r.Header.Get("PRIVATE-TOKEN")]
 	if !ok || r.Header.Get("PRIVATE-TOKEN") == "" {
 		answer(w, http.StatusUnauthorized, map[string]string{"message": "401 Unauthorized"})
 		return
 	}
 	p := r.URL.EscapedPath()
+	if s.repository(w, r) {
+		return
+	}
 	if p == "/api/v4/user" && r.Method == http.MethodGet {
 		answer(w, http.StatusOK, map[string]any{"id": 1, "username": user, "name": user})
 		return
@@ -252,6 +285,43 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	answer(w, http.StatusNotFound, errNotFound)
+}
+
+// repository answers a read of the repository (a raw file at a ref, a
+// commit) as GitLab does, telling whether r was one.
+func (s *Server) repository(w http.ResponseWriter, r *http.Request) bool {
+	p := r.URL.EscapedPath()
+	if r.Method != http.MethodGet {
+		return false
+	}
+	if m := filePath.FindStringSubmatch(p); m != nil && m[1] == s.Project {
+		file, err := url.PathUnescape(m[2])
+		files, ok := s.commits[r.URL.Query().Get("ref")]
+		switch {
+		case err != nil || r.URL.Query().Get("ref") == "":
+			answer(w, http.StatusBadRequest, map[string]string{"error": "ref is missing"})
+		case !ok:
+			answer(w, http.StatusNotFound, map[string]string{"message": "404 Commit Not Found"})
+		default:
+			content, ok := files[file]
+			if !ok {
+				answer(w, http.StatusNotFound, map[string]string{"message": "404 File Not Found"})
+				break
+			}
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			_, _ = w.Write([]byte(content))
+		}
+		return true
+	}
+	if m := commitPath.FindStringSubmatch(p); m != nil && m[1] == s.Project {
+		if _, ok := s.commits[m[2]]; !ok {
+			answer(w, http.StatusNotFound, map[string]string{"message": "404 Commit Not Found"})
+			return true
+		}
+		answer(w, http.StatusOK, map[string]any{"id": m[2]})
+		return true
+	}
+	return false
 }
 
 func (s *Server) ours(project, mr string) bool {
