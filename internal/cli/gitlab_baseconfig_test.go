@@ -69,6 +69,15 @@ func TestGitLabBaseConfigThroughAPI(t *testing.T) {
 	if !strings.Contains(strings.Join(srv.Calls(), "\n"), "GET /api/v4/projects/"+glProject+"/repository/files/.ownership-check.yaml/raw?ref="+base) {
 		t.Errorf("calls %v", srv.Calls())
 	}
+
+	// The check runs with it, and its note on a changed config names the
+	// merge request.
+	g, log := glJob(t, env)
+	o, cleanup, err := g.checkOptions(context.Background())
+	defer cleanup()
+	if err != nil || o.BaseConfig == nil || len(o.BaseConfig.Ignore) != 1 || o.ChangedBy != "this merge request" {
+		t.Errorf("check options: base config %+v, changed by %q, %v\n%s", o.BaseConfig, o.ChangedBy, err, log)
+	}
 }
 
 // A base commit without the config: the defaults, as on GitHub.

@@ -139,6 +139,9 @@ func (g *gitlabJob) checkOptions(ctx context.Context) (check.Options, func(), er
 		if o.BaseConfig, err = g.baseConfig(ctx); err != nil {
 			return o, cleanup, err
 		}
+		// The report's note on a changed config names the change in
+		// GitLab's words.
+		o.ChangedBy = "this " + gitlab.Terms.Change
 	}
 	return o, cleanup, nil
 }

@@ -20,9 +20,9 @@ import (
 )
 
 // Terms are GitLab's words in the note's prose (and the job log's): the
-// change under review is a merge request, and a section was written by a
-// job.
-var Terms = report.Terms{Change: "merge request", Run: "job"}
+// change under review is a merge request, a section was written by a job,
+// and a run's details are in its job log.
+var Terms = report.Terms{Change: "merge request", Run: "job", Platform: "GitLab", Comment: "note", Details: "job log"}
 
 // MaxNoteLen is GitLab's limit on a note's body, in characters: a longer
 // one is refused with 400. publish folds to it in bytes, which holds for

@@ -63,15 +63,10 @@ func RenderComment(sections []*Section, limit int) string {
 func RenderTargets(sections []*Section, lead string, limit int) string {
 	secs := slices.Clone(sections)
 	head := ""
-	// The summary is worded as this run's sections are: one front end
-	// writes the comment, on one platform.
-	var terms report.Terms
+	terms := termsOf(secs)
 	for _, s := range secs {
 		if s.raw == "" && s.Head != "" {
 			head = s.Head
-		}
-		if s.own != nil {
-			terms = s.own.Terms()
 		}
 	}
 	outcome := func(s *Section) report.Outcome {
@@ -113,7 +108,7 @@ func RenderTargets(sections []*Section, lead string, limit int) string {
 	bodies := make([]string, len(secs))
 	if limit <= 0 {
 		for i, s := range secs {
-			bodies[i] = s.best(0)
+			bodies[i] = s.best(0, terms)
 		}
 		return top + strings.Join(bodies, "")
 	}
@@ -142,18 +137,18 @@ func RenderTargets(sections []*Section, lead string, limit int) string {
 		if budget >= fullOwn || (budget >= fair*len(own) && budget >= minOwn) {
 			break
 		}
-		j := largestRaw(secs, bodies, func(n int) bool { return n > fair || budget < minOwn })
+		j := largestRaw(secs, bodies, terms, func(n int) bool { return n > fair || budget < minOwn })
 		if j < 0 {
 			break
 		}
-		stub := secs[j].stub()
+		stub := secs[j].stub(terms)
 		foreign -= len(bodies[j]) - len(stub)
 		bodies[j] = stub
 	}
 	if len(own) > 0 {
 		each := (avail - foreign) / len(own)
 		for _, i := range own {
-			bodies[i] = secs[i].best(max(each, 1))
+			bodies[i] = secs[i].best(max(each, 1), terms)
 		}
 	}
 	return top + strings.Join(bodies, "")
@@ -161,13 +156,13 @@ func RenderTargets(sections []*Section, lead string, limit int) string {
 
 // largestRaw finds the largest section read back from the comment that is
 // not yet a stub and whose size passes ok; -1 when none.
-func largestRaw(secs []*Section, bodies []string, ok func(int) bool) int {
+func largestRaw(secs []*Section, bodies []string, terms report.Terms, ok func(int) bool) int {
 	j := -1
 	for i, s := range secs {
 		if s.raw == "" || bodies[i] != s.raw || !ok(len(bodies[i])) {
 			continue
 		}
-		if stub := s.stub(); len(stub) >= len(bodies[i]) {
+		if stub := s.stub(terms); len(stub) >= len(bodies[i]) {
 			continue
 		}
 		if j < 0 || len(bodies[i]) > len(bodies[j]) {
@@ -188,10 +183,22 @@ func allClear(secs []*Section) bool {
 	return true
 }
 
+// termsOf are the words this run's sections are written in: one front
+// end writes the comment, on one platform, so the summary and what is
+// left of other sections are worded as they are.
+func termsOf(secs []*Section) report.Terms {
+	for _, s := range secs {
+		if s.own != nil {
+			return s.own.Terms()
+		}
+	}
+	return report.Terms{}
+}
+
 // AllClearBody is the comment once nothing warns or fails any more
-// (comment: on-findings): one line, and the sections' hidden lines that
-// later jobs merge with.
-func AllClearBody(secs []*Section) string {
+// (comment: on-findings): one line in terms' words, and the sections'
+// hidden lines that later jobs merge with.
+func AllClearBody(secs []*Section, terms report.Terms) string {
 	var b strings.Builder
 	b.WriteString(CommentMarker + "\n## ownership-check\n\n✅ All clear: nothing warns or fails any more")
 	var envs []string
@@ -201,7 +208,7 @@ func AllClearBody(secs []*Section) string {
 	if len(envs) > 0 {
 		b.WriteString(" in " + strings.Join(envs, ", "))
 	}
-	b.WriteString(" (the job summary of each run has the details).\n\n")
+	b.WriteString(" (the " + terms.Resolved().Details + " of each run has the details).\n\n")
 	for _, s := range secs {
 		b.WriteString(s.open() + s.close())
 	}

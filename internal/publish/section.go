@@ -119,12 +119,12 @@ func (s *Section) frameLen() int { return len(s.open()) + len(s.close()) }
 // best is the section framed, in the most detailed form within budget
 // bytes (budget <= 0: no limit). A section read back from a comment is kept
 // as it was, or reduced to its status when it does not fit.
-func (s *Section) best(budget int) string {
+func (s *Section) best(budget int, terms report.Terms) string {
 	if s.raw != "" {
 		if budget <= 0 || len(s.raw) <= budget {
 			return s.raw
 		}
-		return s.stub()
+		return s.stub(terms)
 	}
 	if budget > 0 {
 		// Never 0, which would mean no limit: a budget the frame uses up
@@ -135,14 +135,16 @@ func (s *Section) best(budget int) string {
 }
 
 // stub is what is left of another environment's section that does not fit:
-// its status, which the summary table shows too, and where to read it.
-func (s *Section) stub() string {
-	where := "its run's job summary"
+// its status, which the summary table shows too, and where to read it, in
+// terms' words.
+func (s *Section) stub(terms report.Terms) string {
+	t := terms.Resolved()
+	where := "its run's " + t.Details
 	if s.RunURL != "" {
-		where = fmt.Sprintf("the job summary of [its run](%s)", s.RunURL)
+		where = fmt.Sprintf("the %s of [its run](%s)", t.Details, s.RunURL)
 	}
 	return s.open() + report.Heading(s.Environment, s.Status, s.Cluster) +
-		fmt.Sprintf("_Details folded to fit GitHub's comment size limit: see %s._\n\n", where) + s.close()
+		fmt.Sprintf("_Details folded to fit %s's %s size limit: see %s._\n\n", t.Platform, t.Comment, where) + s.close()
 }
 
 // staleStub is what is left of another environment's section checked at

@@ -109,7 +109,7 @@ func writeComment(ctx context.Context, st Store, o Options, secs []*Section, lea
 			body := MergeSections(old, secs, lead, o.limit())
 			written = body
 			if all := ParseSections(body); allClear(all) {
-				return AllClearBody(all)
+				return AllClearBody(all, termsOf(secs))
 			}
 			return body
 		}
