@@ -94,7 +94,7 @@ type answer struct {
 // do sends method path (below BaseURL) with the query and a JSON body
 // (nil: none) and decodes a 2xx answer into out (nil: discarded).
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body, out any) (answer, error) {
-	data, ans, err := c.send(ctx, method, path, query, body, maxAnswer)
+	data, ans, err := c.send(ctx, method, path, query, body, "application/json", maxAnswer)
 	if err != nil {
 		return ans, err
 	}
@@ -107,9 +107,9 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 }
 
 // send sends method path (below BaseURL) with the query and a JSON body
-// (nil: none) and returns the body of a 2xx answer, read up to limit
-// bytes (one more tells a caller it is over).
-func (c *Client) send(ctx context.Context, method, path string, query url.Values, body any, limit int64) ([]byte, answer, error) {
+// (nil: none), accepting the media type accept, and returns the body of a
+// 2xx answer, read up to limit bytes (one more tells a caller it is over).
+func (c *Client) send(ctx context.Context, method, path string, query url.Values, body any, accept string, limit int64) ([]byte, answer, error) {
 	u := c.BaseURL + path
 	if len(query) > 0 {
 		u += "?" + query.Encode()
@@ -129,7 +129,7 @@ func (c *Client) send(ctx context.Context, method, path string, query url.Values
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Accept", accept)
 	if c.token != "" {
 		req.Header.Set("PRIVATE-TOKEN", c.token)
 	}

@@ -17,7 +17,8 @@ import (
 // is an error, never "no file". A public project answers without a token.
 func (c *Client) FileAt(ctx context.Context, project, file, commit string, limit int64) (data []byte, found bool, err error) {
 	path := projectPath(project) + "/repository/files/" + url.PathEscape(file) + "/raw"
-	data, _, err = c.send(ctx, http.MethodGet, path, url.Values{"ref": {commit}}, nil, limit)
+	// The raw file is the file's bytes, whatever its type.
+	data, _, err = c.send(ctx, http.MethodGet, path, url.Values{"ref": {commit}}, nil, "*/*", limit)
 	if statusOf(err) == http.StatusNotFound {
 		// 404 is also the answer for a commit or a project the client
 		// cannot see: only a commit it can read makes it "no such file".
