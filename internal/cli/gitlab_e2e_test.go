@@ -242,6 +242,9 @@ func TestGitLabEndToEnd(t *testing.T) {
 		}
 	}
 	glHoldWords(t, first.Body)
+	if !strings.Contains(log, "not caused by this merge request") || strings.Contains(log, "pull request") {
+		t.Errorf("the job log's report is not in GitLab's words:\n%s", log)
+	}
 	if secs := publish.ParseSections(first.Body); len(secs) != 1 || secs[0].Environment != "staging" || !secs[0].Status.Failed {
 		t.Errorf("note sections %+v", secs)
 	}
