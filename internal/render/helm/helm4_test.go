@@ -1,0 +1,109 @@
+package helm
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/render/source"
+)
+
+var _ Engine = Helm4{}
+
+// linesChart has what Helm's lines render differently: documents with
+// trailing whitespace (a block scalar that keeps it, in the middle of a
+// template and at its end) and nulls among the chart's own values.
+const linesChart = "../testdata/helm/lines/trailing-nulls"
+
+// renderLine renders linesChart with e as `helm template` does, each
+// ConfigMap's data by its name.
+func renderLine(t *testing.T, e Engine) map[string]map[string]any {
+	t.Helper()
+	in := chartInput(t, nil, nil, linesChart)
+	in.Helm = e
+	out, err := RenderChart(context.Background(), in, Release{
+		Chart: source.Chart{Dir: realPath(t, linesChart)}, Name: "x", Namespace: "default",
+		Cluster: ClusterNone, Source: "kustomization.yaml", Template: &Template{},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]map[string]any{}
+	for _, o := range out.Objects {
+		got[o.Object.GetName()], _ = o.Object.Object["data"].(map[string]any)
+	}
+	return got
+}
+
+// TestHelm4Lines: each Helm 4 line renders the chart as its release does
+// (docs/helm.md "What differs"): 4.1 as Helm 3, 4.2 keeping only a
+// template's last document's trailing whitespace and dropping the
+// chart's nulls, the newest keeping every document's.
+func TestHelm4Lines(t *testing.T) {
+	helm3 := renderLine(t, Helm3{})
+	for _, tc := range []struct {
+		line                 string
+		middle, last, nested string
+		hasTop               string
+	}{
+		{Helm41, "a=1\n", "a=1\n", `{"keep":null,"x":1}`, "true"},
+		{Helm42, "a=1\n", "a=1\n\n\n\n", `{"x":1}`, "false"},
+		{"", "a=1\n\n\n", "a=1\n\n\n\n", `{"x":1}`, "false"},
+	} {
+		t.Run("helm "+lineOf(tc.line).version, func(t *testing.T) {
+			got := renderLine(t, Helm4{Line: tc.line})
+			if names := slices.Sorted(maps.Keys(got)); !slices.Equal(names, []string{"clip", "keep-last", "keep-middle", "nulls"}) {
+				t.Fatalf("rendered %v", names)
+			}
+			if g := got["keep-middle"]["conf"]; g != tc.middle {
+				t.Errorf("a template's first document: %q, want %q", g, tc.middle)
+			}
+			if g := got["keep-last"]["conf"]; g != tc.last {
+				t.Errorf("a template's last document: %q, want %q", g, tc.last)
+			}
+			if g := got["clip"]["conf"]; g != "a=1\n" {
+				t.Errorf("a clipped block scalar: %q", g)
+			}
+			if g := got["nulls"]["nested"]; g != tc.nested {
+				t.Errorf("a chart's nested null: %v, want %v", g, tc.nested)
+			}
+			if g := got["nulls"]["hasTop"]; g != tc.hasTop {
+				t.Errorf("hasKey of a chart's null: %v, want %v", g, tc.hasTop)
+			}
+			if tc.line == Helm41 && !maps.EqualFunc(got, helm3, func(a, b map[string]any) bool { return maps.Equal(a, b) }) {
+				t.Errorf("4.1 renders %v, Helm 3 %v", got, helm3)
+			}
+		})
+	}
+}
+
+// TestHelm4LineSplits: the lines' splits find the SDK's documents, and
+// differ from them only in the whitespace around each.
+func TestHelm4LineSplits(t *testing.T) {
+	file := "\n\n---\na: |+\n  x\n\n---   \n\nb: 1   \n---\n---\nc: |\n  y\n \n"
+	for _, tc := range []struct {
+		name  string
+		split func(string) []string
+		want  []string
+	}{
+		// A separator takes the line break before the next one with it,
+		// which is then no separator: the document starts with it.
+		{"4.1", splitTrimmed, []string{"a: |+\n  x", "b: 1", "---\nc: |\n  y"}},
+		{"4.2", splitKeepingLast, []string{"a: |+\n  x", "b: 1", "---\nc: |\n  y\n \n"}},
+	} {
+		if got := tc.split(file); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	sdk := func(string) []string { return []string{"a: |+\n  x\n\n", "b: 1   \n", "c: |\n  y\n \n"} }
+	doc := lineDocuments(map[string]string{"t.yaml": file, "u.yaml": "d: 1\n\n"}, splitTrimmed, sdk)
+	if got := doc("t.yaml", "b: 1   \n"); got != "b: 1" {
+		t.Errorf("mapped %q", got)
+	}
+	// A file whose documents the line counts otherwise is left as the
+	// SDK splits it.
+	if got := doc("u.yaml", "d: 1\n\n"); got != "d: 1\n\n" {
+		t.Errorf("unmapped %q", got)
+	}
+}

@@ -1,0 +1,165 @@
+package helm
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// The Helm 4 releases a deployer may run whose renders differ (docs/helm.md
+// "What differs"). Only one Helm 4 SDK is in the module, the newest: an
+// older line is that SDK with the older release's behaviour put back where
+// they differ, which this file holds.
+const (
+	// Helm41 is Helm 4.1 (Flux 2.8's helm-controller v1.5): every
+	// document is trimmed of surrounding whitespace, as Helm 3 does, and
+	// the nulls of a chart's own values are kept in .Values.
+	Helm41 = "4.1"
+	// Helm42 is Helm 4.2 (Flux 2.9's helm-controller v1.6, Argo CD 3.5):
+	// the last document of a template keeps its trailing whitespace, the
+	// others lose it; the nulls of a chart's own values are dropped.
+	Helm42 = "4.2"
+	// Helm4Newest is the SDK's own release: every document keeps its
+	// trailing whitespace.
+	Helm4Newest = "4.3"
+)
+
+// helm4Line is what a Helm 4 release does differently from the SDK's.
+type helm4Line struct {
+	// version is .Capabilities.HelmVersion.Version.
+	version string
+	// kubeVersion is the line's helm binary's Kubernetes version when
+	// no cluster says one: its client-go's minor (Helm's Makefile).
+	kubeVersion KubeVersion
+	// apiVersions are the binary's built-in API versions (its client-go
+	// scheme's), which `helm template` renders with.
+	apiVersions []string
+	// split, when set, is how the line splits a rendered file into
+	// documents, where it differs from the SDK's.
+	split func(file string) []string
+	// keepsChartNulls: the line's coalescing leaves the nulls of a
+	// chart's own values in .Values (Helm ≤ 4.1, as Helm 3).
+	keepsChartNulls bool
+}
+
+// lineOf is the Helm 4 line called name; "" or an unknown name is the
+// newest.
+func lineOf(name string) helm4Line {
+	switch name {
+	case Helm41:
+		return helm4Line{version: "v4.1.4", kubeVersion: KubeVersion{Version: "v1.35.0", Major: "1", Minor: "35"},
+			apiVersions: helm4APIVersions135, split: splitTrimmed, keepsChartNulls: true}
+	case Helm42:
+		return helm4Line{version: "v4.2.1", kubeVersion: KubeVersion{Version: "v1.36.0", Major: "1", Minor: "36"},
+			apiVersions: helm4APIVersions136, split: splitKeepingLast}
+	}
+	return helm4Line{version: "v4.3.1", kubeVersion: KubeVersion{Version: "v1.37.0", Major: "1", Minor: "37"},
+		apiVersions: helm4APIVersions137}
+}
+
+// helm42Separator is Helm ≤ 4.2's document separator (its
+// releaseutil.SplitManifests): it takes the whitespace before and after
+// `---` with it.
+var helm42Separator = regexp.MustCompile("(?:^|\\s*\n)---\\s*")
+
+// splitTrimmed is Helm 4.1's (and Helm 3's) split: each document trimmed
+// of whitespace at both ends.
+func splitTrimmed(file string) []string {
+	var docs []string
+	for _, d := range helm42Separator.Split(strings.TrimSpace(file), -1) {
+		if d = strings.TrimSpace(d); d != "" {
+			docs = append(docs, d)
+		}
+	}
+	return docs
+}
+
+// splitKeepingLast is Helm 4.2's split: the separator takes a document's
+// trailing whitespace, but the file's last document keeps its own.
+func splitKeepingLast(file string) []string {
+	var docs []string
+	for _, d := range helm42Separator.Split(strings.TrimLeftFunc(file, unicode.IsSpace), -1) {
+		if strings.TrimSpace(d) != "" {
+			docs = append(docs, strings.TrimLeftFunc(d, unicode.IsSpace))
+		}
+	}
+	return docs
+}
+
+// lineDocuments maps each document of files as the SDK splits it (sdk)
+// to the same document as split splits it: both find the same documents
+// in the same order, and differ only in the whitespace around them. The
+// sorted hooks and manifests keep a file's documents in their order, so a
+// document that appears twice in a file is taken in turn.
+func lineDocuments(files map[string]string, split, sdk func(string) []string) func(path, content string) string {
+	type key struct{ path, content string }
+	queue := map[key][]string{}
+	for path, file := range files {
+		ours, theirs := split(file), sdk(file)
+		if len(ours) != len(theirs) {
+			continue
+		}
+		for i, d := range theirs {
+			k := key{path, d}
+			queue[k] = append(queue[k], ours[i])
+		}
+	}
+	return func(path, content string) string {
+		k := key{path, content}
+		q := queue[k]
+		if len(q) == 0 {
+			return content
+		}
+		queue[k] = q[1:]
+		return q[0]
+	}
+}
+
+// chartNull stands for a null of a chart's own values while Helm 4's
+// coalescing runs, which drops those nulls since 4.2: it is no null to
+// it, so it stays where 4.1 keeps the null, and becomes one again after
+// (unmarkNulls). A key the user's values set to null is still removed,
+// as in 4.1; a nested key both set to null is removed where 4.1 keeps
+// the null (docs/helm.md).
+type chartNull struct{}
+
+// keepNulls is values with every null of a table (not of a list, which
+// coalescing never looks into) a chartNull; values is not changed.
+func keepNulls(values map[string]any) map[string]any {
+	if values == nil {
+		return nil
+	}
+	out := make(map[string]any, len(values))
+	for k, v := range values {
+		switch v := v.(type) {
+		case nil:
+			out[k] = chartNull{}
+		case map[string]any:
+			out[k] = keepNulls(v)
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// unmarkNulls puts each chartNull of values back to null, in place.
+func unmarkNulls(values map[string]any) {
+	for k, v := range values {
+		switch v := v.(type) {
+		case chartNull:
+			values[k] = nil
+		case map[string]any:
+			unmarkNulls(v)
+		case []any:
+			for i, e := range v {
+				switch e := e.(type) {
+				case chartNull:
+					v[i] = nil
+				case map[string]any:
+					unmarkNulls(e)
+				}
+			}
+		}
+	}
+}
