@@ -145,7 +145,8 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 	}
 	defer done()
 	objs, unrendered, _, err := renderChecked(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads,
-		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client), ChartCluster: client, Charts: charts, Trees: t.Run.Trees()})
+		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client), ChartCluster: client, Charts: charts, Trees: t.Run.Trees(),
+		HelmEngine: render.HelmEngineFor(helmRender(*t, clusterVersions(ctx, *t, client)))})
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ var helmApply = delivery.ApplyMethod{
 func (t Target) ApplyOf() delivery.ApplyMethod {
 	if t.Apply != nil {
 		m := t.Apply.ApplyMethod("the apply: of target " + t.Name)
-		if t.Helm != nil {
+		if t.IsHelm() {
 			m = ForHelm(m)
 			// helm upgrade --server-side=true forces only when told
 			// (--force-conflicts), unlike kubectl's default in the docs.
@@ -78,7 +78,7 @@ func (t Target) ApplyOf() delivery.ApplyMethod {
 		}
 		return m
 	}
-	if t.Helm != nil {
+	if t.IsHelm() {
 		return helmApply
 	}
 	return delivery.ApplyMethod{}

@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/client-go/dynamic"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
@@ -166,4 +167,18 @@ func EngineOf(in *source.Input) Engine {
 		return e
 	}
 	return NewEngine()
+}
+
+// EngineFor is the engine that renders as a Helm release does
+// (delivery.Helm3, Helm41, Helm42, Helm4Newest; docs/helm.md).
+func EngineFor(version string) Engine {
+	switch version {
+	case delivery.Helm3:
+		return Helm3{}
+	case delivery.Helm41:
+		return Helm4{Line: Helm41}
+	case delivery.Helm42:
+		return Helm4{Line: Helm42}
+	}
+	return Helm4{}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ownership-check/ownership-check/internal/render/source"
@@ -11,9 +12,9 @@ import (
 
 var _ Engine = Helm4{}
 
-// linesChart has what Helm's lines render differently: documents with
-// trailing whitespace (a block scalar that keeps it, in the middle of a
-// template and at its end) and nulls among the chart's own values.
+// linesChart has what Helm's lines render differently: a template's last
+// document with trailing whitespace (a block scalar that keeps it) and
+// nulls among the chart's own values.
 const linesChart = "../testdata/helm/lines/trailing-nulls"
 
 // renderLine renders linesChart with e as `helm template` does, each
@@ -47,17 +48,25 @@ func TestHelm4Lines(t *testing.T) {
 		middle, last, nested string
 		hasTop               string
 	}{
-		{Helm41, "a=1\n", "a=1\n", `{"keep":null,"x":1}`, "true"},
-		{Helm42, "a=1\n", "a=1\n\n\n\n", `{"x":1}`, "false"},
-		{"", "a=1\n\n\n", "a=1\n\n\n\n", `{"x":1}`, "false"},
+		{Helm41, "a=1", "a=1\n", `{"keep":null,"x":1}`, "true"},
+		{Helm42, "a=1", "a=1\n\n\n\n", `{"x":1}`, "false"},
+		{"", "a=1\n\n", "a=1\n\n\n\n", `{"x":1}`, "false"},
 	} {
 		t.Run("helm "+lineOf(tc.line).version, func(t *testing.T) {
 			got := renderLine(t, Helm4{Line: tc.line})
-			if names := slices.Sorted(maps.Keys(got)); !slices.Equal(names, []string{"clip", "keep-last", "keep-middle", "nulls"}) {
+			if names := slices.Sorted(maps.Keys(got)); !slices.Equal(names, []string{"clip", "keep-first", "keep-last", "nulls"}) {
 				t.Fatalf("rendered %v", names)
 			}
-			if g := got["keep-middle"]["conf"]; g != tc.middle {
-				t.Errorf("a template's first document: %q, want %q", g, tc.middle)
+			if g := got["keep-first"]["conf"]; g != "a=1\n" {
+				t.Errorf("a template's first document: %q", g)
+			}
+			// A document before another, with blank lines, sorted.
+			_, ms, err := Helm4{Line: tc.line}.Sort(map[string]string{"t/cm.yaml": middle})
+			if err != nil || len(ms) != 2 || ms[1].Name != "t/cm.yaml" {
+				t.Fatalf("sorted %v %v", ms, err)
+			}
+			if g := ms[1].Content; !strings.HasPrefix(g, "kind: ConfigMap") || !strings.HasSuffix(g, "  conf: |+\n    "+tc.middle) {
+				t.Errorf("a document before another: %q, want it to end in %q", g, tc.middle)
 			}
 			if g := got["keep-last"]["conf"]; g != tc.last {
 				t.Errorf("a template's last document: %q, want %q", g, tc.last)
@@ -77,6 +86,9 @@ func TestHelm4Lines(t *testing.T) {
 		})
 	}
 }
+
+// middle is a template of two documents, the first ending in blank lines.
+const middle = "kind: ConfigMap\ndata:\n  conf: |+\n    a=1\n\n---\nkind: Secret\n"
 
 // TestHelm4LineSplits: the lines' splits find the SDK's documents, and
 // differ from them only in the whitespace around each.

@@ -26,7 +26,9 @@ const (
 
 // helm4Line is what a Helm 4 release does differently from the SDK's.
 type helm4Line struct {
-	// version is .Capabilities.HelmVersion.Version.
+	// version is .Capabilities.HelmVersion.Version: the SDK's own for
+	// the lines a controller embeds (helm-controller), the release's for
+	// the helm command line.
 	version string
 	// kubeVersion is the line's helm binary's Kubernetes version when
 	// no cluster says one: its client-go's minor (Helm's Makefile).
@@ -47,10 +49,10 @@ type helm4Line struct {
 func lineOf(name string) helm4Line {
 	switch name {
 	case Helm41:
-		return helm4Line{version: "v4.1.4", kubeVersion: KubeVersion{Version: "v1.35.0", Major: "1", Minor: "35"},
+		return helm4Line{version: "v4.1", kubeVersion: KubeVersion{Version: "v1.35.0", Major: "1", Minor: "35"},
 			apiVersions: helm4APIVersions135, split: splitTrimmed, keepsChartNulls: true}
 	case Helm42:
-		return helm4Line{version: "v4.2.1", kubeVersion: KubeVersion{Version: "v1.36.0", Major: "1", Minor: "36"},
+		return helm4Line{version: "v4.2", kubeVersion: KubeVersion{Version: "v1.36.0", Major: "1", Minor: "36"},
 			apiVersions: helm4APIVersions136, split: splitKeepingLast}
 	}
 	return helm4Line{version: "v4.3.1", kubeVersion: KubeVersion{Version: "v1.37.0", Major: "1", Minor: "37"},

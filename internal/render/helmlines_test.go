@@ -1,0 +1,149 @@
+package render
+
+import (
+	"context"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/kube"
+	"github.com/ownership-check/ownership-check/internal/render/helm"
+	"github.com/ownership-check/ownership-check/internal/render/source"
+	"github.com/ownership-check/ownership-check/internal/testkit/testcluster"
+)
+
+// linesChart is written for the Helm lines (its README): a template's
+// last document with trailing blank lines a block scalar keeps, and the
+// chart's own nulls.
+const linesChart = "internal/render/testdata/helm/lines/trailing-nulls"
+
+// lineCharts are the charts of the parity test: ones whose render
+// differs between Helm's lines (podinfo's nulls, linesChart) and ones
+// that does not (ingress-nginx, podinfo's prod values).
+var lineCharts = []struct{ name, chart, values string }{
+	{"podinfo", podinfoChart, ""},
+	{"podinfo prod", podinfoChart, podinfoChart + "/values-prod.yaml"},
+	{"ingress-nginx", ingressNginxChart, ""},
+	{"trailing and nulls", linesChart, ""},
+}
+
+// lineDeployers are the deployers of each Helm line, by their version.
+var lineDeployers = []struct {
+	name, controller, version string
+	cluster                   helm.Cluster
+}{
+	{"Flux helm-controller v1.4", delivery.ControllerFlux, "v1.4.0", helm.ClusterLive},
+	{"Flux helm-controller v1.5", delivery.ControllerFlux, "v1.5.0", helm.ClusterLive},
+	{"Flux helm-controller v1.6", delivery.ControllerFlux, "v1.6.0", helm.ClusterLive},
+	{"Argo CD 3.4", delivery.ControllerArgoCD, "v3.4.0", helm.ClusterArgoCD},
+	{"Argo CD 3.5", delivery.ControllerArgoCD, "v3.5.0", helm.ClusterArgoCD},
+	{"helm target", delivery.ControllerHelm, "", helm.ClusterLive},
+}
+
+// TestHelmLinesParity: each chart renders, for each deployer, with that
+// deployer's Helm (delivery.HelmOf), as that Helm renders it, object by
+// object, .Capabilities from the API server: Helm 3.18's SDK for the
+// Helm 3 deployers and for Helm 4.1 (which renders these charts as 3.18
+// does), the real Helm 4 (tools/helm4) for 4.2 and later, which differ
+// from 4.3 only in whitespace none of these charts has between two
+// documents.
+func TestHelmLinesParity(t *testing.T) {
+	testcluster.Require(t, cluster)
+	helm4 := testcluster.Tool(t, "helm4/helm")
+	inRepoRoot(t)
+	ctx := context.Background()
+	cl, err := kube.New(cluster.Config(), "", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, err := cl.ServerVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apis, err := cl.APIVersions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	differ := map[string]bool{}
+	for _, c := range lineCharts {
+		vals := valuesOf(t, c.values)
+		helm3 := helmTemplate(t, c.chart, "edge", "web", vals, oracleOptions{includeCRDs: true, noTests: true, kubeVersion: server.GitVersion, apiVersions: apis})
+		helm4s := helm4Template(t, helm4, c.chart, c.values, server.GitVersion, apis)
+		differ[c.name] = !sameObjectsAs(helm3, helm4s)
+		for _, d := range lineDeployers {
+			h := delivery.HelmOf(d.controller, d.version)
+			t.Run(c.name+"/"+d.name+" (Helm "+h.Version+")", func(t *testing.T) {
+				in := chartInput(t, nil, cl, c.chart)
+				in.Helm = HelmEngineFor(h)
+				out, err := helm.RenderChart(ctx, in, helm.Release{
+					Chart: source.Chart{Dir: realPath(t, c.chart)}, Name: "edge", Namespace: "web", Values: maps.Clone(vals),
+					Cluster: d.cluster, Source: "kustomization.yaml", Template: &helm.Template{IncludeCRDs: true, SkipTests: true},
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := helm4s
+				if h.Version == delivery.Helm3 || h.Version == delivery.Helm41 {
+					want = helm3
+				}
+				sameObjects(t, renderedByKindName(t, out), want)
+			})
+		}
+	}
+	// The charts that differ between the lines do, the others do not:
+	// the test holds each line to its own Helm.
+	for name, want := range map[string]bool{"podinfo": true, "podinfo prod": false, "ingress-nginx": false, "trailing and nulls": true} {
+		if differ[name] != want {
+			t.Errorf("%s: Helm 3 and Helm 4 render it differently: %v, want %v", name, differ[name], want)
+		}
+	}
+}
+
+// helm4Template is the real Helm 4's client-only install of a chart, as
+// `helm template --output-dir` writes it: each document as the install
+// applies it (without the output dir, helm template trims the end of
+// what it prints, which the last document's block scalar would lose),
+// test hooks left out, .Capabilities as given.
+func helm4Template(t *testing.T, bin, chart, values, kubeVersion string, apis []string) map[string]map[string]any {
+	t.Helper()
+	dir := t.TempDir()
+	args := []string{"template", "edge", chart, "--namespace", "web", "--include-crds", "--skip-tests", "--output-dir", dir,
+		"--kube-version", kubeVersion, "--api-versions", strings.Join(apis, ",")}
+	if values != "" {
+		args = append(args, "--values", values)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "HELM_CACHE_HOME="+t.TempDir(), "HELM_CONFIG_HOME="+t.TempDir(), "HELM_DATA_HOME="+t.TempDir())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("helm template: %v\n%s", err, out)
+	}
+	out := map[string]map[string]any{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		maps.Copy(out, byKindName(t, path, string(data)))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < 2 {
+		t.Fatalf("helm template wrote %v", slices.Collect(maps.Keys(out)))
+	}
+	return out
+}
+
+func sameObjectsAs(a, b map[string]map[string]any) bool {
+	return maps.EqualFunc(a, b, func(x, y map[string]any) bool { return reflect.DeepEqual(x, y) })
+}
