@@ -18,12 +18,15 @@ import (
 // deployer's by the version the cluster shows (versionOf; nil: none is
 // read, as offline).
 func helmRender(t Target, versionOf func(controller string) string) delivery.HelmRender {
-	if t.HelmSet != nil {
-		return *t.HelmSet
-	}
 	controller := ""
 	if t.Deployer != nil {
 		controller = t.Deployer.Controller
+	}
+	if t.HelmSet != nil {
+		h := *t.HelmSet
+		// helm-controller post-renders whichever Helm it runs.
+		h.PostRenders = controller == delivery.ControllerFlux
+		return h
 	}
 	version := ""
 	if versionOf != nil && (controller == delivery.ControllerFlux || controller == delivery.ControllerArgoCD) {

@@ -14,8 +14,10 @@ func TestHelmOf(t *testing.T) {
 		{ControllerFlux, "v1.5.0", Helm41},
 		{ControllerFlux, "v1.5.2", Helm41},
 		{ControllerFlux, "v1.6.0", Helm42},
-		{ControllerFlux, "v1.6.3", Helm42},
-		{ControllerFlux, "v1.7.0", Helm42},
+		{ControllerFlux, "v1.6.2", Helm42},
+		{ControllerFlux, "v1.6.3", Helm424},
+		{ControllerFlux, "v1.6.10", Helm424},
+		{ControllerFlux, "v1.7.0", Helm424},
 		{ControllerFlux, "", Helm4Newest},
 		{ControllerFlux, "latest", Helm4Newest},
 		{ControllerArgoCD, "v3.4.9", Helm3},
@@ -27,7 +29,7 @@ func TestHelmOf(t *testing.T) {
 		{"", "", Helm4Newest},
 	} {
 		got := HelmOf(tc.controller, tc.version)
-		if got.Version != tc.want || got.Why == "" {
+		if got.Version != tc.want || got.Why == "" || got.PostRenders != (tc.controller == ControllerFlux) {
 			t.Errorf("%s %s: %+v, want Helm %s", tc.controller, tc.version, got, tc.want)
 		}
 	}
@@ -38,7 +40,7 @@ func TestHelmOf(t *testing.T) {
 func TestSetHelm(t *testing.T) {
 	for in, want := range map[string]string{
 		"3": Helm3, "3.18": Helm3, "v3.18.6": Helm3, "4": Helm4Newest, "4.0": Helm41, "4.1": Helm41,
-		"4.1.1": Helm41, "4.2": Helm42, "v4.2.1": Helm42, "4.3": Helm4Newest, "4.4": Helm4Newest,
+		"4.1.1": Helm41, "4.2": Helm42, "v4.2.1": Helm42, "4.2.4": Helm424, "4.2.5": Helm424, "4.3": Helm4Newest, "4.4": Helm4Newest,
 	} {
 		got, err := SetHelm(in, "target prod")
 		if err != nil || got.Version != want || got.Why != "set in the config (target prod)" {

@@ -31,4 +31,4 @@ func ChartsNotRendered(ctx context.Context, l delivery.ChartLocator, refs []deli
 
 // HelmEngineFor is the engine that renders charts as the Helm release h
 // names does (Options.HelmEngine; docs/helm.md).
-func HelmEngineFor(h delivery.HelmRender) helm.Engine { return helm.EngineFor(h.Version) }
+func HelmEngineFor(h delivery.HelmRender) helm.Engine { return helm.EngineFor(h) }

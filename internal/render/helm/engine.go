@@ -169,16 +169,14 @@ func EngineOf(in *source.Input) Engine {
 	return NewEngine()
 }
 
-// EngineFor is the engine that renders as a Helm release does
-// (delivery.Helm3, Helm41, Helm42, Helm4Newest; docs/helm.md).
-func EngineFor(version string) Engine {
-	switch version {
+// EngineFor is the engine that renders as a deployer's Helm release does
+// (delivery.Helm3, Helm41, Helm42, Helm424, Helm4Newest; docs/helm.md).
+func EngineFor(h delivery.HelmRender) Engine {
+	switch h.Version {
 	case delivery.Helm3:
 		return Helm3{}
-	case delivery.Helm41:
-		return Helm4{Line: Helm41}
-	case delivery.Helm42:
-		return Helm4{Line: Helm42}
+	case delivery.Helm41, delivery.Helm42, delivery.Helm424:
+		return Helm4{Line: h.Version, PostRenders: h.PostRenders}
 	}
-	return Helm4{}
+	return Helm4{PostRenders: h.PostRenders}
 }

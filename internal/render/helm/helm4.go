@@ -24,9 +24,12 @@ import (
 // With helm3.go, the only code of the module that imports Helm's packages
 // (internal/architecture_test.go).
 type Helm4 struct {
-	// Line is the Helm 4 release rendered: Helm41, Helm42, or "" for the
-	// newest (Helm4Newest, the SDK's own).
+	// Line is the Helm 4 release rendered: Helm41, Helm42, Helm424, or ""
+	// for the newest (Helm4Newest, the SDK's own).
 	Line string
+	// PostRenders: the deployer post-renders every document
+	// (delivery.HelmRender.PostRenders), which the line may parse apart.
+	PostRenders bool
 }
 
 var _ Engine = Helm4{}
@@ -184,23 +187,29 @@ func helm4Capabilities(line helm4Line, asked Capabilities) (*common.Capabilities
 }
 
 // Sort is Helm 4's releaseutil.SortManifests, each document as Line
-// splits it (splitDocuments).
+// splits it, post-rendered when the deployer post-renders (lineDocuments,
+// postRendered): hooks and manifests alike, as Helm 4 hands both to the
+// post-renderer (helm-controller's default strategy, "combined").
 func (e Helm4) Sort(files map[string]string) ([]Hook, []Manifest, error) {
 	hooks, manifests, err := releaseutil.SortManifests(files, nil, releaseutil.InstallOrder)
 	if err != nil {
 		return nil, nil, err
 	}
 	line := lineOf(e.Line)
+	sdk := func(content string) []string {
+		split := releaseutil.SplitManifests(content)
+		docs := make([]string, 0, len(split))
+		for i := range len(split) {
+			docs = append(docs, split[fmt.Sprintf("manifest-%d", i)])
+		}
+		return docs
+	}
 	doc := func(path, content string) string { return content }
-	if line.split != nil {
-		doc = lineDocuments(files, line.split, func(content string) []string {
-			split := releaseutil.SplitManifests(content)
-			docs := make([]string, 0, len(split))
-			for i := range len(split) {
-				docs = append(docs, split[fmt.Sprintf("manifest-%d", i)])
-			}
-			return docs
-		})
+	switch {
+	case e.PostRenders:
+		doc = lineDocuments(files, func(file string) []string { return postRendered(line, sdk, file) }, sdk)
+	case line.split != nil:
+		doc = lineDocuments(files, line.split, sdk)
 	}
 	hs := make([]Hook, len(hooks))
 	for i, h := range hooks {

@@ -4,8 +4,9 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/ownership-check/ownership-check/internal/render/source"
 )
@@ -38,35 +39,49 @@ func renderLine(t *testing.T, e Engine) map[string]map[string]any {
 }
 
 // TestHelm4Lines: each Helm 4 line renders the chart as its release does
-// (docs/helm.md "What differs"): 4.1 as Helm 3, 4.2 keeping only a
-// template's last document's trailing whitespace and dropping the
-// chart's nulls, the newest keeping every document's.
+// (docs/helm.md "What differs"), as measured with each release's install
+// action (client-only, with and without a post-renderer): 4.1 as Helm 3,
+// 4.2 keeping only a template's last document's trailing whitespace and
+// dropping the chart's nulls, and post-rendered losing the line break
+// that ends a document before another; 4.2.4 and the newest keeping every
+// document's.
 func TestHelm4Lines(t *testing.T) {
 	helm3 := renderLine(t, Helm3{})
 	for _, tc := range []struct {
 		line                 string
+		postRenders          bool
+		first                string
 		middle, last, nested string
 		hasTop               string
 	}{
-		{Helm41, "a=1", "a=1\n", `{"keep":null,"x":1}`, "true"},
-		{Helm42, "a=1", "a=1\n\n\n\n", `{"x":1}`, "false"},
-		{"", "a=1\n\n", "a=1\n\n\n\n", `{"x":1}`, "false"},
+		{Helm41, false, "a=1\n", "a=1\n", "a=1\n", `{"keep":null,"x":1}`, "true"},
+		{Helm41, true, "a=1\n", "a=1\n", "a=1\n", `{"keep":null,"x":1}`, "true"},
+		{Helm42, false, "a=1\n", "a=1\n", "a=1\n\n\n\n", `{"x":1}`, "false"},
+		{Helm42, true, "a=1", "a=1", "a=1\n\n\n\n", `{"x":1}`, "false"},
+		{Helm424, true, "a=1\n", "a=1\n\n\n", "a=1\n\n\n\n", `{"x":1}`, "false"},
+		{"", false, "a=1\n", "a=1\n\n\n", "a=1\n\n\n\n", `{"x":1}`, "false"},
+		{"", true, "a=1\n", "a=1\n\n\n", "a=1\n\n\n\n", `{"x":1}`, "false"},
 	} {
-		t.Run("helm "+lineOf(tc.line).version, func(t *testing.T) {
-			got := renderLine(t, Helm4{Line: tc.line})
+		name := tc.line
+		if tc.postRenders {
+			name += " post-rendered"
+		}
+		t.Run(name, func(t *testing.T) {
+			e := Helm4{Line: tc.line, PostRenders: tc.postRenders}
+			got := renderLine(t, e)
 			if names := slices.Sorted(maps.Keys(got)); !slices.Equal(names, []string{"clip", "keep-first", "keep-last", "nulls"}) {
 				t.Fatalf("rendered %v", names)
 			}
-			if g := got["keep-first"]["conf"]; g != "a=1\n" {
-				t.Errorf("a template's first document: %q", g)
+			if g := got["keep-first"]["conf"]; g != tc.first {
+				t.Errorf("a template's first document: %q, want %q", g, tc.first)
 			}
 			// A document before another, with blank lines, sorted.
-			_, ms, err := Helm4{Line: tc.line}.Sort(map[string]string{"t/cm.yaml": middle})
+			_, ms, err := e.Sort(map[string]string{"t/cm.yaml": middle})
 			if err != nil || len(ms) != 2 || ms[1].Name != "t/cm.yaml" {
 				t.Fatalf("sorted %v %v", ms, err)
 			}
-			if g := ms[1].Content; !strings.HasPrefix(g, "kind: ConfigMap") || !strings.HasSuffix(g, "  conf: |+\n    "+tc.middle) {
-				t.Errorf("a document before another: %q, want it to end in %q", g, tc.middle)
+			if g := parsed(t, ms[1].Content+"\n"); g != tc.middle {
+				t.Errorf("a document before another: %q, want %q", g, tc.middle)
 			}
 			if g := got["keep-last"]["conf"]; g != tc.last {
 				t.Errorf("a template's last document: %q, want %q", g, tc.last)
@@ -118,4 +133,15 @@ func TestHelm4LineSplits(t *testing.T) {
 	if got := doc("u.yaml", "d: 1\n\n"); got != "d: 1\n\n" {
 		t.Errorf("unmapped %q", got)
 	}
+}
+
+// parsed is data.conf of a document.
+func parsed(t *testing.T, doc string) string {
+	t.Helper()
+	objs, err := source.ParseManifests("t/cm.yaml", []byte(doc))
+	if err != nil || len(objs) != 1 {
+		t.Fatalf("%q: %v", doc, err)
+	}
+	conf, _, _ := unstructured.NestedString(objs[0].Obj, "data", "conf")
+	return conf
 }

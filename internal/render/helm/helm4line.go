@@ -4,6 +4,9 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // The Helm 4 releases a deployer may run whose renders differ (docs/helm.md
@@ -15,10 +18,16 @@ const (
 	// document is trimmed of surrounding whitespace, as Helm 3 does, and
 	// the nulls of a chart's own values are kept in .Values.
 	Helm41 = "4.1"
-	// Helm42 is Helm 4.2 (Flux 2.9's helm-controller v1.6, Argo CD 3.5):
-	// the last document of a template keeps its trailing whitespace, the
-	// others lose it; the nulls of a chart's own values are dropped.
+	// Helm42 is Helm 4.2 before 4.2.4 (Flux 2.9's helm-controller v1.6.0
+	// to v1.6.2, Argo CD 3.5): the last document of a template keeps its
+	// trailing whitespace, the others lose it; the nulls of a chart's own
+	// values are dropped. Post-rendered, each document is parsed apart as
+	// split, so a block scalar that ends a document before another loses
+	// its last line break.
 	Helm42 = "4.2"
+	// Helm424 is Helm 4.2.4 and later 4.2 releases (helm-controller v1.6.3
+	// on): documents split as the newest's.
+	Helm424 = "4.2.4"
 	// Helm4Newest is the SDK's own release: every document keeps its
 	// trailing whitespace.
 	Helm4Newest = "4.3"
@@ -42,6 +51,10 @@ type helm4Line struct {
 	// keepsChartNulls: the line's coalescing leaves the nulls of a
 	// chart's own values in .Values (Helm ≤ 4.1, as Helm 3).
 	keepsChartNulls bool
+	// parsesSplit: with a post-renderer, the line parses each document as
+	// split (its action.annotateAndMerge), not the rendered file whole
+	// (postRendered).
+	parsesSplit bool
 }
 
 // lineOf is the Helm 4 line called name; "" or an unknown name is the
@@ -53,10 +66,13 @@ func lineOf(name string) helm4Line {
 			apiVersions: helm4APIVersions135, split: splitTrimmed, keepsChartNulls: true}
 	case Helm42:
 		return helm4Line{version: "v4.2", kubeVersion: KubeVersion{Version: "v1.36.0", Major: "1", Minor: "36"},
-			apiVersions: helm4APIVersions136, split: splitKeepingLast}
+			apiVersions: helm4APIVersions136, split: splitKeepingLast, parsesSplit: true}
+	case Helm424:
+		return helm4Line{version: "v4.2", kubeVersion: KubeVersion{Version: "v1.36.0", Major: "1", Minor: "36"},
+			apiVersions: helm4APIVersions136, parsesSplit: true}
 	}
 	return helm4Line{version: "v4.3.1", kubeVersion: KubeVersion{Version: "v1.37.0", Major: "1", Minor: "37"},
-		apiVersions: helm4APIVersions137}
+		apiVersions: helm4APIVersions137, parsesSplit: true}
 }
 
 // helm42Separator is Helm ≤ 4.2's document separator (its
@@ -86,6 +102,58 @@ func splitKeepingLast(file string) []string {
 		}
 	}
 	return docs
+}
+
+// postRenderAnnotation is what Helm 4 marks each document's file with
+// while a post-renderer runs (action.annotateAndMerge).
+const postRenderAnnotation = "postrenderer.helm.sh/postrender-filename"
+
+// glued is "---" at the start of a line with the document glued to it,
+// which Helm 4.1 parts before it parses a file (fixDocSeparators).
+var glued = regexp.MustCompile(`(?m)^---([^\s])`)
+
+// postRendered is a rendered file as a post-rendering Helm 4 hands it on
+// (action.annotateAndMerge, then splitAndDeannotate): parsed (the whole
+// file in 4.1; each document as split from 4.2 on, which reads a block
+// scalar at the end of a document without a line break the split took),
+// each document's file annotation set and cleared (an empty or null
+// metadata.annotations goes with it), written again (kio.StringAll) and
+// split as the line splits. A file that does not parse is left for
+// Helm's own parse to fail on.
+func postRendered(line helm4Line, sdk func(string) []string, file string) []string {
+	split := line.split
+	if split == nil {
+		split = sdk
+	}
+	var nodes []*kyaml.RNode
+	if line.parsesSplit {
+		for _, d := range split(file) {
+			n, err := kio.ParseAll(d)
+			if err != nil {
+				return split(file)
+			}
+			nodes = append(nodes, n...)
+		}
+	} else {
+		n, err := kio.ParseAll(glued.ReplaceAllString(file, "---\n$1"))
+		if err != nil {
+			return split(file)
+		}
+		nodes = n
+	}
+	for _, n := range nodes {
+		if err := n.PipeE(kyaml.SetAnnotation(postRenderAnnotation, "x")); err != nil {
+			return split(file)
+		}
+		if err := n.PipeE(kyaml.ClearAnnotation(postRenderAnnotation)); err != nil {
+			return split(file)
+		}
+	}
+	s, err := kio.StringAll(nodes)
+	if err != nil {
+		return split(file)
+	}
+	return split(s)
 }
 
 // lineDocuments maps each document of files as the SDK splits it (sdk)
