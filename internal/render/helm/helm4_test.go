@@ -145,3 +145,28 @@ func parsed(t *testing.T, doc string) string {
 	conf, _, _ := unstructured.NestedString(objs[0].Obj, "data", "conf")
 	return conf
 }
+
+// TestPostRenderChanges: a document post-rendering leaves as it is is not
+// parsed again; one it may change is.
+func TestPostRenderChanges(t *testing.T) {
+	newest, helm42 := lineOf(""), lineOf(Helm42)
+	for _, tc := range []struct {
+		line helm4Line
+		docs []string
+		want bool
+	}{
+		{newest, []string{"kind: A\nmetadata:\n  name: a\n"}, false},
+		{newest, []string{"kind: A\nmetadata:\n  annotations:\n    a: b\n"}, false},
+		{newest, []string{"kind: A\nmetadata:\n  annotations:\n  # none\n\n  name: a\n"}, true},
+		{newest, []string{"kind: A\nmetadata:\n  annotations: {}\n"}, true},
+		{newest, []string{"kind: A\nmetadata:\n  annotations: null\n"}, true},
+		{newest, []string{"kind: A\nmetadata:\n  annotations:"}, true},
+		{newest, []string{"data:\n  a: |\n    x\n", "kind: B\n"}, false},
+		{helm42, []string{"data:\n  a: |\n    x", "kind: B\n"}, true},
+		{helm42, []string{"kind: B", "data:\n  a: |\n    x\n"}, false},
+	} {
+		if got := postRenderChanges(tc.line, tc.docs); got != tc.want {
+			t.Errorf("%s %q: %v, want %v", tc.line.version, tc.docs, got, tc.want)
+		}
+	}
+}

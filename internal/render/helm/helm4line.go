@@ -125,6 +125,11 @@ func postRendered(line helm4Line, sdk func(string) []string, file string) []stri
 	if split == nil {
 		split = sdk
 	}
+	if docs := split(file); !postRenderChanges(line, docs) {
+		// What parsing and writing would leave as it is is not parsed:
+		// most documents, and kyaml's parse costs more than Helm's render.
+		return docs
+	}
 	var nodes []*kyaml.RNode
 	if line.parsesSplit {
 		for _, d := range split(file) {
@@ -154,6 +159,42 @@ func postRendered(line helm4Line, sdk func(string) []string, file string) []stri
 		return split(file)
 	}
 	return split(s)
+}
+
+// emptyAnnotations is a metadata.annotations with no value on its line
+// (null, or a map whose entries may follow), or an empty map.
+var emptyAnnotations = regexp.MustCompile(`(?m)^([ \t]*)annotations:[ \t]*(?:null|~|\{[ \t]*\})?[ \t]*(?:#.*)?$`)
+
+// blockScalar is a line that starts a block scalar (`key: |`, `- >-`).
+var blockScalar = regexp.MustCompile(`(?m)[|>][-+0-9]*[ \t]*(?:#.*)?$`)
+
+// postRenderChanges tells whether post-rendering may change docs (a
+// file's documents as the line splits them): an empty or null
+// annotations map is dropped, and where the line parses each document as
+// split, a block scalar may lose the line break the split took. It may
+// say yes where nothing changes, never no where something does.
+func postRenderChanges(line helm4Line, docs []string) bool {
+	for i, d := range docs {
+		if line.parsesSplit && line.split != nil && i < len(docs)-1 && blockScalar.MatchString(d) {
+			return true
+		}
+		for _, m := range emptyAnnotations.FindAllStringSubmatchIndex(d, -1) {
+			indent := m[3] - m[2]
+			rest := strings.TrimLeft(d[m[1]:], "\n")
+			next, _, _ := strings.Cut(rest, "\n")
+			for strings.TrimSpace(next) == "" || strings.HasPrefix(strings.TrimSpace(next), "#") {
+				if rest == "" {
+					break
+				}
+				_, rest, _ = strings.Cut(rest, "\n")
+				next, _, _ = strings.Cut(rest, "\n")
+			}
+			if len(next)-len(strings.TrimLeft(next, " \t")) <= indent || strings.TrimSpace(d[m[0]:m[1]]) != "annotations:" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lineDocuments maps each document of files as the SDK splits it (sdk)
