@@ -119,7 +119,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	}
 	vr := values.New(o.ValueDirs, client)
 	versions := clusterVersions(ctx, o.Target, client)
-	helmUsed := helmRender(o.Target, versions)
+	helmUsed := helmRender(o.Target, versions, nil)
 	if o.Apply.Resolve == delivery.ResolveHelmController && o.Apply.ControllerVersion == "" {
 		o.Apply.ControllerVersion = versions(delivery.ControllerFlux)
 	}

@@ -99,7 +99,7 @@ func judgeHead(ctx context.Context, o Options, head judge.AtHead) (*report.Repor
 		opts.Namespace, opts.Scope, opts.ChartCluster = c.Namespace, c, c
 		versions = clusterVersions(ctx, o.Target, c)
 	}
-	opts.HelmEngine = render.HelmEngineFor(helmRender(o.Target, versions))
+	opts.HelmEngine = render.HelmEngineFor(helmRender(o.Target, versions, nil))
 	vr := values.New(o.ValueDirs, o.Client)
 	opts.Values = vr
 	paths := o.Paths

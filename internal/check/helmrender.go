@@ -16,8 +16,9 @@ import (
 
 // helmRender is which Helm renders t's charts: the config's, else its
 // deployer's by the version the cluster shows (versionOf; nil: none is
-// read, as offline).
-func helmRender(t Target, versionOf func(controller string) string) delivery.HelmRender {
+// read, as offline), else what the snapshot recorded at the deploy
+// (recorded; nil: none).
+func helmRender(t Target, versionOf func(controller string) string, recorded *delivery.HelmRender) delivery.HelmRender {
 	controller := ""
 	if t.Deployer != nil {
 		controller = t.Deployer.Controller
@@ -31,6 +32,12 @@ func helmRender(t Target, versionOf func(controller string) string) delivery.Hel
 	version := ""
 	if versionOf != nil && (controller == delivery.ControllerFlux || controller == delivery.ControllerArgoCD) {
 		version = versionOf(controller)
+	}
+	if version == "" && recorded != nil && recorded.Version != "" && controller != delivery.ControllerHelm {
+		h := *recorded
+		h.Why = "as the snapshot recorded at the deploy: " + h.Why
+		h.PostRenders = controller == delivery.ControllerFlux
+		return h
 	}
 	return delivery.HelmOf(controller, version)
 }

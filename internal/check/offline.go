@@ -40,7 +40,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// Offline, values come from the repository alone: a render that needs
 	// the cluster's is not rendered, and says so.
 	vr := values.New(o.ValueDirs, nil)
-	helmUsed := helmRender(o.Target, nil)
+	helmUsed := helmRender(o.Target, nil, snap.Index.Helm)
 	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr, Charts: o.Run.Charts, Trees: o.Run.Trees(), StandInSecrets: true,
 		HelmEngine: render.HelmEngineFor(helmUsed)}
 	objs, unrendered, head, released, err := renderHead(ctx, o, renderOpts)

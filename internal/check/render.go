@@ -69,7 +69,7 @@ func Render(ctx context.Context, t Target, paths []string, o RenderOptions) ([]m
 		versions = clusterVersions(ctx, t, client)
 	}
 	// As check renders it: with the deployer's Helm.
-	opts.HelmEngine = render.HelmEngineFor(helmRender(t, versions))
+	opts.HelmEngine = render.HelmEngineFor(helmRender(t, versions, nil))
 	vr := values.New(t.ValueDirs, client)
 	opts.Values = vr
 	objs, unrendered, _, err := renderChecked(ctx, paths, opts)
