@@ -3,6 +3,7 @@ package helm
 import (
 	"context"
 	"maps"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -167,6 +168,40 @@ func TestPostRenderChanges(t *testing.T) {
 	} {
 		if got := postRenderChanges(tc.line, tc.docs); got != tc.want {
 			t.Errorf("%s %q: %v, want %v", tc.line.version, tc.docs, got, tc.want)
+		}
+	}
+}
+
+// TestTemplatePrintsTrimmed: what `helm template` prints ends trimmed, so
+// the last manifest loses the trailing blank lines Helm 4 keeps in it: a
+// deployer that reads the printed output (Argo CD, kustomize's
+// helmCharts) sees them trimmed, an install keeps them.
+func TestTemplatePrintsTrimmed(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "Chart.yaml"), "apiVersion: v2\nname: last\nversion: 0.1.0\n")
+	writeFile(t, filepath.Join(dir, "templates", "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: last\ndata:\n  conf: |+\n    a=1\n\n\n")
+	t.Chdir(dir)
+	for _, tc := range []struct {
+		name     string
+		cluster  Cluster
+		template *Template
+		want     string
+	}{
+		{"install", ClusterLive, nil, "a=1\n\n\n\n"},
+		{"argo cd", ClusterArgoCD, nil, "a=1\n"},
+		{"helm template", ClusterNone, &Template{}, "a=1\n"},
+	} {
+		in := chartInput(t, nil, nil, ".")
+		in.Helm = Helm4{}
+		out, err := RenderChart(context.Background(), in, Release{
+			Chart: source.Chart{Dir: realPath(t, ".")}, Name: "x", Namespace: "default",
+			Cluster: tc.cluster, Source: "kustomization.yaml", Template: tc.template,
+		})
+		if err != nil || len(out.Objects) != 1 {
+			t.Fatalf("%s: %v %v", tc.name, out.Objects, err)
+		}
+		if got, _, _ := unstructured.NestedString(out.Objects[0].Object.Object, "data", "conf"); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }
