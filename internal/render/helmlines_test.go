@@ -23,13 +23,16 @@ import (
 // chart's own nulls.
 const linesChart = "internal/render/testdata/helm/lines/trailing-nulls"
 
-// lineCharts are the charts of the parity test: ones whose render
-// differs between Helm's lines (podinfo's nulls, linesChart) and ones
-// that does not (ingress-nginx, podinfo's prod values).
+// lineCharts are the charts of the parity test (public ones with their
+// licences, testdata's NOTICE files): ones whose render differs between
+// Helm's lines (podinfo's nulls, linesChart) and ones that does not.
 var lineCharts = []struct{ name, chart, values string }{
 	{"podinfo", podinfoChart, ""},
 	{"podinfo prod", podinfoChart, podinfoChart + "/values-prod.yaml"},
 	{"ingress-nginx", ingressNginxChart, ""},
+	{"helm-guestbook", "testdata/public/argocd-example-apps/helm-guestbook", ""},
+	{"helm-guestbook production", "testdata/public/argocd-example-apps/helm-guestbook", "testdata/public/argocd-example-apps/helm-guestbook/values-production.yaml"},
+	{"metrics-server", "internal/testkit/chartserver/testdata/charts/metrics-server", ""},
 	{"trailing and nulls", linesChart, ""},
 }
 
@@ -116,7 +119,8 @@ func TestHelmLinesParity(t *testing.T) {
 	}
 	// The charts that differ between the lines do, the others do not:
 	// the test holds each line to its own Helm.
-	for name, want := range map[string]bool{"podinfo": true, "podinfo prod": false, "ingress-nginx": false, "trailing and nulls": true} {
+	for name, want := range map[string]bool{"podinfo": true, "podinfo prod": false, "ingress-nginx": false,
+		"helm-guestbook": false, "helm-guestbook production": false, "metrics-server": false, "trailing and nulls": true} {
 		if differ[name] != want {
 			t.Errorf("%s: Helm 3 and Helm 4 render it differently: %v, want %v", name, differ[name], want)
 		}
