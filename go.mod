@@ -140,10 +140,12 @@ require (
 
 // Helm 4's SDK (the render engine of Helm 4 deployers, docs/helm.md) asks
 // for k8s.io 0.37, which brings structured-merge-diff v6. Only its chart
-// loader, values code and template engine are built, and those compile
-// against the stack below: every module it would raise stays where it was,
-// so the binary holds structured-merge-diff v4 only
-// (internal/render/helm/deps_test.go).
+// loader, values code, template engine and manifest sorter are built, and
+// those compile against the stack below: every module it would raise stays
+// where it was, so the binary holds structured-merge-diff v4 only
+// (internal/render/helm/deps_test.go). The require block shows what the
+// module graph asks for; the version built is the one here: raise a
+// module by its line below.
 replace (
 	github.com/BurntSushi/toml => github.com/BurntSushi/toml v1.5.0
 	github.com/Masterminds/semver/v3 => github.com/Masterminds/semver/v3 v3.3.0
