@@ -75,7 +75,7 @@ func lineOf(name string) helm4Line {
 		apiVersions: helm4APIVersions137, parsesSplit: true}
 }
 
-// helm42Separator is Helm ≤ 4.2's document separator (its
+// helm42Separator is the document separator of Helm before 4.2.4 (its
 // releaseutil.SplitManifests): it takes the whitespace before and after
 // `---` with it.
 var helm42Separator = regexp.MustCompile("(?:^|\\s*\n)---\\s*")
