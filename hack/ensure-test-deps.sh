@@ -46,7 +46,7 @@ gobuild() {
 	# A private temp name: two concurrent runs must not write the same file.
 	tmp="$BIN_DIR/$out.tmp.$$"
 	tmps+=("$tmp")
-	# v1.37 and Helm 4 need Go 1.26 while the product builds with 1.24: auto
+	# v1.37 and Helm 4 need Go 1.26, as the product does (go.mod): auto
 	# fetches the toolchain a module asks for when the go on PATH is older.
 	(cd "tools/$module" && GOTOOLCHAIN=auto go build -ldflags "$ldflags" -o "../../$tmp" "$pkg")
 	mv "$tmp" "$BIN_DIR/$out"

@@ -35,7 +35,7 @@ func resolveApply(ctx context.Context, t Target, client *kube.Client, opts predi
 		ctx, cancel = context.WithTimeout(ctx, opts.Deadline)
 		defer cancel()
 	}
-	if m.Resolve == delivery.ResolveHelmController {
+	if m.Resolve == delivery.ResolveHelmController && m.ControllerVersion == "" {
 		m.ControllerVersion = deployer.HelmControllerVersion(ctx, client)
 	}
 	entries, err := predict.NewCluster(client, opts).ManagedFieldsOf(ctx, objs)

@@ -13,6 +13,7 @@ import (
 	"github.com/ownership-check/ownership-check/internal/check/judge"
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/controllers"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
@@ -117,7 +118,13 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		engineOpts.Concurrency = sess.limit
 	}
 	vr := values.New(o.ValueDirs, client)
-	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client, Charts: o.Run.Charts, Trees: o.Run.Trees(), StandInSecrets: true}
+	versions := clusterVersions(ctx, o.Target, client)
+	helmUsed := helmRender(o.Target, versions, nil)
+	if o.Apply.Resolve == delivery.ResolveHelmController && o.Apply.ControllerVersion == "" {
+		o.Apply.ControllerVersion = versions(delivery.ControllerFlux)
+	}
+	renderOpts := render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Deployer: o.Deployer, Values: vr, ChartCluster: client, Charts: o.Run.Charts, Trees: o.Run.Trees(), StandInSecrets: true,
+		HelmEngine: render.HelmEngineFor(helmUsed)}
 	objs, unrendered, head, released, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err
@@ -173,7 +180,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		found := <-fightsRead
 		set := controllers.NewSet(srcs, found.Objs)
 		in := withHistory(newInput(o, "cluster", snap, hasher, policy, cfg, notes), read.hist, set, o.Paths, found.Notes).HideRendered(vr.Hidden(), objs)
-		in.Charts, in.Apply = released, engineOpts.Apply
+		in.Charts, in.Apply, in.Helm = released, engineOpts.Apply, &helmUsed
 		br := <-baseRead
 		in, err = withBase(in, br, causes)
 		if err != nil {

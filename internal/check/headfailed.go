@@ -94,9 +94,12 @@ func judgeHead(ctx context.Context, o Options, head judge.AtHead) (*report.Repor
 	}
 	cfg, charts := o.Run.Config, o.Run.Charts
 	opts := render.Options{Namespace: offlineNamespace(o.Target), Config: cfg, Deployer: o.Deployer, Charts: charts, StandInSecrets: true}
+	var versions func(string) string
 	if c := o.Client; c != nil && !o.Offline {
 		opts.Namespace, opts.Scope, opts.ChartCluster = c.Namespace, c, c
+		versions = clusterVersions(ctx, o.Target, c)
 	}
+	opts.HelmEngine = render.HelmEngineFor(helmRender(o.Target, versions, nil))
 	vr := values.New(o.ValueDirs, o.Client)
 	opts.Values = vr
 	paths := o.Paths

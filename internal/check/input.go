@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ownership-check/ownership-check/internal/config"
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -123,6 +124,8 @@ type rendered struct {
 	reads *render.Reads
 	// notes say what was not rendered, and why (renderChecked).
 	notes []string
+	// helm is the Helm that rendered the charts; nil: none was released.
+	helm *delivery.HelmRender
 }
 
 // renderForCluster is open, then the render: how snapshot and migrate
@@ -144,10 +147,16 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 		return nil, err
 	}
 	defer done()
-	objs, unrendered, _, err := renderChecked(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads,
-		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client), ChartCluster: client, Charts: charts, Trees: t.Run.Trees()})
+	helmUsed := helmRender(*t, clusterVersions(ctx, *t, client), nil)
+	objs, unrendered, released, err := renderChecked(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads,
+		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client), ChartCluster: client, Charts: charts, Trees: t.Run.Trees(),
+		HelmEngine: render.HelmEngineFor(helmUsed)})
 	if err != nil {
 		return nil, err
 	}
-	return &rendered{session: sess, objs: objs, reads: reads, notes: unrendered}, nil
+	r := &rendered{session: sess, objs: objs, reads: reads, notes: unrendered}
+	if len(released) > 0 {
+		r.helm = &helmUsed
+	}
+	return r, nil
 }

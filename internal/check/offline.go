@@ -40,7 +40,9 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	// Offline, values come from the repository alone: a render that needs
 	// the cluster's is not rendered, and says so.
 	vr := values.New(o.ValueDirs, nil)
-	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr, Charts: o.Run.Charts, Trees: o.Run.Trees(), StandInSecrets: true}
+	helmUsed := helmRender(o.Target, nil, snap.Index.Helm)
+	renderOpts := render.Options{Namespace: offlineNamespace(o.Target), Scope: render.KnownScopes(snap.Scopes()), Config: cfg, Deployer: o.Deployer, Values: vr, Charts: o.Run.Charts, Trees: o.Run.Trees(), StandInSecrets: true,
+		HelmEngine: render.HelmEngineFor(helmUsed)}
 	objs, unrendered, head, released, err := renderHead(ctx, o, renderOpts)
 	if err != nil {
 		return nil, err
@@ -63,7 +65,7 @@ func buildOffline(ctx context.Context, g *errgroup.Group, o Options, policy mode
 	set := controllers.NewSet(renderedObjects(objs), snapshotSources(snap))
 	return run(ctx, engine, objs, minWaiting, func() (judge.Input, error) {
 		in := withHistory(newInput(o, "offline", snap, hasher, policy, cfg, notes), hist, set, o.Paths, nil).HideRendered(vr.Hidden(), objs)
-		in.Charts, in.Apply = released, apply
+		in.Charts, in.Apply, in.Helm = released, apply, &helmUsed
 		in, err := withBase(in, <-baseRead, causes)
 		if err != nil {
 			return judge.Input{}, err

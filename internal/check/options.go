@@ -36,6 +36,9 @@ type Target struct {
 	// Server-Side Apply, delivery.DefaultApply); a method with Resolve set is
 	// decided from the cluster's objects before the prediction.
 	Apply delivery.ApplyMethod
+	// HelmSet is the Helm the config sets for the target's charts; nil:
+	// its deployer's, as the cluster says its version (helmRender).
+	HelmSet *delivery.HelmRender
 	// BaseDeployer, with Deployer, finds the target's controller object in
 	// the base's tree (its top at root): the base renders as its own object
 	// says (a pull request that changes the Kustomization or Application

@@ -61,11 +61,15 @@ func Render(ctx context.Context, t Target, paths []string, o RenderOptions) ([]m
 		return nil, nil, err
 	}
 	var client *kube.Client
+	var versions func(string) string
 	if scope != nil {
 		opts.Scope = scope
 		opts.ChartCluster = scope
 		client = scope.Client
+		versions = clusterVersions(ctx, t, client)
 	}
+	// As check renders it: with the deployer's Helm.
+	opts.HelmEngine = render.HelmEngineFor(helmRender(t, versions, nil))
 	vr := values.New(t.ValueDirs, client)
 	opts.Values = vr
 	objs, unrendered, _, err := renderChecked(ctx, paths, opts)

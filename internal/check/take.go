@@ -48,7 +48,7 @@ func TakeSnapshot(ctx context.Context, o SnapshotOptions) (*Recorded, error) {
 		SourceCommit: o.Run.SourceCommit(ctx, o.SourceCommit),
 	}
 	released, releaseWarning := appliedRelease(ctx, client, o.Deployer)
-	take.Release = released
+	take.Release, take.Helm = released, r.helm
 	rec, err := o.Run.Take(ctx, o.Branch(), client, objs, take)
 	if rec == nil {
 		return nil, err

@@ -73,7 +73,7 @@ var helmApply = delivery.ApplyMethod{
 func (t Target) ApplyOf() delivery.ApplyMethod {
 	if t.Apply != nil {
 		m := t.Apply.ApplyMethod("the apply: of target " + t.Name)
-		if t.Helm != nil {
+		if t.IsHelm() {
 			m = ForHelm(m)
 			// helm upgrade --server-side=true forces only when told
 			// (--force-conflicts), unlike kubectl's default in the docs.
@@ -81,7 +81,7 @@ func (t Target) ApplyOf() delivery.ApplyMethod {
 		}
 		return m
 	}
-	if t.Helm != nil {
+	if t.IsHelm() {
 		return helmApply
 	}
 	return delivery.ApplyMethod{}

@@ -44,6 +44,9 @@ type Discover struct {
 	// Apply says how the controller applies every target found here,
 	// over what each object says (apply.go).
 	Apply *ApplyConfig `json:"apply,omitempty"`
+	// Helm says which Helm renders the charts of every target found here,
+	// over what the controller's version says (helmline.go).
+	Helm *HelmVersion `json:"helm,omitempty"`
 }
 
 // ArgoTracking is an Argo CD installation's resource tracking.
@@ -129,6 +132,12 @@ func (c *Config) validateDiscover() error {
 		}
 		if d.Apply != nil {
 			if err := d.Apply.validate(); err != nil {
+				return fmt.Errorf("discover[%d].%w", i, err)
+			}
+		}
+		if d.Helm != nil {
+			dir, controller := d.Dir()
+			if err := validateHelmVersion(d.Helm.Version, "discover entry "+controller+": "+dir); err != nil {
 				return fmt.Errorf("discover[%d].%w", i, err)
 			}
 		}

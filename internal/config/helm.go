@@ -15,15 +15,19 @@ type HelmTarget struct {
 	// or a reference `helm upgrade` takes (an oci:// reference with its
 	// tag or digest, a chart archive's URL): ChartRef reads it, and
 	// render's chart locator says whether it is rendered.
-	Chart string `json:"chart"`
+	Chart string `json:"chart,omitempty"`
 	// Release is the release's name.
-	Release string `json:"release"`
+	Release string `json:"release,omitempty"`
 	// Namespace is the release's; "" is the kubeconfig context's, as for
 	// helm.
 	Namespace string `json:"namespace,omitempty"`
 	// Values are values files, relative to the repository's top, layered
 	// in order as `-f a -f b` layers them.
 	Values []string `json:"values,omitempty"`
+	// Version is the Helm release that renders the chart
+	// (delivery.SetHelm); "" is the helm command line's, the newest Helm
+	// 4. Alone, on a target of paths, it is that target's Helm (helmline.go).
+	Version string `json:"version,omitempty"`
 }
 
 // DefaultHelmFieldManager is the manager a helm target applies with, Helm
@@ -31,6 +35,9 @@ type HelmTarget struct {
 const DefaultHelmFieldManager = "helm"
 
 func (h *HelmTarget) validate(target string) error {
+	if err := validateHelmVersion(h.Version, "target "+target); err != nil {
+		return err
+	}
 	if h.Chart == "" {
 		return fmt.Errorf("helm.chart: target %s has none: give the chart's directory, relative to the repository's top", target)
 	}

@@ -37,7 +37,11 @@ func (t Target) validate() error {
 			return err
 		}
 	}
-	if t.Helm != nil {
+	if t.Helm != nil && t.Helm.versionOnly() {
+		if err := validateHelmVersion(t.Helm.Version, "target "+t.Name); err != nil {
+			return err
+		}
+	} else if t.Helm != nil {
 		if len(t.Paths) > 0 {
 			return fmt.Errorf("helm: target %s has paths too: a helm target renders its chart; give paths or helm, not both", t.Name)
 		}

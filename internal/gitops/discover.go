@@ -87,6 +87,7 @@ func (s *discovery) add(entry int, t Target) {
 	}
 	t.Inputs = unique(t.Inputs)
 	t.Apply = entryApply(s.entries[entry], t)
+	t.HelmSet = s.entries[entry].HelmOf()
 	dir, _ := s.entries[entry].Dir()
 	t.Dir = path.Clean(dir)
 	s.found = append(s.found, found{Target: t, entry: entry})

@@ -34,6 +34,9 @@ type Target struct {
 	// sync options, a HelmRelease's serverSideApply) or the discover
 	// entry's `apply:`.
 	Apply delivery.ApplyMethod
+	// HelmSet is the Helm the discover entry's `helm:` sets for its
+	// charts; nil: the controller's (delivery.HelmOf).
+	HelmSet *delivery.HelmRender
 	// Reason says why the target is not checked ("" when it is): a source
 	// in another repository, a remote base, anything the render cannot
 	// reproduce.

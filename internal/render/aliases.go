@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/render/helm"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
@@ -27,3 +28,7 @@ func NewReads() *Reads { return source.NewReads() }
 func ChartsNotRendered(ctx context.Context, l delivery.ChartLocator, refs []delivery.ChartRef) (string, error) {
 	return source.ChartsNotRendered(ctx, l, refs)
 }
+
+// HelmEngineFor is the engine that renders charts as the Helm release h
+// names does (Options.HelmEngine; docs/helm.md).
+func HelmEngineFor(h delivery.HelmRender) helm.Engine { return helm.EngineFor(h) }

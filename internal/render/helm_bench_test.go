@@ -16,6 +16,31 @@ import (
 //
 // The budget is 100 ms a render (docs/benchmarks.md).
 func BenchmarkRenderChart50(b *testing.B) {
+	benchChart50(b, Options{})
+}
+
+// The same render with each Helm engine, as each deployer's Helm renders
+// (docs/helm.md): Helm 4 no slower than Helm 3 by more than 20%.
+//
+//	go test ./internal/render -short -run '^$' -bench RenderChart50Engines -benchmem -count 3
+func BenchmarkRenderChart50Engines(b *testing.B) {
+	for _, e := range []struct {
+		name string
+		helm delivery.HelmRender
+	}{
+		{"helm3", delivery.HelmRender{Version: delivery.Helm3}},
+		{"helm4.1", delivery.HelmRender{Version: delivery.Helm41}},
+		{"helm4.2", delivery.HelmRender{Version: delivery.Helm42}},
+		{"helm4.2-post-rendered", delivery.HelmRender{Version: delivery.Helm42, PostRenders: true}},
+		{"helm4.3", delivery.HelmRender{Version: delivery.Helm4Newest}},
+		{"helm4.3-post-rendered", delivery.HelmRender{Version: delivery.Helm4Newest, PostRenders: true}},
+	} {
+		b.Run(e.name, func(b *testing.B) { benchChart50(b, Options{HelmEngine: HelmEngineFor(e.helm)}) })
+	}
+}
+
+// benchChart50 renders the chart of 50 templates with opts.
+func benchChart50(b *testing.B, opts Options) {
 	dir := b.TempDir()
 	chart := filepath.Join(dir, "chart")
 	writeFile(b, filepath.Join(chart, "Chart.yaml"), "apiVersion: v2\nname: bench\nversion: 1.0.0\n")
@@ -59,8 +84,7 @@ spec:
 `, i, i, i))
 	}
 	b.Chdir(dir)
-	d := &delivery.Deployer{Controller: delivery.ControllerHelm, File: ".ownership-check.yaml", Object: map[string]any{"chart": "chart", "release": "bench", "namespace": "bench"}}
-	opts := Options{Deployer: d}
+	opts.Deployer = &delivery.Deployer{Controller: delivery.ControllerHelm, File: ".ownership-check.yaml", Object: map[string]any{"chart": "chart", "release": "bench", "namespace": "bench"}}
 	objs, err := Render(context.Background(), []string{"chart"}, opts)
 	if err != nil {
 		b.Fatal(err)

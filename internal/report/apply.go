@@ -37,3 +37,29 @@ func mdApply(r *Report) string {
 	}
 	return "**Apply:** " + mdText(method) + " — " + mdProse(why) + "\n\n"
 }
+
+// The Helm that rendered the charts decides what some of them hold (a
+// ConfigMap's trailing line break, a chart's nulls: docs/helm.md), so
+// it is said beside the method, where the deploy releases charts.
+
+// helmText is the text header's line: "" when no chart was rendered.
+func (r *Report) helmText() string {
+	if r.Helm == nil {
+		return ""
+	}
+	if r.Helm.Why == "" {
+		return "charts rendered with: " + r.Helm.String()
+	}
+	return "charts rendered with: " + r.Helm.String() + " — " + r.Helm.Why
+}
+
+// mdHelm is the markdown section's line.
+func mdHelm(r *Report) string {
+	if r.Helm == nil {
+		return ""
+	}
+	if r.Helm.Why == "" {
+		return "**Charts rendered with:** " + mdText(r.Helm.String()) + "\n\n"
+	}
+	return "**Charts rendered with:** " + mdText(r.Helm.String()) + " — " + mdProse(r.Helm.Why) + "\n\n"
+}

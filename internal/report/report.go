@@ -30,9 +30,12 @@ type Report struct {
 	Reason  string `json:"reason,omitempty"`
 	// Apply is how the deploy was predicted to apply, and why
 	// (docs/deployers-apply.md "The deployers").
-	Apply    *delivery.ApplyMethod `json:"apply,omitempty"`
-	Engine   string                `json:"engine"` // "cluster" or "offline"
-	Snapshot SnapshotInfo          `json:"snapshot"`
+	Apply *delivery.ApplyMethod `json:"apply,omitempty"`
+	// Helm is which Helm rendered the deploy's charts, and why
+	// (docs/helm.md); absent when it releases none.
+	Helm     *delivery.HelmRender `json:"helm,omitempty"`
+	Engine   string               `json:"engine"` // "cluster" or "offline"
+	Snapshot SnapshotInfo         `json:"snapshot"`
 	// Base is the pull request's base the causes were judged against;
 	// nil without one (causes unknown).
 	Base *BaseInfo `json:"base,omitempty"`

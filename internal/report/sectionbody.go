@@ -218,6 +218,7 @@ func (s *Section) render(f fold, budget int) string {
 	b.WriteString("**Verdict:** " + s.Outcome().SectionVerdict(s.opts.Terms) + "\n\n")
 	b.WriteString(mdCharts(r))
 	b.WriteString(mdApply(r))
+	b.WriteString(mdHelm(r))
 	for _, n := range s.caveats() {
 		fmt.Fprintf(&b, "> %s\n\n", mdProse(truncate(n, 1000)))
 	}

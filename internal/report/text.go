@@ -67,6 +67,9 @@ func writeText(w io.Writer, r *Report, o TextOptions) error {
 	if a := r.applyText(); a != "" {
 		fmt.Fprintln(bw, p.paint(a, ansiDim))
 	}
+	if h := r.helmText(); h != "" {
+		fmt.Fprintln(bw, p.paint(h, ansiDim))
+	}
 	changed, moved, unchanged := r.chartLines()
 	if unchanged != "" {
 		fmt.Fprintln(bw, p.paint(unchanged, ansiDim))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	"github.com/ownership-check/ownership-check/internal/secrets"
@@ -37,6 +38,10 @@ type Index struct {
 	// HelmRelease, from its status after the deploy; nil for any other
 	// target, or when the cluster says none.
 	Release *Release `json:"release,omitempty"`
+	// Helm is the Helm that rendered the deploy's charts, the deployer's
+	// as the cluster said at the deploy: what an offline check renders
+	// with (docs/helm.md); nil when the deploy released no chart.
+	Helm *delivery.HelmRender `json:"helm,omitempty"`
 }
 
 // Inputs are the files and directories a render read, relative to the

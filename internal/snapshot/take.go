@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/model"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -37,6 +38,9 @@ type TakeOptions struct {
 	// Release is what a Flux HelmRelease target's controller applied
 	// (deployer.ReadRelease); nil for none.
 	Release *Release
+	// Helm is the Helm that rendered the deploy's charts (the deployer's,
+	// as the cluster said it); nil when it released none.
+	Helm *delivery.HelmRender
 }
 
 // Take records the cluster's state of the rendered objects as the
@@ -111,6 +115,7 @@ func take(ctx context.Context, c *kube.Client, objs []model.Object, o TakeOption
 			Secrets:      HashingOf(h),
 			Inputs:       o.Inputs,
 			Release:      o.Release,
+			Helm:         o.Helm,
 		},
 		Objects:   entries,
 		Schemas:   schemas.crds,

@@ -41,6 +41,9 @@ type Target struct {
 	// Apply is how its deployer applies: the config's `apply:`, else what
 	// the deployer's object says (delivery.ApplyMethod).
 	Apply delivery.ApplyMethod
+	// HelmSet is the Helm the config sets for its charts (a target's or
+	// discover entry's `helm: {version: ...}`); nil: its deployer's.
+	HelmSet *delivery.HelmRender
 	// atBase finds it in a base commit's tree (check.Target.BaseDeployer);
 	// nil for the config's targets.
 	atBase func(ctx context.Context, root string) (*delivery.Deployer, []string, error)
@@ -170,11 +173,11 @@ func ListOne(ctx context.Context, cfg *config.Config, charts delivery.ChartLocat
 func listLocated(ctx context.Context, cfg *config.Config, charts delivery.ChartLocator, want string) ([]Target, error) {
 	out := make([]Target, 0, len(cfg.Targets))
 	for _, t := range cfg.Targets {
-		if t.Helm != nil {
+		if t.IsHelm() {
 			out = append(out, helmTarget(cfg, t))
 			continue
 		}
-		out = append(out, Target{Target: t, Source: SourceConfig, Apply: t.ApplyOf()})
+		out = append(out, Target{Target: t, Source: SourceConfig, Apply: t.ApplyOf(), HelmSet: t.HelmOf()})
 	}
 	if len(cfg.Discover) > 0 {
 		top, err := repository(ctx)
@@ -201,7 +204,7 @@ func listLocated(ctx context.Context, cfg *config.Config, charts delivery.ChartL
 			g.Notes = append(g.Notes, revisionNotes(g.Deployer)...)
 			out = append(out, Target{
 				Target: config.Target{Name: g.Name, Paths: g.Paths, FieldManager: g.FieldManager, Context: g.Context},
-				Source: g.Source, Object: g.Object, Deployer: g.Deployer, Apply: g.Apply, Reason: g.Reason, Notes: g.Notes, Inputs: g.Inputs,
+				Source: g.Source, Object: g.Object, Deployer: g.Deployer, Apply: g.Apply, HelmSet: g.HelmSet, Reason: g.Reason, Notes: g.Notes, Inputs: g.Inputs,
 				NotTargets: g.NotTargets,
 				headFails:  g.Deployer != nil && pathMissing(g.Reason),
 				// Only its own entry's directory: another cluster's objects
@@ -312,7 +315,7 @@ func helmTarget(cfg *config.Config, t config.Target) Target {
 		file = config.DefaultFile
 	}
 	chart := h.ChartRef()
-	out := Target{Target: t, Source: SourceHelm, Deployer: &delivery.Deployer{Controller: delivery.ControllerHelm, Object: obj, File: file, Charts: []delivery.ChartRef{chart}}, Apply: t.ApplyOf()}
+	out := Target{Target: t, Source: SourceHelm, Deployer: &delivery.Deployer{Controller: delivery.ControllerHelm, Object: obj, File: file, Charts: []delivery.ChartRef{chart}}, Apply: t.ApplyOf(), HelmSet: t.HelmOf()}
 	if out.FieldManager == "" {
 		out.FieldManager = config.DefaultHelmFieldManager
 	}

@@ -241,7 +241,7 @@ func (r run) target(ctx context.Context, t check.Target, s Selected) (check.Targ
 	}
 	t.Environment = s.Name
 	t.Deployer, t.BaseDeployer = s.Deployer, s.atBase
-	t.Apply = s.Apply
+	t.Apply, t.HelmSet = s.Apply, s.HelmSet
 	t.ValueDirs = nil
 	for _, d := range s.ValueDirs {
 		t.ValueDirs = append(t.ValueDirs, filepath.Join(r.top, filepath.FromSlash(d)))

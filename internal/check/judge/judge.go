@@ -55,6 +55,9 @@ type Check struct {
 	// Apply is how the deploy applies, resolved as the engine predicted
 	// it (the zero value: a forced Server-Side Apply).
 	Apply delivery.ApplyMethod
+	// Helm is which Helm rendered the target's charts; the report says
+	// it where a chart is released.
+	Helm *delivery.HelmRender
 }
 
 // Policy is what fails the check, and what it did not see.
@@ -171,6 +174,9 @@ func (in Input) Report(objects []report.Object, rendered map[model.ID]bool) *rep
 		baseCharts = in.Base.Charts
 	}
 	rep.Charts = report.ChartsOf(baseCharts, in.Charts)
+	if len(rep.Charts) > 0 {
+		rep.Helm = in.Helm
+	}
 	rep.Objects = append(rep.Objects, in.removed(rendered)...)
 	relateChanges(rep.Objects)
 	if in.Engine == "offline" {

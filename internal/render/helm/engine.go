@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/client-go/dynamic"
 
+	"github.com/ownership-check/ownership-check/internal/delivery"
 	"github.com/ownership-check/ownership-check/internal/render/source"
 )
 
@@ -166,4 +167,16 @@ func EngineOf(in *source.Input) Engine {
 		return e
 	}
 	return NewEngine()
+}
+
+// EngineFor is the engine that renders as a deployer's Helm release does
+// (delivery.Helm3, Helm41, Helm42, Helm424, Helm4Newest; docs/helm.md).
+func EngineFor(h delivery.HelmRender) Engine {
+	switch h.Version {
+	case delivery.Helm3:
+		return Helm3{}
+	case delivery.Helm41, delivery.Helm42, delivery.Helm424:
+		return Helm4{Line: h.Version, PostRenders: h.PostRenders}
+	}
+	return Helm4{PostRenders: h.PostRenders}
 }

@@ -1,10 +1,12 @@
 package helm
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render/source"
@@ -195,6 +197,13 @@ func RenderChart(ctx context.Context, in *source.Input, r Release) (source.Outpu
 		return source.Output{}, fmt.Errorf("%s: chart %s: renders %d documents, more than the limit of %d", r.Source, name, n, source.MaxObjects)
 	}
 	in.Pins.Add(chartPin(c, r.Chart))
+	var crdFiles []File
+	if !r.SkipCRDs && (r.Template == nil || r.Template.IncludeCRDs) {
+		crdFiles = c.CRDs()
+	}
+	if r.Template != nil || r.Cluster == ClusterArgoCD {
+		trimPrinted(crdFiles, manifests)
+	}
 	var out source.Output
 	add := func(file, content string, notes ...string) error {
 		// Helm writes each document with a line break after it, which a
@@ -211,12 +220,12 @@ func RenderChart(ctx context.Context, in *source.Input, r Release) (source.Outpu
 		}
 		return nil
 	}
-	if !r.SkipCRDs && (r.Template == nil || r.Template.IncludeCRDs) {
+	if len(crdFiles) > 0 {
 		var note []string
 		if r.Template == nil && r.Cluster == ClusterLive && !r.CRDsUpgraded {
 			note = []string{CRDNote}
 		}
-		for _, crd := range c.CRDs() {
+		for _, crd := range crdFiles {
 			if err := add(chartFile(in, r, crd.Name), string(crd.Data), note...); err != nil {
 				return source.Output{}, err
 			}
@@ -261,6 +270,23 @@ func RenderChart(ctx context.Context, in *source.Input, r Release) (source.Outpu
 		}
 	}
 	return out, nil
+}
+
+// trimPrinted is what `helm template` prints of the release's manifest
+// (crds/ first, then the manifests, hooks after them): it trims the end
+// of it, so the last document printed loses its trailing whitespace, which
+// the install keeps (Helm 4.2 and later keep it in the documents; a
+// deployer that reads the printed output, Argo CD and kustomize's
+// helmCharts, sees it trimmed).
+func trimPrinted(crds []File, manifests []Manifest) {
+	switch {
+	case len(manifests) > 0:
+		m := &manifests[len(manifests)-1]
+		m.Content = strings.TrimRightFunc(m.Content, unicode.IsSpace)
+	case len(crds) > 0:
+		f := &crds[len(crds)-1]
+		f.Data = bytes.TrimRightFunc(f.Data, unicode.IsSpace)
+	}
 }
 
 // renderTemplates runs the engine on c with r's values, release and

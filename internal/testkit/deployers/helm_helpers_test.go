@@ -35,7 +35,14 @@ func chartDir(t *testing.T) string {
 // manager: its argv[0]).
 func (e *env) helm3Install(values map[string]any) {
 	e.t.Helper()
-	helmkube.ManagedFieldsManager = "helm"
+	e.helm3InstallAs("helm", chartDir(e.t), values)
+}
+
+// helm3InstallAs is helm3Install of a chart under manager (helm-controller
+// before Flux 2.8 applies with Helm 3 under its own name).
+func (e *env) helm3InstallAs(manager, dir string, values map[string]any) {
+	e.t.Helper()
+	helmkube.ManagedFieldsManager = manager
 	settings := cli.New()
 	settings.KubeConfig = e.kubeconfig
 	settings.SetNamespace(e.ns)
@@ -43,7 +50,7 @@ func (e *env) helm3Install(values map[string]any) {
 	if err := cfg.Init(settings.RESTClientGetter(), e.ns, "secret", func(string, ...any) {}); err != nil {
 		e.t.Fatal(err)
 	}
-	chart, err := loader.Load(chartDir(e.t))
+	chart, err := loader.Load(dir)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -282,6 +282,14 @@ func (s *site) helmRelease(r homeops.Release, archive []byte) []map[string]any {
 // gives each release's object count.
 func (s *site) deploy() map[string]int {
 	s.t.Helper()
+	// The releases are Helm 3's (helmRelease): the cluster's
+	// helm-controller is one that renders with Helm 3, and says so.
+	s.apply(map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "flux-system"}}, "flux-install")
+	s.apply(map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": "helm-controller", "namespace": "flux-system"},
+		"spec": map[string]any{"selector": map[string]any{"matchLabels": map[string]any{"app": "helm-controller"}},
+			"template": map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": "helm-controller"}},
+				"spec": map[string]any{"containers": []any{map[string]any{"name": "manager", "image": "ghcr.io/fluxcd/helm-controller:v1.4.3"}}}}}}, "flux-install")
 	counts := map[string]int{}
 	for _, r := range s.plan.Releases {
 		objs := s.helmRelease(r, s.plan.Charts[r.Chart].Archive)
