@@ -192,6 +192,12 @@ func postRenderChanges(line helm4Line, docs []string) bool {
 			if len(next)-len(strings.TrimLeft(next, " \t")) <= indent || strings.TrimSpace(d[m[0]:m[1]]) != "annotations:" {
 				return true
 			}
+			// The value on the lines below the key: a flow map or a
+			// null there (`annotations:` then `{}`, as Bitnami's
+			// charts write an empty one) is as empty.
+			if v := strings.TrimSpace(next); strings.HasPrefix(v, "{") || v == "null" || v == "~" {
+				return true
+			}
 		}
 	}
 	return false
