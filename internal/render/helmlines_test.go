@@ -42,7 +42,11 @@ var lineCharts = []struct{ name, chart, values string }{
 	{"grafana dashboards", grafanaChart, grafanaChart + "/ci/with-dashboard-values.yaml"},
 	{"pinniped", "internal/render/testdata/helm/public/pinniped", ""},
 	{"flink", "internal/render/testdata/helm/public/flink", ""},
+	{"grafana", grafanaChart, ""},
+	{"loki single binary", lokiChart, lokiChart + "/ci/default-single-binary-filesystem-values.yaml"},
 }
+
+const lokiChart = "internal/render/testdata/helm/public/loki"
 
 // grafanaChart's ConfigMap ends in the whitespace Helm 4.2 keeps only
 // with dashboards to download (its ci values).
@@ -136,7 +140,7 @@ func TestHelmLinesParity(t *testing.T) {
 	// the test holds each line to its own Helm.
 	for name, want := range map[string]bool{"podinfo": true, "podinfo prod": false, "ingress-nginx": false,
 		"helm-guestbook": false, "helm-guestbook production": false, "metrics-server": false, "trailing and nulls": true,
-		"grafana dashboards": true, "pinniped": true, "flink": true} {
+		"grafana dashboards": true, "pinniped": true, "flink": true, "grafana": false, "loki single binary": false} {
 		if differ[name] != want {
 			t.Errorf("%s: Helm 3 and Helm 4 render it differently: %v, want %v", name, differ[name], want)
 		}

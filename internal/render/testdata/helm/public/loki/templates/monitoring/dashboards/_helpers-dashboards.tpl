@@ -1,0 +1,6 @@
+{{/*
+dashboards name
+*/}}
+{{- define "loki.dashboardsName" -}}
+{{ include "loki.name" . }}-dashboards
+{{- end }}
