@@ -165,6 +165,8 @@ func TestPostRenderChanges(t *testing.T) {
 		{newest, []string{"kind: A\nmetadata:\n  annotations:\n    {}\n"}, true},
 		{newest, []string{"kind: A\nmetadata:\n  annotations:\n    null\n"}, true},
 		{newest, []string{"data:\n  a: |\n    x\n", "kind: B\n"}, false},
+		{newest, []string{"data:\n  a: |+\n    x\n"}, true},
+		{newest, []string{"data:\n  a: >2+ # kept\n    x\n"}, true},
 		{helm42, []string{"data:\n  a: |\n    x", "kind: B\n"}, true},
 		{helm42, []string{"kind: B", "data:\n  a: |\n    x\n"}, false},
 	} {

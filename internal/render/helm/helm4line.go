@@ -168,14 +168,24 @@ var emptyAnnotations = regexp.MustCompile(`(?m)^([ \t]*)annotations:[ \t]*(?:nul
 // blockScalar is a line that starts a block scalar (`key: |`, `- >-`).
 var blockScalar = regexp.MustCompile(`(?m)[|>][-+0-9]*[ \t]*(?:#.*)?$`)
 
+// keepScalar is a line that starts a block scalar keeping its trailing
+// line breaks (`key: |+`, `- >2+`).
+var keepScalar = regexp.MustCompile(`(?m)[|>](?:[0-9]?\+|\+[0-9])[ \t]*(?:#.*)?$`)
+
 // postRenderChanges tells whether post-rendering may change docs (a
 // file's documents as the line splits them): an empty or null
-// annotations map is dropped, and where the line parses each document as
-// split, a block scalar may lose the line break the split took. It may
-// say yes where nothing changes, never no where something does.
+// annotations map is dropped; where the line parses each document as
+// split, a block scalar may lose the line break the split took; and a
+// scalar that keeps its line breaks is written again as one that need
+// not, so that the line break Helm puts after each document of the
+// release's manifest is no longer in it. It may say yes where nothing
+// changes, never no where something does.
 func postRenderChanges(line helm4Line, docs []string) bool {
 	for i, d := range docs {
 		if line.parsesSplit && line.split != nil && i < len(docs)-1 && blockScalar.MatchString(d) {
+			return true
+		}
+		if keepScalar.MatchString(d) {
 			return true
 		}
 		for _, m := range emptyAnnotations.FindAllStringSubmatchIndex(d, -1) {
