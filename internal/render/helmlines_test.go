@@ -26,11 +26,12 @@ const linesChart = "internal/render/testdata/helm/lines/trailing-nulls"
 // lineCharts are the charts of the parity test (public ones with their
 // licences, testdata's NOTICE files): ones whose render differs between
 // Helm's lines (the nulls of podinfo's and flink's own values, the
-// whitespace ending grafana's and pinniped's ConfigMaps, linesChart) and
-// ones that do not. The render is asked as `helm template` prints it,
-// which trims what it prints last, and held to the documents Helm 4
-// writes (helm4Template): a chart here does not end its last printed
-// document in whitespace (pinniped keeps a Service after its ConfigMap).
+// whitespace ending grafana's, pinniped's and grafana-mimir's ConfigMaps,
+// linesChart) and ones that do not. The render is asked as `helm
+// template` prints it, which trims what it prints last, and held to the
+// documents Helm 4 writes (helm4Template): a chart here does not end its
+// last printed document in whitespace (pinniped keeps a Service after its
+// ConfigMap).
 var lineCharts = []struct{ name, chart, values string }{
 	{"podinfo", podinfoChart, ""},
 	{"podinfo prod", podinfoChart, podinfoChart + "/values-prod.yaml"},
@@ -42,6 +43,7 @@ var lineCharts = []struct{ name, chart, values string }{
 	{"grafana dashboards", grafanaChart, grafanaChart + "/ci/with-dashboard-values.yaml"},
 	{"pinniped", "internal/render/testdata/helm/public/pinniped", ""},
 	{"flink", "internal/render/testdata/helm/public/flink", ""},
+	{"grafana-mimir", "internal/render/testdata/helm/public/grafana-mimir", ""},
 	{"grafana", grafanaChart, ""},
 	{"loki single binary", lokiChart, lokiChart + "/ci/default-single-binary-filesystem-values.yaml"},
 }
@@ -102,6 +104,7 @@ func TestHelmLinesParity(t *testing.T) {
 		{"grafana dashboards", delivery.Helm41}: true,
 		{"pinniped", delivery.Helm41}:           true,
 		{"flink", delivery.Helm41}:              true,
+		{"grafana-mimir", delivery.Helm41}:      true,
 	}
 	differ := map[string]bool{}
 	for _, c := range lineCharts {
@@ -140,7 +143,7 @@ func TestHelmLinesParity(t *testing.T) {
 	// the test holds each line to its own Helm.
 	for name, want := range map[string]bool{"podinfo": true, "podinfo prod": false, "ingress-nginx": false,
 		"helm-guestbook": false, "helm-guestbook production": false, "metrics-server": false, "trailing and nulls": true,
-		"grafana dashboards": true, "pinniped": true, "flink": true, "grafana": false, "loki single binary": false} {
+		"grafana dashboards": true, "pinniped": true, "flink": true, "grafana-mimir": true, "grafana": false, "loki single binary": false} {
 		if differ[name] != want {
 			t.Errorf("%s: Helm 3 and Helm 4 render it differently: %v, want %v", name, differ[name], want)
 		}
