@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the tests need when it is missing, and nothing else: etcd
-# from Debian's packages; kube-apiserver and kubectl v1.33.13 built from the
+# Installs what the tests need when it is missing, and nothing else: etcd,
+# curl and sha256sum from Debian's packages; kube-apiserver and kubectl v1.33.13 built from the
 # k8s.io/kubernetes Go module (tools/kube) into .bin/; and the newest served
 # kube-apiserver, v1.37.2 (tools/kube137), into .bin/kube-apiserver-1.37,
 # which the e2e tests use with OWNERSHIP_CHECK_KUBE_VERSION=1.37. One kubectl
@@ -17,12 +17,19 @@ KUBE_VERSION=v1.33.13
 KUBE_VERSION_NEWEST=v1.37.2
 BIN_DIR=.bin
 
-if ! command -v etcd >/dev/null 2>&1 && [ ! -x /usr/bin/etcd ]; then
-	echo "ensure-test-deps: installing etcd-server (Debian)" >&2
+# Debian packages the tests run: etcd, and the tools the install scripts
+# of the action and the GitLab component call (curl, sha256sum), which
+# the release tests run for real rather than skip.
+debs=()
+if ! command -v etcd >/dev/null 2>&1 && [ ! -x /usr/bin/etcd ]; then debs+=(etcd-server); fi
+command -v curl >/dev/null 2>&1 || debs+=(curl ca-certificates)
+command -v sha256sum >/dev/null 2>&1 || debs+=(coreutils)
+if [ ${#debs[@]} -gt 0 ]; then
+	echo "ensure-test-deps: installing ${debs[*]} (Debian)" >&2
 	sudo_cmd=""
 	[ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
 	$sudo_cmd apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq etcd-server >/dev/null
+	DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${debs[@]}" >/dev/null
 fi
 
 tmps=()
