@@ -118,7 +118,7 @@ func buildCluster(ctx context.Context, g *errgroup.Group, o Options, policy mode
 		engineOpts.Concurrency = sess.limit
 	}
 	vr := values.New(o.ValueDirs, client)
-	versions := clusterVersions(ctx, o.Target, client)
+	versions := deployer.ControllerVersions(ctx, client, o.Deployer)
 	helmUsed := helmRender(o.Target, versions, nil)
 	if o.Apply.Resolve == delivery.ResolveHelmController && o.Apply.ControllerVersion == "" {
 		o.Apply.ControllerVersion = versions(delivery.ControllerFlux)

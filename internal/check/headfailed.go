@@ -9,6 +9,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/check/judge"
 	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/ownership"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -97,7 +98,7 @@ func judgeHead(ctx context.Context, o Options, head judge.AtHead) (*report.Repor
 	var versions func(string) string
 	if c := o.Client; c != nil && !o.Offline {
 		opts.Namespace, opts.Scope, opts.ChartCluster = c.Namespace, c, c
-		versions = clusterVersions(ctx, o.Target, c)
+		versions = deployer.ControllerVersions(ctx, c, o.Deployer)
 	}
 	opts.HelmEngine = render.HelmEngineFor(helmRender(o.Target, versions, nil))
 	vr := values.New(o.ValueDirs, o.Client)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ownership-check/ownership-check/internal/config"
 	"github.com/ownership-check/ownership-check/internal/delivery"
+	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -147,7 +148,7 @@ func (t *Target) renderForCluster(ctx context.Context, paths []string, reachFirs
 		return nil, err
 	}
 	defer done()
-	helmUsed := helmRender(*t, clusterVersions(ctx, *t, client), nil)
+	helmUsed := helmRender(*t, deployer.ControllerVersions(ctx, client, t.Deployer), nil)
 	objs, unrendered, released, err := renderChecked(ctx, paths, render.Options{Namespace: client.Namespace, Scope: client, Config: cfg, Reads: reads,
 		Deployer: t.Deployer, Values: values.New(t.ValueDirs, client), ChartCluster: client, Charts: charts, Trees: t.Run.Trees(),
 		HelmEngine: render.HelmEngineFor(helmUsed)})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ownership-check/ownership-check/internal/deployer"
 	"github.com/ownership-check/ownership-check/internal/kube"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/render"
@@ -66,7 +67,7 @@ func Render(ctx context.Context, t Target, paths []string, o RenderOptions) ([]m
 		opts.Scope = scope
 		opts.ChartCluster = scope
 		client = scope.Client
-		versions = clusterVersions(ctx, t, client)
+		versions = deployer.ControllerVersions(ctx, client, t.Deployer)
 	}
 	// As check renders it: with the deployer's Helm.
 	opts.HelmEngine = render.HelmEngineFor(helmRender(t, versions, nil))

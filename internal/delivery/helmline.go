@@ -133,3 +133,28 @@ func majorMinor(version string) (major, minor int, ok bool) {
 	}
 	return major, minor, true
 }
+
+// HelmFor is the Helm that renders the charts of controller's targets
+// (docs/helm.md "Which Helm renders"): the config's (set; nil: none),
+// else the deployer's by the version the cluster shows (versionOf, asked
+// only of Flux and Argo CD; nil: none is read, as offline), else what the
+// snapshot recorded at the deploy (recorded; nil: none), else HelmOf's
+// default. helm-controller post-renders whichever Helm it runs.
+func HelmFor(controller string, set *HelmRender, versionOf func(controller string) string, recorded *HelmRender) HelmRender {
+	if set != nil {
+		h := *set
+		h.PostRenders = controller == ControllerFlux
+		return h
+	}
+	version := ""
+	if versionOf != nil && (controller == ControllerFlux || controller == ControllerArgoCD) {
+		version = versionOf(controller)
+	}
+	if version == "" && recorded != nil && recorded.Version != "" && controller != ControllerHelm {
+		h := *recorded
+		h.Why = "as the snapshot recorded at the deploy: " + h.Why
+		h.PostRenders = controller == ControllerFlux
+		return h
+	}
+	return HelmOf(controller, version)
+}
