@@ -26,18 +26,20 @@ var notRepositoryReaders = map[string]string{
 	// marks: git's files, not a checkout's content.
 	"snapshot": "the snapshot store's git files",
 	"gitexec":  "git's own files and the trees it extracts into temporary directories",
-	// The action's event file, kubeconfig and workspace owner, and
-	// published report files: the runner's files, named by the workflow.
-	"github":       "the workflow's event file, kubeconfig and report files",
+	// The action's event file, kubeconfig and workspace owner: the
+	// runner's files, named by the workflow.
+	"github":       "the workflow's event file and kubeconfig",
 	"action":       "the workflow's kubeconfig, workspace owner and report files",
 	"cli/check.go": "writes the --report-file the operator names",
-	// The GitLab job's kubeconfig (input, KUBECONFIG, ~/.kube/config) and
-	// the report files it writes as artifacts: the runner's files.
+	// The GitLab job's kubeconfig (input, KUBECONFIG, ~/.kube/config):
+	// the runner's files.
 	"cli/gitlab.go":      "the job's kubeconfig input",
 	"cli/gitlabcheck.go": "the job's kubeconfig files, looked for as kubectl does",
-	"gitlab":             "the job's report files, written as artifacts",
-	"report/reporttest":  "golden files of tests",
-	"charts":             "the chart cache and the Docker config file the trusted config names",
+	// A CI job's report files in its workspace, written as artifacts
+	// (never through a symlink the checkout holds).
+	"report/file.go":    "writes a job's report files",
+	"report/reporttest": "golden files of tests",
+	"charts":            "the chart cache and the Docker config file the trusted config names",
 }
 
 // TestOneReaderOfRepositoryFiles fails when a package other than repofs

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	ghaction "github.com/ownership-check/ownership-check/internal/github"
 	"github.com/ownership-check/ownership-check/internal/model"
 	"github.com/ownership-check/ownership-check/internal/report"
 )
@@ -21,7 +20,7 @@ import (
 // stays that run's own status.
 func (run *actionRun) publishReports(ctx context.Context) error {
 	run.pub.PRNumber = run.in.PRNumber
-	dir := filepath.Join(run.a.Getenv("GITHUB_WORKSPACE"), ghaction.ReportDirName)
+	dir := filepath.Join(run.a.Getenv("GITHUB_WORKSPACE"), report.DirName)
 	outs, err := readReportFolder(dir)
 	if err != nil {
 		return run.toolError(err)

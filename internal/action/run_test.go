@@ -707,7 +707,7 @@ current-context: staging
 // request's comment, saying where it comes from, without checking.
 func TestActionPublishFromWorkflowRun(t *testing.T) {
 	e := newActionEnv(t, "push.json", failingReport(), nil)
-	dir := filepath.Join(e.workspace, ghaction.ReportDirName)
+	dir := filepath.Join(e.workspace, report.DirName)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -389,7 +389,7 @@ func glIndex(srv *gitlabtest.Server, id int64) int {
 
 func glReport(t *testing.T, ws, env string) *report.Report {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(ws, gitlab.ReportDirName, env+".json"))
+	b, err := os.ReadFile(filepath.Join(ws, report.DirName, env+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +402,7 @@ func glReport(t *testing.T, ws, env string) *report.Report {
 
 func glCodeQuality(t *testing.T, ws string) []gitlab.Issue {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(ws, gitlab.ReportDirName, gitlab.CodeQualityFile))
+	b, err := os.ReadFile(filepath.Join(ws, report.DirName, gitlab.CodeQualityFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func (g *gitlabJob) publish(ctx context.Context, es []report.Entry, lead string,
 		if j.Fork {
 			why += " (a merge request from a fork: its pipeline gets no protected variables)"
 		}
-		g.infof("%s: nothing is written to GitLab (no note, no commit status); the reports are in %s/", why, gitlab.ReportDirName)
+		g.infof("%s: nothing is written to GitLab (no note, no commit status); the reports are in %s/", why, report.DirName)
 		return
 	}
 	client, err := gitlab.NewClient(j.APIURL, j.Token)
@@ -128,19 +128,19 @@ func (g *gitlabJob) writeReports(es []report.Entry, reps []*report.Report) {
 			continue
 		}
 		r := e.Report
-		if _, err := gitlab.WriteReportFile(root, gitlab.ReportFileName(e.Name), func(w io.Writer) error { return report.WriteJSON(w, r) }); err != nil {
+		if _, err := report.WriteFile(root, report.FileName(e.Name), func(w io.Writer) error { return report.WriteJSON(w, r) }); err != nil {
 			g.infof("%s", err)
 		}
 	}
 	if len(es) > 1 || (len(es) == 1 && es[0].Report == nil && es[0].Err == nil) {
-		if _, err := gitlab.WriteReportFile(root, "targets.json", func(w io.Writer) error {
+		if _, err := report.WriteFile(root, "targets.json", func(w io.Writer) error {
 			return report.WriteMany(w, es, "json", report.ManyOptions{Tool: g.tool()})
 		}); err != nil {
 			g.infof("%s", err)
 		}
 	}
 	issues := gitlab.CodeQuality(root, reps)
-	path, err := gitlab.WriteReportFile(root, gitlab.CodeQualityFile, func(w io.Writer) error { return gitlab.WriteCodeQuality(w, issues) })
+	path, err := report.WriteFile(root, gitlab.CodeQualityFile, func(w io.Writer) error { return gitlab.WriteCodeQuality(w, issues) })
 	if err != nil {
 		g.infof("%s", err)
 		return
@@ -162,9 +162,9 @@ func (g *gitlabJob) tool() report.Tool {
 // fullReport says where the unfolded report is: the job's artifacts.
 func (g *gitlabJob) fullReport() string {
 	if g.job.JobURL == "" {
-		return "the JSON report in the job's artifacts (`" + gitlab.ReportDirName + "/`)"
+		return "the JSON report in the job's artifacts (`" + report.DirName + "/`)"
 	}
-	return fmt.Sprintf("the JSON report in the [job's artifacts](%s/artifacts/browse/%s)", g.job.JobURL, gitlab.ReportDirName)
+	return fmt.Sprintf("the JSON report in the [job's artifacts](%s/artifacts/browse/%s)", g.job.JobURL, report.DirName)
 }
 
 // publicErr is cause as a merge request may read it.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/report"
 	"github.com/ownership-check/ownership-check/internal/report/reporttest"
 )
 
@@ -21,7 +22,7 @@ func TestReportFileNotThroughSymlinks(t *testing.T) {
 
 	t.Run("file", func(t *testing.T) {
 		ws := t.TempDir()
-		dir := filepath.Join(ws, ReportDirName)
+		dir := filepath.Join(ws, report.DirName)
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -35,7 +36,7 @@ func TestReportFileNotThroughSymlinks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rel != filepath.Join(ReportDirName, "staging.json") {
+		if rel != filepath.Join(report.DirName, "staging.json") {
 			t.Errorf("path %q, want it relative to the workspace", rel)
 		}
 		fi, err := os.Lstat(filepath.Join(ws, rel))
@@ -49,7 +50,7 @@ func TestReportFileNotThroughSymlinks(t *testing.T) {
 
 	t.Run("directory", func(t *testing.T) {
 		ws := t.TempDir()
-		if err := os.Symlink(outside, filepath.Join(ws, ReportDirName)); err != nil {
+		if err := os.Symlink(outside, filepath.Join(ws, report.DirName)); err != nil {
 			t.Fatal(err)
 		}
 		p := &Publisher{Environment: "staging", Workspace: ws}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ownership-check/ownership-check/internal/report"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -150,7 +151,7 @@ func TestComponentJob(t *testing.T) {
 		}
 	}
 	arts, _ := yaml.Marshal(job["artifacts"])
-	if !strings.Contains(string(arts), "codequality: "+ReportDirName+"/"+CodeQualityFile) {
+	if !strings.Contains(string(arts), "codequality: "+report.DirName+"/"+CodeQualityFile) {
 		t.Errorf("artifacts:\n%s", arts)
 	}
 	script, _ := yaml.Marshal(job["script"])
