@@ -86,7 +86,7 @@ func (g *gitlabJob) note(ctx context.Context, client *gitlab.Client, o publish.O
 	g.infof("the note is the one %s writes; a marked note of anyone else is left alone", author)
 	o.Author = author
 	md := report.MarkdownOptions{Terms: gitlab.Terms, RunURL: g.job.JobURL, Limit: gitlab.MaxNoteLen, FullReport: g.fullReport(), Commit: g.job.HeadCommit(), At: time.Now()}
-	secs := command.Sections(es, md, g.tool(), g.publicErr, g.repro)
+	secs := publish.Sections(es, md, g.tool(), g.publicErr, g.repro)
 	_, line := command.Publish(ctx, g.job.Store(client), o, secs, lead)
 	g.infof("%s", line)
 }

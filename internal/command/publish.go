@@ -5,36 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ownership-check/ownership-check/internal/publish"
-	"github.com/ownership-check/ownership-check/internal/report"
 )
-
-// Sections are a run's entries as the comment's sections: a report's, a
-// check that could not run (its error, made fit to show by public), a
-// target not checked (its reason). reproduce gives the command line of a
-// section's check (nil: none).
-func Sections(entries []report.Entry, md report.MarkdownOptions, tool report.Tool, public func(error) error, reproduce func(name string) string) []*publish.Section {
-	var secs []*publish.Section
-	for _, e := range entries {
-		o := md
-		o.Cluster = e.Cluster
-		if reproduce != nil {
-			o.Reproduce = reproduce(e.Name)
-		}
-		switch {
-		case e.Err != nil:
-			err := e.Err
-			if public != nil {
-				err = public(err)
-			}
-			secs = append(secs, publish.ErrorSection(e.Name, err, tool, o))
-		case e.Reason != "":
-			secs = append(secs, publish.NotCheckedSection(e.Name, e.Reason, tool, o))
-		default:
-			secs = append(secs, publish.NewSection(e.Report, o))
-		}
-	}
-	return secs
-}
 
 // Publish writes the sections into the pull (or merge) request's one
 // comment through the store the front end gives, as o says, and returns

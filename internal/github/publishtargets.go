@@ -18,21 +18,18 @@ import (
 // section saying why, and fails nothing.
 func (p *Publisher) PublishTargets(ctx context.Context, outs []report.Entry, lead string) {
 	runURL := p.runURL()
-	commit, at := p.commit(), p.now()
-	var secs []*publish.Section
+	md := report.MarkdownOptions{RunURL: runURL, FullReport: fullReportWhere(runURL), Commit: p.commit(), At: p.now()}
+	secs := publish.Sections(outs, md, p.Tool, p.public, p.reproduce)
 	var reps []*report.Report
 	failed := false
 	for _, o := range outs {
-		opts := report.MarkdownOptions{RunURL: runURL, FullReport: fullReportWhere(runURL), Commit: commit, At: at, Reproduce: p.reproduce(o.Name), Cluster: o.Cluster}
 		if o.Err != nil {
 			failed = true
-			secs = append(secs, publish.ErrorSection(o.Name, p.public(o.Err), p.Tool, opts))
 			p.Action.Errorf("%s", p.public(o.Err))
 			continue
 		}
 		if o.Reason != "" {
 			// Listed with its reason, never left out; it fails nothing.
-			secs = append(secs, publish.NotCheckedSection(o.Name, o.Reason, p.Tool, opts))
 			p.Action.Warningf("%s: not checked: %s", o.Name, o.Reason)
 			continue
 		}
@@ -41,7 +38,6 @@ func (p *Publisher) PublishTargets(ctx context.Context, outs []report.Entry, lea
 		}
 		reps = append(reps, o.Report)
 		failed = failed || o.Report.Failed
-		secs = append(secs, publish.NewSection(o.Report, opts))
 		Annotate(p.Action, o.Report)
 	}
 	// The array has an element for a target not checked too (its reason).

@@ -196,3 +196,31 @@ func ParseSections(body string) []*Section {
 	}
 	return out
 }
+
+// Sections are a run's entries as the comment's sections: a report's, a
+// check that could not run (its error, made fit to show by public), a
+// target not checked (its reason). reproduce gives the command line of a
+// section's check (nil: none).
+func Sections(entries []report.Entry, md report.MarkdownOptions, tool report.Tool, public func(error) error, reproduce func(name string) string) []*Section {
+	var secs []*Section
+	for _, e := range entries {
+		o := md
+		o.Cluster = e.Cluster
+		if reproduce != nil {
+			o.Reproduce = reproduce(e.Name)
+		}
+		switch {
+		case e.Err != nil:
+			err := e.Err
+			if public != nil {
+				err = public(err)
+			}
+			secs = append(secs, ErrorSection(e.Name, err, tool, o))
+		case e.Reason != "":
+			secs = append(secs, NotCheckedSection(e.Name, e.Reason, tool, o))
+		default:
+			secs = append(secs, NewSection(e.Report, o))
+		}
+	}
+	return secs
+}
